@@ -1,0 +1,235 @@
+package sim
+
+import "fmt"
+
+// Phase orders events that fire at the same time. Lower phases fire first; within a phase,
+// events fire in the order they were scheduled. Statistics sampling runs last, after all
+// model activity at that time, as in gem5's priority bands.
+type Phase uint8
+
+// Event phases, in firing order at equal times.
+const (
+	PhaseHardware Phase = 0  // hardware completions (array done, transfer done)
+	PhaseDefault  Phase = 8  // ordinary model events
+	PhaseProcess  Phase = 16 // process wake-ups
+	PhaseStats    Phase = 32 // samplers and observers
+)
+
+// Handler receives events. Components implement it with a pointer receiver, so scheduling
+// an event for them allocates nothing.
+type Handler interface {
+	// HandleEvent is called when the event fires. now equals ev.Time.
+	HandleEvent(ev *Event)
+}
+
+// Event is one scheduled happening. It is stored by value in the engine's heap.
+type Event struct {
+	Time    Time    // when it fires
+	Handler Handler // who receives it
+	Data    any     // payload; store pointers, not values, to avoid allocation
+	Code    int64   // small integer payload (an opcode, an index, a generation)
+	tie     uint64  // phase in the top 8 bits, sequence number below
+	daemon  bool    // does not keep Run alive
+}
+
+// Phase returns the event's phase.
+func (ev *Event) Phase() Phase { return Phase(ev.tie >> 56) }
+
+// before reports whether a fires before b in the total order (time, phase, seq).
+func (a *Event) before(b *Event) bool {
+	if a.Time != b.Time {
+		return a.Time < b.Time
+	}
+	return a.tie < b.tie
+}
+
+// EventHook observes every event just before it fires. Hooks are for tracing and
+// debugging; they must not schedule events or change model state.
+type EventHook func(ev *Event)
+
+// Engine is the serial discrete-event engine. One engine runs one simulation; nothing in it is
+// global, so independent simulations can run side by side in one program (sweeps).
+type Engine struct {
+	now     Time
+	heap    []Event
+	seq     uint64
+	live    int // non-daemon events pending
+	stopped bool
+	fired   uint64
+	hooks   []EventHook
+	running bool
+	// curProc is the process currently executing, or nil when the engine itself runs.
+	curProc *Proc
+	procs   int
+}
+
+// NewEngine returns an engine at time zero with no events.
+func NewEngine() *Engine {
+	return &Engine{heap: make([]Event, 0, 1024)}
+}
+
+// Now returns the current simulated time.
+func (e *Engine) Now() Time { return e.now }
+
+// Fired returns how many events have fired so far.
+func (e *Engine) Fired() uint64 { return e.fired }
+
+// Pending returns how many events are scheduled and not yet fired, daemons included.
+func (e *Engine) Pending() int { return len(e.heap) }
+
+// AddHook attaches an observer called before every event. With none attached the engine
+// pays one length check per event.
+func (e *Engine) AddHook(h EventHook) { e.hooks = append(e.hooks, h) }
+
+// Schedule schedules h to receive an event at time t in PhaseDefault. It panics, naming the
+// handler and both times, if t is in the past.
+func (e *Engine) Schedule(t Time, h Handler, data any, code int64) {
+	e.push(t, PhaseDefault, h, data, code, false)
+}
+
+// SchedulePhase is Schedule with an explicit phase.
+func (e *Engine) SchedulePhase(t Time, ph Phase, h Handler, data any, code int64) {
+	e.push(t, ph, h, data, code, false)
+}
+
+// ScheduleDaemon schedules an event that does not by itself keep Run going: Run returns when
+// only daemon events remain. Samplers and other periodic observers use it.
+func (e *Engine) ScheduleDaemon(t Time, ph Phase, h Handler, data any, code int64) {
+	e.push(t, ph, h, data, code, true)
+}
+
+// funcHandler adapts a plain function; it allocates, so it is for set-up and tests, not hot
+// paths.
+type funcHandler func()
+
+func (f funcHandler) HandleEvent(*Event) { f() }
+
+// At schedules f to run at time t in PhaseDefault. Each call allocates a closure: use
+// Schedule with a Handler on hot paths.
+func (e *Engine) At(t Time, f func()) { e.push(t, PhaseDefault, funcHandler(f), nil, 0, false) }
+
+// After schedules f to run d after now. Like At, it allocates.
+func (e *Engine) After(d Time, f func()) { e.At(e.now+d, f) }
+
+func (e *Engine) push(t Time, ph Phase, h Handler, data any, code int64, daemon bool) {
+	if t < e.now {
+		panic(fmt.Sprintf("sim: %s scheduled an event at %v, before now (%v)", handlerName(h), t, e.now))
+	}
+	e.seq++
+	e.heap = append(e.heap, Event{Time: t, Handler: h, Data: data, Code: code,
+		tie: uint64(ph)<<56 | e.seq, daemon: daemon})
+	e.up(len(e.heap) - 1)
+	if !daemon {
+		e.live++
+	}
+}
+
+// Named is implemented by components and processes that have a hierarchical name.
+type Named interface {
+	Name() string
+}
+
+func handlerName(h Handler) string {
+	if n, ok := h.(Named); ok {
+		return n.Name()
+	}
+	return fmt.Sprintf("%T", h)
+}
+
+// up and down maintain a binary min-heap over e.heap by value, with no interface boxing.
+func (e *Engine) up(i int) {
+	h := e.heap
+	ev := h[i]
+	for i > 0 {
+		p := (i - 1) / 2
+		if !ev.before(&h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = ev
+}
+
+func (e *Engine) down(i int) {
+	h := e.heap
+	n := len(h)
+	ev := h[i]
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		c := l
+		if r := l + 1; r < n && h[r].before(&h[l]) {
+			c = r
+		}
+		if !h[c].before(&ev) {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	h[i] = ev
+}
+
+// pop removes the earliest event and returns it.
+func (e *Engine) pop() Event {
+	h := e.heap
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h[last] = Event{} // drop references for the garbage collector
+	e.heap = h[:last]
+	if last > 0 {
+		e.down(0)
+	}
+	if !top.daemon {
+		e.live--
+	}
+	return top
+}
+
+// Stop makes Run or RunUntil return after the current event.
+func (e *Engine) Stop() { e.stopped = true }
+
+// Run fires events in order until no non-daemon event remains or Stop is called.
+func (e *Engine) Run() { e.run(MaxTime) }
+
+// RunUntil fires every event with time ≤ t, then sets the time to t (if no Stop intervened)
+// and returns. Events after t stay scheduled, so RunUntil can be called again to go on.
+func (e *Engine) RunUntil(t Time) {
+	if t < e.now {
+		panic(fmt.Sprintf("sim: RunUntil(%v) is before now (%v)", t, e.now))
+	}
+	e.run(t)
+	if !e.stopped && e.now < t {
+		e.now = t
+	}
+}
+
+func (e *Engine) run(limit Time) {
+	if e.running {
+		panic("sim: Run called from inside an event")
+	}
+	e.running = true
+	e.stopped = false
+	defer func() { e.running = false }()
+	for len(e.heap) > 0 && !e.stopped {
+		if limit == MaxTime && e.live == 0 {
+			return
+		}
+		if e.heap[0].Time > limit {
+			return
+		}
+		ev := e.pop()
+		e.now = ev.Time
+		e.fired++
+		if len(e.hooks) > 0 {
+			for _, h := range e.hooks {
+				h(&ev)
+			}
+		}
+		ev.Handler.HandleEvent(&ev)
+	}
+}
