@@ -1,8 +1,14 @@
 package sim
 
-import "testing"
+import (
+	"testing"
 
-func TestSmoke(t *testing.T) {
+	"github.com/stretchr/testify/require"
+)
+
+// TestQueueHandOff checks a producer/consumer pair: five items sent 10 ns apart through a
+// queue of two arrive in order, the last at 50 ns.
+func TestQueueHandOff(t *testing.T) {
 	e := NewEngine()
 	q := NewQueue[int]("q", 2)
 	var got []Time
@@ -14,15 +20,10 @@ func TestSmoke(t *testing.T) {
 	})
 	e.Spawn("cons", func(p *Proc) {
 		for i := 0; i < 5; i++ {
-			v := q.Recv(p)
-			if v != i {
-				t.Errorf("got %d want %d", v, i)
-			}
+			require.Equal(t, i, q.Recv(p))
 			got = append(got, p.Now())
 		}
 	})
 	e.Run()
-	if len(got) != 5 || got[4] != 50*Nanosecond {
-		t.Fatalf("got %v", got)
-	}
+	require.Equal(t, []Time{10000, 20000, 30000, 40000, 50000}, got)
 }
