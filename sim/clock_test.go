@@ -1,0 +1,49 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestClockWholePeriod(t *testing.T) {
+	c := NewClock(400 * MHz) // 2500 ps
+	require.Equal(t, Time(2500), c.Period())
+	require.Equal(t, Time(0), c.NextEdge(0))
+	require.Equal(t, Time(2500), c.NextEdge(1))
+	require.Equal(t, Time(2500), c.NextEdge(2500))
+	require.Equal(t, Time(5000), c.NextEdge(2501))
+	// 10 cycles from t=1: first edge 2500, tenth after it 27500.
+	require.Equal(t, Time(27500), c.After(1, 10))
+	require.Equal(t, Time(25000), c.Cycles(10))
+	require.Equal(t, int64(4), c.CyclesIn(10_000))
+}
+
+func TestClockFractionalPeriod(t *testing.T) {
+	c := NewClock(333 * MHz) // 3003.003… ps
+	// Edge n = floor(n·10¹²/333e6): by hand, edge 1 = 3003, edge 3 = 9009, edge 1000 = 3003003.
+	require.Equal(t, Time(3003), c.Edge(1))
+	require.Equal(t, Time(9009), c.Edge(3))
+	require.Equal(t, Time(3_003_003), c.Edge(1000))
+	// Edge 333e6 is exactly one second: no drift however long the run.
+	require.Equal(t, Second, c.Edge(333_000_000))
+	// Every edge is the first edge at or after itself, and one ps later moves to the next.
+	for n := int64(0); n < 2000; n++ {
+		e := c.Edge(n)
+		require.Equal(t, e, c.NextEdge(e))
+		require.Equal(t, c.Edge(n+1), c.NextEdge(e+1))
+	}
+}
+
+func TestParseFreq(t *testing.T) {
+	f, err := ParseFreq("1.6GHz")
+	require.NoError(t, err)
+	require.Equal(t, 1600*MHz, f)
+	require.Equal(t, "1.6GHz", f.String())
+	for _, bad := range []string{"", "400", "0MHz", "-1MHz", "fastHz"} {
+		_, err := ParseFreq(bad)
+		require.Error(t, err, bad)
+	}
+	require.Equal(t, 2*MHz, ClockFromPeriod(500*Nanosecond).Freq())
+	require.Panics(t, func() { ClockFromPeriod(3 * Picosecond) })
+}
