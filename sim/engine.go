@@ -61,6 +61,8 @@ type Engine struct {
 	// curProc is the process currently executing, or nil when the engine itself runs.
 	curProc *Proc
 	procs   int
+	// cur holds the event being fired, so handlers get a pointer without a heap allocation.
+	cur Event
 }
 
 // NewEngine returns an engine at time zero with no events.
@@ -222,14 +224,14 @@ func (e *Engine) run(limit Time) {
 		if e.heap[0].Time > limit {
 			return
 		}
-		ev := e.pop()
-		e.now = ev.Time
+		e.cur = e.pop()
+		e.now = e.cur.Time
 		e.fired++
 		if len(e.hooks) > 0 {
 			for _, h := range e.hooks {
-				h(&ev)
+				h(&e.cur)
 			}
 		}
-		ev.Handler.HandleEvent(&ev)
+		e.cur.Handler.HandleEvent(&e.cur)
 	}
 }

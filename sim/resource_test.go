@@ -1,0 +1,65 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestResourceAccounting(t *testing.T) {
+	r := NewResource("ch[0]", "command", "data-in")
+	cmd, din := r.Activity("command"), r.Activity("data-in")
+	require.Equal(t, Activity(1), cmd)
+	require.Equal(t, Activity(3), r.Activity("data-out"), "new names are registered in order")
+
+	r.Occupy(100, 150, cmd) // 50 ps command
+	r.Occupy(150, 400, din) // 250 ps data-in, back to back
+	// Snapshots are taken as the run goes (a time at or after the current interval's start).
+	mid := r.Snapshot(300)
+	r.Begin(500, cmd)       // open interval
+	require.Equal(t, MaxTime, r.FreeAt(600), "an open interval has no known end")
+	require.Equal(t, Time(250), r.BusyAt(450, din))
+	require.Equal(t, Time(50+100), r.BusyAt(600, cmd), "open interval counts up to the query time")
+	r.End(700)
+	require.Equal(t, Time(50+200), r.BusyAt(1000, cmd))
+
+	// Utilization over [0, 1000): command 250/1000, data-in 250/1000, idle the rest.
+	s0 := NewResource("x").Snapshot(0)
+	s0.Busy = make([]Time, 4)
+	u := Utilization(s0, r.Snapshot(1000))
+	require.InDelta(t, 0.5, u[0], 1e-12)
+	require.InDelta(t, 0.25, u[cmd], 1e-12)
+	require.InDelta(t, 0.25, u[din], 1e-12)
+
+	// Window [300, 1000): data-in 100 of 700, command 200 of 700.
+	u = Utilization(mid, r.Snapshot(1000))
+	require.InDelta(t, 100.0/700, u[din], 1e-12)
+	require.InDelta(t, 200.0/700, u[cmd], 1e-12)
+}
+
+func TestResourceOccupyFutureAndOverlap(t *testing.T) {
+	r := NewResource("die", "program-msb")
+	p := r.Activity("program-msb")
+	r.Occupy(0, 5_001*Microsecond, p)
+	require.True(t, r.Busy(Millisecond))
+	require.Equal(t, 5_001*Microsecond, r.FreeAt(Millisecond))
+	require.Equal(t, Millisecond, r.BusyAt(Millisecond, p), "only the elapsed part counts at 1 ms")
+	require.Panics(t, func() { r.Occupy(Millisecond, 2*Millisecond, p) }, "overlap is a model bug")
+	r.Occupy(6*Millisecond, 7*Millisecond, p) // after the first one ended: settles it
+	require.Equal(t, 6_001*Microsecond, r.BusyAt(7*Millisecond, p))
+}
+
+func TestResourceHook(t *testing.T) {
+	r := NewResource("bus", "xfer")
+	x := r.Activity("xfer")
+	type iv struct{ s, e Time }
+	var got []iv
+	r.SetHook(func(_ *Resource, a Activity, s, e Time) {
+		require.Equal(t, x, a)
+		got = append(got, iv{s, e})
+	})
+	r.Occupy(10, 20, x)
+	r.Begin(30, x)
+	r.End(35)
+	require.Equal(t, []iv{{10, 20}, {30, 35}}, got)
+}
