@@ -16,7 +16,7 @@ func TestResourceAccounting(t *testing.T) {
 	r.Occupy(150, 400, din) // 250 ps data-in, back to back
 	// Snapshots are taken as the run goes (a time at or after the current interval's start).
 	mid := r.Snapshot(300)
-	r.Begin(500, cmd)       // open interval
+	r.Begin(500, cmd) // open interval
 	require.Equal(t, MaxTime, r.FreeAt(600), "an open interval has no known end")
 	require.Equal(t, Time(250), r.BusyAt(450, din))
 	require.Equal(t, Time(50+100), r.BusyAt(600, cmd), "open interval counts up to the query time")
