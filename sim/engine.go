@@ -59,8 +59,9 @@ type Engine struct {
 	hooks   []EventHook
 	running bool
 	// curProc is the process currently executing, or nil when the engine itself runs.
-	curProc *Proc
-	procs   int
+	curProc  *Proc
+	procs    int
+	procList []*Proc
 	// cur holds the event being fired, so handlers get a pointer without a heap allocation.
 	cur Event
 }

@@ -208,3 +208,20 @@ func TestQueueBlocksSenderWhenFull(t *testing.T) {
 	// The first send fits at once; each later one waits for the consumer's receive 100 ps apart.
 	require.Equal(t, []Time{0, 100, 200}, sentAt)
 }
+
+func TestCloseUnwindsBlockedProcesses(t *testing.T) {
+	e := NewEngine()
+	var sig Signal
+	unwound := 0
+	for i := 0; i < 3; i++ {
+		e.Spawn(fmt.Sprint("waiter", i), func(p *Proc) {
+			defer func() { unwound++ }()
+			p.Wait(&sig) // nobody ever notifies
+		})
+	}
+	e.Run()
+	require.Equal(t, 3, e.Processes())
+	e.Close()
+	require.Equal(t, 3, unwound, "deferred functions ran")
+	require.Equal(t, 0, e.Pending())
+}

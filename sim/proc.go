@@ -25,7 +25,6 @@ type Proc struct {
 	yield     func(struct{}) bool
 	scheduled bool // a wake-up event is pending
 	done      bool
-	killed    bool
 	failure   any
 	stack     []byte
 }
@@ -39,6 +38,7 @@ func (e *Engine) Spawn(name string, body func(p *Proc)) *Proc {
 	p := &Proc{name: name, eng: e, body: body}
 	p.next, p.stop = iter.Pull(p.run)
 	e.procs++
+	e.procList = append(e.procList, p)
 	p.wake()
 	return p
 }
@@ -144,3 +144,23 @@ func (p *Proc) Wait(s *Signal) {
 	s.waiters = append(s.waiters, p)
 	p.park()
 }
+
+// Close ends every process that has not finished (each is unwound at its blocking call, so
+// its deferred functions run) and drops all pending events. Call it when a simulation is
+// over and the program goes on, e.g. between the points of a sweep, so blocked processes do
+// not hold memory.
+func (e *Engine) Close() {
+	for _, p := range e.procList {
+		if !p.done {
+			p.stop()
+			p.done = true
+		}
+	}
+	e.procList = nil
+	clear(e.heap)
+	e.heap = e.heap[:0]
+	e.live = 0
+}
+
+// Processes returns the number of processes spawned and not yet finished.
+func (e *Engine) Processes() int { return e.procs }
