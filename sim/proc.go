@@ -157,6 +157,7 @@ func (e *Engine) Close() {
 		}
 	}
 	e.procList = nil
+	e.procs = 0
 	clear(e.heap)
 	e.heap = e.heap[:0]
 	e.live = 0
