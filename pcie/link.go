@@ -1,0 +1,205 @@
+package pcie
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Stats counts what one direction of a link carried.
+type Stats struct {
+	TLPs      [NumKinds]int64 // TLPs sent, by kind
+	Payload   int64           // payload bytes as the callers asked for them
+	Overhead  int64           // header, framing, ECRC and doubleword padding bytes
+	Transfers int64           // bursts booked: one per operation and direction
+}
+
+// TLPBytes returns the TLP bytes the direction carried: payload plus overhead.
+func (s Stats) TLPBytes() int64 { return s.Payload + s.Overhead }
+
+// Link is one PCIe link between the host (root complex) and the device. Down carries
+// host→device traffic and Up device→host traffic; each records busy intervals named by TLP
+// kind (see the package documentation). DownStats and UpStats count TLPs and bytes.
+//
+// Operations book wire time and return arrival times; they never schedule events.
+type Link struct {
+	Down      *sim.Resource // host→device wire time
+	Up        *sim.Resource // device→host wire time
+	DownStats Stats
+	UpStats   Stats
+
+	name  string
+	spec  Spec
+	rates rates
+	down  direction
+	up    direction
+}
+
+// NewLink returns an idle link. It panics if the spec is invalid: configuration is checked
+// with Spec.Validate before a platform is built.
+func NewLink(name string, spec Spec) *Link {
+	if err := spec.Validate(); err != nil {
+		panic(fmt.Sprintf("pcie %s: invalid spec: %v", name, err))
+	}
+	l := &Link{name: name, spec: spec, rates: spec.rates()}
+	l.down.init(name+".down", &l.DownStats)
+	l.up.init(name+".up", &l.UpStats)
+	l.Down, l.Up = l.down.res, l.up.res
+	return l
+}
+
+// Name returns the link's name.
+func (l *Link) Name() string { return l.name }
+
+// Spec returns the link's configuration.
+func (l *Link) Spec() Spec { return l.spec }
+
+// MMIOWrite books a host→device posted memory write of bytes (a 4 B doorbell, say), split
+// at MPS, and returns when its last byte arrives at the device.
+func (l *Link) MMIOWrite(now sim.Time, bytes int) sim.Time {
+	l.check("MMIOWrite", now, bytes)
+	return l.write(&l.down, now, MWr, bytes)
+}
+
+// DMAWrite books a device→host posted memory write of bytes (read data, a CQE), split at
+// MPS, and returns when its last byte arrives in host memory.
+func (l *Link) DMAWrite(now sim.Time, bytes int) sim.Time {
+	l.check("DMAWrite", now, bytes)
+	return l.write(&l.up, now, MWr, bytes)
+}
+
+// MSIX books a device→host MSI-X message (a 4 B posted memory write) and returns when it
+// arrives at the host.
+func (l *Link) MSIX(now sim.Time) sim.Time {
+	l.check("MSIX", now, msixBytes)
+	return l.write(&l.up, now, MSIX, msixBytes)
+}
+
+// DMARead books a device read of bytes of host memory: read requests of at most MRRS go up;
+// the host starts returning completions (of at most MPS, or RCB with RCBChunks) down as soon
+// as the first request has arrived, Latency after it left the wire. It returns when the last
+// completion byte arrives at the device, so an isolated read takes two Latencies plus the
+// first request's and all completions' wire time.
+func (l *Link) DMARead(now sim.Time, bytes int) sim.Time {
+	l.check("DMARead", now, bytes)
+	return l.read(&l.up, &l.down, now, bytes)
+}
+
+// HostDMARead books a host read of bytes of device memory (an MMIO register read): the
+// mirror image of DMARead, requests down and completions up. It returns when the last
+// completion byte arrives at the host.
+func (l *Link) HostDMARead(now sim.Time, bytes int) sim.Time {
+	l.check("HostDMARead", now, bytes)
+	return l.read(&l.down, &l.up, now, bytes)
+}
+
+// Sync records on Down and Up every booked transfer that starts before t. Operations do
+// this for the times they are called at; call Sync(t) before reading the resources at t, and
+// Sync(sim.MaxTime) at the end of a run. Transfers booked later never start before what
+// Sync recorded.
+func (l *Link) Sync(t sim.Time) {
+	l.down.commit(t)
+	l.up.commit(t)
+}
+
+func (l *Link) check(op string, now sim.Time, bytes int) {
+	if bytes <= 0 {
+		panic(fmt.Sprintf("pcie %s: %s of %d bytes at %v", l.name, op, bytes, now))
+	}
+	if now < 0 {
+		panic(fmt.Sprintf("pcie %s: %s at negative time %v", l.name, op, now))
+	}
+	l.down.observe(now)
+	l.up.observe(now)
+}
+
+func (l *Link) write(d *direction, now sim.Time, k Kind, bytes int) sim.Time {
+	s := &l.spec
+	n := s.WriteTLPs(bytes)
+	_, end := d.book(l.rates, now, k, n, bytes, s.WriteTLPBytes(bytes), 0)
+	return end + s.Latency
+}
+
+func (l *Link) read(req, cpl *direction, now sim.Time, bytes int) sim.Time {
+	s := &l.spec
+	ro := s.RequestOverhead()
+	first, _ := req.book(l.rates, now, MRd, s.ReadRequests(bytes), 0, s.ReadRequestBytes(bytes), ro)
+	_, end := cpl.book(l.rates, first+s.Latency, CplD, s.Completions(bytes), bytes, s.CompletionBytes(bytes), 0)
+	return end + s.Latency
+}
+
+// direction is one side of the link. Transfers are booked into the first idle gap that
+// fits them at or after the requested time, so a doorbell is not held behind completions
+// booked for the future. A booking is recorded on the resource once no later call can place
+// anything before it: when it starts before the latest time an operation was called at.
+type direction struct {
+	res     *sim.Resource
+	act     [NumKinds]sim.Activity
+	dllp    sim.Activity
+	stats   *Stats
+	pending []booking // booked, not yet recorded; sorted and disjoint
+	floor   exact     // end of the last recorded booking: nothing is placed before it
+	mark    sim.Time  // latest time an operation was called at
+}
+
+// booking is one burst: TLPs over [start, mid), their DLLP share over [mid, end).
+type booking struct {
+	start, mid, end exact
+	kind            Kind
+}
+
+func (d *direction) init(name string, st *Stats) {
+	d.res = sim.NewResource(name)
+	for k := range NumKinds {
+		d.act[k] = d.res.Activity(k.String())
+	}
+	d.dllp = d.res.Activity(DLLPActivity)
+	d.stats = st
+	d.pending = make([]booking, 0, 16)
+}
+
+// observe notes that an operation was called at now and records what can no longer move.
+func (d *direction) observe(now sim.Time) {
+	if now > d.mark {
+		d.mark = now
+	}
+	d.commit(d.mark)
+}
+
+// commit records every pending booking that starts before t, in order.
+func (d *direction) commit(t sim.Time) {
+	n := 0
+	for n < len(d.pending) && d.pending[n].start.whole < t {
+		b := &d.pending[n]
+		mid := b.mid.ceil()
+		d.res.Occupy(b.start.ceil(), mid, d.act[b.kind])
+		d.res.Occupy(mid, b.end.ceil(), d.dllp)
+		d.floor = b.end
+		n++
+	}
+	if n > 0 {
+		d.pending = d.pending[:copy(d.pending, d.pending[n:])]
+	}
+}
+
+// book places a burst of tlps TLPs (payload bytes of data, tlpBytes in all) in the first gap
+// at or after t and returns when the first lead bytes and the whole burst leave the wire.
+func (d *direction) book(r rates, t sim.Time, k Kind, tlps, payload, tlpBytes, lead int) (leadEnd, end sim.Time) {
+	cur := laterOf(at(t), d.floor)
+	i := 0
+	for ; i < len(d.pending); i++ {
+		p := &d.pending[i]
+		if !p.start.less(cur.add(r.tlp, tlpBytes)) {
+			break // fits before p
+		}
+		cur = laterOf(cur, p.end)
+	}
+	b := booking{start: cur, mid: cur.add(r.raw, tlpBytes), end: cur.add(r.tlp, tlpBytes), kind: k}
+	d.pending = slices.Insert(d.pending, i, b)
+	d.stats.TLPs[k] += int64(tlps)
+	d.stats.Payload += int64(payload)
+	d.stats.Overhead += int64(tlpBytes - payload)
+	d.stats.Transfers++
+	return cur.add(r.raw, lead).ceil(), b.end.ceil()
+}
