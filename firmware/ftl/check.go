@@ -1,0 +1,128 @@
+package ftl
+
+import (
+	"errors"
+	"fmt"
+)
+
+// maxReported bounds the problems one Check returns.
+const maxReported = 20
+
+// Check verifies every FTL invariant and returns the problems found (at most 20), or nil:
+//   - map and reverse map agree both ways;
+//   - every mapped page is below its block's next free page;
+//   - each block's valid and wasted counts equal its pages' states;
+//   - pages below a block's next free page are programmed or wasted, pages above are free;
+//   - free lists hold exactly the free blocks of their plane;
+//   - the running wasted-page count equals the sum over blocks.
+//
+// Tests call it after every GC and at the end of every run.
+func (f *FTL) Check() error {
+	var errs []error
+	bad := func(format string, a ...any) {
+		if len(errs) < maxReported {
+			errs = append(errs, fmt.Errorf(format, a...))
+		}
+	}
+	for lpn, p := range f.l2p {
+		if p == NoPage {
+			continue
+		}
+		if int64(p) >= f.g.Pages() {
+			bad("lpn %d maps to page %d beyond the array", lpn, p)
+			continue
+		}
+		if f.p2l[p] != uint32(lpn) {
+			bad("lpn %d maps to page %d whose reverse map says %#x", lpn, p, f.p2l[p])
+		}
+		b := f.g.BlockOf(p)
+		if f.pageIndex(p) >= int(f.blocks[b].next) {
+			bad("lpn %d maps to page %d at or past block %d's next free page %d", lpn, p, b, f.blocks[b].next)
+		}
+	}
+	var wasted int64
+	freePerPlane := make([]int, len(f.planes))
+	for bi := range f.blocks {
+		b := BlockID(bi)
+		m := &f.blocks[b]
+		first := f.g.FirstPage(b)
+		valid, waste := 0, 0
+		for i := 0; i < f.g.PagesPerBlock; i++ {
+			v := f.p2l[first+PPN(i)]
+			switch {
+			case i >= int(m.next):
+				if v != pFree {
+					bad("block %d page %d is past the next free page %d but not free (%#x)", b, i, m.next, v)
+				}
+			case v == pFree:
+				bad("block %d page %d is below the next free page %d but free", b, i, m.next)
+			case v == pWasted:
+				waste++
+			case v <= maxLPN:
+				valid++
+				if int64(v) >= int64(len(f.l2p)) || f.l2p[v] != first+PPN(i) {
+					bad("page %d claims lpn %d, which maps elsewhere", first+PPN(i), v)
+				}
+			}
+		}
+		if valid != int(m.valid) {
+			bad("block %d valid count %d, pages say %d", b, m.valid, valid)
+		}
+		if waste != int(m.wasted) {
+			bad("block %d wasted count %d, pages say %d", b, m.wasted, waste)
+		}
+		wasted += int64(waste)
+		switch m.state {
+		case stFree:
+			if m.next != 0 {
+				bad("free block %d has next page %d", b, m.next)
+			}
+			die, plane, _ := f.g.BlockAddr(b)
+			freePerPlane[die*f.g.Planes+plane]++
+		case stFull:
+			if int(m.next) != f.g.PagesPerBlock {
+				bad("full block %d has next page %d", b, m.next)
+			}
+		}
+	}
+	for pi := range f.planes {
+		ps := &f.planes[pi]
+		if ps.freeN != freePerPlane[pi] {
+			bad("plane %d free list holds %d blocks, %d blocks are free", pi, ps.freeN, freePerPlane[pi])
+		}
+		for k := 0; k < ps.freeN; k++ {
+			b := ps.free[(ps.freeHead+k)%len(ps.free)]
+			if f.blocks[b].state != stFree {
+				bad("plane %d free list holds block %d which is not free", pi, b)
+			}
+		}
+	}
+	if wasted != f.Stats.WastedNow {
+		bad("wasted pages %d, running count %d", wasted, f.Stats.WastedNow)
+	}
+	return errors.Join(errs...)
+}
+
+// CheckProgrammed compares the FTL's next free page of every block with the flash's own
+// record (nextOnFlash returns the die's next programmable page of a block) and reports
+// disagreements. Pages skipped by an allocator are not programmed on flash, so the flash
+// may be behind the FTL by trailing wasted pages only.
+func (f *FTL) CheckProgrammed(nextOnFlash func(b BlockID) int) error {
+	var errs []error
+	for bi := range f.blocks {
+		b := BlockID(bi)
+		m := &f.blocks[b]
+		fl := nextOnFlash(b)
+		lo := int(m.next)
+		for lo > 0 && f.p2l[f.g.FirstPage(b)+PPN(lo-1)] == pWasted {
+			lo--
+		}
+		if fl < lo || fl > int(m.next) {
+			errs = append(errs, fmt.Errorf("block %d: FTL next page %d, flash next page %d", b, m.next, fl))
+			if len(errs) == maxReported {
+				break
+			}
+		}
+	}
+	return errors.Join(errs...)
+}

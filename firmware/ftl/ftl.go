@@ -1,0 +1,345 @@
+package ftl
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Purpose says why a page is being written; it steers the allocators.
+type Purpose uint8
+
+// Write purposes.
+const (
+	// Foreground: an urgent buffer eviction (the buffer is, or is about to be, full).
+	Foreground Purpose = iota
+	// Background: an eviction with time to spare.
+	Background
+	// GC: a valid page moved by garbage collection. GC has its own write points, so its
+	// programs never interleave with host programs inside one block.
+	GC
+)
+
+// ErrNoSpace is returned when a host write finds no block to program without dipping into
+// the GC reserve; the caller waits for GC and retries.
+var ErrNoSpace = errors.New("ftl: no free page outside the GC reserve")
+
+// Reverse-map markers for physical pages that hold no logical page.
+const (
+	pFree    uint32 = 0xFFFFFFFF // erased, not yet programmed
+	pInvalid uint32 = 0xFFFFFFFE // programmed, data superseded or trimmed
+	pWasted  uint32 = 0xFFFFFFFD // skipped by an allocator; unusable until erased
+	maxLPN   uint32 = 0xFFFFFFFC
+)
+
+type blockState uint8
+
+const (
+	stFree blockState = iota
+	stOpen
+	stFull
+)
+
+// blockMeta is the per-block state: 16 bytes.
+type blockMeta struct {
+	next   uint16 // next free page index
+	valid  uint16 // pages holding current data
+	wasted uint16 // pages skipped
+	state  blockState
+	gc     bool   // opened by the GC stream
+	erases uint32 // P/E cycles
+	age    uint32 // allocation clock (in blocks' worth of pages) at the last program
+}
+
+const noBlock = BlockID(0xFFFFFFFF)
+
+// planeState holds a plane's free blocks (FIFO, which spreads wear) and write points.
+type planeState struct {
+	free     []BlockID // ring buffer of capacity BlocksPerPlane
+	freeHead int
+	freeN    int
+	hostWP   BlockID
+	gcWP     BlockID
+}
+
+// dieState holds the per-die allocation cursors and the latency-aware open-block list.
+type dieState struct {
+	planeRR   int
+	gcPlaneRR int
+	open      []BlockID // latency-aware open host blocks, oldest first
+}
+
+// FTL is the page-level flash translation layer.
+type FTL struct {
+	g      Geometry
+	cfg    Config
+	kinds  []PageKind // page index → kind, cached from g.Kind
+	l2p    []PPN      // logical page → physical page
+	p2l    []uint32   // physical page → logical page or a marker
+	blocks []blockMeta
+	planes []planeState // indexed die·Planes + plane
+	dies   []dieState
+	clock  uint64 // pages allocated so far
+	Stats  Stats
+}
+
+// Stats are the FTL's cumulative counters.
+type Stats struct {
+	HostWrites   int64           // logical pages written by the host (after buffering)
+	GCWrites     int64           // pages moved by GC
+	Programmed   [numKinds]int64 // pages programmed, by kind
+	Wasted       int64           // pages skipped by allocators (cumulative)
+	WastedNow    int64           // skipped pages not yet reclaimed by erase
+	Erases       int64
+	GCVictims    int64 // blocks picked by GC
+	Trims        int64
+	SkippedByFG  int64 // pages skipped on behalf of foreground writes
+	LSBForFG     int64 // foreground writes that landed on LSB pages
+	ForegroundWr int64 // foreground writes
+}
+
+// WAF returns the write amplification factor: pages programmed per host page written.
+func (s Stats) WAF() float64 {
+	if s.HostWrites == 0 {
+		return 0
+	}
+	return float64(s.HostWrites+s.GCWrites) / float64(s.HostWrites)
+}
+
+// New builds an FTL over geometry g with every block free and no page mapped.
+func New(g Geometry, cfg Config) (*FTL, error) {
+	if err := errors.Join(g.Validate(), cfg.Validate(g)); err != nil {
+		return nil, err
+	}
+	logical := int64(float64(g.Pages()) * (1 - cfg.OverProvisioning))
+	if logical < 1 || logical > int64(maxLPN) {
+		return nil, fmt.Errorf("ftl: %d logical pages out of range", logical)
+	}
+	f := &FTL{g: g, cfg: cfg}
+	f.kinds = make([]PageKind, g.PagesPerBlock)
+	for i := range f.kinds {
+		f.kinds[i] = g.Kind(i)
+	}
+	f.l2p = make([]PPN, logical)
+	for i := range f.l2p {
+		f.l2p[i] = NoPage
+	}
+	f.p2l = make([]uint32, g.Pages())
+	for i := range f.p2l {
+		f.p2l[i] = pFree
+	}
+	f.blocks = make([]blockMeta, g.Blocks())
+	f.planes = make([]planeState, g.Dies()*g.Planes)
+	for pi := range f.planes {
+		ps := &f.planes[pi]
+		ps.free = make([]BlockID, g.BlocksPerPlane)
+		for b := 0; b < g.BlocksPerPlane; b++ {
+			ps.free[b] = BlockID(pi*g.BlocksPerPlane + b)
+		}
+		ps.freeN = g.BlocksPerPlane
+		ps.hostWP, ps.gcWP = noBlock, noBlock
+	}
+	f.dies = make([]dieState, g.Dies())
+	for d := range f.dies {
+		f.dies[d].open = make([]BlockID, 0, cfg.LSBOpenBlocks)
+	}
+	return f, nil
+}
+
+// Geometry returns the array geometry.
+func (f *FTL) Geometry() Geometry { return f.g }
+
+// Config returns the policy configuration.
+func (f *FTL) Config() Config { return f.cfg }
+
+// LogicalPages returns the number of logical pages exported to the host.
+func (f *FTL) LogicalPages() int64 { return int64(len(f.l2p)) }
+
+// Kind returns the kind of page index i within a block.
+func (f *FTL) Kind(i int) PageKind { return f.kinds[i] }
+
+// Lookup returns the physical page holding lpn, or NoPage.
+func (f *FTL) Lookup(lpn int64) PPN { return f.l2p[lpn] }
+
+// Owner returns the logical page stored in physical page p and whether p holds current data.
+func (f *FTL) Owner(p PPN) (lpn int64, valid bool) {
+	v := f.p2l[p]
+	if v > maxLPN {
+		return 0, false
+	}
+	return int64(v), true
+}
+
+// FreeBlocks returns the number of free blocks of a plane.
+func (f *FTL) FreeBlocks(die, plane int) int { return f.planes[die*f.g.Planes+plane].freeN }
+
+// NeedsGC reports whether a plane is at or below the GC threshold.
+func (f *FTL) NeedsGC(die, plane int) bool {
+	return f.planes[die*f.g.Planes+plane].freeN <= f.cfg.GCThreshold
+}
+
+// EraseCount returns the P/E cycles of block b.
+func (f *FTL) EraseCount(b BlockID) int { return int(f.blocks[b].erases) }
+
+// ValidCount returns the number of valid pages in block b.
+func (f *FTL) ValidCount(b BlockID) int { return int(f.blocks[b].valid) }
+
+// NextPage returns the next free page index of block b (PagesPerBlock when full).
+func (f *FTL) NextPage(b BlockID) int { return int(f.blocks[b].next) }
+
+// WriteHost maps lpn to a newly allocated page on die (invalidating its previous page) and
+// returns the page to program. It returns ErrNoSpace when only the GC reserve is left.
+func (f *FTL) WriteHost(lpn int64, die int, purpose Purpose) (PPN, error) {
+	if purpose == GC {
+		panic("ftl: WriteHost with the GC purpose; use Relocate")
+	}
+	p, err := f.allocateHost(die, purpose)
+	if err != nil {
+		return NoPage, err
+	}
+	f.Stats.HostWrites++
+	if purpose == Foreground {
+		f.Stats.ForegroundWr++
+		if f.kinds[f.pageIndex(p)] == LSB {
+			f.Stats.LSBForFG++
+		}
+	}
+	f.bind(lpn, p)
+	return p, nil
+}
+
+// Relocate moves the valid page old to a new page allocated by the GC stream on the same
+// die, updates the mapping and returns the new page and its logical page. The caller reads
+// old and programs the new page.
+func (f *FTL) Relocate(old PPN) (PPN, int64) {
+	lpn, ok := f.Owner(old)
+	if !ok {
+		panic(fmt.Sprintf("ftl: relocating page %d which holds no valid data", old))
+	}
+	die := f.g.Addr(old).Die
+	p := f.allocateGC(die)
+	f.Stats.GCWrites++
+	f.bind(lpn, p)
+	return p, lpn
+}
+
+// Trim unmaps lpn; its page becomes invalid.
+func (f *FTL) Trim(lpn int64) {
+	if old := f.l2p[lpn]; old != NoPage {
+		f.invalidate(old)
+		f.l2p[lpn] = NoPage
+		f.Stats.Trims++
+	}
+}
+
+func (f *FTL) pageIndex(p PPN) int { return int(p) % f.g.PagesPerBlock }
+
+// bind points lpn at p and invalidates lpn's previous page.
+func (f *FTL) bind(lpn int64, p PPN) {
+	if old := f.l2p[lpn]; old != NoPage {
+		f.invalidate(old)
+	}
+	f.l2p[lpn] = p
+	f.p2l[p] = uint32(lpn)
+	f.blocks[f.g.BlockOf(p)].valid++
+}
+
+func (f *FTL) invalidate(p PPN) {
+	f.p2l[p] = pInvalid
+	f.blocks[f.g.BlockOf(p)].valid--
+}
+
+// take consumes the next free page of open block b and returns it.
+func (f *FTL) take(b BlockID) PPN {
+	m := &f.blocks[b]
+	p := f.g.FirstPage(b) + PPN(m.next)
+	m.next++
+	f.clock++
+	m.age = uint32(f.clock / uint64(f.g.PagesPerBlock))
+	f.Stats.Programmed[f.kinds[int(m.next)-1]]++
+	if int(m.next) == f.g.PagesPerBlock {
+		m.state = stFull
+	}
+	return p
+}
+
+// skip marks the next free page of b wasted.
+func (f *FTL) skip(b BlockID) {
+	m := &f.blocks[b]
+	f.p2l[f.g.FirstPage(b)+PPN(m.next)] = pWasted
+	m.next++
+	m.wasted++
+	f.Stats.Wasted++
+	f.Stats.WastedNow++
+	f.Stats.SkippedByFG++
+	if int(m.next) == f.g.PagesPerBlock {
+		m.state = stFull
+	}
+}
+
+// openBlock takes a free block of plane pi; host streams may not use the GC reserve.
+func (f *FTL) openBlock(pi int, gc bool) (BlockID, bool) {
+	ps := &f.planes[pi]
+	limit := f.cfg.GCReserve
+	if gc {
+		limit = 0
+	}
+	if ps.freeN <= limit {
+		return noBlock, false
+	}
+	b := ps.free[ps.freeHead]
+	ps.freeHead++
+	if ps.freeHead == len(ps.free) {
+		ps.freeHead = 0
+	}
+	ps.freeN--
+	m := &f.blocks[b]
+	m.state, m.gc, m.next, m.valid, m.wasted = stOpen, gc, 0, 0, 0
+	return b, true
+}
+
+// Erase returns block b to its plane's free list. The block must hold no valid page.
+func (f *FTL) Erase(b BlockID) {
+	m := &f.blocks[b]
+	if m.valid != 0 {
+		panic(fmt.Sprintf("ftl: erasing block %d with %d valid pages", b, m.valid))
+	}
+	if m.state == stFree {
+		panic(fmt.Sprintf("ftl: erasing free block %d", b))
+	}
+	f.dropOpen(b)
+	first := f.g.FirstPage(b)
+	for i := 0; i < f.g.PagesPerBlock; i++ {
+		f.p2l[first+PPN(i)] = pFree
+	}
+	f.Stats.WastedNow -= int64(m.wasted)
+	m.state, m.next, m.wasted, m.gc = stFree, 0, 0, false
+	m.erases++
+	f.Stats.Erases++
+	die, plane, _ := f.g.BlockAddr(b)
+	ps := &f.planes[die*f.g.Planes+plane]
+	if ps.hostWP == b {
+		ps.hostWP = noBlock
+	}
+	if ps.gcWP == b {
+		ps.gcWP = noBlock
+	}
+	i := ps.freeHead + ps.freeN
+	if i >= len(ps.free) {
+		i -= len(ps.free)
+	}
+	ps.free[i] = b
+	ps.freeN++
+}
+
+// dropOpen removes b from its die's latency-aware open list, if present.
+func (f *FTL) dropOpen(b BlockID) {
+	die, _, _ := f.g.BlockAddr(b)
+	ds := &f.dies[die]
+	for i, o := range ds.open {
+		if o == b {
+			copy(ds.open[i:], ds.open[i+1:])
+			ds.open = ds.open[:len(ds.open)-1]
+			return
+		}
+	}
+}
