@@ -31,6 +31,7 @@ type bank struct {
 // timing holds the spec's parameters rounded up to whole clock cycles, in ps.
 type timing struct {
 	tck, cl, cwl, rcd, rp, ras, wr, rtp, wtr, rrd, faw, ccd, rfc, refi sim.Time
+
 	burst  sim.Time // one BL8 burst on the bus: BL/2 cycles
 	colGap sim.Time // spacing of back-to-back column commands in one row: max(tCCD, burst)
 }

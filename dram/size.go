@@ -3,6 +3,7 @@ package dram
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -58,7 +59,7 @@ func ParseSize(s string) (Size, error) {
 }
 
 // parseScaled parses a non-negative decimal and multiplies it by scale exactly, failing if
-// the product is not a whole number or does not fit in an int64.
+// the product is not a whole number or does not fit in an int64. scale is at most 2^40.
 func parseScaled(num string, scale int64) (int64, error) {
 	intPart, frac, hasDot := strings.Cut(num, ".")
 	if intPart == "" && (!hasDot || frac == "") {
@@ -80,21 +81,27 @@ func parseScaled(num string, scale int64) (int64, error) {
 		whole = w
 	}
 	v := whole * scale
-	// Each fraction digit is worth scale/10^k bytes; it must come out whole.
-	unit := scale
-	for i := 0; i < len(frac); i++ {
-		d := int64(frac[i] - '0')
-		if unit%10 != 0 {
-			if d != 0 {
-				return 0, fmt.Errorf("%q is not a whole number of bytes", num)
-			}
-			continue
+	// The fraction f/10^k is worth f·scale/10^k bytes, which must be whole. Computed in
+	// 128 bits: f < 10^18 and scale ≤ 2^40.
+	frac = strings.TrimRight(frac, "0")
+	if len(frac) > 18 {
+		return 0, fmt.Errorf("%q has too many fraction digits", num)
+	}
+	if frac != "" {
+		f, _ := strconv.ParseUint(frac, 10, 64)
+		pow := uint64(1)
+		for range len(frac) {
+			pow *= 10
 		}
-		unit /= 10
-		if v > math.MaxInt64-d*unit {
+		hi, lo := bits.Mul64(f, uint64(scale))
+		q, r := bits.Div64(hi, lo, pow)
+		if r != 0 {
+			return 0, fmt.Errorf("%q is not a whole number of bytes", num)
+		}
+		if q > uint64(math.MaxInt64-v) {
 			return 0, fmt.Errorf("number %q out of range", num)
 		}
-		v += d * unit
+		v += int64(q)
 	}
 	return v, nil
 }

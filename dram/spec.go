@@ -52,20 +52,20 @@ func DefaultSpec() Spec {
 		Banks:       8,
 		RowSize:     4 * KiB,
 		BurstLength: 8,
-		TCK:         1250,          // FACTS.md §4.1: tCK 1.25 ns (800 MHz, 1600 MT/s)
-		CL:          13750,         // FACTS.md §4.1: CL = 11 nCK = 13.75 ns
-		CWL:         10 * ns,       // AS4C256M16D3B datasheet p.32: CWL 8 nCK at tCK 1.25 ns
-		TRCD:        13750,         // FACTS.md §4.1
-		TRP:         13750,         // FACTS.md §4.1
-		TRAS:        35 * ns,       // FACTS.md §4.1
-		TWR:         15 * ns,       // FACTS.md §4.1
-		TRTP:        7500,          // FACTS.md §4.1: max(4 nCK, 7.5 ns)
-		TWTR:        7500,          // FACTS.md §4.1: max(4 nCK, 7.5 ns)
-		TRRD:        7500,          // FACTS.md §4.1: max(4 nCK, 7.5 ns) for 2 KB pages
-		TFAW:        40 * ns,       // FACTS.md §4.1: 40 ns for 2 KB pages
-		TCCD:        5 * ns,        // FACTS.md §4.1: 4 nCK
-		TRFC:        160 * ns,      // FACTS.md §4.1: 2 Gb devices
-		TREFI:       7800 * ns,     // FACTS.md §4.1: 7.8 µs below 85 °C
+		TCK:         1250,      // FACTS.md §4.1: tCK 1.25 ns (800 MHz, 1600 MT/s)
+		CL:          13750,     // FACTS.md §4.1: CL = 11 nCK = 13.75 ns
+		CWL:         10 * ns,   // AS4C256M16D3B datasheet p.32: CWL 8 nCK at tCK 1.25 ns
+		TRCD:        13750,     // FACTS.md §4.1
+		TRP:         13750,     // FACTS.md §4.1
+		TRAS:        35 * ns,   // FACTS.md §4.1
+		TWR:         15 * ns,   // FACTS.md §4.1
+		TRTP:        7500,      // FACTS.md §4.1: max(4 nCK, 7.5 ns)
+		TWTR:        7500,      // FACTS.md §4.1: max(4 nCK, 7.5 ns)
+		TRRD:        7500,      // FACTS.md §4.1: max(4 nCK, 7.5 ns) for 2 KB pages
+		TFAW:        40 * ns,   // FACTS.md §4.1: 40 ns for 2 KB pages
+		TCCD:        5 * ns,    // FACTS.md §4.1: 4 nCK
+		TRFC:        160 * ns,  // FACTS.md §4.1: 2 Gb devices
+		TREFI:       7800 * ns, // FACTS.md §4.1: 7.8 µs below 85 °C
 		Refresh:     true,
 	}
 }
