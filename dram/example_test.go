@@ -8,9 +8,11 @@ import (
 )
 
 // Two firmware movers share the buffer DRAM: one lands a 4 KiB host write from PCIe, the
-// other reads a 4 KiB page out for a flash program at the same moment. The second waits for
-// the first's 640 ns on the 6.4 GB/s data bus (4096 B / 6.4 GB/s); its own activate
-// overlapped the first's transfer because the two pages lie in different banks.
+// other reads a 4 KiB page out for a flash program at the same moment. The write ends at
+// tRCD + CWL + 4096 B / 6.4 GB/s = 13.75 + 10 + 640 ns. The read's activate overlapped it
+// (the pages lie in different banks), but its read command waits for the bus turnaround
+// tWTR = 7.5 ns after the write data, then CL = 13.75 ns, then its own 640 ns:
+// 663.75 + 7.5 + 13.75 + 640 = 1325 ns.
 func Example() {
 	spec := dram.DefaultSpec()
 	spec.Refresh = false
@@ -34,7 +36,7 @@ func Example() {
 	fmt.Printf("row misses %d, hits %d\n", st.RowMisses, st.RowHits)
 	// Output:
 	// host-write done at 663.75ns
-	// evict-read done at 1.30375us
+	// evict-read done at 1.325us
 	// peak 6400 MB/s, bus busy 1.28us
 	// row misses 2, hits 0
 }
