@@ -52,6 +52,8 @@ const rowStride = 8 * 4096 // same bank, next row: RowSize × Banks
 func TestAccessTiming(t *testing.T) {
 	x64 := quiet()
 	x64.BusWidth, x64.RowSize = 64, 8*KiB
+	ddr4 := quiet() // DDR4 with 16 banks; DDR3-1600 timings kept so the sums stay the same
+	ddr4.Kind, ddr4.Banks = "ddr4", 16
 	tests := []struct {
 		name string
 		spec Spec
@@ -82,6 +84,11 @@ func TestAccessTiming(t *testing.T) {
 		// 8 KiB read across a row boundary: bank 1 activates during bank 0's stream, so the
 		// bus streams back to back: 27.5 + 2 × 640.
 		{"sequential across banks", quiet(), []op{{0, 0, 8192, false}}, []sim.Time{1307500}},
+		// With 16 banks, address 8 × 4 KiB is bank 8, not bank 0's next row: no conflict.
+		// The second activate waits tRRD (7.5 ns), its data the first's bus time (37.5 ns):
+		// 37.5 + 10 = 47.5 ns.
+		{"ddr4 16 banks", ddr4, []op{{0, 0, 64, false}, {0, rowStride, 64, false}},
+			[]sim.Time{37500, 47500}},
 		// One byte still costs one burst: 13.75 + 13.75 + 5.
 		{"partial burst", quiet(), []op{{0, 100, 1, false}}, []sim.Time{32500}},
 		// 64 B at offset 16 straddles three 32 B bursts: 27.5 + 15.
