@@ -1,0 +1,54 @@
+package blk
+
+import "github.com/fastdrain-sim/fastdrain/sim"
+
+// Op is the operation a bio or request carries (Linux REQ_OP_*).
+type Op uint8
+
+// The block operations the simulated host issues.
+const (
+	OpRead    Op = iota // REQ_OP_READ
+	OpWrite             // REQ_OP_WRITE
+	OpFlush             // REQ_OP_FLUSH (volatile write cache flush; Size 0)
+	OpDiscard           // REQ_OP_DISCARD (NVMe Dataset Management / deallocate)
+)
+
+// String returns the lower-case name of the operation.
+func (o Op) String() string {
+	switch o {
+	case OpRead:
+		return "read"
+	case OpWrite:
+		return "write"
+	case OpFlush:
+		return "flush"
+	case OpDiscard:
+		return "discard"
+	}
+	return "op?"
+}
+
+// Hint is FastDrain's page-victimization hint carried by writeback-originated writes.
+type Hint struct {
+	Victim bool // the write flushes pages chosen as victims by the page cache
+	Pages  int  // dirty pages the current victimization pass still has to flush
+}
+
+// Bio is one block I/O as the page cache, the file system or O_DIRECT hands it to the block
+// layer (struct bio). The owner fills Op, Offset, Size, Sync, FUA, Hint, Done and Private;
+// the block layer sets Issued and Err.
+type Bio struct {
+	Op      Op
+	Offset  int64       // bytes from the start of the device, 512-aligned
+	Size    int64       // bytes, multiple of 512 (0 for flush)
+	Sync    bool        // REQ_SYNC: a process waits for it (reads, O_DIRECT, fsync writes)
+	FUA     bool        // REQ_FUA: forced unit access
+	Hint    Hint        // FastDrain victimization hint
+	Issued  sim.Time    // set by Submit
+	Done    sim.Handler // receives an engine event when the bio completes; ev.Data is the *Bio
+	Err     error       // completion status, set before Done fires
+	Private any         // owner's cookie
+}
+
+// End returns the byte offset just past the bio.
+func (b *Bio) End() int64 { return b.Offset + b.Size }
