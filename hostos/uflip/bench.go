@@ -1,0 +1,67 @@
+package uflip
+
+import "fmt"
+
+// Bench names one of uFLIP's nine micro-benchmarks (UFLIP.md, "The nine micro-benchmarks").
+type Bench uint8
+
+// The micro-benchmarks, numbered as in UFLIP.md. BenchNone marks plan steps that are not
+// part of a micro-benchmark (formats).
+const (
+	BenchNone         Bench = iota
+	BenchGranularity        // IOSize varies; SR, RR, SW, RW
+	BenchAlignment          // IOShift varies; SR, RR, SW, RW
+	BenchLocality           // TargetSize varies; SR, RR, SW, RW
+	BenchPartitioning       // Partitions varies; SR, SW
+	BenchOrder              // Incr varies; SR, SW
+	BenchParallelism        // ParallelDegree varies; SR, RR, SW, RW
+	BenchMix                // Ratio varies over six base pairs
+	BenchPause              // Pause varies; SR, RR, SW, RW
+	BenchBursts             // Burst varies at a fixed pause; SR, RR, SW, RW
+)
+
+var benchNames = [...]string{"none", "granularity", "alignment", "locality", "partitioning",
+	"order", "parallelism", "mix", "pause", "bursts"}
+
+// AllBenches lists the nine micro-benchmarks in UFLIP.md's order.
+var AllBenches = []Bench{BenchGranularity, BenchAlignment, BenchLocality, BenchPartitioning,
+	BenchOrder, BenchParallelism, BenchMix, BenchPause, BenchBursts}
+
+// MixPairs lists the base pairs of the Mix micro-benchmark (UFLIP.md); in each, the first
+// base issues Ratio IOs per IO of the second.
+var MixPairs = [][2]Base{{SR, RR}, {SR, RW}, {RR, RW}, {RR, SW}, {SW, RW}, {SR, SW}}
+
+// String returns the benchmark's lower-case name, e.g. "granularity".
+func (b Bench) String() string {
+	if int(b) < len(benchNames) {
+		return benchNames[b]
+	}
+	return fmt.Sprintf("bench(%d)", uint8(b))
+}
+
+// Bases returns the baseline patterns the benchmark runs (for BenchMix, the bases that
+// appear in MixPairs).
+func (b Bench) Bases() []Base {
+	switch b {
+	case BenchPartitioning, BenchOrder:
+		return []Base{SR, SW}
+	case BenchNone:
+		return nil
+	}
+	return []Base{SR, RR, SW, RW}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (b Bench) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (b *Bench) UnmarshalText(t []byte) error {
+	for i, n := range benchNames {
+		if i > 0 && string(t) == n {
+			*b = Bench(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("micro-benchmark %q is not one of granularity, alignment, locality, "+
+		"partitioning, order, parallelism, mix, pause, bursts", t)
+}

@@ -1,0 +1,241 @@
+package uflip
+
+import (
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// IORecord is the per-IO output of a run (UFLIP.md, Methodology 4): which pattern, which
+// operation, where, when and how long.
+type IORecord struct {
+	Label   string   // the step's label
+	Bench   Bench    // micro-benchmark
+	Rep     int      // repetition, 0 … NbRun−1
+	Stream  int      // stream, 0 … ParallelDegree−1
+	Seq     int64    // IO index within the stream
+	Pattern int      // 1 or 2 (mix)
+	Base    Base     // base of the pattern
+	Op      Op       // read or write
+	LBA     int64    // first sector
+	Sectors int64    // size in sectors
+	Submit  sim.Time // simulated submission time
+	Latency sim.Time // response time reported by the device
+	Ignored bool     // within the stream's first IOIgnore IOs
+}
+
+// RunStats is the per-run output: latency statistics over the IOs after IOIgnore.
+type RunStats struct {
+	Label   string
+	Bench   Bench
+	Point   int
+	Rep     int
+	Start   sim.Time // first submission
+	End     sim.Time // last completion
+	IOs     int64    // IOs issued
+	Counted int64    // IOs in the statistics
+	Mean    float64  // mean latency, ps
+	Min     sim.Time
+	Max     sim.Time
+	StdDev  float64 // population standard deviation of latency, ps
+}
+
+// Result collects the outputs of an executor.
+type Result struct {
+	Runs []RunStats
+	IOs  []IORecord // empty when the executor has an IOSink
+}
+
+// Executor runs uFLIP steps against a Device as simulated processes. Each stream issues its
+// IOs synchronously (one outstanding IO); a parallel run spawns one process per stream and
+// waits for all of them. Pauses are sleeps in simulated time (and real time too when the
+// device is an Idler).
+type Executor struct {
+	Dev      Device
+	Seed     uint64          // root seed of the random streams
+	RunPause sim.Time        // idle time before every run or format but the first
+	IOSink   func(IORecord)  // when set, receives each IO record instead of Result.IOs
+	started  bool            // a run has been executed, so the next one pauses first
+	scratch  [][]sim.Time    // per-stream latency buffers, reused across runs
+	streams  []streamOutcome // per-stream results of the current repetition
+}
+
+type streamOutcome struct {
+	err       error
+	first     sim.Time
+	last      sim.Time
+	issued    int64
+}
+
+// RunPlan executes every step of plan in order, pausing plan.Spec.RunPause between runs,
+// and appends the outputs to res.
+func (x *Executor) RunPlan(p *sim.Proc, plan *Plan, res *Result) error {
+	x.RunPause = plan.Spec.RunPause
+	for _, st := range plan.Steps {
+		if err := x.Step(p, plan.Capacity, st, res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Step executes one plan step: a format of capacity bytes or the NbRun repetitions of a run.
+func (x *Executor) Step(p *sim.Proc, capacity int64, st Step, res *Result) error {
+	if st.Kind == StepFormat {
+		return x.Format(p, st.Format, capacity, res)
+	}
+	return x.Run(p, st.Label, st.Bench, st.Point, st.Run, res)
+}
+
+// idle sleeps d in simulated time, and in real time on an Idler device.
+func (x *Executor) idle(p *sim.Proc, d sim.Time) {
+	if d <= 0 {
+		return
+	}
+	if id, ok := x.Dev.(Idler); ok {
+		id.Idle(d)
+	}
+	p.Sleep(d)
+}
+
+// between pauses RunPause unless nothing has run yet.
+func (x *Executor) between(p *sim.Proc) {
+	if x.started {
+		x.idle(p, x.RunPause)
+	}
+	x.started = true
+}
+
+// Format writes the whole device per kind (no per-IO records) and appends one RunStats
+// labelled "format/KIND" over all its IOs.
+func (x *Executor) Format(p *sim.Proc, kind FormatKind, capacity int64, res *Result) error {
+	if kind == FormatNone {
+		return nil
+	}
+	x.between(p)
+	f := NewFormat(kind, capacity, x.Seed)
+	lats := x.buffer(0, f.Len())
+	st := RunStats{Label: "format/" + kind.String(), Start: p.Now()}
+	for {
+		io, ok := f.Next()
+		if !ok {
+			break
+		}
+		lat, err := x.Dev.Do(p, io.Op, io.Offset(), io.Size())
+		if err != nil {
+			return fmt.Errorf("uflip: %s IO %d (write at %d, %d B): %w", st.Label, st.IOs, io.Offset(), io.Size(), err)
+		}
+		lats = append(lats, lat)
+		st.IOs++
+	}
+	x.scratch[0] = lats
+	st.End = p.Now()
+	st.fill(lats)
+	res.Runs = append(res.Runs, st)
+	return nil
+}
+
+// Run executes the NbRun repetitions of run r and appends their per-run statistics and
+// per-IO records to res. r is validated first.
+func (x *Executor) Run(p *sim.Proc, label string, b Bench, point int, r Run, res *Result) error {
+	if err := r.Validate(); err != nil {
+		return fmt.Errorf("uflip: run %s: %w", label, err)
+	}
+	for rep := range int(r.NbRun) {
+		x.between(p)
+		if err := x.rep(p, label, b, point, r, rep, res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// buffer returns stream k's reusable latency buffer, emptied, with room for n.
+func (x *Executor) buffer(k int, n int64) []sim.Time {
+	for len(x.scratch) <= k {
+		x.scratch = append(x.scratch, nil)
+	}
+	if int64(cap(x.scratch[k])) < n {
+		x.scratch[k] = make([]sim.Time, 0, n)
+	}
+	return x.scratch[k][:0]
+}
+
+// rep executes one repetition: D streams, then the statistics over all of them.
+func (x *Executor) rep(p *sim.Proc, label string, b Bench, point int, r Run, rep int, res *Result) error {
+	d := int(r.degree())
+	x.streams = append(x.streams[:0], make([]streamOutcome, d)...)
+	for k := range d {
+		x.scratch[k] = x.buffer(k, r.IOCount-r.IOIgnore)
+	}
+	if d == 1 {
+		x.stream(p, label, b, r, rep, 0, res)
+	} else {
+		var done sim.Signal
+		left := d
+		for k := range d {
+			p.Engine().Spawn(fmt.Sprintf("uflip/%s/rep%d/s%d", label, rep, k), func(q *sim.Proc) {
+				x.stream(q, label, b, r, rep, k, res)
+				left--
+				done.Notify()
+			})
+		}
+		for left > 0 {
+			p.Wait(&done)
+		}
+	}
+	st := RunStats{Label: label, Bench: b, Point: point, Rep: rep, Start: sim.MaxTime}
+	var all []sim.Time
+	for k, o := range x.streams {
+		if o.err != nil {
+			return o.err
+		}
+		st.IOs += o.issued
+		st.Start = min(st.Start, o.first)
+		st.End = max(st.End, o.last)
+		if d == 1 {
+			all = x.scratch[0]
+		} else {
+			all = append(all, x.scratch[k]...)
+		}
+	}
+	st.fill(all)
+	res.Runs = append(res.Runs, st)
+	return nil
+}
+
+// stream issues the IOs of stream k of one repetition, synchronously.
+func (x *Executor) stream(p *sim.Proc, label string, b Bench, r Run, rep, k int, res *Result) {
+	o := &x.streams[k]
+	s := NewRunStream(r, int64(k), x.Seed, fmt.Sprintf("uflip/%s/rep%d/s%d", label, rep, k))
+	lats := x.scratch[k]
+	o.first = p.Now()
+	for i := range r.IOCount {
+		io := s.Next()
+		submit := p.Now()
+		lat, err := x.Dev.Do(p, io.Op, io.Offset(), io.Size())
+		o.issued++
+		if err != nil {
+			o.err = fmt.Errorf("uflip: run %s rep %d stream %d IO %d (%s at %d, %d B): %w",
+				label, rep, k, i, io.Op, io.Offset(), io.Size(), err)
+			return
+		}
+		o.last = submit + lat
+		ignored := i < r.IOIgnore
+		if !ignored {
+			lats = append(lats, lat)
+		}
+		rec := IORecord{Label: label, Bench: b, Rep: rep, Stream: k, Seq: i, Pattern: io.Pattern,
+			Base: io.Base, Op: io.Op, LBA: io.LBA, Sectors: io.Sectors, Submit: submit,
+			Latency: lat, Ignored: ignored}
+		if x.IOSink != nil {
+			x.IOSink(rec)
+		} else {
+			res.IOs = append(res.IOs, rec)
+		}
+		if r.Pause > 0 && (r.Burst <= 1 || (i+1)%r.Burst == 0) {
+			x.idle(p, r.Pause)
+		}
+	}
+	x.scratch[k] = lats
+}
