@@ -1,0 +1,168 @@
+package die
+
+import (
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Addr is the address of one page in a die: plane, block within the plane, page within the
+// block. A multi-plane operation takes one Addr per plane.
+type Addr struct {
+	Plane int
+	Block int
+	Page  int
+}
+
+// String formats the address as "plane 0 block 12 page 7".
+func (a Addr) String() string {
+	return fmt.Sprintf("plane %d block %d page %d", a.Plane, a.Block, a.Page)
+}
+
+// ErasedStamp is the out-of-band stamp read back from a page that has not been programmed
+// since its block was erased: all ones, as erased NAND reads 0xFF. Firmware must not use it
+// as a stamp; programming it panics.
+const ErasedStamp = ^uint64(0)
+
+// Stats counts the die's array operations. Reads and programs count pages (a two-plane read
+// is two), by page type; erases count blocks.
+type Stats struct {
+	Reads    [3]int64 // pages read, indexed by PageType
+	Programs [3]int64 // pages programmed, indexed by PageType
+	Erases   int64    // blocks erased
+	Suspends int64    // program/erase suspensions by reads
+}
+
+// Die is one NAND die. It holds the state of every block (next page to program, erase
+// count), the out-of-band stamp of every programmed page, and what its array is doing.
+// It is idle until the channel hands it a command and never ticks through a tPROG.
+//
+// Memory per die: 8 B per block for its state, plus 8 B per page for the stamps of blocks
+// that have been programmed at least once (allocated on a block's first program and kept).
+type Die struct {
+	name string
+	spec Spec
+
+	array  *sim.Resource   // read, program-lsb, program-csb, program-msb, erase, suspend
+	planes []*sim.Resource // read, program-lsb, program-csb, program-msb, erase
+	actRead, actErase, actSuspend sim.Activity
+	actProg                       [3]sim.Activity
+	tRead, tProg                  [3]sim.Time
+	typeOf                        []PageType // page type per page index
+
+	// Per block, indexed by plane*BlocksPerPlane + block.
+	next   []uint16   // next page to program; PagesPerBlock when full, 0 when erased
+	erases []uint32   // erase (P/E) count
+	oob    [][]uint64 // stamps, allocated on the block's first program
+
+	// The running program or erase, if any.
+	opOpen     bool         // its interval is open on the array and its planes
+	opAct      sim.Activity // what it is doing
+	opPlanes   uint64       // bit p set when plane p takes part
+	opEnd      sim.Time     // when it ends; moves later with each suspension
+	opSuspends int          // suspensions so far
+	resumeAt   sim.Time     // when it last resumed (or will resume) after a suspension
+	readEnd    sim.Time     // end of the latest read's tR
+
+	stats Stats
+}
+
+// New returns an erased die named name (e.g. "ssd.ch[3].die[1]"), or the spec's problems.
+// Its array Resource is named name and its planes name.plane[i].
+func New(name string, spec Spec) (*Die, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	d := &Die{name: name, spec: spec}
+	d.array = sim.NewResource(name)
+	d.register(d.array)
+	d.actSuspend = d.array.Activity("suspend")
+	for p := range spec.Planes {
+		r := sim.NewResource(fmt.Sprintf("%s.plane[%d]", name, p))
+		d.register(r)
+		d.planes = append(d.planes, r)
+	}
+	for _, pt := range []PageType{LSB, CSB, MSB} {
+		d.tRead[pt], d.tProg[pt] = spec.TRead.Of(pt), spec.TProg.Of(pt)
+	}
+	d.typeOf = make([]PageType, spec.PagesPerBlock)
+	for pg := range d.typeOf {
+		d.typeOf[pg] = spec.PageType(pg)
+	}
+	nb := spec.Planes * spec.BlocksPerPlane
+	d.next = make([]uint16, nb)
+	d.erases = make([]uint32, nb)
+	d.oob = make([][]uint64, nb)
+	return d, nil
+}
+
+// register gives r the die's activities in a fixed order, so the ids are the same on the
+// array and on every plane.
+func (d *Die) register(r *sim.Resource) {
+	d.actRead = r.Activity("read")
+	d.actProg[LSB] = r.Activity("program-lsb")
+	d.actProg[CSB] = r.Activity("program-csb")
+	d.actProg[MSB] = r.Activity("program-msb")
+	d.actErase = r.Activity("erase")
+}
+
+// Name returns the die's hierarchical name.
+func (d *Die) Name() string { return d.name }
+
+// Spec returns the die's configuration.
+func (d *Die) Spec() Spec { return d.spec }
+
+// Array returns the Resource of the die's array: busy reading, programming (by page type),
+// erasing, or suspending/resuming.
+func (d *Die) Array() *sim.Resource { return d.array }
+
+// Plane returns the Resource of plane p, busy while an array operation involves that plane.
+func (d *Die) Plane(p int) *sim.Resource { return d.planes[p] }
+
+// Stats returns the die's operation counts.
+func (d *Die) Stats() Stats { return d.stats }
+
+// PageType returns the type of page index page (the same for every block).
+func (d *Die) PageType(page int) PageType { return d.typeOf[page] }
+
+// NextPage returns the next page to program in a block: 0 when erased, PagesPerBlock when
+// full.
+func (d *Die) NextPage(plane, block int) int { return int(d.next[d.blockIndex(plane, block)]) }
+
+// EraseCount returns how many times a block has been erased.
+func (d *Die) EraseCount(plane, block int) int { return int(d.erases[d.blockIndex(plane, block)]) }
+
+// Stamp returns the out-of-band stamp of a page without taking time: ErasedStamp if the
+// page has not been programmed since its block's last erase. Checkers use it.
+func (d *Die) Stamp(a Addr) uint64 {
+	b := d.blockIndex(a.Plane, a.Block)
+	if a.Page >= int(d.next[b]) {
+		return ErasedStamp
+	}
+	return d.oob[b][a.Page]
+}
+
+// BusyUntil returns when the running program or erase ends (it moves later with every
+// suspension), or the end of the last read if that is later.
+func (d *Die) BusyUntil() sim.Time {
+	if d.opOpen {
+		return max(d.opEnd, d.readEnd)
+	}
+	return d.readEnd
+}
+
+// Suspendable reports whether a read arriving at t may suspend the die's running program or
+// erase: suspend is enabled, an operation is running at t, no read holds the array, and the
+// operation has not used up MaxSuspends.
+func (d *Die) Suspendable(t sim.Time) bool {
+	return d.spec.Suspend && d.opOpen && t < d.opEnd && t >= d.readEnd &&
+		(d.spec.MaxSuspends == 0 || d.opSuspends < d.spec.MaxSuspends)
+}
+
+func (d *Die) blockIndex(plane, block int) int { return plane*d.spec.BlocksPerPlane + block }
+
+// fail panics naming the die and the simulated time: the caller (firmware or channel) has a
+// bug.
+func (d *Die) fail(t sim.Time, format string, a ...any) {
+	panic(fmt.Sprintf("die %s at %v: %s", d.name, t, fmt.Sprintf(format, a...)))
+}

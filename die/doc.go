@@ -1,0 +1,19 @@
+// Package die models one NAND flash die: its planes, blocks and pages, the page type of every
+// page (SLC, MLC, 2D TLC shadow programming, 3D one-shot), the array latencies tR and tPROG
+// per page type and tBERS, in-order programming within a block, multi-plane operations with
+// the same-page-offset rule, erase counts, an out-of-band stamp per page, and optional
+// program/erase suspend for reads.
+//
+// In the data flow it sits under package channel. The channel moves commands and data over
+// the ONFI bus (package onfi) and, when a command has reached the die, calls Read, Program or
+// Erase with the current simulated time; the die updates its state, records the busy interval
+// on its array and plane Resources and returns when the array operation ends. The die never
+// schedules events itself, so it keeps no engine and never ticks: a 5 ms program is one
+// interval. Firmware never calls a die directly; it submits transactions to a channel.
+//
+// A firmware bug (programming out of order, a page of a full block, a bad multi-plane
+// address, an operation on a busy die) panics with the die's name, the address and the
+// simulated time. A bad configuration is reported by Spec.Validate.
+//
+// Timing defaults are the 2D TLC numbers of FACTS.md §3.4 (SimpleSSD LatencyTLC.cc).
+package die

@@ -1,0 +1,228 @@
+package die
+
+import (
+	"math/bits"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// The array operations. The channel calls each at the simulated time t when the command's
+// last bus cycle (and tWB) is done; the die records the array and plane busy intervals and
+// returns when the array work ends. Addresses follow the multi-plane rule checked by
+// checkAddrs.
+
+// Read starts a read of one page per plane at t, copies each page's out-of-band stamp into
+// stamps (ErasedStamp for a page not programmed since its block's erase) and returns when tR
+// ends; tR is that of the page type (all planes read the same page index, so the same type).
+//
+// If the die is running a program or erase and Suspendable(t) holds, the read suspends it:
+// the array spends TSuspend, then tR, then TResume, and the suspended operation's end moves
+// later by TSuspend + tR + TResume (BusyUntil reports the new end). If a previous suspension
+// is still resuming, the new one starts when that resume ends. A read of a die that is busy
+// and cannot be suspended is a channel bug and panics.
+func (d *Die) Read(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
+	mask := d.checkAddrs(t, "read", addrs, true)
+	if len(stamps) < len(addrs) {
+		d.fail(t, "read of %d planes given room for %d stamps", len(addrs), len(stamps))
+	}
+	if t < d.readEnd {
+		d.fail(t, "read of %v while the die is reading until %v", addrs[0], d.readEnd)
+	}
+	pt := d.typeOf[addrs[0].Page]
+	tR := d.tRead[pt]
+	if d.opOpen && t >= d.opEnd {
+		d.closeOp() // it ended at or before t; its completion event may not have fired yet
+	}
+	start := t
+	if d.opOpen {
+		if !d.Suspendable(t) {
+			d.fail(t, "read of %v while the die is busy with %s until %v and cannot suspend",
+				addrs[0], d.array.Activities()[d.opAct], d.opEnd)
+		}
+		start = d.suspend(t, tR, mask)
+	} else {
+		d.array.Occupy(start, start+tR, d.actRead)
+		for m := mask; m != 0; m &= m - 1 {
+			d.planes[bits.TrailingZeros64(m)].Occupy(start, start+tR, d.actRead)
+		}
+	}
+	for i, a := range addrs {
+		b := d.blockIndex(a.Plane, a.Block)
+		if a.Page < int(d.next[b]) {
+			stamps[i] = d.oob[b][a.Page]
+		} else {
+			stamps[i] = ErasedStamp
+		}
+	}
+	d.stats.Reads[pt] += int64(len(addrs))
+	d.readEnd = start + tR
+	return d.readEnd
+}
+
+// suspend interrupts the running operation for a read of length tR on the planes in
+// readPlanes, records the intervals, and returns when the read's tR starts.
+func (d *Die) suspend(t, tR sim.Time, readPlanes uint64) sim.Time {
+	s := max(t, d.resumeAt) // a previous suspension may still be resuming
+	remaining := d.opEnd - s
+	rs := s + d.spec.TSuspend
+	re := rs + tR
+	d.resumeAt = re + d.spec.TResume
+	d.opEnd = d.resumeAt + remaining
+	d.opSuspends++
+	d.stats.Suspends++
+
+	d.array.End(s)
+	d.array.Occupy(s, rs, d.actSuspend)
+	d.array.Occupy(rs, re, d.actRead)
+	d.array.Occupy(re, d.resumeAt, d.actSuspend)
+	d.array.Begin(d.resumeAt, d.opAct)
+	// Planes: close the operation's intervals, record the read, then reopen the operation.
+	for m := d.opPlanes; m != 0; m &= m - 1 {
+		d.planes[bits.TrailingZeros64(m)].End(s)
+	}
+	for m := readPlanes; m != 0; m &= m - 1 {
+		d.planes[bits.TrailingZeros64(m)].Occupy(rs, re, d.actRead)
+	}
+	for m := d.opPlanes; m != 0; m &= m - 1 {
+		d.planes[bits.TrailingZeros64(m)].Begin(d.resumeAt, d.opAct)
+	}
+	return rs
+}
+
+// Program programs one page per plane at t with the given out-of-band stamps and returns
+// when tPROG ends. Every page must be its block's next free page (pages of a block are
+// programmed in order 0, 1, 2, …; a full block must be erased first); anything else is a
+// firmware bug and panics naming the die, block, page and time. tPROG is that of the page
+// type. With OneShot, only a word line's last page starts the array (for its whole word
+// line, with that page type's tPROG); its earlier pages are latched in the page registers
+// and Program returns t.
+func (d *Die) Program(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
+	mask := d.checkAddrs(t, "program", addrs, true)
+	d.mustBeIdle(t, "program", addrs[0])
+	if len(stamps) < len(addrs) {
+		d.fail(t, "program of %d planes given %d stamps", len(addrs), len(stamps))
+	}
+	page := addrs[0].Page
+	for i, a := range addrs {
+		b := d.blockIndex(a.Plane, a.Block)
+		if n := int(d.next[b]); n != page {
+			if n == d.spec.PagesPerBlock {
+				d.fail(t, "program of %v, but the block is full (not erased)", a)
+			}
+			d.fail(t, "program of %v, but the block's next free page is %d (pages must be programmed in order)", a, n)
+		}
+		if stamps[i] == ErasedStamp {
+			d.fail(t, "program of %v with the reserved stamp ErasedStamp", a)
+		}
+	}
+	for i, a := range addrs {
+		b := d.blockIndex(a.Plane, a.Block)
+		if d.oob[b] == nil {
+			d.oob[b] = make([]uint64, d.spec.PagesPerBlock)
+		}
+		d.oob[b][page] = stamps[i]
+		d.next[b]++
+	}
+	pt := d.typeOf[page]
+	d.stats.Programs[pt] += int64(len(addrs))
+	if d.spec.OneShot && page%d.spec.Bits() != d.spec.Bits()-1 {
+		return t
+	}
+	end := t + d.tProg[pt]
+	d.begin(t, end, d.actProg[pt], mask)
+	return end
+}
+
+// Erase erases one block per plane at t (the Page field is ignored) and returns when tBERS
+// ends. Each block's erase count goes up by one and its pages read back as ErasedStamp.
+func (d *Die) Erase(t sim.Time, addrs []Addr) sim.Time {
+	mask := d.checkAddrs(t, "erase", addrs, false)
+	d.mustBeIdle(t, "erase", addrs[0])
+	for _, a := range addrs {
+		b := d.blockIndex(a.Plane, a.Block)
+		d.next[b] = 0
+		d.erases[b]++
+	}
+	d.stats.Erases += int64(len(addrs))
+	end := t + d.spec.TErase
+	d.begin(t, end, d.actErase, mask)
+	return end
+}
+
+// Complete is called when the running program or erase was due to end, at t. It returns
+// false if a suspension moved the end past t (call again at BusyUntil), and otherwise
+// closes the operation and returns true. With no operation running it returns true.
+func (d *Die) Complete(t sim.Time) bool {
+	if !d.opOpen {
+		return true
+	}
+	if t < d.opEnd {
+		return false
+	}
+	d.closeOp()
+	return true
+}
+
+// begin opens a program or erase interval [t, end) on the array and the planes in mask.
+func (d *Die) begin(t, end sim.Time, act sim.Activity, mask uint64) {
+	d.array.Begin(t, act)
+	for m := mask; m != 0; m &= m - 1 {
+		d.planes[bits.TrailingZeros64(m)].Begin(t, act)
+	}
+	d.opOpen, d.opAct, d.opPlanes, d.opEnd = true, act, mask, end
+	d.opSuspends, d.resumeAt = 0, t
+}
+
+// closeOp closes the running operation's intervals at its end time.
+func (d *Die) closeOp() {
+	d.array.End(d.opEnd)
+	for m := d.opPlanes; m != 0; m &= m - 1 {
+		d.planes[bits.TrailingZeros64(m)].End(d.opEnd)
+	}
+	d.opOpen = false
+}
+
+// mustBeIdle panics unless the array is free at t for a program or erase.
+func (d *Die) mustBeIdle(t sim.Time, op string, a Addr) {
+	if d.opOpen && t < d.opEnd {
+		d.fail(t, "%s of %v while the die is busy with %s until %v", op, a, d.array.Activities()[d.opAct], d.opEnd)
+	}
+	if d.opOpen {
+		d.closeOp()
+	}
+	if t < d.readEnd {
+		d.fail(t, "%s of %v while the die is reading until %v", op, a, d.readEnd)
+	}
+}
+
+// checkAddrs enforces the multi-plane rule and returns the set of planes: one to Planes
+// addresses, on distinct planes, every block and page in range, the same page index on
+// every plane (for reads and programs), and the same block index if MultiPlaneSameBlock.
+// Blocks may otherwise differ.
+func (d *Die) checkAddrs(t sim.Time, op string, addrs []Addr, paged bool) uint64 {
+	if len(addrs) == 0 || len(addrs) > d.spec.Planes {
+		d.fail(t, "%s of %d planes; the die has %d", op, len(addrs), d.spec.Planes)
+	}
+	var mask uint64
+	first := addrs[0]
+	for _, a := range addrs {
+		if a.Plane < 0 || a.Plane >= d.spec.Planes || a.Block < 0 || a.Block >= d.spec.BlocksPerPlane {
+			d.fail(t, "%s of %v: out of range (%d planes × %d blocks)", op, a, d.spec.Planes, d.spec.BlocksPerPlane)
+		}
+		if paged && (a.Page < 0 || a.Page >= d.spec.PagesPerBlock) {
+			d.fail(t, "%s of %v: page out of range (%d pages per block)", op, a, d.spec.PagesPerBlock)
+		}
+		if paged && a.Page != first.Page {
+			d.fail(t, "multi-plane %s of %v and %v: pages must have the same index", op, first, a)
+		}
+		if d.spec.MultiPlaneSameBlock && a.Block != first.Block {
+			d.fail(t, "multi-plane %s of %v and %v: blocks must have the same index", op, first, a)
+		}
+		bit := uint64(1) << uint(a.Plane)
+		if mask&bit != 0 {
+			d.fail(t, "multi-plane %s names plane %d twice", op, a.Plane)
+		}
+		mask |= bit
+	}
+	return mask
+}

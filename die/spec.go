@@ -1,0 +1,234 @@
+package die
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// CellType is the number of bits per cell: SLC, MLC or TLC. In YAML it is "slc", "mlc" or
+// "tlc".
+type CellType uint8
+
+// The cell types.
+const (
+	SLC CellType = 1
+	MLC CellType = 2
+	TLC CellType = 3
+)
+
+// String returns the cell type's YAML name.
+func (c CellType) String() string {
+	switch c {
+	case SLC:
+		return "slc"
+	case MLC:
+		return "mlc"
+	case TLC:
+		return "tlc"
+	}
+	return fmt.Sprintf("cell(%d)", uint8(c))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (c CellType) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (c *CellType) UnmarshalText(b []byte) error {
+	for _, v := range []CellType{SLC, MLC, TLC} {
+		if string(b) == v.String() {
+			*c = v
+			return nil
+		}
+	}
+	return fmt.Errorf("die cell type %q is not one of slc, mlc, tlc", b)
+}
+
+// PageType is the kind of a page in a multi-level cell: LSB, CSB (TLC only) or MSB. Every SLC
+// page is LSB.
+type PageType uint8
+
+// The page types.
+const (
+	LSB PageType = 0
+	CSB PageType = 1
+	MSB PageType = 2
+)
+
+// String returns "lsb", "csb" or "msb".
+func (p PageType) String() string {
+	switch p {
+	case LSB:
+		return "lsb"
+	case CSB:
+		return "csb"
+	case MSB:
+		return "msb"
+	}
+	return fmt.Sprintf("pagetype(%d)", uint8(p))
+}
+
+// PerType holds one latency per page type.
+type PerType struct {
+	LSB sim.Time `yaml:"lsb"`
+	CSB sim.Time `yaml:"csb"`
+	MSB sim.Time `yaml:"msb"`
+}
+
+// Of returns the latency of page type p.
+func (l PerType) Of(p PageType) sim.Time {
+	switch p {
+	case CSB:
+		return l.CSB
+	case MSB:
+		return l.MSB
+	}
+	return l.LSB
+}
+
+// Spec is the immutable configuration of a die.
+type Spec struct {
+	Cell           CellType `yaml:"cell"`             // slc, mlc or tlc
+	OneShot        bool     `yaml:"one_shot"`         // 3D one-shot: a word line's pages program together
+	Planes         int      `yaml:"planes"`           // planes per die, 1 … 64
+	BlocksPerPlane int      `yaml:"blocks_per_plane"` // blocks in each plane
+	PagesPerBlock  int      `yaml:"pages_per_block"`  // pages in each block, ≤ 65,535
+	PageSize       int      `yaml:"page_size"`        // data bytes per page (moved on the bus)
+
+	TRead  PerType  `yaml:"t_read"`  // tR per page type
+	TProg  PerType  `yaml:"t_prog"`  // tPROG per page type (one-shot: of the whole word line, at its last page)
+	TErase sim.Time `yaml:"t_erase"` // tBERS
+
+	// MultiPlaneSameBlock additionally requires the blocks of a multi-plane operation to have
+	// the same index in their planes. Without it the rule is: distinct planes, same page index.
+	MultiPlaneSameBlock bool `yaml:"multi_plane_same_block"`
+
+	Suspend     bool     `yaml:"suspend"`      // a read may suspend a running program or erase
+	TSuspend    sim.Time `yaml:"t_suspend"`    // time to suspend before the read's tR starts
+	TResume     sim.Time `yaml:"t_resume"`     // time to resume after the read's tR ends
+	MaxSuspends int      `yaml:"max_suspends"` // suspensions allowed per program/erase; 0 = no limit
+}
+
+// DefaultSpec returns a 2D TLC die with the SimpleSSD LatencyTLC.cc timing of FACTS.md §3.4:
+// read 58/78/107 µs, program 558/2,201/5,001 µs (LSB/CSB/MSB), erase 2,274 µs. The geometry
+// (2 planes × 1,024 blocks × 384 pages × 16 KiB, 12 GiB) is a round TLC-class choice that
+// presets override; suspend is off.
+func DefaultSpec() Spec { return SpecFor(TLC) }
+
+// SpecFor returns the default die of a cell type, with the same geometry as DefaultSpec:
+//   - TLC: FACTS.md §3.4, SimpleSSD LatencyTLC.cc (see DefaultSpec).
+//   - MLC: FACTS.md §3.4, SimpleSSD LatencyMLC.cc: read 40/65 µs, program 500/1,300 µs,
+//     erase 3.5 ms.
+//   - SLC: FACTS.md §3.4, HP white paper Table 1: read 25 µs, program 300 µs (top of its
+//     200–300 µs range, the Micron typical value), erase 2 ms.
+func SpecFor(c CellType) Spec {
+	us := sim.Microsecond
+	s := Spec{Cell: c, Planes: 2, BlocksPerPlane: 1024, PagesPerBlock: 384, PageSize: 16384}
+	switch c {
+	case SLC:
+		s.TRead = PerType{LSB: 25 * us}
+		s.TProg = PerType{LSB: 300 * us}
+		s.TErase = 2000 * us
+	case MLC:
+		s.TRead = PerType{LSB: 40 * us, MSB: 65 * us}
+		s.TProg = PerType{LSB: 500 * us, MSB: 1300 * us}
+		s.TErase = 3500 * us
+	default:
+		s.Cell = TLC
+		s.TRead = PerType{LSB: 58 * us, CSB: 78 * us, MSB: 107 * us}
+		s.TProg = PerType{LSB: 558 * us, CSB: 2201 * us, MSB: 5001 * us}
+		s.TErase = 2274 * us
+	}
+	return s
+}
+
+// Bits returns the number of bits per cell, which is also the number of pages per word line.
+func (s Spec) Bits() int { return int(s.Cell) }
+
+// PageType returns the type of page index page of a block:
+//   - SLC: every page is LSB.
+//   - MLC: page % 2 (0 LSB, 1 MSB), the SimpleSSD LatencyMLC.cc map (FACTS.md §3.4).
+//   - 2D TLC: pages 0–5 LSB, 6–7 CSB, then ((page−8)>>1) % 3 with 0 LSB, 1 CSB, 2 MSB, the
+//     SimpleSSD LatencyTLC.cc shadow-program order (FACTS.md §3.4).
+//   - 3D one-shot TLC: page % 3 (word line page/3 holds LSB, CSB, MSB).
+func (s Spec) PageType(page int) PageType {
+	switch s.Cell {
+	case MLC:
+		if page%2 == 1 {
+			return MSB
+		}
+		return LSB
+	case TLC:
+		if s.OneShot {
+			return PageType(page % 3)
+		}
+		switch {
+		case page <= 5:
+			return LSB
+		case page <= 7:
+			return CSB
+		}
+		return PageType(((page - 8) >> 1) % 3)
+	}
+	return LSB
+}
+
+// Validate reports every problem with the spec, each naming its field.
+func (s Spec) Validate() error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if s.Cell != SLC && s.Cell != MLC && s.Cell != TLC {
+		bad("die.cell: %v is not one of slc, mlc, tlc", s.Cell)
+	}
+	if s.OneShot && s.Cell == SLC {
+		bad("die.one_shot: one-shot programming needs mlc or tlc, not slc")
+	}
+	if s.Planes < 1 || s.Planes > 64 {
+		bad("die.planes: %d is not in 1 … 64", s.Planes)
+	}
+	if s.BlocksPerPlane < 1 {
+		bad("die.blocks_per_plane: %d must be positive", s.BlocksPerPlane)
+	}
+	if s.PagesPerBlock < 1 || s.PagesPerBlock > 65535 {
+		bad("die.pages_per_block: %d is not in 1 … 65535", s.PagesPerBlock)
+	} else if s.OneShot && s.Bits() > 1 && s.PagesPerBlock%s.Bits() != 0 {
+		bad("die.pages_per_block: %d is not a multiple of the %d pages of a %v word line",
+			s.PagesPerBlock, s.Bits(), s.Cell)
+	}
+	if s.PageSize < 1 {
+		bad("die.page_size: %d must be positive", s.PageSize)
+	}
+	for _, pt := range s.usedTypes() {
+		if s.TRead.Of(pt) <= 0 {
+			bad("die.t_read.%v: %v must be positive for %v", pt, s.TRead.Of(pt), s.Cell)
+		}
+		if s.TProg.Of(pt) <= 0 {
+			bad("die.t_prog.%v: %v must be positive for %v", pt, s.TProg.Of(pt), s.Cell)
+		}
+	}
+	if s.TErase <= 0 {
+		bad("die.t_erase: %v must be positive", s.TErase)
+	}
+	if s.TSuspend < 0 {
+		bad("die.t_suspend: %v must not be negative", s.TSuspend)
+	}
+	if s.TResume < 0 {
+		bad("die.t_resume: %v must not be negative", s.TResume)
+	}
+	if s.MaxSuspends < 0 {
+		bad("die.max_suspends: %d must not be negative", s.MaxSuspends)
+	}
+	return errors.Join(errs...)
+}
+
+// usedTypes returns the page types a cell type has.
+func (s Spec) usedTypes() []PageType {
+	switch s.Cell {
+	case MLC:
+		return []PageType{LSB, MSB}
+	case TLC:
+		return []PageType{LSB, CSB, MSB}
+	}
+	return []PageType{LSB}
+}
