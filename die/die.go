@@ -43,8 +43,8 @@ type Die struct {
 	name string
 	spec Spec
 
-	array  *sim.Resource   // read, program-lsb, program-csb, program-msb, erase, suspend
-	planes []*sim.Resource // read, program-lsb, program-csb, program-msb, erase
+	array                         *sim.Resource   // read, program-lsb, program-csb, program-msb, erase, suspend
+	planes                        []*sim.Resource // read, program-lsb, program-csb, program-msb, erase
 	actRead, actErase, actSuspend sim.Activity
 	actProg                       [3]sim.Activity
 	tRead, tProg                  [3]sim.Time
