@@ -188,6 +188,9 @@ func (d *direction) commit(t sim.Time) {
 func (d *direction) book(r rates, t sim.Time, k Kind, tlps, payload, tlpBytes, lead int) (leadEnd, end sim.Time) {
 	cur := laterOf(at(t), d.floor)
 	i := 0
+	if n := len(d.pending); n > 0 && !cur.less(d.pending[n-1].end) {
+		i = n // common case: after everything booked
+	}
 	for ; i < len(d.pending); i++ {
 		p := &d.pending[i]
 		if !p.start.less(cur.add(r.tlp, tlpBytes)) {
