@@ -37,14 +37,18 @@ type Stats struct {
 // count), the out-of-band stamp of every programmed page, and what its array is doing.
 // It is idle until the channel hands it a command and never ticks through a tPROG.
 //
-// Memory per die: 8 B per block for its state, plus 8 B per page for the stamps of blocks
-// that have been programmed at least once (allocated on a block's first program and kept).
+// Memory per die: 30 B per block (next page, erase count, a slice header for its stamps),
+// plus 8 B per page for the stamps of blocks that have been programmed at least once
+// (allocated on a block's first program and kept). A 400 GB device of 4 KiB pages
+// (~100 M pages, ~200 k blocks) thus needs at most ~0.8 GB for stamps, and only for the
+// blocks a run has written.
 type Die struct {
 	name string
 	spec Spec
 
-	array                         *sim.Resource   // read, program-lsb, program-csb, program-msb, erase, suspend
-	planes                        []*sim.Resource // read, program-lsb, program-csb, program-msb, erase
+	array  *sim.Resource   // read, program-lsb, program-csb, program-msb, erase, suspend
+	planes []*sim.Resource // read, program-lsb, program-csb, program-msb, erase
+
 	actRead, actErase, actSuspend sim.Activity
 	actProg                       [3]sim.Activity
 	tRead, tProg                  [3]sim.Time
