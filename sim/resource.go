@@ -10,8 +10,20 @@ type Activity uint8
 const Idle Activity = 0
 
 // ResourceHook observes every busy interval a resource records: [start, end) spent on act.
+// It is called when the interval is recorded, which for Occupy may be before it starts.
 // Timeline exporters attach one; with none attached a resource pays one nil check.
 type ResourceHook func(r *Resource, act Activity, start, end Time)
+
+// interval is one recorded busy interval.
+type interval struct {
+	start, end Time
+	act        Activity
+}
+
+// keptIntervals is how many recent intervals a resource keeps to answer queries about
+// times before the end of intervals booked ahead. Models book at most a queue's worth of
+// work ahead of the current time, far fewer than this.
+const keptIntervals = 256
 
 // Resource is anything that can be busy: a PCIe direction, a controller core, a DRAM bus, a
 // channel bus, a die, a plane. It holds one activity at a time and integrates the time spent
@@ -20,18 +32,26 @@ type ResourceHook func(r *Resource, act Activity, start, end Time)
 //	u = (BusyAt(t2, a) − BusyAt(t1, a)) / (t2 − t1).
 //
 // An interval is recorded either open-ended (Begin … End) or with its end known up front
-// (Occupy), which lets a model charge a whole transfer or array operation with no second
-// event. Intervals may not overlap: the resource has capacity one. Components that can do
-// several things at once own several resources.
+// (Occupy), which lets a model charge a whole transfer or array operation — even one that
+// starts later, behind work already booked — with no extra event. Intervals may not
+// overlap: the resource has capacity one. Components that can do several things at once own
+// several resources.
+//
+// Queries (BusyAt, Snapshot, Busy) may ask about any time from the start of the oldest of
+// the last 256 recorded intervals on, so bookings made ahead of the current time are counted
+// only for the part that has elapsed.
 type Resource struct {
 	name  string
 	names []string
-	busy  []Time // closed busy time per activity
-	// The current interval: act since start, until end (MaxTime while open).
-	act   Activity
-	start Time
-	end   Time
-	hook  ResourceHook
+	busy  []Time // total recorded busy time per activity, future parts included
+	// The open interval (Begin without End), if openAct is not Idle.
+	openAct   Activity
+	openStart Time
+	lastEnd   Time // end of the latest recorded interval
+	ring      []interval
+	head, n   int
+	dropped   Time // end of the latest interval dropped from the ring
+	hook      ResourceHook
 }
 
 // NewResource returns an idle resource. Activity names beyond "idle" can be given here or
@@ -68,91 +88,115 @@ func (r *Resource) Activities() []string { return r.names }
 // SetHook attaches a hook that sees every busy interval (nil detaches).
 func (r *Resource) SetHook(h ResourceHook) { r.hook = h }
 
-// Busy reports whether the resource is busy at time t.
-func (r *Resource) Busy(t Time) bool { return r.act != Idle && t >= r.start && t < r.end }
-
-// FreeAt returns the earliest time at or after t when the resource has no interval running:
-// t itself if idle, the known end of an Occupy interval, or MaxTime while an open interval runs.
+// FreeAt returns the earliest time at or after t when no recorded interval is running or
+// booked: t itself if the resource is free from t on, the end of the last booked interval
+// otherwise, or MaxTime while an open interval runs.
 func (r *Resource) FreeAt(t Time) Time {
-	if r.act == Idle || t >= r.end {
-		return t
+	if r.openAct != Idle {
+		return MaxTime
 	}
-	return r.end
+	return max(t, r.lastEnd)
 }
 
 // Current returns the activity at time t.
 func (r *Resource) Current(t Time) Activity {
-	if r.Busy(t) {
-		return r.act
+	if r.openAct != Idle && t >= r.openStart {
+		return r.openAct
+	}
+	for k := r.n - 1; k >= 0; k-- {
+		iv := &r.ring[(r.head+k)%keptIntervals]
+		if iv.end <= t {
+			break
+		}
+		if iv.start <= t {
+			return iv.act
+		}
 	}
 	return Idle
 }
 
-// settle closes the current interval if it ended at or before t.
-func (r *Resource) settle(t Time) {
-	if r.act != Idle && r.end != MaxTime && r.end <= t {
-		r.close(r.end)
-	}
-}
-
-func (r *Resource) close(end Time) {
-	r.busy[r.act] += end - r.start
-	if r.hook != nil {
-		r.hook(r, r.act, r.start, end)
-	}
-	r.act = Idle
-	r.start, r.end = end, end
-}
+// Busy reports whether the resource is busy at time t.
+func (r *Resource) Busy(t Time) bool { return r.Current(t) != Idle }
 
 // Begin starts an open-ended interval of act at time t. The resource must be free at t.
 func (r *Resource) Begin(t Time, act Activity) {
-	r.settle(t)
 	r.mustBeFree(t, act)
-	r.act, r.start, r.end = act, t, MaxTime
+	r.openAct, r.openStart = act, t
 }
 
 // End closes the open interval at time t.
 func (r *Resource) End(t Time) {
-	if r.act == Idle || r.end != MaxTime {
+	if r.openAct == Idle {
 		panic(fmt.Sprintf("sim: resource %s ended at %v with no open interval", r.name, t))
 	}
-	if t < r.start {
-		panic(fmt.Sprintf("sim: resource %s ended at %v before it began (%v)", r.name, t, r.start))
+	if t < r.openStart {
+		panic(fmt.Sprintf("sim: resource %s ended at %v before it began (%v)", r.name, t, r.openStart))
 	}
-	r.close(t)
+	act, start := r.openAct, r.openStart
+	r.openAct = Idle
+	r.record(start, t, act)
 }
 
 // Occupy records that the resource is busy with act over [start, end). start must not be
-// before the end of the previous interval. A zero-length interval records nothing.
+// before the end of the previous interval; it may be in the future. A zero-length interval
+// records nothing.
 func (r *Resource) Occupy(start, end Time, act Activity) {
 	if end < start {
 		panic(fmt.Sprintf("sim: resource %s interval [%v, %v) ends before it starts", r.name, start, end))
 	}
-	r.settle(start)
 	r.mustBeFree(start, act)
-	if end == start {
-		return
+	if end > start {
+		r.record(start, end, act)
 	}
-	r.act, r.start, r.end = act, start, end
+}
+
+func (r *Resource) record(start, end Time, act Activity) {
+	r.busy[act] += end - start
+	r.lastEnd = end
+	if r.ring == nil {
+		r.ring = make([]interval, keptIntervals)
+	}
+	if r.n == keptIntervals {
+		r.dropped = r.ring[r.head].end
+		r.head = (r.head + 1) % keptIntervals
+		r.n--
+	}
+	r.ring[(r.head+r.n)%keptIntervals] = interval{start, end, act}
+	r.n++
+	if r.hook != nil {
+		r.hook(r, act, start, end)
+	}
 }
 
 func (r *Resource) mustBeFree(t Time, act Activity) {
-	if r.act != Idle {
+	if r.openAct != Idle {
 		panic(fmt.Sprintf("sim: resource %s asked to start %q at %v while busy with %q since %v",
-			r.name, r.names[act], t, r.names[r.act], r.start))
+			r.name, r.names[act], t, r.names[r.openAct], r.openStart))
 	}
-	if t < r.start {
-		panic(fmt.Sprintf("sim: resource %s asked to start %q at %v, before its last interval ended (%v)",
-			r.name, r.names[act], t, r.start))
+	if t < r.lastEnd {
+		panic(fmt.Sprintf("sim: resource %s asked to start %q at %v, before its last interval ends (%v)",
+			r.name, r.names[act], t, r.lastEnd))
 	}
 }
 
-// BusyAt returns the total time spent in act up to time t (t must not be before the start of
-// the current interval). BusyAt(t, Idle) is not tracked; use TotalBusyAt.
+// BusyAt returns the time spent in act up to time t: recorded intervals count only for
+// their part before t.
 func (r *Resource) BusyAt(t Time, act Activity) Time {
+	if t < r.dropped {
+		panic(fmt.Sprintf("sim: resource %s queried at %v, before intervals it no longer keeps (up to %v)", r.name, t, r.dropped))
+	}
 	b := r.busy[act]
-	if r.act == act && act != Idle && t > r.start {
-		b += min(t, r.end) - r.start
+	for k := r.n - 1; k >= 0; k-- {
+		iv := &r.ring[(r.head+k)%keptIntervals]
+		if iv.end <= t {
+			break
+		}
+		if iv.act == act {
+			b -= iv.end - max(iv.start, t)
+		}
+	}
+	if r.openAct == act && act != Idle && t > r.openStart {
+		b += t - r.openStart
 	}
 	return b
 }
@@ -161,10 +205,7 @@ func (r *Resource) BusyAt(t Time, act Activity) Time {
 func (r *Resource) TotalBusyAt(t Time) Time {
 	var b Time
 	for a := 1; a < len(r.busy); a++ {
-		b += r.busy[a]
-	}
-	if r.act != Idle && t > r.start {
-		b += min(t, r.end) - r.start
+		b += r.BusyAt(t, Activity(a))
 	}
 	return b
 }

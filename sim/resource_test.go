@@ -14,10 +14,9 @@ func TestResourceAccounting(t *testing.T) {
 
 	r.Occupy(100, 150, cmd) // 50 ps command
 	r.Occupy(150, 400, din) // 250 ps data-in, back to back
-	// Snapshots are taken as the run goes (a time at or after the current interval's start).
-	mid := r.Snapshot(300)
 	r.Begin(500, cmd) // open interval
 	require.Equal(t, MaxTime, r.FreeAt(600), "an open interval has no known end")
+	require.Equal(t, Time(250), r.BusyAt(450, din))
 	require.Equal(t, Time(250), r.BusyAt(450, din))
 	require.Equal(t, Time(50+100), r.BusyAt(600, cmd), "open interval counts up to the query time")
 	r.End(700)
@@ -32,7 +31,7 @@ func TestResourceAccounting(t *testing.T) {
 	require.InDelta(t, 0.25, u[din], 1e-12)
 
 	// Window [300, 1000): data-in 100 of 700, command 200 of 700.
-	u = Utilization(mid, r.Snapshot(1000))
+	u = Utilization(r.Snapshot(300), r.Snapshot(1000))
 	require.InDelta(t, 100.0/700, u[din], 1e-12)
 	require.InDelta(t, 200.0/700, u[cmd], 1e-12)
 }
@@ -45,8 +44,42 @@ func TestResourceOccupyFutureAndOverlap(t *testing.T) {
 	require.Equal(t, 5_001*Microsecond, r.FreeAt(Millisecond))
 	require.Equal(t, Millisecond, r.BusyAt(Millisecond, p), "only the elapsed part counts at 1 ms")
 	require.Panics(t, func() { r.Occupy(Millisecond, 2*Millisecond, p) }, "overlap is a model bug")
-	r.Occupy(6*Millisecond, 7*Millisecond, p) // after the first one ended: settles it
+	r.Occupy(6*Millisecond, 7*Millisecond, p)
 	require.Equal(t, 6_001*Microsecond, r.BusyAt(7*Millisecond, p))
+}
+
+func TestResourceBookingsAhead(t *testing.T) {
+	// Two 640 ns transfers booked back to back at t=0 (the case the DRAM model hit): at
+	// 100 ns only 100 ns have elapsed; at 700 ns, 640 + 60; at 2 µs, both in full.
+	r := NewResource("dram.bus", "write")
+	w := r.Activity("write")
+	r.Occupy(0, 640*Nanosecond, w)
+	r.Occupy(640*Nanosecond, 1280*Nanosecond, w)
+	require.Equal(t, 100*Nanosecond, r.BusyAt(100*Nanosecond, w))
+	require.Equal(t, 700*Nanosecond, r.BusyAt(700*Nanosecond, w))
+	require.Equal(t, 1280*Nanosecond, r.BusyAt(2*Microsecond, w))
+	s := r.Snapshot(100 * Nanosecond)
+	require.Equal(t, Time(0), s.Busy[0], "no negative idle time")
+	require.True(t, r.Busy(700*Nanosecond))
+	require.False(t, r.Busy(1280*Nanosecond))
+	require.Equal(t, 1280*Nanosecond, r.FreeAt(0))
+	// A gap, then a booking far ahead: the gap is idle.
+	r.Occupy(5*Microsecond, 6*Microsecond, w)
+	require.Equal(t, 1280*Nanosecond, r.BusyAt(5*Microsecond, w))
+	require.Equal(t, Idle, r.Current(3*Microsecond))
+}
+
+func TestResourceKeepsRecentIntervals(t *testing.T) {
+	r := NewResource("x", "a")
+	a := r.Activity("a")
+	for i := 0; i < 1000; i++ {
+		r.Occupy(Time(10*i), Time(10*i+5), a)
+	}
+	require.Equal(t, Time(5000), r.BusyAt(10_000, a))
+	// The last 256 intervals are kept: a query inside them is exact…
+	require.Equal(t, Time(5*999+2), r.BusyAt(9992, a))
+	// …and one before them is refused loudly rather than answered wrongly.
+	require.Panics(t, func() { r.BusyAt(100, a) })
 }
 
 func TestResourceHook(t *testing.T) {
