@@ -14,7 +14,7 @@ func TestResourceAccounting(t *testing.T) {
 
 	r.Occupy(100, 150, cmd) // 50 ps command
 	r.Occupy(150, 400, din) // 250 ps data-in, back to back
-	r.Begin(500, cmd) // open interval
+	r.Begin(500, cmd)       // open interval
 	require.Equal(t, MaxTime, r.FreeAt(600), "an open interval has no known end")
 	require.Equal(t, Time(250), r.BusyAt(450, din))
 	require.Equal(t, Time(250), r.BusyAt(450, din))
