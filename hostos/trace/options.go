@@ -144,17 +144,19 @@ func (o Options) Validate() error {
 	ss := o.SectorSize
 	if ss <= 0 || ss&(ss-1) != 0 {
 		bad("sector_size", "%d is not a positive power of two", ss)
-		ss = 1 // keep checking multiples below without dividing by a bad value
 	}
-	if o.DeviceStride < 0 || o.DeviceStride%ss != 0 {
+	// misaligned is true for a negative value or one off the sector grid; with a bad
+	// sector size only the sign is checked.
+	misaligned := func(v int64) bool { return v < 0 || (ss > 0 && ss&(ss-1) == 0 && v%ss != 0) }
+	if misaligned(o.DeviceStride) {
 		bad("device_stride", "%d is not a non-negative multiple of sector_size %d", o.DeviceStride, ss)
 	}
 	for _, d := range sortedKeys(o.DeviceOffsets) {
-		if off := o.DeviceOffsets[d]; d < 0 || off < 0 || off%ss != 0 {
+		if off := o.DeviceOffsets[d]; d < 0 || misaligned(off) {
 			bad("device_offsets", "device %d at %d: want a device ≥ 0 at a non-negative multiple of sector_size %d", d, off, ss)
 		}
 	}
-	if o.Capacity < 0 || o.Capacity%ss != 0 {
+	if misaligned(o.Capacity) {
 		bad("capacity", "%d is not a non-negative multiple of sector_size %d", o.Capacity, ss)
 	}
 	if o.PastCapacity > Wrap {
@@ -287,7 +289,9 @@ func (m DeviceMode) MarshalText() ([]byte, error) { return enumText(uint8(m), de
 // UnmarshalText implements encoding.TextUnmarshaler.
 func (m *DeviceMode) UnmarshalText(b []byte) error {
 	v, err := enumParse("devices", b, deviceModeNames)
-	*m = DeviceMode(v)
+	if err == nil {
+		*m = DeviceMode(v)
+	}
 	return err
 }
 
@@ -297,7 +301,9 @@ func (p CapacityPolicy) MarshalText() ([]byte, error) { return enumText(uint8(p)
 // UnmarshalText implements encoding.TextUnmarshaler.
 func (p *CapacityPolicy) UnmarshalText(b []byte) error {
 	v, err := enumParse("past_capacity", b, capacityNames)
-	*p = CapacityPolicy(v)
+	if err == nil {
+		*p = CapacityPolicy(v)
+	}
 	return err
 }
 
@@ -307,7 +313,9 @@ func (p AlignPolicy) MarshalText() ([]byte, error) { return enumText(uint8(p), a
 // UnmarshalText implements encoding.TextUnmarshaler.
 func (p *AlignPolicy) UnmarshalText(b []byte) error {
 	v, err := enumParse("unaligned", b, alignNames)
-	*p = AlignPolicy(v)
+	if err == nil {
+		*p = AlignPolicy(v)
+	}
 	return err
 }
 
@@ -317,7 +325,9 @@ func (e BlkEvent) MarshalText() ([]byte, error) { return enumText(uint8(e), blkE
 // UnmarshalText implements encoding.TextUnmarshaler.
 func (e *BlkEvent) UnmarshalText(b []byte) error {
 	v, err := enumParse("blkparse_event", b, blkEventNames)
-	*e = BlkEvent(v)
+	if err == nil {
+		*e = BlkEvent(v)
+	}
 	return err
 }
 
