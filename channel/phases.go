@@ -1,0 +1,239 @@
+package channel
+
+import "github.com/fastdrain-sim/fastdrain/sim"
+
+// The transaction state machine: arbitration, and what happens at the end of each phase.
+
+// dispatch gives an idle bus to the next phase: first a transaction whose array work is done
+// and that needs the bus (data-out or status), else the best startable new transaction.
+func (c *Channel) dispatch(now sim.Time) {
+	if c.busBusy {
+		return
+	}
+	if tx := c.ready.pop(); tx != nil {
+		c.startOut(tx, now)
+		return
+	}
+	if tx := c.pick(now); tx != nil {
+		c.startIssue(tx, now)
+	}
+}
+
+// pick removes and returns the transaction the policy starts next, or nil if no queued
+// transaction's die can take it now.
+func (c *Channel) pick(now sim.Time) *Transaction {
+	var best *Transaction
+	for i := range c.ways {
+		w := &c.ways[i]
+		cand := c.candidate(w, now)
+		if cand != nil && (best == nil || c.before(cand, best)) {
+			best = cand
+		}
+	}
+	if best != nil {
+		w := &c.ways[best.Die]
+		if best.Kind == Read {
+			w.reads.pop()
+		} else {
+			w.writes.pop()
+		}
+	}
+	return best
+}
+
+// candidate returns the transaction die w would start next under the policy, if its die
+// can take it now.
+func (c *Channel) candidate(w *way, now sim.Time) *Transaction {
+	r, wr := w.reads.head, w.writes.head
+	if c.spec.Policy == ReadFirst {
+		if r != nil && c.startable(w, r, now) {
+			return r
+		}
+		if wr != nil && c.startable(w, wr, now) {
+			return wr
+		}
+		return nil
+	}
+	head := r
+	if head == nil || (wr != nil && wr.seq < r.seq) {
+		head = wr
+	}
+	if head != nil && c.startable(w, head, now) {
+		return head
+	}
+	return nil
+}
+
+// startable reports whether tx's die can take it now: the die is free, or tx is a read and
+// the die's program or erase can be suspended for it.
+func (c *Channel) startable(w *way, tx *Transaction, now sim.Time) bool {
+	if w.reader != nil {
+		return false
+	}
+	if w.owner == nil {
+		return true
+	}
+	return tx.Kind == Read && w.owner.Kind != Read && w.die.Suspendable(now)
+}
+
+// before orders two candidates: under ReadFirst reads come first; then submission order.
+func (c *Channel) before(a, b *Transaction) bool {
+	if c.spec.Policy == ReadFirst && (a.Kind == Read) != (b.Kind == Read) {
+		return a.Kind == Read
+	}
+	return a.seq < b.seq
+}
+
+// xfer returns the bus time of tx's data per plane.
+func (c *Channel) xfer(tx *Transaction) sim.Time {
+	if tx.Bytes == 0 || tx.Bytes == c.spec.Die.PageSize {
+		return c.pageXfer
+	}
+	return c.spec.ONFI.Transfer(tx.Bytes)
+}
+
+// bytes returns tx's data bytes per plane.
+func (c *Channel) bytes(tx *Transaction) int64 {
+	if tx.Bytes == 0 {
+		return int64(c.spec.Die.PageSize)
+	}
+	return int64(tx.Bytes)
+}
+
+// startIssue puts tx's command (and, for a program, its data) on the bus.
+func (c *Channel) startIssue(tx *Transaction, now sim.Time) {
+	w := &c.ways[tx.Die]
+	if w.owner == nil {
+		w.owner = tx
+	} else {
+		w.reader = tx // suspends the owner's program or erase (startable checked it)
+	}
+	tx.BusStart = now
+	tx.state = stIssue
+	n := len(tx.Addrs)
+	end := now
+	switch tx.Kind {
+	case Read:
+		end += c.readCmd[n]
+		c.bus.Occupy(now, end, c.actCmd)
+	case Erase:
+		end += c.eraseCmd[n]
+		c.bus.Occupy(now, end, c.actCmd)
+	case Program:
+		x := c.xfer(tx)
+		cmdStart := now
+		for p := range n {
+			end += c.progSetup[n][p]
+			c.bus.Occupy(cmdStart, end, c.actCmd)
+			c.bus.Occupy(end, end+x, c.actIn)
+			end += x
+			cmdStart = end
+			end += c.progConfrm[n][p]
+		}
+		c.bus.Occupy(cmdStart, end, c.actCmd)
+	}
+	c.busBusy = true
+	c.eng.SchedulePhase(end, sim.PhaseHardware, c, tx, evBus)
+}
+
+// startOut puts the data-out of a read (or the status poll of a program or erase) on the
+// bus.
+func (c *Channel) startOut(tx *Transaction, now sim.Time) {
+	tx.state = stOut
+	end := now
+	if c.spec.StatusPoll {
+		end += c.status
+		if tx.Kind == Read {
+			end += c.spec.ONFI.CmdAddr(1, 0) // 00h: back to read mode before data-out
+		}
+	}
+	if tx.Kind == Read {
+		n := len(tx.Addrs)
+		x := c.xfer(tx)
+		cmdStart := now
+		for p := range n {
+			end += c.outSetup[n][p]
+			c.bus.Occupy(cmdStart, end, c.actCmd)
+			c.bus.Occupy(end, end+x, c.actOut)
+			end += x
+			cmdStart = end
+		}
+	} else {
+		c.bus.Occupy(now, end, c.actCmd)
+	}
+	c.busBusy = true
+	c.eng.SchedulePhase(end, sim.PhaseHardware, c, tx, evBus)
+}
+
+// busDone handles the end of tx's bus phase: the command reached the die, or the data-out
+// or status finished.
+func (c *Channel) busDone(tx *Transaction, now sim.Time) {
+	if tx.state == stOut {
+		c.complete(tx, now)
+		return
+	}
+	d := c.ways[tx.Die].die
+	var end sim.Time
+	switch tx.Kind {
+	case Read:
+		end = d.Read(now, tx.Addrs, tx.Stamps)
+	case Program:
+		end = d.Program(now, tx.Addrs, tx.Stamps)
+	case Erase:
+		end = d.Erase(now, tx.Addrs)
+	}
+	tx.ArrayStart, tx.ArrayEnd = now, end
+	tx.state = stArray
+	if end == now { // a one-shot page that only loads the die's registers
+		c.arrayDone(tx, now)
+		return
+	}
+	c.eng.SchedulePhase(end, sim.PhaseHardware, c, tx, evArray)
+}
+
+// arrayDone handles the end of tx's array work. A program or erase that a read suspended
+// ends later than first scheduled: the event is re-armed at the new end.
+func (c *Channel) arrayDone(tx *Transaction, now sim.Time) {
+	if tx.Kind != Read {
+		d := c.ways[tx.Die].die
+		if !d.Complete(now) {
+			c.eng.SchedulePhase(d.BusyUntil(), sim.PhaseHardware, c, tx, evArray)
+			return
+		}
+		tx.ArrayEnd = now
+		if !c.spec.StatusPoll {
+			c.complete(tx, now)
+			return
+		}
+	}
+	tx.state = stWaitBus
+	c.ready.push(tx)
+}
+
+// complete finishes tx: frees its die, counts it, and notifies its Done handler.
+func (c *Channel) complete(tx *Transaction, now sim.Time) {
+	w := &c.ways[tx.Die]
+	if w.reader == tx {
+		w.reader = nil
+	} else {
+		w.owner = nil
+	}
+	w.count--
+	tx.Completed = now
+	tx.state = stFree
+	b := c.bytes(tx) * int64(len(tx.Addrs))
+	switch tx.Kind {
+	case Read:
+		c.stats.Reads++
+		c.stats.BytesOut += b
+	case Program:
+		c.stats.Programs++
+		c.stats.BytesIn += b
+	case Erase:
+		c.stats.Erases++
+	}
+	if tx.Done != nil {
+		c.note = sim.Event{Time: now, Handler: tx.Done, Data: tx, Code: int64(tx.Kind)}
+		tx.Done.HandleEvent(&c.note)
+	}
+}

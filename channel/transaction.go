@@ -1,0 +1,102 @@
+package channel
+
+import (
+	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Kind is the operation of a transaction.
+type Kind uint8
+
+// The transaction kinds.
+const (
+	Read    Kind = iota // read one page per plane: cmd/addr, tR, data-out
+	Program             // program one page per plane: cmd/addr + data-in, tPROG
+	Erase               // erase one block per plane: cmd/addr, tBERS
+)
+
+// String returns "read", "program" or "erase".
+func (k Kind) String() string {
+	switch k {
+	case Read:
+		return "read"
+	case Program:
+		return "program"
+	case Erase:
+		return "erase"
+	}
+	return "kind?"
+}
+
+// Transaction is one flash operation on one die, possibly multi-plane. The caller owns it:
+// it fills the request fields, calls Channel.Submit, and may reuse it once Done has been
+// called. The channel fills the result fields.
+type Transaction struct {
+	// Request.
+	Kind  Kind
+	Die   int        // index of the die on the channel
+	Addrs []die.Addr // one address per plane (multi-plane rule: see package die)
+	// Stamps holds one out-of-band stamp per address: stored by a program, returned by a
+	// read (die.ErasedStamp for an unprogrammed page). For reads, give it capacity
+	// len(Addrs) to avoid an allocation; Submit sets its length.
+	Stamps []uint64
+	Bytes  int         // data bytes per plane on the bus (reads, programs); 0 = a full page
+	Done   sim.Handler // notified at completion with Event.Data = this *Transaction; may be nil
+	Tag    any         // the caller's; the channel never reads it
+
+	// Results, in simulated time.
+	Submitted  sim.Time // Submit was called
+	BusStart   sim.Time // its first command cycle went on the bus
+	ArrayStart sim.Time // the die accepted the command (start of tR/tPROG/tBERS, or of the suspend that precedes a read's tR)
+	ArrayEnd   sim.Time // the array work ended (for a program or erase, after any suspensions)
+	Completed  sim.Time // the last data byte or status was on the bus; Done was called
+
+	state txState
+	seq   uint64       // submission order
+	next  *Transaction // queue link
+}
+
+// Latency returns Completed − Submitted.
+func (tx *Transaction) Latency() sim.Time { return tx.Completed - tx.Submitted }
+
+// InFlight reports whether the transaction has been submitted and has not completed.
+func (tx *Transaction) InFlight() bool { return tx.state != stFree }
+
+// txState is where a transaction is in its life.
+type txState uint8
+
+const (
+	stFree    txState = iota // not submitted, or completed
+	stQueued                 // waiting for its die and the bus
+	stIssue                  // command/address (and data-in) on the bus
+	stArray                  // tR, tPROG or tBERS in the die
+	stWaitBus                // array done; waiting for the bus (data-out or status)
+	stOut                    // data-out or status on the bus
+)
+
+// txList is an intrusive FIFO of transactions (no allocation).
+type txList struct {
+	head, tail *Transaction
+}
+
+func (l *txList) push(tx *Transaction) {
+	tx.next = nil
+	if l.tail == nil {
+		l.head = tx
+	} else {
+		l.tail.next = tx
+	}
+	l.tail = tx
+}
+
+func (l *txList) pop() *Transaction {
+	tx := l.head
+	if tx != nil {
+		l.head = tx.next
+		if l.head == nil {
+			l.tail = nil
+		}
+		tx.next = nil
+	}
+	return tx
+}
