@@ -61,10 +61,10 @@ type Executor struct {
 }
 
 type streamOutcome struct {
-	err       error
-	first     sim.Time
-	last      sim.Time
-	issued    int64
+	err    error
+	first  sim.Time
+	last   sim.Time
+	issued int64
 }
 
 // RunPlan executes every step of plan in order, pausing plan.Spec.RunPause between runs,
