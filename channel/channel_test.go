@@ -14,14 +14,14 @@ const (
 	us = sim.Microsecond
 	// Hand-computed bus times of the default spec (NV-DDR2 mode 6: 333 MT/s, 8 bits; one
 	// cmd/addr cycle 25 ns; address 2 column + 3 row cycles; see onfi's tests):
-	xfer16K  = sim.Time(49_201_202)   // ⌈16384 · 10⁶ / 333⌉ ps
-	readCmd  = 275 * ns               // 00h + 5 addr + 30h = 175 ns, + tWB 100 ns
-	outSetup = 20 * ns                // tRR before the first data-out cycle
-	progBus  = 345*ns + xfer16K       // 80h + 5 addr (150 ns) + tADL 70 + data + 10h 25 + tWB 100
-	readOut  = outSetup + xfer16K     // data-out phase of a one-plane 16 KiB read
-	readBus  = readCmd + readOut      // all bus time of a one-plane read
-	eraseCmd = 225 * ns               // 60h + 3 row + D0h = 125 ns, + tWB 100 ns
-	status78 = 180*ns + 3004          // 78h + 3 row (100 ns) + tWHR 80 + one byte ⌈10⁶/333⌉ ps
+	xfer16K  = sim.Time(49_201_202) // ⌈16384 · 10⁶ / 333⌉ ps
+	readCmd  = 275 * ns             // 00h + 5 addr + 30h = 175 ns, + tWB 100 ns
+	outSetup = 20 * ns              // tRR before the first data-out cycle
+	progBus  = 345*ns + xfer16K     // 80h + 5 addr (150 ns) + tADL 70 + data + 10h 25 + tWB 100
+	readOut  = outSetup + xfer16K   // data-out phase of a one-plane 16 KiB read
+	readBus  = readCmd + readOut    // all bus time of a one-plane read
+	eraseCmd = 225 * ns             // 60h + 3 row + D0h = 125 ns, + tWB 100 ns
+	status78 = 180*ns + 3004        // 78h + 3 row (100 ns) + tWHR 80 + one byte ⌈10⁶/333⌉ ps
 )
 
 // recorder is a Done handler that remembers completed transactions in order.
