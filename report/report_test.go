@@ -33,3 +33,21 @@ func TestUtilizationTable(t *testing.T) {
 	require.Contains(t, js.String(), `"title": "util"`)
 	require.Panics(t, func() { tab.Append("too", "few") })
 }
+
+func TestDuration(t *testing.T) {
+	cases := map[sim.Time]string{
+		0:                       "0",
+		912_207_346_658:         "912.2ms",
+		572_522_495:             "572.5us",
+		49_152_000:              "49.15us",
+		13_750:                  "13.75ns",
+		5_001 * sim.Microsecond: "5.001ms",
+		3 * sim.Second / 2:      "1.500s",
+		999:                     "999.0ps",
+		-2 * sim.Millisecond:    "-2.000ms",
+		12_345 * sim.Second:     "12345s",
+	}
+	for in, want := range cases {
+		require.Equal(t, want, Duration(in), "%d ps", int64(in))
+	}
+}
