@@ -1,0 +1,66 @@
+package nvmectrl
+
+import "github.com/fastdrain-sim/fastdrain/sim"
+
+// Complete finishes cmd at time now with status st, command-specific dword 0 dw0 and
+// FastDrain buffer level level (NoLevel for none). After CompletionCycles the controller
+// builds the CQE: SQHD is the SQ's head at that moment unless Spec.StatusCarrier puts the
+// level there, the phase tag is the CQ's current pass (FACTS.md §1.3). If the CQ is full
+// the CQE waits until a CQ head doorbell makes room; otherwise it is written to the CQ ring
+// by a 16-byte DMA write, and an interrupt follows subject to coalescing. The command's slot
+// is freed when the CQE has landed in host memory. Completing a command twice panics.
+func (c *Controller) Complete(now sim.Time, cmd *Command, st Status, dw0 uint32, level BufferLevel) {
+	if !cmd.held || cmd.completed {
+		c.panicf("Complete of slot %d (SQ %d CID %d): not held or already completed",
+			cmd.Slot, cmd.SQID, cmd.SQE.CID())
+	}
+	cmd.completed = true
+	cmd.level = level
+	cmd.cqe = CQE{}
+	cmd.cqe.SetDW0(dw0)
+	cmd.cqe.SetSQID(cmd.SQID)
+	cmd.cqe.SetCID(cmd.SQE.CID())
+	cmd.cqe.SetStatus(st)
+	c.schedule(c.clk.After(now, c.spec.CompletionCycles), evPost, 0, cmd)
+}
+
+// post writes cmd's CQE now, or queues it behind others if its CQ is full.
+func (c *Controller) post(now sim.Time, cmd *Command) {
+	q := c.cqs[c.sqs[cmd.SQID].cqid]
+	if q.waitHead != nil || q.full() {
+		c.Stats.CQFullWaits++
+		if q.waitTail == nil {
+			q.waitHead = cmd
+		} else {
+			q.waitTail.next = cmd
+		}
+		q.waitTail = cmd
+		return
+	}
+	c.write(now, q, cmd)
+}
+
+// write fills in the CQE's SQHD and phase, takes the next CQ slot and books the DMA write.
+func (c *Controller) write(now sim.Time, q *complQueue, cmd *Command) {
+	e := &cmd.cqe
+	e.SetSQHD(uint16(c.sqs[cmd.SQID].head))
+	c.spec.StatusCarrier.Encode(e, cmd.level)
+	e.SetPhase(q.phase)
+	cmd.cqAddr = q.base + uint64(q.tail)*CQESize
+	if q.tail++; q.tail == q.size {
+		q.tail, q.phase = 0, q.phase^1 // a new pass inverts the phase tag
+	}
+	// Posted writes stay in order: the CQE lands after the command's data.
+	t := max(c.link.DMAWrite(now, CQESize), cmd.dataDone)
+	c.schedule(t, evCQEArrive, 0, cmd)
+	c.Stats.Completions++
+	if q.ien {
+		c.signal(now, q, t)
+	}
+}
+
+// cqeArrive puts the CQE's bytes into the host's CQ ring and frees the command's slot.
+func (c *Controller) cqeArrive(now sim.Time, cmd *Command) {
+	c.mem.WriteCQE(cmd.cqAddr, &cmd.cqe)
+	c.releaseSlot(now, cmd)
+}

@@ -1,0 +1,102 @@
+package nvmectrl
+
+import "encoding/binary"
+
+// PageSize is the host memory page size in bytes: CC.MPS = 0, i.e. 4 KiB, the size Linux
+// uses (FACTS.md §1.7). PRP entries and PRP lists are laid out in these pages.
+const PageSize = 4096
+
+// hostMemBase is the first address Alloc hands out. Address 0 is never allocated, so a zero
+// PRP entry or queue base is always a host bug the controller can catch.
+const hostMemBase = 1 << 20
+
+// HostMemory is the simulated host's physical memory: sparse and byte addressable. Pages
+// come into existence when first written; unwritten memory reads as zeros. It holds the real
+// bytes of SQ and CQ rings and PRP lists; data buffers are only address ranges (the
+// simulator moves their timing, not their contents). It is shared by the host driver and the
+// controller, so it belongs to neither: the platform builder creates it.
+type HostMemory struct {
+	pages map[uint64]*[PageSize]byte // by page number; never iterated
+	next  uint64                     // bump allocator, page aligned
+}
+
+// NewHostMemory returns an empty host memory.
+func NewHostMemory() *HostMemory {
+	return &HostMemory{pages: make(map[uint64]*[PageSize]byte), next: hostMemBase}
+}
+
+// Alloc reserves bytes of host memory rounded up to whole pages and returns the
+// page-aligned address of the first. Memory is never freed (the model's lifetime is one run).
+// It panics if bytes < 1.
+func (m *HostMemory) Alloc(bytes int) uint64 {
+	if bytes < 1 {
+		panic("nvmectrl: HostMemory.Alloc of a non-positive size")
+	}
+	a := m.next
+	m.next += (uint64(bytes) + PageSize - 1) &^ (PageSize - 1)
+	return a
+}
+
+// Pages returns how many pages have been written.
+func (m *HostMemory) Pages() int { return len(m.pages) }
+
+// page returns the page holding addr, creating it if create is set; nil if absent.
+func (m *HostMemory) page(addr uint64, create bool) *[PageSize]byte {
+	pn := addr / PageSize
+	p := m.pages[pn]
+	if p == nil && create {
+		p = new([PageSize]byte)
+		m.pages[pn] = p
+	}
+	return p
+}
+
+// Read copies len(dst) bytes starting at addr into dst.
+func (m *HostMemory) Read(addr uint64, dst []byte) {
+	for len(dst) > 0 {
+		off := int(addr % PageSize)
+		n := min(len(dst), PageSize-off)
+		if p := m.page(addr, false); p != nil {
+			copy(dst[:n], p[off:])
+		} else {
+			clear(dst[:n])
+		}
+		dst, addr = dst[n:], addr+uint64(n)
+	}
+}
+
+// Write copies src into memory starting at addr.
+func (m *HostMemory) Write(addr uint64, src []byte) {
+	for len(src) > 0 {
+		off := int(addr % PageSize)
+		n := min(len(src), PageSize-off)
+		copy(m.page(addr, true)[off:], src[:n])
+		src, addr = src[n:], addr+uint64(n)
+	}
+}
+
+// Uint64 reads the little-endian 64-bit value at addr.
+func (m *HostMemory) Uint64(addr uint64) uint64 {
+	var b [8]byte
+	m.Read(addr, b[:])
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// PutUint64 writes v little-endian at addr.
+func (m *HostMemory) PutUint64(addr uint64, v uint64) {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], v)
+	m.Write(addr, b[:])
+}
+
+// ReadSQE reads the submission queue entry at addr into e.
+func (m *HostMemory) ReadSQE(addr uint64, e *SQE) { m.Read(addr, e[:]) }
+
+// WriteSQE writes e at addr.
+func (m *HostMemory) WriteSQE(addr uint64, e *SQE) { m.Write(addr, e[:]) }
+
+// ReadCQE reads the completion queue entry at addr into c.
+func (m *HostMemory) ReadCQE(addr uint64, c *CQE) { m.Read(addr, c[:]) }
+
+// WriteCQE writes c at addr.
+func (m *HostMemory) WriteCQE(addr uint64, c *CQE) { m.Write(addr, c[:]) }
