@@ -1,0 +1,148 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/flashbench"
+	"github.com/fastdrain-sim/fastdrain/onfi"
+	"github.com/spf13/cobra"
+)
+
+// flashbenchFlags holds the command-line form of a flashbench configuration.
+type flashbenchFlags struct {
+	channels, ways, diesPerWay    int
+	planes, blocks, pages, pageSz int
+	flash, iface, policy, mix     string
+	mode, qd                      int
+	ops                           int64
+	multiPlane, suspend, poll     bool
+	seed                          uint64
+	format                        string
+}
+
+func newFlashbench() *cobra.Command {
+	fb := &flashbenchFlags{}
+	cmd := &cobra.Command{
+		Use:   "flashbench",
+		Short: "Drive a bare flash array with synthetic reads, programs and erases",
+		Long: `flashbench builds a flash array (channels × ways × dies per way × planes) of the chosen
+flash type and ONFI bus, keeps --qd operations outstanding on uniformly random dies with the
+given read/program/erase mix, and reports bandwidth, IOPS, latency per operation kind and a
+utilization table of every channel bus and die by activity.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return fb.run(cmd) },
+	}
+	fb.register(cmd)
+	return cmd
+}
+
+func (fb *flashbenchFlags) register(cmd *cobra.Command) {
+	d := flashbench.DefaultConfig()
+	f := cmd.Flags()
+	f.IntVar(&fb.channels, "channels", d.Channels, "number of channels")
+	f.IntVar(&fb.ways, "ways", d.Channel.Dies, "packages (ways) per channel")
+	f.IntVar(&fb.diesPerWay, "dies", 1, "dies per package")
+	f.IntVar(&fb.planes, "planes", d.Channel.Die.Planes, "planes per die")
+	f.IntVar(&fb.blocks, "blocks", d.Channel.Die.BlocksPerPlane, "blocks per plane")
+	f.IntVar(&fb.pages, "pages", d.Channel.Die.PagesPerBlock, "pages per block")
+	f.IntVar(&fb.pageSz, "page-size", d.Channel.Die.PageSize, "page size in bytes")
+	f.StringVar(&fb.flash, "flash", "tlc", "flash type: slc, mlc or tlc (timings from FACTS.md §3.4)")
+	f.StringVar(&fb.iface, "onfi", d.Channel.ONFI.Interface.String(), "ONFI interface: sdr, nv-ddr, nv-ddr2 or nv-ddr3")
+	f.IntVar(&fb.mode, "onfi-mode", d.Channel.ONFI.Mode, "ONFI timing mode")
+	f.StringVar(&fb.policy, "policy", d.Channel.Policy.String(), "channel arbitration: fifo or read-first")
+	f.IntVar(&fb.qd, "qd", d.QueueDepth, "operations outstanding across the array")
+	f.Int64Var(&fb.ops, "ops", d.Ops, "operations to complete")
+	f.StringVar(&fb.mix, "mix", fmt.Sprintf("%d/%d/%d", d.ReadWeight, d.ProgramWeight, d.EraseWeight),
+		"read/program/erase weights")
+	f.BoolVar(&fb.multiPlane, "multi-plane", false, "use all planes of a die in every operation")
+	f.BoolVar(&fb.suspend, "suspend", false, "let reads suspend programs and erases")
+	f.BoolVar(&fb.poll, "status-poll", false, "poll die status on the bus after every array operation")
+	f.Uint64Var(&fb.seed, "seed", d.Seed, "random seed")
+	f.StringVar(&fb.format, "format", "text", "output format: text or json")
+}
+
+// config turns the flags into a validated flashbench configuration; each error names its flag.
+func (fb *flashbenchFlags) config() (flashbench.Config, error) {
+	c := flashbench.DefaultConfig()
+	var errs []error
+	c.Channels = fb.channels
+	c.QueueDepth, c.Ops, c.MultiPlane, c.Seed = fb.qd, fb.ops, fb.multiPlane, fb.seed
+	if fb.ways < 1 || fb.diesPerWay < 1 {
+		errs = append(errs, fmt.Errorf("--ways %d and --dies %d must be positive", fb.ways, fb.diesPerWay))
+	}
+	c.Channel.Dies = fb.ways * fb.diesPerWay
+	var cell die.CellType
+	if err := cell.UnmarshalText([]byte(fb.flash)); err != nil {
+		errs = append(errs, fmt.Errorf("--flash: %w", err))
+	} else {
+		c.Channel.Die = die.SpecFor(cell)
+	}
+	c.Channel.Die.Planes, c.Channel.Die.BlocksPerPlane = fb.planes, fb.blocks
+	c.Channel.Die.PagesPerBlock, c.Channel.Die.PageSize = fb.pages, fb.pageSz
+	c.Channel.Die.Suspend = fb.suspend
+	var iface onfi.Interface
+	if err := iface.UnmarshalText([]byte(fb.iface)); err != nil {
+		errs = append(errs, fmt.Errorf("--onfi: %w", err))
+	} else if s, err := onfi.SpecFor(iface, fb.mode); err != nil {
+		errs = append(errs, fmt.Errorf("--onfi-mode: %w", err))
+	} else {
+		c.Channel.ONFI = s
+	}
+	if err := c.Channel.Policy.UnmarshalText([]byte(fb.policy)); err != nil {
+		errs = append(errs, fmt.Errorf("--policy: %w", err))
+	}
+	c.Channel.StatusPoll = fb.poll
+	if w, err := parseMix(fb.mix); err != nil {
+		errs = append(errs, fmt.Errorf("--mix: %w", err))
+	} else {
+		c.ReadWeight, c.ProgramWeight, c.EraseWeight = w[0], w[1], w[2]
+	}
+	if fb.format != "text" && fb.format != "json" {
+		errs = append(errs, fmt.Errorf("--format %q: want text or json", fb.format))
+	}
+	if err := c.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	return c, errors.Join(errs...)
+}
+
+// parseMix parses "R/P/E" weights, e.g. "70/30/0".
+func parseMix(s string) ([3]int, error) {
+	var w [3]int
+	parts := strings.Split(s, "/")
+	if len(parts) != 3 {
+		return w, fmt.Errorf("%q: want three weights read/program/erase, e.g. 70/30/0", s)
+	}
+	for i, p := range parts {
+		v, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || v < 0 {
+			return w, fmt.Errorf("%q: weight %q is not a non-negative integer", s, p)
+		}
+		w[i] = v
+	}
+	return w, nil
+}
+
+func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
+	c, err := fb.config()
+	if err != nil {
+		return err
+	}
+	res, err := flashbench.Run(c)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if fb.format == "json" {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res.JSON())
+	}
+	return res.WriteText(out)
+}
+

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+// version is the program version; release builds set it with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+func newRoot() *cobra.Command {
+	fb := &flashbenchFlags{}
+	root := &cobra.Command{
+		Use:   "fastdrain",
+		Short: "Cycle-level full-stack NVMe SSD simulator",
+		Long: `fastdrain simulates the whole NVMe storage stack — host page cache and writeback, block
+layer, NVMe driver, PCIe, NVMe controller, SSD firmware, ONFI channels and NAND dies —
+deterministically: the same configuration and seed give byte-identical output.
+
+With no subcommand it runs flashbench on the default flash array.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return fb.run(cmd)
+		},
+	}
+	fb.register(root)
+	root.AddCommand(newFlashbench(), newVersion())
+	return root
+}
+
+func newVersion() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), "fastdrain", version)
+			return err
+		},
+	}
+}

@@ -1,0 +1,115 @@
+package flashbench
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// TotalOps returns the number of completed operations.
+func (r *Result) TotalOps() int64 { return r.Ops[0] + r.Ops[1] + r.Ops[2] }
+
+// IOPS returns completed operations per simulated second.
+func (r *Result) IOPS() float64 { return float64(r.TotalOps()) / r.Elapsed.Seconds() }
+
+// Bandwidth returns data bytes moved per simulated second.
+func (r *Result) Bandwidth() float64 { return float64(r.Bytes) / r.Elapsed.Seconds() }
+
+// Summary returns the headline table: per operation kind, count, pages, mean, p50, p99
+// and max latency.
+func (r *Result) Summary() *report.Table {
+	t := &report.Table{Title: "operations", Header: []string{"op", "count", "pages", "mean", "p50", "p99", "max"}}
+	row := func(name string, n, pages int64, h *sim.Histogram) {
+		if h.Count() == 0 {
+			t.Append(name, "0", "0", "-", "-", "-", "-")
+			return
+		}
+		t.Append(name, fmt.Sprint(n), fmt.Sprint(pages), report.Duration(sim.Time(int64(h.Mean()))),
+			report.Duration(sim.Time(h.Quantile(0.5))), report.Duration(sim.Time(h.Quantile(0.99))), report.Duration(sim.Time(h.Max())))
+	}
+	for k := channel.Read; k <= channel.Erase; k++ {
+		row(k.String(), r.Ops[k], r.Pages[k], r.Latency[k])
+	}
+	row("all", r.TotalOps(), r.Pages[0]+r.Pages[1]+r.Pages[2], r.All)
+	return t
+}
+
+// ChannelTable returns the per-channel bus utilization by activity.
+func (r *Result) ChannelTable() *report.Table {
+	var res []*sim.Resource
+	for _, ch := range r.Channels {
+		res = append(res, ch.Bus())
+	}
+	return report.UtilizationTable("channel bus utilization", res, nil, r.Elapsed)
+}
+
+// DieTable returns the per-die array utilization by activity.
+func (r *Result) DieTable() *report.Table {
+	var res []*sim.Resource
+	for _, ch := range r.Channels {
+		for i := 0; i < ch.NumDies(); i++ {
+			res = append(res, ch.Die(i).Array())
+		}
+	}
+	return report.UtilizationTable("die utilization", res, nil, r.Elapsed)
+}
+
+// WriteText writes the configuration line, the headline numbers and the three tables.
+func (r *Result) WriteText(w io.Writer) error {
+	c := r.Config
+	d := c.Channel.Die
+	mp := "single-plane"
+	if c.MultiPlane {
+		mp = "multi-plane"
+	}
+	fmt.Fprintf(w, "flashbench: %d channels × %d dies × %d planes × %d blocks × %d pages of %d B, %v, %v mode %d (%d MT/s), %v arbitration\n",
+		c.Channels, c.Channel.Dies, d.Planes, d.BlocksPerPlane, d.PagesPerBlock, d.PageSize, d.Cell,
+		c.Channel.ONFI.Interface, c.Channel.ONFI.Mode, c.Channel.ONFI.MTps(), c.Channel.Policy)
+	fmt.Fprintf(w, "stream: QD %d, %d ops, mix read/program/erase %d/%d/%d, %s, seed %d\n",
+		c.QueueDepth, c.Ops, c.ReadWeight, c.ProgramWeight, c.EraseWeight, mp, c.Seed)
+	fmt.Fprintf(w, "simulated %s in %d events: %.0f IOPS, %.1f MB/s\n\n",
+		report.Duration(r.Elapsed), r.Events, r.IOPS(), r.Bandwidth()/1e6)
+	for _, t := range []*report.Table{r.Summary(), r.ChannelTable(), r.DieTable()} {
+		if err := t.WriteText(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+// JSONResult is the machine-readable form of a Result.
+type JSONResult struct {
+	ElapsedPS   int64                    `json:"elapsed_ps"`
+	Events      uint64                   `json:"events"`
+	IOPS        float64                  `json:"iops"`
+	BytesPerSec float64                  `json:"bytes_per_second"`
+	Ops         map[string]JSONOpStats   `json:"ops"`
+	Utilization map[string]*report.Table `json:"utilization"`
+}
+
+// JSONOpStats is the count and latency of one operation kind, latencies in picoseconds.
+type JSONOpStats struct {
+	Count  int64   `json:"count"`
+	Pages  int64   `json:"pages"`
+	MeanPS float64 `json:"mean_ps"`
+	P50PS  int64   `json:"p50_ps"`
+	P99PS  int64   `json:"p99_ps"`
+	MaxPS  int64   `json:"max_ps"`
+}
+
+// JSON returns the machine-readable form of the result.
+func (r *Result) JSON() JSONResult {
+	j := JSONResult{ElapsedPS: int64(r.Elapsed), Events: r.Events, IOPS: r.IOPS(), BytesPerSec: r.Bandwidth(),
+		Ops: map[string]JSONOpStats{}, Utilization: map[string]*report.Table{
+			"channels": r.ChannelTable(), "dies": r.DieTable()}}
+	for k := channel.Read; k <= channel.Erase; k++ {
+		h := r.Latency[k]
+		j.Ops[k.String()] = JSONOpStats{Count: r.Ops[k], Pages: r.Pages[k], MeanPS: h.Mean(),
+			P50PS: h.Quantile(0.5), P99PS: h.Quantile(0.99), MaxPS: h.Max()}
+	}
+	return j
+}
