@@ -45,7 +45,9 @@ type Channel struct {
 	actCmd, actIn, actOut sim.Activity
 
 	busBusy         bool // a bus phase is running (its end event is pending)
-	dispatchPending bool
+	dispatchPending bool // an evDispatch event is scheduled
+	inEvent         bool // HandleEvent is running (it dispatches when it returns)
+	queued          int  // transactions waiting in the dies' queues
 	ready           txList // transactions whose array work is done, waiting for the bus
 	seq             uint64
 	stats           Stats
@@ -130,9 +132,13 @@ func (c *Channel) fail(format string, a ...any) {
 	panic(fmt.Sprintf("channel %s at %v: %s", c.name, c.eng.Now(), fmt.Sprintf(format, a...)))
 }
 
-// Submit queues tx at the current simulated time. It panics on a malformed transaction
-// (a firmware bug): unknown kind or die, no addresses or more than the die's planes, a
-// program without a stamp per address, Bytes outside 0 … PageSize, or tx still in flight.
+// Submit queues tx at the current simulated time. The bus is arbitrated after the processes
+// that run at this instant have had their turn (so a policy sees all of an instant's
+// submissions), or, for a submission from a Done handler, when the channel's event ends.
+//
+// Submit panics on a malformed transaction (a firmware bug): unknown kind or die, no
+// addresses or more than the die's planes, a program without a stamp per address, Bytes
+// outside 0 … PageSize, or tx still in flight.
 // Address rules (in-order programming, multi-plane) are checked by the die when the
 // command reaches it.
 func (c *Channel) Submit(tx *Transaction) {
@@ -175,7 +181,8 @@ func (c *Channel) Submit(tx *Transaction) {
 	} else {
 		w.writes.push(tx)
 	}
-	if !c.busBusy && !c.dispatchPending {
+	c.queued++
+	if !c.busBusy && !c.dispatchPending && !c.inEvent {
 		c.dispatchPending = true
 		c.eng.SchedulePhase(now, dispatchPhase, c, nil, evDispatch)
 	}
@@ -185,6 +192,7 @@ func (c *Channel) Submit(tx *Transaction) {
 // arbitration is due.
 func (c *Channel) HandleEvent(ev *sim.Event) {
 	now := ev.Time
+	c.inEvent = true
 	switch ev.Code {
 	case evBus:
 		c.busBusy = false
@@ -194,5 +202,6 @@ func (c *Channel) HandleEvent(ev *sim.Event) {
 	case evDispatch:
 		c.dispatchPending = false
 	}
+	c.inEvent = false
 	c.dispatch(now)
 }

@@ -14,7 +14,11 @@ func (c *Channel) dispatch(now sim.Time) {
 		c.startOut(tx, now)
 		return
 	}
+	if c.queued == 0 {
+		return
+	}
 	if tx := c.pick(now); tx != nil {
+		c.queued--
 		c.startIssue(tx, now)
 	}
 }
