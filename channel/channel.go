@@ -44,10 +44,10 @@ type Channel struct {
 
 	actCmd, actIn, actOut sim.Activity
 
-	busBusy         bool // a bus phase is running (its end event is pending)
-	dispatchPending bool // an evDispatch event is scheduled
-	inEvent         bool // HandleEvent is running (it dispatches when it returns)
-	queued          int  // transactions waiting in the dies' queues
+	busBusy         bool   // a bus phase is running (its end event is pending)
+	dispatchPending bool   // an evDispatch event is scheduled
+	inEvent         bool   // HandleEvent is running (it dispatches when it returns)
+	queued          int    // transactions waiting in the dies' queues
 	ready           txList // transactions whose array work is done, waiting for the bus
 	seq             uint64
 	stats           Stats
