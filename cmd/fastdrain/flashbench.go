@@ -145,4 +145,3 @@ func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 	}
 	return res.WriteText(out)
 }
-

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func run(args ...string) (string, error) {
+	root := newRoot()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(args)
+	err := root.Execute()
+	return out.String(), err
+}
+
+func TestVersion(t *testing.T) {
+	out, err := run("version")
+	require.NoError(t, err)
+	require.Equal(t, "fastdrain "+version+"\n", out)
+}
+
+func TestFlashbenchSmall(t *testing.T) {
+	out, err := run("flashbench", "--channels", "2", "--ways", "2", "--ops", "500", "--qd", "8")
+	require.NoError(t, err)
+	require.Contains(t, out, "flashbench: 2 channels × 2 dies")
+	require.Contains(t, out, "channel bus utilization")
+	require.Contains(t, out, "ssd.ch[1].die[1]")
+
+	out, err = run("flashbench", "--channels", "1", "--ways", "1", "--ops", "100", "--format", "json")
+	require.NoError(t, err)
+	var j map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &j))
+	require.Contains(t, j, "iops")
+}
+
+func TestDefaultActionIsFlashbench(t *testing.T) {
+	out, err := run("--channels", "1", "--ways", "1", "--ops", "50")
+	require.NoError(t, err)
+	require.Contains(t, out, "flashbench: 1 channels")
+}
+
+func TestBadFlagsNameTheFlag(t *testing.T) {
+	_, err := run("flashbench", "--flash", "qlc", "--onfi", "ddr9", "--mix", "1/x/0", "--policy", "lifo",
+		"--format", "xml", "--ways", "0", "--qd", "0")
+	require.Error(t, err)
+	for _, s := range []string{"--flash", "--onfi", "--mix", "--policy", "--format", "--ways", "qd:"} {
+		require.ErrorContains(t, err, s)
+	}
+	_, err = run("flashbench", "--onfi", "nv-ddr", "--onfi-mode", "9")
+	require.ErrorContains(t, err, "--onfi-mode")
+	_, err = run("flashbench", "extra-arg")
+	require.Error(t, err)
+}
