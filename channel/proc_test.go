@@ -33,7 +33,7 @@ func runMix(t *testing.T) []sim.Time {
 	require.NoError(t, err)
 	var times []sim.Time
 	for d := range s.Dies {
-		written := 0 // pages of die d known programmed, in (block, page, plane) order
+		written := 0                     // pages of die d known programmed, in (block, page, plane) order
 		addrOf := func(i int) die.Addr { // i-th page in that order
 			return die.Addr{Plane: i % 2, Block: i / (2 * 24), Page: i / 2 % 24}
 		}
