@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"gopkg.in/yaml.v3"
 
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -299,4 +300,18 @@ func FuzzPolicyText(f *testing.F) {
 			require.Equal(t, s, p.String())
 		}
 	})
+}
+
+// TestSpecYAML checks a channel spec decodes over the defaults from nested YAML.
+func TestSpecYAML(t *testing.T) {
+	s := DefaultSpec()
+	src := "dies: 8\npolicy: read-first\nstatus_poll: true\nonfi: {interface: nv-ddr3, mode: 10}\n" +
+		"die: {cell: mlc, t_read: {lsb: 40us, msb: 65us}, t_prog: {lsb: 500us, msb: 1300us}, t_erase: 3.5ms}\n"
+	require.NoError(t, yaml.Unmarshal([]byte(src), &s))
+	require.NoError(t, s.Validate())
+	require.Equal(t, 8, s.Dies)
+	require.Equal(t, ReadFirst, s.Policy)
+	require.Equal(t, 800, s.ONFI.MTps())
+	require.Equal(t, 3500*us, s.Die.TErase)
+	require.Equal(t, 16384, s.Die.PageSize) // kept from the default
 }
