@@ -2,6 +2,7 @@ package trace
 
 import (
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -113,4 +114,21 @@ func TestLenientWarningsBounded(t *testing.T) {
 func TestHeaderOnlyFirst(t *testing.T) {
 	_, _, err := ReadAll(strings.NewReader("time dev lba size type\n0 0 0 8 1\ntime dev lba size type\n"), "h", Options{Format: DiskSim})
 	require.EqualError(t, err, `h:3: time "time": not a number`)
+}
+
+// TestStopAndResume checks that io.EOF is sticky and that ReadAll returns the requests
+// read before an error.
+func TestStopAndResume(t *testing.T) {
+	rd, err := NewReader(strings.NewReader("0 0 0 8 1\n"), "e", Options{Format: DiskSim})
+	require.NoError(t, err)
+	_, err = rd.Next()
+	require.NoError(t, err)
+	for range 2 {
+		_, err = rd.Next()
+		require.Equal(t, io.EOF, err)
+	}
+	reqs, st, err := ReadAll(strings.NewReader("0 0 0 8 1\n1 0 0 8 1\nbad\n"), "e", Options{Format: DiskSim})
+	require.EqualError(t, err, "e:3: 1 columns, want 5 (time device address size type)")
+	require.Len(t, reqs, 2)
+	require.Equal(t, int64(3), st.Lines)
 }
