@@ -22,6 +22,15 @@ func (a exact) add(f fraction, bytes int) exact {
 	return exact{w, r}
 }
 
+// plus returns a + b, where both fractions are over den.
+func (a exact) plus(b exact, den uint64) exact {
+	w, f := a.whole+b.whole, a.frac+b.frac
+	if f >= den {
+		w, f = w+1, f-den
+	}
+	return exact{w, f}
+}
+
 // ceil rounds a up to a whole picosecond. Every time the link records or returns is rounded
 // this way, so recorded intervals never overlap and never end before the exact time.
 func (a exact) ceil() sim.Time { return ceil(a.whole, a.frac) }

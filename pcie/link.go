@@ -134,13 +134,17 @@ func (l *Link) read(req, cpl *direction, now sim.Time, bytes int) sim.Time {
 // booked for the future. A booking is recorded on the resource once no later call can place
 // anything before it: when it starts before the latest time an operation was called at.
 type direction struct {
-	res     *sim.Resource
-	act     [NumKinds]sim.Activity
-	dllp    sim.Activity
-	stats   *Stats
-	pending []booking // booked, not yet recorded; sorted and disjoint
-	floor   exact     // end of the last recorded booking: nothing is placed before it
-	mark    sim.Time  // latest time an operation was called at
+	res   *sim.Resource
+	act   [NumKinds]sim.Activity
+	dllp  sim.Activity
+	stats *Stats
+	// pending[head:] are booked but not yet recorded, sorted and disjoint. Bookings from
+	// index run on are back to back (no gaps), so a gap search stops there.
+	pending []booking
+	head    int
+	run     int
+	floor   exact    // end of the last recorded booking: nothing is placed before it
+	mark    sim.Time // latest time an operation was called at
 }
 
 // booking is one burst: TLPs over [start, mid), their DLLP share over [mid, end).
@@ -169,17 +173,21 @@ func (d *direction) observe(now sim.Time) {
 
 // commit records every pending booking that starts before t, in order.
 func (d *direction) commit(t sim.Time) {
-	n := 0
-	for n < len(d.pending) && d.pending[n].start.whole < t {
-		b := &d.pending[n]
+	for d.head < len(d.pending) && d.pending[d.head].start.whole < t {
+		b := &d.pending[d.head]
 		mid := b.mid.ceil()
 		d.res.Occupy(b.start.ceil(), mid, d.act[b.kind])
 		d.res.Occupy(mid, b.end.ceil(), d.dllp)
 		d.floor = b.end
-		n++
+		d.head++
 	}
-	if n > 0 {
-		d.pending = d.pending[:copy(d.pending, d.pending[n:])]
+	d.run = max(d.run, d.head)
+	if d.head > 0 && d.head >= len(d.pending)/2 {
+		// Compact, amortized O(1) per booking.
+		n := copy(d.pending, d.pending[d.head:])
+		d.pending = d.pending[:n]
+		d.run -= d.head
+		d.head = 0
 	}
 }
 
@@ -187,18 +195,31 @@ func (d *direction) commit(t sim.Time) {
 // at or after t and returns when the first lead bytes and the whole burst leave the wire.
 func (d *direction) book(r rates, t sim.Time, k Kind, tlps, payload, tlpBytes, lead int) (leadEnd, end sim.Time) {
 	cur := laterOf(at(t), d.floor)
-	i := 0
-	if n := len(d.pending); n > 0 && !cur.less(d.pending[n-1].end) {
-		i = n // common case: after everything booked
+	dur := exact{}.add(r.tlp, tlpBytes)
+	n := len(d.pending)
+	i := d.head
+	if i < n && !cur.less(d.pending[n-1].end) {
+		i = n // the common case: after everything booked
 	}
-	for ; i < len(d.pending); i++ {
+	for ; i < n; i++ {
 		p := &d.pending[i]
-		if !p.start.less(cur.add(r.tlp, tlpBytes)) {
-			break // fits before p
+		if !p.start.less(cur.plus(dur, r.tlp.den)) {
+			break // fits in the gap before p
 		}
 		cur = laterOf(cur, p.end)
+		if i >= d.run {
+			// No gaps from here on: go after the last booking.
+			cur, i = laterOf(cur, d.pending[n-1].end), n
+			break
+		}
 	}
-	b := booking{start: cur, mid: cur.add(r.raw, tlpBytes), end: cur.add(r.tlp, tlpBytes), kind: k}
+	b := booking{start: cur, mid: cur.add(r.raw, tlpBytes), end: cur.plus(dur, r.tlp.den), kind: k}
+	switch {
+	case i < n:
+		d.run++ // the back-to-back tail moved up by one
+	case n == d.head || d.pending[n-1].end != b.start:
+		d.run = n // a new tail starts with b
+	}
 	d.pending = slices.Insert(d.pending, i, b)
 	d.stats.TLPs[k] += int64(tlps)
 	d.stats.Payload += int64(payload)
