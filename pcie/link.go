@@ -22,7 +22,9 @@ func (s Stats) TLPBytes() int64 { return s.Payload + s.Overhead }
 // host→device traffic and Up device→host traffic; each records busy intervals named by TLP
 // kind (see the package documentation). DownStats and UpStats count TLPs and bytes.
 //
-// Operations book wire time and return arrival times; they never schedule events.
+// Operations book wire time and return arrival times; they never schedule events. A booking
+// reaches Down and Up once an operation is called at a time after its start, or on Sync:
+// call Sync(t) before reading the resources at t.
 type Link struct {
 	Down      *sim.Resource // host→device wire time
 	Up        *sim.Resource // device→host wire time

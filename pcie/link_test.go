@@ -224,3 +224,25 @@ func TestActivityNames(t *testing.T) {
 	require.Equal(t, "pcie0.up", l.Up.Name())
 	require.Equal(t, "cpld", CplD.String())
 }
+
+// TestBookingAhead checks a caller that books at a future time and then at an earlier one:
+// the earlier transfer takes the idle wire before the future one, as long as no operation
+// has been called after the future one's start.
+func TestBookingAhead(t *testing.T) {
+	l := NewLink("pcie", noDLLP())
+	at10 := 10 * sim.Microsecond
+	require.Equal(t, at10+1_137_500+latency, l.DMAWrite(at10, 4096))
+	require.Equal(t, 1_137_500+latency, l.DMAWrite(0, 4096), "fits in the idle wire before 10 µs")
+	// 8 writes of 1.1375 µs fit before 10 µs (9.1 µs); the 9th (to 10.2375 µs) does not.
+	for i := range 7 {
+		require.Equal(t, sim.Time(i+2)*1_137_500+latency, l.DMAWrite(0, 4096))
+	}
+	require.Equal(t, at10+2*1_137_500+latency, l.DMAWrite(0, 4096))
+
+	// Once an operation is called at 11 µs, the booking at 10 µs is recorded and nothing can
+	// go before it any more.
+	l = NewLink("pcie", noDLLP())
+	l.DMAWrite(at10, 4096)
+	l.MMIOWrite(11*sim.Microsecond, 4)
+	require.Equal(t, at10+2*1_137_500+latency, l.DMAWrite(0, 4096))
+}
