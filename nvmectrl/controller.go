@@ -96,6 +96,7 @@ const (
 	evCQEArrive  // Data: *Command
 	evCoalesce   // arg: gen<<16 | vector
 	evMSIXArrive // arg: vector
+	evDrainCQ    // arg: qid
 )
 
 // New returns a disabled controller on engine eng, link link and host memory mem. The host
@@ -169,6 +170,8 @@ func (c *Controller) HandleEvent(ev *sim.Event) {
 		if c.host != nil {
 			c.host.Interrupt(now, int(arg))
 		}
+	case evDrainCQ:
+		c.drainCQ(now, uint16(arg))
 	default:
 		c.panicf("unknown event code %d", ev.Code)
 	}

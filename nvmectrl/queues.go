@@ -233,7 +233,16 @@ func (c *Controller) cqDoorbell(now sim.Time, qid uint16, head uint32) {
 		c.panicf("CQ %d head doorbell %d passes the tail %d (head was %d)", qid, head, q.tail, q.head)
 	}
 	q.head = head
-	for q.waitHead != nil && !q.full() {
+	if q.waitHead != nil && !q.full() {
+		// Waiting CQEs go out CompletionCycles later, on the front end's clock.
+		c.schedule(c.clk.After(now, c.spec.CompletionCycles), evDrainCQ, int64(qid), nil)
+	}
+}
+
+// drainCQ writes waiting CQEs of CQ qid while it has room.
+func (c *Controller) drainCQ(now sim.Time, qid uint16) {
+	q := c.cq(qid)
+	for q != nil && q.waitHead != nil && !q.full() {
 		cmd := q.waitHead
 		q.waitHead = cmd.next
 		if q.waitHead == nil {

@@ -1,0 +1,288 @@
+package nvmectrl
+
+import (
+	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/stretchr/testify/require"
+)
+
+// TestFetchAndCompleteTiming checks the whole path against times obtained by replaying, on
+// a fresh reference link, the bookings the NVMe protocol calls for: doorbell MMIO write;
+// one SQE fetch DMA read of the 4 contiguous entries at the next clock edge after the
+// doorbell lands; per completion a 16 B CQE DMA write and an MSI-X message.
+func TestFetchAndCompleteTiming(t *testing.T) {
+	r := newRig(t, testSpec(), ArbRoundRobin)
+	r.addPair(t, 1, 16, 16, PrioMedium, 1)
+	r.fw.auto, r.fw.level = true, NoLevel
+	var doorbells []sim.Time
+	r.fw.onSubmit = func(now sim.Time, cmd *Command) {
+		doorbells = append(doorbells, cmd.Doorbell)
+		r.c.Complete(now, cmd, StatusSuccess, 0xC0DE, NoLevel)
+	}
+	t0 := sim.Microsecond
+	r.at(t0, func() {
+		for cid := range uint16(4) {
+			e := r.rw(t, OpRead, cid, 8)
+			r.host.push(1, &e)
+		}
+		r.host.ring(t0, 1)
+	})
+	r.eng.Run()
+
+	ref := refLink()
+	db := ref.MMIOWrite(t0, 4)
+	fetched := ref.DMARead(edge(db), 4*SQESize)
+	require.Equal(t, []sim.Time{fetched, fetched, fetched, fetched}, r.fw.fetched)
+	require.Equal(t, []sim.Time{db, db, db, db}, doorbells)
+	post := edge(fetched)
+	var irqs []sim.Time
+	for range 4 {
+		w := ref.DMAWrite(post, CQESize)
+		m := ref.MSIX(post)
+		irqs = append(irqs, max(w, m))
+	}
+	require.Equal(t, irqs, r.host.irqs)
+	// FACTS.md §2 sanity: a DMA read round trip is ~0.7–1 µs with 400 ns one-way latency.
+	require.InDelta(t, float64(sim.Microsecond), float64(fetched-db), float64(300*sim.Nanosecond))
+
+	require.Len(t, r.host.seen, 4)
+	for i, s := range r.host.seen {
+		e := s.cqe
+		require.Equal(t, uint16(i), e.CID())
+		require.Equal(t, uint16(1), e.SQID())
+		require.Equal(t, uint16(4), e.SQHD()) // all four consumed when the CQEs were built
+		require.Equal(t, uint8(1), e.Phase())
+		require.Equal(t, uint32(0xC0DE), e.DW0())
+		require.True(t, e.Status().OK())
+	}
+	require.Equal(t, Stats{SQDoorbells: 1, CQDoorbells: r.c.Stats.CQDoorbells, Fetches: 1, Commands: 4,
+		Completions: 4, Interrupts: 4}, r.c.Stats)
+}
+
+// TestPhaseTagFlipsOnWrap runs 10 commands one at a time through a 4-entry CQ: CQ slots
+// 0,1,2,3 carry phase 1, the second pass 0, the third 1 again (FACTS.md §1.3).
+func TestPhaseTagFlipsOnWrap(t *testing.T) {
+	r := newRig(t, testSpec(), ArbRoundRobin)
+	r.addPair(t, 1, 8, 4, PrioMedium, 1)
+	r.fw.auto, r.fw.level = true, NoLevel
+	next := uint16(0)
+	submit := func(now sim.Time) {
+		e := r.rw(t, OpWrite, next, 1)
+		next++
+		r.host.push(1, &e)
+		r.host.ring(now, 1)
+	}
+	r.host.onCQE = func(now sim.Time, qid uint16, e *CQE) {
+		if next < 10 {
+			submit(now)
+		}
+	}
+	r.at(0, func() { submit(0) })
+	r.eng.Run()
+
+	require.Len(t, r.host.seen, 10)
+	wantSlot := []int{0, 1, 2, 3, 0, 1, 2, 3, 0, 1}
+	wantPhase := []uint8{1, 1, 1, 1, 0, 0, 0, 0, 1, 1}
+	for i, s := range r.host.seen {
+		require.Equal(t, uint16(i), s.cqe.CID())
+		require.Equal(t, wantSlot[i], s.slot, "cqe %d", i)
+		require.Equal(t, wantPhase[i], s.cqe.Phase(), "cqe %d", i)
+		// SQHD: the 8-entry SQ head after fetching command i is (i+1) mod 8.
+		require.Equal(t, uint16((i+1)%8), s.cqe.SQHD())
+	}
+	// The ring in host memory: slots 0,1 hold pass 3 (phase 1), slots 2,3 pass 2 (phase 0).
+	q := r.host.qs[1]
+	for slot, p := range []uint8{1, 1, 0, 0} {
+		var e CQE
+		r.mem.ReadCQE(q.cqBase+uint64(slot)*CQESize, &e)
+		require.Equal(t, p, e.Phase(), "slot %d", slot)
+	}
+}
+
+// TestCQFullWaitsForHeadDoorbell fills a 2-entry CQ (one usable slot) and checks that the
+// second CQE is written only after the host's CQ head doorbell arrives.
+func TestCQFullWaitsForHeadDoorbell(t *testing.T) {
+	r := newRig(t, testSpec(), ArbRoundRobin)
+	r.addPair(t, 1, 4, 2, PrioMedium, 1)
+	r.fw.auto, r.fw.level = true, NoLevel
+	r.host.holdCQ = true
+	r.at(0, func() {
+		for cid := range uint16(2) {
+			e := r.rw(t, OpWrite, cid, 1)
+			r.host.push(1, &e)
+		}
+		r.host.ring(0, 1)
+	})
+	r.eng.Run()
+	require.Len(t, r.host.seen, 1)
+	require.Equal(t, int64(1), r.c.Stats.CQFullWaits)
+	require.Equal(t, int64(1), r.c.Stats.Completions)
+
+	// The host frees the slot at 50 µs; the waiting CQE goes out when the doorbell lands.
+	tDB := 50 * sim.Microsecond
+	var arrive sim.Time
+	r.host.holdCQ = false
+	r.at(tDB, func() { arrive = r.c.RingCQ(tDB, 1, r.host.qs[1].cqHead) })
+	r.eng.Run()
+	require.Len(t, r.host.seen, 2)
+	require.Equal(t, uint16(1), r.host.seen[1].cqe.CID())
+	require.Equal(t, 1, r.host.seen[1].slot)
+	require.Equal(t, uint8(1), r.host.seen[1].cqe.Phase())
+	// The link is idle by then, so a fresh link gives the same CQE write and MSI-X times.
+	ref := refLink()
+	w := ref.DMAWrite(edge(arrive), CQESize)
+	m := ref.MSIX(edge(arrive))
+	require.Equal(t, max(w, m), r.host.irqs[1])
+}
+
+// arbOrder rings the given queues (each preloaded with n commands) at time 0 and returns
+// the SQIDs in the order their commands reached the firmware. One fetch at a time and 10
+// arbitration cycles (25 ns) let all doorbells land before the first arbitration.
+func arbOrder(t *testing.T, arb Arbitration, ab uint8, weights [3]int, prios []Priority, n int) []uint16 {
+	s := testSpec()
+	s.ArbitrationCycles, s.MaxFetches = 10, 1
+	r := newRig(t, s, arb)
+	for i, p := range prios {
+		r.addPair(t, uint16(i+1), 16, 16, p, uint16(i+1))
+	}
+	_, st := r.c.SetFeature(FeatureArbitration, uint32(weights[0]-1)<<24|uint32(weights[1]-1)<<16|uint32(weights[2]-1)<<8|uint32(ab))
+	require.Equal(t, StatusSuccess, st)
+	var lastDB sim.Time
+	r.at(0, func() {
+		for i := range prios {
+			for range n {
+				e := r.rw(t, OpRead, 0, 1)
+				r.host.push(uint16(i+1), &e)
+			}
+			lastDB = r.host.ring(0, uint16(i+1))
+		}
+	})
+	r.eng.Run()
+	// Precondition: every doorbell arrived before the first arbitration, ~25 ns after the
+	// first arrival (each 4 B MMIO is a 28 B TLP, ~7 ns at Gen3 x4).
+	require.Less(t, lastDB, r.fw.fetched[0]-sim.Microsecond/2)
+	return r.fw.order
+}
+
+func TestRoundRobinOrder(t *testing.T) {
+	mid := []Priority{PrioMedium, PrioMedium, PrioMedium}
+	w := [3]int{1, 1, 1}
+	// AB = 0: one command per turn, SQs take turns in doorbell order.
+	require.Equal(t, []uint16{1, 2, 3, 1, 2, 3, 1, 2, 3}, arbOrder(t, ArbRoundRobin, 0, w, mid, 3))
+	// AB = 1: two per turn, then the remaining one of each.
+	require.Equal(t, []uint16{1, 1, 2, 2, 3, 3, 1, 2, 3}, arbOrder(t, ArbRoundRobin, 1, w, mid, 3))
+	// AB = 7: no burst limit, each SQ drained in one turn (up to the fetch batch of 8).
+	require.Equal(t, []uint16{1, 1, 1, 2, 2, 2, 3, 3, 3}, arbOrder(t, ArbRoundRobin, 7, w, mid, 3))
+	// Round robin ignores QPRIO (FACTS.md §1.6).
+	require.Equal(t, []uint16{1, 2, 3, 1, 2, 3}, arbOrder(t, ArbRoundRobin, 0, w, []Priority{PrioLow, PrioMedium, PrioUrgent}, 2))
+}
+
+func TestWRRWithUrgentOrder(t *testing.T) {
+	// SQ1 high, SQ2 medium, SQ3 low, SQ4 urgent; weights high 2, medium 1, low 1; AB 0.
+	// Urgent is strict priority: both of SQ4's first. Then rounds of H H M L until high runs
+	// dry (after two rounds), then M L rounds.
+	prios := []Priority{PrioHigh, PrioMedium, PrioLow, PrioUrgent}
+	got := arbOrder(t, ArbWRR, 0, [3]int{2, 1, 1}, prios, 4)
+	require.Equal(t, []uint16{4, 4, 4, 4, 1, 1, 2, 3, 1, 1, 2, 3, 2, 3, 2, 3}, got)
+	// With AB = 1 a turn may take two commands, but never more than the class's credit:
+	// high 3 → turns of 2 and 1; medium 2 → one turn of 2; low 1.
+	got = arbOrder(t, ArbWRR, 1, [3]int{3, 2, 1}, prios[:3], 4)
+	require.Equal(t, []uint16{1, 1, 1, 2, 2, 3, 1, 2, 2, 3, 3, 3}, got)
+}
+
+// coalesceRig holds n commands on SQ1 for the test to complete at chosen times.
+func coalesceRig(t *testing.T, thr, time uint8, n int) *rig {
+	r := newRig(t, testSpec(), ArbRoundRobin)
+	r.addPair(t, 1, 64, 64, PrioMedium, 1)
+	r.fw.level = NoLevel
+	_, st := r.c.SetFeature(FeatureInterruptCoalescing, uint32(time)<<8|uint32(thr))
+	require.Equal(t, StatusSuccess, st)
+	r.at(0, func() {
+		for cid := range uint16(n) {
+			e := r.rw(t, OpRead, cid, 1)
+			r.host.push(1, &e)
+		}
+		r.host.ring(0, 1)
+	})
+	r.eng.RunUntil(100 * sim.Microsecond)
+	require.Len(t, r.fw.cmds, n)
+	return r
+}
+
+// completeAt completes command i of the rig at each time (on clock edges: whole µs).
+func (r *rig) completeAt(times ...sim.Time) {
+	for i, tc := range times {
+		cmd := r.fw.cmds[i]
+		r.at(tc, func() { r.c.Complete(tc, cmd, StatusSuccess, 0, NoLevel) })
+	}
+}
+
+func TestCoalescing(t *testing.T) {
+	us := sim.Microsecond
+	T := 200 * us // start of completions, link idle by then
+	cases := []struct {
+		name      string
+		thr, time uint8
+		done      []sim.Time // completion times
+		fireAt    []sim.Time // when each MSI-X is sent, by hand
+		last      []int      // index of the last CQE each interrupt covers
+	}{
+		// THR 3 → aggregate 4; TIME 2 → 200 µs. Four at once: the 4th fires it.
+		{"threshold", 3, 2, []sim.Time{T, T, T, T}, []sim.Time{T}, []int{3}},
+		// Two only: the timer fires 200 µs after the first.
+		{"time", 3, 2, []sim.Time{T, T + 10*us}, []sim.Time{T + 200*us}, []int{1}},
+		// Threshold first: four 10 µs apart fire at the 4th (T+30 µs), long before the timer.
+		{"threshold first", 3, 2, []sim.Time{T, T + 10*us, T + 20*us, T + 30*us}, []sim.Time{T + 30*us}, []int{3}},
+		// Time first: 90 µs apart; the timer from T fires at T+200 with 3 aggregated, the next
+		// from T+270 fires at T+470 with the 4th and 5th.
+		{"time first", 3, 2, []sim.Time{T, T + 90*us, T + 180*us, T + 270*us, T + 360*us},
+			[]sim.Time{T + 200*us, T + 470*us}, []int{2, 4}},
+		// THR 0 or TIME 0 disables coalescing: one interrupt per CQE.
+		{"thr 0", 0, 2, []sim.Time{T, T + us}, []sim.Time{T, T + us}, []int{0, 1}},
+		{"time 0", 3, 0, []sim.Time{T, T + us}, []sim.Time{T, T + us}, []int{0, 1}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := coalesceRig(t, c.thr, c.time, len(c.done))
+			r.completeAt(c.done...)
+			r.eng.Run()
+			// Replay: each CQE write at its completion time, each MSI-X at its fire time, in
+			// time order (CQE before MSI-X when equal).
+			ref := refLink()
+			var cqeAt []sim.Time
+			var want []sim.Time
+			k := 0
+			for i, d := range c.done {
+				cqeAt = append(cqeAt, ref.DMAWrite(d, CQESize))
+				for k < len(c.fireAt) && c.last[k] == i && c.fireAt[k] == d {
+					want = append(want, max(ref.MSIX(d), cqeAt[i]))
+					k++
+				}
+				if k < len(c.fireAt) && c.last[k] == i && c.fireAt[k] > d {
+					if i+1 == len(c.done) || c.done[i+1] > c.fireAt[k] {
+						want = append(want, max(ref.MSIX(c.fireAt[k]), cqeAt[i]))
+						k++
+					}
+				}
+			}
+			require.Equal(t, want, r.host.irqs)
+			require.Equal(t, int64(len(c.fireAt)), r.c.Stats.Interrupts)
+			require.Len(t, r.host.seen, len(c.done))
+		})
+	}
+}
+
+// TestCoalescingPerVectorDisable: Interrupt Vector Configuration CD turns coalescing off for
+// one vector only; the admin CQ is never coalesced.
+func TestCoalescingPerVectorDisable(t *testing.T) {
+	r := coalesceRig(t, 3, 2, 2)
+	_, st := r.c.SetFeature(FeatureInterruptVectorConfig, 1<<16|1)
+	require.Equal(t, StatusSuccess, st)
+	T := 200 * sim.Microsecond
+	r.completeAt(T, T+sim.Microsecond)
+	r.eng.Run()
+	require.Len(t, r.host.irqs, 2)
+	v, _ := r.c.GetFeature(FeatureInterruptCoalescing)
+	require.Equal(t, uint32(0x0203), v)
+}
