@@ -31,6 +31,7 @@ type Stats struct {
 	Programs [3]int64 // pages programmed, indexed by PageType
 	Erases   int64    // blocks erased
 	Suspends int64    // program/erase suspensions by reads
+	Skipped  int64    // pages passed over by programs of later pages (left erased)
 }
 
 // Die is one NAND die. It holds the state of every block (next page to program, erase

@@ -129,7 +129,6 @@ func TestInOrderEnforced(t *testing.T) {
 		page  int
 		want  string
 	}{
-		{"skip a page", 0, 1, "next free page is 0"},
 		{"rewrite a page", 2, 1, "next free page is 2"},
 		{"full block", 24, 0, "block is full (not erased)"},
 	}
@@ -147,6 +146,20 @@ func TestInOrderEnforced(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestSkipForwardLeavesPagesErased: programming page 3 of an erased block passes over pages
+// 0–2 (they stay erased and read back as ErasedStamp); going back to page 1 is out of order.
+func TestSkipForwardLeavesPagesErased(t *testing.T) {
+	d := newDie(t, smallSpec())
+	end := d.Program(0, []Addr{{0, 1, 3}}, []uint64{42})
+	require.True(t, d.Complete(end))
+	require.Equal(t, 4, d.NextPage(0, 1))
+	require.Equal(t, int64(3), d.Stats().Skipped)
+	require.Equal(t, ErasedStamp, d.Stamp(Addr{0, 1, 1}))
+	require.Equal(t, uint64(42), d.Stamp(Addr{0, 1, 3}))
+	require.PanicsWithValue(t, fmt.Sprintf("die ssd.ch[0].die[1] at %v: program of plane 0 block 1 page 1, but the block's next free page is 4 (pages must be programmed in order)", end),
+		func() { d.Program(end, []Addr{{0, 1, 1}}, []uint64{1}) })
 }
 
 // wantTail completes the panic message for TestInOrderEnforced.

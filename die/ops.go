@@ -90,9 +90,12 @@ func (d *Die) suspend(t, tR sim.Time, readPlanes uint64) sim.Time {
 }
 
 // Program programs one page per plane at t with the given out-of-band stamps and returns
-// when tPROG ends. Every page must be its block's next free page (pages of a block are
-// programmed in order 0, 1, 2, …; a full block must be erased first); anything else is a
-// firmware bug and panics naming the die, block, page and time. tPROG is that of the page
+// when tPROG ends. Pages of a block are programmed in ascending order: each page must be at
+// or after its block's next free page (a full block must be erased first); programming a
+// page below it is a firmware bug and panics naming the die, block, page and time. Pages
+// passed over stay erased and cannot be programmed until the block is erased: this is how
+// the skip-to-LSB allocator of FastDrain's prior work leaves CSB/MSB pages unused (counted
+// in Stats.Skipped). tPROG is that of the page
 // type. With OneShot, only a word line's last page starts the array (for its whole word
 // line, with that page type's tPROG); its earlier pages are latched in the page registers
 // and Program returns t.
@@ -105,7 +108,7 @@ func (d *Die) Program(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 	page := addrs[0].Page
 	for i, a := range addrs {
 		b := d.blockIndex(a.Plane, a.Block)
-		if n := int(d.next[b]); n != page {
+		if n := int(d.next[b]); n > page {
 			if n == d.spec.PagesPerBlock {
 				d.fail(t, "program of %v, but the block is full (not erased)", a)
 			}
@@ -120,8 +123,12 @@ func (d *Die) Program(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 		if d.oob[b] == nil {
 			d.oob[b] = make([]uint64, d.spec.PagesPerBlock)
 		}
+		for skipped := int(d.next[b]); skipped < page; skipped++ {
+			d.oob[b][skipped] = ErasedStamp
+			d.stats.Skipped++
+		}
 		d.oob[b][page] = stamps[i]
-		d.next[b]++
+		d.next[b] = uint16(page + 1)
 	}
 	pt := d.typeOf[page]
 	d.stats.Programs[pt] += int64(len(addrs))
