@@ -18,16 +18,17 @@ type Command struct {
 	// serving another command with data (Identify, say) sets it before moving data.
 	DataLen int
 
-	prp       PRPs
-	prpReady  bool     // prp walked for DataLen
-	listRead  int      // PRP list pieces fetched so far
-	dataDone  sim.Time // latest arrival of this command's data written to the host
-	cqe       CQE
-	cqAddr    uint64
-	level     BufferLevel
-	held      bool // between fetch and slot release
-	completed bool // Complete has been called
-	next      *Command
+	prp        PRPs
+	prpReady   bool     // prp walked for DataLen
+	listRead   int      // PRP list pieces fetched so far
+	dataIssued sim.Time // latest time a data write to the host was booked at
+	dataDone   sim.Time // latest arrival of this command's data written to the host
+	cqe        CQE
+	cqAddr     uint64
+	level      BufferLevel
+	held       bool // between fetch and slot release
+	completed  bool // Complete has been called
+	next       *Command
 }
 
 // IsAdmin reports whether the command came from the admin submission queue.

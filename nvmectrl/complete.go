@@ -50,12 +50,14 @@ func (c *Controller) write(now sim.Time, q *complQueue, cmd *Command) {
 	if q.tail++; q.tail == q.size {
 		q.tail, q.phase = 0, q.phase^1 // a new pass inverts the phase tag
 	}
-	// Posted writes stay in order: the CQE lands after the command's data.
-	t := max(c.link.DMAWrite(now, CQESize), cmd.dataDone)
+	// Posted writes stay in order: the CQE is issued no earlier than the command's data
+	// writes (which may be booked for later, behind a PRP list read) and lands after them.
+	issue := max(now, cmd.dataIssued)
+	t := max(c.link.DMAWrite(issue, CQESize), cmd.dataDone)
 	c.schedule(t, evCQEArrive, 0, cmd)
 	c.Stats.Completions++
 	if q.ien {
-		c.signal(now, q, t)
+		c.signal(now, q, issue, t)
 	}
 }
 

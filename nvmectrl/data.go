@@ -45,6 +45,7 @@ func (c *Controller) dataMove(now sim.Time, cmd *Command, off, n int, toHost boo
 		}
 		var end sim.Time
 		if toHost {
+			cmd.dataIssued = max(cmd.dataIssued, t)
 			end = c.link.DMAWrite(t, l)
 		} else {
 			end = c.link.DMARead(t, l)
@@ -69,8 +70,8 @@ func (cmd *Command) knownEntries() int {
 
 // checkRange validates a data range and makes sure the PRPs have been walked.
 func (c *Controller) checkRange(cmd *Command, off, n int) {
-	if !cmd.held {
-		c.panicf("data movement for a command that is not held (slot %d)", cmd.Slot)
+	if !cmd.held || cmd.completed {
+		c.panicf("data movement for slot %d: not held or already completed", cmd.Slot)
 	}
 	if off < 0 || n <= 0 || off+n > cmd.DataLen {
 		c.panicf("data range [%d, %d) outside command data of %d bytes (SQ %d CID %d)",

@@ -15,20 +15,23 @@ type coalescing struct {
 
 // vector is the interrupt state of one MSI-X vector.
 type vector struct {
-	pending int      // CQEs aggregated since the last interrupt
-	armed   bool     // the TIME timer is running
-	gen     uint32   // timer generation; a fired or cancelled timer's event is ignored
-	cd      bool     // coalescing disabled (Interrupt Vector Configuration CD)
-	lastCQE sim.Time // latest arrival in host memory of a CQE counted on this vector
+	pending   int      // CQEs aggregated since the last interrupt
+	armed     bool     // the TIME timer is running
+	gen       uint32   // timer generation; a fired or cancelled timer's event is ignored
+	cd        bool     // coalescing disabled (Interrupt Vector Configuration CD)
+	lastIssue sim.Time // latest link booking time of a CQE counted on this vector
+	lastCQE   sim.Time // latest arrival in host memory of a CQE counted on this vector
 }
 
-// signal counts a CQE written at now (arriving at cqeAt) on q's vector and sends the
+// signal counts a CQE posted at now, issued on the link at issue and arriving at cqeAt, on
+// q's vector and sends the
 // interrupt when coalescing allows: at once if coalescing is off for the vector or the
 // admin queue, when THR+1 entries have aggregated, or TIME × 100 µs after the first,
 // whichever comes first.
-func (c *Controller) signal(now sim.Time, q *complQueue, cqeAt sim.Time) {
+func (c *Controller) signal(now sim.Time, q *complQueue, issue, cqeAt sim.Time) {
 	v := &c.vectors[q.vector]
 	v.pending++
+	v.lastIssue = max(v.lastIssue, issue)
 	v.lastCQE = max(v.lastCQE, cqeAt)
 	// The admin CQ is not coalesced [U: NVMe spec, Interrupt Coalescing applies to I/O CQs].
 	if q.id == 0 || v.cd || c.coal.thr == 0 || c.coal.time == 0 || v.pending > int(c.coal.thr) {
@@ -51,11 +54,11 @@ func (c *Controller) coalesceTimer(now sim.Time, vec int, gen uint32) {
 	}
 }
 
-// fire sends vector vec's MSI-X message. It arrives no earlier than the CQEs it covers
-// (posted writes stay in order).
+// fire sends vector vec's MSI-X message. It is issued no earlier than the CQEs it covers
+// and arrives after them (posted writes stay in order).
 func (c *Controller) fire(now sim.Time, vec int) {
 	v := &c.vectors[vec]
 	v.pending, v.armed = 0, false
 	v.gen++
-	c.schedule(max(c.link.MSIX(now), v.lastCQE), evMSIXArrive, int64(vec), nil)
+	c.schedule(max(c.link.MSIX(max(now, v.lastIssue)), v.lastCQE), evMSIXArrive, int64(vec), nil)
 }
