@@ -171,3 +171,31 @@ func (d *Die) blockIndex(plane, block int) int { return plane*d.spec.BlocksPerPl
 func (d *Die) fail(t sim.Time, format string, a ...any) {
 	panic(fmt.Sprintf("die %s at %v: %s", d.name, t, fmt.Sprintf(format, a...)))
 }
+
+// Fill programs pages 0 … n−1 of an erased block instantly, with stamp(page) as each page's
+// stamp, as if they had been programmed before the simulation started. Preconditioning uses
+// it to bring a device to a filled state without simulating every write; it takes no time
+// and records no busy interval. Filling a block that is not erased is a bug and panics.
+func (d *Die) Fill(plane, block, n int, stamp func(page int) uint64) {
+	b := d.blockIndex(plane, block)
+	if d.next[b] != 0 {
+		d.fail(0, "fill of plane %d block %d, which is not erased", plane, block)
+	}
+	if n < 0 || n > d.spec.PagesPerBlock {
+		d.fail(0, "fill of %d pages; blocks hold %d", n, d.spec.PagesPerBlock)
+	}
+	if n == 0 {
+		return
+	}
+	if d.oob[b] == nil {
+		d.oob[b] = make([]uint64, d.spec.PagesPerBlock)
+	}
+	for p := 0; p < n; p++ {
+		s := stamp(p)
+		if s == ErasedStamp {
+			d.fail(0, "fill of plane %d block %d page %d with the reserved stamp ErasedStamp", plane, block, p)
+		}
+		d.oob[b][p] = s
+	}
+	d.next[b] = uint16(n)
+}

@@ -405,3 +405,15 @@ func BenchmarkProgramRead(b *testing.B) {
 		a[0].Page++
 	}
 }
+
+func TestFill(t *testing.T) {
+	d := newDie(t, smallSpec())
+	d.Fill(1, 2, 5, func(p int) uint64 { return uint64(100 + p) })
+	require.Equal(t, 5, d.NextPage(1, 2))
+	require.Equal(t, uint64(103), d.Stamp(Addr{1, 2, 3}))
+	require.Equal(t, ErasedStamp, d.Stamp(Addr{1, 2, 5}))
+	require.Equal(t, sim.Time(0), d.Array().TotalBusyAt(sim.Second), "filling takes no time")
+	end := d.Program(0, []Addr{{1, 2, 5}}, []uint64{7}) // programming goes on after the filled pages
+	require.Positive(t, end)
+	require.Panics(t, func() { d.Fill(1, 2, 1, func(int) uint64 { return 1 }) })
+}
