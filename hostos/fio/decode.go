@@ -1,0 +1,239 @@
+package fio
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+// rawJob is a job section as written: each present key keeps its YAML node (for the value
+// and its line); absent keys are nil.
+type rawJob struct {
+	Name      yaml.Node `yaml:"name"`
+	RW        yaml.Node `yaml:"rw"`
+	BS        yaml.Node `yaml:"bs"`
+	IODepth   yaml.Node `yaml:"iodepth"`
+	NumJobs   yaml.Node `yaml:"numjobs"`
+	Size      yaml.Node `yaml:"size"`
+	Offset    yaml.Node `yaml:"offset"`
+	RWMixRead yaml.Node `yaml:"rwmixread"`
+	Runtime   yaml.Node `yaml:"runtime"`
+	IOSize    yaml.Node `yaml:"io_size"`
+	Direct    yaml.Node `yaml:"direct"`
+	Fsync     yaml.Node `yaml:"fsync"`
+	RampTime  yaml.Node `yaml:"ramp_time"`
+	RandSeed  yaml.Node `yaml:"randseed"`
+}
+
+// rawFile is the document: a global section and the job list.
+type rawFile struct {
+	Global *rawJob   `yaml:"global"`
+	Jobs   *[]rawJob `yaml:"jobs"`
+}
+
+// field binds one key of a rawJob to the Job field it sets.
+type field struct {
+	key  string
+	node func(r *rawJob) *yaml.Node
+	set  func(j *Job, v string) error
+}
+
+func setInt(dst func(j *Job) *int64) func(j *Job, v string) error {
+	return func(j *Job, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not an integer", v)
+		}
+		*dst(j) = n
+		return nil
+	}
+}
+
+func setSize(dst func(j *Job) *int64) func(j *Job, v string) error {
+	return func(j *Job, v string) error {
+		n, err := ParseSize(v)
+		if err == nil {
+			*dst(j) = n
+		}
+		return err
+	}
+}
+
+// setParsed stores parse(v) in dst when it parses.
+func setParsed[T any](dst *T, v string, parse func(string) (T, error)) error {
+	x, err := parse(v)
+	if err == nil {
+		*dst = x
+	}
+	return err
+}
+
+// fields lists every key in document order.
+var fields = []field{
+	{"name", func(r *rawJob) *yaml.Node { return present(&r.Name) }, func(j *Job, v string) error { j.Name = v; return nil }},
+	{"rw", func(r *rawJob) *yaml.Node { return present(&r.RW) }, func(j *Job, v string) error { return setParsed(&j.RW, v, ParseRW) }},
+	{"bs", func(r *rawJob) *yaml.Node { return present(&r.BS) }, setSize(func(j *Job) *int64 { return &j.BS })},
+	{"iodepth", func(r *rawJob) *yaml.Node { return present(&r.IODepth) }, setInt(func(j *Job) *int64 { return &j.IODepth })},
+	{"numjobs", func(r *rawJob) *yaml.Node { return present(&r.NumJobs) }, setInt(func(j *Job) *int64 { return &j.NumJobs })},
+	{"size", func(r *rawJob) *yaml.Node { return present(&r.Size) }, setSize(func(j *Job) *int64 { return &j.Size })},
+	{"offset", func(r *rawJob) *yaml.Node { return present(&r.Offset) }, setSize(func(j *Job) *int64 { return &j.Offset })},
+	{"rwmixread", func(r *rawJob) *yaml.Node { return present(&r.RWMixRead) }, setInt(func(j *Job) *int64 { return &j.RWMixRead })},
+	{"runtime", func(r *rawJob) *yaml.Node { return present(&r.Runtime) }, func(j *Job, v string) error { return setParsed(&j.Runtime, v, ParseDuration) }},
+	{"io_size", func(r *rawJob) *yaml.Node { return present(&r.IOSize) }, setSize(func(j *Job) *int64 { return &j.IOSize })},
+	{"direct", func(r *rawJob) *yaml.Node { return present(&r.Direct) }, func(j *Job, v string) error { return setParsed(&j.Direct, v, ParseBool) }},
+	{"fsync", func(r *rawJob) *yaml.Node { return present(&r.Fsync) }, setInt(func(j *Job) *int64 { return &j.Fsync })},
+	{"ramp_time", func(r *rawJob) *yaml.Node { return present(&r.RampTime) }, func(j *Job, v string) error { return setParsed(&j.RampTime, v, ParseDuration) }},
+	{"randseed", func(r *rawJob) *yaml.Node { return present(&r.RandSeed) }, func(j *Job, v string) error {
+		n, err := strconv.ParseUint(v, 0, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not an unsigned integer", v)
+		}
+		j.RandSeed = n
+		return nil
+	}},
+}
+
+// present returns n if the key was in the document, else nil.
+func present(n *yaml.Node) *yaml.Node {
+	if n.Kind == 0 {
+		return nil
+	}
+	return n
+}
+
+// unknownField matches yaml.v3's message for a key that is not in the struct.
+var unknownField = regexp.MustCompile(`^line (\d+): field (.+) not found in type `)
+
+// Decode reads a job file (see the package documentation for the schema) and returns its
+// resolved jobs: fio defaults, overridden by global, overridden by each job. filename is
+// used in messages only. Every problem is reported, each with file, line and field path.
+func Decode(r io.Reader, filename string) ([]Job, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filename, err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var raw rawFile
+	if err := dec.Decode(&raw); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: empty job file (want a jobs: list)", filename)
+		}
+		return nil, yamlError(filename, err)
+	}
+	if raw.Jobs == nil || len(*raw.Jobs) == 0 {
+		return nil, fmt.Errorf("%s: no jobs (want a non-empty jobs: list)", filename)
+	}
+	var errs []error
+	base := DefaultJob()
+	global := raw.Global
+	if global == nil {
+		global = &rawJob{}
+	}
+	if global.Name.Kind != 0 {
+		errs = append(errs, fmt.Errorf("%s:%d: global.name: a name belongs to a job", filename, global.Name.Line))
+	}
+	// Global values are applied once to the base so that a bad one is reported once.
+	for _, f := range fields {
+		if n := f.node(global); n != nil {
+			if err := apply(f, &base, n); err != nil {
+				errs = append(errs, fmt.Errorf("%s:%d: global.%s: %w", filename, n.Line, f.key, err))
+			}
+		}
+	}
+	jobs := make([]Job, len(*raw.Jobs))
+	for i := range *raw.Jobs {
+		rj := &(*raw.Jobs)[i]
+		j := base
+		j.Name = fmt.Sprintf("job%d", i)
+		for _, f := range fields {
+			if n := f.node(rj); n != nil {
+				if err := apply(f, &j, n); err != nil {
+					errs = append(errs, fmt.Errorf("%s:%d: jobs[%d].%s: %w", filename, n.Line, i, f.key, err))
+				}
+			}
+		}
+		for _, p := range j.problems() {
+			where := fmt.Sprintf("jobs[%d].%s", i, p.field)
+			line := 0
+			for _, f := range fields {
+				if f.key != p.field {
+					continue
+				}
+				if n := f.node(rj); n != nil {
+					line = n.Line
+				} else if n := f.node(global); n != nil {
+					line, where = n.Line, where+" (inherited from global)"
+				}
+			}
+			if line > 0 {
+				errs = append(errs, fmt.Errorf("%s:%d: %s: %s", filename, line, where, p.msg))
+			} else {
+				errs = append(errs, fmt.Errorf("%s: %s: %s", filename, where, p.msg))
+			}
+		}
+		jobs[i] = j
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return jobs, nil
+}
+
+// apply sets field f of j from node n, which must be a scalar.
+func apply(f field, j *Job, n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("want a single value, not a %s", kindName(n.Kind))
+	}
+	return f.set(j, n.Value)
+}
+
+func kindName(k yaml.Kind) string {
+	switch k {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.AliasNode:
+		return "alias"
+	}
+	return "document"
+}
+
+// yamlError rewrites yaml.v3's errors as "file:line: message", unknown keys as
+// "file:line: unknown key \"k\"".
+func yamlError(filename string, err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return fmt.Errorf("%s: %w", filename, err)
+	}
+	var errs []error
+	for _, e := range te.Errors {
+		if m := unknownField.FindStringSubmatch(e); m != nil {
+			errs = append(errs, fmt.Errorf("%s:%s: unknown key %q", filename, m[1], m[2]))
+			continue
+		}
+		if rest, ok := cutLine(e); ok {
+			errs = append(errs, fmt.Errorf("%s:%s", filename, rest))
+			continue
+		}
+		errs = append(errs, fmt.Errorf("%s: %s", filename, e))
+	}
+	return errors.Join(errs...)
+}
+
+var lineMsg = regexp.MustCompile(`^line (\d+): (.*)$`)
+
+// cutLine turns "line 7: msg" into "7: msg".
+func cutLine(e string) (string, bool) {
+	m := lineMsg.FindStringSubmatch(e)
+	if m == nil {
+		return "", false
+	}
+	return m[1] + ": " + m[2], true
+}
