@@ -286,3 +286,74 @@ func TestCoalescingPerVectorDisable(t *testing.T) {
 	v, _ := r.c.GetFeature(FeatureInterruptCoalescing)
 	require.Equal(t, uint32(0x0203), v)
 }
+
+// TestFetchDoesNotWrap: three entries published by one doorbell across the end of a
+// 4-entry SQ (indices 3, 0, 1) take two fetch DMAs, 1 entry then 2, back to back.
+func TestFetchDoesNotWrap(t *testing.T) {
+	r := newRig(t, testSpec(), ArbRoundRobin)
+	r.addPair(t, 1, 4, 8, PrioMedium, 1)
+	r.fw.auto, r.fw.level = true, NoLevel
+	r.host.qs[1].sqTail = 3
+	r.c.sqs[1].tail, r.c.sqs[1].next, r.c.sqs[1].head = 3, 3, 3 // as if 3 commands ran before
+	r.at(0, func() {
+		for cid := range uint16(3) {
+			e := r.rw(t, OpRead, cid, 1)
+			r.host.push(1, &e)
+		}
+		r.host.ring(0, 1)
+	})
+	r.eng.Run()
+	ref := refLink()
+	a := edge(ref.MMIOWrite(0, 4))
+	f1 := ref.DMARead(a, SQESize)
+	f2 := ref.DMARead(a, 2*SQESize)
+	require.Equal(t, []sim.Time{f1, f2, f2}, r.fw.fetched)
+	require.Equal(t, int64(2), r.c.Stats.Fetches)
+	// SQHD after all three: index 2.
+	require.Equal(t, uint16(2), r.host.seen[2].cqe.SQHD())
+}
+
+// TestDeterministic runs the same mixed scenario twice and compares every observable.
+func TestDeterministic(t *testing.T) {
+	run := func() ([]uint16, []sim.Time, []sim.Time, Stats) {
+		s := testSpec()
+		s.MaxFetches = 3
+		r := newRig(t, s, ArbWRR)
+		for i, p := range []Priority{PrioUrgent, PrioHigh, PrioLow} {
+			r.addPair(t, uint16(i+1), 8, 8, p, 1)
+		}
+		_, _ = r.c.SetFeature(FeatureInterruptCoalescing, 1<<8|2)
+		r.fw.level = LevelMid
+		r.fw.onSubmit = func(now sim.Time, cmd *Command) {
+			d := r.c.WriteHostData(now, cmd, 0, cmd.DataLen)
+			r.at(d+sim.Time(cmd.SQID)*sim.Microsecond, func() {
+				r.c.Complete(r.eng.Now(), cmd, StatusSuccess, 0, LevelMid)
+			})
+		}
+		r.host.onCQE = func(now sim.Time, qid uint16, e *CQE) {
+			if e.CID() < 20 {
+				n := r.rw(t, OpRead, e.CID()+7, 16)
+				r.host.push(qid, &n)
+				r.host.ring(now, qid)
+			}
+		}
+		r.at(0, func() {
+			for q := range uint16(3) {
+				for i := range uint16(5) {
+					e := r.rw(t, OpRead, i, 8)
+					r.host.push(q+1, &e)
+				}
+				r.host.ring(0, q+1)
+			}
+		})
+		r.eng.Run()
+		return r.fw.order, r.fw.fetched, r.host.irqs, r.c.Stats
+	}
+	o1, f1, i1, s1 := run()
+	o2, f2, i2, s2 := run()
+	require.Equal(t, o1, o2)
+	require.Equal(t, f1, f2)
+	require.Equal(t, i1, i2)
+	require.Equal(t, s1, s2)
+	require.Greater(t, len(o1), 15)
+}
