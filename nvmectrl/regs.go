@@ -10,8 +10,8 @@ import (
 const (
 	RegCAP   = 0x00 // 64-bit: capabilities
 	RegVS    = 0x08 // version
-	RegINTMS = 0x0C
-	RegINTMC = 0x10
+	RegINTMS = 0x0C // interrupt mask set (pin/MSI only; ignored)
+	RegINTMC = 0x10 // interrupt mask clear (ignored)
 	RegCC    = 0x14 // controller configuration
 	RegCSTS  = 0x1C // controller status
 	RegAQA   = 0x24 // admin queue attributes
