@@ -340,3 +340,11 @@ func (b *Buffer) unlink(l *list, s int32) {
 	e.prev, e.next = nilSlot, nilSlot
 	l.n--
 }
+
+// Oldest returns the dirty page PickVictims would hand out next, without marking it.
+func (b *Buffer) Oldest() (lpn int64, ok bool) {
+	if b.dirty.tail == nilSlot {
+		return 0, false
+	}
+	return b.slots[b.dirty.tail].lpn, true
+}

@@ -1,0 +1,58 @@
+package firmware
+
+import (
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// opDone applies the completion of one flash operation at now (in the channel's event).
+func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
+	switch op.kind {
+	case opHostRead, opGCRead:
+		w := op.w
+		w.stamps[op.idx] = stamps[0]
+		// The page moves from the channel into DRAM.
+		t := f.hw.DRAM.Access(now, f.stagingAddr(op.idx), f.spec.PageSize, true)
+		w.ready = max(w.ready, t)
+		f.release(w)
+	case opEvict:
+		f.programDone(op)
+		f.buf.EvictDone(op.victim)
+		if op.bg {
+			f.bgInFlight--
+		}
+		f.roomSig.Broadcast()
+		f.evictSig.Notify()
+		if f.flushers > 0 && f.buf.Occupancy() == 0 {
+			f.flushSig.Broadcast()
+		}
+	case opGCProgram:
+		f.programDone(op)
+		f.release(op.w)
+	case opErase:
+		f.release(op.w)
+	}
+}
+
+// programDone forgets op's in-flight program.
+func (f *Firmware) programDone(op *flashOp) {
+	if s, ok := f.pending[op.ppn]; ok && s == op.stamp {
+		delete(f.pending, op.ppn)
+	}
+	f.inflightBlock[f.geo.BlockOf(op.ppn)]--
+	f.progDone.Broadcast()
+}
+
+// release counts one finished operation of w and wakes its process when all are done.
+func (f *Firmware) release(w *waiter) {
+	w.pending--
+	if w.pending == 0 {
+		w.sig.Notify()
+	}
+}
+
+// stagingAddr is a DRAM address for read data in flight (outside the write-buffer
+// region's hot rows; only the timing matters).
+func (f *Firmware) stagingAddr(slot int) uint64 {
+	capBytes := uint64(f.hw.DRAM.Spec().Capacity)
+	return (capBytes/2 + uint64(slot)*uint64(f.spec.PageSize)) % (capBytes - uint64(f.spec.PageSize)) &^ 63
+}

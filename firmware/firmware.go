@@ -1,0 +1,228 @@
+package firmware
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/dram"
+	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Hardware is everything the firmware touches: the flash channels (with their dies), the
+// controller DRAM and the NVMe controller front end.
+type Hardware struct {
+	Channels []*channel.Channel
+	DRAM     *dram.DRAM
+	Ctrl     *nvmectrl.Controller
+}
+
+// Stats are the firmware's cumulative counters.
+type Stats struct {
+	Commands, Reads, Writes, Flushes, Trims  int64 // commands by kind
+	ReadPages, WritePages                    int64
+	ReadHits, PendingHits, Unmapped          int64 // read pages served from the buffer, from in-flight programs, unmapped
+	FlashReads                               int64 // host page reads that went to flash
+	Stalls                                   int64 // writes that waited for buffer room
+	StallTime                                sim.Time
+	ForegroundEvictions, BackgroundEvictions int64 // pages
+	GCRuns, GCPagesMoved                     int64
+	Errors                                   int64 // commands completed with an error status
+}
+
+// Firmware is the SSD firmware of one controller.
+type Firmware struct {
+	name  string
+	spec  Spec
+	eng   *sim.Engine
+	hw    Hardware
+	cores []*sim.Core
+	acts  struct{ hil, evict, gc sim.Activity }
+
+	geo        ftl.Geometry
+	ftl        *ftl.FTL
+	buf        *buffer.Buffer
+	lbaSize    int
+	pagesPerNS int64
+
+	cmds *sim.Queue[*nvmectrl.Command]
+
+	sched *scheduler
+
+	// Eviction state.
+	evictSig    sim.Signal
+	roomSig     sim.Signal
+	flushSig    sim.Signal
+	roomWaiters int
+	flushers    int
+	reserved    int   // buffer slots promised to writes whose data is in flight
+	announced   int64 // pages the host's current victimization still has to send
+	fgMode      bool
+	bgInFlight  int
+	dieRR       int
+
+	// In-flight programs: a page mapped in the FTL whose program has not completed is
+	// served from DRAM with this stamp.
+	pending       map[ftl.PPN]uint64
+	inflightBlock []uint16
+	progDone      sim.Signal
+
+	victims []buffer.Victim
+
+	gcSig  []sim.Signal
+	gcBusy []bool
+
+	// OnGC, if set, is called after every GC victim is erased (tests run the invariant
+	// checker there).
+	OnGC func(f *Firmware)
+
+	Stats Stats
+}
+
+// New builds the firmware on hw and registers it with the controller. It starts its
+// processes on eng.
+func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	if len(hw.Channels) == 0 || hw.DRAM == nil || hw.Ctrl == nil {
+		return nil, errors.New("firmware: hardware needs channels, a DRAM and a controller")
+	}
+	cs := hw.Channels[0].Spec()
+	ds := cs.Die
+	if ds.PageSize != spec.PageSize {
+		return nil, fmt.Errorf("firmware.page_size: %d differs from the flash page size %d (sub-page mapping is not supported)",
+			spec.PageSize, ds.PageSize)
+	}
+	for i, ch := range hw.Channels {
+		if ch.Spec().Dies != cs.Dies || ch.Spec().Die != ds {
+			return nil, fmt.Errorf("firmware: channel %d differs from channel 0; all channels must be alike", i)
+		}
+	}
+	geo := ftl.Geometry{Channels: len(hw.Channels), DiesPerChannel: cs.Dies, Planes: ds.Planes,
+		BlocksPerPlane: ds.BlocksPerPlane, PagesPerBlock: ds.PagesPerBlock,
+		Kind: func(p int) ftl.PageKind { return ftl.PageKind(ds.PageType(p)) }}
+	fl, err := ftl.New(geo, spec.ftlConfig())
+	if err != nil {
+		return nil, err
+	}
+	order, _ := buffer.ParseOrder(spec.Buffer.Order)
+	capPages := spec.Buffer.Pages
+	if spec.Buffer.Policy == Oracle {
+		capPages = 0
+	}
+	f := &Firmware{name: name, spec: spec, eng: eng, hw: hw, geo: geo, ftl: fl,
+		buf:     buffer.New(capPages, order),
+		lbaSize: hw.Ctrl.Spec().LBASize,
+		pending: make(map[ftl.PPN]uint64, 1024),
+		cmds:    sim.NewQueue[*nvmectrl.Command](name+".cmdq", hw.Ctrl.Spec().MaxCommands),
+	}
+	f.pagesPerNS = fl.LogicalPages()
+	f.inflightBlock = make([]uint16, geo.Blocks())
+	clk := sim.NewClock(spec.CoreFreq)
+	for i := 0; i < spec.Cores; i++ {
+		c := sim.NewCore(fmt.Sprintf("%s.core[%d]", name, i), clk)
+		f.acts.hil = c.Res.Activity("hil")
+		f.acts.evict = c.Res.Activity("evict")
+		f.acts.gc = c.Res.Activity("gc")
+		f.cores = append(f.cores, c)
+	}
+	f.sched = newScheduler(f)
+	f.gcSig = make([]sim.Signal, geo.Dies())
+	f.gcBusy = make([]bool, geo.Dies())
+	hw.Ctrl.SetFirmware(f)
+	for w := 0; w < spec.Workers; w++ {
+		wk := newWorker(f, w)
+		eng.Spawn(fmt.Sprintf("%s.hil[%d]", name, w), wk.run)
+	}
+	eng.Spawn(name+".evict", f.evictor)
+	for d := 0; d < geo.Dies(); d++ {
+		eng.Spawn(fmt.Sprintf("%s.gc[%d]", name, d), f.gcLoop(d))
+	}
+	return f, nil
+}
+
+// Name returns the firmware's name.
+func (f *Firmware) Name() string { return f.name }
+
+// Spec returns the configuration.
+func (f *Firmware) Spec() Spec { return f.spec }
+
+// FTL returns the flash translation layer (for statistics and invariant checks).
+func (f *Firmware) FTL() *ftl.FTL { return f.ftl }
+
+// Buffer returns the write-buffer bookkeeping (for statistics).
+func (f *Firmware) Buffer() *buffer.Buffer { return f.buf }
+
+// Cores returns the controller cores.
+func (f *Firmware) Cores() []*sim.Core { return f.cores }
+
+// LogicalPages returns the number of 4 KiB logical pages exported to the host.
+func (f *Firmware) LogicalPages() int64 { return f.pagesPerNS }
+
+// Level returns the buffer level reported in completions now.
+func (f *Firmware) Level() nvmectrl.BufferLevel {
+	return nvmectrl.BufferLevel(f.spec.Buffer.Watermarks.LevelOf(f.buf.Occupancy(), f.buf.Capacity()))
+}
+
+// Submit implements nvmectrl.Firmware: the command joins the HIL's queue.
+func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
+	if !f.cmds.TrySend(cmd) {
+		panic(fmt.Sprintf("firmware %s at %v: command queue full (more commands than max_commands)", f.name, now))
+	}
+}
+
+// core returns the core for a process index.
+func (f *Firmware) core(i int) *sim.Core { return f.cores[i%len(f.cores)] }
+
+// dieOf returns the channel and the die index on it of global die g.
+func (f *Firmware) dieOf(g int) (*channel.Channel, int) {
+	return f.hw.Channels[g/f.geo.DiesPerChannel], g % f.geo.DiesPerChannel
+}
+
+// addr converts a PPN to the die address used by the channel.
+func (f *Firmware) addr(p ftl.PPN) (g int, a die.Addr) {
+	x := f.geo.Addr(p)
+	return x.Die, die.Addr{Plane: x.Plane, Block: x.Block, Page: x.Page}
+}
+
+// dramAddr is where a logical page's data sits in controller DRAM (the buffer region).
+func (f *Firmware) dramAddr(lpn int64) uint64 {
+	capBytes := uint64(f.hw.DRAM.Spec().Capacity)
+	return (uint64(lpn) * uint64(f.spec.PageSize)) % (capBytes - uint64(f.spec.PageSize)) &^ 63
+}
+
+// Precondition fills the device as ftl.Precondition does and brings every die to the same
+// state (pages programmed with their stamps) without simulating the writes. Stamps are
+// version 1 of each logical page. Call it before the simulation starts.
+func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint64) error {
+	if err := f.ftl.Precondition(fill, overwrite, random, seed); err != nil {
+		return err
+	}
+	g := f.geo
+	for b := 0; b < g.Blocks(); b++ {
+		n := f.ftl.NextPage(ftl.BlockID(b))
+		if n == 0 {
+			continue
+		}
+		dieIdx, plane, blk := g.BlockAddr(ftl.BlockID(b))
+		ch, d := f.dieOf(dieIdx)
+		first := g.FirstPage(ftl.BlockID(b))
+		ch.Die(d).Fill(plane, blk, n, func(page int) uint64 {
+			if lpn, ok := f.ftl.Owner(first + ftl.PPN(page)); ok {
+				return Stamp(lpn, 1)
+			}
+			return Stamp(0, 0) // invalid data: any non-erased stamp
+		})
+	}
+	return nil
+}
+
+// Stamp is the out-of-band stamp of version v of logical page lpn. The host writes the
+// same value in the first eight bytes of the page (see package doc), so reads can be
+// checked end to end.
+func Stamp(lpn int64, v uint64) uint64 { return uint64(lpn)<<24 | v&0xFFFFFF }

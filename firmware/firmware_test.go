@@ -1,0 +1,123 @@
+package firmware
+
+import (
+	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/stretchr/testify/require"
+)
+
+func TestWriteThenReadBack(t *testing.T) {
+	r := newRig(t, smallSpec(Vanilla, "sequential"), nil)
+	got := make([]uint64, 4)
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		rq := r.cmd(p, nvmectrl.OpWrite, 10, 4, nvmectrl.Hint{}, []uint64{101, 102, 103, 104})
+		require.Equal(t, nvmectrl.StatusSuccess, rq.status)
+		rq = r.cmd(p, nvmectrl.OpRead, 10, 4, nvmectrl.Hint{}, got)
+		require.Equal(t, nvmectrl.StatusSuccess, rq.status)
+	})
+	r.eng.Run()
+	require.Equal(t, []uint64{101, 102, 103, 104}, got)
+	require.Equal(t, int64(4), r.fw.Stats.ReadHits, "still in the write buffer")
+}
+
+func TestOutOfRange(t *testing.T) {
+	r := newRig(t, smallSpec(Vanilla, "sequential"), nil)
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		rq := r.cmd(p, nvmectrl.OpRead, r.fw.LogicalPages()-1, 2, nvmectrl.Hint{}, make([]uint64, 2))
+		require.Equal(t, nvmectrl.StatusLBAOutOfRange, rq.status)
+	})
+	r.eng.Run()
+}
+
+// TestIntegrity drives random writes, reads, trims and flushes from several host
+// processes against a reference map, on every buffer policy and allocator, with GC active
+// and the FTL invariant checker run after every GC: every read must return the version last
+// written (or zero for unwritten or trimmed pages).
+func TestIntegrity(t *testing.T) {
+	// 25,000 I/Os per configuration, 225,000 in all (issue 3 asks for ≥ 200 k).
+	ios := 25_000
+	if testing.Short() {
+		ios = 3000
+	}
+	for _, pol := range []Policy{Vanilla, FastDrain, Oracle} {
+		for _, alloc := range []string{"sequential", "skip-to-lsb", "latency-aware"} {
+			t.Run(pol.String()+"/"+alloc, func(t *testing.T) {
+				integrityRun(t, pol, alloc, ios, 1)
+			})
+		}
+	}
+}
+
+func integrityRun(t testing.TB, pol Policy, alloc string, ios int, seed uint64) *rig {
+	r := newRig(t, smallSpec(pol, alloc), nil)
+	// The host uses only a quarter of the logical space so GC has plenty to do with small
+	// valid counts, and overwrites it many times.
+	span := r.fw.LogicalPages() / 4
+	ref := make([]uint64, span)
+	busy := make([]bool, span)
+	version := uint64(0)
+	checked := 0
+	const procs = 8
+	left := ios
+	for k := 0; k < procs; k++ {
+		rng := sim.NewRNG(seed, "host"+string(rune('a'+k)))
+		r.eng.Spawn("host", func(p *sim.Proc) {
+			buf := make([]uint64, 8)
+			for left > 0 {
+				left--
+				n := 1 + rng.IntN(8)
+				lba := rng.Int64N(span - int64(n))
+				free := true
+				for i := lba; i < lba+int64(n); i++ {
+					free = free && !busy[i]
+				}
+				if !free {
+					p.Sleep(sim.Microsecond)
+					continue
+				}
+				for i := lba; i < lba+int64(n); i++ {
+					busy[i] = true
+				}
+				switch op := rng.IntN(20); {
+				case op < 11:
+					for i := 0; i < n; i++ {
+						version++
+						buf[i] = Stamp(lba+int64(i), version)
+					}
+					rq := r.cmd(p, nvmectrl.OpWrite, lba, n, nvmectrl.Hint{Victim: rng.IntN(2) == 0, Pages: uint32(rng.IntN(300))}, buf)
+					require.Equal(t, nvmectrl.StatusSuccess, rq.status)
+					copy(ref[lba:], buf[:n])
+				case op < 18:
+					rq := r.cmd(p, nvmectrl.OpRead, lba, n, nvmectrl.Hint{}, buf)
+					require.Equal(t, nvmectrl.StatusSuccess, rq.status)
+					for i := 0; i < n; i++ {
+						require.Equal(t, ref[lba+int64(i)], buf[i], "lba %d at %v", lba+int64(i), p.Now())
+						checked++
+					}
+				case op < 19:
+					rq := r.cmd(p, nvmectrl.OpDatasetManagement, lba, n, nvmectrl.Hint{}, nil)
+					require.Equal(t, nvmectrl.StatusSuccess, rq.status)
+					for i := lba; i < lba+int64(n); i++ {
+						ref[i] = 0
+					}
+				default:
+					r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+				}
+				for i := lba; i < lba+int64(n); i++ {
+					busy[i] = false
+				}
+			}
+		})
+	}
+	r.eng.Run()
+	require.Zero(t, r.eng.Processes()-(r.fw.spec.Workers+1+r.fw.geo.Dies()), "only firmware processes remain")
+	require.NoError(t, r.fw.FTL().Check())
+	require.Positive(t, checked)
+	if testing.Verbose() {
+		t.Logf("%v/%v: %d reads checked, %d GC runs, %d pages moved, WAF %.2f, sim time %v",
+			pol, alloc, checked, r.fw.Stats.GCRuns, r.fw.Stats.GCPagesMoved, r.fw.FTL().Stats.WAF(), r.eng.Now())
+	}
+	return r
+}

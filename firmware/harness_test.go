@@ -1,0 +1,195 @@
+package firmware
+
+import (
+	"encoding/binary"
+	"fmt"
+	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/dram"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/pcie"
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/stretchr/testify/require"
+)
+
+// rig is a whole SSD (PCIe link, controller, DRAM, channels, firmware) with a minimal test
+// host: one I/O queue pair whose completions are handled on interrupt. It stands in for
+// the host OS model, which tests of the firmware must not depend on.
+type rig struct {
+	t     testing.TB
+	eng   *sim.Engine
+	mem   *nvmectrl.HostMemory
+	ctrl  *nvmectrl.Controller
+	fw    *Firmware
+	chans []*channel.Channel
+
+	sqBase, cqBase uint64
+	size           int
+	tail, head     int
+	phase          uint8
+	slots          []*req // by CID
+	free           []uint16
+	slotSig        sim.Signal
+}
+
+// req is one outstanding host command.
+type req struct {
+	cid     uint16
+	buf     uint64   // data buffer in host memory
+	lists   []uint64 // PRP list pages
+	done    bool
+	status  nvmectrl.Status
+	level   nvmectrl.BufferLevel
+	levelOK bool
+	sig     sim.Signal
+	issued  sim.Time
+	latency sim.Time
+}
+
+const rigMaxBytes = 128 << 10
+
+// smallDie is a 2-plane TLC die of 32 blocks × 64 pages of 4 KiB.
+func smallDie() die.Spec {
+	d := die.SpecFor(die.TLC)
+	d.Planes, d.BlocksPerPlane, d.PagesPerBlock, d.PageSize = 2, 32, 64, 4096
+	return d
+}
+
+// newRig builds 2 channels × 2 dies of smallDie (16,384 pages, 64 MiB) with spec.
+func newRig(t testing.TB, spec Spec, mod func(*channel.Spec)) *rig {
+	eng := sim.NewEngine()
+	mem := nvmectrl.NewHostMemory()
+	cs := nvmectrl.DefaultSpec()
+	cs.LBASize = 4096
+	ctrl := nvmectrl.New("ssd.nvme", cs, eng, pcie.NewLink("ssd.pcie", pcie.DefaultSpec()), mem)
+	chs := channel.DefaultSpec()
+	chs.Dies = 2
+	chs.Die = smallDie()
+	if mod != nil {
+		mod(&chs)
+	}
+	var chans []*channel.Channel
+	for i := 0; i < 2; i++ {
+		ch, err := channel.New(eng, fmt.Sprintf("ssd.ch[%d]", i), chs)
+		require.NoError(t, err)
+		chans = append(chans, ch)
+	}
+	fw, err := New("ssd.fw", spec, eng, Hardware{Channels: chans, DRAM: dram.New("ssd.dram", dram.DefaultSpec()), Ctrl: ctrl})
+	require.NoError(t, err)
+	r := &rig{t: t, eng: eng, mem: mem, ctrl: ctrl, fw: fw, chans: chans, size: 256, phase: 1}
+	require.NoError(t, ctrl.Enable(mem.Alloc(4096), mem.Alloc(4096), 64, nvmectrl.ArbRoundRobin))
+	r.sqBase, r.cqBase = mem.Alloc(r.size*nvmectrl.SQESize), mem.Alloc(r.size*nvmectrl.CQESize)
+	require.Equal(t, nvmectrl.StatusSuccess, ctrl.CreateCQ(nvmectrl.CQConfig{ID: 1, Base: r.cqBase, Entries: r.size, IEN: true, Vector: 1}))
+	require.Equal(t, nvmectrl.StatusSuccess, ctrl.CreateSQ(nvmectrl.SQConfig{ID: 1, Base: r.sqBase, Entries: r.size, CQID: 1}))
+	ctrl.SetHost(r)
+	for cid := 0; cid < r.size-1; cid++ {
+		rq := &req{cid: uint16(cid), buf: mem.Alloc(rigMaxBytes)}
+		rq.lists = []uint64{mem.Alloc(4096)}
+		r.slots = append(r.slots, rq)
+		r.free = append(r.free, uint16(cid))
+	}
+	return r
+}
+
+// smallSpec is DefaultSpec sized for the small rig.
+func smallSpec(policy Policy, alloc string) Spec {
+	s := DefaultSpec()
+	s.Buffer.Policy = policy
+	s.Buffer.Pages = 256
+	s.FTL.Allocator = alloc
+	s.FTL.OverProvisioning = 0.25
+	s.FTL.GCThreshold, s.FTL.GCReserve = 3, 1
+	s.FTL.LSBOpenBlocks = 2
+	s.Workers = 16
+	s.Verify = true
+	return s
+}
+
+// Interrupt implements nvmectrl.Host: consume every new CQE, then ring the CQ head once.
+func (r *rig) Interrupt(now sim.Time, vector int) {
+	var e nvmectrl.CQE
+	n := 0
+	for {
+		r.mem.ReadCQE(r.cqBase+uint64(r.head)*nvmectrl.CQESize, &e)
+		if e.Phase() != r.phase {
+			break
+		}
+		rq := r.slots[e.CID()]
+		rq.done, rq.status = true, e.Status()
+		rq.level, rq.levelOK = r.ctrl.Spec().StatusCarrier.Decode(&e)
+		rq.latency = now - rq.issued
+		rq.sig.Notify()
+		if r.head++; r.head == r.size {
+			r.head, r.phase = 0, r.phase^1
+		}
+		n++
+	}
+	if n > 0 {
+		r.ctrl.RingCQ(now, 1, r.head)
+	}
+}
+
+// cmd issues one command from process p and waits for its completion. For writes, page i
+// of the data carries stamps[i] in its first eight bytes; for reads, stamps receives them.
+func (r *rig) cmd(p *sim.Proc, op nvmectrl.Opcode, lba int64, pages int, hint nvmectrl.Hint, stamps []uint64) *req {
+	for len(r.free) == 0 {
+		p.Wait(&r.slotSig)
+	}
+	cid := r.free[len(r.free)-1]
+	r.free = r.free[:len(r.free)-1]
+	rq := r.slots[cid]
+	rq.done = false
+	n := pages * 4096
+	if op == nvmectrl.OpWrite {
+		var b [8]byte
+		for i := 0; i < pages; i++ {
+			binary.LittleEndian.PutUint64(b[:], stamps[i])
+			r.mem.Write(rq.buf+uint64(i*4096), b[:])
+		}
+	}
+	var e nvmectrl.SQE
+	var prp1, prp2 uint64
+	if op == nvmectrl.OpDatasetManagement {
+		// One range: context attributes 0, pages blocks, starting at lba.
+		var rng [16]byte
+		binary.LittleEndian.PutUint32(rng[4:], uint32(pages))
+		binary.LittleEndian.PutUint64(rng[8:], uint64(lba))
+		r.mem.Write(rq.buf, rng[:])
+		prp1 = rq.buf
+	}
+	if op == nvmectrl.OpRead || op == nvmectrl.OpWrite {
+		var err error
+		prp1, prp2, _, err = nvmectrl.BuildPRP(r.mem, rq.buf, n, rq.lists)
+		require.NoError(r.t, err)
+	}
+	e.SetRW(op, cid, 1, prp1, prp2, uint64(lba), max(pages, 1))
+	if op == nvmectrl.OpDatasetManagement {
+		e.SetDW(10, 0)    // one range (0's based)
+		e.SetDW(11, 1<<2) // attribute: deallocate
+		e.SetDW(12, 0)
+	}
+	if op == nvmectrl.OpWrite {
+		r.ctrl.Spec().HintCarrier.Encode(&e, hint)
+	}
+	r.mem.WriteSQE(r.sqBase+uint64(r.tail)*nvmectrl.SQESize, &e)
+	if r.tail++; r.tail == r.size {
+		r.tail = 0
+	}
+	rq.issued = p.Now()
+	r.ctrl.RingSQ(p.Now(), 1, r.tail)
+	for !rq.done {
+		p.Wait(&rq.sig)
+	}
+	if op == nvmectrl.OpRead {
+		var b [8]byte
+		for i := 0; i < pages; i++ {
+			r.mem.Read(rq.buf+uint64(i*4096), b[:])
+			stamps[i] = binary.LittleEndian.Uint64(b[:])
+		}
+	}
+	r.free = append(r.free, cid)
+	r.slotSig.Notify()
+	return rq
+}

@@ -1,0 +1,300 @@
+package firmware
+
+import (
+	"encoding/binary"
+
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// worker is one HIL process: it takes a command, splits it into 4 KiB logical pages and
+// serves it. Several workers run so that a write waiting for buffer room does not hold up
+// reads behind it (the queue is shared, as the controller's command slots are).
+type worker struct {
+	f    *Firmware
+	core *sim.Core
+	w    waiter
+	b8   [8]byte
+	dsm  []byte
+}
+
+func newWorker(f *Firmware, i int) *worker {
+	return &worker{f: f, core: f.core(i)}
+}
+
+func (wk *worker) run(p *sim.Proc) {
+	for {
+		cmd := wk.f.cmds.Recv(p)
+		wk.handle(p, cmd)
+	}
+}
+
+// handle serves one command and posts its completion with the buffer level.
+func (wk *worker) handle(p *sim.Proc, cmd *nvmectrl.Command) {
+	f := wk.f
+	f.Stats.Commands++
+	p.Compute(wk.core, f.acts.hil, f.spec.Cycles.Parse)
+	st := nvmectrl.StatusInvalidOpcode
+	if !cmd.IsAdmin() {
+		switch cmd.SQE.Opcode() {
+		case nvmectrl.OpRead:
+			f.Stats.Reads++
+			st = wk.read(p, cmd)
+		case nvmectrl.OpWrite:
+			f.Stats.Writes++
+			st = wk.write(p, cmd)
+		case nvmectrl.OpFlush:
+			f.Stats.Flushes++
+			wk.flush(p)
+			st = nvmectrl.StatusSuccess
+		case nvmectrl.OpDatasetManagement:
+			f.Stats.Trims++
+			st = wk.deallocate(p, cmd)
+		case nvmectrl.OpWriteZeroes:
+			f.Stats.Trims++
+			st = wk.writeZeroes(p, cmd)
+		}
+	}
+	if st != nvmectrl.StatusSuccess {
+		f.Stats.Errors++
+	}
+	p.Compute(wk.core, f.acts.hil, f.spec.Cycles.Complete)
+	f.hw.Ctrl.Complete(p.Now(), cmd, st, 0, f.Level())
+}
+
+// span returns the byte range of a read or write and its logical pages, or false if it
+// goes past the namespace.
+func (wk *worker) span(cmd *nvmectrl.Command) (off, n, first, last int64, ok bool) {
+	f := wk.f
+	off = int64(cmd.SQE.SLBA()) * int64(f.lbaSize)
+	n = int64(cmd.SQE.Blocks()) * int64(f.lbaSize)
+	ps := int64(f.spec.PageSize)
+	if off < 0 || off+n > f.pagesPerNS*ps {
+		return 0, 0, 0, 0, false
+	}
+	return off, n, off / ps, (off + n - 1) / ps, true
+}
+
+// write buffers the command's pages, waiting for room as the policy dictates.
+func (wk *worker) write(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
+	f := wk.f
+	off, n, first, last, ok := wk.span(cmd)
+	if !ok {
+		return nvmectrl.StatusLBAOutOfRange
+	}
+	if cmd.Hint.Victim {
+		f.announced = int64(cmd.Hint.Pages)
+		f.evictSig.Notify()
+	}
+	ps := int64(f.spec.PageSize)
+	for i := first; i <= last; {
+		room := wk.room(p)
+		k := min(last-i+1, int64(room))
+		f.reserved += int(k)
+		lo := max(off, i*ps)
+		hi := min(off+n, (i+k)*ps)
+		arrive := f.hw.Ctrl.ReadHostData(p.Now(), cmd, int(lo-off), int(hi-lo))
+		done := f.hw.DRAM.Access(arrive, f.dramAddr(i), int(hi-lo), true)
+		p.SleepUntil(max(done, p.Now()))
+		p.Compute(wk.core, f.acts.hil, f.spec.Cycles.PerPage*k)
+		for j := i; j < i+k; j++ {
+			var stamp uint64
+			if j*ps >= off {
+				f.hw.Ctrl.CopyFromHost(cmd, int(j*ps-off), wk.b8[:])
+				stamp = binary.LittleEndian.Uint64(wk.b8[:])
+			} else {
+				// The write starts inside the page: the page keeps its version; its old
+				// data is merged in (read-modify-write).
+				stamp = wk.oldStamp(p, j)
+			}
+			if (j+1)*ps > off+n && j*ps >= off {
+				wk.oldStamp(p, j) // the tail of a partial last page: read-modify-write
+			}
+			f.reserved--
+			if !f.buf.Write(j, stamp) {
+				panic("firmware: buffer refused a reserved write")
+			}
+			f.Stats.WritePages++
+			if cmd.Hint.Victim && f.announced > 0 {
+				f.announced--
+			}
+		}
+		f.evictSig.Notify()
+		i += k
+	}
+	if cmd.SQE.FUA() {
+		wk.flush(p)
+	}
+	return nvmectrl.StatusSuccess
+}
+
+// room waits until the buffer can take at least one more page and returns how many it can.
+func (wk *worker) room(p *sim.Proc) int {
+	f := wk.f
+	stalled := false
+	start := p.Now()
+	for {
+		if avail := f.buf.Room() - f.reserved; avail > 0 {
+			if stalled {
+				f.Stats.StallTime += p.Now() - start
+			}
+			return avail
+		}
+		if !stalled {
+			stalled = true
+			f.Stats.Stalls++
+		}
+		f.roomWaiters++
+		f.evictSig.Notify()
+		p.Wait(&f.roomSig)
+		f.roomWaiters--
+	}
+}
+
+// oldStamp returns the current version of page lpn for a read-modify-write, reading it
+// from flash if it is not in DRAM.
+func (wk *worker) oldStamp(p *sim.Proc, lpn int64) uint64 {
+	f := wk.f
+	if st, ok := f.buf.Contains(lpn); ok && st != 0 {
+		v, _ := f.buf.Read(lpn)
+		return v
+	}
+	ppn := f.ftl.Lookup(lpn)
+	if ppn == ftl.NoPage {
+		return 0
+	}
+	if s, ok := f.pending[ppn]; ok {
+		return s
+	}
+	w := &wk.w
+	wk.grow(1)
+	w.pending, w.ready = 1, p.Now()
+	op := f.sched.get(opHostRead, f.geo.Addr(ppn).Die)
+	op.ppn, op.w, op.idx = ppn, w, 0
+	f.sched.enqueue(op)
+	w.wait(p)
+	p.SleepUntil(max(w.ready, p.Now()))
+	return w.stamps[0]
+}
+
+func (wk *worker) grow(n int) {
+	if cap(wk.w.stamps) < n {
+		wk.w.stamps = make([]uint64, n)
+	}
+	wk.w.stamps = wk.w.stamps[:n]
+}
+
+// read serves the command's pages from the buffer, from in-flight programs, or from flash.
+func (wk *worker) read(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
+	f := wk.f
+	off, n, first, last, ok := wk.span(cmd)
+	if !ok {
+		return nvmectrl.StatusLBAOutOfRange
+	}
+	k := int(last - first + 1)
+	wk.grow(k)
+	w := &wk.w
+	w.pending, w.ready = 0, p.Now()
+	p.Compute(wk.core, f.acts.hil, (f.spec.Cycles.PerPage+f.spec.Cycles.Lookup)*int64(k))
+	for j := 0; j < k; j++ {
+		lpn := first + int64(j)
+		f.Stats.ReadPages++
+		if v, hit := f.buf.Read(lpn); hit {
+			w.stamps[j] = v
+			f.Stats.ReadHits++
+			continue
+		}
+		ppn := f.ftl.Lookup(lpn)
+		if ppn == ftl.NoPage {
+			w.stamps[j] = 0
+			f.Stats.Unmapped++
+			continue
+		}
+		if s, ok := f.pending[ppn]; ok {
+			w.stamps[j] = s
+			f.Stats.PendingHits++
+			continue
+		}
+		op := f.sched.get(opHostRead, f.geo.Addr(ppn).Die)
+		op.ppn, op.w, op.idx = ppn, w, j
+		w.pending++
+		f.Stats.FlashReads++
+		f.sched.enqueue(op)
+	}
+	w.wait(p)
+	p.SleepUntil(max(w.ready, p.Now()))
+	out := f.hw.DRAM.Access(p.Now(), f.stagingAddr(0), int(n), false)
+	ps := int64(f.spec.PageSize)
+	for j := 0; j < k; j++ {
+		if start := (first + int64(j)) * ps; start >= off {
+			binary.LittleEndian.PutUint64(wk.b8[:], w.stamps[j])
+			m := min(8, int(off+n-start))
+			f.hw.Ctrl.CopyToHost(cmd, int(start-off), wk.b8[:m])
+		}
+	}
+	f.hw.Ctrl.WriteHostData(out, cmd, 0, int(n))
+	return nvmectrl.StatusSuccess
+}
+
+// flush waits until the data buffered when it started has been written to flash: as many
+// evictions as pages were occupied must complete (or the buffer must empty). With LRU
+// order a page rewritten meanwhile may count in place of an older one; FIFO is exact.
+func (wk *worker) flush(p *sim.Proc) {
+	f := wk.f
+	target := f.buf.Stats.Evicted + int64(f.buf.Occupancy())
+	f.flushers++
+	f.evictSig.Notify()
+	for f.buf.Occupancy() > 0 && f.buf.Stats.Evicted < target {
+		p.Wait(&f.flushSig)
+	}
+	f.flushers--
+}
+
+// deallocate serves Dataset Management with the Deallocate attribute: every logical page
+// wholly inside a range is trimmed from the buffer and the FTL.
+func (wk *worker) deallocate(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
+	f := wk.f
+	nr := int(cmd.SQE.DW(10)&0xFF) + 1
+	if cmd.SQE.DW(11)&(1<<2) == 0 {
+		return nvmectrl.StatusSuccess // attributes only: nothing to do
+	}
+	if cap(wk.dsm) < 16*nr {
+		wk.dsm = make([]byte, 16*nr)
+	}
+	buf := wk.dsm[:16*nr]
+	p.SleepUntil(max(p.Now(), f.hw.Ctrl.ReadHostData(p.Now(), cmd, 0, len(buf))))
+	f.hw.Ctrl.CopyFromHost(cmd, 0, buf)
+	for r := 0; r < nr; r++ {
+		nlb := int64(binary.LittleEndian.Uint32(buf[16*r+4:]))
+		slba := int64(binary.LittleEndian.Uint64(buf[16*r+8:]))
+		if st := wk.trimRange(p, slba, nlb); st != nvmectrl.StatusSuccess {
+			return st
+		}
+	}
+	return nvmectrl.StatusSuccess
+}
+
+// writeZeroes trims the pages wholly inside the range (they then read as zeros).
+func (wk *worker) writeZeroes(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
+	return wk.trimRange(p, int64(cmd.SQE.SLBA()), int64(cmd.SQE.Blocks()))
+}
+
+func (wk *worker) trimRange(p *sim.Proc, slba, nlb int64) nvmectrl.Status {
+	f := wk.f
+	ps := int64(f.spec.PageSize)
+	off := slba * int64(f.lbaSize)
+	end := off + nlb*int64(f.lbaSize)
+	if off < 0 || end > f.pagesPerNS*ps {
+		return nvmectrl.StatusLBAOutOfRange
+	}
+	first, last := (off+ps-1)/ps, end/ps // pages wholly inside [off, end)
+	if last > first {
+		p.Compute(wk.core, f.acts.hil, f.spec.Cycles.PerPage*(last-first))
+	}
+	for lpn := first; lpn < last; lpn++ {
+		f.buf.Invalidate(lpn)
+		f.ftl.Trim(lpn)
+	}
+	return nvmectrl.StatusSuccess
+}

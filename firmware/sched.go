@@ -1,0 +1,277 @@
+package firmware
+
+import (
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// opKind says what a flash operation is for.
+type opKind uint8
+
+const (
+	opHostRead  opKind = iota // a page a host read needs
+	opEvict                   // a buffered page written to flash
+	opGCRead                  // a valid page GC moves
+	opGCProgram               // its new copy
+	opErase                   // a GC victim's erase
+)
+
+// waiter is a process waiting for a set of flash operations.
+type waiter struct {
+	pending int
+	sig     sim.Signal
+	ready   sim.Time // latest time a completed operation's data reached DRAM
+	stamps  []uint64 // per page slot: the stamp a read returned
+}
+
+// wait blocks p until every operation counted in w has completed.
+func (w *waiter) wait(p *sim.Proc) {
+	for w.pending > 0 {
+		p.Wait(&w.sig)
+	}
+}
+
+// maxPlanes bounds the planes one transaction may span.
+const maxPlanes = 16
+
+// flashOp is one page (or block, for an erase) of flash work. Programs queued on one die
+// may be merged into one multi-plane transaction, carried by the first op's tx.
+type flashOp struct {
+	tx     channel.Transaction
+	kind   opKind
+	die    int
+	ppn    ftl.PPN
+	stamp  uint64
+	victim buffer.Victim // opEvict
+	bg     bool          // opEvict from background eviction
+	w      *waiter       // reads, GC operations
+	idx    int           // the waiter's slot for this page
+	merged []*flashOp    // other ops carried by tx (multi-plane)
+	next   *flashOp
+	addrs  [maxPlanes]die.Addr
+	stamps [maxPlanes]uint64
+}
+
+// opList is an intrusive FIFO.
+type opList struct {
+	head, tail *flashOp
+	n          int
+}
+
+func (l *opList) push(op *flashOp) {
+	op.next = nil
+	if l.tail == nil {
+		l.head = op
+	} else {
+		l.tail.next = op
+	}
+	l.tail = op
+	l.n++
+}
+
+func (l *opList) pop() *flashOp {
+	op := l.head
+	l.head = op.next
+	if l.head == nil {
+		l.tail = nil
+	}
+	op.next = nil
+	l.n--
+	return op
+}
+
+// dieQueue holds the operations waiting for one die.
+type dieQueue struct {
+	reads     opList // host reads
+	progs     opList // eviction programs, in allocation order
+	gc        opList // GC reads, programs and erases, in order
+	inChannel int
+	hostRun   int // host programs dispatched since the last GC operation
+	arriving  int // eviction programs whose data is still leaving DRAM
+}
+
+// scheduler is the flash transaction scheduler: per-die queues feeding the channels.
+type scheduler struct {
+	arrival   *arrivalHandler
+	f         *Firmware
+	dies      []dieQueue
+	free      []*flashOp
+	sameBlock bool
+}
+
+func newScheduler(f *Firmware) *scheduler {
+	s := &scheduler{f: f, dies: make([]dieQueue, f.geo.Dies()),
+		sameBlock: f.hw.Channels[0].Spec().Die.MultiPlaneSameBlock}
+	s.arrival = &arrivalHandler{s}
+	return s
+}
+
+// get returns a cleared operation from the pool.
+func (s *scheduler) get(kind opKind, g int) *flashOp {
+	var op *flashOp
+	if n := len(s.free); n > 0 {
+		op = s.free[n-1]
+		s.free = s.free[:n-1]
+	} else {
+		op = &flashOp{}
+		op.tx.Done = s
+		op.tx.Tag = op
+	}
+	op.kind, op.die, op.w, op.bg, op.merged = kind, g, nil, false, op.merged[:0]
+	return op
+}
+
+func (s *scheduler) put(op *flashOp) {
+	op.w = nil
+	s.free = append(s.free, op)
+}
+
+// readsWaiting reports whether host reads are queued or in flight on die g, which
+// background eviction avoids.
+func (s *scheduler) readsWaiting(g int) bool { return s.dies[g].reads.n > 0 }
+
+// queuedPrograms returns the eviction programs waiting for die g.
+func (s *scheduler) queuedPrograms(g int) int { return s.dies[g].progs.n + s.dies[g].arriving }
+
+// arrival is the handler that queues an eviction program when its data has left DRAM.
+type arrivalHandler struct{ s *scheduler }
+
+// HandleEvent queues the arriving program.
+func (a *arrivalHandler) HandleEvent(ev *sim.Event) {
+	op := ev.Data.(*flashOp)
+	a.s.dies[op.die].arriving--
+	a.s.enqueue(op)
+}
+
+// arrive queues op at time t (now or later).
+func (s *scheduler) arrive(t sim.Time, op *flashOp) {
+	s.dies[op.die].arriving++
+	s.f.eng.SchedulePhase(t, sim.PhaseDefault, s.arrival, op, 0)
+}
+
+// enqueue adds op to its die's queue and dispatches.
+func (s *scheduler) enqueue(op *flashOp) {
+	q := &s.dies[op.die]
+	switch op.kind {
+	case opHostRead:
+		q.reads.push(op)
+	case opEvict:
+		q.progs.push(op)
+	default:
+		q.gc.push(op)
+	}
+	s.dispatch(op.die)
+}
+
+// dispatch hands operations to die g's channel while it has fewer than DieDepth.
+func (s *scheduler) dispatch(g int) {
+	q := &s.dies[g]
+	sp := s.f.spec.Scheduler
+	for q.inChannel < sp.DieDepth {
+		var op *flashOp
+		switch {
+		case sp.ReadFirst && q.reads.n > 0:
+			op = q.reads.pop()
+		case q.gc.n > 0 && (q.progs.n == 0 || q.hostRun >= sp.GCWeight || s.gcUrgent(g)):
+			op = q.gc.pop()
+			q.hostRun = 0
+		case q.progs.n > 0:
+			op = q.progs.pop()
+			q.hostRun++
+			if sp.MultiPlane {
+				s.merge(q, op)
+			}
+		case q.reads.n > 0:
+			op = q.reads.pop()
+		default:
+			return
+		}
+		s.submit(op)
+		q.inChannel++
+	}
+}
+
+// gcUrgent reports whether a plane of die g is down to its GC reserve, when GC must win.
+func (s *scheduler) gcUrgent(g int) bool {
+	for p := 0; p < s.f.geo.Planes; p++ {
+		if s.f.ftl.FreeBlocks(g, p) <= s.f.spec.FTL.GCReserve {
+			return true
+		}
+	}
+	return false
+}
+
+// merge joins to op the programs at the head of q that are on other planes at the same
+// page index (and block, if the die requires it), for one multi-plane transaction. Only a
+// contiguous run at the head is taken, so programs of one block stay in order.
+func (s *scheduler) merge(q *dieQueue, op *flashOp) {
+	used := uint64(1) << uint(s.f.geo.Addr(op.ppn).Plane)
+	a0 := s.f.geo.Addr(op.ppn)
+	for q.progs.n > 0 && len(op.merged)+1 < s.f.geo.Planes {
+		nx := q.progs.head
+		a := s.f.geo.Addr(nx.ppn)
+		if a.Page != a0.Page || used&(1<<uint(a.Plane)) != 0 || (s.sameBlock && a.Block != a0.Block) {
+			return
+		}
+		used |= 1 << uint(a.Plane)
+		op.merged = append(op.merged, q.progs.pop())
+	}
+}
+
+// submit fills op's transaction and submits it to the die's channel.
+func (s *scheduler) submit(op *flashOp) {
+	ch, d := s.f.dieOf(op.die)
+	tx := &op.tx
+	tx.Die = d
+	tx.Bytes = 0
+	tx.Addrs = op.addrs[:0]
+	tx.Stamps = op.stamps[:0]
+	switch op.kind {
+	case opHostRead, opGCRead:
+		tx.Kind = channel.Read
+		_, a := s.f.addr(op.ppn)
+		tx.Addrs = append(tx.Addrs, a)
+	case opEvict, opGCProgram:
+		tx.Kind = channel.Program
+		_, a := s.f.addr(op.ppn)
+		tx.Addrs = append(tx.Addrs, a)
+		tx.Stamps = append(tx.Stamps, op.stamp)
+		for _, m := range op.merged {
+			_, a := s.f.addr(m.ppn)
+			tx.Addrs = append(tx.Addrs, a)
+			tx.Stamps = append(tx.Stamps, m.stamp)
+		}
+	case opErase:
+		tx.Kind = channel.Erase
+		_, a := s.f.addr(op.ppn)
+		a.Page = 0
+		tx.Addrs = append(tx.Addrs, a)
+	default:
+		panic(fmt.Sprintf("firmware: unknown flash op kind %d", op.kind))
+	}
+	ch.Submit(tx)
+}
+
+// HandleEvent receives a completed transaction from a channel.
+func (s *scheduler) HandleEvent(ev *sim.Event) {
+	tx := ev.Data.(*channel.Transaction)
+	op := tx.Tag.(*flashOp)
+	now := ev.Time
+	g := op.die
+	s.dies[g].inChannel--
+	s.f.opDone(now, op, tx.Stamps)
+	for _, m := range op.merged {
+		s.f.opDone(now, m, nil)
+	}
+	for _, m := range op.merged {
+		s.put(m)
+	}
+	op.merged = op.merged[:0]
+	s.put(op)
+	s.dispatch(g)
+}

@@ -1,0 +1,193 @@
+package firmware
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Policy is the write-buffer policy (DESIGN.md "Write buffer").
+type Policy uint8
+
+// Buffer policies.
+const (
+	// Vanilla evicts on demand: a write that finds the buffer full waits while dirty pages
+	// are written to flash.
+	Vanilla Policy = iota
+	// FastDrain (FD-Buf) predicts occupancy from the host's victimization hint: below the
+	// high watermark it evicts a bounded number of pages in the background to dies the
+	// reads are not using; at or above it, it evicts to all dies in the foreground until
+	// occupancy falls below the low watermark.
+	FastDrain
+	// Oracle is an unbounded buffer drained in the background only (the paper's Fig. 2b).
+	Oracle
+)
+
+var policyNames = [...]string{"vanilla", "fastdrain", "oracle"}
+
+// String returns the configuration name.
+func (p Policy) String() string {
+	if int(p) < len(policyNames) {
+		return policyNames[p]
+	}
+	return fmt.Sprintf("Policy(%d)", uint8(p))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (p Policy) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (p *Policy) UnmarshalText(b []byte) error {
+	for i, n := range policyNames {
+		if string(b) == n {
+			*p = Policy(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("buffer policy %q is not one of vanilla, fastdrain, oracle", b)
+}
+
+// Cycles are the controller-CPU costs of firmware steps, in core cycles. The defaults are
+// order-of-magnitude estimates for an embedded ARM core running an FTL (a few hundred
+// cycles per table step); they are parameters, not measurements.
+type Cycles struct {
+	Parse      int64 `yaml:"parse"`       // decode a command and split it
+	PerPage    int64 `yaml:"per_page"`    // per 4 KiB sub-request bookkeeping
+	Lookup     int64 `yaml:"lookup"`      // one mapping-table lookup
+	Allocate   int64 `yaml:"allocate"`    // one page allocation and map update
+	Evict      int64 `yaml:"evict"`       // one eviction decision (per round)
+	Complete   int64 `yaml:"complete"`    // build a completion
+	GCPerPage  int64 `yaml:"gc_per_page"` // GC bookkeeping per moved page
+	FlashIssue int64 `yaml:"flash_issue"` // build and queue one flash transaction
+}
+
+// Spec is the firmware configuration.
+type Spec struct {
+	Cores     int      `yaml:"cores"`     // controller cores running firmware
+	CoreFreq  sim.Freq `yaml:"core_freq"` // e.g. "400MHz" (SimpleSSD's Intel 750 preset, FACTS.md §4.2)
+	Workers   int      `yaml:"workers"`   // commands handled concurrently by the HIL
+	Cycles    Cycles   `yaml:"cycles"`    // per-step CPU costs
+	PageSize  int      `yaml:"page_size"` // logical page (mapping unit) in bytes; must equal the flash page size
+	Buffer    Buffer   `yaml:"buffer"`    // write buffer
+	FTL       FTLSpec  `yaml:"ftl"`       // mapping, allocation, GC
+	Scheduler Sched    `yaml:"scheduler"` // flash scheduler
+	Verify    bool     `yaml:"verify"`    // check FTL invariants after every GC (slow; for tests)
+}
+
+// Buffer configures the DRAM write buffer.
+type Buffer struct {
+	Policy     Policy            `yaml:"policy"`
+	Pages      int               `yaml:"pages"` // capacity in logical pages (ignored by oracle)
+	Order      string            `yaml:"order"` // "lru" or "fifo"
+	Watermarks buffer.Watermarks `yaml:"watermarks"`
+	// BackgroundPerDie bounds the pages a background eviction round sends to one idle die;
+	// BackgroundMax bounds the pages in flight from background eviction in total.
+	BackgroundPerDie int `yaml:"background_per_die"`
+	BackgroundMax    int `yaml:"background_max"`
+	// ForegroundPerDie bounds the eviction programs queued per die in foreground (and
+	// vanilla on-demand) eviction.
+	ForegroundPerDie int `yaml:"foreground_per_die"`
+}
+
+// FTLSpec configures the FTL.
+type FTLSpec struct {
+	Allocator        string  `yaml:"allocator"`         // sequential, skip-to-lsb, latency-aware
+	OverProvisioning float64 `yaml:"over_provisioning"` // fraction of physical pages hidden
+	GCVictim         string  `yaml:"gc_victim"`         // greedy or cost-benefit
+	GCThreshold      int     `yaml:"gc_threshold"`      // free blocks per plane that start GC
+	GCReserve        int     `yaml:"gc_reserve"`        // free blocks per plane only GC may use
+	LSBOpenBlocks    int     `yaml:"lsb_open_blocks"`   // latency-aware open blocks per die
+}
+
+// Sched configures the flash scheduler.
+type Sched struct {
+	ReadFirst  bool `yaml:"read_first"`  // reads go before programs and erases on a die
+	GCWeight   int  `yaml:"gc_weight"`   // host programs per GC operation when both wait
+	DieDepth   int  `yaml:"die_depth"`   // transactions per die handed to the channel at once
+	MultiPlane bool `yaml:"multi_plane"` // merge programs on the same page of different planes
+}
+
+// DefaultSpec returns a firmware for a 4 KiB-page device: 4 cores at 400 MHz, 64 HIL
+// workers, a vanilla LRU buffer of 131,072 pages (512 MiB, the paper's buffer), watermarks
+// 0.5 / 0.8, sequential allocation with 7 % over-provisioning and greedy GC, reads first.
+func DefaultSpec() Spec {
+	return Spec{
+		Cores: 4, CoreFreq: 400 * sim.MHz, Workers: 64, PageSize: 4096,
+		Cycles: Cycles{Parse: 800, PerPage: 100, Lookup: 200, Allocate: 300, Evict: 400,
+			Complete: 400, GCPerPage: 300, FlashIssue: 200},
+		Buffer: Buffer{Policy: Vanilla, Pages: 131072, Order: "lru",
+			Watermarks: buffer.Watermarks{Low: 0.5, High: 0.8}, BackgroundPerDie: 1,
+			BackgroundMax: 64, ForegroundPerDie: 2},
+		FTL: FTLSpec{Allocator: "sequential", OverProvisioning: 0.07, GCVictim: "greedy",
+			GCThreshold: 4, GCReserve: 2, LSBOpenBlocks: 4},
+		Scheduler: Sched{ReadFirst: true, GCWeight: 4, DieDepth: 2, MultiPlane: true},
+	}
+}
+
+// Validate reports every problem with the spec, each naming its field.
+func (s Spec) Validate() error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if s.Cores < 1 || s.Cores > 64 {
+		bad("firmware.cores: %d is not in 1 … 64", s.Cores)
+	}
+	if s.CoreFreq <= 0 {
+		bad("firmware.core_freq: %v must be positive", s.CoreFreq)
+	}
+	if s.Workers < 1 || s.Workers > 65536 {
+		bad("firmware.workers: %d is not in 1 … 65536", s.Workers)
+	}
+	if s.PageSize != 4096 {
+		bad("firmware.page_size: %d; only 4096-byte mapping units are supported", s.PageSize)
+	}
+	for _, c := range []struct {
+		name string
+		v    int64
+	}{{"parse", s.Cycles.Parse}, {"per_page", s.Cycles.PerPage}, {"lookup", s.Cycles.Lookup},
+		{"allocate", s.Cycles.Allocate}, {"evict", s.Cycles.Evict}, {"complete", s.Cycles.Complete},
+		{"gc_per_page", s.Cycles.GCPerPage}, {"flash_issue", s.Cycles.FlashIssue}} {
+		if c.v < 0 {
+			bad("firmware.cycles.%s: %d must not be negative", c.name, c.v)
+		}
+	}
+	if s.Buffer.Policy > Oracle {
+		bad("firmware.buffer.policy: unknown policy %d", s.Buffer.Policy)
+	}
+	if s.Buffer.Policy != Oracle && s.Buffer.Pages < 1 {
+		bad("firmware.buffer.pages: %d must be positive", s.Buffer.Pages)
+	}
+	if _, err := buffer.ParseOrder(s.Buffer.Order); err != nil {
+		bad("firmware.buffer.order: %v", err)
+	}
+	if err := s.Buffer.Watermarks.Validate(); err != nil {
+		bad("firmware.%v", err)
+	}
+	if s.Buffer.BackgroundPerDie < 1 || s.Buffer.BackgroundMax < 1 || s.Buffer.ForegroundPerDie < 1 {
+		bad("firmware.buffer: background_per_die (%d), background_max (%d) and foreground_per_die (%d) must be positive",
+			s.Buffer.BackgroundPerDie, s.Buffer.BackgroundMax, s.Buffer.ForegroundPerDie)
+	}
+	if _, err := ftl.ParseAllocator(s.FTL.Allocator); err != nil {
+		bad("firmware.ftl.allocator: %v", err)
+	}
+	if _, err := ftl.ParseVictimPolicy(s.FTL.GCVictim); err != nil {
+		bad("firmware.ftl.gc_victim: %v", err)
+	}
+	if s.Scheduler.GCWeight < 1 {
+		bad("firmware.scheduler.gc_weight: %d must be at least 1", s.Scheduler.GCWeight)
+	}
+	if s.Scheduler.DieDepth < 1 || s.Scheduler.DieDepth > 64 {
+		bad("firmware.scheduler.die_depth: %d is not in 1 … 64", s.Scheduler.DieDepth)
+	}
+	return errors.Join(errs...)
+}
+
+// ftlConfig converts the FTL section (already validated) to an ftl.Config.
+func (s Spec) ftlConfig() ftl.Config {
+	a, _ := ftl.ParseAllocator(s.FTL.Allocator)
+	v, _ := ftl.ParseVictimPolicy(s.FTL.GCVictim)
+	return ftl.Config{OverProvisioning: s.FTL.OverProvisioning, Allocator: a, Victim: v,
+		GCThreshold: s.FTL.GCThreshold, GCReserve: s.FTL.GCReserve, LSBOpenBlocks: s.FTL.LSBOpenBlocks}
+}
