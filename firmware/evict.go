@@ -27,9 +27,11 @@ func (f *Firmware) foreground() bool {
 		wm := f.spec.Buffer.Watermarks
 		if !f.fgMode && predicted >= wm.High*capP {
 			f.fgMode = true
+			f.logMode(int64(predicted))
 		}
 		if f.fgMode && occ < wm.Low*capP {
 			f.fgMode = false
+			f.logMode(int64(predicted))
 		}
 		return f.fgMode || urgent
 	case Oracle:
@@ -114,4 +116,11 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	t := f.hw.DRAM.Access(f.eng.Now(), f.dramAddr(lpn), f.spec.PageSize, false)
 	f.sched.arrive(t, op)
 	return true
+}
+
+func (f *Firmware) logMode(predicted int64) {
+	if len(f.modeLog) < 10000 {
+		f.modeLog = append(f.modeLog, ModeChange{At: f.eng.Now(), Foreground: f.fgMode,
+			Occupancy: f.buf.Occupancy(), Predicted: predicted})
+	}
 }

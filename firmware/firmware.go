@@ -76,6 +76,8 @@ type Firmware struct {
 	gcSig  []sim.Signal
 	gcBusy []bool
 
+	modeLog []ModeChange
+
 	// OnGC, if set, is called after every GC victim is erased (tests run the invariant
 	// checker there).
 	OnGC func(f *Firmware)
@@ -145,6 +147,18 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 	}
 	return f, nil
 }
+
+// ModeChange records a switch of the fastdrain policy between background and foreground
+// eviction, with the occupancy and predicted occupancy (pages) that caused it.
+type ModeChange struct {
+	At         sim.Time
+	Foreground bool
+	Occupancy  int
+	Predicted  int64
+}
+
+// ModeLog returns the fastdrain policy's mode switches so far (the first 10,000).
+func (f *Firmware) ModeLog() []ModeChange { return f.modeLog }
 
 // Name returns the firmware's name.
 func (f *Firmware) Name() string { return f.name }

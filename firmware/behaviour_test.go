@@ -1,0 +1,163 @@
+package firmware
+
+import (
+	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/stretchr/testify/require"
+)
+
+// TestVanillaStallsExactlyWhenFull: with a 64-page vanilla buffer, 64 single-page writes
+// complete without stalling or evicting (vanilla evicts on demand only); the 65th finds the
+// buffer full, stalls, and completes only after an eviction program finished — at least
+// one LSB tPROG (558 µs) later.
+func TestVanillaStallsExactlyWhenFull(t *testing.T) {
+	s := smallSpec(Vanilla, "sequential")
+	s.Buffer.Pages = 64
+	r := newRig(t, s, nil)
+	var lat65 sim.Time
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		for i := int64(0); i < 64; i++ {
+			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			require.Zero(t, r.fw.Stats.Stalls, "write %d", i)
+		}
+		require.Zero(t, r.fw.Stats.ForegroundEvictions+r.fw.Stats.BackgroundEvictions)
+		require.Equal(t, 64, r.fw.Buffer().Occupancy())
+		rq := r.cmd(p, nvmectrl.OpWrite, 64, 1, nvmectrl.Hint{}, []uint64{Stamp(64, 1)})
+		lat65 = rq.latency
+		require.Equal(t, int64(1), r.fw.Stats.Stalls)
+	})
+	r.eng.Run()
+	require.GreaterOrEqual(t, lat65, 558*sim.Microsecond)
+	require.Positive(t, r.fw.Stats.ForegroundEvictions)
+}
+
+// TestStatusLevelFollowsOccupancy: each completion carries the level of the occupancy at
+// completion. With 100 pages and watermarks 0.5 / 0.8, after the i-th single-page write
+// the vanilla buffer holds i pages: below-low for i < 50, between for 50 ≤ i < 80, above-high
+// from 80 on.
+func TestStatusLevelFollowsOccupancy(t *testing.T) {
+	s := smallSpec(Vanilla, "sequential")
+	s.Buffer.Pages = 100
+	s.Buffer.Watermarks = buffer.Watermarks{Low: 0.5, High: 0.8}
+	r := newRig(t, s, nil)
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		for i := int64(1); i <= 90; i++ {
+			rq := r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			require.True(t, rq.levelOK)
+			want := nvmectrl.LevelLow
+			switch {
+			case i >= 80:
+				want = nvmectrl.LevelHigh
+			case i >= 50:
+				want = nvmectrl.LevelMid
+			}
+			require.Equal(t, want, rq.level, "after write %d", i)
+		}
+	})
+	r.eng.Run()
+}
+
+// TestFastDrainWatermarks: a write announcing a victimization pushes the predicted
+// occupancy (occupancy + announced pages) over the high watermark, which starts foreground
+// eviction; it stops once occupancy is below the low watermark.
+func TestFastDrainWatermarks(t *testing.T) {
+	s := smallSpec(FastDrain, "latency-aware")
+	s.Buffer.Pages = 100
+	s.Buffer.Watermarks = buffer.Watermarks{Low: 0.5, High: 0.8}
+	s.Buffer.BackgroundMax = 1
+	r := newRig(t, s, nil)
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		// 30 plain writes: no prediction past 80 pages, no foreground mode.
+		for i := int64(0); i < 30; i++ {
+			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+		}
+		require.Empty(t, r.fw.ModeLog())
+		require.Zero(t, r.fw.Stats.ForegroundEvictions)
+		// A victimization announces 70 pages, then sends them 4 at a time.
+		for i := int64(100); i < 170; i += 4 {
+			left := uint32(170 - i)
+			stamps := []uint64{Stamp(i, 1), Stamp(i+1, 1), Stamp(i+2, 1), Stamp(i+3, 1)}
+			r.cmd(p, nvmectrl.OpWrite, i, 4, nvmectrl.Hint{Victim: true, Pages: left}, stamps)
+		}
+	})
+	r.eng.Run()
+	log := r.fw.ModeLog()
+	require.GreaterOrEqual(t, len(log), 2)
+	require.True(t, log[0].Foreground)
+	require.GreaterOrEqual(t, log[0].Predicted, int64(80), "entered at the high watermark")
+	require.False(t, log[1].Foreground)
+	require.Less(t, log[1].Occupancy, 50, "left below the low watermark")
+	require.Positive(t, r.fw.Stats.ForegroundEvictions)
+	// FD-FTL: every foreground eviction went to an LSB page.
+	st := r.fw.FTL().Stats
+	require.Equal(t, st.ForegroundWr, st.LSBForFG)
+	require.Equal(t, r.fw.Stats.ForegroundEvictions, st.ForegroundWr)
+}
+
+// TestForegroundSpreadsOverDies: vanilla on-demand eviction fills every die's queue in
+// turn, so the programs of a long write burst are spread evenly over the four dies.
+func TestForegroundSpreadsOverDies(t *testing.T) {
+	s := smallSpec(Vanilla, "latency-aware")
+	s.Buffer.Pages = 32
+	r := newRig(t, s, nil)
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		st := make([]uint64, 8)
+		for i := int64(0); i < 400; i += 8 {
+			for k := range st {
+				st[k] = Stamp(i+int64(k), 1)
+			}
+			r.cmd(p, nvmectrl.OpWrite, i, 8, nvmectrl.Hint{}, st)
+		}
+	})
+	r.eng.Run()
+	var per []int64
+	var lsbOnly = true
+	for _, ch := range r.chans {
+		for d := 0; d < ch.NumDies(); d++ {
+			ps := ch.Die(d).Stats().Programs
+			per = append(per, ps[0]+ps[1]+ps[2])
+			lsbOnly = lsbOnly && ps[1] == 0 && ps[2] == 0
+		}
+	}
+	require.True(t, lsbOnly, "latency-aware foreground eviction programs LSB pages only")
+	lo, hi := per[0], per[0]
+	for _, v := range per {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	require.LessOrEqual(t, hi-lo, int64(2*s.Buffer.ForegroundPerDie), "programs per die %v", per)
+}
+
+// TestSkipToLSBWastedMatchesFlash: the pages the skip-to-lsb allocator counts as wasted
+// (in blocks not yet erased) are exactly the pages the dies passed over — erased pages below
+// a block's next page on flash — plus the trailing pages of blocks the FTL skipped to the
+// end (the flash never sees those).
+func TestSkipToLSBWastedMatchesFlash(t *testing.T) {
+	r := integrityRun(t, Vanilla, "skip-to-lsb", 3000, 2)
+	f := r.fw.FTL()
+	g := f.Geometry()
+	next := func(b ftl.BlockID) int {
+		dieIdx, plane, blk := g.BlockAddr(b)
+		ch, d := r.fw.dieOf(dieIdx)
+		return ch.Die(d).NextPage(plane, blk)
+	}
+	require.NoError(t, f.CheckProgrammed(next))
+	var onFlash, trailing int64
+	for b := 0; b < g.Blocks(); b++ {
+		dieIdx, plane, blk := g.BlockAddr(ftl.BlockID(b))
+		ch, d := r.fw.dieOf(dieIdx)
+		n := next(ftl.BlockID(b))
+		for pg := 0; pg < n; pg++ {
+			if ch.Die(d).Stamp(die.Addr{Plane: plane, Block: blk, Page: pg}) == die.ErasedStamp {
+				onFlash++
+			}
+		}
+		trailing += int64(f.NextPage(ftl.BlockID(b)) - n)
+	}
+	require.Positive(t, f.Stats.WastedNow)
+	require.Equal(t, f.Stats.WastedNow, onFlash+trailing)
+}
