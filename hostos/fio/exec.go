@@ -1,0 +1,112 @@
+package fio
+
+import (
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// DirStats are the statistics of one direction (read, write or flush) of a job.
+type DirStats struct {
+	IOs   int64
+	Bytes int64
+	Lat   sim.Histogram // latency in ps: exact min/max/mean, quantiles within 1 %
+}
+
+// JobResult is the outcome of one job, its NumJobs copies merged, counting only IOs
+// submitted after ramp_time.
+type JobResult struct {
+	Name  string
+	Read  DirStats
+	Write DirStats
+	Flush DirStats
+	Start sim.Time // when the job started
+	End   sim.Time // last completion
+}
+
+// Dir returns the statistics of op.
+func (r *JobResult) Dir(op uflip.Op) *DirStats {
+	switch op {
+	case uflip.OpRead:
+		return &r.Read
+	case uflip.OpWrite:
+		return &r.Write
+	}
+	return &r.Flush
+}
+
+// Run runs jobs side by side on dev (fio runs a file's jobs concurrently), capacity bytes
+// large, from process p, and returns one result per job when all have finished. Each copy
+// of a job has its own Generator and IODepth worker processes; a worker takes the next IO,
+// submits it and waits for it, so up to IODepth IOs of a copy are outstanding. The first
+// device error stops the failing worker and is returned.
+func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult, error) {
+	type copyGen struct {
+		job int
+		g   *Generator
+	}
+	var gens []copyGen
+	for i, j := range jobs {
+		for k := range int(j.NumJobs) {
+			g, err := NewGenerator(j, capacity, k)
+			if err != nil {
+				return nil, err
+			}
+			gens = append(gens, copyGen{i, g})
+		}
+	}
+	res := make([]JobResult, len(jobs))
+	for i, j := range jobs {
+		res[i] = JobResult{Name: j.Name, Start: p.Now(), End: p.Now()}
+		res[i].Read.Lat.Name = j.Name + "/read"
+		res[i].Write.Lat.Name = j.Name + "/write"
+		res[i].Flush.Lat.Name = j.Name + "/flush"
+	}
+	var (
+		done     sim.Signal
+		left     int
+		firstErr error
+	)
+	for c, cg := range gens {
+		j := jobs[cg.job]
+		r := &res[cg.job]
+		for w := range int(j.IODepth) {
+			left++
+			name := fmt.Sprintf("fio/%s/%d/w%d", j.Name, c, w)
+			p.Engine().Spawn(name, func(q *sim.Proc) {
+				if err := worker(q, dev, cg.g, r); err != nil && firstErr == nil {
+					firstErr = fmt.Errorf("%s: %w", name, err)
+				}
+				left--
+				done.Notify()
+			})
+		}
+	}
+	for left > 0 {
+		p.Wait(&done)
+	}
+	return res, firstErr
+}
+
+// worker issues IOs from g one at a time until the generator is done.
+func worker(q *sim.Proc, dev uflip.Device, g *Generator, r *JobResult) error {
+	for {
+		io, ok := g.Next(q.Now())
+		if !ok {
+			return nil
+		}
+		submit := q.Now()
+		lat, err := dev.Do(q, io.Op, io.Offset, io.Size)
+		if err != nil {
+			return fmt.Errorf("%s of %d B at %d: %w", io.Op, io.Size, io.Offset, err)
+		}
+		r.End = max(r.End, submit+lat)
+		if submit >= g.RampEnd() {
+			d := r.Dir(io.Op)
+			d.IOs++
+			d.Bytes += io.Size
+			d.Lat.Record(int64(lat))
+		}
+	}
+}
