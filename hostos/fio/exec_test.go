@@ -129,7 +129,7 @@ jobs:
 }
 
 func BenchmarkRun(b *testing.B) {
-	j := job(func(j *Job) { j.RW, j.IODepth, j.Size = RandRW, 8, 4 << 20 })
+	j := job(func(j *Job) { j.RW, j.IODepth, j.Size = RandRW, 8, 4<<20 })
 	b.ReportAllocs()
 	for b.Loop() {
 		dev := &fakeDev{lat: [3]sim.Time{sim.Microsecond, sim.Microsecond, 0}}

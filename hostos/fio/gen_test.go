@@ -171,7 +171,7 @@ func TestGeneratorErrors(t *testing.T) {
 }
 
 func BenchmarkGeneratorRandRW(b *testing.B) {
-	g, _ := NewGenerator(job(func(j *Job) { j.RW, j.IOSize = RandRW, 1 << 62 }), gib, 0)
+	g, _ := NewGenerator(job(func(j *Job) { j.RW, j.IOSize = RandRW, 1<<62 }), gib, 0)
 	b.ReportAllocs()
 	for b.Loop() {
 		g.Next(0)
