@@ -1,4 +1,4 @@
-package dram
+package sim
 
 import (
 	"testing"
