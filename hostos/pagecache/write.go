@@ -169,7 +169,10 @@ func (c *Cache) balanceDirtyPages(t *Task, pagesDirtied int64) {
 		t.pausedWhen, t.pausedValid = nowJ+pause, true
 		t.nrDirtied = 0
 		t.nrDirtiedPause = nrPause
-		if taskRatelimit != 0 || c.nrDirty == 0 {
+		// Linux leaves the loop after one pause unless the task is at the hard limit; then it
+		// pauses again until the device's dirty + writeback pages drain (wb_dirty ≤
+		// wb_stat_error, which is 0 here as the model's counters are exact).
+		if taskRatelimit != 0 || c.nrDirty+c.nrWriteback == 0 {
 			return
 		}
 	}
