@@ -92,9 +92,6 @@ func (c *Cache) Fsync(t *Task, f *File) error {
 	t.compute(c.spec.CPU.SyscallCycles)
 	c.writeAndWait(t, f, 0, int64(len(f.pages)))
 	err := t.wait()
-	if f.nrDirty == 0 && f.list != nil {
-		f.list.remove(f)
-	}
 	r := c.newReq(reqFlush, blk.OpFlush, nil, 0, 0, t)
 	r.bio.Sync = true
 	c.submit(r)
@@ -131,8 +128,13 @@ func (c *Cache) writeAndWait(t *Task, f *File, lo, hi int64) {
 			t.Proc.Wait(&f.wbWait)
 		}
 		if f.nrDirty == 0 {
-			return
+			break
 		}
+	}
+	if f.nrDirty == 0 && f.list != nil {
+		// The inode is clean: take it off the flusher's lists, as writeback_single_inode
+		// in the fsync path does, so the periodic flusher stops when nothing is dirty.
+		f.list.remove(f)
 	}
 }
 

@@ -144,7 +144,8 @@ func (c *Cache) wbDoWriteback(p *sim.Proc) {
 	// wb_check_old_data_flush.
 	if iv := c.writebackInterval(); iv > 0 && c.eng.Now() >= wb.lastOldFlush+iv {
 		wb.lastOldFlush = c.eng.Now()
-		if n := c.nrDirty; n > 0 {
+		// get_nr_dirty_pages: dirty pages plus dirty inodes.
+		if n := c.nrDirty + int64(wb.bDirty.n+wb.bIO.n+wb.bMoreIO.n); n > 0 {
 			c.wbWriteback(p, &wbWork{nrPages: n, kupdate: true, reason: "periodic"})
 		}
 	}
