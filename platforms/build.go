@@ -1,0 +1,70 @@
+package platforms
+
+import (
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/dram"
+	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/pcie"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// SSD is one simulated SSD: link, controller, DRAM, flash channels and firmware, with
+// hierarchical names (ssd.pcie, ssd.nvme, ssd.dram, ssd.ch[3].die[1], ssd.fw.core[0]).
+type SSD struct {
+	Link     *pcie.Link
+	Ctrl     *nvmectrl.Controller
+	DRAM     *dram.DRAM
+	Channels []*channel.Channel
+	FW       *firmware.Firmware
+}
+
+// BuildSSD wires the SSD of configuration c on eng, with the host memory the controller
+// reaches over PCIe, and preconditions it. c must have been validated.
+func BuildSSD(eng *sim.Engine, c Config, mem *nvmectrl.HostMemory) (*SSD, error) {
+	s := &SSD{Link: pcie.NewLink("ssd.pcie", c.PCIe), DRAM: dram.New("ssd.dram", c.DRAM)}
+	s.Ctrl = nvmectrl.New("ssd.nvme", c.NVMe, eng, s.Link, mem)
+	cs := c.Flash.ChannelSpec()
+	for i := 0; i < c.Flash.Channels; i++ {
+		ch, err := channel.New(eng, fmt.Sprintf("ssd.ch[%d]", i), cs)
+		if err != nil {
+			return nil, err
+		}
+		s.Channels = append(s.Channels, ch)
+	}
+	fw, err := firmware.New("ssd.fw", c.Firmware, eng, firmware.Hardware{Channels: s.Channels, DRAM: s.DRAM, Ctrl: s.Ctrl})
+	if err != nil {
+		return nil, err
+	}
+	s.FW = fw
+	if p := c.Precondition; p.Fill > 0 {
+		if err := fw.Precondition(p.Fill, p.Overwrite, p.Random, c.Seed); err != nil {
+			return nil, fmt.Errorf("precondition: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// Resources returns every resource of the SSD in report order: PCIe directions, controller
+// cores, DRAM bus, channel buses, dies. Call Sync first so link bookings are recorded.
+func (s *SSD) Resources() []*sim.Resource {
+	rs := []*sim.Resource{s.Link.Down, s.Link.Up}
+	for _, c := range s.FW.Cores() {
+		rs = append(rs, c.Res)
+	}
+	rs = append(rs, s.DRAM.Bus())
+	for _, ch := range s.Channels {
+		rs = append(rs, ch.Bus())
+	}
+	for _, ch := range s.Channels {
+		for d := 0; d < ch.NumDies(); d++ {
+			rs = append(rs, ch.Die(d).Array())
+		}
+	}
+	return rs
+}
+
+// Sync records the link's pending bookings up to t (see pcie.Link.Sync).
+func (s *SSD) Sync(t sim.Time) { s.Link.Sync(t) }

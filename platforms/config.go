@@ -1,0 +1,154 @@
+package platforms
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/dram"
+	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/hostos/pagecache"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/onfi"
+	"github.com/fastdrain-sim/fastdrain/pcie"
+)
+
+// Config is one simulated machine.
+type Config struct {
+	Name         string        `yaml:"name"`         // preset or user name, for reports
+	Description  string        `yaml:"description"`  // one line shown by `config show`
+	Seed         uint64        `yaml:"seed"`         // root of every component's random stream
+	Host         Host          `yaml:"host"`         // the host OS and its CPUs
+	PCIe         pcie.Spec     `yaml:"pcie"`         // the link
+	NVMe         nvmectrl.Spec `yaml:"nvme"`         // the controller front end
+	DRAM         dram.Spec     `yaml:"dram"`         // controller DRAM (holds the write buffer)
+	Flash        Flash         `yaml:"flash"`        // the flash array
+	Firmware     firmware.Spec `yaml:"firmware"`     // SSD firmware
+	Precondition Precondition  `yaml:"precondition"` // device state before the run
+}
+
+// Host is the host side of the machine.
+type Host struct {
+	PageCache pagecache.Spec `yaml:"pagecache"` // memory, CPUs, dirty limits, writeback
+}
+
+// Flash is the flash array: channels × ways × dies per package, each die with its planes.
+type Flash struct {
+	Channels       int            `yaml:"channels"`         // ONFI channels
+	Ways           int            `yaml:"ways"`             // packages per channel
+	DiesPerPackage int            `yaml:"dies_per_package"` // dies (LUNs) per package
+	Policy         channel.Policy `yaml:"policy"`           // channel arbitration: fifo or read-first
+	StatusPoll     bool           `yaml:"status_poll"`      // poll 70h/78h after array operations
+	ONFI           onfi.Spec      `yaml:"onfi"`             // bus timing
+	Die            die.Spec       `yaml:"die"`              // every die
+}
+
+// ChannelSpec returns the channel.Spec every channel of the array is built from.
+func (f Flash) ChannelSpec() channel.Spec {
+	return channel.Spec{Dies: f.Ways * f.DiesPerPackage, Policy: f.Policy, StatusPoll: f.StatusPoll,
+		ONFI: f.ONFI, Die: f.Die}
+}
+
+// Dies returns the number of dies in the array.
+func (f Flash) Dies() int { return f.Channels * f.Ways * f.DiesPerPackage }
+
+// Bytes returns the raw capacity of the array.
+func (f Flash) Bytes() int64 {
+	return int64(f.Dies()) * int64(f.Die.Planes) * int64(f.Die.BlocksPerPlane) *
+		int64(f.Die.PagesPerBlock) * int64(f.Die.PageSize)
+}
+
+// Precondition is the device state before a run (firmware.Precondition).
+type Precondition struct {
+	Fill      float64 `yaml:"fill"`      // fraction of the logical space written once
+	Overwrite float64 `yaml:"overwrite"` // fraction of those written again (invalid pages for GC)
+	Random    bool    `yaml:"random"`    // random order instead of sequential
+}
+
+// Default returns the built-in defaults: every package's DefaultSpec, with a 4 KiB-page
+// flash array of 8 channels × 4 ways of TLC dies and a 4 KiB-LBA namespace.
+func Default() Config {
+	d := die.DefaultSpec()
+	d.PageSize = 4096
+	nv := nvmectrl.DefaultSpec()
+	nv.LBASize = 4096
+	return Config{
+		Name: "default", Seed: 1,
+		Host:     Host{PageCache: pagecache.DefaultSpec()},
+		PCIe:     pcie.DefaultSpec(),
+		NVMe:     nv,
+		DRAM:     dram.DefaultSpec(),
+		Flash:    Flash{Channels: 8, Ways: 4, DiesPerPackage: 1, Policy: channel.FIFO, ONFI: onfi.DefaultSpec(), Die: d},
+		Firmware: firmware.DefaultSpec(),
+	}
+}
+
+// Validate reports every problem with the configuration, each with its field path.
+func (c Config) Validate() error {
+	var errs []error
+	add := func(section string, err error) {
+		errs = append(errs, prefixed(section, err)...)
+	}
+	add("host.pagecache", c.Host.PageCache.Validate())
+	add("pcie", c.PCIe.Validate())
+	add("nvme", c.NVMe.Validate())
+	add("dram", c.DRAM.Validate())
+	f := c.Flash
+	if f.Channels < 1 || f.Channels > 256 {
+		errs = append(errs, fmt.Errorf("flash.channels: %d is not in 1 … 256", f.Channels))
+	}
+	if f.Ways < 1 || f.DiesPerPackage < 1 || f.Ways*f.DiesPerPackage > 64 {
+		errs = append(errs, fmt.Errorf("flash.ways (%d) × flash.dies_per_package (%d) must be 1 … 64 dies per channel",
+			f.Ways, f.DiesPerPackage))
+	} else {
+		add("flash", f.ChannelSpec().Validate())
+	}
+	add("firmware", c.Firmware.Validate())
+	if f.Die.PageSize%512 != 0 {
+		errs = append(errs, fmt.Errorf("flash.die.page_size: %d is not a multiple of the 512-byte sector", f.Die.PageSize))
+	}
+	if c.Firmware.PageSize != f.Die.PageSize {
+		errs = append(errs, fmt.Errorf("firmware.page_size (%d) must equal flash.die.page_size (%d): sub-page mapping is not supported",
+			c.Firmware.PageSize, f.Die.PageSize))
+	}
+	if c.Firmware.PageSize%c.NVMe.LBASize != 0 {
+		errs = append(errs, fmt.Errorf("nvme.lba_size: %d does not divide firmware.page_size %d", c.NVMe.LBASize, c.Firmware.PageSize))
+	}
+	if c.Firmware.Buffer.Policy != firmware.Oracle {
+		if need := int64(c.Firmware.Buffer.Pages) * int64(c.Firmware.PageSize); need > int64(c.DRAM.Capacity) {
+			errs = append(errs, fmt.Errorf("firmware.buffer.pages: %d pages (%d bytes) do not fit in dram.capacity %v",
+				c.Firmware.Buffer.Pages, need, c.DRAM.Capacity))
+		}
+	}
+	p := c.Precondition
+	if p.Fill < 0 || p.Fill > 1 {
+		errs = append(errs, fmt.Errorf("precondition.fill: %v is not in 0 … 1", p.Fill))
+	}
+	if p.Overwrite < 0 || p.Overwrite > 4 {
+		errs = append(errs, fmt.Errorf("precondition.overwrite: %v is not in 0 … 4", p.Overwrite))
+	}
+	return errors.Join(errs...)
+}
+
+// prefixed returns the leaf errors of err, each prefixed with section unless its message
+// already starts with the section's last name (packages name their own fields, e.g.
+// "pcie.lanes: …").
+func prefixed(section string, err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, prefixed(section, e)...)
+		}
+		return out
+	}
+	last := section[strings.LastIndex(section, ".")+1:]
+	if strings.HasPrefix(err.Error(), last) || strings.HasPrefix(err.Error(), section) {
+		return []error{err}
+	}
+	return []error{fmt.Errorf("%s: %w", section, err)}
+}

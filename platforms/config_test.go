@@ -1,0 +1,126 @@
+package platforms
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/stretchr/testify/require"
+)
+
+func TestEveryPresetAndVariantLoads(t *testing.T) {
+	for _, p := range Presets() {
+		for _, v := range append([]string{""}, Variants()...) {
+			c, err := Load(Options{Preset: p, Variant: v})
+			if p == "mqsim-ref" {
+				// 8 KiB pages: refused for full-system use, with the reason.
+				require.ErrorContains(t, err, "sub-page mapping is not supported")
+				continue
+			}
+			require.NoError(t, err, "%s/%s", p, v)
+			require.Equal(t, p, c.Name)
+		}
+	}
+}
+
+func TestPresetValues(t *testing.T) {
+	c, err := Load(Options{Preset: "fastdrain-tlc", Variant: "fd"})
+	require.NoError(t, err)
+	// The paper's platform (see presets/fastdrain-tlc.yaml for sources).
+	require.Equal(t, 3, c.PCIe.Gen)
+	require.Equal(t, 4, c.PCIe.Lanes)
+	require.Equal(t, 512*sim.MiB, c.DRAM.Capacity)
+	require.Equal(t, 4*sim.GiB, sim.Size(c.Host.PageCache.Memory))
+	require.Equal(t, 558*sim.Microsecond, c.Flash.Die.TProg.LSB)
+	require.Equal(t, 5001*sim.Microsecond, c.Flash.Die.TProg.MSB)
+	require.Equal(t, 480, c.Flash.Dies())
+	require.Equal(t, firmware.FastDrain, c.Firmware.Buffer.Policy)
+	require.Equal(t, "latency-aware", c.Firmware.FTL.Allocator)
+	require.True(t, c.Host.PageCache.FastDrain.Adaptive)
+	// The buffer is the paper's 512 MiB of 4 KiB pages.
+	require.Equal(t, 131072, c.Firmware.Buffer.Pages)
+}
+
+func TestSetOverrides(t *testing.T) {
+	c, err := Load(Options{Preset: "tiny", Sets: []string{"flash.channels=4", "firmware.core_freq=800MHz", "flash.die.t_read.lsb=40us", "pcie.ecrc=true"}})
+	require.NoError(t, err)
+	require.Equal(t, 4, c.Flash.Channels)
+	require.Equal(t, 800*sim.MHz, c.Firmware.CoreFreq)
+	require.Equal(t, 40*sim.Microsecond, c.Flash.Die.TRead.LSB)
+	require.True(t, c.PCIe.ECRC)
+
+	_, err = Load(Options{Preset: "tiny", Sets: []string{"flash.chanels=4"}})
+	require.ErrorContains(t, err, "--set flash.chanels=4")
+	require.ErrorContains(t, err, "chanels")
+	_, err = Load(Options{Preset: "tiny", Sets: []string{"firmware.core_freq=fast"}})
+	require.ErrorContains(t, err, "frequency")
+	_, err = Load(Options{Preset: "tiny", Sets: []string{"no-equals-sign"}})
+	require.ErrorContains(t, err, "want path.to.key=value")
+	_, err = Load(Options{Preset: "nope"})
+	require.ErrorContains(t, err, "no preset named \"nope\"")
+}
+
+// TestBadConfigs: each kind of bad configuration gets its own message naming the field.
+func TestBadConfigs(t *testing.T) {
+	cases := []struct {
+		name, yaml, want string
+	}{
+		{"unknown key", "flash:\n  channls: 2\n", "line 2: field channls not found"},
+		{"wrong unit", "flash:\n  die:\n    t_erase: 5 parsecs\n", "time \"5 parsecs\""},
+		{"zero channels", "flash:\n  channels: 0\n", "flash.channels: 0 is not in 1 … 256"},
+		{"page not sector multiple", "flash:\n  die:\n    page_size: 1000\nfirmware:\n  page_size: 1000\n", "not a multiple of the 512-byte sector"},
+		{"watermarks reversed", "firmware:\n  buffer:\n    watermarks: {low: 0.9, high: 0.5}\n", "watermarks"},
+		{"buffer larger than DRAM", "firmware:\n  buffer:\n    pages: 100000\n", "do not fit in dram.capacity"},
+		{"bad policy", "firmware:\n  buffer:\n    policy: lifo\n", "buffer policy \"lifo\""},
+		{"bad size", "dram:\n  capacity: lots\n", "size \"lots\""},
+		{"two documents", "seed: 1\n---\nseed: 2\n", "more than one YAML document"},
+		{"bad fill", "precondition:\n  fill: 2\n", "precondition.fill"},
+	}
+	dir := t.TempDir()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".yaml")
+			require.NoError(t, os.WriteFile(f, []byte(c.yaml), 0o644))
+			_, err := Load(Options{Preset: "tiny", Files: []string{f}})
+			require.Error(t, err)
+			require.Contains(t, err.Error(), c.want)
+		})
+	}
+}
+
+func TestResolvedIsSortedAndRoundTrips(t *testing.T) {
+	c, err := Load(Options{Preset: "tiny", Variant: "fd-ftl"})
+	require.NoError(t, err)
+	out, err := c.Resolved()
+	require.NoError(t, err)
+	s := string(out)
+	// Top-level keys in sorted order.
+	idx := func(k string) int { return strings.Index(s, "\n"+k+":") }
+	require.Less(t, strings.Index(s, "description:"), idx("dram"))
+	require.Less(t, idx("dram"), idx("firmware"))
+	require.Less(t, idx("firmware"), idx("flash"))
+	require.Less(t, idx("flash"), idx("host"))
+	// Decoding the resolved text gives the same configuration.
+	back, err := Decode(Source{"resolved", out})
+	require.NoError(t, err)
+	require.Equal(t, c, back)
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, p := range Presets() {
+		b, _ := PresetYAML("presets", p)
+		f.Add(b)
+	}
+	f.Add([]byte("flash: {channels: -1}"))
+	f.Add([]byte("firmware:\n  core_freq: 1e9Hz\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := Decode(Source{"fuzz", b})
+		if err != nil {
+			return
+		}
+		_ = c.Validate() // must not panic
+	})
+}

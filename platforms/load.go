@@ -1,0 +1,190 @@
+package platforms
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+//go:embed presets/*.yaml variants/*.yaml
+var embedded embed.FS
+
+// Presets returns the names of the embedded platform presets, sorted.
+func Presets() []string { return names("presets") }
+
+// Variants returns the names of the embedded system variants, sorted.
+func Variants() []string { return names("variants") }
+
+func names(dir string) []string {
+	ents, _ := embedded.ReadDir(dir)
+	var out []string
+	for _, e := range ents {
+		out = append(out, strings.TrimSuffix(e.Name(), ".yaml"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// PresetYAML returns the text of a preset ("presets") or variant ("variants").
+func PresetYAML(kind, name string) ([]byte, error) {
+	b, err := embedded.ReadFile(path.Join(kind, name+".yaml"))
+	if err != nil {
+		var list []string
+		if kind == "variants" {
+			list = Variants()
+		} else {
+			list = Presets()
+		}
+		return nil, fmt.Errorf("no %s named %q (have: %s)", strings.TrimSuffix(kind, "s"), name, strings.Join(list, ", "))
+	}
+	return b, nil
+}
+
+// Source is one layer of configuration: YAML text and the name errors are reported under.
+type Source struct {
+	Name string
+	Data []byte
+}
+
+// Options selects what Load stacks on the defaults.
+type Options struct {
+	Preset  string   // embedded preset name ("" = built-in defaults only)
+	Variant string   // embedded variant name ("" = none)
+	Files   []string // user YAML files, applied in order
+	Sets    []string // "path.to.key=value" overrides, applied last
+}
+
+// Load builds a configuration from the options and validates it. Every error names the
+// file (or preset, or --set) and line, or the field path.
+func Load(o Options) (Config, error) {
+	var srcs []Source
+	if o.Preset != "" {
+		b, err := PresetYAML("presets", o.Preset)
+		if err != nil {
+			return Config{}, err
+		}
+		srcs = append(srcs, Source{"preset " + o.Preset, b})
+	}
+	if o.Variant != "" {
+		b, err := PresetYAML("variants", o.Variant)
+		if err != nil {
+			return Config{}, err
+		}
+		srcs = append(srcs, Source{"variant " + o.Variant, b})
+	}
+	for _, f := range o.Files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return Config{}, err
+		}
+		srcs = append(srcs, Source{f, b})
+	}
+	for _, s := range o.Sets {
+		b, err := setYAML(s)
+		if err != nil {
+			return Config{}, err
+		}
+		srcs = append(srcs, Source{"--set " + s, b})
+	}
+	c, err := Decode(srcs...)
+	if err != nil {
+		return c, err
+	}
+	if err := c.Validate(); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// Decode applies each source in turn on top of the defaults, strictly: an unknown key, a
+// value of the wrong type or a bad unit string is an error naming the source and line.
+func Decode(srcs ...Source) (Config, error) {
+	c := Default()
+	for _, s := range srcs {
+		dec := yaml.NewDecoder(bytes.NewReader(s.Data))
+		dec.KnownFields(true)
+		if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+			return c, fmt.Errorf("%s: %w", s.Name, err)
+		}
+		// A second document in one source is a mistake, not something to ignore.
+		var extra yaml.Node
+		if err := dec.Decode(&extra); err == nil {
+			return c, fmt.Errorf("%s: more than one YAML document", s.Name)
+		}
+	}
+	return c, nil
+}
+
+// setYAML turns "a.b.c=value" into the YAML document "a: {b: {c: value}}".
+func setYAML(s string) ([]byte, error) {
+	key, val, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(key) == "" {
+		return nil, fmt.Errorf("--set %q: want path.to.key=value", s)
+	}
+	parts := strings.Split(strings.TrimSpace(key), ".")
+	var b strings.Builder
+	for i, p := range parts {
+		if p == "" || strings.ContainsAny(p, " :{}[],#&*!|>'\"%@`") {
+			return nil, fmt.Errorf("--set %q: bad key %q", s, p)
+		}
+		b.WriteString(strings.Repeat("  ", i))
+		b.WriteString(p)
+		b.WriteString(":")
+		if i < len(parts)-1 {
+			b.WriteString("\n")
+		}
+	}
+	// The value is a YAML scalar; quote it so "400MHz" or "yes" arrive as written.
+	node := yaml.Node{Kind: yaml.ScalarNode, Value: strings.TrimSpace(val)}
+	vb, err := yaml.Marshal(&node)
+	if err != nil {
+		return nil, fmt.Errorf("--set %q: %w", s, err)
+	}
+	b.WriteString(" ")
+	b.Write(bytes.TrimSpace(vb))
+	b.WriteString("\n")
+	return []byte(b.String()), nil
+}
+
+// Resolved returns the configuration as YAML with every mapping's keys sorted, so two
+// resolved configurations diff cleanly. It is written next to every result.
+func (c Config) Resolved() ([]byte, error) {
+	var n yaml.Node
+	if err := n.Encode(c); err != nil {
+		return nil, err
+	}
+	sortKeys(&n)
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&n); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), enc.Close()
+}
+
+func sortKeys(n *yaml.Node) {
+	if n.Kind == yaml.MappingNode {
+		type kv struct{ k, v *yaml.Node }
+		var pairs []kv
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			pairs = append(pairs, kv{n.Content[i], n.Content[i+1]})
+		}
+		sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].k.Value < pairs[j].k.Value })
+		n.Content = n.Content[:0]
+		for _, p := range pairs {
+			n.Content = append(n.Content, p.k, p.v)
+		}
+	}
+	for _, c := range n.Content {
+		sortKeys(c)
+	}
+}
