@@ -81,11 +81,10 @@ func (c *Cache) Spec() Spec { return c.spec }
 // Cores returns the host cores; processes are placed on them with NewTask.
 func (c *Cache) Cores() []*sim.Core { return c.cores }
 
-// mustf panics with the component name and simulated time if cond is false: a model bug.
-func (c *Cache) mustf(cond bool, format string, args ...any) {
-	if !cond {
-		panic(fmt.Sprintf("pagecache %s at %v: %s", c.name, c.eng.Now(), fmt.Sprintf(format, args...)))
-	}
+// bug panics with the component name and simulated time: a model bug. Callers test the
+// condition first, so the arguments are not boxed on the hot path.
+func (c *Cache) bug(format string, args ...any) {
+	panic(fmt.Sprintf("pagecache %s at %v: %s", c.name, c.eng.Now(), fmt.Sprintf(format, args...)))
 }
 
 // Task is a process's view of the host kernel (its task_struct): the core it runs on, its
@@ -200,7 +199,9 @@ func (c *Cache) evict(fr int32) {
 func (c *Cache) dropPage(f *File, idx int64) {
 	fr := f.pages[idx]
 	fm := &c.mem.frames[fr]
-	c.mustf(fm.flags&(pgWriteback|pgLocked) == 0, "dropping page %d of %s under I/O", idx, f.name)
+	if fm.flags&(pgWriteback|pgLocked) != 0 {
+		c.bug("dropping page %d of %s under I/O", idx, f.name)
+	}
 	if fm.flags&pgDirty != 0 {
 		c.nrDirty--
 		f.nrDirty--

@@ -84,7 +84,9 @@ func (c *Cache) readDone(r *req) {
 	for idx := r.first; idx < r.first+r.n; idx++ {
 		fr := f.pages[idx]
 		fm := &c.mem.frames[fr]
-		c.mustf(fm.flags&pgLocked != 0, "read completion for unlocked page %d of %s", idx, f.name)
+		if fm.flags&pgLocked == 0 {
+			c.bug("read completion for unlocked page %d of %s", idx, f.name)
+		}
 		fm.flags &^= pgLocked
 		f.nrLocked--
 		c.becameClean(fr)
@@ -99,7 +101,9 @@ func (c *Cache) writeDone(r *req, now sim.Time) {
 	for idx := r.first; idx < r.first+r.n; idx++ {
 		fr := f.pages[idx]
 		fm := &c.mem.frames[fr]
-		c.mustf(fm.flags&pgWriteback != 0, "write completion for page %d of %s not under writeback", idx, f.name)
+		if fm.flags&pgWriteback == 0 {
+			c.bug("write completion for page %d of %s not under writeback", idx, f.name)
+		}
 		fm.flags &^= pgWriteback
 		if fm.flags&pgDirty == 0 {
 			c.becameClean(fr)
