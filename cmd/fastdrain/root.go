@@ -27,7 +27,7 @@ With no subcommand it runs flashbench on the default flash array.`,
 		},
 	}
 	fb.register(root)
-	root.AddCommand(newFlashbench(), newVersion())
+	root.AddCommand(newFlashbench(), newConfig(), newVersion())
 	return root
 }
 

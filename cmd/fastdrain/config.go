@@ -1,0 +1,202 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/fastdrain-sim/fastdrain/platforms"
+	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
+)
+
+// configFlags are the flags every command that loads a platform shares.
+type configFlags struct {
+	preset  string
+	variant string
+	files   []string
+	sets    []string
+}
+
+func (cf *configFlags) register(cmd *cobra.Command, defPreset string) {
+	f := cmd.Flags()
+	f.StringVar(&cf.preset, "preset", defPreset, "platform preset ("+strings.Join(platforms.Presets(), ", ")+")")
+	f.StringVar(&cf.variant, "variant", "", "system variant ("+strings.Join(platforms.Variants(), ", ")+")")
+	f.StringArrayVar(&cf.files, "config", nil, "YAML file applied over the preset (repeatable)")
+	f.StringArrayVar(&cf.sets, "set", nil, "override one field: path.to.key=value (repeatable)")
+}
+
+func (cf *configFlags) load() (platforms.Config, error) {
+	return platforms.Load(platforms.Options{Preset: cf.preset, Variant: cf.variant, Files: cf.files, Sets: cf.sets})
+}
+
+func newConfig() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Show, validate, compare and list platform configurations",
+	}
+	cmd.AddCommand(newConfigShow(), newConfigValidate(), newConfigDiff(), newConfigList())
+	return cmd
+}
+
+func newConfigShow() *cobra.Command {
+	cf := &configFlags{}
+	cmd := &cobra.Command{
+		Use:   "show [PRESET]",
+		Short: "Print the resolved configuration (keys sorted)",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				cf.preset = args[0]
+			}
+			c, err := cf.load()
+			if err != nil {
+				return err
+			}
+			out, err := c.Resolved()
+			if err != nil {
+				return err
+			}
+			_, err = cmd.OutOrStdout().Write(out)
+			return err
+		},
+	}
+	cf.register(cmd, "fastdrain-tlc")
+	return cmd
+}
+
+func newConfigValidate() *cobra.Command {
+	cf := &configFlags{}
+	cmd := &cobra.Command{
+		Use:   "validate [FILE...]",
+		Short: "Check configuration files over a preset and report every problem",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cf.files = append(cf.files, args...)
+			if _, err := cf.load(); err != nil {
+				return err
+			}
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), "ok")
+			return err
+		},
+	}
+	cf.register(cmd, "")
+	return cmd
+}
+
+func newConfigDiff() *cobra.Command {
+	var sets []string
+	cmd := &cobra.Command{
+		Use:   "diff A B",
+		Short: "Show the fields that differ between two presets, variants (preset/variant) or files",
+		Long: `diff resolves two configurations and prints every field whose value differs, as
+"path: A-value → B-value". Each argument is a preset name, "preset/variant", or a YAML file
+(applied over the built-in defaults).`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var flat [2]map[string]string
+			for i, a := range args {
+				c, err := loadArg(a, sets)
+				if err != nil {
+					return err
+				}
+				out, err := c.Resolved()
+				if err != nil {
+					return err
+				}
+				var n yaml.Node
+				if err := yaml.Unmarshal(out, &n); err != nil {
+					return err
+				}
+				flat[i] = map[string]string{}
+				flatten(&n, "", flat[i])
+			}
+			keys := map[string]bool{}
+			for _, m := range flat {
+				for k := range m {
+					keys[k] = true
+				}
+			}
+			sorted := make([]string, 0, len(keys))
+			for k := range keys {
+				sorted = append(sorted, k)
+			}
+			sort.Strings(sorted)
+			w := cmd.OutOrStdout()
+			n := 0
+			for _, k := range sorted {
+				if a, b := flat[0][k], flat[1][k]; a != b {
+					fmt.Fprintf(w, "%s: %s → %s\n", k, a, b)
+					n++
+				}
+			}
+			if n == 0 {
+				fmt.Fprintln(w, "no differences")
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringArrayVar(&sets, "set", nil, "override applied to both sides")
+	return cmd
+}
+
+// loadArg loads "preset", "preset/variant" or a YAML file.
+func loadArg(a string, sets []string) (platforms.Config, error) {
+	if strings.HasSuffix(a, ".yaml") || strings.HasSuffix(a, ".yml") {
+		return platforms.Load(platforms.Options{Files: []string{a}, Sets: sets})
+	}
+	p, v, _ := strings.Cut(a, "/")
+	return platforms.Load(platforms.Options{Preset: p, Variant: v, Sets: sets})
+}
+
+// flatten records every scalar of a YAML tree under its dotted path.
+func flatten(n *yaml.Node, path string, out map[string]string) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			flatten(c, path, out)
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			p := n.Content[i].Value
+			if path != "" {
+				p = path + "." + p
+			}
+			flatten(n.Content[i+1], p, out)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			flatten(c, fmt.Sprintf("%s[%d]", path, i), out)
+		}
+	default:
+		out[path] = n.Value
+	}
+}
+
+func newConfigList() *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the embedded presets and variants",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := cmd.OutOrStdout()
+			fmt.Fprintln(w, "presets:")
+			for _, p := range platforms.Presets() {
+				desc := ""
+				if c, err := platforms.Decode(mustPreset(p)); err == nil {
+					desc = c.Description
+				}
+				fmt.Fprintf(w, "  %-16s %s\n", p, desc)
+			}
+			fmt.Fprintln(w, "variants:")
+			for _, v := range platforms.Variants() {
+				fmt.Fprintf(w, "  %s\n", v)
+			}
+			return nil
+		},
+	}
+}
+
+func mustPreset(name string) platforms.Source {
+	b, _ := platforms.PresetYAML("presets", name)
+	return platforms.Source{Name: name, Data: b}
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	p := filepath.Join("testdata", name)
+	if *update {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(p)
+	require.NoError(t, err, "run go test -update to create %s", p)
+	require.Equal(t, string(want), got)
+}
+
+func TestConfigShowGolden(t *testing.T) {
+	out, err := run("config", "show", "tiny", "--variant", "fd")
+	require.NoError(t, err)
+	golden(t, "config-show-tiny-fd.yaml", out)
+}
+
+func TestConfigDiff(t *testing.T) {
+	out, err := run("config", "diff", "tiny/vanilla", "tiny/fd")
+	require.NoError(t, err)
+	// Vanilla and FD differ exactly in the three mechanisms of DESIGN.md's variant table.
+	require.Equal(t, "firmware.buffer.policy: vanilla → fastdrain\n"+
+		"firmware.ftl.allocator: sequential → latency-aware\n"+
+		"host.pagecache.fastdrain.adaptive: false → true\n", out)
+	out, err = run("config", "diff", "tiny", "tiny")
+	require.NoError(t, err)
+	require.Equal(t, "no differences\n", out)
+}
+
+func TestConfigValidate(t *testing.T) {
+	out, err := run("config", "validate", "--preset", "tiny")
+	require.NoError(t, err)
+	require.Equal(t, "ok\n", out)
+	f := filepath.Join(t.TempDir(), "bad.yaml")
+	require.NoError(t, os.WriteFile(f, []byte("flash:\n  channels: 0\n  dies_per_packge: 2\n"), 0o644))
+	_, err = run("config", "validate", "--preset", "tiny", f)
+	require.ErrorContains(t, err, "bad.yaml: yaml: unmarshal errors:\n  line 3: field dies_per_packge not found")
+	_, err = run("config", "show", "--preset", "nope")
+	require.ErrorContains(t, err, "no preset named")
+}
+
+func TestConfigList(t *testing.T) {
+	out, err := run("config", "list")
+	require.NoError(t, err)
+	require.Contains(t, out, "fastdrain-tlc")
+	require.Contains(t, out, "lsb-only")
+}
