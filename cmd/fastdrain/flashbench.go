@@ -10,6 +10,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/flashbench"
 	"github.com/fastdrain-sim/fastdrain/onfi"
+	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/spf13/cobra"
 )
 
@@ -23,6 +24,7 @@ type flashbenchFlags struct {
 	multiPlane, suspend, poll     bool
 	seed                          uint64
 	format                        string
+	preset                        string
 }
 
 func newFlashbench() *cobra.Command {
@@ -64,39 +66,73 @@ func (fb *flashbenchFlags) register(cmd *cobra.Command) {
 	f.BoolVar(&fb.poll, "status-poll", false, "poll die status on the bus after every array operation")
 	f.Uint64Var(&fb.seed, "seed", d.Seed, "random seed")
 	f.StringVar(&fb.format, "format", "text", "output format: text or json")
+	f.StringVar(&fb.preset, "preset", "", "take the flash array from a platform preset; other flags given explicitly override it")
 }
 
-// config turns the flags into a validated flashbench configuration; each error names its flag.
-func (fb *flashbenchFlags) config() (flashbench.Config, error) {
+// config turns the flags into a validated flashbench configuration; each error names its
+// flag. With --preset the flash array comes from the preset and only flags given
+// explicitly change it.
+func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error) {
 	c := flashbench.DefaultConfig()
 	var errs []error
-	c.Channels = fb.channels
+	set := func(name string) bool { return fb.preset == "" || cmd.Flags().Changed(name) }
+	if fb.preset != "" {
+		p, err := platforms.Load(platforms.Options{Preset: fb.preset})
+		if err != nil && p.Flash.Channels == 0 {
+			return c, fmt.Errorf("--preset: %w", err)
+		}
+		// The flash section is what matters here; a preset refused for full-system use
+		// (e.g. mqsim-ref's 8 KiB pages) is still a valid flash array.
+		c.Channels, c.Channel = p.Flash.Channels, p.Flash.ChannelSpec()
+		fb.ways, fb.diesPerWay = p.Flash.Ways, p.Flash.DiesPerPackage
+	}
+	if set("channels") {
+		c.Channels = fb.channels
+	}
 	c.QueueDepth, c.Ops, c.MultiPlane, c.Seed = fb.qd, fb.ops, fb.multiPlane, fb.seed
 	if fb.ways < 1 || fb.diesPerWay < 1 {
 		errs = append(errs, fmt.Errorf("--ways %d and --dies %d must be positive", fb.ways, fb.diesPerWay))
 	}
 	c.Channel.Dies = fb.ways * fb.diesPerWay
-	var cell die.CellType
-	if err := cell.UnmarshalText([]byte(fb.flash)); err != nil {
-		errs = append(errs, fmt.Errorf("--flash: %w", err))
-	} else {
-		c.Channel.Die = die.SpecFor(cell)
+	if set("flash") {
+		var cell die.CellType
+		if err := cell.UnmarshalText([]byte(fb.flash)); err != nil {
+			errs = append(errs, fmt.Errorf("--flash: %w", err))
+		} else {
+			c.Channel.Die = die.SpecFor(cell)
+		}
 	}
-	c.Channel.Die.Planes, c.Channel.Die.BlocksPerPlane = fb.planes, fb.blocks
-	c.Channel.Die.PagesPerBlock, c.Channel.Die.PageSize = fb.pages, fb.pageSz
-	c.Channel.Die.Suspend = fb.suspend
-	var iface onfi.Interface
-	if err := iface.UnmarshalText([]byte(fb.iface)); err != nil {
-		errs = append(errs, fmt.Errorf("--onfi: %w", err))
-	} else if s, err := onfi.SpecFor(iface, fb.mode); err != nil {
-		errs = append(errs, fmt.Errorf("--onfi-mode: %w", err))
-	} else {
-		c.Channel.ONFI = s
+	for _, f := range []struct {
+		name string
+		dst  *int
+		v    int
+	}{{"planes", &c.Channel.Die.Planes, fb.planes}, {"blocks", &c.Channel.Die.BlocksPerPlane, fb.blocks},
+		{"pages", &c.Channel.Die.PagesPerBlock, fb.pages}, {"page-size", &c.Channel.Die.PageSize, fb.pageSz}} {
+		if set(f.name) || (fb.preset != "" && cmd.Flags().Changed("flash")) {
+			*f.dst = f.v
+		}
 	}
-	if err := c.Channel.Policy.UnmarshalText([]byte(fb.policy)); err != nil {
-		errs = append(errs, fmt.Errorf("--policy: %w", err))
+	if set("suspend") {
+		c.Channel.Die.Suspend = fb.suspend
 	}
-	c.Channel.StatusPoll = fb.poll
+	if set("onfi") || set("onfi-mode") {
+		var iface onfi.Interface
+		if err := iface.UnmarshalText([]byte(fb.iface)); err != nil {
+			errs = append(errs, fmt.Errorf("--onfi: %w", err))
+		} else if s, err := onfi.SpecFor(iface, fb.mode); err != nil {
+			errs = append(errs, fmt.Errorf("--onfi-mode: %w", err))
+		} else {
+			c.Channel.ONFI = s
+		}
+	}
+	if set("policy") {
+		if err := c.Channel.Policy.UnmarshalText([]byte(fb.policy)); err != nil {
+			errs = append(errs, fmt.Errorf("--policy: %w", err))
+		}
+	}
+	if set("status-poll") {
+		c.Channel.StatusPoll = fb.poll
+	}
 	if w, err := parseMix(fb.mix); err != nil {
 		errs = append(errs, fmt.Errorf("--mix: %w", err))
 	} else {
@@ -129,7 +165,7 @@ func parseMix(s string) ([3]int, error) {
 }
 
 func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
-	c, err := fb.config()
+	c, err := fb.config(cmd)
 	if err != nil {
 		return err
 	}

@@ -56,3 +56,15 @@ func TestBadFlagsNameTheFlag(t *testing.T) {
 	_, err = run("flashbench", "extra-arg")
 	require.Error(t, err)
 }
+
+func TestFlashbenchPreset(t *testing.T) {
+	out, err := run("flashbench", "--preset", "mqsim-ref", "--ops", "200", "--qd", "4")
+	require.NoError(t, err)
+	require.Contains(t, out, "8 channels × 4 dies × 2 planes × 2048 blocks × 256 pages of 8192 B, slc")
+	// An explicit flag overrides the preset.
+	out, err = run("flashbench", "--preset", "mqsim-ref", "--channels", "2", "--ops", "200")
+	require.NoError(t, err)
+	require.Contains(t, out, "flashbench: 2 channels × 4 dies")
+	_, err = run("flashbench", "--preset", "nope")
+	require.ErrorContains(t, err, "--preset")
+}
