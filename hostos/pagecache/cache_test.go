@@ -86,7 +86,8 @@ func TestDirtyPagesWaitForWritebackWhenMemoryFull(t *testing.T) {
 	s := testSpec()
 	s.Memory = 64 * PageSize
 	s.Dirty.Ratio, s.Dirty.BackgroundRatio = 100, 100
-	r := newRig(t, s, 10*sim.Microsecond)
+	// A slow device keeps pages under writeback long enough for memory to fill.
+	r := newRig(t, s, 100*sim.Millisecond)
 	var f *File
 	r.spawn("writer", func(t2 *Task) {
 		f, _ = r.c.Create(t2, "big")
@@ -200,3 +201,57 @@ func TestSampledSeries(t *testing.T) {
 
 // bytes converts a Size to int64 bytes.
 func (s Size) bytes() int64 { return int64(s) }
+
+func TestAllocationWaitsForReclaimWriteback(t *testing.T) {
+	// Fill all 64 frames with dirty pages behind balance_dirty_pages' back (as many concurrent
+	// dirtiers overshooting their ratelimits would), then write one more page: the allocation
+	// finds no clean page, queues reclaim writeback of everything (vmscan) and waits for the
+	// first completion (10 µs device) to free a frame.
+	s := testSpec()
+	s.Memory = 64 * PageSize
+	r := newRig(t, s, 10*sim.Microsecond)
+	var done sim.Time
+	r.spawn("w", func(t2 *Task) {
+		f, _ := r.c.Create(t2, "f") // 0–1 µs
+		require.True(t, f.allocate(&r.c.space, 64))
+		for i := int64(0); i < 64; i++ {
+			fr := r.c.takeFrame(f, i)
+			r.c.markDirty(t2, f, i, fr)
+		}
+		f.size = 64 * PageSize
+		_, err := r.c.Write(t2, f, 64*PageSize, PageSize) // syscall 1–2 µs, then waits
+		require.NoError(t, err)
+		done = t2.Proc.Now()
+	})
+	r.eng.RunUntil(sim.Second)
+	v := r.c.Stats().Victims
+	require.Equal(t, "vmscan", v[0].Reason)
+	require.Equal(t, int64(64), v[0].Pages)
+	// The flusher submits 64 dirty pages at 2 µs as one 64-page bio (MaxBio 256); it
+	// completes at 12 µs and the writer gets a frame then.
+	require.Equal(t, 12*sim.Microsecond, done)
+	require.Equal(t, int64(1), r.c.Stats().Reclaimed)
+}
+
+func TestDirectWriteInvalidatesCache(t *testing.T) {
+	// Two cached dirty pages, then an O_DIRECT write over the first: it is written back,
+	// dropped, then overwritten directly; the second stays cached and dirty.
+	r := newRig(t, testSpec(), 10*sim.Microsecond)
+	var f *File
+	r.spawn("db", func(t2 *Task) {
+		f, _ = r.c.Create(t2, "t")
+		_, err := r.c.Write(t2, f, 0, 2*PageSize)
+		require.NoError(t, err)
+		_, err = r.c.WriteDirect(t2, f, 0, PageSize)
+		require.NoError(t, err)
+	})
+	r.eng.RunUntil(sim.Second)
+	require.Equal(t, noFrame, f.frameOf(0))
+	require.NotEqual(t, noFrame, f.frameOf(1))
+	require.Equal(t, int64(1), f.DirtyPages())
+	w := r.dev.ops(blk.OpWrite)
+	require.Len(t, w, 2)
+	require.False(t, w[0].FUA, "write-back of the cached page")
+	require.Equal(t, int64(PageSize), w[0].Size, "only the range [0, 1) is written back")
+	require.True(t, w[1].FUA, "the direct write")
+}
