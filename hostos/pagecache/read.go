@@ -77,12 +77,14 @@ func (c *Cache) Read(t *Task, f *File, off, n int64) (int64, error) {
 			t.Proc.Wait(&f.readWait)
 			continue
 		}
+		c.stats.ReadHits++
+		// Touch before any read-ahead allocation, so reclaim for the next window cannot take
+		// the page being read.
+		c.mem.lruTouch(fr)
 		if fm.flags&pgReadahead != 0 {
 			fm.flags &^= pgReadahead
 			c.asyncReadahead(t, f)
 		}
-		c.stats.ReadHits++
-		c.mem.lruTouch(fr)
 		f.ra.prev = idx
 		idx++
 	}

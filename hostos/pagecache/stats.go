@@ -33,6 +33,10 @@ type VictimEvent struct {
 	Reason string   // "background", "periodic" or "vmscan"
 }
 
+// Duration returns how long the victimization lasted: from its start until its last bio
+// completed (or until it stopped submitting, if that is later).
+func (v VictimEvent) Duration() sim.Time { return max(v.End, v.Done) - v.Start }
+
 // RatioSwitch records a FastDrain switch of the dirty ratio set.
 type RatioSwitch struct {
 	At              sim.Time

@@ -63,6 +63,7 @@ func TestBackgroundWritebackStartsAboveAndStopsBelowThreshold(t *testing.T) {
 	require.Equal(t, "background", v[0].Reason)
 	require.Equal(t, sim.Second+sim.Microsecond, v[0].Start, "the writer yields after its 1 µs syscall")
 	require.Equal(t, v[0].Start+sim.Millisecond, v[0].Done, "all bios in flight at once, 1 ms each")
+	require.Equal(t, sim.Millisecond, v[0].Duration())
 }
 
 func TestKupdateWritesExpiredInodesOnly(t *testing.T) {
