@@ -107,7 +107,7 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 	}
 	geo := ftl.Geometry{Channels: len(hw.Channels), DiesPerChannel: cs.Dies, Planes: ds.Planes,
 		BlocksPerPlane: ds.BlocksPerPlane, PagesPerBlock: ds.PagesPerBlock,
-		Kind: func(p int) ftl.PageKind { return ftl.PageKind(ds.PageType(p)) }}
+		Kind: ds.PageType}
 	fl, err := ftl.New(geo, spec.ftlConfig())
 	if err != nil {
 		return nil, err

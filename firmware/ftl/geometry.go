@@ -3,32 +3,22 @@ package ftl
 import (
 	"errors"
 	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/die"
 )
 
 // PageKind is the speed class of a flash page within its word line: LSB pages program
-// fastest, MSB slowest (FACTS.md §3.4: 2D TLC 558 / 2,201 / 5,001 µs).
-type PageKind uint8
+// fastest, MSB slowest (FACTS.md §3.4: 2D TLC 558 / 2,201 / 5,001 µs). It is the die's page
+// type; the page-type maps live in package die (die.Spec.PageType).
+type PageKind = die.PageType
 
 // Page kinds. SLC pages are all LSB; MLC pages are LSB or MSB.
 const (
-	LSB PageKind = iota
-	CSB
-	MSB
-	numKinds
+	LSB      = die.LSB
+	CSB      = die.CSB
+	MSB      = die.MSB
+	numKinds = 3
 )
-
-// String returns "LSB", "CSB" or "MSB".
-func (k PageKind) String() string {
-	switch k {
-	case LSB:
-		return "LSB"
-	case CSB:
-		return "CSB"
-	case MSB:
-		return "MSB"
-	}
-	return fmt.Sprintf("PageKind(%d)", uint8(k))
-}
 
 // Geometry is the shape of the flash array as the FTL sees it. Dies are numbered
 // channel-major (die d is on channel d / DiesPerChannel); the allocators interleave
@@ -132,25 +122,16 @@ func (g Geometry) InterleavedDie(i int) int {
 	return ch*g.DiesPerChannel + way
 }
 
-// TLCKind is the 2D TLC page-type map of FACTS.md §3.4 (SimpleSSD LatencyTLC, the map
-// FastDrain's lab used): pages 0–5 LSB, 6–7 CSB, then pairs cycling LSB, CSB, MSB.
-func TLCKind(page int) PageKind {
-	switch {
-	case page <= 5:
-		return LSB
-	case page <= 7:
-		return CSB
-	}
-	return PageKind(((page - 8) >> 1) % 3)
-}
+// TLCKind is the 2D TLC page-type map (die.Spec.PageType for 2D TLC).
+func TLCKind(page int) PageKind { return tlc.PageType(page) }
 
-// MLCKind is the MLC map: even pages LSB, odd pages MSB (FACTS.md §3.4).
-func MLCKind(page int) PageKind {
-	if page%2 == 0 {
-		return LSB
-	}
-	return MSB
-}
+// MLCKind is the MLC page-type map.
+func MLCKind(page int) PageKind { return mlc.PageType(page) }
 
 // SLCKind maps every page to LSB.
 func SLCKind(int) PageKind { return LSB }
+
+var (
+	tlc = die.SpecFor(die.TLC)
+	mlc = die.SpecFor(die.MLC)
+)
