@@ -111,7 +111,7 @@ func TestDirectIO(t *testing.T) {
 		require.Error(t, err, "O_DIRECT needs 512-byte alignment")
 		// Syscall 1–2 (misaligned, rejected before cost) … the aligned write: syscall 1–2 µs,
 		// one 16 KiB FUA write bio at 2 µs, done at 22 µs.
-		n, err := r.c.WriteDirect(t2, f, 0, 16*KiB.bytes())
+		n, err := r.c.WriteDirect(t2, f, 0, int64(16*KiB))
 		require.NoError(t, err)
 		require.Equal(t, int64(16*KiB), n)
 		require.Equal(t, int64(16*KiB), f.Size())
@@ -120,7 +120,7 @@ func TestDirectIO(t *testing.T) {
 		// back first so the direct read sees it.
 		_, err = r.c.Write(t2, f, 0, PageSize)
 		require.NoError(t, err)
-		n, err = r.c.ReadDirect(t2, f, 0, 32*KiB.bytes())
+		n, err = r.c.ReadDirect(t2, f, 0, int64(32*KiB))
 		require.NoError(t, err)
 		require.Equal(t, int64(16*KiB), n, "short read at end of file")
 		require.Zero(t, f.DirtyPages())
@@ -200,7 +200,6 @@ func TestSampledSeries(t *testing.T) {
 }
 
 // bytes converts a Size to int64 bytes.
-func (s Size) bytes() int64 { return int64(s) }
 
 func TestAllocationWaitsForReclaimWriteback(t *testing.T) {
 	// Fill all 64 frames with dirty pages behind balance_dirty_pages' back (as many concurrent
