@@ -161,3 +161,25 @@ func TestSkipToLSBWastedMatchesFlash(t *testing.T) {
 	require.Positive(t, f.Stats.WastedNow)
 	require.Equal(t, f.Stats.WastedNow, onFlash+trailing)
 }
+
+// TestOccupancySeries: the sampler sees the vanilla buffer fill one page per write.
+func TestOccupancySeries(t *testing.T) {
+	s := smallSpec(Vanilla, "sequential")
+	r := newRig(t, s, nil)
+	smp := sim.NewSampler(r.eng, 100*sim.Microsecond)
+	r.fw.Track(smp)
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		for i := int64(0); i < 10; i++ {
+			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			p.Sleep(100 * sim.Microsecond)
+		}
+	})
+	r.eng.Run()
+	occ := smp.Series()[0]
+	require.Equal(t, "ssd.fw.buffer.occupancy", occ.Name)
+	last := occ.Samples[len(occ.Samples)-1]
+	require.Equal(t, int64(10), last.Value)
+	for i := 1; i < len(occ.Samples); i++ {
+		require.GreaterOrEqual(t, occ.Samples[i].Value, occ.Samples[i-1].Value, "vanilla never evicts here")
+	}
+}

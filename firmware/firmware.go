@@ -240,3 +240,20 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 // same value in the first eight bytes of the page (see package doc), so reads can be
 // checked end to end.
 func Stamp(lpn int64, v uint64) uint64 { return uint64(lpn)<<24 | v&0xFFFFFF }
+
+// Track adds the firmware's time series to s: buffer occupancy, dirty pages, pages being
+// evicted and free blocks are sampled at the sampler's interval.
+func (f *Firmware) Track(s *sim.Sampler) {
+	s.Track(f.name+".buffer.occupancy", func() int64 { return int64(f.buf.Occupancy()) })
+	s.Track(f.name+".buffer.dirty", func() int64 { return int64(f.buf.Dirty()) })
+	s.Track(f.name+".buffer.evicting", func() int64 { return int64(f.buf.Evicting()) })
+	s.Track(f.name+".ftl.free_blocks", func() int64 {
+		n := 0
+		for d := 0; d < f.geo.Dies(); d++ {
+			for p := 0; p < f.geo.Planes; p++ {
+				n += f.ftl.FreeBlocks(d, p)
+			}
+		}
+		return int64(n)
+	})
+}

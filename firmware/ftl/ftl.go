@@ -343,3 +343,7 @@ func (f *FTL) dropOpen(b BlockID) {
 		}
 	}
 }
+
+// MappingBytes returns the memory held by the map and reverse map: 4 bytes per logical
+// page plus 4 per physical page, at most 8 bytes per physical page (issue 3's budget).
+func (f *FTL) MappingBytes() int64 { return 4*int64(len(f.l2p)) + 4*int64(len(f.p2l)) }

@@ -344,3 +344,11 @@ func TestRandomWorkloadInvariants(t *testing.T) {
 		})
 	}
 }
+
+func TestMappingMemoryBudget(t *testing.T) {
+	g := Geometry{Channels: 4, DiesPerChannel: 4, Planes: 2, BlocksPerPlane: 64, PagesPerBlock: 256, Kind: TLCKind}
+	f := newFTL(t, g, func(c *Config) { c.OverProvisioning = 0.07 })
+	// 4 B per physical page (reverse map) + 4 B per logical page (93 % of them).
+	require.LessOrEqual(t, f.MappingBytes(), 8*g.Pages())
+	require.Equal(t, 4*g.Pages()+4*f.LogicalPages(), f.MappingBytes())
+}
