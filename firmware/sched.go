@@ -93,6 +93,7 @@ type dieQueue struct {
 	inChannel int
 	hostRun   int // host programs dispatched since the last GC operation
 	arriving  int // eviction programs whose data is still leaving DRAM
+	readsOut  int // host reads handed to the channel and not yet completed
 }
 
 // scheduler is the flash transaction scheduler: per-die queues feeding the channels.
@@ -131,9 +132,9 @@ func (s *scheduler) put(op *flashOp) {
 	s.free = append(s.free, op)
 }
 
-// readsWaiting reports whether host reads are queued or in flight on die g, which
-// background eviction avoids.
-func (s *scheduler) readsWaiting(g int) bool { return s.dies[g].reads.n > 0 }
+// readsWaiting reports whether host reads are queued or in flight on die g: the die is in
+// use by the applications, and background eviction leaves it alone.
+func (s *scheduler) readsWaiting(g int) bool { return s.dies[g].reads.n+s.dies[g].readsOut > 0 }
 
 // queuedPrograms returns the eviction programs waiting for die g.
 func (s *scheduler) queuedPrograms(g int) int { return s.dies[g].progs.n + s.dies[g].arriving }
@@ -190,6 +191,9 @@ func (s *scheduler) dispatch(g int) {
 			op = q.reads.pop()
 		default:
 			return
+		}
+		if op.kind == opHostRead {
+			q.readsOut++
 		}
 		s.submit(op)
 		q.inChannel++
@@ -264,6 +268,9 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 	now := ev.Time
 	g := op.die
 	s.dies[g].inChannel--
+	if op.kind == opHostRead {
+		s.dies[g].readsOut--
+	}
 	s.f.opDone(now, op, tx.Stamps)
 	for _, m := range op.merged {
 		s.f.opDone(now, m, nil)
