@@ -64,10 +64,7 @@ var cdfQuantiles = func() []float64 {
 	for i := 0; i <= 90; i++ {
 		q = append(q, float64(i)/100)
 	}
-	for _, v := range []float64{0.92, 0.94, 0.96, 0.97, 0.98, 0.99, 0.995, 0.999, 0.9995, 0.9999, 1} {
-		q = append(q, v)
-	}
-	return q
+	return append(q, 0.92, 0.94, 0.96, 0.97, 0.98, 0.99, 0.995, 0.999, 0.9995, 0.9999, 1)
 }()
 
 // LatencyCDF plots the latency distribution of each histogram (milliseconds on a log axis).
