@@ -1,0 +1,127 @@
+package apps
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Application names, as the paper writes them (lower case).
+const (
+	ApacheF    = "apache-f"
+	ApacheU    = "apache-u"
+	DBS        = "db-s"
+	DBU        = "db-u"
+	ImgServerF = "imgserver-f"
+	ImgServerU = "imgserver-u"
+	Ungzip     = "ungzip"
+)
+
+// LatencyCritical lists the six latency-critical applications in the paper's order.
+func LatencyCritical() []string {
+	return []string{ApacheF, ApacheU, DBS, DBU, ImgServerF, ImgServerU}
+}
+
+// AppNames lists every application: the latency-critical ones, then Ungzip.
+func AppNames() []string { return append(LatencyCritical(), Ungzip) }
+
+// Spec configures every application model and the response-time series. In YAML it is
+// the apps section of a platform file; keys are snake_case (apache_f, db_u, …).
+type Spec struct {
+	ApacheF    ServerSpec `yaml:"apache_f"`
+	ApacheU    ServerSpec `yaml:"apache_u"`
+	DBS        DBSpec     `yaml:"db_s"`
+	DBU        DBSpec     `yaml:"db_u"`
+	ImgServerF ServerSpec `yaml:"imgserver_f"`
+	ImgServerU ServerSpec `yaml:"imgserver_u"`
+	Ungzip     UngzipSpec `yaml:"ungzip"`
+	Series     SeriesSpec `yaml:"series"`
+}
+
+// DefaultSpec returns every application's documented default (docs/workloads.md).
+func DefaultSpec() Spec {
+	return Spec{
+		ApacheF:    DefaultApacheF(),
+		ApacheU:    DefaultApacheU(),
+		DBS:        DefaultDBS(),
+		DBU:        DefaultDBU(),
+		ImgServerF: DefaultImgServerF(),
+		ImgServerU: DefaultImgServerU(),
+		Ungzip:     DefaultUngzip(),
+		Series:     DefaultSeriesSpec(),
+	}
+}
+
+// Validate reports every problem with the spec, each naming its field path
+// ("apps.apache_u.clients: 0 must be between 1 and 65536").
+func (s Spec) Validate() error {
+	var errs []error
+	errs = append(errs, s.ApacheF.problems("apps.apache_f.")...)
+	errs = append(errs, s.ApacheU.problems("apps.apache_u.")...)
+	errs = append(errs, s.DBS.problems("apps.db_s.")...)
+	errs = append(errs, s.DBU.problems("apps.db_u.")...)
+	errs = append(errs, s.ImgServerF.problems("apps.imgserver_f.")...)
+	errs = append(errs, s.ImgServerU.problems("apps.imgserver_u.")...)
+	errs = append(errs, s.Ungzip.problems("apps.ungzip.")...)
+	errs = append(errs, s.Series.problems("apps.series.")...)
+	return errors.Join(errs...)
+}
+
+// yamlLine matches yaml.v3's "line N: " prefix.
+var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+
+// unknownKey matches yaml.v3's message for a key that is not in the struct.
+var unknownKey = regexp.MustCompile(`^field (\S+) not found in type `)
+
+// Decode reads an apps section (see Spec) over DefaultSpec, strictly: an unknown key is an
+// error naming the key and its line, and the result is validated. filename is used in
+// messages only. An empty document yields the defaults.
+func Decode(r io.Reader, filename string) (Spec, error) {
+	s := DefaultSpec()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return Spec{}, fmt.Errorf("%s: %w", filename, err)
+	}
+	if err := decodeStrict(data, &s, filename); err != nil {
+		return Spec{}, err
+	}
+	if err := s.Validate(); err != nil {
+		return Spec{}, fmt.Errorf("%s: %w", filename, err)
+	}
+	return s, nil
+}
+
+// decodeStrict decodes data into v with unknown keys rejected, rewriting yaml.v3's
+// messages as "file:line: unknown key "k"".
+func decodeStrict(data []byte, v any, filename string) error {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	err := dec.Decode(v)
+	if err == nil || errors.Is(err, io.EOF) {
+		return nil
+	}
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return fmt.Errorf("%s: %s", filename, err)
+	}
+	errs := make([]error, 0, len(te.Errors))
+	for _, msg := range te.Errors {
+		line, rest := "", msg
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			line, rest = m[1], m[2]
+		}
+		if m := unknownKey.FindStringSubmatch(rest); m != nil {
+			rest = fmt.Sprintf("unknown key %q", m[1])
+		}
+		if line != "" {
+			errs = append(errs, fmt.Errorf("%s:%s: %s", filename, line, rest))
+		} else {
+			errs = append(errs, fmt.Errorf("%s: %s", filename, rest))
+		}
+	}
+	return errors.Join(errs...)
+}
