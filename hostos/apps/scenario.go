@@ -62,7 +62,7 @@ func DecodeScenario(r io.Reader, filename string) (Scenario, error) {
 	if err != nil {
 		return Scenario{}, fmt.Errorf("%s: %w", filename, err)
 	}
-	if err := decodeStrict(data, &s, filename); err != nil {
+	if err := decodeStrict(data, &s, filename, "scenario"); err != nil {
 		return Scenario{}, err
 	}
 	if err := s.Validate(); err != nil {

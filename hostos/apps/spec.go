@@ -2,10 +2,14 @@ package apps
 
 import (
 	"bytes"
+	"encoding"
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
+	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -86,7 +90,7 @@ func Decode(r io.Reader, filename string) (Spec, error) {
 	if err != nil {
 		return Spec{}, fmt.Errorf("%s: %w", filename, err)
 	}
-	if err := decodeStrict(data, &s, filename); err != nil {
+	if err := decodeStrict(data, &s, filename, "apps"); err != nil {
 		return Spec{}, err
 	}
 	if err := s.Validate(); err != nil {
@@ -96,8 +100,9 @@ func Decode(r io.Reader, filename string) (Spec, error) {
 }
 
 // decodeStrict decodes data into v with unknown keys rejected, rewriting yaml.v3's
-// messages as "file:line: unknown key "k"".
-func decodeStrict(data []byte, v any, filename string) error {
+// messages as "file:line: unknown key "k"" and a bad unit string as
+// "file:line: root.path.key: message".
+func decodeStrict(data []byte, v any, filename, root string) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	err := dec.Decode(v)
@@ -106,6 +111,13 @@ func decodeStrict(data []byte, v any, filename string) error {
 	}
 	var te *yaml.TypeError
 	if !errors.As(err, &te) {
+		// yaml.v3 reports a failed UnmarshalText without its place: find it.
+		var doc yaml.Node
+		if yaml.Unmarshal(data, &doc) == nil {
+			if line, path, berr := badScalar(&doc, reflect.TypeOf(v).Elem(), root, 0); berr != nil {
+				return fmt.Errorf("%s:%d: %s: %w", filename, line, path, berr)
+			}
+		}
 		return fmt.Errorf("%s: %s", filename, err)
 	}
 	errs := make([]error, 0, len(te.Errors))
@@ -124,4 +136,70 @@ func decodeStrict(data []byte, v any, filename string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+var textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+
+// badScalar walks the YAML tree along type t and returns the first scalar whose
+// UnmarshalText fails, with its line and field path.
+func badScalar(n *yaml.Node, t reflect.Type, path string, depth int) (int, string, error) {
+	if depth > 64 {
+		return 0, "", nil
+	}
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	if n.Kind == yaml.DocumentNode {
+		if len(n.Content) == 0 {
+			return 0, "", nil
+		}
+		return badScalar(n.Content[0], t, path, depth+1)
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(textUnmarshaler) {
+		if n.Kind != yaml.ScalarNode {
+			return 0, "", nil
+		}
+		err := reflect.New(t).Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(n.Value))
+		return n.Line, path, err
+	}
+	switch {
+	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i].Value
+			if ft, ok := fieldByKey(t, key); ok {
+				if line, p, err := badScalar(n.Content[i+1], ft, path+"."+key, depth+1); err != nil {
+					return line, p, err
+				}
+			}
+		}
+	case t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode:
+		for i, c := range n.Content {
+			if line, p, err := badScalar(c, t.Elem(), path+"["+strconv.Itoa(i)+"]", depth+1); err != nil {
+				return line, p, err
+			}
+		}
+	}
+	return 0, "", nil
+}
+
+// fieldByKey returns the type of struct t's field with YAML key key, looking into
+// inline fields.
+func fieldByKey(t reflect.Type, key string) (reflect.Type, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if opts == "inline" && f.Type.Kind() == reflect.Struct {
+			if ft, ok := fieldByKey(f.Type, key); ok {
+				return ft, true
+			}
+			continue
+		}
+		if name == key {
+			return f.Type, true
+		}
+	}
+	return nil, false
 }
