@@ -92,6 +92,7 @@ func TestExponentialThinkMean(t *testing.T) {
 	o.lat[kReadDirect] = 10 * sim.Microsecond
 	spec := DefaultSpec()
 	spec.DBS.Client.Clients = 10
+	spec.DBS.Client.ThinkTime = sim.Millisecond
 	spec.DBS.CPUPerOp = 0
 	r := runOne(t, o, spec, 100*sim.Millisecond, DBS)
 	// 10 clients × 99 = 990, σ ≈ √990 ≈ 31.

@@ -29,6 +29,10 @@ func TestScenariosAreNamedAndRunnable(t *testing.T) {
 	// Every named scenario runs (shortened to 2 ms, with small data sets) on the fake host.
 	spec := DefaultSpec()
 	spec.ApacheF.Dirs, spec.ImgServerF.Dirs = 2, 2
+	for _, c := range []*ClientSpec{&spec.ApacheF.Client, &spec.ApacheU.Client, &spec.DBS.Client,
+		&spec.DBU.Client, &spec.ImgServerF.Client, &spec.ImgServerU.Client} {
+		c.ThinkTime = 100 * sim.Microsecond
+	}
 	for _, sc := range scs {
 		o := newFakeOS()
 		o.noLog = true

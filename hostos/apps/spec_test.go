@@ -153,7 +153,7 @@ func TestSpecRoundTripsThroughYAML(t *testing.T) {
 	out, err := yaml.Marshal(DefaultSpec())
 	require.NoError(t, err)
 	require.Contains(t, string(out), "output_rate: 160MB/s")
-	require.Contains(t, string(out), "think_time: 1ms")
+	require.Contains(t, string(out), "think_time: 10ms")
 	s, err := Decode(strings.NewReader(string(out)), "rt.yaml")
 	require.NoError(t, err)
 	require.Equal(t, DefaultSpec(), s)
