@@ -48,6 +48,8 @@ type Bio struct {
 	Done    sim.Handler // receives an engine event when the bio completes; ev.Data is the *Bio
 	Err     error       // completion status, set before Done fires
 	Private any         // owner's cookie
+
+	parts int32 // parts of the bio not yet completed (more than one when it was split)
 }
 
 // End returns the byte offset just past the bio.

@@ -1,0 +1,380 @@
+package blk
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Driver is the device driver below the queue (the NVMe driver's queue_rq).
+type Driver interface {
+	// QueueRequest offers rq to the driver at time now. It returns false if the device
+	// cannot take it now (BLK_STS_RESOURCE): the queue keeps rq, offers it again first, and
+	// tries again when the driver calls Queue.Restart or completes a request. On true the
+	// driver owns rq until it calls Queue.Complete.
+	QueueRequest(now sim.Time, rq *Request) bool
+}
+
+// Queue is one blk-mq request queue with one hardware context: it turns bios into
+// requests, merges them, allocates requests and driver tags, orders them with its
+// scheduler and hands them to the driver. It is event-driven: it schedules a dispatch
+// event at the current time when something becomes dispatchable and never ticks.
+type Queue struct {
+	name  string
+	eng   *sim.Engine
+	spec  Spec
+	drv   Driver
+	sched scheduler
+
+	nr         int   // requests that may be allocated (nr_requests)
+	asyncDepth int   // of which writes and async I/O may hold
+	maxReq     int64 // MaxRequestBytes
+	front      bool  // front merges allowed
+	allocated  int
+	inDriver   int
+	pool       []*Request
+	freeTags   []int // driver tags, a stack
+	flushes    rqList
+	stalled    *Request
+
+	waitSync, waitAsync waitRing // bios waiting for a request, by class
+	seq, wseq           uint64
+	waking              bool
+
+	// byEnd and byOff index queued, mergeable requests by end and start offset, one map
+	// per mergeable operation (read, write, discard); they are only looked up, never
+	// iterated.
+	byEnd, byOff [3]map[int64]*Request
+
+	armed bool // a dispatch event is pending
+	stats Stats
+}
+
+// New returns a queue named name on eng that feeds drv, or the spec's problems.
+func New(name string, eng *sim.Engine, spec Spec, drv Driver) (*Queue, error) {
+	err := spec.Validate()
+	if eng == nil {
+		err = errors.Join(err, errors.New("blk: New needs an engine"))
+	}
+	if drv == nil {
+		err = errors.Join(err, errors.New("blk: New needs a driver"))
+	}
+	if err != nil {
+		return nil, err
+	}
+	q := &Queue{name: name, eng: eng, spec: spec, drv: drv,
+		maxReq: int64(spec.MaxRequestBytes), front: true}
+	q.nr = spec.nrRequests()
+	q.asyncDepth = spec.asyncDepth(q.nr)
+	q.freeTags = make([]int, spec.QueueDepth)
+	for i := range q.freeTags {
+		q.freeTags[i] = spec.QueueDepth - 1 - i // tag 0 is handed out first
+	}
+	q.pool = make([]*Request, q.nr)
+	for i := range q.pool {
+		q.pool[i] = &Request{q: q, Tag: -1, Bios: make([]*Bio, 0, 4)}
+	}
+	for i := range q.byEnd {
+		q.byEnd[i] = make(map[int64]*Request, q.nr)
+		q.byOff[i] = make(map[int64]*Request, q.nr)
+	}
+	switch spec.Scheduler {
+	case SchedNone:
+		q.sched = &noneSched{}
+	case SchedMQDeadline:
+		q.sched = newDeadline(spec.Deadline, q.nr, &q.stats)
+		q.front = spec.Deadline.FrontMerges
+	case SchedKyber:
+		q.sched = newKyber(q, spec.Kyber)
+	}
+	q.stats.init(name)
+	return q, nil
+}
+
+// Name returns the queue's name.
+func (q *Queue) Name() string { return q.name }
+
+// Spec returns the queue's configuration.
+func (q *Queue) Spec() Spec { return q.spec }
+
+// NrRequests returns how many requests may be allocated at once (nr_requests resolved).
+func (q *Queue) NrRequests() int { return q.nr }
+
+// AsyncDepth returns how many of them writes and async I/O may hold.
+func (q *Queue) AsyncDepth() int { return q.asyncDepth }
+
+// Stats returns the queue's statistics; the pointer stays valid and live.
+func (q *Queue) Stats() *Stats { return &q.stats }
+
+// InDriver returns how many requests the driver holds.
+func (q *Queue) InDriver() int { return q.inDriver }
+
+// Allocated returns how many requests are allocated (queued, stalled or in the driver).
+func (q *Queue) Allocated() int { return q.allocated }
+
+// Waiting returns how many bios wait for a request to be allocated.
+func (q *Queue) Waiting() int { return q.waitSync.size + q.waitAsync.size }
+
+// isSync mirrors op_is_sync: reads, REQ_SYNC, FUA and flushes are sync.
+func isSync(b *Bio) bool {
+	return b.Op == OpRead || b.Op == OpFlush || b.Sync || b.FUA
+}
+
+// mergeIndex returns the merge-hash index of op, or −1 if op never merges.
+func mergeIndex(op Op) int {
+	switch op {
+	case OpRead:
+		return 0
+	case OpWrite:
+		return 1
+	case OpDiscard:
+		return 2
+	}
+	return -1
+}
+
+// Submit hands a bio to the block layer (submit_bio). It may be called from a process or
+// from an event handler and never blocks. The bio is merged into a queued request when it
+// can be; otherwise it gets a request of its own, split into parts of at most
+// MaxRequestBytes. When no request can be allocated (all nr_requests in use, or the async
+// share used up) Linux puts the submitting task to sleep in blk_mq_get_tag until a request
+// completes; the model instead parks the bio in a FIFO per class (sync, async) that is served
+// in arrival order as requests are freed, and the caller carries on. Callers that must not
+// run ahead (a writeback flusher) bound their own in-flight bios.
+func (q *Queue) Submit(b *Bio) {
+	now := q.eng.Now()
+	q.checkBio(b)
+	b.Issued, b.Err = now, nil
+	parts := int64(1)
+	if b.Size > q.maxReq {
+		parts = (b.Size + q.maxReq - 1) / q.maxReq
+	}
+	b.parts = int32(parts)
+	q.stats.Bios++
+	q.stats.Splits += parts - 1
+	sync := isSync(b)
+	w := waiter{bio: b, off: b.Offset}
+	blocked := q.waitSync.size > 0 || (!sync && q.waitAsync.size > 0)
+	switch {
+	case !blocked && q.admit(&w):
+	case blocked && parts == 1 && q.spec.Merges && q.tryMerge(b, b.Offset, b.Size):
+	default:
+		q.wseq++
+		w.seq = q.wseq
+		q.stats.RequestWaits++
+		if sync {
+			q.waitSync.push(w)
+		} else {
+			q.waitAsync.push(w)
+		}
+	}
+	q.wake()
+}
+
+// checkBio panics on a malformed bio: a model bug in the caller.
+func (q *Queue) checkBio(b *Bio) {
+	switch {
+	case b.Op > OpDiscard:
+		q.panicf("bio with unknown op %d", b.Op)
+	case b.Offset < 0 || b.Offset%512 != 0:
+		q.panicf("%v bio at offset %d, not a non-negative multiple of 512", b.Op, b.Offset)
+	case b.Op == OpFlush && b.Size != 0:
+		q.panicf("flush bio with size %d", b.Size)
+	case b.Op != OpFlush && (b.Size <= 0 || b.Size%512 != 0):
+		q.panicf("%v bio of %d bytes, not a positive multiple of 512", b.Op, b.Size)
+	case b.parts > 0:
+		q.panicf("%v bio at %d submitted again before it completed", b.Op, b.Offset)
+	}
+}
+
+// admit places the rest of w's bio into requests, merging or allocating part by part. It
+// returns false, with w advanced past what it placed, when a part needs a request and none
+// can be allocated.
+func (q *Queue) admit(w *waiter) bool {
+	b := w.bio
+	for {
+		n := min(b.End()-w.off, q.maxReq)
+		if !q.spec.Merges || !q.tryMerge(b, w.off, n) {
+			if !q.canAlloc(isSync(b)) {
+				return false
+			}
+			q.alloc(b, w.off, n)
+		}
+		w.off += n
+		if w.off >= b.End() {
+			return true
+		}
+	}
+}
+
+// canAlloc reports whether a request can be allocated now for a sync or async bio.
+func (q *Queue) canAlloc(sync bool) bool {
+	return q.allocated < q.nr && (sync || q.allocated < q.asyncDepth)
+}
+
+// alloc allocates a request for n bytes of b at off and inserts it.
+func (q *Queue) alloc(b *Bio, off, n int64) {
+	now := q.eng.Now()
+	rq := q.pool[len(q.pool)-1]
+	q.pool = q.pool[:len(q.pool)-1]
+	q.allocated++
+	q.seq++
+	rq.Op, rq.Offset, rq.Size = b.Op, off, n
+	rq.Bios = append(rq.Bios[:0], b)
+	rq.Sync, rq.FUA, rq.Hint, rq.Tag = isSync(b), b.FUA, b.Hint, -1
+	rq.Alloc, rq.Insert, rq.Dispatch, rq.Complete = now, now, 0, 0
+	rq.seq, rq.state = q.seq, rqQueued
+	q.stats.Requests++
+	if b.Op == OpFlush {
+		// Flushes bypass the scheduler (blk_insert_flush), as in Linux.
+		q.flushes.pushBack(rq)
+	} else {
+		q.sched.insert(now, rq)
+		q.hash(rq)
+	}
+	q.kick()
+}
+
+// free returns a request to the pool.
+func (q *Queue) free(rq *Request) {
+	rq.state = rqFree
+	clear(rq.Bios)
+	rq.Bios = rq.Bios[:0]
+	rq.Private, rq.prev, rq.next = nil, nil, nil
+	q.allocated--
+	q.pool = append(q.pool, rq)
+}
+
+// wake allocates requests for waiting bios, in arrival order per class, while it can.
+func (q *Queue) wake() {
+	if q.waking {
+		return
+	}
+	q.waking = true
+	for {
+		s, a := q.waitSync.front(), q.waitAsync.front()
+		canS := s != nil && q.canAlloc(true)
+		canA := a != nil && q.canAlloc(false)
+		var ring *waitRing
+		switch {
+		case canS && (!canA || s.seq < a.seq):
+			ring = &q.waitSync
+		case canA:
+			ring = &q.waitAsync
+		default:
+			q.waking = false
+			return
+		}
+		if q.admit(ring.front()) {
+			ring.pop()
+		}
+	}
+}
+
+// kick schedules a dispatch event now unless one is pending.
+func (q *Queue) kick() {
+	if !q.armed {
+		q.armed = true
+		q.eng.Schedule(q.eng.Now(), q, nil, 0)
+	}
+}
+
+// Restart tells the queue the driver can take requests again after refusing one.
+func (q *Queue) Restart(now sim.Time) {
+	q.mustNow(now, "Restart")
+	q.kick()
+}
+
+// HandleEvent runs the dispatch loop (blk_mq_run_hw_queue); it implements sim.Handler.
+func (q *Queue) HandleEvent(ev *sim.Event) {
+	q.armed = false
+	now := ev.Time
+	if rq := q.stalled; rq != nil {
+		q.stalled = nil
+		if !q.offer(now, rq) {
+			return
+		}
+	}
+	for len(q.freeTags) > 0 {
+		rq := q.flushes.popFront()
+		if rq == nil {
+			rq = q.sched.dispatch(now)
+			if rq == nil {
+				return
+			}
+			q.unhash(rq)
+		}
+		rq.Tag = q.freeTags[len(q.freeTags)-1]
+		q.freeTags = q.freeTags[:len(q.freeTags)-1]
+		if !q.offer(now, rq) {
+			return
+		}
+	}
+}
+
+// offer hands rq to the driver and reports whether the driver took it.
+func (q *Queue) offer(now sim.Time, rq *Request) bool {
+	rq.Dispatch = now
+	rq.state = rqInDriver
+	q.inDriver++
+	if q.drv.QueueRequest(now, rq) {
+		q.stats.Dispatched++
+		return true
+	}
+	if rq.state != rqInDriver {
+		q.panicf("driver completed a request it refused")
+	}
+	q.inDriver--
+	rq.state = rqStalled
+	q.stalled = rq
+	q.stats.Requeued++
+	return false
+}
+
+// Complete ends rq with err (nil for success) at now: it frees the request's driver tag
+// and the request, records the latencies, and schedules an event at now for the Done
+// handler of every bio whose last part this was (ev.Data is the *Bio, Bio.Err is set).
+func (q *Queue) Complete(now sim.Time, rq *Request, err error) {
+	q.mustNow(now, "Complete")
+	if rq.q != q || rq.state != rqInDriver {
+		q.panicf("Complete of a request the driver does not hold (state %d)", rq.state)
+	}
+	rq.Complete = now
+	q.inDriver--
+	q.stats.record(rq)
+	if err != nil {
+		q.stats.Errors++
+	}
+	if rq.Op != OpFlush {
+		q.sched.completed(now, rq)
+	}
+	q.freeTags = append(q.freeTags, rq.Tag)
+	rq.Tag = -1
+	for _, b := range rq.Bios {
+		if err != nil && b.Err == nil {
+			b.Err = err
+		}
+		b.parts--
+		if b.parts == 0 {
+			q.stats.BioLatency.Record(int64(now - b.Issued))
+			if b.Done != nil {
+				q.eng.Schedule(now, b.Done, b, 0)
+			}
+		}
+	}
+	q.stats.Completed++
+	q.free(rq)
+	q.wake()
+	q.kick()
+}
+
+func (q *Queue) mustNow(now sim.Time, what string) {
+	if now != q.eng.Now() {
+		q.panicf("%s at %v, but the engine is at %v", what, now, q.eng.Now())
+	}
+}
+
+func (q *Queue) panicf(format string, args ...any) {
+	panic(fmt.Sprintf("blk %s at %v: %s", q.name, q.eng.Now(), fmt.Sprintf(format, args...)))
+}

@@ -1,0 +1,52 @@
+package blk
+
+import "github.com/fastdrain-sim/fastdrain/sim"
+
+// Stats are a queue's statistics. Counters only grow; histograms are in picoseconds.
+type Stats struct {
+	Bios          int64 // bios submitted
+	Splits        int64 // extra parts made by splitting bios larger than MaxRequestBytes
+	BackMerges    int64 // bio parts merged at the end of a queued request
+	FrontMerges   int64 // bio parts merged in front of a queued request
+	RequestMerges int64 // queued requests merged into a neighbour
+	RequestWaits  int64 // bios that had to wait for a request (Linux would sleep)
+	Requests      int64 // requests allocated
+	Dispatched    int64 // requests the driver accepted
+	Requeued      int64 // offers the driver refused
+	Completed     int64 // requests completed
+	Errors        int64 // requests completed with an error
+
+	// QueueTime is allocation to (last) dispatch, DeviceTime dispatch to completion,
+	// Latency allocation to completion, per request; BioLatency is Submit to completion per
+	// bio (including any wait for a request).
+	QueueTime, DeviceTime, Latency, BioLatency sim.Histogram
+
+	// Kyber decisions: requests dispatched per domain, dispatch attempts refused for want
+	// of a token (kyber_throttled), timer runs, runs that found congestion, and every
+	// depth change in order.
+	DomainDispatches [NumDomains]int64
+	Throttled        [NumDomains]int64
+	KyberTimerRuns   int64
+	KyberCongested   int64
+	DepthChanges     []DepthChange
+
+	// mq-deadline decisions: batches started, batches started at an expired FIFO head, and
+	// batches given to writes because reads had passed them writes_starved times.
+	DeadlineBatches int64
+	DeadlineExpired int64
+	DeadlineStarved int64
+}
+
+func (s *Stats) init(name string) {
+	s.QueueTime.Name = name + ".queue_time"
+	s.DeviceTime.Name = name + ".device_time"
+	s.Latency.Name = name + ".latency"
+	s.BioLatency.Name = name + ".bio_latency"
+}
+
+// record adds a completed request's latencies.
+func (s *Stats) record(rq *Request) {
+	s.QueueTime.Record(int64(rq.Dispatch - rq.Alloc))
+	s.DeviceTime.Record(int64(rq.Complete - rq.Dispatch))
+	s.Latency.Record(int64(rq.Complete - rq.Alloc))
+}
