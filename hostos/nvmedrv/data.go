@@ -112,8 +112,9 @@ const dsmRanges = 256
 const maxRangeBlocks = 1<<32 - 1
 
 // putRanges writes the Dataset Management range list of a discard into the buffer at buf,
-// one range per bio (the part of it inside the request) as nvme_setup_discard does (16 B each: context attributes 0, length in
-// logical blocks, starting LBA), and returns the number of ranges.
+// one range per bio (the part of it inside the request) as nvme_setup_discard does, 16 B
+// each: context attributes 0, length in logical blocks, starting LBA. It returns the
+// number of ranges.
 func (d *Driver) putRanges(rq *blk.Request, buf uint64) int {
 	n := 0
 	if len(rq.Bios) == 0 {
