@@ -6,6 +6,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/hostos"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/pcie"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -68,3 +69,40 @@ func (s *SSD) Resources() []*sim.Resource {
 
 // Sync records the link's pending bookings up to t (see pcie.Link.Sync).
 func (s *SSD) Sync(t sim.Time) { s.Link.Sync(t) }
+
+// Machine is one whole simulated machine: host and SSD on one engine.
+type Machine struct {
+	Config Config
+	Eng    *sim.Engine
+	Mem    *nvmectrl.HostMemory
+	SSD    *SSD
+	Host   *hostos.Host
+}
+
+// Build validates c and wires a whole machine on a new engine.
+func Build(c Config) (*Machine, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	eng := sim.NewEngine()
+	mem := nvmectrl.NewHostMemory()
+	ssd, err := BuildSSD(eng, c, mem)
+	if err != nil {
+		return nil, err
+	}
+	capacity := ssd.FW.LogicalPages() * int64(c.Firmware.PageSize)
+	h, err := hostos.New(eng, c.Host, ssd.Ctrl, capacity)
+	if err != nil {
+		return nil, err
+	}
+	return &Machine{Config: c, Eng: eng, Mem: mem, SSD: ssd, Host: h}, nil
+}
+
+// Resources returns every resource of the machine: host CPUs, then the SSD's.
+func (m *Machine) Resources() []*sim.Resource {
+	var rs []*sim.Resource
+	for _, c := range m.Host.Cache.Cores() {
+		rs = append(rs, c.Res)
+	}
+	return append(rs, m.SSD.Resources()...)
+}

@@ -9,7 +9,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/firmware"
-	"github.com/fastdrain-sim/fastdrain/hostos/pagecache"
+	"github.com/fastdrain-sim/fastdrain/hostos"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/onfi"
 	"github.com/fastdrain-sim/fastdrain/pcie"
@@ -20,18 +20,13 @@ type Config struct {
 	Name         string        `yaml:"name"`         // preset or user name, for reports
 	Description  string        `yaml:"description"`  // one line shown by `config show`
 	Seed         uint64        `yaml:"seed"`         // root of every component's random stream
-	Host         Host          `yaml:"host"`         // the host OS and its CPUs
+	Host         hostos.Spec   `yaml:"host"`         // the host OS: page cache, block layer, NVMe driver
 	PCIe         pcie.Spec     `yaml:"pcie"`         // the link
 	NVMe         nvmectrl.Spec `yaml:"nvme"`         // the controller front end
 	DRAM         dram.Spec     `yaml:"dram"`         // controller DRAM (holds the write buffer)
 	Flash        Flash         `yaml:"flash"`        // the flash array
 	Firmware     firmware.Spec `yaml:"firmware"`     // SSD firmware
 	Precondition Precondition  `yaml:"precondition"` // device state before the run
-}
-
-// Host is the host side of the machine.
-type Host struct {
-	PageCache pagecache.Spec `yaml:"pagecache"` // memory, CPUs, dirty limits, writeback
 }
 
 // Flash is the flash array: channels × ways × dies per package, each die with its planes.
@@ -76,7 +71,7 @@ func Default() Config {
 	nv.LBASize = 4096
 	return Config{
 		Name: "default", Seed: 1,
-		Host:     Host{PageCache: pagecache.DefaultSpec()},
+		Host:     hostos.DefaultSpec(),
 		PCIe:     pcie.DefaultSpec(),
 		NVMe:     nv,
 		DRAM:     dram.DefaultSpec(),
@@ -92,6 +87,8 @@ func (c Config) Validate() error {
 		errs = append(errs, prefixed(section, err)...)
 	}
 	add("host.pagecache", c.Host.PageCache.Validate())
+	add("host.block", c.Host.Block.Validate())
+	add("host.nvme", c.Host.Driver.Validate())
 	add("pcie", c.PCIe.Validate())
 	add("nvme", c.NVMe.Validate())
 	add("dram", c.DRAM.Validate())

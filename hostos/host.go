@@ -1,0 +1,90 @@
+package hostos
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/hostos/blk"
+	"github.com/fastdrain-sim/fastdrain/hostos/nvmedrv"
+	"github.com/fastdrain-sim/fastdrain/hostos/pagecache"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Spec is the host configuration.
+type Spec struct {
+	PageCache pagecache.Spec `yaml:"pagecache"` // memory, CPUs, dirty limits, writeback, FastDrain ratio switching
+	Block     blk.Spec       `yaml:"block"`     // block layer and I/O scheduler
+	Driver    nvmedrv.Spec   `yaml:"nvme"`      // NVMe driver
+}
+
+// DefaultSpec returns each layer's defaults.
+func DefaultSpec() Spec {
+	return Spec{PageCache: pagecache.DefaultSpec(), Block: blk.DefaultSpec(), Driver: nvmedrv.DefaultSpec()}
+}
+
+// Validate reports every problem with the spec.
+func (s Spec) Validate() error {
+	return errors.Join(s.PageCache.Validate(), s.Block.Validate(), s.Driver.Validate())
+}
+
+// Host is one simulated host with one NVMe SSD.
+type Host struct {
+	eng    *sim.Engine
+	Cache  *pagecache.Cache
+	Queue  *blk.Queue
+	Driver *nvmedrv.Driver
+	tasks  map[*sim.Proc]*pagecache.Task
+	nextCo int
+	act    sim.Activity
+}
+
+// deviceRef lets the page cache be built before the block queue it submits to.
+type deviceRef struct{ q *blk.Queue }
+
+func (d *deviceRef) Submit(b *blk.Bio) { d.q.Submit(b) }
+
+// New builds the host's storage stack on ctrl (whose namespace holds capacity bytes) and
+// connects the FastDrain status path: every completion's buffer level goes to the page
+// cache, which switches dirty ratios if its FastDrain mode is adaptive.
+func New(eng *sim.Engine, spec Spec, ctrl *nvmectrl.Controller, capacity int64) (*Host, error) {
+	ref := &deviceRef{}
+	cache, err := pagecache.New(eng, "host.pagecache", spec.PageCache, ref, capacity)
+	if err != nil {
+		return nil, err
+	}
+	drv, err := nvmedrv.New("host.nvme", spec.Driver, eng, ctrl, cache.Cores())
+	if err != nil {
+		return nil, err
+	}
+	bs := spec.Block
+	// The block layer must not build requests the controller cannot take (MDTS), and its
+	// tags are the driver's (Linux: tag set depth = q_depth − 1 per queue).
+	bs.MaxRequestBytes = min(bs.MaxRequestBytes, sim.Size(drv.MaxTransfer()))
+	bs.QueueDepth = drv.Queues() * drv.Depth()
+	q, err := blk.New("host.blk", eng, bs, drv)
+	if err != nil {
+		return nil, err
+	}
+	ref.q = q
+	drv.SetUpper(q)
+	drv.OnLevel = func(now sim.Time, l nvmectrl.BufferLevel) { cache.SetBufferLevel(now, int(l)) }
+	h := &Host{eng: eng, Cache: cache, Queue: q, Driver: drv, tasks: map[*sim.Proc]*pagecache.Task{}}
+	if len(cache.Cores()) == 0 {
+		return nil, fmt.Errorf("host: no CPU cores")
+	}
+	h.act = cache.Cores()[0].Res.Activity("app")
+	return h, nil
+}
+
+// Task returns the page-cache task of process p, creating it on the next core in turn.
+func (h *Host) Task(p *sim.Proc) *pagecache.Task {
+	if t, ok := h.tasks[p]; ok {
+		return t
+	}
+	cores := h.Cache.Cores()
+	t := h.Cache.NewTask(p, cores[h.nextCo%len(cores)])
+	h.nextCo++
+	h.tasks[p] = t
+	return t
+}
