@@ -11,6 +11,7 @@ const (
 	OpWrite             // REQ_OP_WRITE
 	OpFlush             // REQ_OP_FLUSH (volatile write cache flush; Size 0)
 	OpDiscard           // REQ_OP_DISCARD (NVMe Dataset Management / deallocate)
+	NumOps              // number of operations, for per-operation arrays
 )
 
 // String returns the lower-case name of the operation.

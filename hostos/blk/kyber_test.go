@@ -127,3 +127,30 @@ func TestKyberBucket(t *testing.T) {
 		require.Equal(t, c.want, k.bucket(DomainRead, c.lat), "%v", c.lat)
 	}
 }
+
+// TestTrack samples the kyber depths: a sampler every 50 ms sees the write depth at 128
+// until the first timer run at 103 ms and 64 after it.
+func TestTrack(t *testing.T) {
+	ms := sim.Millisecond
+	spec := DefaultSpec()
+	spec.Scheduler = SchedKyber
+	spec.Merges = false
+	eng, q, _ := newTestQueue(t, spec, fixed(3*ms))
+	s := sim.NewSampler(eng, 50*ms)
+	q.Track(s)
+	for i := range 16 {
+		(&loop{q: q, bio: Bio{Op: OpRead}, base: int64(i) << 24, stop: 140 * ms}).start()
+		(&loop{q: q, bio: Bio{Op: OpWrite}, base: int64(100+i) << 24, stop: 140 * ms}).start()
+	}
+	eng.RunUntil(150 * ms)
+	var w *sim.Series
+	for _, ser := range s.Series() {
+		if ser.Name == "nvme0n1.kyber_depth.WRITE" {
+			w = ser
+		}
+	}
+	require.NotNil(t, w)
+	require.Equal(t, []sim.Sample{{At: 0, Value: 128}, {At: 50 * ms, Value: 128}, {At: 100 * ms, Value: 128}},
+		w.Samples[:3])
+	require.Equal(t, sim.Sample{At: 150 * ms, Value: 64}, w.Samples[3])
+}

@@ -357,7 +357,7 @@ func (q *Queue) Complete(now sim.Time, rq *Request, err error) {
 		}
 		b.parts--
 		if b.parts == 0 {
-			q.stats.BioLatency.Record(int64(now - b.Issued))
+			q.stats.BioLatency[b.Op].Record(int64(now - b.Issued))
 			if b.Done != nil {
 				q.eng.Schedule(now, b.Done, b, 0)
 			}

@@ -128,8 +128,8 @@ func TestTagDepth(t *testing.T) {
 	}
 	st := q.Stats()
 	require.Equal(t, int64(6), st.RequestWaits)
-	require.Equal(t, int64(300*us), st.BioLatency.Max(), "the last bio waited 200 µs for a request")
-	require.Equal(t, int64(100*us), st.Latency.Max(), "a request exists only from allocation")
+	require.Equal(t, int64(300*us), st.BioLatency[OpRead].Max(), "the last bio waited 200 µs for a request")
+	require.Equal(t, int64(100*us), st.Latency[OpRead].Max(), "a request exists only from allocation")
 }
 
 // TestDriverRefusal: a device that takes one request at a time and refuses the rest still

@@ -16,10 +16,10 @@ type Stats struct {
 	Completed     int64 // requests completed
 	Errors        int64 // requests completed with an error
 
-	// QueueTime is allocation to (last) dispatch, DeviceTime dispatch to completion,
-	// Latency allocation to completion, per request; BioLatency is Submit to completion per
-	// bio (including any wait for a request).
-	QueueTime, DeviceTime, Latency, BioLatency sim.Histogram
+	// Latencies by operation (index with Op). QueueTime is allocation to (last) dispatch,
+	// DeviceTime dispatch to completion, Latency allocation to completion, per request;
+	// BioLatency is Submit to completion per bio (including any wait for a request).
+	QueueTime, DeviceTime, Latency, BioLatency [NumOps]sim.Histogram
 
 	// Kyber decisions: requests dispatched per domain, dispatch attempts refused for want
 	// of a token (kyber_throttled), timer runs, runs that found congestion, and every
@@ -38,15 +38,31 @@ type Stats struct {
 }
 
 func (s *Stats) init(name string) {
-	s.QueueTime.Name = name + ".queue_time"
-	s.DeviceTime.Name = name + ".device_time"
-	s.Latency.Name = name + ".latency"
-	s.BioLatency.Name = name + ".bio_latency"
+	for op := range NumOps {
+		p := name + "." + op.String()
+		s.QueueTime[op].Name = p + ".queue_time"
+		s.DeviceTime[op].Name = p + ".device_time"
+		s.Latency[op].Name = p + ".latency"
+		s.BioLatency[op].Name = p + ".bio_latency"
+	}
 }
 
 // record adds a completed request's latencies.
 func (s *Stats) record(rq *Request) {
-	s.QueueTime.Record(int64(rq.Dispatch - rq.Alloc))
-	s.DeviceTime.Record(int64(rq.Complete - rq.Dispatch))
-	s.Latency.Record(int64(rq.Complete - rq.Alloc))
+	s.QueueTime[rq.Op].Record(int64(rq.Dispatch - rq.Alloc))
+	s.DeviceTime[rq.Op].Record(int64(rq.Complete - rq.Dispatch))
+	s.Latency[rq.Op].Record(int64(rq.Complete - rq.Alloc))
+}
+
+// Track adds the queue's occupancy to s: requests in the driver, allocated requests, bios
+// waiting for a request and, with kyber, each domain's token depth.
+func (q *Queue) Track(s *sim.Sampler) {
+	s.Track(q.name+".in_driver", func() int64 { return int64(q.inDriver) })
+	s.Track(q.name+".allocated", func() int64 { return int64(q.allocated) })
+	s.Track(q.name+".waiting_bios", func() int64 { return int64(q.Waiting()) })
+	if _, ok := q.sched.(*kyber); ok {
+		for d := DomainRead; d < NumDomains; d++ {
+			s.Track(q.name+".kyber_depth."+d.String(), func() int64 { return int64(q.KyberDepth(d)) })
+		}
+	}
 }
