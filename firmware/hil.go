@@ -46,7 +46,9 @@ func (wk *worker) handle(p *sim.Proc, cmd *nvmectrl.Command) {
 			st = wk.write(p, cmd)
 		case nvmectrl.OpFlush:
 			f.Stats.Flushes++
-			wk.flush(p)
+			if !f.spec.PowerLossProtection {
+				wk.flush(p)
+			}
 			st = nvmectrl.StatusSuccess
 		case nvmectrl.OpDatasetManagement:
 			f.Stats.Trims++
@@ -123,7 +125,7 @@ func (wk *worker) write(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 		f.evictSig.Notify()
 		i += k
 	}
-	if cmd.SQE.FUA() {
+	if cmd.SQE.FUA() && !f.spec.PowerLossProtection {
 		wk.flush(p)
 	}
 	return nvmectrl.StatusSuccess

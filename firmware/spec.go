@@ -75,6 +75,11 @@ type Spec struct {
 	FTL       FTLSpec  `yaml:"ftl"`       // mapping, allocation, GC
 	Scheduler Sched    `yaml:"scheduler"` // flash scheduler
 	Verify    bool     `yaml:"verify"`    // check FTL invariants after every GC (slow; for tests)
+	// PowerLossProtection: the DRAM buffer is capacitor-backed, so data in it is durable; a
+	// Flush or an FUA write completes without waiting for flash. Enterprise and prosumer
+	// NVMe SSDs of the Intel 750 class have it. Without it, Flush waits until the buffer's
+	// data has been written to flash.
+	PowerLossProtection bool `yaml:"power_loss_protection"`
 }
 
 // Buffer configures the DRAM write buffer.

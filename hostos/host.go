@@ -36,7 +36,7 @@ type Host struct {
 	Driver *nvmedrv.Driver
 	tasks  map[*sim.Proc]*pagecache.Task
 	nextCo int
-	act    sim.Activity
+	acts   map[*sim.Core]sim.Activity // each core's "app" activity
 }
 
 // deviceRef lets the page cache be built before the block queue it submits to.
@@ -73,7 +73,11 @@ func New(eng *sim.Engine, spec Spec, ctrl *nvmectrl.Controller, capacity int64) 
 	if len(cache.Cores()) == 0 {
 		return nil, fmt.Errorf("host: no CPU cores")
 	}
-	h.act = cache.Cores()[0].Res.Activity("app")
+	h.acts = map[*sim.Core]sim.Activity{}
+	for _, c := range cache.Cores() {
+		// Activities are numbered per resource: register "app" on every core.
+		h.acts[c] = c.Res.Activity("app")
+	}
 	return h, nil
 }
 

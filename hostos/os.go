@@ -111,6 +111,6 @@ func (o *OS) WriteDirect(p *sim.Proc, f apps.File, off, n int64) error {
 func (o *OS) Compute(p *sim.Proc, d sim.Time) {
 	t := o.h.Task(p)
 	if n := t.Core.Clock.CyclesIn(d); n > 0 {
-		p.Compute(t.Core, o.h.act, n)
+		p.Compute(t.Core, o.h.acts[t.Core], n)
 	}
 }

@@ -108,8 +108,9 @@ func TimeSeries(path, title, ylabel string, lines []Line, spans []Span) error {
 		if err != nil {
 			return err
 		}
-		poly.Color = color.RGBA{200, 200, 200, 120}
+		poly.Color = color.RGBA{255, 200, 120, 110}
 		poly.LineStyle.Width = 0
+		poly.LineStyle.Color = color.Transparent
 		p.Add(poly)
 	}
 	for i, l := range lines {

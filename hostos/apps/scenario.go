@@ -342,3 +342,7 @@ func (r *Run) Err() error {
 	}
 	return nil
 }
+
+// StopWhenDone makes the run stop the engine when the scenario is over, as Execute does;
+// for callers that Start a run, add their own processes, then run the engine.
+func (r *Run) StopWhenDone() { r.stopEngine = true }

@@ -1,0 +1,298 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// ms formats a latency in milliseconds for tables.
+func ms(ps int64) string { return report.Duration(sim.Time(ps)) }
+
+// window returns the measured span.
+func (r *Result) window() sim.Time { return max(r.Ended-r.Began, 1) }
+
+// AppTable is the per-application latency and throughput table.
+func (r *Result) AppTable() *report.Table {
+	t := &report.Table{Title: "applications (" + r.Label + ")",
+		Header: []string{"app", "requests", "req/s", "MB/s", "mean", "p50", "p90", "p99", "p99.9", "max"}}
+	secs := r.window().Seconds()
+	for _, a := range r.Apps {
+		h := a.Latency
+		t.Append(a.App, strconv.FormatInt(a.Requests, 10), fmt.Sprintf("%.1f", float64(a.Requests)/secs),
+			fmt.Sprintf("%.1f", float64(a.Bytes)/secs/1e6), ms(int64(h.Mean())), ms(h.Quantile(0.5)),
+			ms(h.Quantile(0.9)), ms(h.Quantile(0.99)), ms(h.Quantile(0.999)), ms(h.Max()))
+	}
+	return t
+}
+
+// StatsTable lists the buffer, FTL and host statistics of the run.
+func (r *Result) StatsTable() *report.Table {
+	t := &report.Table{Title: "statistics (" + r.Label + ")", Header: []string{"statistic", "value"}}
+	add := func(k string, v any) { t.Append(k, fmt.Sprint(v)) }
+	f, b, l, c := r.Firmware, r.Buffer, r.FTL, r.Cache
+	add("buffer capacity (pages)", r.BufferPages)
+	add("buffer peak occupancy (pages)", b.PeakOccupancy)
+	add("buffer read hits / misses", fmt.Sprintf("%d / %d", b.ReadHits, b.ReadMisses))
+	add("evictions foreground / background", fmt.Sprintf("%d / %d", f.ForegroundEvictions, f.BackgroundEvictions))
+	add("writes stalled on a full buffer", f.Stalls)
+	add("time writes stalled", report.Duration(f.StallTime))
+	add("fastdrain mode switches", len(r.ModeChanges))
+	add("flash reads (host pages)", f.FlashReads)
+	add("pages programmed LSB / CSB / MSB", fmt.Sprintf("%d / %d / %d", l.Programmed[0], l.Programmed[1], l.Programmed[2]))
+	add("pages wasted (skipped)", r.FlashWasted)
+	add("WAF", fmt.Sprintf("%.3f", l.WAF()))
+	add("GC runs / pages moved / erases", fmt.Sprintf("%d / %d / %d", f.GCRuns, f.GCPagesMoved, l.Erases))
+	add("page victimizations", len(r.Victims))
+	add("pages written back", c.PagesWrittenBack)
+	add("writer throttle time / pauses", fmt.Sprintf("%s / %d", report.Duration(c.ThrottleTime), c.ThrottlePauses))
+	add("dirty-ratio switches", len(r.Switches))
+	add("simulated events", r.Events)
+	return t
+}
+
+// resourceClass names the group a resource belongs to in the utilization tables.
+func resourceClass(name string) string {
+	switch {
+	case strings.HasPrefix(name, "host."):
+		return "host CPUs"
+	case strings.Contains(name, ".pcie"):
+		return "PCIe link"
+	case strings.Contains(name, ".core["):
+		return "controller cores"
+	case strings.Contains(name, ".dram"):
+		return "controller DRAM"
+	case strings.Contains(name, ".die["):
+		return "dies"
+	case strings.Contains(name, ".ch["):
+		return "channel buses"
+	}
+	return "other"
+}
+
+// UtilizationTables splits the utilization table by component class — host CPUs, PCIe
+// directions, controller cores, DRAM, channel buses, dies — each with only the activities
+// its resources have. Dies are summarised (mean, busiest, idlest) so the table stays
+// readable for hundreds of them; every die is in the CSV and JSON outputs.
+func (r *Result) UtilizationTables() []*report.Table {
+	u := r.Utilization
+	var order []string
+	rows := map[string][][]string{}
+	for _, row := range u.Rows {
+		c := resourceClass(row[0])
+		if _, ok := rows[c]; !ok {
+			order = append(order, c)
+		}
+		rows[c] = append(rows[c], row)
+	}
+	var out []*report.Table
+	for _, c := range order {
+		rs := rows[c]
+		// Keep the columns some resource of the class uses.
+		keep := []int{0}
+		for col := 1; col < len(u.Header)-1; col++ {
+			for _, row := range rs {
+				if row[col] != "0.0%" {
+					keep = append(keep, col)
+					break
+				}
+			}
+		}
+		keep = append(keep, len(u.Header)-1)
+		t := &report.Table{Title: fmt.Sprintf("%s utilization (%s)", c, r.Label)}
+		for _, k := range keep {
+			t.Header = append(t.Header, u.Header[k])
+		}
+		pick := func(row []string) []string {
+			out := make([]string, 0, len(keep))
+			for _, k := range keep {
+				out = append(out, row[k])
+			}
+			return out
+		}
+		if c != "dies" {
+			for _, row := range rs {
+				t.Append(pick(row)...)
+			}
+			out = append(out, t)
+			continue
+		}
+		pct := func(s string) float64 {
+			v, _ := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+			return v
+		}
+		mean := make([]string, len(u.Header))
+		mean[0] = fmt.Sprintf("mean of %d dies", len(rs))
+		for col := 1; col < len(u.Header); col++ {
+			sum := 0.0
+			for _, row := range rs {
+				sum += pct(row[col])
+			}
+			mean[col] = fmt.Sprintf("%.1f%%", sum/float64(len(rs)))
+		}
+		hi, lo := rs[0], rs[0]
+		last := len(u.Header) - 1
+		for _, row := range rs {
+			if pct(row[last]) > pct(hi[last]) {
+				hi = row
+			}
+			if pct(row[last]) < pct(lo[last]) {
+				lo = row
+			}
+		}
+		t.Append(pick(mean)...)
+		t.Append(pick(append([]string{"busiest " + hi[0]}, hi[1:]...))...)
+		t.Append(pick(append([]string{"idlest " + lo[0]}, lo[1:]...))...)
+		out = append(out, t)
+	}
+	return out
+}
+
+// WriteText writes the run's tables.
+func (r *Result) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "%s on %s: scenario %s, measured %s (events %d)\n\n", r.Label, r.Config.Name,
+		r.Scenario.Name, report.Duration(r.window()), r.Events)
+	for _, t := range append([]*report.Table{r.AppTable(), r.StatsTable()}, r.UtilizationTables()...) {
+		if err := t.WriteText(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+// jsonResult is the machine-readable result; times are picoseconds.
+type jsonResult struct {
+	Label       string          `json:"label"`
+	Platform    string          `json:"platform"`
+	Scenario    string          `json:"scenario"`
+	BeganPS     int64           `json:"began_ps"`
+	EndedPS     int64           `json:"ended_ps"`
+	Events      uint64          `json:"events"`
+	Apps        []jsonApp       `json:"apps"`
+	Stats       *report.Table   `json:"stats"`
+	Utilization *report.Table   `json:"utilization"`
+	Victims     []jsonVictim    `json:"victimizations"`
+	FlashUsed   int64           `json:"flash_pages_used"`
+	FlashWasted int64           `json:"flash_pages_wasted"`
+	Switches    []jsonSwitch    `json:"ratio_switches"`
+	Modes       []jsonModeEvent `json:"buffer_mode_changes"`
+}
+
+type jsonApp struct {
+	App      string  `json:"app"`
+	Requests int64   `json:"requests"`
+	Bytes    int64   `json:"bytes"`
+	MeanPS   float64 `json:"mean_ps"`
+	P50PS    int64   `json:"p50_ps"`
+	P90PS    int64   `json:"p90_ps"`
+	P99PS    int64   `json:"p99_ps"`
+	P999PS   int64   `json:"p999_ps"`
+	MaxPS    int64   `json:"max_ps"`
+}
+
+type jsonVictim struct {
+	StartPS int64  `json:"start_ps"`
+	DonePS  int64  `json:"done_ps"`
+	Pages   int64  `json:"pages"`
+	Reason  string `json:"reason"`
+}
+
+type jsonSwitch struct {
+	AtPS int64  `json:"at_ps"`
+	Set  string `json:"set"`
+}
+
+type jsonModeEvent struct {
+	AtPS       int64 `json:"at_ps"`
+	Foreground bool  `json:"foreground"`
+	Occupancy  int   `json:"occupancy"`
+	Predicted  int64 `json:"predicted"`
+}
+
+// JSON returns the machine-readable form.
+func (r *Result) JSON() any {
+	j := jsonResult{Label: r.Label, Platform: r.Config.Name, Scenario: r.Scenario.Name,
+		BeganPS: int64(r.Began), EndedPS: int64(r.Ended), Events: r.Events,
+		Stats: r.StatsTable(), Utilization: r.Utilization, FlashUsed: r.FlashUsed, FlashWasted: r.FlashWasted,
+		Apps: []jsonApp{}, Victims: []jsonVictim{}, Switches: []jsonSwitch{}, Modes: []jsonModeEvent{}}
+	for _, a := range r.Apps {
+		h := a.Latency
+		j.Apps = append(j.Apps, jsonApp{a.App, a.Requests, a.Bytes, h.Mean(), h.Quantile(0.5), h.Quantile(0.9),
+			h.Quantile(0.99), h.Quantile(0.999), h.Max()})
+	}
+	for _, v := range r.Victims {
+		j.Victims = append(j.Victims, jsonVictim{int64(v.Start), int64(v.Done), int64(v.Pages), fmt.Sprint(v.Reason)})
+	}
+	for _, s := range r.Switches {
+		j.Switches = append(j.Switches, jsonSwitch{int64(s.At), fmt.Sprintf("%d/%d", s.Ratio, s.BackgroundRatio)})
+	}
+	for _, m := range r.ModeChanges {
+		j.Modes = append(j.Modes, jsonModeEvent{int64(m.At), m.Foreground, m.Occupancy, m.Predicted})
+	}
+	return j
+}
+
+// WriteDir writes the resolved configuration, the result as JSON, the tables as CSV, the
+// time series as CSV, and the plots into dir (created if needed).
+func (r *Result) WriteDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	cfg, err := r.Config.Resolved()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), cfg, 0o644); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(dir, "result.json"), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r.JSON())
+	}); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		t    *report.Table
+	}{{"apps.csv", r.AppTable()}, {"stats.csv", r.StatsTable()}, {"utilization.csv", r.Utilization}} {
+		if err := writeFile(filepath.Join(dir, f.name), f.t.WriteCSV); err != nil {
+			return err
+		}
+	}
+	if err := writeFile(filepath.Join(dir, "series.csv"), r.writeSeriesCSV); err != nil {
+		return err
+	}
+	return r.Plots(dir)
+}
+
+func writeFile(path string, fill func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fill(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// writeSeriesCSV writes every sampled series in long form: series, time_ps, value.
+func (r *Result) writeSeriesCSV(w io.Writer) error {
+	t := &report.Table{Header: []string{"series", "time_ps", "value"}}
+	for _, s := range r.Series {
+		for _, p := range s.Samples {
+			t.Rows = append(t.Rows, []string{s.Name, strconv.FormatInt(int64(p.At), 10), strconv.FormatInt(p.Value, 10)})
+		}
+	}
+	return t.WriteCSV(w)
+}

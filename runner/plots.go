@@ -1,0 +1,81 @@
+package runner
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Plots writes the run's figures into dir, each as PNG and SVG: the latency CDF of every
+// application, each latency-critical application's response time over time with page
+// victimizations shaded, the buffer occupancy and host dirty pages over time.
+func (r *Result) Plots(dir string) error {
+	var hs []report.Named
+	for _, a := range r.Apps {
+		hs = append(hs, report.Named{Name: a.App, Hist: a.Latency})
+	}
+	spans := r.VictimSpans()
+	for _, ext := range []string{".png", ".svg"} {
+		if err := report.LatencyCDF(filepath.Join(dir, "latency-cdf"+ext), "response time CDF ("+r.Label+")", hs); err != nil {
+			return err
+		}
+		for _, a := range r.Apps {
+			if a.Series == nil || a.App == "ungzip" {
+				continue
+			}
+			l := ResponseLine(a)
+			if err := report.TimeSeries(filepath.Join(dir, "response-"+a.App+ext),
+				a.App+" response time ("+r.Label+"), victimizations shaded", "response time (ms)", []report.Line{l}, spans); err != nil {
+				return err
+			}
+		}
+		var occ, dirty report.Line
+		for _, s := range r.Series {
+			switch {
+			case strings.HasSuffix(s.Name, ".buffer.occupancy"):
+				occ = seriesLine("SSD buffer occupancy (MiB)", s, 4096.0/(1<<20))
+			case strings.HasSuffix(s.Name, ".dirty_pages"):
+				dirty = seriesLine("host dirty pages (MiB)", s, 4096.0/(1<<20))
+			}
+		}
+		if err := report.TimeSeries(filepath.Join(dir, "buffer"+ext), "buffer occupancy and dirty pages ("+r.Label+")",
+			"MiB", []report.Line{occ, dirty}, spans); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// VictimSpans returns the page victimizations as shaded spans in seconds.
+func (r *Result) VictimSpans() []report.Span {
+	var spans []report.Span
+	for _, v := range r.Victims {
+		end := v.Done
+		if end < v.Start {
+			end = v.End
+		}
+		spans = append(spans, report.Span{From: v.Start.Seconds(), To: max(end, v.Start).Seconds()})
+	}
+	return spans
+}
+
+// ResponseLine returns an application's response time over time in milliseconds.
+func ResponseLine(a AppResult) report.Line {
+	l := report.Line{Name: a.App}
+	for _, p := range a.Series.Points() {
+		l.X = append(l.X, p.At.Seconds())
+		l.Y = append(l.Y, float64(p.Latency)/float64(sim.Millisecond))
+	}
+	return l
+}
+
+func seriesLine(name string, s *sim.Series, scale float64) report.Line {
+	l := report.Line{Name: name}
+	for _, p := range s.Samples {
+		l.X = append(l.X, p.At.Seconds())
+		l.Y = append(l.Y, float64(p.Value)*scale)
+	}
+	return l
+}

@@ -1,0 +1,142 @@
+package runner
+
+import (
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/hostos/pagecache"
+	"github.com/fastdrain-sim/fastdrain/platforms"
+	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Workload is what runs on the machine.
+type Workload struct {
+	Scenario apps.Scenario // named co-location scenario, its duration, warm-up and seed
+	Apps     apps.Spec     // the application models' parameters
+}
+
+// Options configures one run.
+type Options struct {
+	Label    string // how the run is named in comparisons (e.g. the variant)
+	Config   platforms.Config
+	Workload Workload
+	// SampleInterval is the period of the time series (0 = 10 ms).
+	SampleInterval sim.Time
+	// Timeline, if set, records every resource's activity in its window.
+	Timeline *report.Timeline
+}
+
+// AppResult is one application's measurements.
+type AppResult struct {
+	App      string
+	Requests int64
+	Bytes    int64
+	Latency  *sim.Histogram
+	Series   *apps.Series
+}
+
+// Result is everything one run observed.
+type Result struct {
+	Label    string
+	Config   platforms.Config
+	Scenario apps.Scenario
+	Began    sim.Time // data sets created, measurement starts
+	Ended    sim.Time
+	Events   uint64
+	Apps     []AppResult
+
+	Utilization *report.Table // every resource, busy share by activity, over the measured window
+	Firmware    firmware.Stats
+	FTL         ftl.Stats
+	Buffer      buffer.Stats
+	BufferPages int
+	Cache       pagecache.Stats
+	Series      []*sim.Series
+	Victims     []pagecache.VictimEvent
+	Switches    []pagecache.RatioSwitch
+	ModeChanges []firmware.ModeChange
+	// FlashUsed and FlashWasted are pages programmed and pages skipped by the allocators
+	// during the run (the paper's Fig. 3b / 6b "Used" and "Wasted").
+	FlashUsed, FlashWasted int64
+}
+
+// App returns the named application's result, or nil.
+func (r *Result) App(name string) *AppResult {
+	for i := range r.Apps {
+		if r.Apps[i].App == name {
+			return &r.Apps[i]
+		}
+	}
+	return nil
+}
+
+// Run builds the machine and runs the workload to completion.
+func Run(o Options) (*Result, error) {
+	m, err := platforms.Build(o.Config)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Eng.Close()
+	interval := o.SampleInterval
+	if interval <= 0 {
+		interval = 10 * sim.Millisecond
+	}
+	smp := sim.NewSampler(m.Eng, interval)
+	m.SSD.FW.Track(smp)
+	m.Host.Cache.Track(smp)
+	rs := m.Resources()
+	if o.Timeline != nil {
+		o.Timeline.Attach(rs...)
+	}
+	wasted0 := m.SSD.FW.FTL().Stats.Wasted
+	run, err := apps.Start(m.Eng, m.Host.OS(), o.Workload.Apps, o.Workload.Scenario)
+	if err != nil {
+		return nil, err
+	}
+	// Snapshot every resource when measurement starts (after the data sets exist), then
+	// run to the end of the scenario.
+	var start []sim.Snapshot
+	m.Eng.Spawn("runner.measure", func(p *sim.Proc) {
+		for run.Began() == 0 && !run.Done() {
+			p.Sleep(sim.Millisecond)
+		}
+		m.SSD.Sync(p.Now())
+		for _, r := range rs {
+			start = append(start, r.Snapshot(p.Now()))
+		}
+	})
+	run.StopWhenDone()
+	m.Eng.Run()
+	if !run.Done() {
+		return nil, fmt.Errorf("runner: scenario %s did not finish (engine idle at %v)", o.Workload.Scenario.Name, m.Eng.Now())
+	}
+	if err := run.Err(); err != nil {
+		return nil, err
+	}
+	end := m.Eng.Now()
+	m.SSD.Sync(end)
+	if len(start) != len(rs) {
+		start = nil
+	}
+	res := &Result{Label: o.Label, Config: o.Config, Scenario: o.Workload.Scenario,
+		Began: run.Began(), Ended: run.Ended(), Events: m.Eng.Fired(),
+		Utilization: report.UtilizationTable("utilization", rs, start, end),
+		Firmware:    m.SSD.FW.Stats, FTL: m.SSD.FW.FTL().Stats, Buffer: m.SSD.FW.Buffer().Stats,
+		BufferPages: m.SSD.FW.Buffer().Capacity(), Cache: *m.Host.Cache.Stats(),
+		Series: smp.Series(), ModeChanges: m.SSD.FW.ModeLog()}
+	res.Victims = res.Cache.Victims
+	res.Switches = res.Cache.Switches
+	for _, k := range res.FTL.Programmed {
+		res.FlashUsed += k
+	}
+	res.FlashWasted = res.FTL.Wasted - wasted0
+	for _, a := range run.Results() {
+		h := a.Latency
+		res.Apps = append(res.Apps, AppResult{App: a.App, Requests: a.Requests, Bytes: a.Bytes, Latency: &h, Series: a.Series})
+	}
+	return res, nil
+}
