@@ -210,6 +210,21 @@ func (f *Firmware) dramAddr(lpn int64) uint64 {
 	return (uint64(lpn) * uint64(f.spec.PageSize)) % (capBytes - uint64(f.spec.PageSize)) &^ 63
 }
 
+// dramMove charges a data move of n bytes of the buffer region starting at logical page
+// lpn's slot, split where the region wraps, starting at t; it returns when it is done.
+func (f *Firmware) dramMove(t sim.Time, lpn int64, n int, write bool) sim.Time {
+	capBytes := uint64(f.hw.DRAM.Spec().Capacity) - uint64(f.spec.PageSize)
+	done := t
+	for n > 0 {
+		a := f.dramAddr(lpn)
+		k := int(min(uint64(n), capBytes-a))
+		done = max(done, f.hw.DRAM.Access(t, a, k, write))
+		n -= k
+		lpn += int64((k + f.spec.PageSize - 1) / f.spec.PageSize)
+	}
+	return done
+}
+
 // Precondition fills the device as ftl.Precondition does and brings every die to the same
 // state (pages programmed with their stamps) without simulating the writes. Stamps are
 // version 1 of each logical page. Call it before the simulation starts.

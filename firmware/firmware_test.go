@@ -121,3 +121,16 @@ func integrityRun(t testing.TB, pol Policy, alloc string, ios int, seed uint64) 
 	}
 	return r
 }
+
+// TestDRAMMoveWraps: a move whose buffer slots run past the end of DRAM wraps around to
+// the start instead of addressing beyond it, and every byte is charged.
+func TestDRAMMoveWraps(t *testing.T) {
+	r := newRig(t, smallSpec(Vanilla, "sequential"), nil)
+	d := r.fw.hw.DRAM
+	capPages := int64(d.Spec().Capacity) / 4096
+	before := d.Stats().BytesWritten
+	// Four pages from the second-to-last slot of the region: two before the wrap, two after.
+	done := r.fw.dramMove(0, capPages-3, 4*4096, true)
+	require.Positive(t, done)
+	require.Equal(t, int64(4*4096), d.Stats().BytesWritten-before)
+}

@@ -97,7 +97,7 @@ func (wk *worker) write(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 		lo := max(off, i*ps)
 		hi := min(off+n, (i+k)*ps)
 		arrive := f.hw.Ctrl.ReadHostData(p.Now(), cmd, int(lo-off), int(hi-lo))
-		done := f.hw.DRAM.Access(arrive, f.dramAddr(i), int(hi-lo), true)
+		done := f.dramMove(arrive, i, int(hi-lo), true)
 		p.SleepUntil(max(done, p.Now()))
 		p.Compute(wk.core, f.acts.hil, f.spec.Cycles.PerPage*k)
 		for j := i; j < i+k; j++ {
@@ -226,7 +226,7 @@ func (wk *worker) read(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 	}
 	w.wait(p)
 	p.SleepUntil(max(w.ready, p.Now()))
-	out := f.hw.DRAM.Access(p.Now(), f.stagingAddr(0), int(n), false)
+	out := f.dramMove(p.Now(), first, int(n), false)
 	ps := int64(f.spec.PageSize)
 	for j := 0; j < k; j++ {
 		if start := (first + int64(j)) * ps; start >= off {
