@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -38,10 +40,46 @@ func TestFlashbenchSmall(t *testing.T) {
 	require.Contains(t, j, "iops")
 }
 
-func TestDefaultActionIsFlashbench(t *testing.T) {
-	out, err := run("--channels", "1", "--ways", "1", "--ops", "50")
+func TestDefaultActionIsTheComparison(t *testing.T) {
+	dir := t.TempDir()
+	out, err := run("--duration", "200ms", "--scenarios", "apache-u+ungzip", "--variants", "vanilla,fd", "--out", dir)
 	require.NoError(t, err)
-	require.Contains(t, out, "flashbench: 1 channels")
+	require.Contains(t, out, "FastDrain comparison on fastdrain-tlc: 1 scenarios × 2 variants")
+	require.Contains(t, out, "fd/vanilla")
+	for _, f := range []string{"p99.csv", "mean.csv", "p99.png", "p99.svg", "apache-u+ungzip/vanilla/result.json", "apache-u+ungzip/fd/config.yaml"} {
+		_, err := os.Stat(filepath.Join(dir, "compare", f))
+		require.NoError(t, err, f)
+	}
+}
+
+func TestRunCommand(t *testing.T) {
+	dir := t.TempDir()
+	tl := filepath.Join(dir, "tl.json")
+	out, err := run("run", "--variant", "fd", "--scenario", "db-s+ungzip", "--duration", "200ms", "--out", dir,
+		"--timeline", tl, "--timeline-window", "100ms:110ms")
+	require.NoError(t, err)
+	require.Contains(t, out, "fd on fastdrain-tlc: scenario db-s+ungzip")
+	require.Contains(t, out, "dies utilization (fd)")
+	var doc map[string]any
+	b, err := os.ReadFile(tl)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &doc), "the timeline is valid JSON")
+	require.Contains(t, doc, "traceEvents")
+	_, err = os.Stat(filepath.Join(dir, "run", "fastdrain-tlc-fd-db-s+ungzip", "latency-cdf.png"))
+	require.NoError(t, err)
+
+	_, err = run("run", "--scenario", "nope", "--duration", "-1s", "--format", "xml")
+	require.ErrorContains(t, err, "--scenario")
+	require.ErrorContains(t, err, "--duration")
+	require.ErrorContains(t, err, "--format")
+	_, err = run("run", "--quick", "--full")
+	require.ErrorContains(t, err, "exclude each other")
+}
+
+func TestScenarios(t *testing.T) {
+	out, err := run("scenarios")
+	require.NoError(t, err)
+	require.Contains(t, out, "apache-u+ungzip")
 }
 
 func TestBadFlagsNameTheFlag(t *testing.T) {

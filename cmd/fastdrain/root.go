@@ -10,7 +10,7 @@ import (
 var version = "0.1.0-dev"
 
 func newRoot() *cobra.Command {
-	fb := &flashbenchFlags{}
+	cf := &compareFlags{}
 	root := &cobra.Command{
 		Use:   "fastdrain",
 		Short: "Cycle-level full-stack NVMe SSD simulator",
@@ -18,16 +18,18 @@ func newRoot() *cobra.Command {
 layer, NVMe driver, PCIe, NVMe controller, SSD firmware, ONFI channels and NAND dies —
 deterministically: the same configuration and seed give byte-identical output.
 
-With no subcommand it runs flashbench on the default flash array.`,
+With no subcommand it runs the headline FastDrain comparison (see "fastdrain compare"):
+Vanilla, FD-Buf, FD-FTL and FD on the fastdrain-tlc platform with each latency-critical
+application co-located with Ungzip, and prints the p99 table.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return fb.run(cmd)
+			return cf.run(cmd)
 		},
 	}
-	fb.register(root)
-	root.AddCommand(newFlashbench(), newConfig(), newVersion())
+	cf.register(root)
+	root.AddCommand(newCompare(), newRun(), newScenarios(), newFlashbench(), newConfig(), newVersion())
 	return root
 }
 

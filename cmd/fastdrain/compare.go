@@ -1,0 +1,203 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/platforms"
+	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/fastdrain-sim/fastdrain/runner"
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/spf13/cobra"
+)
+
+// compareFlags are run flags plus the variant and scenario lists.
+type compareFlags struct {
+	runFlags
+	variants  string
+	scenarios string
+}
+
+func (cf *compareFlags) register(cmd *cobra.Command) {
+	cf.runFlags.register(cmd, "")
+	f := cmd.Flags()
+	f.StringVar(&cf.variants, "variants", "vanilla,fd-buf,fd-ftl,fd", "variants to compare, the first is the baseline")
+	var lc []string
+	for _, a := range apps.LatencyCritical() {
+		lc = append(lc, a+"+"+apps.Ungzip)
+	}
+	f.StringVar(&cf.scenarios, "scenarios", strings.Join(lc, ","), "co-location scenarios to run")
+}
+
+func newCompare() *cobra.Command {
+	cf := &compareFlags{}
+	cmd := &cobra.Command{
+		Use:   "compare",
+		Short: "Run the FastDrain comparison: variants × co-location scenarios (the default action)",
+		Long: `compare runs every scenario under every variant on the same platform — all variants share
+every other parameter — in parallel, and prints each latency-critical application's p99 response
+time per variant and normalized to the first variant (the paper's Fig. 5), then writes every
+run's outputs and a summary (p99.csv, summary.json, p99.png/.svg) under --out/compare/.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cf.run(cmd) },
+	}
+	cf.register(cmd)
+	return cmd
+}
+
+func (cf *compareFlags) run(cmd *cobra.Command) error {
+	variants := splitList(cf.variants)
+	scenarios := splitList(cf.scenarios)
+	if len(variants) < 1 || len(scenarios) < 1 {
+		return errors.New("--variants and --scenarios must each name at least one")
+	}
+	if cf.cfg.variant != "" {
+		return errors.New("compare takes --variants, not --variant")
+	}
+	var opts []runner.Options
+	type key struct{ sc, v string }
+	index := map[key]int{}
+	for _, sc := range scenarios {
+		w, err := cf.workload(sc)
+		if err != nil {
+			return err
+		}
+		for _, v := range variants {
+			c, err := platforms.Load(platforms.Options{Preset: cf.cfg.preset, Variant: v, Files: cf.cfg.files, Sets: cf.cfg.sets})
+			if err != nil {
+				return fmt.Errorf("variant %s: %w", v, err)
+			}
+			index[key{sc, v}] = len(opts)
+			opts = append(opts, runner.Options{Label: v, Config: c, Workload: w})
+		}
+	}
+	progress, finish := progressBar(cmd, len(opts))
+	results, errs := runner.RunAll(opts, cf.jobs, progress)
+	finish()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	// The latency-critical app of each scenario: the first app that is not Ungzip.
+	var appsRun []string
+	appScenario := map[string]string{}
+	for _, sc := range scenarios {
+		s, _ := apps.LookupScenario(sc)
+		for _, a := range s.Apps {
+			if a != apps.Ungzip {
+				appsRun = append(appsRun, a)
+				appScenario[a] = sc
+				break
+			}
+		}
+	}
+	cell := func(app, v string) runner.Cell {
+		i := index[key{appScenario[app], v}]
+		return runner.Cell{Scenario: appScenario[app], Variant: v, Result: results[i]}
+	}
+	tab := runner.P99Table("p99 response time per variant (each app co-located with ungzip)", appsRun, variants, cell)
+	means := meanTable(appsRun, variants, cell)
+	out := cmd.OutOrStdout()
+	if cf.format == "json" {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]*report.Table{"p99": tab, "mean": means}); err != nil {
+			return err
+		}
+	} else {
+		preset := cf.cfg.preset
+		fmt.Fprintf(out, "FastDrain comparison on %s: %d scenarios × %d variants, %s simulated each\n\n",
+			preset, len(scenarios), len(variants), report.Duration(opts[0].Workload.Scenario.Duration))
+		for _, t := range []*report.Table{tab, means} {
+			if err := t.WriteText(out); err != nil {
+				return err
+			}
+			fmt.Fprintln(out)
+		}
+	}
+	if cf.noFiles {
+		return nil
+	}
+	dir := filepath.Join(cf.out, "compare")
+	for i, r := range results {
+		if err := r.WriteDir(filepath.Join(dir, opts[i].Workload.Scenario.Name, opts[i].Label)); err != nil {
+			return err
+		}
+	}
+	if err := writeTable(filepath.Join(dir, "p99.csv"), tab); err != nil {
+		return err
+	}
+	if err := writeTable(filepath.Join(dir, "mean.csv"), means); err != nil {
+		return err
+	}
+	var norm [][]float64
+	for _, v := range variants {
+		var row []float64
+		for _, a := range appsRun {
+			b, x := cell(a, variants[0]).P99(a), cell(a, v).P99(a)
+			if b > 0 && x >= 0 {
+				row = append(row, float64(x)/float64(b))
+			} else {
+				row = append(row, 0)
+			}
+		}
+		norm = append(norm, row)
+	}
+	for _, ext := range []string{".png", ".svg"} {
+		if err := report.Bars(filepath.Join(dir, "p99"+ext), "p99 response time normalized to "+variants[0],
+			"normalized p99", appsRun, variants, norm); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(out, "results written to %s\n", dir)
+	return nil
+}
+
+// meanTable lists the mean response time per app and variant.
+func meanTable(appsRun, variants []string, cell func(app, v string) runner.Cell) *report.Table {
+	t := &report.Table{Title: "mean response time and p99/mean per variant", Header: []string{"app"}}
+	for _, v := range variants {
+		t.Header = append(t.Header, v+" mean", v+" p99/mean")
+	}
+	for _, a := range appsRun {
+		row := []string{a}
+		for _, v := range variants {
+			r := cell(a, v).Result.App(a)
+			m := r.Latency.Mean()
+			row = append(row, report.Duration(simTime(m)), fmt.Sprintf("%.1f", float64(r.Latency.Quantile(0.99))/max(m, 1)))
+		}
+		t.Append(row...)
+	}
+	return t
+}
+
+func writeTable(path string, t *report.Table) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := t.WriteCSV(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func simTime(ps float64) sim.Time { return sim.Time(int64(ps)) }

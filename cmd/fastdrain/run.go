@@ -1,0 +1,231 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cheggaaa/pb/v3"
+	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/fastdrain-sim/fastdrain/runner"
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+)
+
+// Scales of a run: --quick, default and --full (the paper's 30 simulated seconds).
+const (
+	quickDuration   = 3 * sim.Second
+	defaultDuration = 10 * sim.Second
+	fullDuration    = apps.DefaultDuration
+)
+
+// runFlags are the flags of commands that run workloads on a platform.
+type runFlags struct {
+	cfg      configFlags
+	scenario string
+	duration string
+	warmup   string
+	appsFile string
+	out      string
+	seed     uint64
+	quick    bool
+	full     bool
+	jobs     int
+	timeline string
+	tlWindow string
+	format   string
+	noFiles  bool
+}
+
+func (rf *runFlags) register(cmd *cobra.Command, scenarioDefault string) {
+	rf.cfg.register(cmd, "fastdrain-tlc")
+	f := cmd.Flags()
+	f.StringVar(&rf.scenario, "scenario", scenarioDefault, "co-location scenario (see `fastdrain scenarios`)")
+	f.StringVar(&rf.duration, "duration", "", "simulated run time per scenario, e.g. 10s (default 10s; --quick 3s; --full 30s)")
+	f.StringVar(&rf.warmup, "warmup", "0", "simulated time at the start left out of the statistics")
+	f.StringVar(&rf.appsFile, "apps", "", "YAML file of application-model parameters (docs/workloads.md)")
+	f.StringVar(&rf.out, "out", "results", "output directory")
+	f.Uint64Var(&rf.seed, "seed", 0, "random seed (0 = the platform's)")
+	f.BoolVar(&rf.quick, "quick", false, "short runs (3 simulated seconds)")
+	f.BoolVar(&rf.full, "full", false, "the paper's scale (30 simulated seconds)")
+	f.IntVar(&rf.jobs, "jobs", 0, "simulations run in parallel (0 = one per CPU)")
+	f.StringVar(&rf.format, "format", "text", "terminal output: text or json")
+	f.BoolVar(&rf.noFiles, "no-files", false, "write nothing under --out")
+}
+
+// workload resolves the scenario and application parameters.
+func (rf *runFlags) workload(name string) (runner.Workload, error) {
+	var errs []error
+	sc, err := apps.LookupScenario(name)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("--scenario: %w", err))
+	}
+	switch {
+	case rf.quick && rf.full:
+		errs = append(errs, errors.New("--quick and --full exclude each other"))
+	case rf.duration != "":
+		d, err := sim.ParseTime(rf.duration)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("--duration %q: want a positive time such as 10s", rf.duration))
+		}
+		sc.Duration = d
+	case rf.quick:
+		sc.Duration = quickDuration
+	case rf.full:
+		sc.Duration = fullDuration
+	default:
+		sc.Duration = defaultDuration
+	}
+	if w, err := sim.ParseTime(rf.warmup); err != nil || w < 0 {
+		errs = append(errs, fmt.Errorf("--warmup %q: want a time such as 1s", rf.warmup))
+	} else {
+		sc.Warmup = w
+	}
+	if rf.seed != 0 {
+		sc.Seed = rf.seed
+	}
+	spec := apps.DefaultSpec()
+	if rf.appsFile != "" {
+		f, err := os.Open(rf.appsFile)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--apps: %w", err))
+		} else {
+			defer f.Close()
+			if spec, err = apps.Decode(f, rf.appsFile); err != nil {
+				errs = append(errs, fmt.Errorf("--apps: %w", err))
+			}
+		}
+	}
+	if rf.format != "text" && rf.format != "json" {
+		errs = append(errs, fmt.Errorf("--format %q: want text or json", rf.format))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return runner.Workload{}, err
+	}
+	if err := sc.Validate(); err != nil {
+		return runner.Workload{}, err
+	}
+	return runner.Workload{Scenario: sc, Apps: spec}, nil
+}
+
+// progressBar returns a progress callback drawing a bar on stderr, or nil when stderr is
+// not a terminal.
+func progressBar(cmd *cobra.Command, total int) (func(int), func()) {
+	f, ok := cmd.ErrOrStderr().(*os.File)
+	if !ok || !isatty.IsTerminal(f.Fd()) {
+		return nil, func() {}
+	}
+	bar := pb.New(total)
+	bar.SetWriter(f)
+	bar.Start()
+	return func(done int) { bar.SetCurrent(int64(done)) }, func() { bar.Finish() }
+}
+
+func newRun() *cobra.Command {
+	rf := &runFlags{}
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run one co-location scenario on one platform and variant",
+		Long: `run builds the machine (--preset, --variant, --config, --set), runs the scenario's
+application models on it for the given simulated time, prints the application latency,
+statistics and utilization tables, and writes config.yaml, result.json, CSV tables and plots
+to --out/run/<preset>-<variant>-<scenario>/.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := rf.cfg.load()
+			if err != nil {
+				return err
+			}
+			w, err := rf.workload(rf.scenario)
+			if err != nil {
+				return err
+			}
+			label := rf.cfg.variant
+			if label == "" {
+				label = "custom"
+			}
+			o := runner.Options{Label: label, Config: c, Workload: w}
+			var tl *report.Timeline
+			if rf.timeline != "" {
+				from, to, err := parseWindow(rf.tlWindow)
+				if err != nil {
+					return err
+				}
+				tl = report.NewTimeline(from, to)
+				o.Timeline = tl
+			}
+			res, err := runner.Run(o)
+			if err != nil {
+				return err
+			}
+			if !rf.noFiles {
+				dir := filepath.Join(rf.out, "run", fmt.Sprintf("%s-%s-%s", c.Name, label, w.Scenario.Name))
+				if err := res.WriteDir(dir); err != nil {
+					return err
+				}
+			}
+			if tl != nil {
+				if err := writeTimeline(rf.timeline, tl); err != nil {
+					return err
+				}
+			}
+			return printResult(cmd.OutOrStdout(), rf.format, res)
+		},
+	}
+	rf.register(cmd, "apache-u+ungzip")
+	cmd.Flags().StringVar(&rf.timeline, "timeline", "", "write a Perfetto/Chrome trace-event JSON of every resource to this file")
+	cmd.Flags().StringVar(&rf.tlWindow, "timeline-window", "0s:100ms", "simulated time window of the timeline, FROM:TO")
+	return cmd
+}
+
+func printResult(w io.Writer, format string, r *runner.Result) error {
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r.JSON())
+	}
+	return r.WriteText(w)
+}
+
+func parseWindow(s string) (sim.Time, sim.Time, error) {
+	a, b, ok := strings.Cut(s, ":")
+	from, err1 := sim.ParseTime(a)
+	to, err2 := sim.ParseTime(b)
+	if !ok || err1 != nil || err2 != nil || to <= from {
+		return 0, 0, fmt.Errorf("--timeline-window %q: want FROM:TO such as 1s:1.2s", s)
+	}
+	return from, to, nil
+}
+
+func writeTimeline(path string, tl *report.Timeline) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := tl.WriteJSON(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func newScenarios() *cobra.Command {
+	return &cobra.Command{
+		Use:   "scenarios",
+		Short: "List the named co-location scenarios",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			for _, s := range apps.Scenarios() {
+				fmt.Fprintf(cmd.OutOrStdout(), "%-24s %s\n", s.Name, strings.Join(s.Apps, ", "))
+			}
+			return nil
+		},
+	}
+}
+
