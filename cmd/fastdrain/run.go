@@ -228,4 +228,3 @@ func newScenarios() *cobra.Command {
 		},
 	}
 }
-
