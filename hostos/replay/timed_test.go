@@ -235,7 +235,7 @@ func TestReplayStops(t *testing.T) {
 func TestFitOptions(t *testing.T) {
 	_, raw := tiny(t)
 	cases := []struct {
-		in                trace.Options
+		in               trace.Options
 		capacity, sector int64
 	}{
 		{trace.Options{}, 50331648, 4096},
