@@ -5,7 +5,8 @@
 // file, or a slice) and submits each one as a direct bio to the host's block layer
 // (hostos.Host.Queue) on the raw block device, as btreplay or fio's replay_* options do with
 // O_DIRECT: reads and writes carry REQ_SYNC, writes REQ_FUA only when the trace recorded it
-// (blkparse's F), trims become discards and flushes cache flushes. The block layer, the NVMe
+// (blkparse's F), trims become discards and flushes cache flushes; a preflush mark (a
+// leading F) is not replayed as a separate flush. The block layer, the NVMe
 // driver, PCIe and the SSD do the rest; each bio's completion event comes back here.
 //
 // Two modes (Options.Mode):
@@ -18,7 +19,8 @@
 //     waits, with every later request behind it (requests are never dropped or reordered),
 //     and is issued as soon as one completes. It is then counted as late and its delay
 //     recorded (Result.Late, Result.Lateness). Later requests keep their own trace times:
-//     the schedule is not shifted.
+//     the schedule is not shifted. (A Slice whose times go backwards gets the same treatment:
+//     a request whose time has passed is issued at once and counted as late.)
 //   - AsFastAsPossible ignores trace times and keeps Options.QueueDepth requests
 //     outstanding: each completion issues the next request.
 //
