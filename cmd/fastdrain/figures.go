@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/fastdrain-sim/fastdrain/figures"
+	"github.com/spf13/cobra"
+)
+
+func newFigures() *cobra.Command {
+	rf := &runFlags{}
+	var only []string
+	cmd := &cobra.Command{
+		Use:   "figures",
+		Short: "Reproduce the FastDrain paper's figures: paper vs measured, with plots",
+		Long: `figures runs the paper's experiments — each latency-critical app co-located with Ungzip
+under Vanilla, Oracle, FD-Buf, FD-FTL, FD and LSB-only on one platform, all variants sharing
+every other parameter — and prints, for Figures 1a, 1b, 2b, 3a, 3b, 5, 6a and 6b, a table with
+the paper's value beside the measured one, then a summary of every claim with its verdict.
+Tables (CSV/JSON) and plots (PNG/SVG) go to --out/figures/. --only selects figures
+(add "sensitivity" for the buffer-size and host-memory study). --quick runs 3 simulated
+seconds per experiment, the default 10, --full the paper's 30.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w, err := rf.workload("apache-u+ungzip")
+			if err != nil {
+				return err
+			}
+			if rf.cfg.variant != "" {
+				return fmt.Errorf("figures runs every variant itself; --variant is not allowed")
+			}
+			o := figures.Options{Preset: rf.cfg.preset, Sets: rf.cfg.sets, Duration: w.Scenario.Duration,
+				Only: only, Apps: w.Apps, Jobs: rf.jobs}
+			progress, finish := progressBar(cmd, 1)
+			if progress != nil {
+				var total int
+				o.Progress = func(done, n int) {
+					if total == 0 {
+						total = n
+						finish()
+						progress, finish = progressBar(cmd, n)
+					}
+					progress(done)
+				}
+			}
+			set, err := figures.Run(o)
+			finish()
+			if err != nil {
+				return err
+			}
+			figs := set.Figures()
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "FastDrain paper reproduction on %s, %s simulated per experiment\n\n", rf.cfg.preset, w.Scenario.Duration)
+			if err := figures.WriteText(out, figs); err != nil {
+				return err
+			}
+			if rf.noFiles {
+				return nil
+			}
+			dir := filepath.Join(rf.out, "figures")
+			if err := figures.WriteDir(dir, figs); err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "\nresults written to %s\n", dir)
+			return nil
+		},
+	}
+	rf.register(cmd, "")
+	cmd.Flags().StringSliceVar(&only, "only", nil, "figures to make: fig1a, fig1b, fig2b, fig3a, fig3b, fig5, fig6a, fig6b, sensitivity")
+	return cmd
+}

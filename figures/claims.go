@@ -1,0 +1,80 @@
+package figures
+
+import (
+	"fmt"
+	"math"
+)
+
+// Kind says how a claim's measured value is judged.
+type Kind uint8
+
+// Claim kinds.
+const (
+	// About: |measured − paper| ≤ tolerance.
+	About Kind = iota
+	// AtLeast: measured ≥ paper − tolerance.
+	AtLeast
+)
+
+// Claim is one quantitative claim of the paper and its measured counterpart.
+type Claim struct {
+	ID        string  `json:"id"`
+	Figure    string  `json:"figure"`
+	Text      string  `json:"claim"`
+	Unit      string  `json:"unit"` // "%", "×", "ms"
+	Paper     float64 `json:"paper"`
+	Tolerance float64 `json:"tolerance"`
+	Kind      Kind    `json:"kind"`
+	Measured  float64 `json:"measured"`
+	Missing   bool    `json:"missing"` // the runs needed were not made
+	Note      string  `json:"note,omitempty"`
+}
+
+// OK reports whether the measured value is within tolerance of the paper's.
+func (c Claim) OK() bool {
+	if c.Missing || math.IsNaN(c.Measured) {
+		return false
+	}
+	if c.Kind == AtLeast {
+		return c.Measured >= c.Paper-c.Tolerance
+	}
+	return math.Abs(c.Measured-c.Paper) <= c.Tolerance
+}
+
+// Verdict is "reproduced", "not reproduced" or "not run".
+func (c Claim) Verdict() string {
+	switch {
+	case c.Missing:
+		return "not run"
+	case c.OK():
+		return "reproduced"
+	}
+	return "not reproduced"
+}
+
+func (c Claim) format(v float64) string {
+	switch c.Unit {
+	case "%":
+		return fmt.Sprintf("%.0f %%", v)
+	case "×":
+		return fmt.Sprintf("%.1f×", v)
+	}
+	return fmt.Sprintf("%.1f %s", v, c.Unit)
+}
+
+// PaperText and MeasuredText format the two values with their unit.
+func (c Claim) PaperText() string {
+	p := c.format(c.Paper)
+	if c.Kind == AtLeast {
+		p = "≥ " + p
+	}
+	return p
+}
+
+// MeasuredText formats the measured value ("-" when missing).
+func (c Claim) MeasuredText() string {
+	if c.Missing || math.IsNaN(c.Measured) {
+		return "-"
+	}
+	return c.format(c.Measured)
+}

@@ -1,0 +1,395 @@
+package figures
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/fastdrain-sim/fastdrain/runner"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+var nan = math.NaN()
+
+// Figure is one reproduced figure: its data table, its claims and how to plot it.
+type Figure struct {
+	Name   string
+	Title  string
+	Table  *report.Table
+	Claims []Claim
+	plot   func(dir, ext string) error
+}
+
+// avg is the mean of the values that are not NaN (NaN if none).
+func avg(vs []float64) float64 {
+	s, n := 0.0, 0
+	for _, v := range vs {
+		if !math.IsNaN(v) {
+			s += v
+			n++
+		}
+	}
+	if n == 0 {
+		return nan
+	}
+	return s / float64(n)
+}
+
+// reduction is the p99 reduction of b relative to a, in percent.
+func reduction(a, b float64) float64 { return 100 * (1 - b/a) }
+
+func f2(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+func dur(ps float64) string {
+	if math.IsNaN(ps) {
+		return "-"
+	}
+	return report.Duration(sim.Time(int64(ps)))
+}
+
+// Figures computes every figure the set has runs for.
+func (s *Set) Figures() []*Figure {
+	var out []*Figure
+	for _, f := range []func() *Figure{s.fig1a, s.fig1b, s.fig2b, s.fig3a, s.fig3b, s.fig5, s.fig6a, s.fig6b, s.sensitivity} {
+		if fig := f(); fig != nil {
+			out = append(out, fig)
+		}
+	}
+	return out
+}
+
+func (s *Set) has(app, variant string) bool { return s.result(app, variant, "") != nil }
+
+// fig1a: average versus p99 response time under Vanilla (paper: p99 ≈ 9 × mean overall).
+func (s *Set) fig1a() *Figure {
+	lc := apps.LatencyCritical()
+	if !s.has(lc[0], "vanilla") {
+		return nil
+	}
+	t := &report.Table{Title: "Fig. 1a: average vs p99 response time, Vanilla", Header: []string{"app", "mean", "p99", "p99/mean"}}
+	var ratios []float64
+	for _, a := range lc {
+		m, p := s.mean(a, "vanilla"), s.p99(a, "vanilla", "")
+		ratios = append(ratios, p/m)
+		t.Append(a, dur(m), dur(p), f2(p/m))
+	}
+	c := Claim{ID: "1a", Figure: "1a", Text: "p99 ≈ 9 × mean for the six latency-critical apps under Vanilla",
+		Unit: "×", Paper: 9, Tolerance: 4.5, Measured: avg(ratios)}
+	fig := &Figure{Name: "fig1a", Title: t.Title, Table: t, Claims: []Claim{c}}
+	fig.plot = func(dir, ext string) error {
+		ones := make([]float64, len(lc))
+		for i := range ones {
+			ones[i] = 1
+		}
+		return report.Bars(dir+"/fig1a"+ext, "Fig. 1a: response time normalized to the mean (Vanilla)", "normalized response time",
+			lc, []string{"average", "99th"}, [][]float64{ones, ratios})
+	}
+	return fig
+}
+
+// victimWindows splits an app's requests into those completing during a page victimization
+// and the others, returning the mean latency of each and the worst inside.
+func victimWindows(r *runner.Result, app string) (inside, outside, worst float64) {
+	a := r.App(app)
+	if a == nil || a.Series == nil {
+		return nan, nan, nan
+	}
+	var si, so float64
+	var ni, no int
+	for _, p := range a.Series.Points() {
+		in := false
+		for _, v := range r.Victims {
+			end := max(v.Done, v.End)
+			if p.At >= v.Start && p.At <= end {
+				in = true
+				break
+			}
+		}
+		if in {
+			si += float64(p.Latency)
+			ni++
+			worst = max(worst, float64(p.Latency))
+		} else {
+			so += float64(p.Latency)
+			no++
+		}
+	}
+	if ni == 0 || no == 0 {
+		return nan, nan, worst
+	}
+	return si / float64(ni), so / float64(no), worst
+}
+
+// fig1b: Apache-U's response time over time under Vanilla, with the flushed dirty pages.
+func (s *Set) fig1b() *Figure {
+	r := s.result(apps.ApacheU, "vanilla", "")
+	if r == nil {
+		return nil
+	}
+	in, out, worst := victimWindows(r, apps.ApacheU)
+	t := &report.Table{Title: "Fig. 1b: Apache-U response time during and outside page victimizations (Vanilla)",
+		Header: []string{"window", "mean response time"}}
+	t.Append("during victimization", dur(in))
+	t.Append("outside", dur(out))
+	t.Append("worst during victimization", dur(worst))
+	c := Claim{ID: "1b", Figure: "1b", Text: "Apache-U response time jumps when the flusher writes dirty pages (mean during / outside)",
+		Unit: "×", Paper: 2, Tolerance: 0, Kind: AtLeast, Measured: in / out,
+		Note: "the paper shows it as a time series; ≥ 2× is our reading of 'drastically increases'"}
+	fig := &Figure{Name: "fig1b", Title: t.Title, Table: t, Claims: []Claim{c}}
+	fig.plot = func(dir, ext string) error {
+		return report.TimeSeries(dir+"/fig1b"+ext, "Fig. 1b: Apache-U response time, Vanilla (victimizations shaded)",
+			"response time (ms)", []report.Line{runner.ResponseLine(*r.App(apps.ApacheU))}, r.VictimSpans())
+	}
+	return fig
+}
+
+// normalized builds a p99 table of variants against a baseline with a bar plot.
+func (s *Set) normalized(name, title, base string, variants []string) (*Figure, [][]float64) {
+	lc := apps.LatencyCritical()
+	h := []string{"app", base + " p99"}
+	for _, v := range variants {
+		h = append(h, v+" p99", v+"/"+base)
+	}
+	t := &report.Table{Title: title, Header: h}
+	norm := make([][]float64, len(variants)+1)
+	for _, a := range lc {
+		b := s.p99(a, base, "")
+		row := []string{a, dur(b)}
+		norm[0] = append(norm[0], 1)
+		for i, v := range variants {
+			p := s.p99(a, v, "")
+			row = append(row, dur(p), f2(p/b))
+			norm[i+1] = append(norm[i+1], p/b)
+		}
+		t.Append(row...)
+	}
+	fig := &Figure{Name: name, Title: title, Table: t}
+	fig.plot = func(dir, ext string) error {
+		vals := make([][]float64, len(norm))
+		for i, row := range norm {
+			for _, v := range row {
+				if math.IsNaN(v) {
+					v = 0
+				}
+				vals[i] = append(vals[i], v)
+			}
+		}
+		return report.Bars(dir+"/"+name+ext, title, "p99 normalized to "+base, lc, append([]string{base}, variants...), vals)
+	}
+	return fig, norm
+}
+
+func avgReduction(norm []float64) float64 {
+	var r []float64
+	for _, v := range norm {
+		r = append(r, 100*(1-v))
+	}
+	return avg(r)
+}
+
+// fig2b: Oracle (infinite buffer) vs Vanilla (paper: −91 % p99 on average).
+func (s *Set) fig2b() *Figure {
+	if !s.has(apps.ApacheF, "oracle") {
+		return nil
+	}
+	fig, norm := s.normalized("fig2b", "Fig. 2b: p99 response time, Vanilla vs Oracle", "vanilla", []string{"oracle"})
+	fig.Claims = []Claim{{ID: "2b", Figure: "2b", Text: "Oracle (infinite buffer) cuts p99 by 91 % on average vs Vanilla",
+		Unit: "%", Paper: 91, Tolerance: 15, Measured: avgReduction(norm[1])}}
+	return fig
+}
+
+// fig3a: LSB-only foreground eviction vs LSB/CSB/MSB (paper: −65 % p99).
+func (s *Set) fig3a() *Figure {
+	if !s.has(apps.ApacheF, "lsb-only") || !s.has(apps.ApacheF, "fd-buf") {
+		return nil
+	}
+	fig, norm := s.normalized("fig3a", "Fig. 3a: p99 response time, LSB/CSB/MSB (FD-Buf) vs LSB-only foreground eviction",
+		"fd-buf", []string{"lsb-only"})
+	fig.Claims = []Claim{{ID: "3a", Figure: "3a", Text: "LSB-only foreground eviction cuts p99 by 65 % vs LSB/CSB/MSB",
+		Unit: "%", Paper: 65, Tolerance: 15, Measured: avgReduction(norm[1])}}
+	return fig
+}
+
+// wasteTable builds a used/wasted flash page table for variant.
+func (s *Set) wasteTable(name, title, variant string) (*Figure, float64) {
+	lc := apps.LatencyCritical()
+	t := &report.Table{Title: title, Header: []string{"app", "pages programmed", "pages wasted", "wasted share", "used share"}}
+	var shares []float64
+	var used, wasted []float64
+	for _, a := range lc {
+		r := s.result(a, variant, "")
+		if r == nil {
+			continue
+		}
+		tot := float64(r.FlashUsed + r.FlashWasted)
+		w := nan
+		if tot > 0 {
+			w = float64(r.FlashWasted) / tot
+		}
+		shares = append(shares, w)
+		used = append(used, 1-w)
+		wasted = append(wasted, w)
+		t.Append(a, fmt.Sprint(r.FlashUsed), fmt.Sprint(r.FlashWasted), f2(w), f2(1-w))
+	}
+	fig := &Figure{Name: name, Title: title, Table: t}
+	fig.plot = func(dir, ext string) error {
+		return report.Bars(dir+"/"+name+ext, title, "share of flash pages", lc, []string{"used", "wasted"}, [][]float64{zero(used), zero(wasted)})
+	}
+	return fig, avg(shares)
+}
+
+func zero(v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		if !math.IsNaN(x) {
+			out[i] = x
+		}
+	}
+	return out
+}
+
+// fig3b: flash pages the prior work (skip-to-LSB) leaves unused (paper: 35 %).
+func (s *Set) fig3b() *Figure {
+	if !s.has(apps.ApacheF, "lsb-only") {
+		return nil
+	}
+	fig, w := s.wasteTable("fig3b", "Fig. 3b: flash page usage of the prior work (skip-to-LSB)", "lsb-only")
+	fig.Claims = []Claim{{ID: "3b", Figure: "3b", Text: "the skip-to-LSB prior work leaves 35 % of flash pages unused",
+		Unit: "%", Paper: 35, Tolerance: 10, Measured: 100 * w}}
+	return fig
+}
+
+// fig5: FD-Buf, FD-FTL and FD against Vanilla (paper: −34 / −76 / −84 % p99; FD −37 % vs FD-FTL).
+func (s *Set) fig5() *Figure {
+	if !s.has(apps.ApacheF, "fd-ftl") || !s.has(apps.ApacheF, "vanilla") {
+		return nil
+	}
+	fig, norm := s.normalized("fig5", "Fig. 5: p99 response time of the co-located apps, normalized to Vanilla",
+		"vanilla", []string{"fd-buf", "fd-ftl", "fd"})
+	lc := apps.LatencyCritical()
+	var fdVsFtl []float64
+	ordered := 0
+	for i, a := range lc {
+		fdVsFtl = append(fdVsFtl, reduction(s.p99(a, "fd-ftl", ""), s.p99(a, "fd", "")))
+		if norm[3][i] <= norm[2][i] && norm[2][i] <= norm[1][i] && norm[1][i] <= 1 {
+			ordered++
+		}
+	}
+	fig.Claims = []Claim{
+		{ID: "5-fdbuf", Figure: "5", Text: "FD-Buf cuts p99 by 34 % vs Vanilla", Unit: "%", Paper: 34, Tolerance: 15, Measured: avgReduction(norm[1])},
+		{ID: "5-fdftl", Figure: "5", Text: "FD-FTL cuts p99 by 76 % vs Vanilla", Unit: "%", Paper: 76, Tolerance: 15, Measured: avgReduction(norm[2])},
+		{ID: "5-fd", Figure: "5", Text: "FD cuts p99 by 84 % vs Vanilla", Unit: "%", Paper: 84, Tolerance: 15, Measured: avgReduction(norm[3])},
+		{ID: "5-fd-vs-ftl", Figure: "5", Text: "FD cuts p99 by a further 37 % vs FD-FTL", Unit: "%", Paper: 37, Tolerance: 15, Measured: avg(fdVsFtl)},
+		{ID: "5-order", Figure: "5", Text: "FD ≤ FD-FTL ≤ FD-Buf ≤ Vanilla on p99 for at least 5 of 6 apps", Unit: "apps",
+			Paper: 5, Kind: AtLeast, Measured: float64(ordered)},
+	}
+	return fig
+}
+
+// fig6a: Apache-U response time over time under each variant.
+func (s *Set) fig6a() *Figure {
+	variants := []string{"vanilla", "fd-buf", "fd-ftl", "fd"}
+	for _, v := range variants {
+		if s.result(apps.ApacheU, v, "") == nil {
+			return nil
+		}
+	}
+	t := &report.Table{Title: "Fig. 6a: Apache-U response time with Ungzip, per variant",
+		Header: []string{"variant", "mean outside victimization", "mean during", "worst during", "max"}}
+	worst := map[string]float64{}
+	var lines []report.Line
+	for _, v := range variants {
+		r := s.result(apps.ApacheU, v, "")
+		in, out, w := victimWindows(r, apps.ApacheU)
+		worst[v] = float64(r.App(apps.ApacheU).Latency.Max())
+		t.Append(v, dur(out), dur(in), dur(w), dur(worst[v]))
+		l := runner.ResponseLine(*r.App(apps.ApacheU))
+		l.Name = v
+		lines = append(lines, l)
+	}
+	rv := s.result(apps.ApacheU, "vanilla", "")
+	_, outV, _ := victimWindows(rv, apps.ApacheU)
+	fig := &Figure{Name: "fig6a", Title: t.Title, Table: t, Claims: []Claim{
+		{ID: "6a-normal", Figure: "6a", Text: "Vanilla Apache-U stays under 5 ms outside victimizations (mean)", Unit: "ms",
+			Paper: 5, Tolerance: 5, Measured: outV / float64(sim.Millisecond), Note: "judged as 0–10 ms"},
+		{ID: "6a-peak", Figure: "6a", Text: "Vanilla Apache-U reaches ~35 ms during victimizations (max)", Unit: "ms",
+			Paper: 35, Tolerance: 17.5, Measured: worst["vanilla"] / float64(sim.Millisecond)},
+		{ID: "6a-ftl", Figure: "6a", Text: "FD-FTL's worst case is 3 × better than FD-Buf's", Unit: "×",
+			Paper: 3, Tolerance: 1.5, Measured: worst["fd-buf"] / worst["fd-ftl"]},
+	}}
+	fig.plot = func(dir, ext string) error {
+		return report.TimeSeries(dir+"/fig6a"+ext, "Fig. 6a: Apache-U response time per variant (Vanilla's victimizations shaded)",
+			"response time (ms)", lines, rv.VictimSpans())
+	}
+	return fig
+}
+
+// fig6b: flash page usage of FD (paper: ~90 % used).
+func (s *Set) fig6b() *Figure {
+	if !s.has(apps.ApacheF, "fd") {
+		return nil
+	}
+	fig, w := s.wasteTable("fig6b", "Fig. 6b: flash page usage of FD", "fd")
+	fig.Claims = []Claim{{ID: "6b", Figure: "6b", Text: "FD uses ~90 % of flash pages", Unit: "%", Paper: 90, Tolerance: 5, Measured: 100 * (1 - w)}}
+	return fig
+}
+
+// sensitivity: FD's average p99 reduction vs Vanilla over buffer sizes and host memory.
+func (s *Set) sensitivity() *Figure {
+	pts := sensitivityPoints()
+	if s.result(apps.ApacheF, "fd", pts[0]) == nil {
+		return nil
+	}
+	lc := apps.LatencyCritical()
+	t := &report.Table{Title: "Sensitivity: FD's p99 reduction vs Vanilla (average of the six apps)",
+		Header: []string{"setting", "vanilla p99 (avg)", "fd p99 (avg)", "reduction"}}
+	var labels []string
+	var red []float64
+	for _, x := range pts {
+		var pv, pf []float64
+		for _, a := range lc {
+			pv = append(pv, s.p99(a, "vanilla", x))
+			pf = append(pf, s.p99(a, "fd", x))
+		}
+		var rs []float64
+		for i := range pv {
+			rs = append(rs, reduction(pv[i], pf[i]))
+		}
+		r := avg(rs)
+		labels = append(labels, x)
+		red = append(red, r)
+		t.Append(x, dur(avg(pv)), dur(avg(pf)), fmt.Sprintf("%.0f %%", r))
+	}
+	fig := &Figure{Name: "sensitivity", Title: t.Title, Table: t}
+	fig.plot = func(dir, ext string) error {
+		short := make([]string, len(labels))
+		for i, l := range labels {
+			short[i] = shortSetting(l)
+		}
+		return report.Bars(dir+"/sensitivity"+ext, "FD's average p99 reduction vs Vanilla", "p99 reduction (%)",
+			short, []string{"fd vs vanilla"}, [][]float64{zero(red)})
+	}
+	return fig
+}
+
+func shortSetting(s string) string {
+	switch s {
+	case sensitivityPoints()[0]:
+		return "buffer 256MiB"
+	case sensitivityPoints()[1]:
+		return "buffer 512MiB"
+	case sensitivityPoints()[2]:
+		return "buffer 1GiB"
+	case sensitivityPoints()[3]:
+		return "host 2GiB"
+	case sensitivityPoints()[4]:
+		return "host 8GiB"
+	}
+	return s
+}

@@ -1,0 +1,85 @@
+package figures
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/fastdrain-sim/fastdrain/report"
+)
+
+// Summary is the table of every claim: the paper's value, the measured one, the verdict.
+func Summary(figs []*Figure) *report.Table {
+	t := &report.Table{Title: "FastDrain claims: paper vs measured",
+		Header: []string{"fig.", "claim", "paper", "measured", "verdict"}}
+	for _, f := range figs {
+		for _, c := range f.Claims {
+			t.Append(c.Figure, c.Text, c.PaperText(), c.MeasuredText(), c.Verdict())
+		}
+	}
+	return t
+}
+
+// WriteText writes each figure's table and then the summary.
+func WriteText(w io.Writer, figs []*Figure) error {
+	for _, f := range figs {
+		if err := f.Table.WriteText(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	return Summary(figs).WriteText(w)
+}
+
+// WriteDir writes, for each figure, NAME.csv, NAME.json (table and claims) and NAME.png /
+// NAME.svg, and the summary as summary.csv and summary.json, into dir.
+func WriteDir(dir string, figs []*Figure) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range figs {
+		if err := writeCSV(filepath.Join(dir, f.Name+".csv"), f.Table); err != nil {
+			return err
+		}
+		if err := writeJSON(filepath.Join(dir, f.Name+".json"), map[string]any{"table": f.Table, "claims": f.Claims}); err != nil {
+			return err
+		}
+		if f.plot != nil {
+			for _, ext := range []string{".png", ".svg"} {
+				if err := f.plot(dir, ext); err != nil {
+					return fmt.Errorf("%s: %w", f.Name, err)
+				}
+			}
+		}
+	}
+	var claims []Claim
+	for _, f := range figs {
+		claims = append(claims, f.Claims...)
+	}
+	if err := writeCSV(filepath.Join(dir, "summary.csv"), Summary(figs)); err != nil {
+		return err
+	}
+	return writeJSON(filepath.Join(dir, "summary.json"), claims)
+}
+
+func writeCSV(path string, t *report.Table) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := t.WriteCSV(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
