@@ -53,10 +53,19 @@ func dur(ps float64) string {
 	return report.Duration(sim.Time(int64(ps)))
 }
 
-// Figures computes every figure the set has runs for.
+// Figures computes the selected figures (Options.Only; all but the sensitivity study when
+// empty), in the paper's order.
 func (s *Set) Figures() []*Figure {
+	sel := map[string]bool{}
+	for _, f := range s.Options.Only {
+		sel[f] = true
+	}
 	var out []*Figure
-	for _, f := range []func() *Figure{s.fig1a, s.fig1b, s.fig2b, s.fig3a, s.fig3b, s.fig5, s.fig6a, s.fig6b, s.sensitivity} {
+	for i, f := range []func() *Figure{s.fig1a, s.fig1b, s.fig2b, s.fig3a, s.fig3b, s.fig5, s.fig6a, s.fig6b, s.sensitivity} {
+		name := Figures[i]
+		if len(sel) > 0 && !sel[name] || len(sel) == 0 && name == "sensitivity" {
+			continue
+		}
 		if fig := f(); fig != nil {
 			out = append(out, fig)
 		}

@@ -1,0 +1,72 @@
+package figures
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/stretchr/testify/require"
+)
+
+func TestClaimVerdicts(t *testing.T) {
+	c := Claim{Unit: "%", Paper: 34, Tolerance: 15, Measured: 48}
+	require.True(t, c.OK(), "|48 − 34| = 14 ≤ 15")
+	c.Measured = 50
+	require.False(t, c.OK())
+	require.Equal(t, "not reproduced", c.Verdict())
+	a := Claim{Unit: "apps", Paper: 5, Kind: AtLeast, Measured: 6}
+	require.True(t, a.OK())
+	require.Equal(t, "≥ 5.0 apps", a.PaperText())
+	m := Claim{Missing: true}
+	require.Equal(t, "not run", m.Verdict())
+	n := Claim{Measured: math.NaN()}
+	require.Equal(t, "-", n.MeasuredText())
+}
+
+func TestUnknownFigure(t *testing.T) {
+	_, err := Run(Options{Preset: "fastdrain-small", Duration: sim.Second, Only: []string{"fig4"}})
+	require.ErrorContains(t, err, `unknown figure "fig4"`)
+}
+
+// TestQualitativeResults runs the Fig. 2b, 3b and 5 experiments at a short scale on the
+// small platform and checks the qualitative results that hold in this model (see
+// docs/fidelity.md for the ones that do not): an unbounded buffer beats Vanilla; every
+// FastDrain variant beats Vanilla on Apache-U's p99; the skip-to-LSB prior work wastes
+// flash pages while the sequential allocator wastes none.
+func TestQualitativeResults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 36 whole-machine experiments")
+	}
+	set, err := Run(Options{Preset: "fastdrain-small", Duration: 2 * sim.Second,
+		Only: []string{"fig2b", "fig3b", "fig5"}, Apps: apps.DefaultSpec()})
+	require.NoError(t, err)
+	u := apps.ApacheU
+	van := set.p99(u, "vanilla", "")
+	require.Less(t, set.p99(u, "oracle", ""), van, "Oracle < Vanilla")
+	for _, v := range []string{"fd-buf", "fd-ftl", "fd"} {
+		require.Less(t, set.p99(u, v, ""), van, "%s < Vanilla", v)
+	}
+	for _, a := range apps.LatencyCritical() {
+		require.Positive(t, set.result(a, "lsb-only", "").FlashWasted, "skip-to-lsb wastes pages (%s)", a)
+		require.Zero(t, set.result(a, "fd-buf", "").FlashWasted, "sequential wastes none (%s)", a)
+	}
+	figs := set.Figures()
+	var names []string
+	for _, f := range figs {
+		names = append(names, f.Name)
+	}
+	require.Equal(t, []string{"fig2b", "fig3b", "fig5"}, names)
+	dir := t.TempDir()
+	require.NoError(t, WriteDir(dir, figs))
+	for _, f := range []string{"fig5.csv", "fig5.json", "fig5.png", "fig2b.svg", "summary.csv", "summary.json"} {
+		_, err := os.Stat(filepath.Join(dir, f))
+		require.NoError(t, err, f)
+	}
+	var b bytes.Buffer
+	require.NoError(t, WriteText(&b, figs))
+	require.Contains(t, b.String(), "FastDrain claims: paper vs measured")
+}
