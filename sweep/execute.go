@@ -1,0 +1,202 @@
+package sweep
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+
+	"github.com/fastdrain-sim/fastdrain/flashbench"
+	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/platforms"
+	"github.com/fastdrain-sim/fastdrain/runner"
+)
+
+// maxPointErrors is how many failing points an error lists before summarising the rest.
+const maxPointErrors = 8
+
+// Options controls how Run executes a sweep.
+type Options struct {
+	Shard Shard // the part of the grid to run; the zero value is the whole grid
+	Jobs  int   // simulations run in parallel (0 = one per CPU)
+	// Progress, if set, is called with the number of points finished after each point
+	// ends (from a worker goroutine, serialised).
+	Progress func(done int)
+}
+
+// Run runs the points of the shard and returns one row per point in point order.
+//
+// Before any simulation it checks the spec, each axis value on its own over the base
+// (so an unknown key or a bad value fails every shard alike, naming the axis) and the
+// configuration of every point of the shard; any problem is returned and nothing runs.
+// A point whose simulation fails at run time gets a row with its error and no metrics.
+func Run(s Spec, o Options) (*Result, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	sh := o.Shard
+	if sh == (Shard{}) {
+		sh = Whole()
+	}
+	if err := sh.Validate(); err != nil {
+		return nil, err
+	}
+	sealed, err := s.sealed()
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	for _, a := range s.Axes {
+		for _, v := range a.Values {
+			if _, err := s.load([]string{a.Key + "=" + v}, true); err != nil {
+				errs = append(errs, fmt.Errorf("axis %s value %s: %w", a.Key, v, err))
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	idx := sh.Points(s.Size())
+	cfgs := make([]platforms.Config, len(idx))
+	rows := make([]Row, len(idx))
+	bad := 0
+	for j, k := range idx {
+		p := s.Axes.Point(k)
+		rows[j] = Row{Point: k, Values: p.Values}
+		c, err := s.load(s.Axes.Sets(p), false)
+		if err != nil {
+			if bad < maxPointErrors {
+				errs = append(errs, fmt.Errorf("point %d (%s): %w", k, s.Axes.Label(p), err))
+			}
+			bad++
+		}
+		cfgs[j] = c
+	}
+	if bad > maxPointErrors {
+		errs = append(errs, fmt.Errorf("… and %d more points with configuration errors", bad-maxPointErrors))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	switch s.Kind {
+	case KindFlashbench:
+		runFlashbench(*s.Flashbench, cfgs, rows, o)
+	case KindRun:
+		if err := runRun(s, cfgs, rows, o); err != nil {
+			return nil, err
+		}
+	}
+	return &Result{Format: FormatVersion, Spec: sealed, Shard: sh, Points: s.Size(),
+		Columns: s.Columns(), Rows: rows}, nil
+}
+
+// flashbenchConfig builds the flashbench configuration of a point from its platform's
+// flash section, as `fastdrain flashbench --preset` does.
+func flashbenchConfig(c platforms.Config, p FlashbenchParams) flashbench.Config {
+	f := flashbench.DefaultConfig()
+	f.Channels, f.Channel = c.Flash.Channels, c.Flash.ChannelSpec()
+	f.QueueDepth, f.Ops, f.MultiPlane = p.QueueDepth, p.Ops, p.MultiPlane
+	f.ReadWeight, f.ProgramWeight, f.EraseWeight = p.Mix[0], p.Mix[1], p.Mix[2]
+	f.Seed = p.Seed
+	if f.Seed == 0 {
+		f.Seed = c.Seed
+	}
+	return f
+}
+
+// runFlashbench runs every point on a bounded pool of workers; each result goes to its
+// point's row.
+func runFlashbench(p FlashbenchParams, cfgs []platforms.Config, rows []Row, o Options) {
+	parallel(len(cfgs), o.Jobs, o.Progress, func(j int) {
+		res, err := flashbench.Run(flashbenchConfig(cfgs[j], p))
+		if err != nil {
+			rows[j].Error = err.Error()
+			return
+		}
+		rows[j].Metrics = flashbenchMetrics(res)
+	})
+}
+
+// runRun runs every point's machine through runner.RunAll.
+func runRun(s Spec, cfgs []platforms.Config, rows []Row, o Options) error {
+	w, err := s.Run.workload()
+	if err != nil {
+		return err
+	}
+	sc, _ := apps.LookupScenario(s.Run.Scenario)
+	opts := make([]runner.Options, len(cfgs))
+	for j, c := range cfgs {
+		opts[j] = runner.Options{Label: fmt.Sprintf("point %d", rows[j].Point), Config: c, Workload: w}
+	}
+	res, errs := runner.RunAll(opts, o.Jobs, o.Progress)
+	for j := range rows {
+		if errs[j] != nil {
+			rows[j].Error = errs[j].Error()
+			continue
+		}
+		rows[j].Metrics = runMetrics(res[j], sc.Apps)
+	}
+	return nil
+}
+
+// workload resolves the scenario and the application parameters.
+func (p RunParams) workload() (runner.Workload, error) {
+	sc, err := apps.LookupScenario(p.Scenario)
+	if err != nil {
+		return runner.Workload{}, fmt.Errorf("run.scenario: %w", err)
+	}
+	sc.Duration, sc.Warmup = p.Duration, p.Warmup
+	if p.Seed != 0 {
+		sc.Seed = p.Seed
+	}
+	spec := apps.DefaultSpec()
+	if p.Apps != "" {
+		f, err := os.Open(p.Apps)
+		if err != nil {
+			return runner.Workload{}, fmt.Errorf("run.apps: %w", err)
+		}
+		defer f.Close()
+		if spec, err = apps.Decode(f, p.Apps); err != nil {
+			return runner.Workload{}, fmt.Errorf("run.apps: %w", err)
+		}
+	}
+	if err := sc.Validate(); err != nil {
+		return runner.Workload{}, err
+	}
+	return runner.Workload{Scenario: sc, Apps: spec}, nil
+}
+
+// parallel calls job(0) … job(n−1) on up to workers goroutines (0 = one per CPU). Each
+// job writes only its own slot, so the outcome does not depend on workers or scheduling.
+// progress, if set, is called after each job with the number done, serialised.
+func parallel(n, workers int, progress func(int), job func(int)) {
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = min(workers, n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				job(j)
+				if progress != nil {
+					mu.Lock()
+					done++
+					progress(done)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for j := 0; j < n; j++ {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+}

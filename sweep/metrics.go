@@ -1,0 +1,139 @@
+package sweep
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/flashbench"
+	"github.com/fastdrain-sim/fastdrain/runner"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Metric units: latencies and times in microseconds ("_us"), bandwidth in MB/s (10⁶ bytes
+// per simulated second), busy shares as fractions of the measured window (0 … 1), counts
+// as plain numbers.
+
+// us converts picoseconds to microseconds.
+func us(ps float64) float64 { return ps / float64(sim.Microsecond) }
+
+// finite replaces a non-finite value (which JSON cannot carry) by 0.
+func finite(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}
+
+// flashbenchColumns names the metrics of a flashbench point.
+func flashbenchColumns() []string {
+	cols := []string{"iops", "mb_per_s", "elapsed_us"}
+	for k := channel.Read; k <= channel.Erase; k++ {
+		n := k.String()
+		cols = append(cols, n+"_ops", n+"_mean_us", n+"_p99_us")
+	}
+	return append(cols, "channel_busy_mean", "die_busy_mean")
+}
+
+// flashbenchMetrics returns a flashbench result's metrics in flashbenchColumns order. The
+// busy shares are the resources' total busy time over the run, summed in integer
+// picoseconds and divided once.
+func flashbenchMetrics(r *flashbench.Result) []float64 {
+	m := []float64{r.IOPS(), r.Bandwidth() / 1e6, us(float64(r.Elapsed))}
+	for k := channel.Read; k <= channel.Erase; k++ {
+		h := r.Latency[k]
+		m = append(m, float64(r.Ops[k]), us(h.Mean()), us(float64(h.Quantile(0.99))))
+	}
+	var bus, arr sim.Time
+	dies := 0
+	for _, ch := range r.Channels {
+		bus += ch.Bus().TotalBusyAt(r.Elapsed)
+		for i := 0; i < ch.NumDies(); i++ {
+			arr += ch.Die(i).Array().TotalBusyAt(r.Elapsed)
+			dies++
+		}
+	}
+	span := float64(r.Elapsed)
+	m = append(m, float64(bus)/(span*float64(len(r.Channels))), float64(arr)/(span*float64(dies)))
+	for i := range m {
+		m[i] = finite(m[i])
+	}
+	return m
+}
+
+// runColumns names the metrics of a run point whose scenario runs appNames.
+func runColumns(appNames []string) []string {
+	var cols []string
+	for _, a := range appNames {
+		cols = append(cols, a+".requests", a+".mean_us", a+".p50_us", a+".p99_us", a+".p999_us")
+	}
+	return append(cols, "waf", "flash_used_pages", "flash_wasted_pages", "gc_runs", "gc_pages_moved", "erases",
+		"evictions_fg", "evictions_bg", "stalls", "stall_time_us", "buffer_peak_pages", "victimizations",
+		"pages_written_back", "throttle_time_us", "channel_busy_mean", "die_busy_mean")
+}
+
+// runMetrics returns a run result's metrics in runColumns order; an application that did
+// not report has zeros.
+func runMetrics(r *runner.Result, appNames []string) []float64 {
+	var m []float64
+	for _, name := range appNames {
+		a := r.App(name)
+		if a == nil || a.Latency == nil {
+			m = append(m, 0, 0, 0, 0, 0)
+			continue
+		}
+		h := a.Latency
+		m = append(m, float64(a.Requests), us(h.Mean()), us(float64(h.Quantile(0.5))),
+			us(float64(h.Quantile(0.99))), us(float64(h.Quantile(0.999))))
+	}
+	f := r.Firmware
+	m = append(m, r.FTL.WAF(), float64(r.FlashUsed), float64(r.FlashWasted), float64(f.GCRuns),
+		float64(f.GCPagesMoved), float64(r.FTL.Erases), float64(f.ForegroundEvictions),
+		float64(f.BackgroundEvictions), float64(f.Stalls), us(float64(f.StallTime)),
+		float64(r.Buffer.PeakOccupancy), float64(len(r.Victims)), float64(r.Cache.PagesWrittenBack),
+		us(float64(r.Cache.ThrottleTime)))
+	ch, die := busyMeans(r)
+	m = append(m, ch, die)
+	for i := range m {
+		m[i] = finite(m[i])
+	}
+	return m
+}
+
+// busyMeans returns the mean busy share of the channel buses and of the dies over the
+// measured window, read from the run's utilization table (resources "….ch[i]" and
+// "….ch[i].die[j]"; one decimal of a percent).
+func busyMeans(r *runner.Result) (ch, die float64) {
+	u := r.Utilization
+	if u == nil || len(u.Header) == 0 {
+		return 0, 0
+	}
+	last := len(u.Header) - 1
+	var chSum, dieSum float64
+	var chN, dieN int
+	for _, row := range u.Rows {
+		v, err := strconv.ParseFloat(strings.TrimSuffix(row[last], "%"), 64)
+		if err != nil {
+			continue
+		}
+		name := row[0]
+		switch {
+		case strings.Contains(name, ".die["):
+			dieSum += v
+			dieN++
+		case strings.HasSuffix(name, "]") && strings.Contains(name, ".ch["):
+			chSum += v
+			chN++
+		}
+	}
+	return meanShare(chSum, chN), meanShare(dieSum, dieN)
+}
+
+// meanShare turns a sum of n percentages into their mean as a fraction.
+func meanShare(sum float64, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(100*n)
+}
