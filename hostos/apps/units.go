@@ -9,70 +9,18 @@ import (
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// Size is an amount of data in bytes. In configuration it is an integer with an optional
-// binary unit: "16KiB", "1MiB", "512B", or a bare byte count "922".
-type Size int64
+// Size is an amount of data in bytes ("16KiB", "1MiB", "922"); it is sim.Size, shared by
+// every configuration section.
+type Size = sim.Size
 
-// Binary size units.
+// Binary size units, re-exported from sim for this package's specs.
 const (
-	B   Size = 1
-	KiB Size = 1024 * B
-	MiB Size = 1024 * KiB
-	GiB Size = 1024 * MiB
-	TiB Size = 1024 * GiB
+	B   = sim.Byte
+	KiB = sim.KiB
+	MiB = sim.MiB
+	GiB = sim.GiB
+	TiB = sim.TiB
 )
-
-// sizeUnits lists the accepted suffixes, longest first so that "KiB" is tried before "B".
-var sizeUnits = []struct {
-	suffix string
-	scale  Size
-}{{"TiB", TiB}, {"GiB", GiB}, {"MiB", MiB}, {"KiB", KiB}, {"B", B}}
-
-// ParseSize parses a non-negative integer with an optional binary unit (B, KiB, MiB, GiB,
-// TiB). Fractions and decimal units are rejected so a size is always an exact byte count.
-func ParseSize(s string) (Size, error) {
-	str := strings.TrimSpace(s)
-	scale := B
-	for _, u := range sizeUnits {
-		if strings.HasSuffix(str, u.suffix) {
-			str = strings.TrimSpace(strings.TrimSuffix(str, u.suffix))
-			scale = u.scale
-			break
-		}
-	}
-	v, err := strconv.ParseInt(str, 10, 64)
-	if str == "" || err != nil || v < 0 {
-		return 0, fmt.Errorf("size %q: want a non-negative integer with unit B, KiB, MiB, GiB or TiB", s)
-	}
-	if v > int64(^uint64(0)>>1)/int64(scale) {
-		return 0, fmt.Errorf("size %q: too large", s)
-	}
-	return Size(v) * scale, nil
-}
-
-// String formats s in the largest binary unit that shows it exactly, e.g. "16KiB".
-func (s Size) String() string {
-	if s != 0 {
-		for _, u := range sizeUnits[:4] {
-			if s%u.scale == 0 {
-				return strconv.FormatInt(int64(s/u.scale), 10) + u.suffix
-			}
-		}
-	}
-	return strconv.FormatInt(int64(s), 10) + "B"
-}
-
-// MarshalText implements encoding.TextMarshaler.
-func (s Size) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
-// UnmarshalText implements encoding.TextUnmarshaler.
-func (s *Size) UnmarshalText(b []byte) error {
-	v, err := ParseSize(string(b))
-	if err == nil {
-		*s = v
-	}
-	return err
-}
 
 // Rate is a data rate in bytes per second. In configuration it is an integer with a unit:
 // decimal "160MB/s", "1GB/s", "500kB/s" (powers of 1000, as throughput is usually quoted)
