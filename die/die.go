@@ -40,9 +40,10 @@ type Stats struct {
 //
 // Memory per die: 30 B per block (next page, erase count, a slice header for its stamps),
 // plus 8 B per page for the stamps of blocks that have been programmed at least once
-// (allocated on a block's first program and kept). A 400 GB device of 4 KiB pages
-// (~100 M pages, ~200 k blocks) thus needs at most ~0.8 GB for stamps, and only for the
-// blocks a run has written.
+// (allocated on a block's first program and kept). Blocks filled by FillFrom cost nothing
+// per page: their stamps are computed on demand until the block is next programmed (they
+// are copied then) or erased. A 400 GB device of 4 KiB pages (~100 M pages, ~200 k blocks)
+// preconditioned with FillFrom thus needs stamps only for the blocks a run writes.
 type Die struct {
 	name string
 	spec Spec
@@ -56,9 +57,10 @@ type Die struct {
 	typeOf                        []PageType // page type per page index
 
 	// Per block, indexed by plane*BlocksPerPlane + block.
-	next   []uint16   // next page to program; PagesPerBlock when full, 0 when erased
-	erases []uint32   // erase (P/E) count
-	oob    [][]uint64 // stamps, allocated on the block's first program
+	next   []uint16    // next page to program; PagesPerBlock when full, 0 when erased
+	erases []uint32    // erase (P/E) count
+	oob    [][]uint64  // stamps, allocated on the block's first program
+	src    StampSource // stamps of blocks filled by FillFrom (oob nil, next > 0)
 
 	// The running program or erase, if any.
 	opOpen     bool         // its interval is open on the array and its planes
@@ -144,7 +146,30 @@ func (d *Die) Stamp(a Addr) uint64 {
 	if a.Page >= int(d.next[b]) {
 		return ErasedStamp
 	}
-	return d.oob[b][a.Page]
+	return d.stampOf(b, a)
+}
+
+// stampOf returns the stamp of a programmed page a of block index b: stored, or from the
+// fill source.
+func (d *Die) stampOf(b int, a Addr) uint64 {
+	if o := d.oob[b]; o != nil {
+		return o[a.Page]
+	}
+	return d.src.FillStamp(a.Plane, a.Block, a.Page)
+}
+
+// stored returns block index b's stamp storage, allocating it on the block's first program
+// and copying in the stamps of pages filled by FillFrom.
+func (d *Die) stored(b, plane, block int) []uint64 {
+	o := d.oob[b]
+	if o == nil {
+		o = make([]uint64, d.spec.PagesPerBlock)
+		for p := 0; p < int(d.next[b]); p++ {
+			o[p] = d.src.FillStamp(plane, block, p)
+		}
+		d.oob[b] = o
+	}
+	return o
 }
 
 // BusyUntil returns when the running program or erase ends (it moves later with every
@@ -187,15 +212,48 @@ func (d *Die) Fill(plane, block, n int, stamp func(page int) uint64) {
 	if n == 0 {
 		return
 	}
-	if d.oob[b] == nil {
-		d.oob[b] = make([]uint64, d.spec.PagesPerBlock)
-	}
+	o := d.stored(b, plane, block)
 	for p := 0; p < n; p++ {
 		s := stamp(p)
 		if s == ErasedStamp {
 			d.fail(0, "fill of plane %d block %d page %d with the reserved stamp ErasedStamp", plane, block, p)
 		}
-		d.oob[b][p] = s
+		o[p] = s
+	}
+	d.next[b] = uint16(n)
+}
+
+// StampSource supplies the out-of-band stamps of pages filled by FillFrom.
+type StampSource interface {
+	// FillStamp returns the stamp of page of block of plane, a page filled by FillFrom. It
+	// must return the same value until the block is erased, and never ErasedStamp.
+	FillStamp(plane, block, page int) uint64
+}
+
+// FillFrom is Fill with the stamps kept by src instead of stored: the die asks src for a
+// filled page's stamp when it is read, and copies the block's stamps into its own storage
+// when the block is next programmed. It costs no memory per page, which is what lets a
+// 400 GB device be preconditioned in a fraction of a second. A die has one source: every
+// FillFrom on it must pass the same src.
+func (d *Die) FillFrom(plane, block, n int, src StampSource) {
+	b := d.blockIndex(plane, block)
+	if d.next[b] != 0 {
+		d.fail(0, "fill of plane %d block %d, which is not erased", plane, block)
+	}
+	if n < 0 || n > d.spec.PagesPerBlock {
+		d.fail(0, "fill of %d pages; blocks hold %d", n, d.spec.PagesPerBlock)
+	}
+	if src == nil || (d.src != nil && d.src != src) {
+		d.fail(0, "fill of plane %d block %d from a second (or nil) stamp source", plane, block)
+	}
+	d.src = src
+	if n == 0 {
+		return
+	}
+	if o := d.oob[b]; o != nil { // storage from an earlier program: fill it now
+		for p := 0; p < n; p++ {
+			o[p] = src.FillStamp(plane, block, p)
+		}
 	}
 	d.next[b] = uint16(n)
 }

@@ -417,3 +417,46 @@ func TestFill(t *testing.T) {
 	require.Positive(t, end)
 	require.Panics(t, func() { d.Fill(1, 2, 1, func(int) uint64 { return 1 }) })
 }
+
+// fillSource derives a filled page's stamp from its address and counts its calls.
+type fillSource struct{ calls int }
+
+func (s *fillSource) FillStamp(plane, block, page int) uint64 {
+	s.calls++
+	return uint64(1000*plane + 100*block + page)
+}
+
+// TestFillFrom: filled pages read back the source's stamps without storing them; the next
+// program of the block copies them in (so the source is no longer asked); an erase drops
+// them; a second source on the same die is a bug.
+func TestFillFrom(t *testing.T) {
+	d := newDie(t, smallSpec())
+	src := &fillSource{}
+	d.FillFrom(1, 2, 5, src)
+	require.Equal(t, 5, d.NextPage(1, 2))
+	require.Nil(t, d.oob[d.blockIndex(1, 2)], "no storage for a filled block")
+	require.Equal(t, uint64(1000+200+3), d.Stamp(Addr{1, 2, 3}))
+	require.Equal(t, ErasedStamp, d.Stamp(Addr{1, 2, 5}))
+	got := []uint64{0}
+	end := d.Read(0, []Addr{{1, 2, 4}}, got)
+	require.Equal(t, uint64(1204), got[0])
+	d.Complete(end)
+	calls := src.calls
+	end = d.Program(end, []Addr{{1, 2, 5}}, []uint64{7}) // copies pages 0–4 in
+	require.Equal(t, calls+5, src.calls)
+	d.Complete(end)
+	end = d.Read(end, []Addr{{1, 2, 1}}, got)
+	require.Equal(t, uint64(1201), got[0])
+	require.Equal(t, calls+5, src.calls, "stored now: the source is not asked again")
+	require.Equal(t, uint64(7), d.Stamp(Addr{1, 2, 5}))
+	d.Complete(end)
+	end = d.Erase(end, []Addr{{1, 2, 0}})
+	d.Complete(end)
+	require.Equal(t, ErasedStamp, d.Stamp(Addr{1, 2, 0}))
+	// Refilling a block that has storage fills the storage.
+	d.FillFrom(1, 2, 2, src)
+	require.Equal(t, uint64(1201), d.Stamp(Addr{1, 2, 1}))
+	require.Panics(t, func() { d.FillFrom(0, 0, 1, &fillSource{}) }, "a second source")
+	require.Panics(t, func() { d.FillFrom(1, 2, 1, src) }, "not erased")
+	require.Equal(t, sim.Time(0), newDie(t, smallSpec()).Array().TotalBusyAt(sim.Second))
+}

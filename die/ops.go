@@ -49,7 +49,7 @@ func (d *Die) Read(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 	for i, a := range addrs {
 		b := d.blockIndex(a.Plane, a.Block)
 		if a.Page < int(d.next[b]) {
-			stamps[i] = d.oob[b][a.Page]
+			stamps[i] = d.stampOf(b, a)
 		} else {
 			stamps[i] = ErasedStamp
 		}
@@ -120,14 +120,12 @@ func (d *Die) Program(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 	}
 	for i, a := range addrs {
 		b := d.blockIndex(a.Plane, a.Block)
-		if d.oob[b] == nil {
-			d.oob[b] = make([]uint64, d.spec.PagesPerBlock)
-		}
+		o := d.stored(b, a.Plane, a.Block)
 		for skipped := int(d.next[b]); skipped < page; skipped++ {
-			d.oob[b][skipped] = ErasedStamp
+			o[skipped] = ErasedStamp
 			d.stats.Skipped++
 		}
-		d.oob[b][page] = stamps[i]
+		o[page] = stamps[i]
 		d.next[b] = uint16(page + 1)
 	}
 	pt := d.typeOf[page]

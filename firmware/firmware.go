@@ -228,11 +228,17 @@ func (f *Firmware) dramMove(t sim.Time, lpn int64, n int, write bool) sim.Time {
 // Precondition fills the device as ftl.Precondition does and brings every die to the same
 // state (pages programmed with their stamps) without simulating the writes. Stamps are
 // version 1 of each logical page. Call it before the simulation starts.
+//
+// When the FTL preconditioned in closed form, the dies keep no stamps for the filled pages:
+// each die asks the FTL which logical page preconditioning wrote to a page when it is read
+// (die.FillFrom), so preconditioning costs no memory per page. Otherwise every filled page's
+// stamp is stored, with Stamp(0, 0) for pages holding superseded data.
 func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint64) error {
 	if err := f.ftl.Precondition(fill, overwrite, random, seed); err != nil {
 		return err
 	}
 	g := f.geo
+	var srcs []preStamps // one per die, made when the FTL took the closed form
 	for b := 0; b < g.Blocks(); b++ {
 		n := f.ftl.NextPage(ftl.BlockID(b))
 		if n == 0 {
@@ -241,6 +247,15 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 		dieIdx, plane, blk := g.BlockAddr(ftl.BlockID(b))
 		ch, d := f.dieOf(dieIdx)
 		first := g.FirstPage(ftl.BlockID(b))
+		if _, ok := f.ftl.PreconditionOwner(first); ok {
+			if srcs == nil {
+				srcs = make([]preStamps, g.Dies())
+			}
+			src := &srcs[dieIdx]
+			src.f, src.die = f, dieIdx
+			ch.Die(d).FillFrom(plane, blk, n, src)
+			continue
+		}
 		ch.Die(d).Fill(plane, blk, n, func(page int) uint64 {
 			if lpn, ok := f.ftl.Owner(first + ftl.PPN(page)); ok {
 				return Stamp(lpn, 1)
@@ -249,6 +264,24 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 		})
 	}
 	return nil
+}
+
+// preStamps gives one die's preconditioned pages their stamps on demand: version 1 of the
+// logical page preconditioning wrote there (superseded copies included: they hold the same
+// version of the same page).
+type preStamps struct {
+	f   *Firmware
+	die int
+}
+
+// FillStamp implements die.StampSource.
+func (s *preStamps) FillStamp(plane, block, page int) uint64 {
+	p := s.f.geo.PPN(ftl.Addr{Die: s.die, Plane: plane, Block: block, Page: page})
+	lpn, ok := s.f.ftl.PreconditionOwner(p)
+	if !ok {
+		panic(fmt.Sprintf("firmware %s: die %d plane %d block %d page %d was not preconditioned", s.f.name, s.die, plane, block, page))
+	}
+	return Stamp(lpn, 1)
 }
 
 // Stamp is the out-of-band stamp of version v of logical page lpn. The host writes the

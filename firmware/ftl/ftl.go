@@ -78,7 +78,8 @@ type FTL struct {
 	blocks []blockMeta
 	planes []planeState // indexed die·Planes + plane
 	dies   []dieState
-	clock  uint64 // pages allocated so far
+	clock  uint64    // pages allocated so far
+	pre    *preState // closed form of the fast precondition, if one ran
 	Stats  Stats
 }
 
