@@ -40,7 +40,7 @@ func WriteDir(dir string, figs []*Figure) error {
 		return err
 	}
 	for _, f := range figs {
-		if err := writeCSV(filepath.Join(dir, f.Name+".csv"), f.Table); err != nil {
+		if err := f.Table.SaveCSV(filepath.Join(dir, f.Name+".csv")); err != nil {
 			return err
 		}
 		if err := writeJSON(filepath.Join(dir, f.Name+".json"), map[string]any{"table": f.Table, "claims": f.Claims}); err != nil {
@@ -58,22 +58,10 @@ func WriteDir(dir string, figs []*Figure) error {
 	for _, f := range figs {
 		claims = append(claims, f.Claims...)
 	}
-	if err := writeCSV(filepath.Join(dir, "summary.csv"), Summary(figs)); err != nil {
+	if err := Summary(figs).SaveCSV(filepath.Join(dir, "summary.csv")); err != nil {
 		return err
 	}
 	return writeJSON(filepath.Join(dir, "summary.json"), claims)
-}
-
-func writeCSV(path string, t *report.Table) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := t.WriteCSV(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 func writeJSON(path string, v any) error {

@@ -264,7 +264,7 @@ func (r *Result) WriteDir(dir string) error {
 		name string
 		t    *report.Table
 	}{{"apps.csv", r.AppTable()}, {"stats.csv", r.StatsTable()}, {"utilization.csv", r.Utilization}} {
-		if err := writeFile(filepath.Join(dir, f.name), f.t.WriteCSV); err != nil {
+		if err := f.t.SaveCSV(filepath.Join(dir, f.name)); err != nil {
 			return err
 		}
 	}

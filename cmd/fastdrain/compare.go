@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -128,10 +127,10 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	if err := writeTable(filepath.Join(dir, "p99.csv"), tab); err != nil {
+	if err := tab.SaveCSV(filepath.Join(dir, "p99.csv")); err != nil {
 		return err
 	}
-	if err := writeTable(filepath.Join(dir, "mean.csv"), means); err != nil {
+	if err := means.SaveCSV(filepath.Join(dir, "mean.csv")); err != nil {
 		return err
 	}
 	var norm [][]float64
@@ -173,21 +172,6 @@ func meanTable(appsRun, variants []string, cell func(app, v string) runner.Cell)
 		t.Append(row...)
 	}
 	return t
-}
-
-func writeTable(path string, t *report.Table) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := t.WriteCSV(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 func splitList(s string) []string {

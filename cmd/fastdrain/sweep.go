@@ -1,0 +1,304 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/fastdrain-sim/fastdrain/sweep"
+	"github.com/spf13/cobra"
+)
+
+// sweepFlags are the flags of the sweep command.
+type sweepFlags struct {
+	cfg     configFlags
+	kind    string
+	axes    []string
+	file    string
+	shard   string
+	jobs    int
+	out     string
+	format  string
+	noFiles bool
+	seed    uint64
+	// run points
+	scenario, duration, warmup, appsFile string
+	quick, full                          bool
+	// flashbench points
+	ops        int64
+	qd         int
+	mix        string
+	multiPlane bool
+}
+
+func newSweepCmd() *cobra.Command {
+	sf := &sweepFlags{}
+	cmd := &cobra.Command{
+		Use:   "sweep --axis KEY=V1,V2,… [--axis …] [--file sweep.yaml]",
+		Short: "Run a grid of simulations over configuration keys, in parallel, sharded if asked",
+		Long: `sweep runs one simulation per point of a grid over configuration keys — the cartesian
+product of the --axis lists (and the axes of --file), first axis slowest — each point being
+the base configuration (--preset, --variant, --config, --set) plus one --set per axis, e.g.
+
+  fastdrain sweep --kind flashbench --preset tiny --axis flash.channels=2,4,8 --axis flash.ways=1,2,4
+
+--kind flashbench drives the point's bare flash array (flashbench: --ops, --qd, --mix);
+--kind run runs a co-location scenario on the whole machine (--scenario, --duration). Points
+run in parallel on all cores (--jobs). The table of points × metrics is printed and written
+as sweep.json and sweep.csv under --out/sweep/.
+
+--shard i/n runs only the points k with k mod n == i (0-based i) and writes
+shard-i-of-n.json/.csv, so a batch scheduler can spread a sweep over machines — a Slurm
+job array (--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT) or a Kubernetes indexed
+job (--shard $JOB_COMPLETION_INDEX/N); "fastdrain merge" then joins the shard files into
+output byte-identical to an unsharded run.
+
+A sweep file holds the axes and, optionally, the base:
+  kind: flashbench
+  preset: tiny
+  set: [flash.die.planes=4]
+  axes:
+    - {key: flash.channels, values: [2, 4, 8]}
+    - {key: flash.ways, values: [1, 2, 4]}
+Flags given explicitly override the file; --axis flags add axes after the file's.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return sf.run(cmd) },
+	}
+	sf.cfg.register(cmd, "fastdrain-tlc")
+	d, dr := sweep.DefaultFlashbench(), sweep.DefaultRun()
+	f := cmd.Flags()
+	f.StringVar(&sf.kind, "kind", string(sweep.KindRun), "job of every point: run (whole machine) or flashbench (bare flash array)")
+	f.StringArrayVar(&sf.axes, "axis", nil, "swept key and values, KEY=V1,V2,… (repeatable; the first axis varies slowest)")
+	f.StringVar(&sf.file, "file", "", "YAML sweep file (axes, and optionally kind, preset, variant, config, set)")
+	f.StringVar(&sf.shard, "shard", "0/1", "run only shard i of n (0-based): the points k with k mod n == i")
+	f.IntVar(&sf.jobs, "jobs", 0, "simulations run in parallel (0 = one per CPU)")
+	f.StringVar(&sf.out, "out", "results", "output directory (files go to OUT/sweep/)")
+	f.StringVar(&sf.format, "format", "text", "terminal output: text, csv or json")
+	f.BoolVar(&sf.noFiles, "no-files", false, "write nothing under --out")
+	f.Uint64Var(&sf.seed, "seed", 0, "random seed of the flashbench stream or of the run workload (0 = the configuration's or scenario's)")
+	f.StringVar(&sf.scenario, "scenario", dr.Scenario, "run points: co-location scenario (see `fastdrain scenarios`)")
+	f.StringVar(&sf.duration, "duration", "", "run points: simulated time per point (default 10s; --quick 3s; --full 30s)")
+	f.StringVar(&sf.warmup, "warmup", "0", "run points: simulated time at the start left out of the statistics")
+	f.StringVar(&sf.appsFile, "apps", "", "run points: YAML file of application-model parameters")
+	f.BoolVar(&sf.quick, "quick", false, "run points: 3 simulated seconds")
+	f.BoolVar(&sf.full, "full", false, "run points: the paper's 30 simulated seconds")
+	f.Int64Var(&sf.ops, "ops", d.Ops, "flashbench points: operations to complete")
+	f.IntVar(&sf.qd, "qd", d.QueueDepth, "flashbench points: operations outstanding across the array")
+	f.StringVar(&sf.mix, "mix", fmt.Sprintf("%d/%d/%d", d.Mix[0], d.Mix[1], d.Mix[2]), "flashbench points: read/program/erase weights")
+	f.BoolVar(&sf.multiPlane, "multi-plane", false, "flashbench points: use all planes of a die in every operation")
+	return cmd
+}
+
+// spec builds the sweep from the file and the flags; every error names its flag or file.
+func (sf *sweepFlags) spec(cmd *cobra.Command) (sweep.Spec, sweep.Shard, error) {
+	var errs []error
+	changed := cmd.Flags().Changed
+	var file sweep.File
+	if sf.file != "" {
+		var err error
+		if file, err = sweep.ReadSweepFile(sf.file); err != nil {
+			return sweep.Spec{}, sweep.Shard{}, fmt.Errorf("--file: %w", err)
+		}
+	}
+	pick := func(flag, flagVal, fileVal string) string {
+		if !changed(flag) && fileVal != "" {
+			return fileVal
+		}
+		return flagVal
+	}
+	s := sweep.Spec{
+		Kind: sweep.Kind(pick("kind", sf.kind, string(file.Kind))),
+		Base: sweep.Base{
+			Preset:  pick("preset", sf.cfg.preset, file.Preset),
+			Variant: pick("variant", sf.cfg.variant, file.Variant),
+			Files:   append(append([]string(nil), file.Config...), sf.cfg.files...),
+			Sets:    append(append([]string(nil), file.Set...), sf.cfg.sets...),
+		},
+		Axes: append(sweep.Grid(nil), file.Axes...),
+	}
+	for _, a := range sf.axes {
+		ax, err := sweep.ParseAxis(a)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		s.Axes = append(s.Axes, ax)
+	}
+	if len(s.Axes) == 0 && len(errs) == 0 {
+		errs = append(errs, errors.New("give at least one --axis KEY=V1,V2,… or a --file with axes"))
+	}
+	sh, err := sweep.ParseShard(sf.shard)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if sf.format != "text" && sf.format != "csv" && sf.format != "json" {
+		errs = append(errs, fmt.Errorf("--format %q: want text, csv or json", sf.format))
+	}
+	runOnly := []string{"scenario", "duration", "warmup", "apps", "quick", "full"}
+	benchOnly := []string{"ops", "qd", "mix", "multi-plane"}
+	switch s.Kind {
+	case sweep.KindFlashbench:
+		errs = append(errs, onlyFor(changed, runOnly, "run")...)
+		p := sweep.FlashbenchParams{Ops: sf.ops, QueueDepth: sf.qd, MultiPlane: sf.multiPlane, Seed: sf.seed}
+		if w, err := parseMix(sf.mix); err != nil {
+			errs = append(errs, fmt.Errorf("--mix: %w", err))
+		} else {
+			p.Mix = w
+		}
+		s.Flashbench = &p
+	case sweep.KindRun:
+		errs = append(errs, onlyFor(changed, benchOnly, "flashbench")...)
+		p, err := sf.runParams()
+		errs = append(errs, err)
+		s.Run = &p
+	default:
+		errs = append(errs, fmt.Errorf("--kind %q: want run or flashbench", s.Kind))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return s, sh, err
+	}
+	return s, sh, s.Validate()
+}
+
+// onlyFor reports each flag of flags given explicitly for the other kind of sweep.
+func onlyFor(changed func(string) bool, flags []string, kind string) []error {
+	var errs []error
+	for _, f := range flags {
+		if changed(f) {
+			errs = append(errs, fmt.Errorf("--%s applies to --kind %s only", f, kind))
+		}
+	}
+	return errs
+}
+
+// runParams resolves the run-point flags.
+func (sf *sweepFlags) runParams() (sweep.RunParams, error) {
+	var errs []error
+	p := sweep.RunParams{Scenario: sf.scenario, Seed: sf.seed, Apps: sf.appsFile}
+	switch {
+	case sf.quick && sf.full:
+		errs = append(errs, errors.New("--quick and --full exclude each other"))
+	case sf.duration != "":
+		d, err := sim.ParseTime(sf.duration)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("--duration %q: want a positive time such as 10s", sf.duration))
+		}
+		p.Duration = d
+	case sf.quick:
+		p.Duration = quickDuration
+	case sf.full:
+		p.Duration = fullDuration
+	default:
+		p.Duration = defaultDuration
+	}
+	if w, err := sim.ParseTime(sf.warmup); err != nil || w < 0 {
+		errs = append(errs, fmt.Errorf("--warmup %q: want a time such as 1s", sf.warmup))
+	} else {
+		p.Warmup = w
+	}
+	return p, errors.Join(errs...)
+}
+
+func (sf *sweepFlags) run(cmd *cobra.Command) error {
+	s, sh, err := sf.spec(cmd)
+	if err != nil {
+		return err
+	}
+	progress, finish := progressBar(cmd, len(sh.Points(s.Size())))
+	r, err := sweep.Run(s, sweep.Options{Shard: sh, Jobs: sf.jobs, Progress: progress})
+	finish()
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	switch sf.format {
+	case "json":
+		err = r.WriteJSON(out)
+	case "csv":
+		err = r.WriteCSV(out)
+	default:
+		fmt.Fprintf(out, "sweep of %s points on %s: %d grid points (%s), shard %s runs %d\n\n",
+			s.Kind, baseName(s.Base), s.Size(), strings.Join(axisSizes(s.Axes), " × "), sh, len(r.Rows))
+		err = r.TextTable().WriteText(out)
+	}
+	if err != nil {
+		return err
+	}
+	if !sf.noFiles {
+		paths, err := r.WriteFiles(filepath.Join(sf.out, "sweep"))
+		if err != nil {
+			return err
+		}
+		if sf.format == "text" {
+			fmt.Fprintf(out, "\nwrote %s\n", strings.Join(paths, ", "))
+		}
+	}
+	if n := r.Failed(); n > 0 {
+		return fmt.Errorf("%d of %d points failed (see the error column)", n, len(r.Rows))
+	}
+	return nil
+}
+
+// baseName is "preset" or "preset/variant".
+func baseName(b sweep.Base) string {
+	name := b.Preset
+	if name == "" {
+		name = "defaults"
+	}
+	if b.Variant != "" {
+		name += "/" + b.Variant
+	}
+	return name
+}
+
+// axisSizes is "key (n)" per axis.
+func axisSizes(g sweep.Grid) []string {
+	out := make([]string, len(g))
+	for i, a := range g {
+		out[i] = fmt.Sprintf("%s (%d)", a.Key, len(a.Values))
+	}
+	return out
+}
+
+func newMergeCmd() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "merge -o DIR SHARD.json…",
+		Short: "Join the shard results of a sweep into the whole sweep's results",
+		Long: `merge reads the shard-i-of-n.json files of "fastdrain sweep --shard", checks that they come
+from the same sweep (kind, base configuration and its digest, axes, job parameters) and
+together hold every grid point exactly once — naming the files of any mismatch, missing
+shard or duplicate point — and writes DIR/sweep.json and DIR/sweep.csv, byte-identical to
+the output of the same sweep run without --shard.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var parts []*sweep.Result
+			var errs []error
+			for _, a := range args {
+				r, err := sweep.ReadFile(a)
+				if err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				parts = append(parts, r)
+			}
+			if err := errors.Join(errs...); err != nil {
+				return err
+			}
+			m, err := sweep.Merge(parts, args)
+			if err != nil {
+				return err
+			}
+			paths, err := m.WriteFiles(out)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "merged %d files: %d points → %s\n", len(args), m.Points, strings.Join(paths, ", "))
+			return err
+		},
+	}
+	cmd.Flags().StringVarP(&out, "out", "o", filepath.Join("results", "sweep"), "directory for sweep.json and sweep.csv")
+	return cmd
+}
