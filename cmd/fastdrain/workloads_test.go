@@ -56,3 +56,18 @@ func TestReplayCommand(t *testing.T) {
 	_, err = run("replay", "/no/such/trace")
 	require.Error(t, err)
 }
+
+func TestFioCommand(t *testing.T) {
+	out, err := run("fio", "testdata/jobs.yaml")
+	require.NoError(t, err)
+	// db: io_size 8 MiB of 4 KiB blocks = 2048 IOs, rwmixread 70 → 1434 reads (fio's exact
+	// deck) and 614 writes; log: 4 MiB = 1024 writes with a flush every 16 → 64 flushes.
+	require.Regexp(t, `db │  read │ 1434 `, out)
+	require.Regexp(t, `db │ write │  614 `, out)
+	require.Regexp(t, `log │ write │ 1024 `, out)
+	require.Regexp(t, `log │ flush │   64 `, out)
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	require.NoError(t, os.WriteFile(bad, []byte("jobs:\n  - name: x\n    blocksize: 4k\n"), 0o644))
+	_, err = run("fio", bad)
+	require.ErrorContains(t, err, `bad.yaml:3: unknown key "blocksize"`)
+}
