@@ -2,6 +2,7 @@ package runner
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/report"
@@ -44,6 +45,11 @@ func (r *Result) Plots(dir string) error {
 			"MiB", []report.Line{occ, dirty}, spans); err != nil {
 			return err
 		}
+		classes, busy := r.ClassUtilization()
+		if err := report.Bars(filepath.Join(dir, "utilization"+ext), "mean busy share per component class ("+r.Label+")",
+			"busy (%)", classes, []string{r.Label}, [][]float64{busy}); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -78,4 +84,25 @@ func seriesLine(name string, s *sim.Series, scale float64) report.Line {
 		l.Y = append(l.Y, float64(p.Value)*scale)
 	}
 	return l
+}
+
+// ClassUtilization returns each component class (as in UtilizationTables) with the mean
+// busy percentage of its resources over the measured window.
+func (r *Result) ClassUtilization() (classes []string, busy []float64) {
+	u := r.Utilization
+	sum := map[string]float64{}
+	n := map[string]int{}
+	for _, row := range u.Rows {
+		c := resourceClass(row[0])
+		if n[c] == 0 {
+			classes = append(classes, c)
+		}
+		v, _ := strconv.ParseFloat(strings.TrimSuffix(row[len(row)-1], "%"), 64)
+		sum[c] += v
+		n[c]++
+	}
+	for _, c := range classes {
+		busy = append(busy, sum[c]/float64(n[c]))
+	}
+	return classes, busy
 }

@@ -60,3 +60,13 @@ func TestConfigList(t *testing.T) {
 	require.Contains(t, out, "fastdrain-tlc")
 	require.Contains(t, out, "lsb-only")
 }
+
+// TestRunGolden pins the whole text report of a short run: any change in the model's
+// behaviour or the report's format shows up here (regenerate with go test -update after
+// checking the difference is intended).
+func TestRunGolden(t *testing.T) {
+	out, err := run("run", "--preset", "fastdrain-small", "--variant", "fd", "--scenario", "db-s+ungzip",
+		"--duration", "200ms", "--no-files")
+	require.NoError(t, err)
+	golden(t, "run-small-fd.txt", out)
+}
