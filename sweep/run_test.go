@@ -1,0 +1,307 @@
+package sweep
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/flashbench"
+	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/platforms"
+	"github.com/fastdrain-sim/fastdrain/runner"
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/stretchr/testify/require"
+)
+
+// tinyBench is a 2 × 3 flashbench sweep of the tiny preset with 2,000 operations a point.
+func tinyBench() Spec {
+	p := DefaultFlashbench()
+	p.Ops = 2000
+	return Spec{Kind: KindFlashbench, Base: Base{Preset: "tiny"}, Flashbench: &p,
+		Axes: Grid{{Key: "flash.channels", Values: []string{"1", "2"}}, {Key: "flash.ways", Values: []string{"1", "2", "4"}}}}
+}
+
+func jsonOf(t *testing.T, r *Result) []byte {
+	var b bytes.Buffer
+	require.NoError(t, r.WriteJSON(&b))
+	return b.Bytes()
+}
+
+func csvOf(t *testing.T, r *Result) []byte {
+	var b bytes.Buffer
+	require.NoError(t, r.WriteCSV(&b))
+	return b.Bytes()
+}
+
+func TestFlashbenchPointIsTheHandBuiltBench(t *testing.T) {
+	r, err := Run(tinyBench(), Options{})
+	require.NoError(t, err)
+	require.Equal(t, 6, r.Points)
+	require.Len(t, r.Rows, 6)
+	require.Equal(t, Whole(), r.Shard)
+	require.Len(t, r.Spec.Base.SHA256, 64)
+
+	// Point 4 is channels=2, ways=2 (first axis slowest). Build that array by hand from
+	// presets/tiny.yaml — 2-plane TLC dies of 32 blocks × 64 pages of 4 KiB, one die per
+	// package, seed 1 — and run flashbench directly with the same stream.
+	c := flashbench.DefaultConfig()
+	c.Channels = 2
+	c.Channel.Dies = 2 * 1
+	c.Channel.Die.Planes, c.Channel.Die.BlocksPerPlane, c.Channel.Die.PagesPerBlock, c.Channel.Die.PageSize = 2, 32, 64, 4096
+	c.Ops, c.QueueDepth, c.Seed = 2000, 64, 1
+	want, err := flashbench.Run(c)
+	require.NoError(t, err)
+	row := r.Rows[4]
+	require.Equal(t, []string{"2", "2"}, row.Values)
+	m := map[string]float64{}
+	for i, col := range r.Columns {
+		m[col] = row.Metrics[i]
+	}
+	secs := float64(want.Elapsed) / 1e12
+	require.Equal(t, float64(want.Elapsed)/1e6, m["elapsed_us"])
+	require.InDelta(t, 2000/secs, m["iops"], 1e-9*m["iops"])
+	// Reads and programs move one 4 KiB page each; erases none.
+	require.InDelta(t, float64((want.Ops[0]+want.Ops[1])*4096)/secs/1e6, m["mb_per_s"], 1e-9*m["mb_per_s"])
+	require.Equal(t, 2000.0, m["read_ops"]+m["program_ops"]+m["erase_ops"])
+	require.Equal(t, float64(want.Ops[0]), m["read_ops"])
+	require.InDelta(t, 1400, m["read_ops"], 100, "a 70/30 mix of 2000 ops: about 1400 reads")
+	require.Equal(t, float64(want.Latency[0].Quantile(0.99))/1e6, m["read_p99_us"])
+	for _, k := range []string{"channel_busy_mean", "die_busy_mean"} {
+		require.Greater(t, m[k], 0.0, k)
+		require.LessOrEqual(t, m[k], 1.0, k)
+	}
+	// Twice the ways (point 5 against 4) cannot lower the throughput of a die-bound array.
+	require.Greater(t, r.Rows[5].Metrics[0], r.Rows[4].Metrics[0])
+}
+
+func TestShardsMergeToTheUnshardedOutput(t *testing.T) {
+	s := tinyBench()
+	whole, err := Run(s, Options{})
+	require.NoError(t, err)
+	wantJSON, wantCSV := jsonOf(t, whole), csvOf(t, whole)
+	for n := 1; n <= 5; n++ {
+		var parts []*Result
+		var names []string
+		// Feed the shards in reverse order: Merge must sort by point.
+		for i := n - 1; i >= 0; i-- {
+			r, err := Run(s, Options{Shard: Shard{i, n}, Jobs: 2})
+			require.NoError(t, err)
+			require.Len(t, r.Rows, len(Shard{i, n}.Points(6)))
+			back, err := ReadJSON(bytes.NewReader(jsonOf(t, r)), "shard")
+			require.NoError(t, err)
+			parts = append(parts, back)
+			names = append(names, r.FileBase()+".json")
+		}
+		m, err := Merge(parts, names)
+		require.NoError(t, err, "n=%d", n)
+		require.Equal(t, string(wantJSON), string(jsonOf(t, m)), "n=%d", n)
+		require.Equal(t, string(wantCSV), string(csvOf(t, m)), "n=%d", n)
+	}
+}
+
+func TestOutputDoesNotDependOnJobs(t *testing.T) {
+	s := tinyBench()
+	var outs []string
+	for _, jobs := range []int{1, 3, 8} {
+		r, err := Run(s, Options{Jobs: jobs})
+		require.NoError(t, err)
+		outs = append(outs, string(jsonOf(t, r)))
+	}
+	require.Equal(t, outs[0], outs[1])
+	require.Equal(t, outs[0], outs[2])
+}
+
+func TestProgressCountsEveryPoint(t *testing.T) {
+	var seen []int
+	r, err := Run(tinyBench(), Options{Shard: Shard{1, 2}, Jobs: 2, Progress: func(d int) { seen = append(seen, d) }})
+	require.NoError(t, err)
+	require.Len(t, r.Rows, 3) // points 1, 3, 5
+	require.Equal(t, []int{1, 2, 3}, seen)
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	r, err := Run(tinyBench(), Options{Shard: Shard{1, 4}})
+	require.NoError(t, err)
+	// A failed point round-trips too.
+	r.Rows[0].Metrics, r.Rows[0].Error = nil, "flashbench: something broke"
+	b := jsonOf(t, r)
+	back, err := ReadJSON(bytes.NewReader(b), "r.json")
+	require.NoError(t, err)
+	require.Equal(t, r, back)
+	require.Equal(t, string(b), string(jsonOf(t, back)))
+	require.Contains(t, string(csvOf(t, back)), ",flashbench: something broke\n")
+	require.Equal(t, 1, back.Failed())
+}
+
+func TestReadJSONRejectsBadFiles(t *testing.T) {
+	r, err := Run(tinyBench(), Options{Shard: Shard{0, 2}})
+	require.NoError(t, err)
+	good := string(jsonOf(t, r))
+	for _, tc := range []struct {
+		name, from, to, err string
+	}{
+		{"unknown field", `"points": 6,`, `"points": 6, "extra": 1,`, `unknown field "extra"`},
+		{"format", FormatVersion, "fastdrain-sweep/0", "format"},
+		{"syntax", `"points": 6,`, `"points": 6,,`, "r.json:"},
+		{"wrong value", `"values":["1","4"]`, `"values":["1","2"]`, `point 2 has values ["1" "2"]`},
+		{"not in shard", `{"point":2,`, `{"point":3,`, "point 3 is not in shard 0/2"},
+		{"points", `"points": 6,`, `"points": 7,`, "the grid has 6"},
+		{"type", `"points": 6,`, `"points": "6",`, "r.json:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Contains(t, good, tc.from)
+			_, err := ReadJSON(strings.NewReader(strings.Replace(good, tc.from, tc.to, 1)), "r.json")
+			require.ErrorContains(t, err, "r.json")
+			require.ErrorContains(t, err, tc.err)
+		})
+	}
+}
+
+func TestMergeErrorsNameTheFiles(t *testing.T) {
+	s := tinyBench()
+	shard := func(s Spec, i, n int) *Result {
+		r, err := Run(s, Options{Shard: Shard{i, n}})
+		require.NoError(t, err)
+		return r
+	}
+	a, b, c := shard(s, 0, 3), shard(s, 1, 3), shard(s, 2, 3)
+
+	_, err := Merge([]*Result{a, c}, []string{"a.json", "c.json"})
+	require.ErrorContains(t, err, "missing 2 of 6 points (shard 1/3 not given): 1; 4")
+
+	_, err = Merge([]*Result{a, b, c, b}, []string{"a.json", "b.json", "c.json", "b2.json"})
+	require.ErrorContains(t, err, "b2.json: shard 1/3 is also in b.json")
+
+	// Shards of different counts overlap: point 0 is in 0/3 and in 0/2.
+	_, err = Merge([]*Result{a, b, c, shard(s, 0, 2)}, []string{"a.json", "b.json", "c.json", "h.json"})
+	require.ErrorContains(t, err, "point 0 (flash.channels=1, flash.ways=1) is in a.json and h.json")
+
+	other := tinyBench()
+	other.Flashbench.Ops = 1000
+	_, err = Merge([]*Result{a, b, shard(other, 2, 3)}, []string{"a.json", "b.json", "o.json"})
+	require.ErrorContains(t, err, "o.json: not the same sweep as a.json: flashbench parameters differ")
+
+	other = tinyBench()
+	other.Axes[1].Values = []string{"1", "2", "8"}
+	_, err = Merge([]*Result{a, shard(other, 1, 3)}, []string{"a.json", "o.json"})
+	require.ErrorContains(t, err, "o.json: not the same sweep as a.json: axes differ")
+
+	other = tinyBench()
+	other.Base.Sets = []string{"flash.die.blocks_per_plane=16"}
+	_, err = Merge([]*Result{a, shard(other, 1, 3)}, []string{"a.json", "o.json"})
+	require.ErrorContains(t, err, "base configuration differ")
+
+	_, err = Merge(nil, nil)
+	require.ErrorContains(t, err, "no shard results")
+}
+
+func TestBadAxisKeyIsNamed(t *testing.T) {
+	s := tinyBench()
+	s.Axes = append(s.Axes, Axis{Key: "flash.chanels", Values: []string{"4"}})
+	_, err := Run(s, Options{})
+	require.ErrorContains(t, err, "axis flash.chanels value 4")
+	require.ErrorContains(t, err, "chanels")
+
+	s = tinyBench()
+	s.Axes[0].Values = []string{"1", "lots"}
+	_, err = Run(s, Options{})
+	require.ErrorContains(t, err, "axis flash.channels value lots")
+
+	// A value that decodes but is out of range names the point and the field.
+	s = tinyBench()
+	s.Axes[0].Values = []string{"1", "300"}
+	_, err = Run(s, Options{})
+	require.ErrorContains(t, err, "point 3 (flash.channels=300, flash.ways=1): flash.channels: 300 is not in 1 … 256")
+}
+
+func TestFlashbenchAcceptsAFlashOnlyPreset(t *testing.T) {
+	// mqsim-ref's 8 KiB pages are refused for full-system use but are a valid flash array.
+	_, err := platforms.Load(platforms.Options{Preset: "mqsim-ref"})
+	require.Error(t, err)
+	s := tinyBench()
+	s.Base.Preset = "mqsim-ref"
+	s.Axes = Grid{{Key: "flash.channels", Values: []string{"1", "2"}}}
+	r, err := Run(s, Options{})
+	require.NoError(t, err)
+	require.Len(t, r.Rows, 2)
+	s.Kind, s.Flashbench, s.Run = KindRun, nil, &RunParams{Scenario: "apache-u", Duration: sim.Second}
+	_, err = Run(s, Options{})
+	require.ErrorContains(t, err, "firmware.page_size")
+}
+
+func TestSpecValidate(t *testing.T) {
+	fb := DefaultFlashbench()
+	fb.Ops, fb.QueueDepth, fb.Mix = 0, 0, [3]int{0, 0, 0}
+	err := Spec{Kind: KindFlashbench, Flashbench: &fb, Run: &RunParams{}}.Validate()
+	for _, e := range []string{"flashbench.ops", "flashbench.qd", "flashbench.mix", "run: parameters given"} {
+		require.ErrorContains(t, err, e)
+	}
+	err = Spec{Kind: KindRun, Run: &RunParams{Scenario: "nope", Duration: 0, Warmup: -1}}.Validate()
+	for _, e := range []string{"run.scenario", "run.duration", "run.warmup"} {
+		require.ErrorContains(t, err, e)
+	}
+	require.ErrorContains(t, Spec{Kind: "fio"}.Validate(), `kind: "fio"`)
+	require.ErrorContains(t, Spec{Kind: KindRun}.Validate(), "run: parameters missing")
+}
+
+func TestRunPointIsTheRunnerResult(t *testing.T) {
+	// Two 100 ms runs of apache-u on fastdrain-tlc with 4 and 8 channels; the 8-channel
+	// point must report exactly what runner.Run reports for that machine.
+	p := DefaultRun()
+	p.Scenario, p.Duration = "apache-u", 100*sim.Millisecond
+	s := Spec{Kind: KindRun, Base: Base{Preset: "fastdrain-tlc", Variant: "fd"}, Run: &p,
+		Axes: Grid{{Key: "flash.channels", Values: []string{"4", "8"}}}}
+	r, err := Run(s, Options{})
+	require.NoError(t, err)
+	require.Equal(t, []string{"apache-u.requests", "apache-u.mean_us", "apache-u.p50_us", "apache-u.p99_us",
+		"apache-u.p999_us", "waf"}, r.Columns[:6])
+
+	c, err := platforms.Load(platforms.Options{Preset: "fastdrain-tlc", Variant: "fd", Sets: []string{"flash.channels=8"}})
+	require.NoError(t, err)
+	sc, err := apps.LookupScenario("apache-u")
+	require.NoError(t, err)
+	sc.Duration = 100 * sim.Millisecond
+	want, err := runner.Run(runner.Options{Config: c, Workload: runner.Workload{Scenario: sc, Apps: apps.DefaultSpec()}})
+	require.NoError(t, err)
+	a := want.App("apache-u")
+	row := r.Rows[1]
+	require.Equal(t, "", row.Error)
+	require.Equal(t, float64(a.Requests), row.Metrics[0])
+	require.Positive(t, row.Metrics[0])
+	require.Equal(t, float64(a.Latency.Quantile(0.99))/1e6, row.Metrics[3])
+	require.Equal(t, float64(want.Buffer.PeakOccupancy), row.Metrics[len(r.Columns)-6])
+}
+
+func TestWriteFiles(t *testing.T) {
+	r, err := Run(tinyBench(), Options{Shard: Shard{2, 3}})
+	require.NoError(t, err)
+	dir := t.TempDir()
+	paths, err := r.WriteFiles(dir)
+	require.NoError(t, err)
+	require.Equal(t, []string{filepath.Join(dir, "shard-2-of-3.json"), filepath.Join(dir, "shard-2-of-3.csv")}, paths)
+	back, err := ReadFile(paths[0])
+	require.NoError(t, err)
+	require.Equal(t, r, back)
+	b, err := os.ReadFile(paths[1])
+	require.NoError(t, err)
+	// Header: point, 2 axes, 14 flashbench metrics; points 2 and 5.
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	require.Len(t, lines, 3)
+	require.Equal(t, "point,flash.channels,flash.ways,iops,mb_per_s,elapsed_us,read_ops,read_mean_us,read_p99_us,"+
+		"program_ops,program_mean_us,program_p99_us,erase_ops,erase_mean_us,erase_p99_us,channel_busy_mean,die_busy_mean", lines[0])
+	require.True(t, strings.HasPrefix(lines[1], "2,1,4,"))
+	require.True(t, strings.HasPrefix(lines[2], "5,2,4,"))
+}
+
+func BenchmarkFlashbenchSweep(b *testing.B) {
+	s := tinyBench()
+	s.Flashbench.Ops = 500
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Run(s, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
