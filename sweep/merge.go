@@ -45,7 +45,11 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 	shardOf := map[Shard]int{}
 	for i, p := range parts {
 		if j, ok := shardOf[p.Shard]; ok {
-			errs = append(errs, fmt.Errorf("%s: shard %s is also in %s", names[i], p.Shard, names[j]))
+			if names[i] == names[j] {
+				errs = append(errs, fmt.Errorf("%s is given twice", names[i]))
+			} else {
+				errs = append(errs, fmt.Errorf("%s: shard %s is also in %s", names[i], p.Shard, names[j]))
+			}
 			continue
 		}
 		shardOf[p.Shard] = i
