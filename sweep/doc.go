@@ -12,6 +12,11 @@
 // points, a bounded worker pool for flashbench points) and results are placed by point
 // index: the output never depends on the number of workers or on scheduling.
 //
+// Axes may also sweep the point job's own parameters under the keys "flashbench.qd",
+// "flashbench.ops", "flashbench.mix", "flashbench.multi_plane", "flashbench.seed" (flashbench
+// points) and "run.duration", "run.warmup", "run.seed" (run points); every other key is a
+// configuration key.
+//
 // Order: the grid is the cartesian product of the axes with the first axis varying
 // slowest, like nested loops in axis order; point k is the k-th tuple (0-based).
 //

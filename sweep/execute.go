@@ -49,7 +49,17 @@ func Run(s Spec, o Options) (*Result, error) {
 	var errs []error
 	for _, a := range s.Axes {
 		for _, v := range a.Values {
-			if _, err := s.load([]string{a.Key + "=" + v}, true); err != nil {
+			set := []string{a.Key + "=" + v}
+			var err error
+			switch {
+			case !isParamKey(a.Key):
+				_, err = s.load(set, true)
+			case s.Kind == KindFlashbench:
+				_, err = flashbenchParams(*s.Flashbench, set)
+			default:
+				_, err = runParams(*s.Run, set)
+			}
+			if err != nil {
 				errs = append(errs, fmt.Errorf("axis %s value %s: %w", a.Key, v, err))
 			}
 		}
@@ -58,20 +68,20 @@ func Run(s Spec, o Options) (*Result, error) {
 		return nil, errors.Join(errs...)
 	}
 	idx := sh.Points(s.Size())
-	cfgs := make([]platforms.Config, len(idx))
+	jobs := make([]job, len(idx))
 	rows := make([]Row, len(idx))
 	bad := 0
 	for j, k := range idx {
 		p := s.Axes.Point(k)
 		rows[j] = Row{Point: k, Values: p.Values}
-		c, err := s.load(s.Axes.Sets(p), false)
+		var err error
+		jobs[j], err = s.job(s.Axes.Sets(p))
 		if err != nil {
 			if bad < maxPointErrors {
 				errs = append(errs, fmt.Errorf("point %d (%s): %w", k, s.Axes.Label(p), err))
 			}
 			bad++
 		}
-		cfgs[j] = c
 	}
 	if bad > maxPointErrors {
 		errs = append(errs, fmt.Errorf("… and %d more points with configuration errors", bad-maxPointErrors))
@@ -81,9 +91,9 @@ func Run(s Spec, o Options) (*Result, error) {
 	}
 	switch s.Kind {
 	case KindFlashbench:
-		runFlashbench(*s.Flashbench, cfgs, rows, o)
+		runFlashbench(jobs, rows, o)
 	case KindRun:
-		if err := runRun(s, cfgs, rows, o); err != nil {
+		if err := runRun(s, jobs, rows, o); err != nil {
 			return nil, err
 		}
 	}
@@ -105,11 +115,33 @@ func flashbenchConfig(c platforms.Config, p FlashbenchParams) flashbench.Config 
 	return f
 }
 
+// job is what one point runs: its configuration and its job parameters.
+type job struct {
+	config     platforms.Config
+	flashbench FlashbenchParams
+	run        RunParams
+}
+
+// job resolves a point's overrides into its configuration and job parameters.
+func (s Spec) job(sets []string) (job, error) {
+	cs, ps := splitSets(sets)
+	var j job
+	c, err := s.load(cs, false)
+	errs := []error{err}
+	j.config = c
+	if s.Kind == KindFlashbench {
+		j.flashbench, err = flashbenchParams(*s.Flashbench, ps)
+	} else {
+		j.run, err = runParams(*s.Run, ps)
+	}
+	return j, errors.Join(append(errs, err)...)
+}
+
 // runFlashbench runs every point on a bounded pool of workers; each result goes to its
 // point's row.
-func runFlashbench(p FlashbenchParams, cfgs []platforms.Config, rows []Row, o Options) {
-	parallel(len(cfgs), o.Jobs, o.Progress, func(j int) {
-		res, err := flashbench.Run(flashbenchConfig(cfgs[j], p))
+func runFlashbench(jobs []job, rows []Row, o Options) {
+	parallel(len(jobs), o.Jobs, o.Progress, func(j int) {
+		res, err := flashbench.Run(flashbenchConfig(jobs[j].config, jobs[j].flashbench))
 		if err != nil {
 			rows[j].Error = err.Error()
 			return
@@ -119,15 +151,15 @@ func runFlashbench(p FlashbenchParams, cfgs []platforms.Config, rows []Row, o Op
 }
 
 // runRun runs every point's machine through runner.RunAll.
-func runRun(s Spec, cfgs []platforms.Config, rows []Row, o Options) error {
-	w, err := s.Run.workload()
-	if err != nil {
-		return err
-	}
+func runRun(s Spec, jobs []job, rows []Row, o Options) error {
 	sc, _ := apps.LookupScenario(s.Run.Scenario)
-	opts := make([]runner.Options, len(cfgs))
-	for j, c := range cfgs {
-		opts[j] = runner.Options{Label: fmt.Sprintf("point %d", rows[j].Point), Config: c, Workload: w}
+	opts := make([]runner.Options, len(jobs))
+	for j, jb := range jobs {
+		w, err := jb.run.workload()
+		if err != nil {
+			return fmt.Errorf("point %d: %w", rows[j].Point, err)
+		}
+		opts[j] = runner.Options{Label: fmt.Sprintf("point %d", rows[j].Point), Config: jb.config, Workload: w}
 	}
 	res, errs := runner.RunAll(opts, o.Jobs, o.Progress)
 	for j := range rows {

@@ -305,3 +305,50 @@ func BenchmarkFlashbenchSweep(b *testing.B) {
 		}
 	}
 }
+
+func TestAxesOverJobParameters(t *testing.T) {
+	// Two dies on one channel, QD 1 then QD 8. At QD 1 each operation is submitted when
+	// the previous one completes, so the run lasts exactly the sum of all latencies:
+	// Σ mean·count over kinds.
+	s := tinyBench()
+	s.Axes = Grid{{Key: "flash.ways", Values: []string{"2"}}, {Key: "flashbench.qd", Values: []string{"1", "8"}},
+		{Key: "flash.channels", Values: []string{"1"}}}
+	r, err := Run(s, Options{})
+	require.NoError(t, err)
+	m := func(row int, col string) float64 {
+		for i, c := range r.Columns {
+			if c == col {
+				return r.Rows[row].Metrics[i]
+			}
+		}
+		t.Fatalf("no column %s", col)
+		return 0
+	}
+	sum := 0.0
+	for _, k := range []string{"read", "program", "erase"} {
+		sum += m(0, k+"_mean_us") * m(0, k+"_ops")
+	}
+	require.InDelta(t, m(0, "elapsed_us"), sum, 1e-6*sum)
+	require.Less(t, m(1, "elapsed_us"), m(0, "elapsed_us"), "8 outstanding operations keep both dies busy")
+
+	for _, tc := range []struct {
+		key, val, err string
+	}{
+		{"flashbench.qd", "0", "axis flashbench.qd value 0: flashbench.qd: 0 is not in 1 … 1048576"},
+		{"flashbench.qd", "x", `flashbench.qd: "x": invalid syntax`},
+		{"flashbench.mix", "1/2", "want three weights"},
+		{"flashbench.depth", "1", "no such flashbench parameter (have qd, ops, mix, multi_plane, seed)"},
+		{"run.duration", "1s", "run.duration: a parameter of run points"},
+	} {
+		s := tinyBench()
+		s.Axes = append(s.Axes, Axis{Key: tc.key, Values: []string{tc.val}})
+		_, err := Run(s, Options{})
+		require.ErrorContains(t, err, tc.err, tc.key)
+	}
+	p := DefaultRun()
+	s = Spec{Kind: KindRun, Base: Base{Preset: "fastdrain-tlc"}, Run: &p,
+		Axes: Grid{{Key: "run.warmup", Values: []string{"20s"}}, {Key: "flashbench.qd", Values: []string{"4"}}}}
+	_, err = Run(s, Options{})
+	require.ErrorContains(t, err, "run.warmup: 20s is not in 0 … run.duration (10s)")
+	require.ErrorContains(t, err, "flashbench.qd: a parameter of flashbench points")
+}

@@ -45,7 +45,9 @@ the base configuration (--preset, --variant, --config, --set) plus one --set per
   fastdrain sweep --kind flashbench --preset tiny --axis flash.channels=2,4,8 --axis flash.ways=1,2,4
 
 --kind flashbench drives the point's bare flash array (flashbench: --ops, --qd, --mix);
---kind run runs a co-location scenario on the whole machine (--scenario, --duration). Points
+--kind run runs a co-location scenario on the whole machine (--scenario, --duration). An
+axis may also sweep those job parameters: flashbench.qd, flashbench.ops, flashbench.mix,
+flashbench.multi_plane, flashbench.seed; run.duration, run.warmup, run.seed. Points
 run in parallel on all cores (--jobs). The table of points × metrics is printed and written
 as sweep.json and sweep.csv under --out/sweep/.
 
