@@ -80,7 +80,7 @@ Flags given explicitly override the file; --axis flags add axes after the file's
 	f.StringVar(&sf.format, "format", "text", "terminal output: text, csv or json")
 	f.BoolVar(&sf.noFiles, "no-files", false, "write nothing under --out")
 	f.Uint64Var(&sf.seed, "seed", 0, "random seed of the flashbench stream or of the run workload (0 = the configuration's or scenario's)")
-	f.StringVar(&sf.scenario, "scenario", dr.Scenario, "run points: co-location scenario (see `fastdrain scenarios`)")
+	f.StringVar(&sf.scenario, "scenario", dr.Scenario, "run points: co-location scenario (see \"fastdrain scenarios\")")
 	f.StringVar(&sf.duration, "duration", "", "run points: simulated time per point (default 10s; --quick 3s; --full 30s)")
 	f.StringVar(&sf.warmup, "warmup", "0", "run points: simulated time at the start left out of the statistics")
 	f.StringVar(&sf.appsFile, "apps", "", "run points: YAML file of application-model parameters")
