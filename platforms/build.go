@@ -40,6 +40,9 @@ func BuildSSD(eng *sim.Engine, c Config, mem *nvmectrl.HostMemory) (*SSD, error)
 		return nil, err
 	}
 	s.FW = fw
+	for _, r := range s.Resources() {
+		r.Follow(eng)
+	}
 	if p := c.Precondition; p.Fill > 0 {
 		if err := fw.Precondition(p.Fill, p.Overwrite, p.Random, c.Seed); err != nil {
 			return nil, fmt.Errorf("precondition: %w", err)
@@ -95,7 +98,13 @@ func Build(c Config) (*Machine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Machine{Config: c, Eng: eng, Mem: mem, SSD: ssd, Host: h}, nil
+	m := &Machine{Config: c, Eng: eng, Mem: mem, SSD: ssd, Host: h}
+	// Every resource follows the engine's clock, so any backlog booked ahead (a DRAM bus
+	// queue, a link) can be queried exactly at any later time.
+	for _, r := range m.Resources() {
+		r.Follow(eng)
+	}
+	return m, nil
 }
 
 // Resources returns every resource of the machine: host CPUs, then the SSD's.

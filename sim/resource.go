@@ -52,6 +52,7 @@ type Resource struct {
 	head, n   int
 	dropped   Time // end of the latest interval dropped from the ring
 	hook      ResourceHook
+	eng       *Engine // when set, intervals that ended by now are let go and the ring grows
 }
 
 // NewResource returns an idle resource. Activity names beyond "idle" can be given here or
@@ -85,6 +86,13 @@ func (r *Resource) Activity(name string) Activity {
 // Activities returns the registered activity names; index i is Activity(i).
 func (r *Resource) Activities() []string { return r.names }
 
+// Follow ties the resource to eng's clock. Queries are then only made at or after the
+// current time, so intervals that ended by now can be let go, and the ring of kept
+// intervals grows instead of dropping one that may still be needed: a resource may book any
+// number of intervals ahead (a DRAM bus with a deep backlog). Without it, the resource keeps
+// the last 256 intervals.
+func (r *Resource) Follow(eng *Engine) { r.eng = eng }
+
 // SetHook attaches a hook that sees every busy interval (nil detaches).
 func (r *Resource) SetHook(h ResourceHook) { r.hook = h }
 
@@ -104,7 +112,7 @@ func (r *Resource) Current(t Time) Activity {
 		return r.openAct
 	}
 	for k := r.n - 1; k >= 0; k-- {
-		iv := &r.ring[(r.head+k)%keptIntervals]
+		iv := &r.ring[(r.head+k)%len(r.ring)]
 		if iv.end <= t {
 			break
 		}
@@ -156,16 +164,39 @@ func (r *Resource) record(start, end Time, act Activity) {
 	if r.ring == nil {
 		r.ring = make([]interval, keptIntervals)
 	}
-	if r.n == keptIntervals {
-		r.dropped = r.ring[r.head].end
-		r.head = (r.head + 1) % keptIntervals
-		r.n--
+	if r.n == len(r.ring) {
+		r.makeRoom()
 	}
-	r.ring[(r.head+r.n)%keptIntervals] = interval{start, end, act}
+	r.ring[(r.head+r.n)%len(r.ring)] = interval{start, end, act}
 	r.n++
 	if r.hook != nil {
 		r.hook(r, act, start, end)
 	}
+}
+
+// makeRoom frees a slot of the full ring: with an engine, by letting go of intervals that
+// ended by now, or else by doubling the ring; without one, by dropping the oldest interval.
+func (r *Resource) makeRoom() {
+	if r.eng == nil {
+		r.dropped = r.ring[r.head].end
+		r.head = (r.head + 1) % len(r.ring)
+		r.n--
+		return
+	}
+	now := r.eng.now
+	for r.n > 0 && r.ring[r.head].end <= now {
+		r.dropped = max(r.dropped, r.ring[r.head].end)
+		r.head = (r.head + 1) % len(r.ring)
+		r.n--
+	}
+	if r.n < len(r.ring) {
+		return
+	}
+	grown := make([]interval, 2*len(r.ring))
+	for k := 0; k < r.n; k++ {
+		grown[k] = r.ring[(r.head+k)%len(r.ring)]
+	}
+	r.ring, r.head = grown, 0
 }
 
 func (r *Resource) mustBeFree(t Time, act Activity) {
@@ -187,7 +218,7 @@ func (r *Resource) BusyAt(t Time, act Activity) Time {
 	}
 	b := r.busy[act]
 	for k := r.n - 1; k >= 0; k-- {
-		iv := &r.ring[(r.head+k)%keptIntervals]
+		iv := &r.ring[(r.head+k)%len(r.ring)]
 		if iv.end <= t {
 			break
 		}

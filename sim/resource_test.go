@@ -96,3 +96,24 @@ func TestResourceHook(t *testing.T) {
 	r.End(35)
 	require.Equal(t, []iv{{10, 20}, {30, 35}}, got)
 }
+
+func TestResourceFollowingAnEngineKeepsBookingsAhead(t *testing.T) {
+	// 1000 transfers booked back to back at time 0 (a deep DRAM backlog): with the engine's
+	// clock the resource keeps them all, so a query inside the backlog is exact.
+	e := NewEngine()
+	r := NewResource("dram.bus", "read")
+	r.Follow(e)
+	a := r.Activity("read")
+	for i := 0; i < 1000; i++ {
+		r.Occupy(Time(10*i), Time(10*i+10), a)
+	}
+	require.Equal(t, Time(5000), r.BusyAt(5000, a))
+	require.Equal(t, Time(10_000), r.BusyAt(20_000, a))
+	// Once time has passed them, old intervals are let go instead of growing the ring.
+	e.RunUntil(20_000)
+	for i := 0; i < 1000; i++ {
+		r.Occupy(Time(20_000+10*i), Time(20_000+10*i+5), a)
+	}
+	require.LessOrEqual(t, len(r.ring), 2048)
+	require.Equal(t, Time(10_000+1000*5), r.BusyAt(30_000, a)) // all of the second batch ended by 29,995
+}
