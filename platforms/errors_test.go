@@ -1,0 +1,41 @@
+package platforms
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestBadSetsAndNames checks the exact messages docs/errors.md lists for bad --set
+// overrides, unknown presets and variants, and a YAML syntax error: each names the --set
+// text, the file and line, or the list of valid names.
+func TestBadSetsAndNames(t *testing.T) {
+	dir := t.TempDir()
+	syntax := filepath.Join(dir, "syntax.yaml")
+	require.NoError(t, os.WriteFile(syntax, []byte("flash: [\n"), 0o644))
+	cases := []struct {
+		name string
+		o    Options
+		want string
+	}{
+		{"set without =", Options{Preset: "tiny", Sets: []string{"flash.channels"}}, `--set "flash.channels": want path.to.key=value`},
+		{"set empty key part", Options{Preset: "tiny", Sets: []string{"flash..channels=1"}}, `--set "flash..channels=1": bad key ""`},
+		{"set wrong type", Options{Preset: "tiny", Sets: []string{"flash.channels=four"}}, "--set flash.channels=four: yaml: unmarshal errors:\n  line 2: cannot unmarshal !!str `four` into int"},
+		{"set missing unit", Options{Preset: "tiny", Sets: []string{"firmware.core_freq=400"}}, `--set firmware.core_freq=400: frequency "400": missing or unknown unit (want Hz, kHz, MHz or GHz)`},
+		{"set unknown key", Options{Preset: "tiny", Sets: []string{"flash.chanels=4"}}, "--set flash.chanels=4: yaml: unmarshal errors:\n  line 2: field chanels not found in type platforms.Flash"},
+		{"set invalid value", Options{Preset: "tiny", Sets: []string{"pcie.lanes=3"}}, "pcie.lanes: 3 is not one of 1, 2, 4, 8, 16"},
+		{"unknown preset", Options{Preset: "nosuch"}, `no preset named "nosuch" (have: `},
+		{"unknown variant", Options{Preset: "tiny", Variant: "nosuch"}, `no variant named "nosuch" (have: fd, fd-buf, fd-ftl, lsb-only, oracle, vanilla)`},
+		{"syntax error", Options{Preset: "tiny", Files: []string{syntax}}, syntax + ": yaml: line 1: did not find expected node content"},
+		{"missing file", Options{Preset: "tiny", Files: []string{filepath.Join(dir, "none.yaml")}}, "none.yaml: no such file or directory"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Load(c.o)
+			require.Error(t, err)
+			require.Contains(t, err.Error(), c.want)
+		})
+	}
+}
