@@ -99,3 +99,48 @@ func BenchmarkStackRandWrite4K(b *testing.B) { benchStack(b, uflip.OpWrite, "") 
 // BenchmarkStackRandWrite4KFD: the random writes with the full FastDrain variant (fd:
 // FastDrain buffer, latency-aware FTL, host hints).
 func BenchmarkStackRandWrite4KFD(b *testing.B) { benchStack(b, uflip.OpWrite, "fd") }
+
+// BenchmarkScaling shows how the cost grows: simulated I/Os per wall-second ("IOs/s") of
+// 4 KiB random reads and writes at QD 32 for a base run (50,000 I/Os on the preset's
+// 120 GiB device), a run ten times longer, and the same base run on the 4× larger 400 GB
+// device (512 blocks per plane). Target: each within 20 % of the base. One iteration is one
+// whole run; the build, and for writes a warm-up of twice the DRAM buffer's pages (so the
+// timed writes all meet a full buffer and are matched by evictions), are not timed.
+func BenchmarkScaling(b *testing.B) {
+	const base = 50_000
+	cases := []struct {
+		name string
+		ios  int
+		sets []string
+	}{
+		{"base", base, nil},
+		{"10x-longer", 10 * base, nil},
+		{"4x-device", base, []string{"flash.die.blocks_per_plane=512"}},
+	}
+	for _, op := range []uflip.Op{uflip.OpRead, uflip.OpWrite} {
+		for _, c := range cases {
+			b.Run(op.String()+"/"+c.name, func(b *testing.B) {
+				ios := 0
+				for b.Loop() {
+					b.StopTimer()
+					m, raw := machine(b, "", c.sets...)
+					span := raw.Capacity()
+					if op == uflip.OpRead {
+						span = int64(m.Config.Precondition.Fill*float64(m.SSD.FW.LogicalPages())) * pageSize
+					} else {
+						// Steady state: fill the DRAM buffer first, so every timed write
+						// is matched by an eviction to flash.
+						drive(b, m, raw, op, 2*m.Config.Firmware.Buffer.Pages, span)
+					}
+					b.StartTimer()
+					drive(b, m, raw, op, c.ios, span)
+					b.StopTimer()
+					m.Eng.Close()
+					ios += c.ios
+					b.StartTimer()
+				}
+				b.ReportMetric(float64(ios)/b.Elapsed().Seconds(), "IOs/s")
+			})
+		}
+	}
+}

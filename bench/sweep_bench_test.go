@@ -1,0 +1,47 @@
+package bench
+
+import (
+	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/platforms"
+	"github.com/fastdrain-sim/fastdrain/runner"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// BenchmarkSweep runs a sweep of four independent co-located runs (the full FastDrain
+// variant on fastdrain-tlc, db-s + ungzip for five simulated seconds each) with runner.RunAll
+// on one and on two workers, reporting runs per wall-second ("runs/s"). Target: two workers
+// ≥ 1.8× one worker (runs share nothing but the Go heap).
+func BenchmarkSweep(b *testing.B) {
+	c, err := platforms.Load(platforms.Options{Preset: "fastdrain-tlc", Variant: "fd"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc, err := apps.LookupScenario("db-s+ungzip")
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc.Duration = 5 * sim.Second
+	opts := make([]runner.Options, 4)
+	for i := range opts {
+		s := sc
+		s.Seed = uint64(i + 1)
+		opts[i] = runner.Options{Label: "fd", Config: c, Workload: runner.Workload{Scenario: s, Apps: apps.DefaultSpec()}}
+	}
+	for _, workers := range []int{1, 2} {
+		b.Run(map[int]string{1: "workers=1", 2: "workers=2"}[workers], func(b *testing.B) {
+			runs := 0
+			for b.Loop() {
+				_, errs := runner.RunAll(opts, workers, nil)
+				for _, err := range errs {
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				runs += len(opts)
+			}
+			b.ReportMetric(float64(runs)/b.Elapsed().Seconds(), "runs/s")
+		})
+	}
+}
