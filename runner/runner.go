@@ -127,7 +127,12 @@ func Run(o Options) (*Result, error) {
 		Utilization: report.UtilizationTable("utilization", rs, start, end),
 		Firmware:    m.SSD.FW.Stats, FTL: m.SSD.FW.FTL().Stats, Buffer: m.SSD.FW.Buffer().Stats,
 		BufferPages: m.SSD.FW.Buffer().Capacity(), Cache: *m.Host.Cache.Stats(),
-		Series: smp.Series(), ModeChanges: m.SSD.FW.ModeLog()}
+		ModeChanges: m.SSD.FW.ModeLog()}
+	// Keep the samples, not the series: a series' probe closes over the machine, which must
+	// be freed when the run ends (sweeps and figures hold hundreds of results).
+	for _, s := range smp.Series() {
+		res.Series = append(res.Series, &sim.Series{Name: s.Name, Samples: s.Samples})
+	}
 	res.Victims = res.Cache.Victims
 	res.Switches = res.Cache.Switches
 	for _, k := range res.FTL.Programmed {
