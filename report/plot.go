@@ -108,7 +108,7 @@ func TimeSeries(path, title, ylabel string, lines []Line, spans []Span) error {
 		if err != nil {
 			return err
 		}
-		poly.Color = color.RGBA{255, 200, 120, 110}
+		poly.Color = color.NRGBA{R: 255, G: 190, B: 110, A: 90} // non-premultiplied: a light translucent band
 		poly.LineStyle.Width = 0
 		poly.LineStyle.Color = color.Transparent
 		p.Add(poly)
