@@ -50,6 +50,7 @@ run's outputs and a summary (p99.csv, summary.json, p99.png/.svg) under --out/co
 }
 
 func (cf *compareFlags) run(cmd *cobra.Command) error {
+	cf.seedSet()
 	variants := splitList(cf.variants)
 	scenarios := splitList(cf.scenarios)
 	if len(variants) < 1 || len(scenarios) < 1 {

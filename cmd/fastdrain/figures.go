@@ -23,6 +23,7 @@ Tables (CSV/JSON) and plots (PNG/SVG) go to --out/figures/. --only selects figur
 seconds per experiment, the default 10, --full the paper's 30.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			rf.seedSet()
 			w, err := rf.workload("apache-u+ungzip")
 			if err != nil {
 				return err

@@ -106,3 +106,15 @@ func TestFlashbenchPreset(t *testing.T) {
 	_, err = run("flashbench", "--preset", "nope")
 	require.ErrorContains(t, err, "--preset")
 }
+
+func TestSeedChangesTheRun(t *testing.T) {
+	args := []string{"run", "--preset", "fastdrain-small", "--scenario", "db-s+ungzip", "--duration", "100ms", "--no-files", "--format", "json"}
+	a, err := run(args...)
+	require.NoError(t, err)
+	b, err := run(args...)
+	require.NoError(t, err)
+	require.Equal(t, a, b, "same seed, same bytes")
+	c, err := run(append(args, "--seed", "7")...)
+	require.NoError(t, err)
+	require.NotEqual(t, a, c, "another seed, another run")
+}

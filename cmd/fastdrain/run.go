@@ -41,6 +41,7 @@ type runFlags struct {
 	tlWindow string
 	format   string
 	noFiles  bool
+	seeded   bool
 }
 
 func (rf *runFlags) register(cmd *cobra.Command, scenarioDefault string) {
@@ -57,6 +58,15 @@ func (rf *runFlags) register(cmd *cobra.Command, scenarioDefault string) {
 	f.IntVar(&rf.jobs, "jobs", 0, "simulations run in parallel (0 = one per CPU)")
 	f.StringVar(&rf.format, "format", "text", "terminal output: text or json")
 	f.BoolVar(&rf.noFiles, "no-files", false, "write nothing under --out")
+}
+
+// seedSet makes --seed the platform's root seed too (every component's random stream and
+// the preconditioning order), once.
+func (rf *runFlags) seedSet() {
+	if rf.seed != 0 && !rf.seeded {
+		rf.seeded = true
+		rf.cfg.sets = append(rf.cfg.sets, fmt.Sprintf("seed=%d", rf.seed))
+	}
 }
 
 // workload resolves the scenario and application parameters.
@@ -138,6 +148,7 @@ statistics and utilization tables, and writes config.yaml, result.json, CSV tabl
 to --out/run/<preset>-<variant>-<scenario>/.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			rf.seedSet()
 			c, err := rf.cfg.load()
 			if err != nil {
 				return err
