@@ -172,7 +172,7 @@ func writeWith(path string, fill func(*os.File) error) error {
 
 func newReplay() *cobra.Command {
 	cf := &configFlags{}
-	var format, mode, timeScale, past, records string
+	var format, mode, timeScale, past, records, stride string
 	var qd, maxReq int
 	var lenient bool
 	cmd := &cobra.Command{
@@ -208,6 +208,14 @@ Addresses past the device are wrapped or rejected (--past-capacity).`,
 				errs = append(errs, fmt.Errorf("--past-capacity %q: want wrap or reject", past))
 			}
 			topt.Lenient = lenient
+			if stride != "" {
+				// Every device of the trace goes to its own region of the one namespace.
+				sz, err := sim.ParseSize(stride)
+				if err != nil || sz <= 0 {
+					errs = append(errs, fmt.Errorf("--device-stride %q: want a size such as 8GiB", stride))
+				}
+				topt.Devices, topt.DeviceStride = trace.Merged, int64(sz)
+			}
 			ropt := replay.DefaultOptions()
 			if ropt.Mode, err = replay.ParseMode(mode); err != nil {
 				errs = append(errs, fmt.Errorf("--mode: %w", err))
@@ -273,5 +281,6 @@ Addresses past the device are wrapped or rejected (--past-capacity).`,
 	f.IntVar(&maxReq, "max", 0, "replay at most this many requests (0 = all)")
 	f.BoolVar(&lenient, "lenient", false, "skip malformed lines with a warning instead of stopping")
 	f.StringVar(&records, "records", "", "write every request's issue time and latency to this CSV file")
+	f.StringVar(&stride, "device-stride", "", "place trace device d at offset d × this size (default: all devices share offset 0)")
 	return cmd
 }
