@@ -5,16 +5,15 @@ import (
 	"sync"
 )
 
-// RunAll runs independent experiments on up to workers goroutines (0 = one per CPU) and
-// returns their results in the order of opts. Each run has its own engine, so results do
-// not depend on workers or scheduling. progress, if set, is called after each run ends
-// (from the worker goroutine, serialised).
-func RunAll(opts []Options, workers int, progress func(done int)) ([]*Result, []error) {
+// Parallel calls job(0) … job(n−1) on up to workers goroutines (0 = one per CPU). Each job
+// must write only its own slot of the caller's results, so the outcome does not depend on
+// workers or scheduling. progress, if set, is called after each job with the number done,
+// serialised. Simulations themselves stay serial: each job runs its own engine.
+func Parallel(n, workers int, progress func(done int), job func(i int)) {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	res := make([]*Result, len(opts))
-	errs := make([]error, len(opts))
+	workers = max(1, min(workers, n))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -23,8 +22,8 @@ func RunAll(opts []Options, workers int, progress func(done int)) ([]*Result, []
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				res[i], errs[i] = Run(opts[i])
+			for j := range next {
+				job(j)
 				if progress != nil {
 					mu.Lock()
 					done++
@@ -34,10 +33,19 @@ func RunAll(opts []Options, workers int, progress func(done int)) ([]*Result, []
 			}
 		}()
 	}
-	for i := range opts {
-		next <- i
+	for j := 0; j < n; j++ {
+		next <- j
 	}
 	close(next)
 	wg.Wait()
+}
+
+// RunAll runs independent experiments on up to workers goroutines (0 = one per CPU) and
+// returns their results in the order of opts. Each run has its own engine, so results do
+// not depend on workers or scheduling.
+func RunAll(opts []Options, workers int, progress func(done int)) ([]*Result, []error) {
+	res := make([]*Result, len(opts))
+	errs := make([]error, len(opts))
+	Parallel(len(opts), workers, progress, func(i int) { res[i], errs[i] = Run(opts[i]) })
 	return res, errs
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
-	"sync"
 
 	"github.com/fastdrain-sim/fastdrain/flashbench"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
@@ -140,7 +138,7 @@ func (s Spec) job(sets []string) (job, error) {
 // runFlashbench runs every point on a bounded pool of workers; each result goes to its
 // point's row.
 func runFlashbench(jobs []job, rows []Row, o Options) {
-	parallel(len(jobs), o.Jobs, o.Progress, func(j int) {
+	runner.Parallel(len(jobs), o.Jobs, o.Progress, func(j int) {
 		res, err := flashbench.Run(flashbenchConfig(jobs[j].config, jobs[j].flashbench))
 		if err != nil {
 			rows[j].Error = err.Error()
@@ -199,36 +197,3 @@ func (p RunParams) workload() (runner.Workload, error) {
 	return runner.Workload{Scenario: sc, Apps: spec}, nil
 }
 
-// parallel calls job(0) … job(n−1) on up to workers goroutines (0 = one per CPU). Each
-// job writes only its own slot, so the outcome does not depend on workers or scheduling.
-// progress, if set, is called after each job with the number done, serialised.
-func parallel(n, workers int, progress func(int), job func(int)) {
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
-	workers = min(workers, n)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				job(j)
-				if progress != nil {
-					mu.Lock()
-					done++
-					progress(done)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	for j := 0; j < n; j++ {
-		next <- j
-	}
-	close(next)
-	wg.Wait()
-}
