@@ -196,4 +196,3 @@ func (p RunParams) workload() (runner.Workload, error) {
 	}
 	return runner.Workload{Scenario: sc, Apps: spec}, nil
 }
-
