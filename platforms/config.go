@@ -110,7 +110,8 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("firmware.page_size (%d) must equal flash.die.page_size (%d): sub-page mapping is not supported",
 			c.Firmware.PageSize, f.Die.PageSize))
 	}
-	if c.Firmware.PageSize%c.NVMe.LBASize != 0 {
+	// nvme.Validate reports a non-positive lba_size; only a positive one can divide.
+	if c.NVMe.LBASize > 0 && c.Firmware.PageSize%c.NVMe.LBASize != 0 {
 		errs = append(errs, fmt.Errorf("nvme.lba_size: %d does not divide firmware.page_size %d", c.NVMe.LBASize, c.Firmware.PageSize))
 	}
 	if c.Firmware.Buffer.Policy != firmware.Oracle {
