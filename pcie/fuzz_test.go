@@ -12,7 +12,8 @@ import (
 // invariants: no overlapping busy intervals (sim.Resource panics on those), every arrival
 // at least the operation's own wire time and latencies after it was issued, and each
 // direction's recorded busy time equal to the exact time of all its TLP bytes to within one
-// picosecond per transfer (rounding never accumulates).
+// picosecond per transfer (rounding never accumulates). At most fuzzMaxOps operations are
+// decoded, so an execution takes well under a millisecond.
 func FuzzLink(f *testing.F) {
 	f.Add([]byte{3, 4, 1, 1, 0, 0, 1, 10, 2, 20, 3, 30, 4, 40})
 	f.Add([]byte{1, 0, 0, 0, 2, 255, 2, 255, 0, 1, 1, 1})
@@ -20,11 +21,19 @@ func FuzzLink(f *testing.F) {
 	f.Fuzz(checkOps)
 }
 
+// fuzzMaxOps bounds the operations one FuzzLink input books (2 bytes each). 256 still
+// builds long backlogs of pending bookings (an operation advances time by at most 1.1 µs,
+// a 64 KiB read on a Gen1 ×1 link takes ≈ 260 µs), so gap filling and commits are
+// exercised, while an execution stays short: 2,046 operations with a require call each
+// took ≈ 1.4 ms.
+const fuzzMaxOps = 256
+
 // checkOps decodes a spec and an operation sequence from data and checks FuzzLink's invariants.
 func checkOps(t *testing.T, data []byte) {
-	if len(data) < 4 || len(data) > 4096 {
+	if len(data) < 4 {
 		return
 	}
+	data = data[:min(len(data), 4+2*fuzzMaxOps)]
 	s := DefaultSpec()
 	s.Gen = 1 + int(data[0])%5
 	s.Lanes = 1 << (data[1] % 5)
@@ -60,7 +69,11 @@ func checkOps(t *testing.T, data []byte) {
 		case 4:
 			got, min = l.HostDMARead(now, n), s.TLPTime(s.CompletionBytes(n))+2*s.Latency
 		}
-		require.GreaterOrEqual(t, got, now+min)
+		// A plain comparison, not require: this runs for every operation, and require's
+		// eager formatting of sim.Time values made up most of an execution.
+		if got < now+min {
+			t.Fatalf("op %d of %d bytes issued at %v arrives at %v, before %v", op%5, n, now, got, now+min)
+		}
 		last = max(last, got)
 	}
 	l.Sync(sim.MaxTime)
