@@ -13,7 +13,7 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 		// The page moves from the channel into DRAM.
 		t := f.hw.DRAM.Access(now, f.stagingAddr(op.idx), f.spec.PageSize, true)
 		w.ready = max(w.ready, t)
-		f.release(w)
+		f.release(now, w)
 	case opEvict:
 		f.programDone(op)
 		f.buf.EvictDone(op.victim)
@@ -27,9 +27,9 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 		}
 	case opGCProgram:
 		f.programDone(op)
-		f.release(op.w)
+		f.release(now, op.w)
 	case opErase:
-		f.release(op.w)
+		f.release(now, op.w)
 	}
 }
 
@@ -42,11 +42,12 @@ func (f *Firmware) programDone(op *flashOp) {
 	f.progDone.Broadcast()
 }
 
-// release counts one finished operation of w and wakes its process when all are done.
-func (f *Firmware) release(w *waiter) {
+// release counts one finished operation of w and, when all are done, wakes its process at
+// the time the last read's data is in DRAM (w.ready), or now.
+func (f *Firmware) release(now sim.Time, w *waiter) {
 	w.pending--
 	if w.pending == 0 {
-		w.sig.Notify()
+		w.sig.NotifyAt(max(now, w.ready))
 	}
 }
 

@@ -34,7 +34,10 @@ func (wk *worker) run(p *sim.Proc) {
 func (wk *worker) handle(p *sim.Proc, cmd *nvmectrl.Command) {
 	f := wk.f
 	f.Stats.Commands++
-	p.Compute(wk.core, f.acts.hil, f.spec.Cycles.Parse)
+	if cmd.IsAdmin() || cmd.SQE.Opcode() != nvmectrl.OpRead {
+		// A read charges its parsing with its lookups, in one Compute.
+		p.Compute(wk.core, f.acts.hil, f.spec.Cycles.Parse)
+	}
 	st := nvmectrl.StatusInvalidOpcode
 	if !cmd.IsAdmin() {
 		switch cmd.SQE.Opcode() {
@@ -175,8 +178,7 @@ func (wk *worker) oldStamp(p *sim.Proc, lpn int64) uint64 {
 	op := f.sched.get(opHostRead, f.geo.Addr(ppn).Die)
 	op.ppn, op.w, op.idx = ppn, w, 0
 	f.sched.enqueue(op)
-	w.wait(p)
-	p.SleepUntil(max(w.ready, p.Now()))
+	w.wait(p) // resumes once the data is in DRAM
 	return w.stamps[0]
 }
 
@@ -192,13 +194,14 @@ func (wk *worker) read(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 	f := wk.f
 	off, n, first, last, ok := wk.span(cmd)
 	if !ok {
+		p.Compute(wk.core, f.acts.hil, f.spec.Cycles.Parse)
 		return nvmectrl.StatusLBAOutOfRange
 	}
 	k := int(last - first + 1)
 	wk.grow(k)
 	w := &wk.w
+	p.Compute(wk.core, f.acts.hil, f.spec.Cycles.Parse+(f.spec.Cycles.PerPage+f.spec.Cycles.Lookup)*int64(k))
 	w.pending, w.ready = 0, p.Now()
-	p.Compute(wk.core, f.acts.hil, (f.spec.Cycles.PerPage+f.spec.Cycles.Lookup)*int64(k))
 	for j := 0; j < k; j++ {
 		lpn := first + int64(j)
 		f.Stats.ReadPages++
@@ -224,8 +227,7 @@ func (wk *worker) read(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 		f.Stats.FlashReads++
 		f.sched.enqueue(op)
 	}
-	w.wait(p)
-	p.SleepUntil(max(w.ready, p.Now()))
+	w.wait(p) // resumes once every page is in DRAM
 	out := f.dramMove(p.Now(), first, int(n), false)
 	ps := int64(f.spec.PageSize)
 	for j := 0; j < k; j++ {

@@ -29,7 +29,8 @@ type waiter struct {
 	stamps  []uint64 // per page slot: the stamp a read returned
 }
 
-// wait blocks p until every operation counted in w has completed.
+// wait blocks p until every operation counted in w has completed and the data of the reads
+// among them is in DRAM (release wakes it then).
 func (w *waiter) wait(p *sim.Proc) {
 	for w.pending > 0 {
 		p.Wait(&w.sig)

@@ -16,7 +16,9 @@ const hostMemBase = 1 << 20
 // simulator moves their timing, not their contents). It is shared by the host driver and the
 // controller, so it belongs to neither: the platform builder creates it.
 type HostMemory struct {
-	pages map[uint64]*[PageSize]byte // by page number; never iterated
+	dense []*[PageSize]byte          // allocated pages, by page number − hostMemBase/PageSize
+	pages map[uint64]*[PageSize]byte // pages outside what Alloc handed out; never iterated
+	n     int                        // pages written
 	next  uint64                     // bump allocator, page aligned
 }
 
@@ -34,21 +36,39 @@ func (m *HostMemory) Alloc(bytes int) uint64 {
 	}
 	a := m.next
 	m.next += (uint64(bytes) + PageSize - 1) &^ (PageSize - 1)
+	for len(m.dense) < int((m.next-hostMemBase)/PageSize) {
+		// A page written before it was allocated moves from the map to its slot.
+		pn := hostMemBase/PageSize + uint64(len(m.dense))
+		m.dense = append(m.dense, m.pages[pn])
+		delete(m.pages, pn)
+	}
 	return a
 }
 
 // Pages returns how many pages have been written.
-func (m *HostMemory) Pages() int { return len(m.pages) }
+func (m *HostMemory) Pages() int { return m.n }
 
 // page returns the page holding addr, creating it if create is set; nil if absent.
+// Allocated pages are found by indexing, the rest by a map lookup.
 func (m *HostMemory) page(addr uint64, create bool) *[PageSize]byte {
-	pn := addr / PageSize
-	p := m.pages[pn]
-	if p == nil && create {
-		p = new([PageSize]byte)
-		m.pages[pn] = p
+	var slot **[PageSize]byte
+	if i := addr/PageSize - hostMemBase/PageSize; addr >= hostMemBase && i < uint64(len(m.dense)) {
+		slot = &m.dense[i]
+	} else {
+		pn := addr / PageSize
+		p := m.pages[pn]
+		if p == nil && create {
+			p = new([PageSize]byte)
+			m.pages[pn] = p
+			m.n++
+		}
+		return p
 	}
-	return p
+	if *slot == nil && create {
+		*slot = new([PageSize]byte)
+		m.n++
+	}
+	return *slot
 }
 
 // Read copies len(dst) bytes starting at addr into dst.

@@ -218,3 +218,19 @@ func FuzzPRPWalk(f *testing.F) {
 		require.Equal(t, int(length), total)
 	})
 }
+
+// TestHostMemoryWrittenBeforeAlloc: bytes written at an address before Alloc hands it out
+// are still there afterwards (the page moves from the sparse map to the dense table).
+func TestHostMemoryWrittenBeforeAlloc(t *testing.T) {
+	m := NewHostMemory()
+	a := m.Alloc(PageSize)
+	m.PutUint64(a+PageSize+8, 42) // the next page, not yet allocated
+	m.PutUint64(a, 7)
+	require.Equal(t, 2, m.Pages())
+	b := m.Alloc(2 * PageSize)
+	require.Equal(t, a+PageSize, b)
+	require.Equal(t, uint64(42), m.Uint64(b+8))
+	require.Equal(t, uint64(7), m.Uint64(a))
+	require.Equal(t, uint64(0), m.Uint64(b+PageSize))
+	require.Equal(t, 2, m.Pages())
+}

@@ -1,13 +1,15 @@
 package sim
 
 // Core is a clocked processing element (a controller CPU core, a host CPU) that processes
-// charge work to in cycles with Proc.Compute. Work is served in arrival order; it starts on
-// the core's next clock edge and ends on an edge, and the core's Resource records it.
+// and event handlers charge work to in cycles. Work is served in the order it is charged: it
+// starts on the core's first clock edge at or after its arrival, once the work charged
+// before it has finished, and ends on an edge; the core's Resource records it. Because the
+// order is fixed when work is charged, the core is a booking calendar: a process that waits
+// for a busy core sleeps once, until its own work ends, and event-driven models (interrupt
+// handlers) can charge work without a process at all (Book).
 type Core struct {
 	Clock    Clock
 	Res      *Resource
-	holder   *Proc
-	waiters  []*Proc // FIFO of processes waiting for the core; ownership is handed over
 	cycles   int64
 	services int64
 }
@@ -23,37 +25,27 @@ func (c *Core) Name() string { return c.Res.Name() }
 // Cycles returns the total cycles charged to the core so far.
 func (c *Core) Cycles() int64 { return c.cycles }
 
-// Services returns how many Compute calls the core has served.
+// Services returns how many pieces of work (Compute or Book calls) the core has served.
 func (c *Core) Services() int64 { return c.services }
+
+// Book charges n cycles of work under activity act arriving at now and returns when the
+// work ends: it starts on the first clock edge at or after now once all work booked before
+// it has ended, and holds the core for n cycles. n ≤ 0 books nothing and returns now.
+func (c *Core) Book(now Time, act Activity, n int64) Time {
+	if n <= 0 {
+		return now
+	}
+	start := c.Res.FreeAt(c.Clock.NextEdge(now))
+	end := c.Clock.After(start, n)
+	c.Res.Occupy(start, end, act)
+	c.cycles += n
+	c.services++
+	return end
+}
 
 func (c *Core) run(p *Proc, act Activity, n int64) {
 	if n <= 0 {
 		return
 	}
-	if c.holder != nil {
-		// Wait in line; the holder hands the core over directly, so a process that
-		// releases the core and computes again cannot jump the queue.
-		c.waiters = append(c.waiters, p)
-		p.park()
-	} else {
-		c.holder = p
-	}
-	now := p.eng.now
-	start := c.Clock.NextEdge(now)
-	start = max(start, c.Res.FreeAt(start))
-	end := c.Clock.After(start, n)
-	c.Res.Occupy(start, end, act)
-	c.cycles += n
-	c.services++
-	p.SleepUntil(end)
-	if len(c.waiters) > 0 {
-		next := c.waiters[0]
-		copy(c.waiters, c.waiters[1:])
-		c.waiters[len(c.waiters)-1] = nil
-		c.waiters = c.waiters[:len(c.waiters)-1]
-		c.holder = next
-		next.wake()
-	} else {
-		c.holder = nil
-	}
+	p.SleepUntil(c.Book(p.eng.now, act, n))
 }

@@ -22,7 +22,7 @@ type Handler interface {
 	HandleEvent(ev *Event)
 }
 
-// Event is one scheduled happening. It is stored by value in the engine's heap.
+// Event is one scheduled happening, as handed to its handler when it fires.
 type Event struct {
 	Time    Time    // when it fires
 	Handler Handler // who receives it
@@ -35,23 +35,26 @@ type Event struct {
 // Phase returns the event's phase.
 func (ev *Event) Phase() Phase { return Phase(ev.tie >> 56) }
 
-// before reports whether a fires before b in the total order (time, phase, seq).
-func (a *Event) before(b *Event) bool {
-	if a.Time != b.Time {
-		return a.Time < b.Time
-	}
-	return a.tie < b.tie
-}
-
 // EventHook observes every event just before it fires. Hooks are for tracing and
 // debugging; they must not schedule events or change model state.
 type EventHook func(ev *Event)
 
 // Engine is the serial discrete-event engine. One engine runs one simulation; nothing in it is
 // global, so independent simulations can run side by side in one program (sweeps).
+//
+// Pending events live in two structures, both ordered by (time, phase, sequence): a binary
+// min-heap of 24-byte keys for events in the future, whose payloads (handler, data, code)
+// stay put in a slot table so that heap moves copy keys only; and a FIFO for events
+// scheduled at the current time in non-decreasing phase (process wake-ups, hand-offs), which
+// costs O(1) instead of a heap insertion. The earlier of the two heads fires next, so the
+// order is the same total order as with one heap.
 type Engine struct {
 	now     Time
-	heap    []Event
+	heap    []key
+	nowq    []key // events at time now, in firing order; nowq[nowHead:] are pending
+	nowHead int
+	slots   []payload
+	free    []int32 // unused slots
 	seq     uint64
 	live    int // non-daemon events pending
 	stopped bool
@@ -66,9 +69,33 @@ type Engine struct {
 	cur Event
 }
 
+// key orders one pending event; slot indexes its payload.
+type key struct {
+	t    Time
+	tie  uint64 // phase in the top 8 bits, sequence number below
+	slot int32
+}
+
+// payload is what an event carries to its handler.
+type payload struct {
+	h      Handler
+	data   any
+	code   int64
+	daemon bool
+}
+
+// before reports whether a fires before b.
+func (a *key) before(b *key) bool {
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	return a.tie < b.tie
+}
+
 // NewEngine returns an engine at time zero with no events.
 func NewEngine() *Engine {
-	return &Engine{heap: make([]Event, 0, 1024)}
+	return &Engine{heap: make([]key, 0, 1024), nowq: make([]key, 0, 256),
+		slots: make([]payload, 0, 1024), free: make([]int32, 0, 1024)}
 }
 
 // Now returns the current simulated time.
@@ -78,7 +105,7 @@ func (e *Engine) Now() Time { return e.now }
 func (e *Engine) Fired() uint64 { return e.fired }
 
 // Pending returns how many events are scheduled and not yet fired, daemons included.
-func (e *Engine) Pending() int { return len(e.heap) }
+func (e *Engine) Pending() int { return len(e.heap) + len(e.nowq) - e.nowHead }
 
 // AddHook attaches an observer called before every event. With none attached the engine
 // pays one length check per event.
@@ -119,14 +146,30 @@ func (e *Engine) push(t Time, ph Phase, h Handler, data any, code int64, daemon 
 		panic(fmt.Sprintf("sim: %s scheduled an event at %v, before now (%v)", handlerName(h), t, e.now))
 	}
 	e.seq++
-	e.heap = append(e.heap, Event{Time: t, Handler: h, Data: data, Code: code,
-		tie: uint64(ph)<<56 | e.seq, daemon: daemon})
-	e.up(len(e.heap) - 1)
+	var s int32
+	if n := len(e.free); n > 0 {
+		s = e.free[n-1]
+		e.free = e.free[:n-1]
+	} else {
+		s = int32(len(e.slots))
+		e.slots = append(e.slots, payload{})
+	}
+	e.slots[s] = payload{h: h, data: data, code: code, daemon: daemon}
+	k := key{t: t, tie: uint64(ph)<<56 | e.seq, slot: s}
 	if !daemon {
 		e.live++
 	}
+	// An event for now whose phase is not below the last one queued for now keeps the FIFO
+	// in firing order (its sequence number is the largest yet).
+	if t == e.now {
+		if n := len(e.nowq); n == e.nowHead || e.nowq[n-1].tie>>56 <= uint64(ph) {
+			e.nowq = append(e.nowq, k)
+			return
+		}
+	}
+	e.heap = append(e.heap, k)
+	e.up(len(e.heap) - 1)
 }
-
 // Named is implemented by components and processes that have a hierarchical name.
 type Named interface {
 	Name() string
@@ -139,25 +182,25 @@ func handlerName(h Handler) string {
 	return fmt.Sprintf("%T", h)
 }
 
-// up and down maintain a binary min-heap over e.heap by value, with no interface boxing.
+// up and down maintain the binary min-heap of keys.
 func (e *Engine) up(i int) {
 	h := e.heap
-	ev := h[i]
+	k := h[i]
 	for i > 0 {
 		p := (i - 1) / 2
-		if !ev.before(&h[p]) {
+		if !k.before(&h[p]) {
 			break
 		}
 		h[i] = h[p]
 		i = p
 	}
-	h[i] = ev
+	h[i] = k
 }
 
 func (e *Engine) down(i int) {
 	h := e.heap
 	n := len(h)
-	ev := h[i]
+	k := h[i]
 	for {
 		l := 2*i + 1
 		if l >= n {
@@ -167,30 +210,54 @@ func (e *Engine) down(i int) {
 		if r := l + 1; r < n && h[r].before(&h[l]) {
 			c = r
 		}
-		if !h[c].before(&ev) {
+		if !h[c].before(&k) {
 			break
 		}
 		h[i] = h[c]
 		i = c
 	}
-	h[i] = ev
+	h[i] = k
 }
 
-// pop removes the earliest event and returns it.
-func (e *Engine) pop() Event {
-	h := e.heap
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h[last] = Event{} // drop references for the garbage collector
-	e.heap = h[:last]
-	if last > 0 {
-		e.down(0)
+// next returns the earliest pending event's key and whether it is the FIFO's head.
+func (e *Engine) next() (k *key, fromNow bool, ok bool) {
+	if e.nowHead < len(e.nowq) {
+		k = &e.nowq[e.nowHead]
+		if len(e.heap) > 0 && e.heap[0].before(k) {
+			return &e.heap[0], false, true
+		}
+		return k, true, true
 	}
-	if !top.daemon {
+	if len(e.heap) > 0 {
+		return &e.heap[0], false, true
+	}
+	return nil, false, false
+}
+
+// take removes the event with key k (the earliest) and loads it into e.cur.
+func (e *Engine) take(k *key, fromNow bool) {
+	kk := *k
+	if fromNow {
+		e.nowHead++
+		if e.nowHead == len(e.nowq) {
+			e.nowHead, e.nowq = 0, e.nowq[:0]
+		}
+	} else {
+		h := e.heap
+		last := len(h) - 1
+		h[0] = h[last]
+		e.heap = h[:last]
+		if last > 0 {
+			e.down(0)
+		}
+	}
+	pl := &e.slots[kk.slot]
+	e.cur = Event{Time: kk.t, Handler: pl.h, Data: pl.data, Code: pl.code, tie: kk.tie, daemon: pl.daemon}
+	*pl = payload{} // drop references for the garbage collector
+	e.free = append(e.free, kk.slot)
+	if !e.cur.daemon {
 		e.live--
 	}
-	return top
 }
 
 // Stop makes Run or RunUntil return after the current event.
@@ -218,14 +285,15 @@ func (e *Engine) run(limit Time) {
 	e.running = true
 	e.stopped = false
 	defer func() { e.running = false }()
-	for len(e.heap) > 0 && !e.stopped {
+	for !e.stopped {
 		if limit == MaxTime && e.live == 0 {
 			return
 		}
-		if e.heap[0].Time > limit {
+		k, fromNow, ok := e.next()
+		if !ok || k.t > limit {
 			return
 		}
-		e.cur = e.pop()
+		e.take(k, fromNow)
 		e.now = e.cur.Time
 		e.fired++
 		if len(e.hooks) > 0 {

@@ -103,6 +103,16 @@ func (p *Proc) wake() {
 	p.eng.push(p.eng.now, PhaseProcess, p, nil, 0, false)
 }
 
+// wakeAt schedules the process to resume at time t (not before now), unless it is already
+// scheduled.
+func (p *Proc) wakeAt(t Time) {
+	if p.scheduled || p.done {
+		return
+	}
+	p.scheduled = true
+	p.eng.push(max(t, p.eng.now), PhaseProcess, p, nil, 0, false)
+}
+
 // park suspends the process until something wakes it.
 func (p *Proc) park() {
 	if p.eng.curProc != p {
@@ -158,8 +168,10 @@ func (e *Engine) Close() {
 	}
 	e.procList = nil
 	e.procs = 0
-	clear(e.heap)
 	e.heap = e.heap[:0]
+	e.nowq, e.nowHead = e.nowq[:0], 0
+	clear(e.slots)
+	e.slots, e.free = e.slots[:0], e.free[:0]
 	e.live = 0
 }
 

@@ -12,14 +12,30 @@ func (s *Signal) Waiting() int { return len(s.waiters) }
 
 // Notify wakes the process that has waited longest, if any.
 func (s *Signal) Notify() {
+	if p := s.first(); p != nil {
+		p.wake()
+	}
+}
+
+// NotifyAt is Notify with the wake-up deferred to time t (not before now): the process
+// that has waited longest stops waiting now and resumes at t. It saves a process switch
+// when the waiter would otherwise sleep until t as soon as it resumed.
+func (s *Signal) NotifyAt(t Time) {
+	if p := s.first(); p != nil {
+		p.wakeAt(t)
+	}
+}
+
+// first removes and returns the longest waiter, or nil.
+func (s *Signal) first() *Proc {
 	if len(s.waiters) == 0 {
-		return
+		return nil
 	}
 	p := s.waiters[0]
 	copy(s.waiters, s.waiters[1:])
 	s.waiters[len(s.waiters)-1] = nil
 	s.waiters = s.waiters[:len(s.waiters)-1]
-	p.wake()
+	return p
 }
 
 // Broadcast wakes every waiting process, in the order they started waiting.

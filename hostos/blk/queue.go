@@ -366,7 +366,11 @@ func (q *Queue) Complete(now sim.Time, rq *Request, err error) {
 	q.stats.Completed++
 	q.free(rq)
 	q.wake()
-	q.kick()
+	if q.allocated > q.inDriver {
+		// Requests wait in the scheduler (or one the driver refused): the freed tag may let
+		// one go. With none waiting, a dispatch run would find nothing, so none is scheduled.
+		q.kick()
+	}
 }
 
 func (q *Queue) mustNow(now sim.Time, what string) {

@@ -1,34 +1,41 @@
 package nvmedrv
 
 import (
-	"fmt"
-
 	"github.com/fastdrain-sim/fastdrain/hostos/blk"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// vector is one MSI-X vector and its interrupt handler: a process on a host core that runs
-// nvme_irq for the completion queues bound to the vector.
+// vector is one MSI-X vector and its interrupt handler, which runs nvme_irq on a host core
+// for the completion queues bound to the vector. The handler is a small state machine of
+// engine events rather than a process: each step books its CPU time on the core
+// (sim.Core.Book) and schedules one event at the end, which is where the next step runs.
 type vector struct {
 	d       *Driver
 	num     int
 	core    *sim.Core
 	qs      []*queue
 	pending bool // an interrupt arrived that the handler has not started on
-	sig     sim.Signal
+	running bool // the handler is between its interrupt entry and its return
+	qi      int  // the queue the handler is processing
+	found   int  // entries consumed in this run
+	qFound  int  // entries consumed from qs[qi]
 	actIRQ  sim.Activity
 	actCQE  sim.Activity
 }
 
+// Handler steps, as the event code.
+const (
+	evIRQEntered = 1 // the interrupt entry cost is paid: start reading the CQs
+	evCQEDone    = 2 // one entry's cost is paid: complete its request, read the next
+)
+
 func newVector(d *Driver, num int, core *sim.Core) *vector {
-	v := &vector{d: d, num: num, core: core, actIRQ: core.Res.Activity("nvme-irq"),
+	return &vector{d: d, num: num, core: core, actIRQ: core.Res.Activity("nvme-irq"),
 		actCQE: core.Res.Activity("nvme-cqe")}
-	d.eng.Spawn(fmt.Sprintf("%s.irq%d", d.name, num), v.run)
-	return v
 }
 
-// Interrupt implements nvmectrl.Host: the MSI-X message of vector arrived. It wakes the
+// Interrupt implements nvmectrl.Host: the MSI-X message of vector arrived. It starts the
 // vector's handler; an interrupt that arrives while the handler runs makes it run again.
 func (d *Driver) Interrupt(now sim.Time, vector int) {
 	if vector <= 0 || vector >= len(d.vectors) || d.vectors[vector] == nil {
@@ -36,56 +43,73 @@ func (d *Driver) Interrupt(now sim.Time, vector int) {
 	}
 	v := d.vectors[vector]
 	v.pending = true
-	v.sig.Notify()
+	if !v.running {
+		v.running = true
+		v.enter(now)
+	}
 }
 
-// run is the handler process: wait for an interrupt, pay its cost, process the CQs.
-func (v *vector) run(p *sim.Proc) {
+// enter starts one run of the handler: pay the interrupt entry cost.
+func (v *vector) enter(now sim.Time) {
+	v.pending = false
+	v.d.Stats.Interrupts++
+	end := v.core.Book(now, v.actIRQ, v.d.spec.IRQCycles)
+	v.d.eng.SchedulePhase(end, sim.PhaseProcess, v, nil, evIRQEntered)
+}
+
+// HandleEvent implements sim.Handler: the next step of the handler.
+func (v *vector) HandleEvent(ev *sim.Event) {
+	now := ev.Time
+	switch ev.Code {
+	case evIRQEntered:
+		v.qi, v.found, v.qFound = 0, 0, 0
+	case evCQEDone:
+		q := v.qs[v.qi]
+		v.d.handleCQE(now, q, &q.cqe)
+	default:
+		v.d.bug("vector %d: unknown event code %d", v.num, ev.Code)
+	}
+	v.processCQs(now)
+}
+
+// processCQs is nvme_process_cq over the vector's queues, from where the handler stands:
+// consume entries while their phase tag matches, one event per entry (its CPU cost is
+// booked first), then ring each queue's CQ head doorbell once for its batch (FACTS.md
+// §1.8). When every queue is drained the run ends, and starts again if another interrupt
+// arrived meanwhile.
+func (v *vector) processCQs(now sim.Time) {
 	d := v.d
-	for {
-		for !v.pending {
-			p.Wait(&v.sig)
-		}
-		v.pending = false
-		d.Stats.Interrupts++
-		p.Compute(v.core, v.actIRQ, d.spec.IRQCycles)
-		found := 0
-		for _, q := range v.qs {
-			found += d.processCQ(p, v, q)
-		}
-		if found == 0 {
-			d.Stats.Spurious++
-		}
-		if d.refused && d.upper != nil {
-			d.refused = false
-			d.Stats.Restarts++
-			d.upper.Restart(p.Now())
-		}
-	}
-}
-
-// processCQ is nvme_process_cq: consume entries while their phase tag matches, completing
-// each request, then ring the CQ head doorbell once for the batch (FACTS.md §1.8). It
-// returns the number of entries consumed.
-func (d *Driver) processCQ(p *sim.Proc, v *vector, q *queue) int {
-	found := 0
-	for {
+	for ; v.qi < len(v.qs); v.qi, v.qFound = v.qi+1, 0 {
+		q := v.qs[v.qi]
 		d.mem.ReadCQE(q.cqBase+uint64(q.cqHead)*nvmectrl.CQESize, &q.cqe)
-		if q.cqe.Phase() != q.phase {
-			break
+		if q.cqe.Phase() == q.phase {
+			v.found++
+			v.qFound++
+			if q.cqHead++; q.cqHead == q.depth {
+				q.cqHead, q.phase = 0, q.phase^1 // a wrap flips the expected phase
+			}
+			end := v.core.Book(now, v.actCQE, d.spec.CQECycles)
+			d.eng.SchedulePhase(end, sim.PhaseProcess, v, nil, evCQEDone)
+			return
 		}
-		found++
-		if q.cqHead++; q.cqHead == q.depth {
-			q.cqHead, q.phase = 0, q.phase^1 // a wrap flips the expected phase
+		if v.qFound > 0 {
+			d.ctrl.RingCQ(now, q.id, q.cqHead)
+			d.Stats.CQDoorbells++
 		}
-		p.Compute(v.core, v.actCQE, d.spec.CQECycles)
-		d.handleCQE(p.Now(), q, &q.cqe)
 	}
-	if found > 0 {
-		d.ctrl.RingCQ(p.Now(), q.id, q.cqHead)
-		d.Stats.CQDoorbells++
+	if v.found == 0 {
+		d.Stats.Spurious++
 	}
-	return found
+	if d.refused && d.upper != nil {
+		d.refused = false
+		d.Stats.Restarts++
+		d.upper.Restart(now)
+	}
+	if v.pending {
+		v.enter(now)
+		return
+	}
+	v.running = false
 }
 
 // handleCQE is nvme_handle_cqe: find the request by command identifier, read back a read's
