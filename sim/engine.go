@@ -170,6 +170,7 @@ func (e *Engine) push(t Time, ph Phase, h Handler, data any, code int64, daemon 
 	e.heap = append(e.heap, k)
 	e.up(len(e.heap) - 1)
 }
+
 // Named is implemented by components and processes that have a hierarchical name.
 type Named interface {
 	Name() string
