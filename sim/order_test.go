@@ -1,0 +1,162 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// orderLog logs the events it receives and, for some, schedules more from inside the
+// handler (at now and later, in every phase), the way models do. With ref set it runs on
+// the reference queue instead of the engine.
+type orderLog struct {
+	e     *Engine
+	rng   *RNG
+	fired []int64
+	spawn int
+	ref   *refQueue
+	next  int64
+}
+
+// refQueue is the reference model: a plain list scanned for the least (time, phase,
+// scheduling order), the documented total order.
+type refQueue struct {
+	evs []refEvent
+	seq uint64
+}
+
+type refEvent struct {
+	t   Time
+	ph  Phase
+	seq uint64
+	id  int64
+}
+
+func (q *refQueue) pop() (refEvent, bool) {
+	if len(q.evs) == 0 {
+		return refEvent{}, false
+	}
+	best := 0
+	for i, ev := range q.evs {
+		b := q.evs[best]
+		if ev.t < b.t || ev.t == b.t && (ev.ph < b.ph || ev.ph == b.ph && ev.seq < b.seq) {
+			best = i
+		}
+	}
+	ev := q.evs[best]
+	q.evs = append(q.evs[:best], q.evs[best+1:]...)
+	return ev, true
+}
+
+var phases = []Phase{PhaseHardware, PhaseDefault, PhaseProcess, PhaseProcess + 1, PhaseStats}
+
+func (r *orderLog) schedule(t Time, ph Phase) {
+	id := r.next
+	r.next++
+	if r.ref != nil {
+		r.ref.seq++
+		r.ref.evs = append(r.ref.evs, refEvent{t: t, ph: ph, seq: r.ref.seq, id: id})
+		return
+	}
+	r.e.SchedulePhase(t, ph, r, nil, id)
+}
+
+func (r *orderLog) fire(now Time, id int64) {
+	r.fired = append(r.fired, id)
+	for range r.rng.IntN(3) {
+		if r.spawn == 0 {
+			return
+		}
+		r.spawn--
+		d := Time(0)
+		if r.rng.IntN(2) == 0 {
+			d = Time(r.rng.IntN(50))
+		}
+		r.schedule(now+d, phases[r.rng.IntN(len(phases))])
+	}
+}
+
+func (r *orderLog) HandleEvent(ev *Event) { r.fire(ev.Time, ev.Code) }
+
+// TestEventOrderAgainstReference: events scheduled at random times and phases, many at the
+// current time from inside handlers (the engine's FIFO path, including phases below the
+// one firing) and many in the future (its heap), fire in exactly the order of the
+// reference queue.
+func TestEventOrderAgainstReference(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		run := func(ref *refQueue) []int64 {
+			e := NewEngine()
+			r := &orderLog{e: e, rng: NewRNG(seed, "order"), spawn: 3000, ref: ref}
+			for range 200 {
+				r.schedule(Time(r.rng.IntN(100)), phases[r.rng.IntN(len(phases))])
+			}
+			if ref == nil {
+				e.Run()
+				require.Zero(t, e.Pending())
+				return r.fired
+			}
+			for ev, ok := ref.pop(); ok; ev, ok = ref.pop() {
+				r.fire(ev.t, ev.id)
+			}
+			return r.fired
+		}
+		want := run(&refQueue{})
+		require.Len(t, want, 3200)
+		require.Equal(t, want, run(nil), "seed %d", seed)
+	}
+}
+
+// TestPendingCountsBothQueues: Pending counts events for now and for later.
+func TestPendingCountsBothQueues(t *testing.T) {
+	e := NewEngine()
+	h := &nopHandler{}
+	e.Schedule(0, h, nil, 0)
+	e.SchedulePhase(0, PhaseHardware, h, nil, 0) // lower phase after a higher one: the heap
+	e.Schedule(5, h, nil, 0)
+	require.Equal(t, 3, e.Pending())
+	e.RunUntil(0)
+	require.Equal(t, 2, h.n)
+	require.Equal(t, 1, e.Pending())
+	e.Run()
+	require.Equal(t, 3, h.n)
+}
+
+// TestNotifyAtDefersTheWakeUp: a waiter notified with NotifyAt(t) resumes at t, and a time
+// in the past means now.
+func TestNotifyAtDefersTheWakeUp(t *testing.T) {
+	e := NewEngine()
+	var s Signal
+	var woke []Time
+	for range 2 {
+		e.Spawn("w", func(p *Proc) {
+			p.Wait(&s)
+			woke = append(woke, p.Now())
+		})
+	}
+	e.At(10, func() { s.NotifyAt(25) })
+	e.At(30, func() { s.NotifyAt(5) })
+	e.Run()
+	require.Equal(t, []Time{25, 30}, woke)
+}
+
+// TestCoreBook: work booked by events queues behind work booked by processes, in arrival
+// order, each starting on a clock edge: a 1 GHz core (1000 ps cycles).
+func TestCoreBook(t *testing.T) {
+	e := NewEngine()
+	c := NewCore("cpu", NewClock(1_000_000_000))
+	act := c.Res.Activity("work")
+	var end Time
+	e.Spawn("p", func(p *Proc) {
+		p.Sleep(500)         // arrives mid-cycle: starts on the edge at 1000
+		p.Compute(c, act, 3) // 1000 → 4000
+		end = p.Now()
+	})
+	var booked Time
+	e.At(600, func() { booked = c.Book(600, act, 2) }) // behind the process: 4000 → 6000
+	e.Run()
+	require.Equal(t, Time(4000), end)
+	require.Equal(t, Time(6000), booked)
+	require.Equal(t, int64(5), c.Cycles())
+	require.Equal(t, int64(2), c.Services())
+	require.Equal(t, Time(600), c.Book(600, act, 0), "no work: returns the arrival time")
+}
