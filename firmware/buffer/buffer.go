@@ -78,7 +78,7 @@ type Buffer struct {
 	order    Order
 	slots    []entry
 	freeList []int32
-	index    map[int64]int32
+	index    lpnIndex
 	dirty    list // dirty pages, most recent first
 	clean    list // clean pages, most recent first
 	evicting int
@@ -101,7 +101,7 @@ func New(capacity int, order Order) *Buffer {
 	if capacity < 0 {
 		panic("buffer: negative capacity")
 	}
-	b := &Buffer{capacity: capacity, order: order, index: make(map[int64]int32, capacity)}
+	b := &Buffer{capacity: capacity, order: order, index: newLPNIndex(capacity)}
 	b.dirty = list{nilSlot, nilSlot, 0}
 	b.clean = list{nilSlot, nilSlot, 0}
 	if capacity > 0 {
@@ -140,7 +140,7 @@ func (b *Buffer) Room() int {
 
 // Contains reports whether lpn is buffered and its state.
 func (b *Buffer) Contains(lpn int64) (State, bool) {
-	s, ok := b.index[lpn]
+	s, ok := b.index.get(lpn)
 	if !ok {
 		return Free, false
 	}
@@ -150,7 +150,7 @@ func (b *Buffer) Contains(lpn int64) (State, bool) {
 // Read looks lpn up for a host read: on a hit it returns the buffered version and, in LRU
 // order, makes the page most recent.
 func (b *Buffer) Read(lpn int64) (version uint64, hit bool) {
-	s, ok := b.index[lpn]
+	s, ok := b.index.get(lpn)
 	if !ok {
 		b.Stats.ReadMisses++
 		return 0, false
@@ -174,7 +174,7 @@ func (b *Buffer) Read(lpn int64) (version uint64, hit bool) {
 // is not buffered and there is no room; the caller then waits for an eviction.
 func (b *Buffer) Write(lpn int64, version uint64) bool {
 	b.Stats.Writes++
-	if s, ok := b.index[lpn]; ok {
+	if s, ok := b.index.get(lpn); ok {
 		b.Stats.Overwrites++
 		e := &b.slots[s]
 		e.version = version
@@ -208,7 +208,7 @@ func (b *Buffer) Write(lpn int64, version uint64) bool {
 	}
 	s := b.alloc()
 	b.slots[s] = entry{lpn: lpn, version: version, state: Dirty}
-	b.index[lpn] = s
+	b.index.put(lpn, s)
 	b.pushFront(&b.dirty, s)
 	b.peak()
 	return true
@@ -236,7 +236,7 @@ func (b *Buffer) alloc() int32 {
 		panic("buffer: no free or clean slot although Room() > 0")
 	}
 	b.unlink(&b.clean, s)
-	delete(b.index, b.slots[s].lpn)
+	b.index.del(b.slots[s].lpn)
 	b.Stats.Reclaimed++
 	return s
 }
@@ -288,12 +288,12 @@ func (b *Buffer) EvictDone(v Victim) bool {
 // Invalidate drops lpn from the buffer (trim). A page being evicted is dropped when its
 // program completes.
 func (b *Buffer) Invalidate(lpn int64) {
-	s, ok := b.index[lpn]
+	s, ok := b.index.get(lpn)
 	if !ok {
 		return
 	}
 	b.Stats.Invalidated++
-	delete(b.index, lpn)
+	b.index.del(lpn)
 	e := &b.slots[s]
 	switch e.state {
 	case Dirty:
