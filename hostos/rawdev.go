@@ -42,20 +42,18 @@ type RawDevice struct {
 	ios      int64
 }
 
-// rawIO is one in-flight call: its bio, its data stamps and the signal its process waits on.
+// rawIO is one in-flight call: its bio, its data stamps and the signal its process waits on
+// (the bio's Wake).
 type rawIO struct {
 	bio  blk.Bio
 	data nvmedrv.Data
-	done bool
 	sig  sim.Signal
+	q    *blk.Queue
 }
 
-// HandleEvent marks the bio complete and wakes the waiting process; it implements
+// HandleEvent submits the call's bio once its syscall cost is paid; it implements
 // sim.Handler.
-func (r *rawIO) HandleEvent(*sim.Event) {
-	r.done = true
-	r.sig.Notify()
-}
+func (r *rawIO) HandleEvent(*sim.Event) { r.q.Submit(&r.bio) }
 
 var _ uflip.Device = (*RawDevice)(nil)
 
@@ -158,19 +156,27 @@ func (d *RawDevice) check(op blk.Op, offset, size int64) error {
 // latency and the bio's completion status.
 func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []uint64) (sim.Time, error) {
 	start := p.Now()
-	if d.syscall > 0 {
-		t := d.h.Task(p)
-		p.Compute(t.Core, t.Core.Res.Activity("kernel"), d.syscall)
-	}
 	io := d.get()
 	io.bio = blk.Bio{Op: op, Offset: offset, Size: size, Sync: true,
-		FUA: op == blk.OpWrite && d.fua, Done: io}
+		FUA: op == blk.OpWrite && d.fua, Wake: &io.sig}
+	io.q = d.h.Queue
 	if stamps != nil {
 		io.data.Stamps = stamps
 		io.bio.Private = &io.data
 	}
-	d.h.Queue.Submit(&io.bio)
-	for !io.done {
+	// The syscall's cost is booked on the task's core and the bio goes down when it is paid
+	// (an event), so the process switches once per call: it sleeps until the completion.
+	submit := start
+	if d.syscall > 0 {
+		t := d.h.Task(p)
+		submit = t.Core.Book(start, t.Core.Res.Activity("kernel"), d.syscall)
+	}
+	if submit > start {
+		p.Engine().Schedule(submit, io, nil, 0)
+	} else {
+		d.h.Queue.Submit(&io.bio)
+	}
+	for !io.bio.Finished() {
 		p.Wait(&io.sig)
 	}
 	err := io.bio.Err
@@ -196,6 +202,5 @@ func (d *RawDevice) get() *rawIO {
 func (d *RawDevice) put(io *rawIO) {
 	io.bio = blk.Bio{}
 	io.data.Stamps = nil
-	io.done = false
 	d.free = append(d.free, io)
 }

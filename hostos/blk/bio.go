@@ -47,11 +47,16 @@ type Bio struct {
 	Hint    Hint        // FastDrain victimization hint
 	Issued  sim.Time    // set by Submit
 	Done    sim.Handler // receives an engine event when the bio completes; ev.Data is the *Bio
+	Wake    *sim.Signal // if set, notified at completion instead of a Done event (a waiting process)
 	Err     error       // completion status, set before Done fires
 	Private any         // owner's cookie
 
-	parts int32 // parts of the bio not yet completed (more than one when it was split)
+	parts    int32 // parts of the bio not yet completed (more than one when it was split)
+	finished bool
 }
+
+// Finished reports whether the bio has completed since it was last submitted.
+func (b *Bio) Finished() bool { return b.finished }
 
 // End returns the byte offset just past the bio.
 func (b *Bio) End() int64 { return b.Offset + b.Size }

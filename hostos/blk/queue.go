@@ -145,7 +145,7 @@ func mergeIndex(op Op) int {
 func (q *Queue) Submit(b *Bio) {
 	now := q.eng.Now()
 	q.checkBio(b)
-	b.Issued, b.Err = now, nil
+	b.Issued, b.Err, b.finished = now, nil, false
 	parts := int64(1)
 	if b.Size > q.maxReq {
 		parts = (b.Size + q.maxReq - 1) / q.maxReq
@@ -333,8 +333,9 @@ func (q *Queue) offer(now sim.Time, rq *Request) bool {
 }
 
 // Complete ends rq with err (nil for success) at now: it frees the request's driver tag
-// and the request, records the latencies, and schedules an event at now for the Done
-// handler of every bio whose last part this was (ev.Data is the *Bio, Bio.Err is set).
+// and the request, records the latencies, and for every bio whose last part this was
+// notifies its Wake signal or else schedules an event at now for its Done handler
+// (ev.Data is the *Bio, Bio.Err is set).
 func (q *Queue) Complete(now sim.Time, rq *Request, err error) {
 	q.mustNow(now, "Complete")
 	if rq.q != q || rq.state != rqInDriver {
@@ -358,7 +359,10 @@ func (q *Queue) Complete(now sim.Time, rq *Request, err error) {
 		b.parts--
 		if b.parts == 0 {
 			q.stats.BioLatency[b.Op].Record(int64(now - b.Issued))
-			if b.Done != nil {
+			b.finished = true
+			if b.Wake != nil {
+				b.Wake.Notify() // wakes a process: no re-entry into the block layer
+			} else if b.Done != nil {
 				q.eng.Schedule(now, b.Done, b, 0)
 			}
 		}
