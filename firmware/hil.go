@@ -17,27 +17,52 @@ type worker struct {
 	w    waiter
 	b8   [8]byte
 	dsm  []byte
+	cmd  *nvmectrl.Command // handed over by Submit, its first step already booked
+	sig  sim.Signal        // Submit wakes the idle worker through it
 }
 
 func newWorker(f *Firmware, i int) *worker {
 	return &worker{f: f, core: f.core(i)}
 }
 
+// run takes commands from the HIL's queue while there are any, and otherwise waits idle
+// for Submit to hand one over.
 func (wk *worker) run(p *sim.Proc) {
+	f := wk.f
 	for {
-		cmd := wk.f.cmds.Recv(p)
+		if cmd, ok := f.cmds.TryRecv(); ok {
+			p.Compute(wk.core, f.acts.hil, wk.front(cmd))
+			wk.handle(p, cmd)
+			continue
+		}
+		f.idle = append(f.idle, wk)
+		for wk.cmd == nil {
+			p.Wait(&wk.sig)
+		}
+		cmd := wk.cmd
+		wk.cmd = nil
 		wk.handle(p, cmd)
 	}
 }
 
-// handle serves one command and posts its completion with the buffer level.
+// front returns the cycles of a command's first step, charged before it is served: parsing,
+// and for a read the per-page work and mapping lookups too (all CPU work before the first
+// flash operation is issued).
+func (wk *worker) front(cmd *nvmectrl.Command) int64 {
+	c := &wk.f.spec.Cycles
+	if !cmd.IsAdmin() && cmd.SQE.Opcode() == nvmectrl.OpRead {
+		if _, _, first, last, ok := wk.span(cmd); ok {
+			return c.Parse + (c.PerPage+c.Lookup)*(last-first+1)
+		}
+	}
+	return c.Parse
+}
+
+// handle serves one command, whose first step (front) has been charged, and posts its
+// completion with the buffer level.
 func (wk *worker) handle(p *sim.Proc, cmd *nvmectrl.Command) {
 	f := wk.f
 	f.Stats.Commands++
-	if cmd.IsAdmin() || cmd.SQE.Opcode() != nvmectrl.OpRead {
-		// A read charges its parsing with its lookups, in one Compute.
-		p.Compute(wk.core, f.acts.hil, f.spec.Cycles.Parse)
-	}
 	st := nvmectrl.StatusInvalidOpcode
 	if !cmd.IsAdmin() {
 		switch cmd.SQE.Opcode() {
@@ -197,13 +222,11 @@ func (wk *worker) read(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 	f := wk.f
 	off, n, first, last, ok := wk.span(cmd)
 	if !ok {
-		p.Compute(wk.core, f.acts.hil, f.spec.Cycles.Parse)
 		return nvmectrl.StatusLBAOutOfRange
 	}
 	k := int(last - first + 1)
 	wk.grow(k)
 	w := &wk.w
-	p.Compute(wk.core, f.acts.hil, f.spec.Cycles.Parse+(f.spec.Cycles.PerPage+f.spec.Cycles.Lookup)*int64(k))
 	w.pending, w.ready = 0, p.Now()
 	for j := 0; j < k; j++ {
 		lpn := first + int64(j)
