@@ -105,6 +105,7 @@ type FTLSpec struct {
 	GCThreshold      int     `yaml:"gc_threshold"`      // free blocks per plane that start GC
 	GCReserve        int     `yaml:"gc_reserve"`        // free blocks per plane only GC may use
 	LSBOpenBlocks    int     `yaml:"lsb_open_blocks"`   // latency-aware open blocks per die
+	LSBOnlyBlocks    int     `yaml:"lsb_only_blocks"`   // latency-aware LSB-only region per die, blocks
 }
 
 // Sched configures the flash scheduler.
@@ -127,7 +128,7 @@ func DefaultSpec() Spec {
 			Watermarks: buffer.Watermarks{Low: 0.5, High: 0.8}, BackgroundPerDie: 1,
 			BackgroundMax: 64, ForegroundPerDie: 2},
 		FTL: FTLSpec{Allocator: "sequential", OverProvisioning: 0.07, GCVictim: "greedy",
-			GCThreshold: 4, GCReserve: 2, LSBOpenBlocks: 4},
+			GCThreshold: 4, GCReserve: 2, LSBOpenBlocks: 4, LSBOnlyBlocks: 4},
 		Scheduler: Sched{ReadFirst: true, GCWeight: 4, DieDepth: 2, MultiPlane: true},
 	}
 }
@@ -194,5 +195,6 @@ func (s Spec) ftlConfig() ftl.Config {
 	a, _ := ftl.ParseAllocator(s.FTL.Allocator)
 	v, _ := ftl.ParseVictimPolicy(s.FTL.GCVictim)
 	return ftl.Config{OverProvisioning: s.FTL.OverProvisioning, Allocator: a, Victim: v,
-		GCThreshold: s.FTL.GCThreshold, GCReserve: s.FTL.GCReserve, LSBOpenBlocks: s.FTL.LSBOpenBlocks}
+		GCThreshold: s.FTL.GCThreshold, GCReserve: s.FTL.GCReserve, LSBOpenBlocks: s.FTL.LSBOpenBlocks,
+		LSBOnlyBlocks: s.FTL.LSBOnlyBlocks}
 }

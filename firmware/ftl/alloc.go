@@ -50,9 +50,12 @@ func (f *FTL) allocSequential(die int, skipLSB bool) (PPN, error) {
 
 // allocLatencyAware implements FD-FTL's grouping: each open block is in the LSB, CSB or
 // MSB group by the kind of its next free page. Foreground writes take a block of the LSB
-// group (opening a fresh block, whose page 0 is LSB, while the die has fewer than
-// LSBOpenBlocks open; skipping to the nearest LSB page only when the cap is reached).
-// Background writes take CSB/MSB-group blocks first, oldest first, then LSB-group ones.
+// group, opening a fresh block (whose page 0 is LSB) while the die has fewer than
+// LSBOpenBlocks open. With the open-block cap reached and no block at an LSB page, they
+// skip to the nearest LSB page in a block of the LSB-only region, which may grow to
+// LSBOnlyBlocks blocks per die; with the region full too, they program the oldest open
+// block's next page, wasting nothing. Background writes take CSB/MSB-group blocks first,
+// oldest first, then LSB-group ones.
 func (f *FTL) allocLatencyAware(die int, purpose Purpose) (PPN, error) {
 	ds := &f.dies[die]
 	var b BlockID
@@ -62,8 +65,11 @@ func (f *FTL) allocLatencyAware(die int, purpose Purpose) (PPN, error) {
 			b = f.openForDie(die)
 		}
 		for b == noBlock && len(ds.open) > 0 {
-			// Cap reached and no block at an LSB page: skip in the block nearest one.
-			b = f.nearestLSB(ds)
+			b = f.nearestLSB(ds, ds.lsbOnly < f.cfg.LSBOnlyBlocks)
+			if b == noBlock {
+				b = ds.open[0] // the LSB-only region is full: no skipping
+				break
+			}
 			for f.blocks[b].state != stFull && f.kinds[f.blocks[b].next] != LSB {
 				f.skip(b)
 			}
@@ -105,10 +111,15 @@ func (f *FTL) pickOpen(ds *dieState, lsb bool) BlockID {
 	return noBlock
 }
 
-// nearestLSB returns the open block with the fewest pages to skip before an LSB page.
-func (f *FTL) nearestLSB(ds *dieState) BlockID {
+// nearestLSB returns the open block with the fewest pages to skip before an LSB page,
+// among the blocks already in the LSB-only region, or among all open blocks if grow is set
+// (the region may take one more); noBlock if there is none.
+func (f *FTL) nearestLSB(ds *dieState, grow bool) BlockID {
 	best, bestDist := noBlock, 1<<30
 	for _, b := range ds.open {
+		if !grow && f.blocks[b].wasted == 0 {
+			continue
+		}
 		d := 0
 		for n := int(f.blocks[b].next); n < f.g.PagesPerBlock && f.kinds[n] != LSB; n++ {
 			d++

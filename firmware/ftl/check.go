@@ -42,6 +42,7 @@ func (f *FTL) Check() error {
 	}
 	var wasted int64
 	freePerPlane := make([]int, len(f.planes))
+	lsbOnly := make([]int, len(f.dies))
 	for bi := range f.blocks {
 		b := BlockID(bi)
 		m := &f.blocks[b]
@@ -72,6 +73,10 @@ func (f *FTL) Check() error {
 			bad("block %d wasted count %d, pages say %d", b, m.wasted, waste)
 		}
 		wasted += int64(waste)
+		if waste > 0 {
+			die, _, _ := f.g.BlockAddr(b)
+			lsbOnly[die]++
+		}
 		switch m.state {
 		case stFree:
 			if m.next != 0 {
@@ -95,6 +100,14 @@ func (f *FTL) Check() error {
 			if f.blocks[b].state != stFree {
 				bad("plane %d free list holds block %d which is not free", pi, b)
 			}
+		}
+	}
+	for d := range f.dies {
+		if f.dies[d].lsbOnly != lsbOnly[d] {
+			bad("die %d: %d blocks hold skipped pages, the LSB-only region count says %d", d, lsbOnly[d], f.dies[d].lsbOnly)
+		}
+		if f.cfg.Allocator == LatencyAware && lsbOnly[d] > f.cfg.LSBOnlyBlocks {
+			bad("die %d: LSB-only region of %d blocks exceeds lsb_only_blocks %d", d, lsbOnly[d], f.cfg.LSBOnlyBlocks)
 		}
 	}
 	if wasted != f.Stats.WastedNow {

@@ -89,16 +89,24 @@ type Config struct {
 	// GCReserve: host allocations fail (and wait for GC) while a plane has this many free
 	// blocks or fewer; GC itself may use them. Must be below GCThreshold.
 	GCReserve int
-	// LSBOpenBlocks caps the open blocks per die of the latency-aware allocator, which
-	// bounds the LSB-only region (the paper's "max LSB-only region", Table 1).
+	// LSBOpenBlocks caps the open blocks per die of the latency-aware allocator: a
+	// foreground write opens a fresh block (whose first pages are LSB) only below it.
 	LSBOpenBlocks int
+	// LSBOnlyBlocks is the maximum LSB-only region per die, in blocks: the blocks holding
+	// CSB/MSB pages that foreground writes skipped to reach an LSB page, until GC erases
+	// them (the paper's "max LSB-only region", Table 1, which bounds the capacity skipping
+	// can waste). With the region full, a foreground write finding no block at an LSB page
+	// programs the next page of its oldest open block, whatever its kind, and wastes
+	// nothing. 0 never skips.
+	LSBOnlyBlocks int
 }
 
 // DefaultConfig returns sequential allocation, greedy GC, 7 % over-provisioning, GC when a
-// plane is down to 4 free blocks with 2 held in reserve, and 4 open blocks per die.
+// plane is down to 4 free blocks with 2 held in reserve, and 4 open blocks and an LSB-only
+// region of 4 blocks per die.
 func DefaultConfig() Config {
 	return Config{OverProvisioning: 0.07, Allocator: Sequential, Victim: Greedy,
-		GCThreshold: 4, GCReserve: 2, LSBOpenBlocks: 4}
+		GCThreshold: 4, GCReserve: 2, LSBOpenBlocks: 4, LSBOnlyBlocks: 4}
 }
 
 // Validate reports every problem with the configuration for geometry g.
@@ -124,6 +132,9 @@ func (c Config) Validate(g Geometry) error {
 	}
 	if c.LSBOpenBlocks < 1 {
 		errs = append(errs, fmt.Errorf("ftl.lsb_open_blocks: %d must be at least 1", c.LSBOpenBlocks))
+	}
+	if c.LSBOnlyBlocks < 0 {
+		errs = append(errs, fmt.Errorf("ftl.lsb_only_blocks: %d must not be negative", c.LSBOnlyBlocks))
 	}
 	if g.BlocksPerPlane > 0 && g.Planes > 0 && c.LSBOpenBlocks > g.Planes*(g.BlocksPerPlane-c.GCThreshold-1) {
 		errs = append(errs, fmt.Errorf("ftl.lsb_open_blocks: %d leaves no room for GC in a die of %d×%d blocks",

@@ -66,6 +66,7 @@ type dieState struct {
 	planeRR   int
 	gcPlaneRR int
 	open      []BlockID // latency-aware open host blocks, oldest first
+	lsbOnly   int       // blocks holding skipped pages, not yet erased (the LSB-only region)
 }
 
 // FTL is the page-level flash translation layer.
@@ -266,6 +267,10 @@ func (f *FTL) take(b BlockID) PPN {
 // skip marks the next free page of b wasted.
 func (f *FTL) skip(b BlockID) {
 	m := &f.blocks[b]
+	if m.wasted == 0 {
+		die, _, _ := f.g.BlockAddr(b)
+		f.dies[die].lsbOnly++
+	}
 	f.p2l[f.g.FirstPage(b)+PPN(m.next)] = pWasted
 	m.next++
 	m.wasted++
@@ -313,6 +318,10 @@ func (f *FTL) Erase(b BlockID) {
 		f.p2l[first+PPN(i)] = pFree
 	}
 	f.Stats.WastedNow -= int64(m.wasted)
+	if m.wasted > 0 {
+		die, _, _ := f.g.BlockAddr(b)
+		f.dies[die].lsbOnly--
+	}
 	m.state, m.next, m.wasted, m.gc = stFree, 0, 0, false
 	m.erases++
 	f.Stats.Erases++

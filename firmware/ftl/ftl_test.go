@@ -272,12 +272,23 @@ func TestRandomWorkloadInvariants(t *testing.T) {
 		ops = 20_000
 	}
 	g := Geometry{Channels: 2, DiesPerChannel: 2, Planes: 2, BlocksPerPlane: 16, PagesPerBlock: 20, Kind: TLCKind}
-	for _, alloc := range []AllocatorKind{Sequential, SkipToLSB, LatencyAware} {
-		t.Run(alloc.String(), func(t *testing.T) {
+	// latency-aware runs twice: with the default LSB-only region (Check verifies the region
+	// never exceeds it) and with an unbounded one (every foreground write then gets an LSB
+	// page).
+	for _, tc := range []struct {
+		alloc   AllocatorKind
+		region  int
+		allLSB  bool
+		subtest string
+	}{{Sequential, 4, false, "sequential"}, {SkipToLSB, 4, false, "skip-to-lsb"},
+		{LatencyAware, 1, false, "latency-aware"}, {LatencyAware, 1 << 20, true, "latency-aware-unbounded"}} {
+		alloc := tc.alloc
+		t.Run(tc.subtest, func(t *testing.T) {
 			f := newFTL(t, g, func(c *Config) {
 				c.Allocator = alloc
 				c.OverProvisioning = 0.3
 				c.GCThreshold, c.GCReserve = 3, 1
+				c.LSBOnlyBlocks = tc.region
 			})
 			r := rand.New(rand.NewPCG(7, uint64(alloc)))
 			ref := make(map[int64]bool) // lpn → mapped
@@ -335,8 +346,10 @@ func TestRandomWorkloadInvariants(t *testing.T) {
 			}
 			require.NoError(t, f.Check())
 			require.Positive(t, gcs)
-			if alloc == LatencyAware {
+			if tc.allLSB {
 				require.Equal(t, f.Stats.ForegroundWr, f.Stats.LSBForFG, "latency-aware foreground writes are all LSB")
+			} else if alloc == LatencyAware {
+				require.Less(t, f.Stats.LSBForFG, f.Stats.ForegroundWr, "a region of one block makes some foreground writes CSB/MSB")
 			}
 			if alloc == Sequential {
 				require.Zero(t, f.Stats.Wasted)

@@ -1,0 +1,58 @@
+package ftl
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestLSBOnlyRegionBoundsSkipping follows the latency-aware allocator page by page on one
+// 2D-TLC die of 20-page blocks (page kinds, FACTS.md §3.4: 0–5 LSB, 6–7 CSB, 8–9 LSB,
+// 10–11 CSB, 12–13 MSB, 14–15 LSB, 16–17 CSB, 18–19 MSB) with one open block and an
+// LSB-only region of one block. Foreground writes:
+//   - 1–6 take pages 0–5 of block A;
+//   - 7 skips 6–7 (A joins the region) and takes 8; 8 takes 9;
+//   - 9 skips 10–13 (A is already in the region) and takes 14; 10 takes 15;
+//   - 11 skips 16–19, filling A, and opens block B: page 0; 12–16 take B's pages 1–5;
+//   - 17 and 18 find no block at an LSB page and the region full (A): B's CSB pages 6, 7,
+//     nothing wasted; 19 takes B's LSB page 8.
+//
+// Once A is trimmed and erased the region is empty again and a write at a CSB page skips.
+func TestLSBOnlyRegionBoundsSkipping(t *testing.T) {
+	g := Geometry{Channels: 1, DiesPerChannel: 1, Planes: 1, BlocksPerPlane: 16, PagesPerBlock: 20, Kind: TLCKind}
+	f := newFTL(t, g, func(c *Config) {
+		c.Allocator = LatencyAware
+		c.LSBOpenBlocks, c.LSBOnlyBlocks = 1, 1
+	})
+	type at struct{ block, page int }
+	var got []at
+	write := func(lpn int64) {
+		p, err := f.WriteHost(lpn, 0, Foreground)
+		require.NoError(t, err)
+		got = append(got, at{int(g.BlockOf(p)), int(p) % g.PagesPerBlock})
+	}
+	for lpn := int64(0); lpn < 19; lpn++ {
+		write(lpn)
+	}
+	a, b := got[0].block, got[10].block
+	require.NotEqual(t, a, b)
+	want := []at{{a, 0}, {a, 1}, {a, 2}, {a, 3}, {a, 4}, {a, 5}, {a, 8}, {a, 9}, {a, 14}, {a, 15},
+		{b, 0}, {b, 1}, {b, 2}, {b, 3}, {b, 4}, {b, 5}, {b, 6}, {b, 7}, {b, 8}}
+	require.Equal(t, want, got)
+	require.Equal(t, int64(2+4+4), f.Stats.Wasted)
+	require.NoError(t, f.Check())
+
+	// Free block A: trim its ten pages, erase it; the region is empty, so after write 20
+	// takes B's LSB page 9, write 21, at B's CSB page 10, skips 10–13 to LSB page 14.
+	for lpn := int64(0); lpn < 10; lpn++ {
+		f.Trim(lpn)
+	}
+	f.Erase(BlockID(a))
+	require.NoError(t, f.Check())
+	got = got[:0]
+	write(19)
+	write(20)
+	require.Equal(t, []at{{b, 9}, {b, 14}}, got)
+	require.Equal(t, int64(2+4+4+4), f.Stats.Wasted)
+	require.NoError(t, f.Check())
+}
