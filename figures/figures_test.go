@@ -36,7 +36,7 @@ func TestUnknownFigure(t *testing.T) {
 // small platform and checks the qualitative results that hold in this model (see
 // docs/fidelity.md for the ones that do not): an unbounded buffer beats Vanilla; every
 // FastDrain variant beats Vanilla on Apache-U's p99; the skip-to-LSB prior work wastes
-// flash pages while the sequential allocator wastes none.
+// flash pages, the latency-aware allocator fewer, the sequential allocator none.
 func TestQualitativeResults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 36 whole-machine experiments")
@@ -51,7 +51,10 @@ func TestQualitativeResults(t *testing.T) {
 		require.Less(t, set.p99(u, v, ""), van, "%s < Vanilla", v)
 	}
 	for _, a := range apps.LatencyCritical() {
-		require.Positive(t, set.result(a, "lsb-only", "").FlashWasted, "skip-to-lsb wastes pages (%s)", a)
+		skip := set.result(a, "lsb-only", "").FlashWasted
+		require.Positive(t, skip, "skip-to-lsb wastes pages (%s)", a)
+		require.Less(t, set.result(a, "fd-ftl", "").FlashWasted, skip,
+			"the latency-aware allocator wastes fewer pages than skip-to-lsb (%s)", a)
 		require.Zero(t, set.result(a, "fd-buf", "").FlashWasted, "sequential wastes none (%s)", a)
 	}
 	figs := set.Figures()
