@@ -48,8 +48,9 @@ type Die struct {
 	name string
 	spec Spec
 
-	array  *sim.Resource   // read, program-lsb, program-csb, program-msb, erase, suspend
-	planes []*sim.Resource // read, program-lsb, program-csb, program-msb, erase
+	array     *sim.Resource   // read, program-lsb, program-csb, program-msb, erase, suspend
+	planes    []*sim.Resource // read, program-lsb, program-csb, program-msb, erase
+	planeBits uint64          // all ones with several planes (their resources are recorded), else 0
 
 	actRead, actErase, actSuspend sim.Activity
 	actProg                       [3]sim.Activity
@@ -75,7 +76,7 @@ type Die struct {
 }
 
 // New returns an erased die named name (e.g. "ssd.ch[3].die[1]"), or the spec's problems.
-// Its array Resource is named name and its planes name.plane[i].
+// Its array Resource is named name and, with several planes, its planes name.plane[i].
 func New(name string, spec Spec) (*Die, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
@@ -84,10 +85,17 @@ func New(name string, spec Spec) (*Die, error) {
 	d.array = sim.NewResource(name)
 	d.register(d.array)
 	d.actSuspend = d.array.Activity("suspend")
-	for p := range spec.Planes {
-		r := sim.NewResource(fmt.Sprintf("%s.plane[%d]", name, p))
-		d.register(r)
-		d.planes = append(d.planes, r)
+	if spec.Planes > 1 {
+		d.planeBits = ^uint64(0)
+		for p := range spec.Planes {
+			r := sim.NewResource(fmt.Sprintf("%s.plane[%d]", name, p))
+			d.register(r)
+			d.planes = append(d.planes, r)
+		}
+	} else {
+		// One plane is busy exactly when the array is: it shares the array's resource,
+		// which saves recording every interval twice.
+		d.planes = []*sim.Resource{d.array}
 	}
 	for _, pt := range []PageType{LSB, CSB, MSB} {
 		d.tRead[pt], d.tProg[pt] = spec.TRead.Of(pt), spec.TProg.Of(pt)
@@ -124,6 +132,7 @@ func (d *Die) Spec() Spec { return d.spec }
 func (d *Die) Array() *sim.Resource { return d.array }
 
 // Plane returns the Resource of plane p, busy while an array operation involves that plane.
+// A single-plane die's plane is its array: Plane(0) returns Array().
 func (d *Die) Plane(p int) *sim.Resource { return d.planes[p] }
 
 // Stats returns the die's operation counts.

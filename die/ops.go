@@ -42,7 +42,7 @@ func (d *Die) Read(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 		start = d.suspend(t, tR, mask)
 	} else {
 		d.array.Occupy(start, start+tR, d.actRead)
-		for m := mask; m != 0; m &= m - 1 {
+		for m := mask & d.planeBits; m != 0; m &= m - 1 {
 			d.planes[bits.TrailingZeros64(m)].Occupy(start, start+tR, d.actRead)
 		}
 	}
@@ -77,13 +77,13 @@ func (d *Die) suspend(t, tR sim.Time, readPlanes uint64) sim.Time {
 	d.array.Occupy(re, d.resumeAt, d.actSuspend)
 	d.array.Begin(d.resumeAt, d.opAct)
 	// Planes: close the operation's intervals, record the read, then reopen the operation.
-	for m := d.opPlanes; m != 0; m &= m - 1 {
+	for m := d.opPlanes & d.planeBits; m != 0; m &= m - 1 {
 		d.planes[bits.TrailingZeros64(m)].End(s)
 	}
-	for m := readPlanes; m != 0; m &= m - 1 {
+	for m := readPlanes & d.planeBits; m != 0; m &= m - 1 {
 		d.planes[bits.TrailingZeros64(m)].Occupy(rs, re, d.actRead)
 	}
-	for m := d.opPlanes; m != 0; m &= m - 1 {
+	for m := d.opPlanes & d.planeBits; m != 0; m &= m - 1 {
 		d.planes[bits.TrailingZeros64(m)].Begin(d.resumeAt, d.opAct)
 	}
 	return rs
@@ -171,7 +171,7 @@ func (d *Die) Complete(t sim.Time) bool {
 // begin opens a program or erase interval [t, end) on the array and the planes in mask.
 func (d *Die) begin(t, end sim.Time, act sim.Activity, mask uint64) {
 	d.array.Begin(t, act)
-	for m := mask; m != 0; m &= m - 1 {
+	for m := mask & d.planeBits; m != 0; m &= m - 1 {
 		d.planes[bits.TrailingZeros64(m)].Begin(t, act)
 	}
 	d.opOpen, d.opAct, d.opPlanes, d.opEnd = true, act, mask, end
@@ -181,7 +181,7 @@ func (d *Die) begin(t, end sim.Time, act sim.Activity, mask uint64) {
 // closeOp closes the running operation's intervals at its end time.
 func (d *Die) closeOp() {
 	d.array.End(d.opEnd)
-	for m := d.opPlanes; m != 0; m &= m - 1 {
+	for m := d.opPlanes & d.planeBits; m != 0; m &= m - 1 {
 		d.planes[bits.TrailingZeros64(m)].End(d.opEnd)
 	}
 	d.opOpen = false

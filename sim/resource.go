@@ -21,7 +21,8 @@ type interval struct {
 }
 
 // keptIntervals is how many recent intervals a resource keeps to answer queries about
-// times before the end of intervals booked ahead. Models book at most a queue's worth of
+// times before the end of intervals booked ahead (a power of two: the ring is indexed by
+// masking). Models book at most a queue's worth of
 // work ahead of the current time, far fewer than this.
 const keptIntervals = 256
 
@@ -112,7 +113,7 @@ func (r *Resource) Current(t Time) Activity {
 		return r.openAct
 	}
 	for k := r.n - 1; k >= 0; k-- {
-		iv := &r.ring[(r.head+k)%len(r.ring)]
+		iv := &r.ring[(r.head+k)&(len(r.ring)-1)]
 		if iv.end <= t {
 			break
 		}
@@ -158,20 +159,28 @@ func (r *Resource) Occupy(start, end Time, act Activity) {
 	}
 }
 
+// record adds the interval [start, end) of act. An interval that continues the previous
+// one with the same activity extends it (the ring's length is a power of two).
 func (r *Resource) record(start, end Time, act Activity) {
 	r.busy[act] += end - start
 	r.lastEnd = end
+	if r.hook != nil {
+		r.hook(r, act, start, end)
+	}
+	if r.n > 0 {
+		if last := &r.ring[(r.head+r.n-1)&(len(r.ring)-1)]; last.end == start && last.act == act {
+			last.end = end
+			return
+		}
+	}
 	if r.ring == nil {
 		r.ring = make([]interval, keptIntervals)
 	}
 	if r.n == len(r.ring) {
 		r.makeRoom()
 	}
-	r.ring[(r.head+r.n)%len(r.ring)] = interval{start, end, act}
+	r.ring[(r.head+r.n)&(len(r.ring)-1)] = interval{start, end, act}
 	r.n++
-	if r.hook != nil {
-		r.hook(r, act, start, end)
-	}
 }
 
 // makeRoom frees a slot of the full ring: with an engine, by letting go of intervals that
@@ -179,14 +188,14 @@ func (r *Resource) record(start, end Time, act Activity) {
 func (r *Resource) makeRoom() {
 	if r.eng == nil {
 		r.dropped = r.ring[r.head].end
-		r.head = (r.head + 1) % len(r.ring)
+		r.head = (r.head + 1) & (len(r.ring) - 1)
 		r.n--
 		return
 	}
 	now := r.eng.now
 	for r.n > 0 && r.ring[r.head].end <= now {
 		r.dropped = max(r.dropped, r.ring[r.head].end)
-		r.head = (r.head + 1) % len(r.ring)
+		r.head = (r.head + 1) & (len(r.ring) - 1)
 		r.n--
 	}
 	if r.n < len(r.ring) {
@@ -194,7 +203,7 @@ func (r *Resource) makeRoom() {
 	}
 	grown := make([]interval, 2*len(r.ring))
 	for k := 0; k < r.n; k++ {
-		grown[k] = r.ring[(r.head+k)%len(r.ring)]
+		grown[k] = r.ring[(r.head+k)&(len(r.ring)-1)]
 	}
 	r.ring, r.head = grown, 0
 }
@@ -218,7 +227,7 @@ func (r *Resource) BusyAt(t Time, act Activity) Time {
 	}
 	b := r.busy[act]
 	for k := r.n - 1; k >= 0; k-- {
-		iv := &r.ring[(r.head+k)%len(r.ring)]
+		iv := &r.ring[(r.head+k)&(len(r.ring)-1)]
 		if iv.end <= t {
 			break
 		}
