@@ -71,7 +71,8 @@ func drive(tb testing.TB, m *platforms.Machine, raw *hostos.RawDevice, op uflip.
 }
 
 // benchStack runs b.N I/Os of op on the fastdrain-tlc preset and reports simulated host
-// I/Os per wall-second ("IOs/s", target ≥ 500,000 on one core) and the simulated IOPS.
+// I/Os per wall-second ("IOs/s", target ≥ 500,000 on one core), the simulated IOPS and the
+// engine events fired per I/O.
 // Reads are uniform over the preconditioned half of the namespace (every read goes to
 // flash); writes over the whole namespace.
 func benchStack(b *testing.B, op uflip.Op, variant string) {
@@ -81,10 +82,12 @@ func benchStack(b *testing.B, op uflip.Op, variant string) {
 		span = int64(m.Config.Precondition.Fill*float64(m.SSD.FW.LogicalPages())) * pageSize
 	}
 	b.ReportAllocs()
+	fired := m.Eng.Fired()
 	b.ResetTimer()
 	sim := drive(b, m, raw, op, b.N, span)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "IOs/s")
 	b.ReportMetric(float64(b.N)/sim.Seconds(), "sim-IOPS")
+	b.ReportMetric(float64(m.Eng.Fired()-fired)/float64(b.N), "events/IO")
 }
 
 // BenchmarkStackRandRead4K: 4 KiB random reads at QD 32 through host, PCIe, NVMe,
