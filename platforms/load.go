@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -112,6 +113,10 @@ func Decode(srcs ...Source) (Config, error) {
 		dec := yaml.NewDecoder(bytes.NewReader(s.Data))
 		dec.KnownFields(true)
 		if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+			if strings.HasPrefix(s.Name, "--set ") {
+				// The document was built from the flag: its line numbers mean nothing.
+				return c, fmt.Errorf("%s: %s", s.Name, lineTag.ReplaceAllString(err.Error(), ""))
+			}
 			return c, fmt.Errorf("%s: %w", s.Name, err)
 		}
 		// A second document in one source is a mistake, not something to ignore.
@@ -122,6 +127,9 @@ func Decode(srcs ...Source) (Config, error) {
 	}
 	return c, nil
 }
+
+// lineTag matches the "line N: " a YAML error names a position with.
+var lineTag = regexp.MustCompile(`line \d+: `)
 
 // setYAML turns "a.b.c=value" into the YAML document "a: {b: {c: value}}".
 func setYAML(s string) ([]byte, error) {

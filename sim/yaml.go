@@ -1,0 +1,33 @@
+package sim
+
+import (
+	"fmt"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The quantities of configuration files (times, sizes, frequencies) decode from YAML
+// through their text form; these methods add the line of a bad value to the error, so a
+// configuration mistake is reported as "file: line 12: time "300": missing or unknown
+// unit".
+
+// UnmarshalYAML implements yaml.Unmarshaler.
+func (t *Time) UnmarshalYAML(n *yaml.Node) error { return scalarYAML(n, "time", t.UnmarshalText) }
+
+// UnmarshalYAML implements yaml.Unmarshaler.
+func (s *Size) UnmarshalYAML(n *yaml.Node) error { return scalarYAML(n, "size", s.UnmarshalText) }
+
+// UnmarshalYAML implements yaml.Unmarshaler.
+func (f *Freq) UnmarshalYAML(n *yaml.Node) error {
+	return scalarYAML(n, "frequency", f.UnmarshalText)
+}
+
+func scalarYAML(n *yaml.Node, what string, parse func([]byte) error) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: a %s must be a single value with a unit, not a list or map", n.Line, what)
+	}
+	if err := parse([]byte(n.Value)); err != nil {
+		return fmt.Errorf("line %d: %w", n.Line, err)
+	}
+	return nil
+}
