@@ -144,9 +144,16 @@ func prefixed(section string, err error) []error {
 		}
 		return out
 	}
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "nvmectrl."); ok && section == "nvme" {
+		// The controller names its fields after its package; the file calls the section nvme.
+		return []error{fmt.Errorf("nvme.%s", rest)}
+	}
 	last := section[strings.LastIndex(section, ".")+1:]
-	if strings.HasPrefix(err.Error(), last) || strings.HasPrefix(err.Error(), section) {
-		return []error{err}
+	for _, p := range []string{last, section} {
+		if strings.HasPrefix(msg, p+".") || strings.HasPrefix(msg, p+":") || strings.HasPrefix(msg, p+" ") {
+			return []error{err}
+		}
 	}
 	return []error{fmt.Errorf("%s: %w", section, err)}
 }

@@ -27,7 +27,7 @@ func TestBadSetsAndNames(t *testing.T) {
 		{"set unknown key", Options{Preset: "tiny", Sets: []string{"flash.chanels=4"}}, "--set flash.chanels=4: yaml: unmarshal errors:\n  field chanels not found in type platforms.Flash"},
 		{"set invalid value", Options{Preset: "tiny", Sets: []string{"pcie.lanes=3"}}, "pcie.lanes: 3 is not one of 1, 2, 4, 8, 16"},
 		// Found by FuzzDecode: a zero lba_size made Validate divide by zero instead of reporting it.
-		{"set zero lba size", Options{Preset: "tiny", Sets: []string{"nvme.lba_size=0"}}, "lba_size: 0 is not one of 512, 1024, 2048, 4096"},
+		{"set zero lba size", Options{Preset: "tiny", Sets: []string{"nvme.lba_size=0"}}, "nvme.lba_size: 0 is not one of 512, 1024, 2048, 4096"},
 		{"unknown preset", Options{Preset: "nosuch"}, `no preset named "nosuch" (have: `},
 		{"unknown variant", Options{Preset: "tiny", Variant: "nosuch"}, `no variant named "nosuch" (have: fd, fd-buf, fd-ftl, lsb-only, oracle, vanilla)`},
 		{"syntax error", Options{Preset: "tiny", Files: []string{syntax}}, syntax + ": yaml: line 1: did not find expected node content"},
