@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
-	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -20,11 +19,7 @@ var smallSets = []string{"flash.ways=1", "flash.dies_per_package=2", "host.pagec
 // simulated second (~95 k events), marshalled as result.json is.
 func referenceRun(t *testing.T) []byte {
 	t.Helper()
-	c, err := platforms.Load(platforms.Options{Preset: "fastdrain-tlc", Variant: "fd", Sets: smallSets})
-	require.NoError(t, err)
-	sc, err := apps.LookupScenario("db-s+ungzip")
-	require.NoError(t, err)
-	sc.Duration = sim.Second
+	c, sc := setup(t, "fd", "db-s+ungzip", sim.Second, smallSets...)
 	sc.Warmup = 100 * sim.Millisecond
 	r, err := Run(Options{Label: "fd", Config: c, Workload: Workload{Scenario: sc, Apps: apps.DefaultSpec()}})
 	require.NoError(t, err)
@@ -47,11 +42,8 @@ func TestDeterminism(t *testing.T) {
 	runtime.GOMAXPROCS(2)
 	require.Equal(t, string(want), string(referenceRun(t)), "GOMAXPROCS=2")
 	// Two at once on two goroutines, as RunAll sweeps do.
-	c, err := platforms.Load(platforms.Options{Preset: "fastdrain-tlc", Variant: "fd", Sets: smallSets})
-	require.NoError(t, err)
-	sc, err := apps.LookupScenario("db-s+ungzip")
-	require.NoError(t, err)
-	sc.Duration, sc.Warmup = sim.Second, 100*sim.Millisecond
+	c, sc := setup(t, "fd", "db-s+ungzip", sim.Second, smallSets...)
+	sc.Warmup = 100 * sim.Millisecond
 	o := Options{Label: "fd", Config: c, Workload: Workload{Scenario: sc, Apps: apps.DefaultSpec()}}
 	res, errs := RunAll([]Options{o, o}, 2, nil)
 	for i := range res {

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
-	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -13,11 +12,7 @@ import (
 // TestResultsDoNotHoldTheMachine: a Result must not keep its machine alive (the FTL's maps
 // alone are hundreds of MiB on fastdrain-tlc), or sweeps and figures run out of memory.
 func TestResultsDoNotHoldTheMachine(t *testing.T) {
-	c, err := platforms.Load(platforms.Options{Preset: "fastdrain-tlc", Variant: "fd"})
-	require.NoError(t, err)
-	sc, err := apps.LookupScenario("db-s+ungzip")
-	require.NoError(t, err)
-	sc.Duration = 100 * sim.Millisecond
+	c, sc := setup(t, "fd", "db-s+ungzip", 100*sim.Millisecond)
 	var keep []*Result
 	var ms runtime.MemStats
 	for i := 0; i < 3; i++ {

@@ -7,17 +7,12 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
-	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
 
 func TestRunSmoke(t *testing.T) {
-	c, err := platforms.Load(platforms.Options{Preset: "fastdrain-tlc", Variant: "vanilla"})
-	require.NoError(t, err)
-	sc, err := apps.LookupScenario("apache-u+ungzip")
-	require.NoError(t, err)
-	sc.Duration = sim.Second
+	c, sc := setup(t, "vanilla", "apache-u+ungzip", sim.Second)
 	r, err := Run(Options{Label: "vanilla", Config: c, Workload: Workload{Scenario: sc, Apps: apps.DefaultSpec()}})
 	require.NoError(t, err)
 	require.NotNil(t, r.App("apache-u"))
@@ -27,11 +22,7 @@ func TestRunSmoke(t *testing.T) {
 }
 
 func TestWriteDir(t *testing.T) {
-	c, err := platforms.Load(platforms.Options{Preset: "fastdrain-tlc", Variant: "fd"})
-	require.NoError(t, err)
-	sc, err := apps.LookupScenario("apache-u+ungzip")
-	require.NoError(t, err)
-	sc.Duration = sim.Second
+	c, sc := setup(t, "fd", "apache-u+ungzip", sim.Second)
 	r, err := Run(Options{Label: "fd", Config: c, Workload: Workload{Scenario: sc, Apps: apps.DefaultSpec()}})
 	require.NoError(t, err)
 	dir := t.TempDir()
