@@ -99,6 +99,46 @@ func TestFastDrainWatermarks(t *testing.T) {
 	require.Equal(t, r.fw.Stats.ForegroundEvictions, st.ForegroundWr)
 }
 
+// TestFastDrainPredictionStartsForegroundEarly: the hint is there so the SSD makes room
+// before the data arrives. With 10 of 100 pages occupied (under the low watermark, 50) a
+// victimization announcing 90 pages predicts 100 ≥ 80 (high): foreground eviction starts
+// at once and stays on while the prediction is at or over 80, although the occupancy is
+// under 50 all along; it ends only once the prediction is under 80 and the occupancy under
+// 50. (A rule that ended foreground as soon as the occupancy was under the low watermark
+// would leave it the moment it entered, and log an entry and an exit at the same instant
+// for every eviction round.)
+func TestFastDrainPredictionStartsForegroundEarly(t *testing.T) {
+	s := smallSpec(FastDrain, "sequential")
+	s.Buffer.Pages = 100
+	s.Buffer.Watermarks = buffer.Watermarks{Low: 0.5, High: 0.8}
+	s.Buffer.BackgroundMax = 1
+	r := newRig(t, s, nil)
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		for i := int64(0); i < 10; i++ {
+			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+		}
+		for i := int64(100); i < 190; i += 2 {
+			left := uint32(190 - i)
+			stamps := []uint64{Stamp(i, 1), Stamp(i+1, 1)}
+			r.cmd(p, nvmectrl.OpWrite, i, 2, nvmectrl.Hint{Victim: true, Pages: left}, stamps)
+		}
+	})
+	r.eng.Run()
+	log := r.fw.ModeLog()
+	require.GreaterOrEqual(t, len(log), 2)
+	require.True(t, log[0].Foreground)
+	require.Less(t, log[0].Occupancy, 50, "entered on the prediction, not the occupancy")
+	require.GreaterOrEqual(t, log[0].Predicted, int64(80))
+	require.False(t, log[1].Foreground)
+	require.Greater(t, log[1].At, log[0].At, "no exit in the instant of the entry")
+	require.Less(t, log[1].Predicted, int64(80), "left once the prediction fell under high")
+	require.Less(t, log[1].Occupancy, 50)
+	for k := 1; k < len(log); k++ {
+		require.NotEqual(t, log[k-1].Foreground, log[k].Foreground, "entries alternate")
+	}
+	require.Positive(t, r.fw.Stats.ForegroundEvictions)
+}
+
 // TestForegroundSpreadsOverDies: vanilla on-demand eviction fills every die's queue in
 // turn, so the programs of a long write burst are spread evenly over the four dies.
 func TestForegroundSpreadsOverDies(t *testing.T) {

@@ -25,12 +25,11 @@ func (f *Firmware) foreground() bool {
 		occ := float64(f.buf.Occupancy())
 		predicted := occ + float64(f.announced) + float64(f.reserved)
 		wm := f.spec.Buffer.Watermarks
-		if !f.fgMode && predicted >= wm.High*capP {
-			f.fgMode = true
-			f.logMode(int64(predicted))
-		}
-		if f.fgMode && occ < wm.Low*capP {
-			f.fgMode = false
+		// Foreground while the announced victimization is predicted to overflow the
+		// buffer, and from then on until the occupancy is back under the low watermark.
+		fg := predicted >= wm.High*capP || (f.fgMode && occ >= wm.Low*capP)
+		if fg != f.fgMode {
+			f.fgMode = fg
 			f.logMode(int64(predicted))
 		}
 		return f.fgMode || urgent
