@@ -19,6 +19,16 @@ func ms(ps int64) string { return report.Duration(sim.Time(ps)) }
 // window returns the measured span.
 func (r *Result) window() sim.Time { return max(r.Ended-r.Began, 1) }
 
+// Throughput returns the bytes app moved per second of the measured window, in MB/s
+// (10^6 B/s), or 0 if it did not run.
+func (r *Result) Throughput(app string) float64 {
+	a := r.App(app)
+	if a == nil {
+		return 0
+	}
+	return float64(a.Bytes) / r.window().Seconds() / 1e6
+}
+
 // AppTable is the per-application latency and throughput table.
 func (r *Result) AppTable() *report.Table {
 	t := &report.Table{Title: "applications (" + r.Label + ")",
@@ -27,7 +37,7 @@ func (r *Result) AppTable() *report.Table {
 	for _, a := range r.Apps {
 		h := a.Latency
 		t.Append(a.App, strconv.FormatInt(a.Requests, 10), fmt.Sprintf("%.1f", float64(a.Requests)/secs),
-			fmt.Sprintf("%.1f", float64(a.Bytes)/secs/1e6), ms(int64(h.Mean())), ms(h.Quantile(0.5)),
+			fmt.Sprintf("%.1f", r.Throughput(a.App)), ms(int64(h.Mean())), ms(h.Quantile(0.5)),
 			ms(h.Quantile(0.9)), ms(h.Quantile(0.99)), ms(h.Quantile(0.999)), ms(h.Max()))
 	}
 	return t

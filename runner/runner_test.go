@@ -37,3 +37,11 @@ func TestWriteDir(t *testing.T) {
 	require.NoError(t, r.WriteText(&b))
 	require.Contains(t, b.String(), "dies utilization (fd)")
 }
+
+// TestThroughput: 300 MB written over a 2 s measured window is 150 MB/s; an app that did
+// not run reports 0.
+func TestThroughput(t *testing.T) {
+	r := &Result{Began: sim.Second, Ended: 3 * sim.Second, Apps: []AppResult{{App: "ungzip", Bytes: 300_000_000}}}
+	require.InDelta(t, 150.0, r.Throughput("ungzip"), 1e-9)
+	require.Zero(t, r.Throughput("db-s"))
+}
