@@ -20,7 +20,7 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 		if op.bg {
 			f.bgInFlight--
 		}
-		f.roomSig.Broadcast()
+		f.roomChanged()
 		f.evictSig.Notify()
 		if f.flushers > 0 && f.buf.Occupancy() == 0 {
 			f.flushSig.Broadcast()

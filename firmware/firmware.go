@@ -56,7 +56,7 @@ type Firmware struct {
 
 	// Eviction state.
 	evictSig    sim.Signal
-	roomSig     sim.Signal
+	roomQ       []*worker // workers waiting for buffer room, longest first
 	flushSig    sim.Signal
 	roomWaiters int
 	flushers    int

@@ -61,7 +61,7 @@ func (f *Firmware) gcLoop(g int) func(p *sim.Proc) {
 				f.OnGC(f)
 			}
 			f.evictSig.Notify()
-			f.roomSig.Broadcast()
+			f.roomChanged()
 		}
 	}
 }

@@ -19,6 +19,9 @@ type worker struct {
 	dsm  []byte
 	cmd  *nvmectrl.Command // handed over by Submit, its first step already booked
 	sig  sim.Signal        // Submit wakes the idle worker through it
+	// roomSig resumes the worker when it waits for buffer room and its check (HandleEvent)
+	// found some.
+	roomSig sim.Signal
 }
 
 func newWorker(f *Firmware, i int) *worker {
@@ -180,9 +183,37 @@ func (wk *worker) room(p *sim.Proc) int {
 		}
 		f.roomWaiters++
 		f.evictSig.Notify()
-		p.Wait(&f.roomSig)
-		f.roomWaiters--
+		f.roomQ = append(f.roomQ, wk)
+		p.Wait(&wk.roomSig) // HandleEvent resumes it when there is room
 	}
+}
+
+// roomChanged gives every worker waiting for buffer room a look at it, in the order they
+// started waiting, as a broadcast to them would: each worker's check (HandleEvent) is an
+// event at now where its wake-up would be, and only a worker that finds room is resumed;
+// the others wait on, at the back of the queue, without a process switch.
+func (f *Firmware) roomChanged() {
+	now := f.eng.Now()
+	for i, wk := range f.roomQ {
+		f.eng.SchedulePhase(now, sim.PhaseProcess, wk, nil, 0)
+		f.roomQ[i] = nil
+	}
+	f.roomQ = f.roomQ[:0]
+}
+
+// HandleEvent is a waiting worker's look at the buffer room (scheduled by roomChanged): it
+// does what the worker's loop in room would do on waking, and resumes the worker only if it
+// found room.
+func (wk *worker) HandleEvent(*sim.Event) {
+	f := wk.f
+	f.roomWaiters--
+	if f.buf.Room()-f.reserved > 0 {
+		wk.roomSig.Resume()
+		return
+	}
+	f.roomWaiters++
+	f.evictSig.Notify()
+	f.roomQ = append(f.roomQ, wk)
 }
 
 // oldStamp returns the current version of page lpn for a read-modify-write, reading it
