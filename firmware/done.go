@@ -21,7 +21,7 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 			f.bgInFlight--
 		}
 		f.roomChanged()
-		f.evictSig.Notify()
+		f.evict.notify()
 		if f.flushers > 0 && f.buf.Occupancy() == 0 {
 			f.flushSig.Broadcast()
 		}
@@ -47,6 +47,11 @@ func (f *Firmware) programDone(op *flashOp) {
 func (f *Firmware) release(now sim.Time, w *waiter) {
 	w.pending--
 	if w.pending == 0 {
+		if w.h != nil {
+			// Where the process's wake-up would be (Signal.NotifyAt).
+			f.eng.SchedulePhase(max(now, w.ready), sim.PhaseProcess, w.h, nil, wkRead)
+			return
+		}
 		w.sig.NotifyAt(max(now, w.ready))
 	}
 }

@@ -55,7 +55,7 @@ type Firmware struct {
 	sched *scheduler
 
 	// Eviction state.
-	evictSig    sim.Signal
+	evict       evictor
 	roomQ       []*worker // workers waiting for buffer room, longest first
 	flushSig    sim.Signal
 	roomWaiters int
@@ -142,7 +142,9 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 		wk := newWorker(f, w)
 		eng.Spawn(fmt.Sprintf("%s.hil[%d]", name, w), wk.run)
 	}
-	eng.Spawn(name+".evict", f.evictor)
+	f.evict.f = f
+	// Its first round where a process spawned now would start.
+	eng.SchedulePhase(eng.Now(), sim.PhaseProcess, &f.evict, nil, evRound)
 	for d := 0; d < geo.Dies(); d++ {
 		eng.Spawn(fmt.Sprintf("%s.gc[%d]", name, d), f.gcLoop(d))
 	}
@@ -187,15 +189,17 @@ func (f *Firmware) Level() nvmectrl.BufferLevel {
 // Submit implements nvmectrl.Firmware: the command goes to the worker that has been idle
 // longest, or joins the HIL's queue if every worker is busy. A worker handed a command
 // here has its first step (parsing, and a read's lookups) booked on its core at once and
-// is woken when that step ends, so taking a command costs it one process switch, not two.
+// takes the command when that step ends (wkStart): reads and whole-page writes are served
+// in events, without a process switch (hilevents.go), the others by its process.
 func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
 	if len(f.idle) > 0 {
 		wk := f.idle[0]
 		copy(f.idle, f.idle[1:])
 		f.idle[len(f.idle)-1] = nil
 		f.idle = f.idle[:len(f.idle)-1]
-		wk.cmd = cmd
-		wk.sig.NotifyAt(wk.core.Book(now, f.acts.hil, wk.front(cmd)))
+		// Scheduled where the idle process's wake-up would be (Signal.NotifyAt).
+		wk.next = cmd
+		f.eng.SchedulePhase(max(now, wk.core.Book(now, f.acts.hil, wk.front(cmd))), sim.PhaseProcess, wk, nil, wkStart)
 		return
 	}
 	if !f.cmds.TrySend(cmd) {

@@ -60,7 +60,7 @@ func (f *Firmware) gcLoop(g int) func(p *sim.Proc) {
 			if f.OnGC != nil {
 				f.OnGC(f)
 			}
-			f.evictSig.Notify()
+			f.evict.notify()
 			f.roomChanged()
 		}
 	}

@@ -22,6 +22,15 @@ type worker struct {
 	// roomSig resumes the worker when it waits for buffer room and its check (HandleEvent)
 	// found some.
 	roomSig sim.Signal
+
+	// The command served in events (hilevents.go) while the process stays parked.
+	next      *nvmectrl.Command // its first step is booked; wkStart takes it
+	ev        *nvmectrl.Command // being served in events, or nil
+	off, n    int64             // its byte range
+	i, last   int64             // next and last logical page
+	k         int64             // pages of the write chunk in flight
+	stalled   bool              // the write chunk waited for buffer room
+	stallFrom sim.Time
 }
 
 func newWorker(f *Firmware, i int) *worker {
@@ -121,7 +130,7 @@ func (wk *worker) write(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 	}
 	if cmd.Hint.Victim {
 		f.announced = int64(cmd.Hint.Pages)
-		f.evictSig.Notify()
+		f.evict.notify()
 	}
 	ps := int64(f.spec.PageSize)
 	for i := first; i <= last; {
@@ -156,7 +165,7 @@ func (wk *worker) write(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 				f.announced--
 			}
 		}
-		f.evictSig.Notify()
+		f.evict.notify()
 		i += k
 	}
 	if cmd.SQE.FUA() && !f.spec.PowerLossProtection {
@@ -182,15 +191,16 @@ func (wk *worker) room(p *sim.Proc) int {
 			f.Stats.Stalls++
 		}
 		f.roomWaiters++
-		f.evictSig.Notify()
+		f.evict.notify()
 		f.roomQ = append(f.roomQ, wk)
-		p.Wait(&wk.roomSig) // HandleEvent resumes it when there is room
+		p.Wait(&wk.roomSig) // lookAtRoom resumes it when there is room
 	}
 }
 
 // roomChanged gives every worker waiting for buffer room a look at it, in the order they
 // started waiting, as a broadcast to them would: each worker's check (HandleEvent) is an
-// event at now where its wake-up would be, and only a worker that finds room is resumed;
+// event at now where its wake-up would be (lookAtRoom), and only a worker that finds room
+// goes on;
 // the others wait on, at the back of the queue, without a process switch.
 func (f *Firmware) roomChanged() {
 	now := f.eng.Now()
@@ -199,21 +209,6 @@ func (f *Firmware) roomChanged() {
 		f.roomQ[i] = nil
 	}
 	f.roomQ = f.roomQ[:0]
-}
-
-// HandleEvent is a waiting worker's look at the buffer room (scheduled by roomChanged): it
-// does what the worker's loop in room would do on waking, and resumes the worker only if it
-// found room.
-func (wk *worker) HandleEvent(*sim.Event) {
-	f := wk.f
-	f.roomWaiters--
-	if f.buf.Room()-f.reserved > 0 {
-		wk.roomSig.Resume()
-		return
-	}
-	f.roomWaiters++
-	f.evictSig.Notify()
-	f.roomQ = append(f.roomQ, wk)
 }
 
 // oldStamp returns the current version of page lpn for a read-modify-write, reading it
@@ -250,15 +245,24 @@ func (wk *worker) grow(n int) {
 
 // read serves the command's pages from the buffer, from in-flight programs, or from flash.
 func (wk *worker) read(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
-	f := wk.f
 	off, n, first, last, ok := wk.span(cmd)
 	if !ok {
 		return nvmectrl.StatusLBAOutOfRange
 	}
+	wk.readIssue(p.Now(), first, last)
+	wk.w.wait(p) // resumes once every page is in DRAM
+	wk.readFinish(p.Now(), cmd, off, n, first, last)
+	return nvmectrl.StatusSuccess
+}
+
+// readIssue serves a read's pages from the buffer or from in-flight programs, or queues
+// their flash reads, counting those in wk.w.
+func (wk *worker) readIssue(now sim.Time, first, last int64) {
+	f := wk.f
 	k := int(last - first + 1)
 	wk.grow(k)
 	w := &wk.w
-	w.pending, w.ready = 0, p.Now()
+	w.pending, w.ready = 0, now
 	for j := 0; j < k; j++ {
 		lpn := first + int64(j)
 		f.Stats.ReadPages++
@@ -284,10 +288,15 @@ func (wk *worker) read(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 		f.Stats.FlashReads++
 		f.sched.enqueue(op)
 	}
-	w.wait(p) // resumes once every page is in DRAM
-	out := f.dramMove(p.Now(), first, int(n), false)
+}
+
+// readFinish moves a read's pages, all in DRAM by now, to the host.
+func (wk *worker) readFinish(now sim.Time, cmd *nvmectrl.Command, off, n, first, last int64) {
+	f := wk.f
+	w := &wk.w
+	out := f.dramMove(now, first, int(n), false)
 	ps := int64(f.spec.PageSize)
-	for j := 0; j < k; j++ {
+	for j := 0; j < int(last-first+1); j++ {
 		if start := (first + int64(j)) * ps; start >= off {
 			binary.LittleEndian.PutUint64(wk.b8[:], w.stamps[j])
 			m := min(8, int(off+n-start))
@@ -295,7 +304,6 @@ func (wk *worker) read(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 		}
 	}
 	f.hw.Ctrl.WriteHostData(out, cmd, 0, int(n))
-	return nvmectrl.StatusSuccess
 }
 
 // flush waits until the data buffered when it started has been written to flash: as many
@@ -305,7 +313,7 @@ func (wk *worker) flush(p *sim.Proc) {
 	f := wk.f
 	target := f.buf.Stats.Evicted + int64(f.buf.Occupancy())
 	f.flushers++
-	f.evictSig.Notify()
+	f.evict.notify()
 	for f.buf.Occupancy() > 0 && f.buf.Stats.Evicted < target {
 		p.Wait(&f.flushSig)
 	}
