@@ -57,6 +57,7 @@ type Firmware struct {
 	// Eviction state.
 	evict       evictor
 	roomQ       []*worker // workers waiting for buffer room, longest first
+	freeLooks   []*roomLook
 	flushSig    sim.Signal
 	roomWaiters int
 	flushers    int

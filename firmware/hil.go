@@ -198,17 +198,49 @@ func (wk *worker) room(p *sim.Proc) int {
 }
 
 // roomChanged gives every worker waiting for buffer room a look at it, in the order they
-// started waiting, as a broadcast to them would: each worker's check (HandleEvent) is an
-// event at now where its wake-up would be (lookAtRoom), and only a worker that finds room
-// goes on;
+// started waiting, as a broadcast to them would: each worker's look (lookAtRoom) is made
+// where its wake-up would be, and only a worker that finds room goes on;
 // the others wait on, at the back of the queue, without a process switch.
 func (f *Firmware) roomChanged() {
-	now := f.eng.Now()
-	for i, wk := range f.roomQ {
-		f.eng.SchedulePhase(now, sim.PhaseProcess, wk, nil, 0)
-		f.roomQ[i] = nil
+	if len(f.roomQ) == 0 {
+		return
 	}
+	var l *roomLook
+	if n := len(f.freeLooks); n > 0 {
+		l = f.freeLooks[n-1]
+		f.freeLooks = f.freeLooks[:n-1]
+	} else {
+		l = &roomLook{f: f}
+	}
+	l.wks = append(l.wks, f.roomQ...)
+	clear(f.roomQ)
 	f.roomQ = f.roomQ[:0]
+	f.eng.SchedulePhase(f.eng.Now(), sim.PhaseProcess, l, nil, 0)
+}
+
+// roomLook is the looks at the buffer room of the workers that waited for it when it
+// changed, in the order they started waiting. They are one event, not one each: the
+// looks would be consecutive events at the same time, and sim.Engine.Requeue puts the rest
+// back in their place whenever an event scheduled by an earlier look must come first.
+type roomLook struct {
+	f    *Firmware
+	wks  []*worker
+	head int
+}
+
+// HandleEvent looks at the room for each worker in turn (worker.lookAtRoom).
+func (l *roomLook) HandleEvent(*sim.Event) {
+	for first := true; l.head < len(l.wks); first = false {
+		if !first && l.f.eng.Requeue() {
+			return
+		}
+		wk := l.wks[l.head]
+		l.wks[l.head] = nil
+		l.head++
+		wk.lookAtRoom()
+	}
+	l.wks, l.head = l.wks[:0], 0
+	l.f.freeLooks = append(l.f.freeLooks, l)
 }
 
 // oldStamp returns the current version of page lpn for a read-modify-write, reading it

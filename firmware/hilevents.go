@@ -18,8 +18,7 @@ import (
 
 // Codes of a worker's events.
 const (
-	wkRoom  int64 = iota // a look at the buffer room (roomChanged)
-	wkStart              // a command's first step has ended
+	wkStart int64 = iota // a command's first step has ended
 	wkData               // a write chunk's data is in DRAM
 	wkPages              // a write chunk's per-page work has ended
 	wkRead               // a read's pages are in DRAM (release)
@@ -28,8 +27,6 @@ const (
 // HandleEvent runs one step of the worker (see the codes above).
 func (wk *worker) HandleEvent(ev *sim.Event) {
 	switch ev.Code {
-	case wkRoom:
-		wk.lookAtRoom()
 	case wkStart:
 		wk.start()
 	case wkData:

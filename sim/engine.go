@@ -171,6 +171,37 @@ func (e *Engine) push(t Time, ph Phase, h Handler, data any, code int64, daemon 
 	e.up(len(e.heap) - 1)
 }
 
+// Requeue is for a handler that does in one event a batch of steps that would otherwise be
+// consecutive events scheduled together (each a look at some state): called between two
+// steps, it reports whether an event scheduled since the current one fired comes before
+// the current event's own place in the order (one at the current time in a lower phase),
+// and if so schedules the current event again at that place — the same time, phase and
+// sequence number, so before everything else scheduled since — after which the handler
+// should return and go on with the next step when the event fires again. Each step then
+// sees the state it would have seen as an event of its own.
+func (e *Engine) Requeue() bool {
+	k, _, ok := e.next()
+	if !ok || k.t != e.now || k.tie >= e.cur.tie {
+		return false
+	}
+	var s int32
+	if n := len(e.free); n > 0 {
+		s = e.free[n-1]
+		e.free = e.free[:n-1]
+	} else {
+		s = int32(len(e.slots))
+		e.slots = append(e.slots, payload{})
+	}
+	c := &e.cur
+	e.slots[s] = payload{h: c.Handler, data: c.Data, code: c.Code, daemon: c.daemon}
+	if !c.daemon {
+		e.live++
+	}
+	e.heap = append(e.heap, key{t: c.Time, tie: c.tie, slot: s})
+	e.up(len(e.heap) - 1)
+	return true
+}
+
 // Named is implemented by components and processes that have a hierarchical name.
 type Named interface {
 	Name() string

@@ -49,3 +49,49 @@ func TestSignalResumeFromProcessPanics(t *testing.T) {
 	require.Panics(t, e.Run)
 	e.Close()
 }
+
+// batch does its steps in one event, putting itself back in its place with Requeue when an
+// event scheduled by a step must come first.
+type batch struct {
+	e     *Engine
+	steps []string
+	log   *[]string
+}
+
+func (b *batch) HandleEvent(*Event) {
+	for first := true; len(b.steps) > 0; first = false {
+		if !first && b.e.Requeue() {
+			*b.log = append(*b.log, "requeued")
+			return
+		}
+		s := b.steps[0]
+		b.steps = b.steps[1:]
+		*b.log = append(*b.log, s)
+		if s == "b" {
+			// A step that schedules an event at now in a lower phase: it comes before the
+			// next step, as it would before the next of separate events.
+			b.e.SchedulePhase(b.e.Now(), PhaseHardware, logHandler{b.log}, nil, 0)
+		}
+	}
+}
+
+type logHandler struct{ log *[]string }
+
+func (h logHandler) HandleEvent(ev *Event) { *h.log = append(*h.log, "hw@"+ev.Time.String()) }
+
+// TestRequeue: the steps of a batch event interleave with a lower-phase event scheduled by a
+// step exactly as separate events scheduled together would, and stay ahead of events of
+// their own phase scheduled after them.
+func TestRequeue(t *testing.T) {
+	e := NewEngine()
+	var log []string
+	b := &batch{e: e, steps: []string{"a", "b", "c", "d"}, log: &log}
+	e.SchedulePhase(10, PhaseProcess, b, nil, 0)
+	e.SchedulePhase(10, PhaseProcess, logHandler{&log}, nil, 0) // after the batch
+	e.Run()
+	require.Equal(t, []string{"a", "b", "requeued", "hw@10ps", "c", "d", "hw@10ps"}, log)
+	// With nothing in between, Requeue reports false and leaves the engine alone.
+	e.At(20, func() { require.False(t, e.Requeue()) })
+	e.Run()
+	require.Zero(t, e.Pending())
+}
