@@ -214,7 +214,7 @@ func handlerName(h Handler) string {
 	return fmt.Sprintf("%T", h)
 }
 
-// up and down maintain the binary min-heap of keys.
+// up maintains the binary min-heap of keys after an insertion (popHeap after a removal).
 func (e *Engine) up(i int) {
 	h := e.heap
 	k := h[i]
@@ -229,10 +229,20 @@ func (e *Engine) up(i int) {
 	h[i] = k
 }
 
-func (e *Engine) down(i int) {
+// popHeap removes the heap's top. It moves the hole at the root down to a leaf along the
+// smaller children (one comparison per level), then sifts the last key up from there
+// (Floyd's bottom-up deletion): the last key is usually among the latest, so it rarely
+// rises, and this saves the comparison with it at every level on the way down.
+func (e *Engine) popHeap() {
 	h := e.heap
-	n := len(h)
-	k := h[i]
+	n := len(h) - 1
+	k := h[n]
+	h = h[:n]
+	e.heap = h
+	if n == 0 {
+		return
+	}
+	i := 0
 	for {
 		l := 2*i + 1
 		if l >= n {
@@ -242,11 +252,16 @@ func (e *Engine) down(i int) {
 		if r := l + 1; r < n && h[r].before(&h[l]) {
 			c = r
 		}
-		if !h[c].before(&k) {
-			break
-		}
 		h[i] = h[c]
 		i = c
+	}
+	for i > 0 {
+		p := (i - 1) / 2
+		if !k.before(&h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
 	}
 	h[i] = k
 }
@@ -275,13 +290,7 @@ func (e *Engine) take(k *key, fromNow bool) {
 			e.nowHead, e.nowq = 0, e.nowq[:0]
 		}
 	} else {
-		h := e.heap
-		last := len(h) - 1
-		h[0] = h[last]
-		e.heap = h[:last]
-		if last > 0 {
-			e.down(0)
-		}
+		e.popHeap()
 	}
 	pl := &e.slots[kk.slot]
 	e.cur = Event{Time: kk.t, Handler: pl.h, Data: pl.data, Code: pl.code, tie: kk.tie, daemon: pl.daemon}
