@@ -127,6 +127,7 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 	}
 	f.pagesPerNS = fl.LogicalPages()
 	f.inflightBlock = make([]uint16, geo.Blocks())
+	f.victims = make([]buffer.Victim, 0, 1) // evictOne picks one at a time into it
 	clk := sim.NewClock(spec.CoreFreq)
 	for i := 0; i < spec.Cores; i++ {
 		c := sim.NewCore(fmt.Sprintf("%s.core[%d]", name, i), clk)
