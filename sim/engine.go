@@ -149,7 +149,10 @@ func (e *Engine) push(t Time, ph Phase, h Handler, data any, code int64, daemon 
 		e.slots = append(e.slots, Event{})
 	}
 	k := key{t: t, tie: uint64(ph)<<56 | e.seq, slot: s}
-	e.slots[s] = Event{Time: t, Handler: h, Data: data, Code: code, tie: k.tie, daemon: daemon}
+	// Field by field: a composite literal is built on the stack and copied in wide loads
+	// that stall on the narrow stores just made (store-to-load forwarding fails).
+	ev := &e.slots[s]
+	ev.Time, ev.Handler, ev.Data, ev.Code, ev.tie, ev.daemon = t, h, data, code, k.tie, daemon
 	if !daemon {
 		e.live++
 	}
