@@ -157,6 +157,10 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 		return false
 	}
 	v := f.buf.PickVictims(1, f.victims[:0])[0]
+	// Wall-clock only: the next evictions' buffer entry and mapping entry are then in cache.
+	if next, ok := f.buf.PrefetchVictims(); ok {
+		f.ftl.PrefetchMapping(next)
+	}
 	op := f.sched.get(opEvict, g)
 	op.ppn, op.stamp, op.victim = ppn, v.Version, v
 	if purpose == ftl.Background {

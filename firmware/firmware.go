@@ -194,6 +194,7 @@ func (f *Firmware) Level() nvmectrl.BufferLevel {
 // takes the command when that step ends (wkStart): reads and whole-page writes are served
 // in events, without a process switch (hilevents.go), the others by its process.
 func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
+	f.prefetch(cmd)
 	if len(f.idle) > 0 {
 		wk := f.idle[0]
 		copy(f.idle, f.idle[1:])
@@ -207,6 +208,21 @@ func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
 	if !f.cmds.TrySend(cmd) {
 		panic(fmt.Sprintf("firmware %s at %v: command queue full (more commands than max_commands)", f.name, now))
 	}
+}
+
+// prefetch asks the CPU to bring the buffer-index cell and the mapping-table entry of a
+// read's or write's first page into the cache: they are used when the command's first step
+// ends, after other events, so the cache misses overlap with those (wall-clock only).
+func (f *Firmware) prefetch(cmd *nvmectrl.Command) {
+	if cmd.IsAdmin() {
+		return
+	}
+	if op := cmd.SQE.Opcode(); op != nvmectrl.OpRead && op != nvmectrl.OpWrite {
+		return
+	}
+	lpn := int64(cmd.SQE.SLBA()) * int64(f.lbaSize) / int64(f.spec.PageSize)
+	f.buf.PrefetchIndex(lpn)
+	f.ftl.PrefetchMapping(lpn)
 }
 
 // core returns the core for a process index.
