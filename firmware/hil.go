@@ -314,7 +314,10 @@ func (wk *worker) readIssue(now sim.Time, first, last int64) {
 			f.Stats.PendingHits++
 			continue
 		}
-		op := f.sched.get(opHostRead, f.geo.Addr(ppn).Die)
+		g, a := f.addr(ppn)
+		ch, i := f.dieOf(g)
+		ch.Die(i).Prefetch(a) // wall-clock only: the die reads its state when the read starts
+		op := f.sched.get(opHostRead, g)
 		op.ppn, op.w, op.idx = ppn, w, j
 		w.pending++
 		f.Stats.FlashReads++
