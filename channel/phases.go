@@ -1,6 +1,10 @@
 package channel
 
-import "github.com/fastdrain-sim/fastdrain/sim"
+import (
+	"math/bits"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
 
 // The transaction state machine: arbitration, and what happens at the end of each phase.
 
@@ -27,11 +31,13 @@ func (c *Channel) dispatch(now sim.Time) {
 // transaction's die can take it now.
 func (c *Channel) pick(now sim.Time) *Transaction {
 	var best *Transaction
-	for i := range c.ways {
-		w := &c.ways[i]
-		cand := c.candidate(w, now)
-		if cand != nil && (best == nil || c.before(cand, best)) {
-			best = cand
+	for k, word := range c.queuedWays { // the ways with queued transactions, in order
+		for ; word != 0; word &= word - 1 {
+			w := &c.ways[k<<6|bits.TrailingZeros64(word)]
+			cand := c.candidate(w, now)
+			if cand != nil && (best == nil || c.before(cand, best)) {
+				best = cand
+			}
 		}
 	}
 	if best != nil {
@@ -40,6 +46,9 @@ func (c *Channel) pick(now sim.Time) *Transaction {
 			w.reads.pop()
 		} else {
 			w.writes.pop()
+		}
+		if w.reads.head == nil && w.writes.head == nil {
+			c.queuedWays[best.Die>>6] &^= 1 << uint(best.Die&63)
 		}
 	}
 	return best
