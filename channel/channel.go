@@ -41,9 +41,10 @@ type Channel struct {
 	spec Spec
 	bus  *sim.Resource
 	ways []way
-	// queuedWays has bit i set while ways[i] has queued transactions, so arbitration
-	// visits only those (a channel may have dozens of dies, most with nothing queued).
-	queuedWays []uint64
+	// candWays has bit i set while ways[i] may have a transaction to start (noteWay), so
+	// arbitration visits only those: a channel may have dozens of dies, most with nothing
+	// queued or busy with a program that only a read could suspend.
+	candWays []uint64
 
 	actCmd, actIn, actOut sim.Activity
 
@@ -83,7 +84,7 @@ func New(eng *sim.Engine, name string, spec Spec) (*Channel, error) {
 		}
 		c.ways = append(c.ways, way{die: d})
 	}
-	c.queuedWays = make([]uint64, (spec.Dies+63)/64)
+	c.candWays = make([]uint64, (spec.Dies+63)/64)
 	c.precompute()
 	return c, nil
 }
@@ -185,7 +186,7 @@ func (c *Channel) Submit(tx *Transaction) {
 	} else {
 		w.writes.push(tx)
 	}
-	c.queuedWays[tx.Die>>6] |= 1 << uint(tx.Die&63)
+	c.noteWay(tx.Die)
 	c.queued++
 	if !c.busBusy && !c.dispatchPending && !c.inEvent {
 		c.dispatchPending = true
