@@ -157,9 +157,14 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 		return false
 	}
 	v := f.buf.PickVictims(1, f.victims[:0])[0]
-	// Wall-clock only: the next evictions' buffer entry and mapping entry are then in cache.
-	if next, ok := f.buf.PrefetchVictims(); ok {
-		f.ftl.PrefetchMapping(next)
+	// Wall-clock only, a pipeline: the next victim's mapping entry was brought into the
+	// cache at the previous eviction, so what its write updates can be fetched now; the one
+	// after's mapping entry is fetched now (and the buffer entry of the one after that).
+	if lpn1, lpn2, n := f.buf.NextVictims(); n > 0 {
+		f.ftl.PrefetchRebind(lpn1)
+		if n > 1 {
+			f.ftl.PrefetchMapping(lpn2)
+		}
 	}
 	op := f.sched.get(opEvict, g)
 	op.ppn, op.stamp, op.victim = ppn, v.Version, v

@@ -210,19 +210,23 @@ func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
 	}
 }
 
-// prefetch asks the CPU to bring the buffer-index cell and the mapping-table entry of a
-// read's or write's first page into the cache: they are used when the command's first step
-// ends, after other events, so the cache misses overlap with those (wall-clock only).
+// prefetch asks the CPU to bring the buffer-index cell of a read's or write's first page,
+// and a read's mapping-table entry, into the cache: they are used when the command's first
+// step ends, after other events, so the cache misses overlap with those (wall-clock only).
+// A write's mapping entry is used only when the page is evicted (evictOne prefetches it).
 func (f *Firmware) prefetch(cmd *nvmectrl.Command) {
 	if cmd.IsAdmin() {
 		return
 	}
-	if op := cmd.SQE.Opcode(); op != nvmectrl.OpRead && op != nvmectrl.OpWrite {
+	op := cmd.SQE.Opcode()
+	if op != nvmectrl.OpRead && op != nvmectrl.OpWrite {
 		return
 	}
 	lpn := int64(cmd.SQE.SLBA()) * int64(f.lbaSize) / int64(f.spec.PageSize)
 	f.buf.PrefetchIndex(lpn)
-	f.ftl.PrefetchMapping(lpn)
+	if op == nvmectrl.OpRead {
+		f.ftl.PrefetchMapping(lpn)
+	}
 }
 
 // core returns the core for a process index.
