@@ -41,6 +41,10 @@ type Channel struct {
 	spec Spec
 	bus  *sim.Resource
 	ways []way
+	// candWays has bit i set while ways[i] may have a transaction to start (noteWay), so
+	// arbitration visits only those: a channel may have dozens of dies, most with nothing
+	// queued or busy with a program that only a read could suspend.
+	candWays []uint64
 
 	actCmd, actIn, actOut sim.Activity
 
@@ -80,6 +84,7 @@ func New(eng *sim.Engine, name string, spec Spec) (*Channel, error) {
 		}
 		c.ways = append(c.ways, way{die: d})
 	}
+	c.candWays = make([]uint64, (spec.Dies+63)/64)
 	c.precompute()
 	return c, nil
 }
@@ -181,6 +186,7 @@ func (c *Channel) Submit(tx *Transaction) {
 	} else {
 		w.writes.push(tx)
 	}
+	c.noteWay(tx.Die)
 	c.queued++
 	if !c.busBusy && !c.dispatchPending && !c.inEvent {
 		c.dispatchPending = true

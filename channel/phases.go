@@ -1,6 +1,10 @@
 package channel
 
-import "github.com/fastdrain-sim/fastdrain/sim"
+import (
+	"math/bits"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
 
 // The transaction state machine: arbitration, and what happens at the end of each phase.
 
@@ -27,11 +31,13 @@ func (c *Channel) dispatch(now sim.Time) {
 // transaction's die can take it now.
 func (c *Channel) pick(now sim.Time) *Transaction {
 	var best *Transaction
-	for i := range c.ways {
-		w := &c.ways[i]
-		cand := c.candidate(w, now)
-		if cand != nil && (best == nil || c.before(cand, best)) {
-			best = cand
+	for k, word := range c.candWays { // the ways that may have a candidate, in order
+		for ; word != 0; word &= word - 1 {
+			w := &c.ways[k<<6|bits.TrailingZeros64(word)]
+			cand := c.candidate(w, now)
+			if cand != nil && (best == nil || c.before(cand, best)) {
+				best = cand
+			}
 		}
 	}
 	if best != nil {
@@ -43,6 +49,20 @@ func (c *Channel) pick(now sim.Time) *Transaction {
 		}
 	}
 	return best
+}
+
+// noteWay updates way i's bit in candWays after its queues, owner or reader changed. A way
+// can have a candidate (startable) only if no read has suspended its die's operation, and
+// either its die is free and something is queued, or a read is queued (which may suspend a
+// program or erase): every other way's candidate is nil.
+func (c *Channel) noteWay(i int) {
+	w := &c.ways[i]
+	bit := uint64(1) << uint(i&63)
+	if w.reader == nil && (w.owner == nil && (w.reads.head != nil || w.writes.head != nil) || w.reads.head != nil) {
+		c.candWays[i>>6] |= bit
+	} else {
+		c.candWays[i>>6] &^= bit
+	}
 }
 
 // candidate returns the transaction die w would start next under the policy, if its die
@@ -112,6 +132,7 @@ func (c *Channel) startIssue(tx *Transaction, now sim.Time) {
 	} else {
 		w.reader = tx // suspends the owner's program or erase (startable checked it)
 	}
+	c.noteWay(tx.Die) // pick popped tx from its queue
 	tx.BusStart = now
 	tx.state = stIssue
 	n := len(tx.Addrs)
@@ -222,6 +243,7 @@ func (c *Channel) complete(tx *Transaction, now sim.Time) {
 	} else {
 		w.owner = nil
 	}
+	c.noteWay(tx.Die)
 	w.count--
 	tx.Completed = now
 	tx.state = stFree

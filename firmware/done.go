@@ -20,8 +20,8 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 		if op.bg {
 			f.bgInFlight--
 		}
-		f.roomSig.Broadcast()
-		f.evictSig.Notify()
+		f.roomChanged()
+		f.evict.notify()
 		if f.flushers > 0 && f.buf.Occupancy() == 0 {
 			f.flushSig.Broadcast()
 		}
@@ -47,6 +47,11 @@ func (f *Firmware) programDone(op *flashOp) {
 func (f *Firmware) release(now sim.Time, w *waiter) {
 	w.pending--
 	if w.pending == 0 {
+		if w.h != nil {
+			// Where the process's wake-up would be (Signal.NotifyAt).
+			f.eng.SchedulePhase(max(now, w.ready), sim.PhaseProcess, w.h, nil, wkRead)
+			return
+		}
 		w.sig.NotifyAt(max(now, w.ready))
 	}
 }

@@ -5,14 +5,84 @@ import (
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// evictor is the buffer manager's process: it decides, by policy, when to write buffered
-// pages to flash, to which dies, and whether in the foreground (urgent: LSB pages under the
-// latency-aware allocator) or the background.
-func (f *Firmware) evictor(p *sim.Proc) {
-	for {
-		if f.evictRound(p) == 0 {
-			p.Wait(&f.evictSig)
-		}
+// evictor is the buffer manager: it decides, by policy, when to write buffered pages to
+// flash, to which dies, and whether in the foreground (urgent: LSB pages under the
+// latency-aware allocator) or the background. It works in rounds, one after the other
+// while a round sends pages, and otherwise waits to be notified. It is event-driven, as a
+// process that loops over rounds and waits on a signal would be: its events are where that
+// process's wake-ups would be (same time, phase PhaseProcess, same place in the order), so
+// it costs no process switches.
+type evictor struct {
+	f       *Firmware
+	waiting bool
+}
+
+// Codes of the evictor's events.
+const (
+	evRound   int64 = iota // start a round
+	evDecided              // the round's decision has been computed
+	evIssued               // the round's allocations and issues have been computed
+)
+
+// notify starts a round if the evictor is waiting (a signal's Notify).
+func (ev *evictor) notify() {
+	if ev.waiting {
+		ev.waiting = false
+		ev.f.eng.SchedulePhase(ev.f.eng.Now(), sim.PhaseProcess, ev, nil, evRound)
+	}
+}
+
+// HandleEvent runs one step of a round.
+func (ev *evictor) HandleEvent(e *sim.Event) {
+	switch e.Code {
+	case evRound:
+		ev.round()
+	case evDecided:
+		ev.decided()
+	case evIssued:
+		ev.round() // a round that sent pages is followed by another
+	}
+}
+
+// compute charges n cycles of eviction work on core 0 and schedules code's event when it
+// ends; it reports false, having charged nothing, if n ≤ 0 (a process's Compute would not
+// sleep).
+func (ev *evictor) compute(n int64, code int64) bool {
+	f := ev.f
+	if n <= 0 {
+		return false
+	}
+	f.eng.SchedulePhase(f.core(0).Book(f.eng.Now(), f.acts.evict, n), sim.PhaseProcess, ev, nil, code)
+	return true
+}
+
+// round starts a round: unless there is nothing to do, it computes the decision.
+func (ev *evictor) round() {
+	f := ev.f
+	if f.buf.Dirty() == 0 {
+		ev.waiting = true
+		return
+	}
+	fg := f.foreground()
+	if !fg && f.spec.Buffer.Policy == Vanilla {
+		ev.waiting = true // vanilla evicts on demand only
+		return
+	}
+	if !ev.compute(f.spec.Cycles.Evict, evDecided) {
+		ev.decided()
+	}
+}
+
+// decided issues the round's evictions and charges their work, or waits if there were none.
+func (ev *evictor) decided() {
+	f := ev.f
+	issued := f.evictRound()
+	if issued == 0 {
+		ev.waiting = true
+		return
+	}
+	if !ev.compute(int64(issued)*(f.spec.Cycles.Allocate+f.spec.Cycles.FlashIssue), evIssued) {
+		ev.round()
 	}
 }
 
@@ -40,18 +110,10 @@ func (f *Firmware) foreground() bool {
 	}
 }
 
-// evictRound issues one round of evictions and returns how many pages it sent.
-func (f *Firmware) evictRound(p *sim.Proc) int {
-	if f.buf.Dirty() == 0 {
-		return 0
-	}
-	fg := f.foreground()
-	if !fg && f.spec.Buffer.Policy == Vanilla {
-		return 0 // vanilla evicts on demand only
-	}
-	core := f.core(0)
-	p.Compute(core, f.acts.evict, f.spec.Cycles.Evict)
-	fg = f.foreground() // the state may have moved while the decision was computed
+// evictRound issues one round of evictions, its decision computed, and returns how many
+// pages it sent.
+func (f *Firmware) evictRound() int {
+	fg := f.foreground() // the state may have moved while the decision was computed
 	dies := f.geo.Dies()
 	issued := 0
 	for k := 0; k < dies && f.buf.Dirty() > 0; k++ {
@@ -77,9 +139,6 @@ func (f *Firmware) evictRound(p *sim.Proc) int {
 		}
 	}
 	f.dieRR = (f.dieRR + 1) % dies
-	if issued > 0 {
-		p.Compute(core, f.acts.evict, int64(issued)*(f.spec.Cycles.Allocate+f.spec.Cycles.FlashIssue))
-	}
 	return issued
 }
 
@@ -97,6 +156,15 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 		return false
 	}
 	v := f.buf.PickVictims(1, f.victims[:0])[0]
+	// Wall-clock only, a pipeline: the next victim's mapping entry was brought into the
+	// cache at the previous eviction, so what its write updates can be fetched now; the one
+	// after's mapping entry is fetched now (and the buffer entry of the one after that).
+	if lpn1, lpn2, n := f.buf.NextVictims(); n > 0 {
+		f.ftl.PrefetchRebind(lpn1)
+		if n > 1 {
+			f.ftl.PrefetchMapping(lpn2)
+		}
+	}
 	op := f.sched.get(opEvict, g)
 	op.ppn, op.stamp, op.victim = ppn, v.Version, v
 	if purpose == ftl.Background {

@@ -55,8 +55,9 @@ type Firmware struct {
 	sched *scheduler
 
 	// Eviction state.
-	evictSig    sim.Signal
-	roomSig     sim.Signal
+	evict       evictor
+	roomQ       []*worker // workers waiting for buffer room, longest first
+	freeLooks   []*roomLook
 	flushSig    sim.Signal
 	roomWaiters int
 	flushers    int
@@ -126,6 +127,7 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 	}
 	f.pagesPerNS = fl.LogicalPages()
 	f.inflightBlock = make([]uint16, geo.Blocks())
+	f.victims = make([]buffer.Victim, 0, 1) // evictOne picks one at a time into it
 	clk := sim.NewClock(spec.CoreFreq)
 	for i := 0; i < spec.Cores; i++ {
 		c := sim.NewCore(fmt.Sprintf("%s.core[%d]", name, i), clk)
@@ -142,7 +144,9 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 		wk := newWorker(f, w)
 		eng.Spawn(fmt.Sprintf("%s.hil[%d]", name, w), wk.run)
 	}
-	eng.Spawn(name+".evict", f.evictor)
+	f.evict.f = f
+	// Its first round where a process spawned now would start.
+	eng.SchedulePhase(eng.Now(), sim.PhaseProcess, &f.evict, nil, evRound)
 	for d := 0; d < geo.Dies(); d++ {
 		eng.Spawn(fmt.Sprintf("%s.gc[%d]", name, d), f.gcLoop(d))
 	}
@@ -187,19 +191,41 @@ func (f *Firmware) Level() nvmectrl.BufferLevel {
 // Submit implements nvmectrl.Firmware: the command goes to the worker that has been idle
 // longest, or joins the HIL's queue if every worker is busy. A worker handed a command
 // here has its first step (parsing, and a read's lookups) booked on its core at once and
-// is woken when that step ends, so taking a command costs it one process switch, not two.
+// takes the command when that step ends (wkStart): reads and whole-page writes are served
+// in events, without a process switch (hilevents.go), the others by its process.
 func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
+	f.prefetch(cmd)
 	if len(f.idle) > 0 {
 		wk := f.idle[0]
 		copy(f.idle, f.idle[1:])
 		f.idle[len(f.idle)-1] = nil
 		f.idle = f.idle[:len(f.idle)-1]
-		wk.cmd = cmd
-		wk.sig.NotifyAt(wk.core.Book(now, f.acts.hil, wk.front(cmd)))
+		// Scheduled where the idle process's wake-up would be (Signal.NotifyAt).
+		wk.next = cmd
+		f.eng.SchedulePhase(max(now, wk.core.Book(now, f.acts.hil, wk.front(cmd))), sim.PhaseProcess, wk, nil, wkStart)
 		return
 	}
 	if !f.cmds.TrySend(cmd) {
 		panic(fmt.Sprintf("firmware %s at %v: command queue full (more commands than max_commands)", f.name, now))
+	}
+}
+
+// prefetch asks the CPU to bring the buffer-index cell of a read's or write's first page,
+// and a read's mapping-table entry, into the cache: they are used when the command's first
+// step ends, after other events, so the cache misses overlap with those (wall-clock only).
+// A write's mapping entry is used only when the page is evicted (evictOne prefetches it).
+func (f *Firmware) prefetch(cmd *nvmectrl.Command) {
+	if cmd.IsAdmin() {
+		return
+	}
+	op := cmd.SQE.Opcode()
+	if op != nvmectrl.OpRead && op != nvmectrl.OpWrite {
+		return
+	}
+	lpn := int64(cmd.SQE.SLBA()) * int64(f.lbaSize) / int64(f.spec.PageSize)
+	f.buf.PrefetchIndex(lpn)
+	if op == nvmectrl.OpRead {
+		f.ftl.PrefetchMapping(lpn)
 	}
 }
 

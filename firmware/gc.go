@@ -60,8 +60,8 @@ func (f *Firmware) gcLoop(g int) func(p *sim.Proc) {
 			if f.OnGC != nil {
 				f.OnGC(f)
 			}
-			f.evictSig.Notify()
-			f.roomSig.Broadcast()
+			f.evict.notify()
+			f.roomChanged()
 		}
 	}
 }

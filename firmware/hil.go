@@ -19,6 +19,18 @@ type worker struct {
 	dsm  []byte
 	cmd  *nvmectrl.Command // handed over by Submit, its first step already booked
 	sig  sim.Signal        // Submit wakes the idle worker through it
+	// roomSig resumes the worker when it waits for buffer room and its check (HandleEvent)
+	// found some.
+	roomSig sim.Signal
+
+	// The command served in events (hilevents.go) while the process stays parked.
+	next      *nvmectrl.Command // its first step is booked; wkStart takes it
+	ev        *nvmectrl.Command // being served in events, or nil
+	off, n    int64             // its byte range
+	i, last   int64             // next and last logical page
+	k         int64             // pages of the write chunk in flight
+	stalled   bool              // the write chunk waited for buffer room
+	stallFrom sim.Time
 }
 
 func newWorker(f *Firmware, i int) *worker {
@@ -118,7 +130,7 @@ func (wk *worker) write(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 	}
 	if cmd.Hint.Victim {
 		f.announced = int64(cmd.Hint.Pages)
-		f.evictSig.Notify()
+		f.evict.notify()
 	}
 	ps := int64(f.spec.PageSize)
 	for i := first; i <= last; {
@@ -153,7 +165,7 @@ func (wk *worker) write(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 				f.announced--
 			}
 		}
-		f.evictSig.Notify()
+		f.evict.notify()
 		i += k
 	}
 	if cmd.SQE.FUA() && !f.spec.PowerLossProtection {
@@ -179,10 +191,56 @@ func (wk *worker) room(p *sim.Proc) int {
 			f.Stats.Stalls++
 		}
 		f.roomWaiters++
-		f.evictSig.Notify()
-		p.Wait(&f.roomSig)
-		f.roomWaiters--
+		f.evict.notify()
+		f.roomQ = append(f.roomQ, wk)
+		p.Wait(&wk.roomSig) // lookAtRoom resumes it when there is room
 	}
+}
+
+// roomChanged gives every worker waiting for buffer room a look at it, in the order they
+// started waiting, as a broadcast to them would: each worker's look (lookAtRoom) is made
+// where its wake-up would be, and only a worker that finds room goes on;
+// the others wait on, at the back of the queue, without a process switch.
+func (f *Firmware) roomChanged() {
+	if len(f.roomQ) == 0 {
+		return
+	}
+	var l *roomLook
+	if n := len(f.freeLooks); n > 0 {
+		l = f.freeLooks[n-1]
+		f.freeLooks = f.freeLooks[:n-1]
+	} else {
+		l = &roomLook{f: f}
+	}
+	l.wks = append(l.wks, f.roomQ...)
+	clear(f.roomQ)
+	f.roomQ = f.roomQ[:0]
+	f.eng.SchedulePhase(f.eng.Now(), sim.PhaseProcess, l, nil, 0)
+}
+
+// roomLook is the looks at the buffer room of the workers that waited for it when it
+// changed, in the order they started waiting. They are one event, not one each: the
+// looks would be consecutive events at the same time, and sim.Engine.Requeue puts the rest
+// back in their place whenever an event scheduled by an earlier look must come first.
+type roomLook struct {
+	f    *Firmware
+	wks  []*worker
+	head int
+}
+
+// HandleEvent looks at the room for each worker in turn (worker.lookAtRoom).
+func (l *roomLook) HandleEvent(*sim.Event) {
+	for first := true; l.head < len(l.wks); first = false {
+		if !first && l.f.eng.Requeue() {
+			return
+		}
+		wk := l.wks[l.head]
+		l.wks[l.head] = nil
+		l.head++
+		wk.lookAtRoom()
+	}
+	l.wks, l.head = l.wks[:0], 0
+	l.f.freeLooks = append(l.f.freeLooks, l)
 }
 
 // oldStamp returns the current version of page lpn for a read-modify-write, reading it
@@ -219,15 +277,24 @@ func (wk *worker) grow(n int) {
 
 // read serves the command's pages from the buffer, from in-flight programs, or from flash.
 func (wk *worker) read(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
-	f := wk.f
 	off, n, first, last, ok := wk.span(cmd)
 	if !ok {
 		return nvmectrl.StatusLBAOutOfRange
 	}
+	wk.readIssue(p.Now(), first, last)
+	wk.w.wait(p) // resumes once every page is in DRAM
+	wk.readFinish(p.Now(), cmd, off, n, first, last)
+	return nvmectrl.StatusSuccess
+}
+
+// readIssue serves a read's pages from the buffer or from in-flight programs, or queues
+// their flash reads, counting those in wk.w.
+func (wk *worker) readIssue(now sim.Time, first, last int64) {
+	f := wk.f
 	k := int(last - first + 1)
 	wk.grow(k)
 	w := &wk.w
-	w.pending, w.ready = 0, p.Now()
+	w.pending, w.ready = 0, now
 	for j := 0; j < k; j++ {
 		lpn := first + int64(j)
 		f.Stats.ReadPages++
@@ -247,16 +314,24 @@ func (wk *worker) read(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 			f.Stats.PendingHits++
 			continue
 		}
-		op := f.sched.get(opHostRead, f.geo.Addr(ppn).Die)
+		g, a := f.addr(ppn)
+		ch, i := f.dieOf(g)
+		ch.Die(i).Prefetch(a) // wall-clock only: the die reads its state when the read starts
+		op := f.sched.get(opHostRead, g)
 		op.ppn, op.w, op.idx = ppn, w, j
 		w.pending++
 		f.Stats.FlashReads++
 		f.sched.enqueue(op)
 	}
-	w.wait(p) // resumes once every page is in DRAM
-	out := f.dramMove(p.Now(), first, int(n), false)
+}
+
+// readFinish moves a read's pages, all in DRAM by now, to the host.
+func (wk *worker) readFinish(now sim.Time, cmd *nvmectrl.Command, off, n, first, last int64) {
+	f := wk.f
+	w := &wk.w
+	out := f.dramMove(now, first, int(n), false)
 	ps := int64(f.spec.PageSize)
-	for j := 0; j < k; j++ {
+	for j := 0; j < int(last-first+1); j++ {
 		if start := (first + int64(j)) * ps; start >= off {
 			binary.LittleEndian.PutUint64(wk.b8[:], w.stamps[j])
 			m := min(8, int(off+n-start))
@@ -264,7 +339,6 @@ func (wk *worker) read(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 		}
 	}
 	f.hw.Ctrl.WriteHostData(out, cmd, 0, int(n))
-	return nvmectrl.StatusSuccess
 }
 
 // flush waits until the data buffered when it started has been written to flash: as many
@@ -274,7 +348,7 @@ func (wk *worker) flush(p *sim.Proc) {
 	f := wk.f
 	target := f.buf.Stats.Evicted + int64(f.buf.Occupancy())
 	f.flushers++
-	f.evictSig.Notify()
+	f.evict.notify()
 	for f.buf.Occupancy() > 0 && f.buf.Stats.Evicted < target {
 		p.Wait(&f.flushSig)
 	}

@@ -25,8 +25,9 @@ const (
 type waiter struct {
 	pending int
 	sig     sim.Signal
-	ready   sim.Time // latest time a completed operation's data reached DRAM
-	stamps  []uint64 // per page slot: the stamp a read returned
+	h       sim.Handler // when set, release schedules an event for it (code wkRead) instead
+	ready   sim.Time    // latest time a completed operation's data reached DRAM
+	stamps  []uint64    // per page slot: the stamp a read returned
 }
 
 // wait blocks p until every operation counted in w has completed and the data of the reads

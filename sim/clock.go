@@ -78,6 +78,9 @@ func (f *Freq) UnmarshalText(b []byte) error {
 // A zero Clock is invalid; build one with NewClock.
 type Clock struct {
 	freq Freq
+	// period is the period when it is a whole number of picoseconds (the edges are then
+	// n·period, computed with one 64-bit operation), 0 otherwise.
+	period Time
 }
 
 // psPerSecond is 10¹², the number of picoseconds in a second.
@@ -89,7 +92,11 @@ func NewClock(f Freq) Clock {
 	if f <= 0 {
 		panic(fmt.Sprintf("sim: clock frequency %d Hz must be positive", f))
 	}
-	return Clock{freq: f}
+	c := Clock{freq: f}
+	if psPerSecond%uint64(f) == 0 {
+		c.period = Time(psPerSecond / uint64(f))
+	}
+	return c
 }
 
 // ClockFromPeriod returns a clock whose period is exactly p picoseconds. p must divide 10¹²
@@ -98,7 +105,7 @@ func ClockFromPeriod(p Time) Clock {
 	if p <= 0 || psPerSecond%uint64(p) != 0 {
 		panic(fmt.Sprintf("sim: clock period %v does not divide one second", p))
 	}
-	return Clock{freq: Freq(psPerSecond / uint64(p))}
+	return NewClock(Freq(psPerSecond / uint64(p)))
 }
 
 // Freq returns the clock's frequency.
@@ -109,6 +116,9 @@ func (c Clock) Period() Time { return Time(psPerSecond / uint64(c.freq)) }
 
 // Edge returns the time of edge n.
 func (c Clock) Edge(n int64) Time {
+	if c.period != 0 {
+		return Time(n) * c.period
+	}
 	hi, lo := bits.Mul64(uint64(n), psPerSecond)
 	q, _ := bits.Div64(hi, lo, uint64(c.freq))
 	return Time(q)
@@ -118,6 +128,13 @@ func (c Clock) Edge(n int64) Time {
 func (c Clock) EdgeIndex(t Time) int64 {
 	if t <= 0 {
 		return 0
+	}
+	if c.period != 0 {
+		n := int64(t / c.period)
+		if t%c.period != 0 {
+			n++
+		}
+		return n
 	}
 	// Smallest n with floor(n·10¹²/f) ≥ t, i.e. n·10¹² ≥ t·f, i.e. n = ceil(t·f / 10¹²).
 	hi, lo := bits.Mul64(uint64(t), uint64(c.freq))

@@ -47,3 +47,20 @@ func TestParseFreq(t *testing.T) {
 	require.Equal(t, 2*MHz, ClockFromPeriod(500*Nanosecond).Freq())
 	require.Panics(t, func() { ClockFromPeriod(3 * Picosecond) })
 }
+
+// TestClockWholePeriodMatchesExact: a clock with a whole-picosecond period (edges computed
+// with 64-bit operations) has the edges of the general 128-bit formulas floor(n·10¹²/f) and
+// ceil(t·f/10¹²) (a Clock whose period is left 0); by hand: at 400 MHz, t = 2501 ps is
+// 1.0004 periods, so its next edge is edge 2 = 5000 ps.
+func TestClockWholePeriodMatchesExact(t *testing.T) {
+	for _, f := range []Freq{400 * MHz, 1 * GHz, 800 * MHz, 2 * GHz, 125 * MHz} {
+		c := NewClock(f)
+		general := Clock{freq: f} // period 0: the 128-bit path
+		for _, tm := range []Time{0, 1, 499, 500, 2499, 2500, 2501, 1_000_000_007, 86_400 * Second} {
+			require.Equal(t, general.EdgeIndex(tm), c.EdgeIndex(tm), "%v at %v", f, tm)
+			require.Equal(t, general.NextEdge(tm), c.NextEdge(tm), "%v at %v", f, tm)
+			require.Equal(t, general.After(tm, 7), c.After(tm, 7), "%v at %v", f, tm)
+		}
+	}
+	require.Equal(t, Time(5000), NewClock(400*MHz).NextEdge(2501))
+}

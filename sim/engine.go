@@ -43,8 +43,8 @@ type EventHook func(ev *Event)
 // global, so independent simulations can run side by side in one program (sweeps).
 //
 // Pending events live in two structures, both ordered by (time, phase, sequence): a binary
-// min-heap of 24-byte keys for events in the future, whose payloads (handler, data, code)
-// stay put in a slot table so that heap moves copy keys only; and a FIFO for events
+// min-heap of 24-byte keys for events in the future, whose events stay put in a slot table
+// (handlers are handed a pointer into it) so that heap moves copy keys only; and a FIFO for events
 // scheduled at the current time in non-decreasing phase (process wake-ups, hand-offs), which
 // costs O(1) instead of a heap insertion. The earlier of the two heads fires next, so the
 // order is the same total order as with one heap.
@@ -53,7 +53,7 @@ type Engine struct {
 	heap    []key
 	nowq    []key // events at time now, in firing order; nowq[nowHead:] are pending
 	nowHead int
-	slots   []payload
+	slots   []Event
 	free    []int32 // unused slots
 	seq     uint64
 	live    int // non-daemon events pending
@@ -65,23 +65,17 @@ type Engine struct {
 	curProc  *Proc
 	procs    int
 	procList []*Proc
-	// cur holds the event being fired, so handlers get a pointer without a heap allocation.
-	cur Event
+	// cur is the event being fired, in its slot (freed when its handler returns).
+	cur *Event
+	// closes counts Close calls, so a slot is not freed after a Close inside its handler.
+	closes int
 }
 
-// key orders one pending event; slot indexes its payload.
+// key orders one pending event; slot indexes the event.
 type key struct {
 	t    Time
 	tie  uint64 // phase in the top 8 bits, sequence number below
 	slot int32
-}
-
-// payload is what an event carries to its handler.
-type payload struct {
-	h      Handler
-	data   any
-	code   int64
-	daemon bool
 }
 
 // before reports whether a fires before b.
@@ -95,7 +89,7 @@ func (a *key) before(b *key) bool {
 // NewEngine returns an engine at time zero with no events.
 func NewEngine() *Engine {
 	return &Engine{heap: make([]key, 0, 1024), nowq: make([]key, 0, 256),
-		slots: make([]payload, 0, 1024), free: make([]int32, 0, 1024)}
+		slots: make([]Event, 0, 1024), free: make([]int32, 0, 1024)}
 }
 
 // Now returns the current simulated time.
@@ -152,10 +146,13 @@ func (e *Engine) push(t Time, ph Phase, h Handler, data any, code int64, daemon 
 		e.free = e.free[:n-1]
 	} else {
 		s = int32(len(e.slots))
-		e.slots = append(e.slots, payload{})
+		e.slots = append(e.slots, Event{})
 	}
-	e.slots[s] = payload{h: h, data: data, code: code, daemon: daemon}
 	k := key{t: t, tie: uint64(ph)<<56 | e.seq, slot: s}
+	// Field by field: a composite literal is built on the stack and copied in wide loads
+	// that stall on the narrow stores just made (store-to-load forwarding fails).
+	ev := &e.slots[s]
+	ev.Time, ev.Handler, ev.Data, ev.Code, ev.tie, ev.daemon = t, h, data, code, k.tie, daemon
 	if !daemon {
 		e.live++
 	}
@@ -171,6 +168,37 @@ func (e *Engine) push(t Time, ph Phase, h Handler, data any, code int64, daemon 
 	e.up(len(e.heap) - 1)
 }
 
+// Requeue is for a handler that does in one event a batch of steps that would otherwise be
+// consecutive events scheduled together (each a look at some state): called between two
+// steps, it reports whether an event scheduled since the current one fired comes before
+// the current event's own place in the order (one at the current time in a lower phase),
+// and if so schedules the current event again at that place — the same time, phase and
+// sequence number, so before everything else scheduled since — after which the handler
+// should return and go on with the next step when the event fires again. Each step then
+// sees the state it would have seen as an event of its own.
+func (e *Engine) Requeue() bool {
+	k, _, ok := e.next()
+	if !ok || k.t != e.now || k.tie >= e.cur.tie {
+		return false
+	}
+	var s int32
+	if n := len(e.free); n > 0 {
+		s = e.free[n-1]
+		e.free = e.free[:n-1]
+	} else {
+		s = int32(len(e.slots))
+		e.slots = append(e.slots, Event{})
+	}
+	c := e.cur
+	e.slots[s] = *c
+	if !c.daemon {
+		e.live++
+	}
+	e.heap = append(e.heap, key{t: c.Time, tie: c.tie, slot: s})
+	e.up(len(e.heap) - 1)
+	return true
+}
+
 // Named is implemented by components and processes that have a hierarchical name.
 type Named interface {
 	Name() string
@@ -183,7 +211,7 @@ func handlerName(h Handler) string {
 	return fmt.Sprintf("%T", h)
 }
 
-// up and down maintain the binary min-heap of keys.
+// up maintains the binary min-heap of keys after an insertion (popHeap after a removal).
 func (e *Engine) up(i int) {
 	h := e.heap
 	k := h[i]
@@ -198,10 +226,20 @@ func (e *Engine) up(i int) {
 	h[i] = k
 }
 
-func (e *Engine) down(i int) {
+// popHeap removes the heap's top. It moves the hole at the root down to a leaf along the
+// smaller children (one comparison per level), then sifts the last key up from there
+// (Floyd's bottom-up deletion): the last key is usually among the latest, so it rarely
+// rises, and this saves the comparison with it at every level on the way down.
+func (e *Engine) popHeap() {
 	h := e.heap
-	n := len(h)
-	k := h[i]
+	n := len(h) - 1
+	k := h[n]
+	h = h[:n]
+	e.heap = h
+	if n == 0 {
+		return
+	}
+	i := 0
 	for {
 		l := 2*i + 1
 		if l >= n {
@@ -211,11 +249,16 @@ func (e *Engine) down(i int) {
 		if r := l + 1; r < n && h[r].before(&h[l]) {
 			c = r
 		}
-		if !h[c].before(&k) {
-			break
-		}
 		h[i] = h[c]
 		i = c
+	}
+	for i > 0 {
+		p := (i - 1) / 2
+		if !k.before(&h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
 	}
 	h[i] = k
 }
@@ -235,8 +278,8 @@ func (e *Engine) next() (k *key, fromNow bool, ok bool) {
 	return nil, false, false
 }
 
-// take removes the event with key k (the earliest) and loads it into e.cur.
-func (e *Engine) take(k *key, fromNow bool) {
+// take removes the event with key k (the earliest) from the queues and returns its slot.
+func (e *Engine) take(k *key, fromNow bool) int32 {
 	kk := *k
 	if fromNow {
 		e.nowHead++
@@ -244,21 +287,12 @@ func (e *Engine) take(k *key, fromNow bool) {
 			e.nowHead, e.nowq = 0, e.nowq[:0]
 		}
 	} else {
-		h := e.heap
-		last := len(h) - 1
-		h[0] = h[last]
-		e.heap = h[:last]
-		if last > 0 {
-			e.down(0)
-		}
+		e.popHeap()
 	}
-	pl := &e.slots[kk.slot]
-	e.cur = Event{Time: kk.t, Handler: pl.h, Data: pl.data, Code: pl.code, tie: kk.tie, daemon: pl.daemon}
-	*pl = payload{} // drop references for the garbage collector
-	e.free = append(e.free, kk.slot)
-	if !e.cur.daemon {
+	if !e.slots[kk.slot].daemon {
 		e.live--
 	}
+	return kk.slot
 }
 
 // Stop makes Run or RunUntil return after the current event.
@@ -294,14 +328,22 @@ func (e *Engine) run(limit Time) {
 		if !ok || k.t > limit {
 			return
 		}
-		e.take(k, fromNow)
-		e.now = e.cur.Time
+		s := e.take(k, fromNow)
+		ev := &e.slots[s]
+		e.cur = ev
+		e.now = ev.Time
 		e.fired++
 		if len(e.hooks) > 0 {
 			for _, h := range e.hooks {
-				h(&e.cur)
+				h(ev)
 			}
 		}
-		e.cur.Handler.HandleEvent(&e.cur)
+		closes := e.closes
+		ev.Handler.HandleEvent(ev)
+		// The handler may have grown the slot table (ev then points into the old one).
+		if e.closes == closes {
+			e.slots[s] = Event{} // drop references for the garbage collector
+			e.free = append(e.free, s)
+		}
 	}
 }

@@ -170,6 +170,7 @@ func (e *Engine) Close() {
 	e.procs = 0
 	e.heap = e.heap[:0]
 	e.nowq, e.nowHead = e.nowq[:0], 0
+	e.closes++
 	clear(e.slots)
 	e.slots, e.free = e.slots[:0], e.free[:0]
 	e.live = 0

@@ -1,5 +1,7 @@
 package sim
 
+import "fmt"
+
 // Signal is a condition that processes wait on. Notify wakes the longest waiter;
 // Broadcast wakes all. A notification with nobody waiting is not remembered, so waiters
 // re-check their condition in a loop, as with a condition variable.
@@ -24,6 +26,26 @@ func (s *Signal) NotifyAt(t Time) {
 	if p := s.first(); p != nil {
 		p.wakeAt(t)
 	}
+}
+
+// Resume removes the process that has waited longest and runs it at once, inside the
+// calling event handler, until it blocks again, instead of scheduling its wake-up; it
+// reports whether there was a waiter. A model whose handler fires at the moment the
+// waiter would have been woken (its own wake-up event, scheduled where the process's would
+// have been) uses it to run a check on the process's behalf and resume it only when the
+// check passes, which saves the process switches of wake-ups that would find nothing to do.
+// It must be called from an event handler, not from a process.
+func (s *Signal) Resume() bool {
+	p := s.first()
+	if p == nil {
+		return false
+	}
+	if p.eng.curProc != nil {
+		panic(fmt.Sprintf("sim: process %s resumed from process %s at %v; Resume is for event handlers",
+			p.name, p.eng.curProc.name, p.eng.now))
+	}
+	p.HandleEvent(nil)
+	return true
 }
 
 // first removes and returns the longest waiter, or nil.

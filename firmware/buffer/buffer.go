@@ -238,6 +238,7 @@ func (b *Buffer) alloc() int32 {
 	b.unlink(&b.clean, s)
 	b.index.del(b.slots[s].lpn)
 	b.Stats.Reclaimed++
+	b.prefetchReclaim() // wall-clock only
 	return s
 }
 

@@ -1,0 +1,219 @@
+package firmware
+
+import (
+	"encoding/binary"
+
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// A worker serves the common commands — reads, and writes of whole pages that need no
+// flush — in events instead of in its process: each step is an event with the worker as
+// handler, scheduled exactly where the process's wake-up would be (same time, phase
+// PhaseProcess, same place in the order), doing what the process would do on waking. The
+// results are those of the process; only the coroutine switches are saved. The process
+// stays parked, idle, meanwhile, and serves the other commands (partial-page writes, which
+// read-modify-write; writes that must flush; trims; admin commands): the wkStart event
+// resumes it with the command.
+
+// Codes of a worker's events.
+const (
+	wkStart int64 = iota // a command's first step has ended
+	wkData               // a write chunk's data is in DRAM
+	wkPages              // a write chunk's per-page work has ended
+	wkRead               // a read's pages are in DRAM (release)
+)
+
+// HandleEvent runs one step of the worker (see the codes above).
+func (wk *worker) HandleEvent(ev *sim.Event) {
+	switch ev.Code {
+	case wkStart:
+		wk.start()
+	case wkData:
+		wk.writeData()
+	case wkPages:
+		wk.writePages()
+	case wkRead:
+		wk.readDone()
+	}
+}
+
+// lookAtRoom does what a worker waiting for buffer room does on waking: it goes on with its
+// write if there is room, and otherwise waits on at the back of the queue.
+func (wk *worker) lookAtRoom() {
+	f := wk.f
+	f.roomWaiters--
+	if f.buf.Room()-f.reserved > 0 {
+		if wk.ev != nil {
+			wk.writeRoom()
+		} else {
+			wk.roomSig.Resume()
+		}
+		return
+	}
+	f.roomWaiters++
+	f.evict.notify()
+	f.roomQ = append(f.roomQ, wk)
+}
+
+// inEvents reports whether cmd is served in events.
+func (wk *worker) inEvents(cmd *nvmectrl.Command) bool {
+	if cmd.IsAdmin() {
+		return false
+	}
+	switch cmd.SQE.Opcode() {
+	case nvmectrl.OpRead:
+		return true
+	case nvmectrl.OpWrite:
+		if cmd.SQE.FUA() && !wk.f.spec.PowerLossProtection {
+			return false
+		}
+		ps := int64(wk.f.spec.PageSize)
+		off, n, _, _, ok := wk.span(cmd)
+		return !ok || off%ps == 0 && n%ps == 0
+	}
+	return false
+}
+
+// start takes the command whose first step has ended (Submit, finish): the process
+// resumes to serve it, or the events do.
+func (wk *worker) start() {
+	f := wk.f
+	cmd := wk.next
+	wk.next = nil
+	if !wk.inEvents(cmd) {
+		wk.cmd = cmd
+		wk.sig.Resume()
+		return
+	}
+	wk.ev = cmd
+	f.Stats.Commands++
+	off, n, first, last, ok := wk.span(cmd)
+	wk.off, wk.n, wk.i, wk.last = off, n, first, last
+	if cmd.SQE.Opcode() == nvmectrl.OpRead {
+		f.Stats.Reads++
+		if !ok {
+			wk.finish(nvmectrl.StatusLBAOutOfRange)
+			return
+		}
+		wk.w.h = wk // release schedules wkRead when the pages are in DRAM
+		wk.readIssue(f.eng.Now(), first, last)
+		if wk.w.pending == 0 {
+			wk.readDone()
+		}
+		return
+	}
+	f.Stats.Writes++
+	if !ok {
+		wk.finish(nvmectrl.StatusLBAOutOfRange)
+		return
+	}
+	if cmd.Hint.Victim {
+		f.announced = int64(cmd.Hint.Pages)
+		f.evict.notify()
+	}
+	wk.writeChunk()
+}
+
+// readDone ends a read whose pages are in DRAM (read, after its wait).
+func (wk *worker) readDone() {
+	wk.w.h = nil
+	wk.readFinish(wk.f.eng.Now(), wk.ev, wk.off, wk.n, wk.i, wk.last)
+	wk.finish(nvmectrl.StatusSuccess)
+}
+
+// writeChunk starts the next chunk of a write (the top of write's loop).
+func (wk *worker) writeChunk() {
+	if wk.i > wk.last {
+		wk.finish(nvmectrl.StatusSuccess)
+		return
+	}
+	wk.stalled, wk.stallFrom = false, wk.f.eng.Now()
+	wk.writeRoom()
+}
+
+// writeRoom is room's loop: it moves the chunk's data in if the buffer has room, and
+// otherwise queues the worker for a look when it changes.
+func (wk *worker) writeRoom() {
+	f := wk.f
+	now := f.eng.Now()
+	room := f.buf.Room() - f.reserved
+	if room <= 0 {
+		if !wk.stalled {
+			wk.stalled = true
+			f.Stats.Stalls++
+		}
+		f.roomWaiters++
+		f.evict.notify()
+		f.roomQ = append(f.roomQ, wk)
+		return
+	}
+	if wk.stalled {
+		f.Stats.StallTime += now - wk.stallFrom
+	}
+	ps := int64(f.spec.PageSize)
+	k := min(wk.last-wk.i+1, int64(room))
+	f.reserved += int(k)
+	lo := max(wk.off, wk.i*ps)
+	hi := min(wk.off+wk.n, (wk.i+k)*ps)
+	arrive := f.hw.Ctrl.ReadHostData(now, wk.ev, int(lo-wk.off), int(hi-lo))
+	done := f.dramMove(arrive, wk.i, int(hi-lo), true)
+	wk.k = k
+	f.eng.SchedulePhase(max(done, now), sim.PhaseProcess, wk, nil, wkData)
+}
+
+// writeData charges the chunk's per-page work once its data is in DRAM.
+func (wk *worker) writeData() {
+	f := wk.f
+	if c := f.spec.Cycles.PerPage * wk.k; c > 0 {
+		f.eng.SchedulePhase(wk.core.Book(f.eng.Now(), f.acts.hil, c), sim.PhaseProcess, wk, nil, wkPages)
+		return
+	}
+	wk.writePages()
+}
+
+// writePages buffers the chunk's pages (whole pages: no read-modify-write).
+func (wk *worker) writePages() {
+	f := wk.f
+	cmd := wk.ev
+	ps := int64(f.spec.PageSize)
+	for j := wk.i; j < wk.i+wk.k; j++ {
+		f.hw.Ctrl.CopyFromHost(cmd, int(j*ps-wk.off), wk.b8[:])
+		stamp := binary.LittleEndian.Uint64(wk.b8[:])
+		f.reserved--
+		if !f.buf.Write(j, stamp) {
+			panic("firmware: buffer refused a reserved write")
+		}
+		f.Stats.WritePages++
+		if cmd.Hint.Victim && f.announced > 0 {
+			f.announced--
+		}
+	}
+	f.evict.notify()
+	wk.i += wk.k
+	wk.writeChunk()
+}
+
+// finish completes the command served in events as handle does, and takes the next one as
+// run does: from the HIL's queue (its first step booked, then wkStart), or by going idle.
+func (wk *worker) finish(st nvmectrl.Status) {
+	f := wk.f
+	now := f.eng.Now()
+	cmd := wk.ev
+	wk.ev = nil
+	if st != nvmectrl.StatusSuccess {
+		f.Stats.Errors++
+	}
+	end := wk.core.Book(now, f.acts.hil, f.spec.Cycles.Complete)
+	f.hw.Ctrl.Complete(end, cmd, st, 0, f.Level())
+	if next, ok := f.cmds.TryRecv(); ok {
+		wk.next = next
+		if c := wk.front(next); c > 0 {
+			f.eng.SchedulePhase(wk.core.Book(now, f.acts.hil, c), sim.PhaseProcess, wk, nil, wkStart)
+		} else {
+			wk.start()
+		}
+		return
+	}
+	f.idle = append(f.idle, wk)
+}
