@@ -176,9 +176,7 @@ func (d *direction) observe(now sim.Time) {
 func (d *direction) commit(t sim.Time) {
 	for d.head < len(d.pending) && d.pending[d.head].start.whole < t {
 		b := &d.pending[d.head]
-		mid := b.mid.ceil()
-		d.res.Occupy(b.start.ceil(), mid, d.act[b.kind])
-		d.res.Occupy(mid, b.end.ceil(), d.dllp)
+		d.res.OccupyPair(b.start.ceil(), b.mid.ceil(), b.end.ceil(), d.act[b.kind], d.dllp)
 		d.floor = b.end
 		d.head++
 	}
