@@ -191,6 +191,10 @@ func (e *Engine) push(t Time, ph Phase, h Handler, data any, code int64, daemon 
 // should return and go on with the next step when the event fires again. Each step then
 // sees the state it would have seen as an event of its own.
 func (e *Engine) Requeue() bool {
+	if e.hole {
+		e.hole = false
+		e.popHeap()
+	}
 	k, _, ok := e.next()
 	if !ok || k.t != e.now || k.tie >= e.cur.tie {
 		return false
@@ -301,12 +305,9 @@ func (e *Engine) replaceTop(k key) {
 	h[i] = k
 }
 
-// next returns the earliest pending event's key and whether it is the FIFO's head.
+// next returns the earliest pending event's key and whether it is the FIFO's head. Callers
+// finish a lazy pop (e.hole) first.
 func (e *Engine) next() (k *key, fromNow bool, ok bool) {
-	if e.hole {
-		e.hole = false
-		e.popHeap()
-	}
 	if e.nowHead < len(e.nowq) {
 		k = &e.nowq[e.nowHead]
 		if len(e.heap) > 0 && e.heap[0].before(k) {
@@ -365,6 +366,10 @@ func (e *Engine) run(limit Time) {
 	for !e.stopped {
 		if limit == MaxTime && e.live == 0 {
 			return
+		}
+		if e.hole {
+			e.hole = false
+			e.popHeap()
 		}
 		k, fromNow, ok := e.next()
 		if !ok || k.t > limit {
