@@ -169,7 +169,7 @@ func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []
 	submit := start
 	if d.syscall > 0 {
 		t := d.h.Task(p)
-		submit = t.Core.Book(start, t.Core.Res.Activity("kernel"), d.syscall)
+		submit = t.Core.Book(start, t.KernelActivity(), d.syscall)
 	}
 	if submit > start {
 		p.Engine().Schedule(submit, io, nil, 0)

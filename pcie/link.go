@@ -36,6 +36,8 @@ type Link struct {
 	rates rates
 	down  direction
 	up    direction
+	// shapes caches the bursts of recent transfer sizes (see shapeOf).
+	shapes [shapeSlots]shape
 }
 
 // NewLink returns an idle link. It panics if the spec is invalid: configuration is checked
@@ -117,18 +119,15 @@ func (l *Link) check(op string, now sim.Time, bytes int) {
 }
 
 func (l *Link) write(d *direction, now sim.Time, k Kind, bytes int) sim.Time {
-	s := &l.spec
-	n := s.WriteTLPs(bytes)
-	_, end := d.book(l.rates, now, k, n, bytes, s.WriteTLPBytes(bytes), 0)
-	return end + s.Latency
+	_, end := d.book(l.rates.tlp.den, now, k, &l.shapeOf(bytes).write, bytes)
+	return end + l.spec.Latency
 }
 
 func (l *Link) read(req, cpl *direction, now sim.Time, bytes int) sim.Time {
-	s := &l.spec
-	ro := s.RequestOverhead()
-	first, _ := req.book(l.rates, now, MRd, s.ReadRequests(bytes), 0, s.ReadRequestBytes(bytes), ro)
-	_, end := cpl.book(l.rates, first+s.Latency, CplD, s.Completions(bytes), bytes, s.CompletionBytes(bytes), 0)
-	return end + s.Latency
+	sh, den, lat := l.shapeOf(bytes), l.rates.tlp.den, l.spec.Latency
+	first, _ := req.book(den, now, MRd, &sh.rq, 0)
+	_, end := cpl.book(den, first+lat, CplD, &sh.cpl, bytes)
+	return end + lat
 }
 
 // direction is one side of the link. Transfers are booked into the first idle gap that
@@ -177,9 +176,7 @@ func (d *direction) observe(now sim.Time) {
 func (d *direction) commit(t sim.Time) {
 	for d.head < len(d.pending) && d.pending[d.head].start.whole < t {
 		b := &d.pending[d.head]
-		mid := b.mid.ceil()
-		d.res.Occupy(b.start.ceil(), mid, d.act[b.kind])
-		d.res.Occupy(mid, b.end.ceil(), d.dllp)
+		d.res.OccupyPair(b.start.ceil(), b.mid.ceil(), b.end.ceil(), d.act[b.kind], d.dllp)
 		d.floor = b.end
 		d.head++
 	}
@@ -193,11 +190,11 @@ func (d *direction) commit(t sim.Time) {
 	}
 }
 
-// book places a burst of tlps TLPs (payload bytes of data, tlpBytes in all) in the first gap
-// at or after t and returns when the first lead bytes and the whole burst leave the wire.
-func (d *direction) book(r rates, t sim.Time, k Kind, tlps, payload, tlpBytes, lead int) (leadEnd, end sim.Time) {
+// book places a burst (payload bytes of data) in the first gap at or after t and returns when
+// its first lead bytes and the whole burst leave the wire. den is the rates' denominator.
+func (d *direction) book(den uint64, t sim.Time, k Kind, bu *burst, payload int) (leadEnd, end sim.Time) {
 	cur := laterOf(at(t), d.floor)
-	dur := exact{}.add(r.tlp, tlpBytes)
+	dur, tlpBytes := bu.dur, bu.tlpBytes
 	n := len(d.pending)
 	i := d.head
 	if i < n && !cur.less(d.pending[n-1].end) {
@@ -205,7 +202,7 @@ func (d *direction) book(r rates, t sim.Time, k Kind, tlps, payload, tlpBytes, l
 	}
 	for ; i < n; i++ {
 		p := &d.pending[i]
-		if !p.start.less(cur.plus(dur, r.tlp.den)) {
+		if !p.start.less(cur.plus(dur, den)) {
 			break // fits in the gap before p
 		}
 		cur = laterOf(cur, p.end)
@@ -215,17 +212,21 @@ func (d *direction) book(r rates, t sim.Time, k Kind, tlps, payload, tlpBytes, l
 			break
 		}
 	}
-	b := booking{start: cur, mid: cur.add(r.raw, tlpBytes), end: cur.plus(dur, r.tlp.den), kind: k}
+	b := booking{start: cur, mid: cur.plus(bu.raw, den), end: cur.plus(dur, den), kind: k}
 	switch {
 	case i < n:
 		d.run++ // the back-to-back tail moved up by one
 	case n == d.head || d.pending[n-1].end != b.start:
 		d.run = n // a new tail starts with b
 	}
-	d.pending = slices.Insert(d.pending, i, b)
-	d.stats.TLPs[k] += int64(tlps)
+	if i == n {
+		d.pending = append(d.pending, b)
+	} else {
+		d.pending = slices.Insert(d.pending, i, b)
+	}
+	d.stats.TLPs[k] += int64(bu.tlps)
 	d.stats.Payload += int64(payload)
 	d.stats.Overhead += int64(tlpBytes - payload)
 	d.stats.Transfers++
-	return cur.add(r.raw, lead).ceil(), b.end.ceil()
+	return cur.plus(bu.lead, den).ceil(), b.end.ceil()
 }

@@ -12,6 +12,10 @@ type Core struct {
 	Res      *Resource
 	cycles   int64
 	services int64
+	// end is the end of the latest Book, on edge endIdx, so work that queues behind it
+	// needs no division to find its start edge.
+	end    Time
+	endIdx int64
 }
 
 // NewCore returns an idle core with the given clock.
@@ -35,8 +39,27 @@ func (c *Core) Book(now Time, act Activity, n int64) Time {
 	if n <= 0 {
 		return now
 	}
-	start := c.Res.FreeAt(c.Clock.NextEdge(now))
-	end := c.Clock.After(start, n)
+	var start, end Time
+	if c.Clock.period != 0 {
+		// Whole-picosecond period: Edge and EdgeIndex are exact inverses, so the start
+		// edge's index is that of now's next edge or, behind booked work, that of its end,
+		// remembered when it is this core's latest Book (recomputed otherwise).
+		idx := c.Clock.EdgeIndex(now)
+		start = c.Clock.Edge(idx)
+		if f := c.Res.FreeAt(start); f != start {
+			start = f
+			if f == c.end {
+				idx = c.endIdx
+			} else {
+				idx = c.Clock.EdgeIndex(f)
+			}
+		}
+		end = c.Clock.Edge(idx + n)
+		c.end, c.endIdx = end, idx+n
+	} else {
+		start = c.Res.FreeAt(c.Clock.NextEdge(now))
+		end = c.Clock.After(start, n)
+	}
 	c.Res.Occupy(start, end, act)
 	c.cycles += n
 	c.services++

@@ -67,6 +67,9 @@ type Engine struct {
 	procList []*Proc
 	// cur is the event being fired, in its slot (freed when its handler returns).
 	cur *Event
+	// hole is set while heap[0] is an event already taken: the pop is finished lazily, by
+	// the next push to the heap (which takes the root's place) or the next look at the queue.
+	hole bool
 	// closes counts Close calls, so a slot is not freed after a Close inside its handler.
 	closes int
 }
@@ -99,7 +102,13 @@ func (e *Engine) Now() Time { return e.now }
 func (e *Engine) Fired() uint64 { return e.fired }
 
 // Pending returns how many events are scheduled and not yet fired, daemons included.
-func (e *Engine) Pending() int { return len(e.heap) + len(e.nowq) - e.nowHead }
+func (e *Engine) Pending() int {
+	n := len(e.heap) + len(e.nowq) - e.nowHead
+	if e.hole {
+		n--
+	}
+	return n
+}
 
 // AddHook attaches an observer called before every event. With none attached the engine
 // pays one length check per event.
@@ -164,6 +173,11 @@ func (e *Engine) push(t Time, ph Phase, h Handler, data any, code int64, daemon 
 			return
 		}
 	}
+	if e.hole {
+		e.hole = false
+		e.replaceTop(k)
+		return
+	}
 	e.heap = append(e.heap, k)
 	e.up(len(e.heap) - 1)
 }
@@ -177,6 +191,10 @@ func (e *Engine) push(t Time, ph Phase, h Handler, data any, code int64, daemon 
 // should return and go on with the next step when the event fires again. Each step then
 // sees the state it would have seen as an event of its own.
 func (e *Engine) Requeue() bool {
+	if e.hole {
+		e.hole = false
+		e.popHeap()
+	}
 	k, _, ok := e.next()
 	if !ok || k.t != e.now || k.tie >= e.cur.tie {
 		return false
@@ -263,7 +281,32 @@ func (e *Engine) popHeap() {
 	h[i] = k
 }
 
-// next returns the earliest pending event's key and whether it is the FIFO's head.
+// replaceTop puts k in place of the taken root (e.hole) and sifts it down: an event
+// scheduled soon after the one just taken stays near the top, with few comparisons.
+func (e *Engine) replaceTop(k key) {
+	h := e.heap
+	n := len(h)
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		c := l
+		if r := l + 1; r < n && h[r].before(&h[l]) {
+			c = r
+		}
+		if !h[c].before(&k) {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	h[i] = k
+}
+
+// next returns the earliest pending event's key and whether it is the FIFO's head. Callers
+// finish a lazy pop (e.hole) first.
 func (e *Engine) next() (k *key, fromNow bool, ok bool) {
 	if e.nowHead < len(e.nowq) {
 		k = &e.nowq[e.nowHead]
@@ -287,7 +330,7 @@ func (e *Engine) take(k *key, fromNow bool) int32 {
 			e.nowHead, e.nowq = 0, e.nowq[:0]
 		}
 	} else {
-		e.popHeap()
+		e.hole = true // popped by the next push or look at the queue
 	}
 	if !e.slots[kk.slot].daemon {
 		e.live--
@@ -323,6 +366,10 @@ func (e *Engine) run(limit Time) {
 	for !e.stopped {
 		if limit == MaxTime && e.live == 0 {
 			return
+		}
+		if e.hole {
+			e.hole = false
+			e.popHeap()
 		}
 		k, fromNow, ok := e.next()
 		if !ok || k.t > limit {

@@ -225,3 +225,44 @@ func TestCloseUnwindsBlockedProcesses(t *testing.T) {
 	require.Equal(t, 3, unwound, "deferred functions ran")
 	require.Equal(t, 0, e.Pending())
 }
+
+// TestLazyPop checks the queue while the taken event's heap slot is still to be refilled
+// (Engine.hole): Pending inside a handler, a Stop that leaves the pop unfinished, and
+// scheduling from outside afterwards. Events at 10, 20, 30 ns; the one at 10 adds one at
+// 15 (taking the root's place) and the one at 15 stops the run, so by hand the order is
+// 10, 15, then (after 25 is added from outside) 20, 25, 30.
+func TestLazyPop(t *testing.T) {
+	e := NewEngine()
+	var order []Time
+	var pendingIn []int
+	var h handlerFunc
+	h = func(ev *Event) {
+		order = append(order, ev.Time)
+		pendingIn = append(pendingIn, e.Pending())
+		switch ev.Time {
+		case 10 * Nanosecond:
+			e.Schedule(15*Nanosecond, h, nil, 0)
+			pendingIn = append(pendingIn, e.Pending())
+		case 15 * Nanosecond:
+			e.Stop()
+		}
+	}
+	for _, at := range []Time{30, 10, 20} {
+		e.Schedule(at*Nanosecond, h, nil, 0)
+	}
+	e.Run()
+	require.Equal(t, []Time{10 * Nanosecond, 15 * Nanosecond}, order)
+	// In the handler at 10: 20 and 30 pending, then 15 added; at 15: 20 and 30.
+	require.Equal(t, []int{2, 3, 2}, pendingIn)
+	require.Equal(t, 2, e.Pending(), "after Stop: 20 and 30")
+	e.Schedule(25*Nanosecond, h, nil, 0)
+	require.Equal(t, 3, e.Pending())
+	e.Run()
+	require.Equal(t, []Time{10, 15, 20, 25, 30}, func() []Time {
+		ns := make([]Time, len(order))
+		for i, o := range order {
+			ns[i] = o / Nanosecond
+		}
+		return ns
+	}())
+}

@@ -160,3 +160,36 @@ func TestCoreBook(t *testing.T) {
 	require.Equal(t, int64(2), c.Services())
 	require.Equal(t, Time(600), c.Book(600, act, 0), "no work: returns the arrival time")
 }
+
+// TestCoreBookMatchesDefinition books random work on cores with a whole-picosecond period
+// (400 MHz: 2500 ps) and a fractional one (3 GHz), with intervals recorded directly on the
+// core's resource in between, and checks every Book against its definition: start at the
+// first edge at or after max(now, end of booked work), end n cycles after that edge.
+func TestCoreBookMatchesDefinition(t *testing.T) {
+	for _, f := range []Freq{400 * MHz, 3 * GHz} {
+		c := NewCore("cpu", NewClock(f))
+		act := c.Res.Activity("work")
+		other := c.Res.Activity("other")
+		rng := NewRNG(7, "book")
+		now := Time(0)
+		for i := range 20_000 {
+			now += Time(rng.IntN(6000))
+			if rng.IntN(8) == 0 {
+				// Work recorded by someone else, ending off the clock's edges.
+				s := max(now, c.Res.FreeAt(now))
+				c.Res.Occupy(s, s+Time(1+rng.IntN(3000)), other)
+				continue
+			}
+			n := int64(rng.IntN(5))
+			free := c.Res.FreeAt(now)
+			wantStart := c.Clock.NextEdge(max(now, free))
+			want := c.Clock.Edge(c.Clock.EdgeIndex(wantStart) + n)
+			if n == 0 {
+				want = now
+			}
+			if got := c.Book(now, act, n); got != want {
+				t.Fatalf("%v step %d: Book(%v, %d) = %v, want %v", f, i, now, n, got, want)
+			}
+		}
+	}
+}

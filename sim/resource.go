@@ -159,6 +159,22 @@ func (r *Resource) Occupy(start, end Time, act Activity) {
 	}
 }
 
+// OccupyPair records two back-to-back intervals, [start, mid) of a then [mid, end) of b,
+// exactly as Occupy(start, mid, a) followed by Occupy(mid, end, b) would (a PCIe burst: its
+// TLPs, then their share of link-layer packets), in one call.
+func (r *Resource) OccupyPair(start, mid, end Time, a, b Activity) {
+	if mid < start || end < mid {
+		panic(fmt.Sprintf("sim: resource %s intervals [%v, %v) and [%v, %v) end before they start", r.name, start, mid, mid, end))
+	}
+	r.mustBeFree(start, a)
+	if mid > start {
+		r.record(start, mid, a)
+	}
+	if end > mid {
+		r.record(mid, end, b)
+	}
+}
+
 // record adds the interval [start, end) of act. An interval that continues the previous
 // one with the same activity extends it (the ring's length is a power of two).
 func (r *Resource) record(start, end Time, act Activity) {

@@ -117,3 +117,29 @@ func TestResourceFollowingAnEngineKeepsBookingsAhead(t *testing.T) {
 	require.LessOrEqual(t, len(r.ring), 2048)
 	require.Equal(t, Time(10_000+1000*5), r.BusyAt(30_000, a)) // all of the second batch ended by 29,995
 }
+
+// TestOccupyPairIsTwoOccupies records the same back-to-back pairs (zero-length halves
+// included) with OccupyPair on one resource and two Occupy calls on another, and compares
+// the busy time of each activity at every boundary; a pair starting before the previous
+// one ends panics like Occupy.
+func TestOccupyPairIsTwoOccupies(t *testing.T) {
+	one, two := NewResource("pair", "tlp", "dllp"), NewResource("two", "tlp", "dllp")
+	pairs := [][3]Time{{0, 100, 108}, {108, 208, 216}, {300, 300, 310}, {310, 400, 400}, {400, 500, 510}}
+	for _, p := range pairs {
+		one.OccupyPair(p[0], p[1], p[2], 1, 2)
+		two.Occupy(p[0], p[1], 1)
+		two.Occupy(p[1], p[2], 2)
+	}
+	for _, p := range pairs {
+		for _, at := range p {
+			for a := Activity(1); a <= 2; a++ {
+				require.Equal(t, two.BusyAt(at, a), one.BusyAt(at, a), "activity %d at %v", a, at)
+			}
+		}
+	}
+	// By hand: tlp 100+100+0+90+100 = 390 ps, dllp 8+8+10+0+10 = 36 ps.
+	require.Equal(t, Time(390), one.BusyAt(510, 1))
+	require.Equal(t, Time(36), one.BusyAt(510, 2))
+	require.Panics(t, func() { one.OccupyPair(505, 600, 610, 1, 2) })
+	require.Panics(t, func() { one.OccupyPair(600, 590, 610, 1, 2) })
+}

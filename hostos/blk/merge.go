@@ -16,13 +16,13 @@ func (q *Queue) tryMerge(b *Bio, off, n int64) bool {
 	if i < 0 || b.FUA {
 		return false
 	}
-	if rq := q.byEnd[i][off]; rq != nil && rq.Size+n <= q.maxReq {
+	if rq := q.byEnd[i].get(off); rq != nil && rq.Size+n <= q.maxReq {
 		q.unhash(rq)
 		rq.Size += n
 		addBio(rq, b)
 		q.hash(rq)
 		q.stats.BackMerges++
-		if nx := q.byOff[i][rq.End()]; nx != nil && nx != rq && rq.Size+nx.Size <= q.maxReq {
+		if nx := q.byOff[i].get(rq.End()); nx != nil && nx != rq && rq.Size+nx.Size <= q.maxReq {
 			q.mergeRequests(rq, nx)
 		}
 		return true
@@ -30,7 +30,7 @@ func (q *Queue) tryMerge(b *Bio, off, n int64) bool {
 	if !q.front {
 		return false
 	}
-	if rq := q.byOff[i][off+n]; rq != nil && rq.Size+n <= q.maxReq {
+	if rq := q.byOff[i].get(off + n); rq != nil && rq.Size+n <= q.maxReq {
 		q.unhash(rq)
 		rq.Offset = off
 		rq.Size += n
@@ -38,7 +38,7 @@ func (q *Queue) tryMerge(b *Bio, off, n int64) bool {
 		q.hash(rq)
 		q.sched.frontMerged(rq)
 		q.stats.FrontMerges++
-		if pv := q.byEnd[i][rq.Offset]; pv != nil && pv != rq && pv.Size+rq.Size <= q.maxReq {
+		if pv := q.byEnd[i].get(rq.Offset); pv != nil && pv != rq && pv.Size+rq.Size <= q.maxReq {
 			q.mergeRequests(pv, rq)
 		}
 		return true
@@ -75,12 +75,10 @@ func (q *Queue) hash(rq *Request) {
 	if i < 0 || rq.FUA || !q.spec.Merges {
 		return
 	}
-	if _, taken := q.byEnd[i][rq.End()]; !taken {
-		q.byEnd[i][rq.End()] = rq
+	if q.byEnd[i].add(rq.End(), rq) {
 		rq.hashEnd = true
 	}
-	if _, taken := q.byOff[i][rq.Offset]; !taken {
-		q.byOff[i][rq.Offset] = rq
+	if q.byOff[i].add(rq.Offset, rq) {
 		rq.hashOff = true
 	}
 }
@@ -89,11 +87,11 @@ func (q *Queue) hash(rq *Request) {
 func (q *Queue) unhash(rq *Request) {
 	i := mergeIndex(rq.Op)
 	if rq.hashEnd {
-		delete(q.byEnd[i], rq.End())
+		q.byEnd[i].del(rq.End())
 		rq.hashEnd = false
 	}
 	if rq.hashOff {
-		delete(q.byOff[i], rq.Offset)
+		q.byOff[i].del(rq.Offset)
 		rq.hashOff = false
 	}
 }

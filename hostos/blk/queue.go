@@ -42,10 +42,9 @@ type Queue struct {
 	seq, wseq           uint64
 	waking              bool
 
-	// byEnd and byOff index queued, mergeable requests by end and start offset, one map
-	// per mergeable operation (read, write, discard); they are only looked up, never
-	// iterated.
-	byEnd, byOff [3]map[int64]*Request
+	// byEnd and byOff index queued, mergeable requests by end and start offset, one index
+	// per mergeable operation (read, write, discard).
+	byEnd, byOff [3]reqIndex
 
 	armed bool // a dispatch event is pending
 	stats Stats
@@ -76,8 +75,8 @@ func New(name string, eng *sim.Engine, spec Spec, drv Driver) (*Queue, error) {
 		q.pool[i] = &Request{q: q, Tag: -1, Bios: make([]*Bio, 0, 4)}
 	}
 	for i := range q.byEnd {
-		q.byEnd[i] = make(map[int64]*Request, q.nr)
-		q.byOff[i] = make(map[int64]*Request, q.nr)
+		q.byEnd[i] = newReqIndex(q.nr)
+		q.byOff[i] = newReqIndex(q.nr)
 	}
 	switch spec.Scheduler {
 	case SchedNone:

@@ -115,6 +115,10 @@ func (c *Cache) NewTask(p *sim.Proc, core *sim.Core) *Task {
 		nrDirtiedPause: initRatelimitPages, dirtyGen: -1}
 }
 
+// KernelActivity returns the activity the task's kernel work is recorded under on its
+// core ("kernel"), so callers charging syscalls need not look it up by name.
+func (t *Task) KernelActivity() sim.Activity { return t.act }
+
 // Throttled returns the total time the task slept in balance_dirty_pages.
 func (t *Task) Throttled() sim.Time { return t.throttled }
 
