@@ -258,18 +258,12 @@ func (e *Engine) popHeap() {
 		return
 	}
 	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		c := l
-		if r := l + 1; r < n && h[r].before(&h[l]) {
-			c = r
-		}
+	for c := minChild(h, i); c >= 0; c = minChild(h, i) {
 		h[i] = h[c]
 		i = c
 	}
+	// The sift-up of e.up, written out: calling it (a store and reload of k, not inlined)
+	// made BenchmarkEvent ≈ 5 % slower.
 	for i > 0 {
 		p := (i - 1) / 2
 		if !k.before(&h[p]) {
@@ -281,24 +275,24 @@ func (e *Engine) popHeap() {
 	h[i] = k
 }
 
+// minChild returns the index of node i's earlier child in heap h, or −1 if i is a leaf.
+func minChild(h []key, i int) int {
+	l := 2*i + 1
+	if l >= len(h) {
+		return -1
+	}
+	if r := l + 1; r < len(h) && h[r].before(&h[l]) {
+		return r
+	}
+	return l
+}
+
 // replaceTop puts k in place of the taken root (e.hole) and sifts it down: an event
 // scheduled soon after the one just taken stays near the top, with few comparisons.
 func (e *Engine) replaceTop(k key) {
 	h := e.heap
-	n := len(h)
 	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		c := l
-		if r := l + 1; r < n && h[r].before(&h[l]) {
-			c = r
-		}
-		if !h[c].before(&k) {
-			break
-		}
+	for c := minChild(h, i); c >= 0 && h[c].before(&k); c = minChild(h, i) {
 		h[i] = h[c]
 		i = c
 	}
