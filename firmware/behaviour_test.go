@@ -62,15 +62,21 @@ func TestStatusLevelFollowsOccupancy(t *testing.T) {
 	r.eng.Run()
 }
 
+// watermarkRig is a fastdrain SSD with a 100-page buffer, watermarks 0.5 / 0.8 and one
+// background eviction in flight at most, so foreground eviction is easy to see.
+func watermarkRig(t *testing.T, allocator string) *rig {
+	s := smallSpec(FastDrain, allocator)
+	s.Buffer.Pages = 100
+	s.Buffer.Watermarks = buffer.Watermarks{Low: 0.5, High: 0.8}
+	s.Buffer.BackgroundMax = 1
+	return newRig(t, s, nil)
+}
+
 // TestFastDrainWatermarks: a write announcing a victimization pushes the predicted
 // occupancy (occupancy + announced pages) over the high watermark, which starts foreground
 // eviction; it stops once occupancy is below the low watermark.
 func TestFastDrainWatermarks(t *testing.T) {
-	s := smallSpec(FastDrain, "latency-aware")
-	s.Buffer.Pages = 100
-	s.Buffer.Watermarks = buffer.Watermarks{Low: 0.5, High: 0.8}
-	s.Buffer.BackgroundMax = 1
-	r := newRig(t, s, nil)
+	r := watermarkRig(t, "latency-aware")
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		// 30 plain writes: no prediction past 80 pages, no foreground mode.
 		for i := int64(0); i < 30; i++ {
@@ -108,11 +114,7 @@ func TestFastDrainWatermarks(t *testing.T) {
 // would leave it the moment it entered, and log an entry and an exit at the same instant
 // for every eviction round.)
 func TestFastDrainPredictionStartsForegroundEarly(t *testing.T) {
-	s := smallSpec(FastDrain, "sequential")
-	s.Buffer.Pages = 100
-	s.Buffer.Watermarks = buffer.Watermarks{Low: 0.5, High: 0.8}
-	s.Buffer.BackgroundMax = 1
-	r := newRig(t, s, nil)
+	r := watermarkRig(t, "sequential")
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for i := int64(0); i < 10; i++ {
 			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
