@@ -156,14 +156,7 @@ func (wk *worker) write(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 			if (j+1)*ps > off+n && j*ps >= off {
 				wk.oldStamp(p, j) // the tail of a partial last page: read-modify-write
 			}
-			f.reserved--
-			if !f.buf.Write(j, stamp) {
-				panic("firmware: buffer refused a reserved write")
-			}
-			f.Stats.WritePages++
-			if cmd.Hint.Victim && f.announced > 0 {
-				f.announced--
-			}
+			f.storePage(cmd, j, stamp)
 		}
 		f.evict.notify()
 		i += k
@@ -172,6 +165,19 @@ func (wk *worker) write(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 		wk.flush(p)
 	}
 	return nvmectrl.StatusSuccess
+}
+
+// storePage puts logical page j of a write, whose slot was reserved, in the buffer with its
+// version stamp, and counts it off the victimization the command's hint announced.
+func (f *Firmware) storePage(cmd *nvmectrl.Command, j int64, stamp uint64) {
+	f.reserved--
+	if !f.buf.Write(j, stamp) {
+		panic("firmware: buffer refused a reserved write")
+	}
+	f.Stats.WritePages++
+	if cmd.Hint.Victim && f.announced > 0 {
+		f.announced--
+	}
 }
 
 // room waits until the buffer can take at least one more page and returns how many it can.

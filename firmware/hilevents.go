@@ -179,15 +179,7 @@ func (wk *worker) writePages() {
 	ps := int64(f.spec.PageSize)
 	for j := wk.i; j < wk.i+wk.k; j++ {
 		f.hw.Ctrl.CopyFromHost(cmd, int(j*ps-wk.off), wk.b8[:])
-		stamp := binary.LittleEndian.Uint64(wk.b8[:])
-		f.reserved--
-		if !f.buf.Write(j, stamp) {
-			panic("firmware: buffer refused a reserved write")
-		}
-		f.Stats.WritePages++
-		if cmd.Hint.Victim && f.announced > 0 {
-			f.announced--
-		}
+		f.storePage(cmd, j, binary.LittleEndian.Uint64(wk.b8[:]))
 	}
 	f.evict.notify()
 	wk.i += wk.k
