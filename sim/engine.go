@@ -42,15 +42,16 @@ type EventHook func(ev *Event)
 // Engine is the serial discrete-event engine. One engine runs one simulation; nothing in it is
 // global, so independent simulations can run side by side in one program (sweeps).
 //
-// Pending events live in two structures, both ordered by (time, phase, sequence): a binary
-// min-heap of 24-byte keys for events in the future, whose events stay put in a slot table
-// (handlers are handed a pointer into it) so that heap moves copy keys only; and a FIFO for events
-// scheduled at the current time in non-decreasing phase (process wake-ups, hand-offs), which
-// costs O(1) instead of a heap insertion. The earlier of the two heads fires next, so the
-// order is the same total order as with one heap.
+// Pending events live in two structures, both ordered by (time, phase, sequence): a monotone
+// radix heap of 24-byte keys (radixQueue) for events in the future, whose events stay put in a
+// slot table (handlers are handed a pointer into it) so that queue moves copy keys only; and a
+// FIFO for events scheduled at the current time in non-decreasing phase (process wake-ups,
+// hand-offs). The earlier of the two heads fires next, so the order is the same total order
+// as with one priority queue. The radix heap's reference time is kept equal to the current
+// time, so its events for now are its bucket 0.
 type Engine struct {
 	now     Time
-	heap    []key
+	q       radixQueue
 	nowq    []key // events at time now, in firing order; nowq[nowHead:] are pending
 	nowHead int
 	slots   []Event
@@ -67,9 +68,6 @@ type Engine struct {
 	procList []*Proc
 	// cur is the event being fired, in its slot (freed when its handler returns).
 	cur *Event
-	// hole is set while heap[0] is an event already taken: the pop is finished lazily, by
-	// the next push to the heap (which takes the root's place) or the next look at the queue.
-	hole bool
 	// closes counts Close calls, so a slot is not freed after a Close inside its handler.
 	closes int
 }
@@ -81,17 +79,9 @@ type key struct {
 	slot int32
 }
 
-// before reports whether a fires before b.
-func (a *key) before(b *key) bool {
-	if a.t != b.t {
-		return a.t < b.t
-	}
-	return a.tie < b.tie
-}
-
 // NewEngine returns an engine at time zero with no events.
 func NewEngine() *Engine {
-	return &Engine{heap: make([]key, 0, 1024), nowq: make([]key, 0, 256),
+	return &Engine{nowq: make([]key, 0, 256),
 		slots: make([]Event, 0, 1024), free: make([]int32, 0, 1024)}
 }
 
@@ -103,11 +93,7 @@ func (e *Engine) Fired() uint64 { return e.fired }
 
 // Pending returns how many events are scheduled and not yet fired, daemons included.
 func (e *Engine) Pending() int {
-	n := len(e.heap) + len(e.nowq) - e.nowHead
-	if e.hole {
-		n--
-	}
-	return n
+	return e.q.n + len(e.nowq) - e.nowHead
 }
 
 // AddHook attaches an observer called before every event. With none attached the engine
@@ -173,13 +159,7 @@ func (e *Engine) push(t Time, ph Phase, h Handler, data any, code int64, daemon 
 			return
 		}
 	}
-	if e.hole {
-		e.hole = false
-		e.replaceTop(k)
-		return
-	}
-	e.heap = append(e.heap, k)
-	e.up(len(e.heap) - 1)
+	e.q.push(k)
 }
 
 // Requeue is for a handler that does in one event a batch of steps that would otherwise be
@@ -191,12 +171,8 @@ func (e *Engine) push(t Time, ph Phase, h Handler, data any, code int64, daemon 
 // should return and go on with the next step when the event fires again. Each step then
 // sees the state it would have seen as an event of its own.
 func (e *Engine) Requeue() bool {
-	if e.hole {
-		e.hole = false
-		e.popHeap()
-	}
-	k, _, ok := e.next()
-	if !ok || k.t != e.now || k.tie >= e.cur.tie {
+	k := e.nextNow()
+	if k == nil || k.tie >= e.cur.tie {
 		return false
 	}
 	var s int32
@@ -212,8 +188,8 @@ func (e *Engine) Requeue() bool {
 	if !c.daemon {
 		e.live++
 	}
-	e.heap = append(e.heap, key{t: c.Time, tie: c.tie, slot: s})
-	e.up(len(e.heap) - 1)
+	e.q.insertNow(key{t: c.Time, tie: c.tie, slot: s})
+	e.q.n++
 	return true
 }
 
@@ -229,107 +205,16 @@ func handlerName(h Handler) string {
 	return fmt.Sprintf("%T", h)
 }
 
-// up maintains the binary min-heap of keys after an insertion (popHeap after a removal).
-func (e *Engine) up(i int) {
-	h := e.heap
-	k := h[i]
-	for i > 0 {
-		p := (i - 1) / 2
-		if !k.before(&h[p]) {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = k
-}
-
-// popHeap removes the heap's top. It moves the hole at the root down to a leaf along the
-// smaller children (one comparison per level), then sifts the last key up from there
-// (Floyd's bottom-up deletion): the last key is usually among the latest, so it rarely
-// rises, and this saves the comparison with it at every level on the way down.
-func (e *Engine) popHeap() {
-	h := e.heap
-	n := len(h) - 1
-	k := h[n]
-	h = h[:n]
-	e.heap = h
-	if n == 0 {
-		return
-	}
-	i := 0
-	for c := minChild(h, i); c >= 0; c = minChild(h, i) {
-		h[i] = h[c]
-		i = c
-	}
-	// The sift-up of e.up, written out: calling it (a store and reload of k, not inlined)
-	// made BenchmarkEvent ≈ 5 % slower.
-	for i > 0 {
-		p := (i - 1) / 2
-		if !k.before(&h[p]) {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = k
-}
-
-// minChild returns the index of node i's earlier child in heap h, or −1 if i is a leaf.
-func minChild(h []key, i int) int {
-	l := 2*i + 1
-	if l >= len(h) {
-		return -1
-	}
-	if r := l + 1; r < len(h) && h[r].before(&h[l]) {
-		return r
-	}
-	return l
-}
-
-// replaceTop puts k in place of the taken root (e.hole) and sifts it down: an event
-// scheduled soon after the one just taken stays near the top, with few comparisons.
-func (e *Engine) replaceTop(k key) {
-	h := e.heap
-	i := 0
-	for c := minChild(h, i); c >= 0 && h[c].before(&k); c = minChild(h, i) {
-		h[i] = h[c]
-		i = c
-	}
-	h[i] = k
-}
-
-// next returns the earliest pending event's key and whether it is the FIFO's head. Callers
-// finish a lazy pop (e.hole) first.
-func (e *Engine) next() (k *key, fromNow bool, ok bool) {
+// nextNow returns the key of the earliest event pending at the current time (the FIFO's
+// head or the radix heap's bucket 0), or nil if there is none.
+func (e *Engine) nextNow() *key {
+	h := e.q.nowHead()
 	if e.nowHead < len(e.nowq) {
-		k = &e.nowq[e.nowHead]
-		if len(e.heap) > 0 && e.heap[0].before(k) {
-			return &e.heap[0], false, true
+		if k := &e.nowq[e.nowHead]; h == nil || k.tie < h.tie {
+			return k
 		}
-		return k, true, true
 	}
-	if len(e.heap) > 0 {
-		return &e.heap[0], false, true
-	}
-	return nil, false, false
-}
-
-// take removes the event with key k (the earliest) from the queues and returns its slot.
-func (e *Engine) take(k *key, fromNow bool) int32 {
-	kk := *k
-	if fromNow {
-		e.nowHead++
-		if e.nowHead == len(e.nowq) {
-			e.nowHead, e.nowq = 0, e.nowq[:0]
-		}
-	} else {
-		e.hole = true // popped by the next push or look at the queue
-	}
-	if !e.slots[kk.slot].daemon {
-		e.live--
-	}
-	return kk.slot
+	return h
 }
 
 // Stop makes Run or RunUntil return after the current event.
@@ -347,6 +232,7 @@ func (e *Engine) RunUntil(t Time) {
 	e.run(t)
 	if !e.stopped && e.now < t {
 		e.now = t
+		e.q.rebase(t) // nothing is pending before t
 	}
 }
 
@@ -361,16 +247,26 @@ func (e *Engine) run(limit Time) {
 		if limit == MaxTime && e.live == 0 {
 			return
 		}
-		if e.hole {
-			e.hole = false
-			e.popHeap()
+		var s int32
+		if h := e.q.nowHead(); h != nil && (e.nowHead == len(e.nowq) || h.tie < e.nowq[e.nowHead].tie) {
+			s = h.slot
+			e.q.popNow()
+		} else if e.nowHead < len(e.nowq) {
+			s = e.nowq[e.nowHead].slot
+			if e.nowHead++; e.nowHead == len(e.nowq) {
+				e.nowHead, e.nowq = 0, e.nowq[:0]
+			}
+		} else {
+			// Nothing is left at the current time: on to the earliest later one.
+			if !e.q.advance(limit) {
+				return
+			}
+			continue
 		}
-		k, fromNow, ok := e.next()
-		if !ok || k.t > limit {
-			return
-		}
-		s := e.take(k, fromNow)
 		ev := &e.slots[s]
+		if !ev.daemon {
+			e.live--
+		}
 		e.cur = ev
 		e.now = ev.Time
 		e.fired++

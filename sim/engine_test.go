@@ -226,12 +226,11 @@ func TestCloseUnwindsBlockedProcesses(t *testing.T) {
 	require.Equal(t, 0, e.Pending())
 }
 
-// TestLazyPop checks the queue while the taken event's heap slot is still to be refilled
-// (Engine.hole): Pending inside a handler, a Stop that leaves the pop unfinished, and
-// scheduling from outside afterwards. Events at 10, 20, 30 ns; the one at 10 adds one at
+// TestPendingAcrossStop checks the queue's count and order around a taken event: Pending
+// inside a handler, a Stop in the middle of a run, and scheduling from outside afterwards. Events at 10, 20, 30 ns; the one at 10 adds one at
 // 15 (taking the root's place) and the one at 15 stops the run, so by hand the order is
 // 10, 15, then (after 25 is added from outside) 20, 25, 30.
-func TestLazyPop(t *testing.T) {
+func TestPendingAcrossStop(t *testing.T) {
 	e := NewEngine()
 	var order []Time
 	var pendingIn []int

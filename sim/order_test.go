@@ -16,6 +16,7 @@ type orderLog struct {
 	spawn int
 	ref   *refQueue
 	next  int64
+	wide  bool // delays up to 2^40 ps (every bucket of the radix heap), not under 50 ps
 }
 
 // refQueue is the reference model: a plain list scanned for the least (time, phase,
@@ -69,7 +70,11 @@ func (r *orderLog) fire(now Time, id int64) {
 		}
 		r.spawn--
 		d := Time(0)
-		if r.rng.IntN(2) == 0 {
+		switch {
+		case r.rng.IntN(2) != 0:
+		case r.wide:
+			d = Time(r.rng.Int64N(1 << uint(1+r.rng.IntN(40))))
+		default:
 			d = Time(r.rng.IntN(50))
 		}
 		r.schedule(now+d, phases[r.rng.IntN(len(phases))])
@@ -191,5 +196,35 @@ func TestCoreBookMatchesDefinition(t *testing.T) {
 				t.Fatalf("%v step %d: Book(%v, %d) = %v, want %v", f, i, now, n, got, want)
 			}
 		}
+	}
+}
+
+// TestEventOrderWideTimes: as TestEventOrderAgainstReference, with delays from 0 to 2^40 ps
+// (so the radix heap's buckets at every level fill and empty into each other) and the
+// engine driven by RunUntil in steps of random length (which moves its clock, and the
+// heap's reference time, past stretches with no events). The order is the reference's.
+func TestEventOrderWideTimes(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		run := func(ref *refQueue) []int64 {
+			e := NewEngine()
+			r := &orderLog{e: e, rng: NewRNG(seed, "wide"), spawn: 3000, ref: ref, wide: true}
+			for range 200 {
+				r.schedule(Time(r.rng.Int64N(1<<40)), phases[r.rng.IntN(len(phases))])
+			}
+			if ref == nil {
+				steps := NewRNG(seed, "steps")
+				for e.Pending() > 0 {
+					e.RunUntil(e.Now() + Time(steps.Int64N(1<<uint(steps.IntN(42)))))
+				}
+				return r.fired
+			}
+			for ev, ok := ref.pop(); ok; ev, ok = ref.pop() {
+				r.fire(ev.t, ev.id)
+			}
+			return r.fired
+		}
+		want := run(&refQueue{})
+		require.Len(t, want, 3200)
+		require.Equal(t, want, run(nil), "seed %d", seed)
 	}
 }

@@ -168,7 +168,7 @@ func (e *Engine) Close() {
 	}
 	e.procList = nil
 	e.procs = 0
-	e.heap, e.hole = e.heap[:0], false
+	e.q.clear()
 	e.nowq, e.nowHead = e.nowq[:0], 0
 	e.closes++
 	clear(e.slots)
