@@ -111,34 +111,47 @@ func (f *Firmware) foreground() bool {
 }
 
 // evictRound issues one round of evictions, its decision computed, and returns how many
-// pages it sent.
+// pages it sent. It visits the dies in channel-first interleaved order from the round-robin
+// start, skipping those the scheduler's open sets leave out (the dies the conditions below
+// would pass over: it is the same walk without the idle steps).
 func (f *Firmware) evictRound() int {
 	fg := f.foreground() // the state may have moved while the decision was computed
 	dies := f.geo.Dies()
+	open := f.sched.bgOpen
+	if fg {
+		open = f.sched.fgOpen
+	}
 	issued := 0
-	for k := 0; k < dies && f.buf.Dirty() > 0; k++ {
-		g := f.geo.InterleavedDie(f.dieRR + k)
-		if fg {
-			for f.sched.queuedPrograms(g) < f.spec.Buffer.ForegroundPerDie && f.buf.Dirty() > 0 {
-				if !f.evictOne(g, ftl.Foreground) {
-					break
+	start := f.dieRR
+	f.dieRR = (f.dieRR + 1) % dies
+	for pass := 0; pass < 2; pass++ {
+		lo, hi := start, dies // from the start to the end, then round to the start
+		if pass == 1 {
+			lo, hi = 0, start
+		}
+		for p := open.next(lo, hi); p < hi && f.buf.Dirty() > 0; p = open.next(p+1, hi) {
+			g := f.geo.InterleavedDie(p)
+			if fg {
+				for f.sched.queuedPrograms(g) < f.spec.Buffer.ForegroundPerDie && f.buf.Dirty() > 0 {
+					if !f.evictOne(g, ftl.Foreground) {
+						break
+					}
+					issued++
 				}
+				continue
+			}
+			if f.bgInFlight >= f.spec.Buffer.BackgroundMax {
+				return issued
+			}
+			// Background: only dies the applications' reads are not using, a little at a time.
+			if f.sched.readsWaiting(g) || f.sched.queuedPrograms(g) >= f.spec.Buffer.BackgroundPerDie {
+				continue
+			}
+			if f.evictOne(g, ftl.Background) {
 				issued++
 			}
-			continue
-		}
-		if f.bgInFlight >= f.spec.Buffer.BackgroundMax {
-			break
-		}
-		// Background: only dies the applications' reads are not using, a little at a time.
-		if f.sched.readsWaiting(g) || f.sched.queuedPrograms(g) >= f.spec.Buffer.BackgroundPerDie {
-			continue
-		}
-		if f.evictOne(g, ftl.Background) {
-			issued++
 		}
 	}
-	f.dieRR = (f.dieRR + 1) % dies
 	return issued
 }
 

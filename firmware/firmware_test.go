@@ -111,7 +111,15 @@ func integrityRun(t testing.TB, pol Policy, alloc string, ios int, seed uint64) 
 			}
 		})
 	}
+	// The scheduler's sets of dies open to eviction match its queues before every event.
+	var openErr error
+	r.eng.AddHook(func(*sim.Event) {
+		if openErr == nil {
+			openErr = r.fw.sched.checkOpen()
+		}
+	})
 	r.eng.Run()
+	require.NoError(t, openErr)
 	// Workers and per-die GC processes (the evictor is event-driven).
 	require.Zero(t, r.eng.Processes()-(r.fw.spec.Workers+r.fw.geo.Dies()), "only firmware processes remain")
 	require.NoError(t, r.fw.FTL().Check())

@@ -105,13 +105,36 @@ type scheduler struct {
 	dies      []dieQueue
 	free      []*flashOp
 	sameBlock bool
+	// The dies an eviction round may send pages to, as bitsets over the channel-first
+	// interleaved order the rounds visit dies in (pos[g] is die g's place in it): fgOpen
+	// has the dies with fewer than ForegroundPerDie eviction programs queued, bgOpen those
+	// with fewer than BackgroundPerDie and no host reads queued or in flight. They are kept
+	// up to date at every change of those counts (refresh), so a round visits only them.
+	pos            []int32
+	fgOpen, bgOpen dieSet
 }
 
 func newScheduler(f *Firmware) *scheduler {
-	s := &scheduler{f: f, dies: make([]dieQueue, f.geo.Dies()),
-		sameBlock: f.hw.Channels[0].Spec().Die.MultiPlaneSameBlock}
+	n := f.geo.Dies()
+	s := &scheduler{f: f, dies: make([]dieQueue, n),
+		sameBlock: f.hw.Channels[0].Spec().Die.MultiPlaneSameBlock,
+		pos:       make([]int32, n), fgOpen: newDieSet(n), bgOpen: newDieSet(n)}
 	s.arrival = &arrivalHandler{s}
+	for i := range n {
+		s.pos[f.geo.InterleavedDie(i)] = int32(i)
+	}
+	for g := range n {
+		s.refresh(g)
+	}
 	return s
+}
+
+// refresh recomputes die g's membership of fgOpen and bgOpen from its queues.
+func (s *scheduler) refresh(g int) {
+	q, b := &s.f.spec.Buffer, int(s.pos[g])
+	n := s.queuedPrograms(g)
+	s.fgOpen.put(b, n < q.ForegroundPerDie)
+	s.bgOpen.put(b, n < q.BackgroundPerDie && !s.readsWaiting(g))
 }
 
 // get returns a cleared operation from the pool.
@@ -148,12 +171,13 @@ type arrivalHandler struct{ s *scheduler }
 func (a *arrivalHandler) HandleEvent(ev *sim.Event) {
 	op := ev.Data.(*flashOp)
 	a.s.dies[op.die].arriving--
-	a.s.enqueue(op)
+	a.s.enqueue(op) // dispatch refreshes the die's membership
 }
 
 // arrive queues op at time t (now or later).
 func (s *scheduler) arrive(t sim.Time, op *flashOp) {
 	s.dies[op.die].arriving++
+	s.refresh(op.die)
 	s.f.eng.SchedulePhase(t, sim.PhaseDefault, s.arrival, op, 0)
 }
 
@@ -171,8 +195,14 @@ func (s *scheduler) enqueue(op *flashOp) {
 	s.dispatch(op.die)
 }
 
-// dispatch hands operations to die g's channel while it has fewer than DieDepth.
+// dispatch hands operations to die g's channel while it has fewer than DieDepth, and
+// refreshes the die's membership of the open sets (its queues have changed).
 func (s *scheduler) dispatch(g int) {
+	s.dispatchOps(g)
+	s.refresh(g)
+}
+
+func (s *scheduler) dispatchOps(g int) {
 	q := &s.dies[g]
 	sp := s.f.spec.Scheduler
 	for q.inChannel < sp.DieDepth {
@@ -272,6 +302,7 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 	s.dies[g].inChannel--
 	if op.kind == opHostRead {
 		s.dies[g].readsOut--
+		s.refresh(g)
 	}
 	s.f.opDone(now, op, tx.Stamps)
 	for _, m := range op.merged {
