@@ -1,7 +1,9 @@
-// Command fastdrain is the fastdrain simulator's command-line program.
+// Command fastdrain is the fastdrain simulator's command-line program. With no
+// subcommand it runs the headline FastDrain comparison; "fastdrain --help" lists the
+// others (run, figures, compare, uflip, replay, fio, sweep, flashbench, config, …).
 //
-// Until the full-system run exists, running it with no arguments runs flashbench on the
-// default flash array.
+// The build uses default.pgo, beside this file, for profile-guided optimization (Go's
+// -pgo=auto default); docs/performance.md says how it is made.
 package main
 
 import (

@@ -118,3 +118,17 @@ func TestSeedChangesTheRun(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEqual(t, a, c, "another seed, another run")
 }
+
+// TestCPUProfile: --cpuprofile writes a profile pprof can read (a gzipped protobuf: it
+// starts with gzip's magic bytes), for any command; an unwritable path names the flag.
+func TestCPUProfile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "cpu.prof")
+	_, err := run("--cpuprofile", p, "flashbench", "--channels", "1", "--ways", "1", "--ops", "100")
+	require.NoError(t, err)
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(b), 2)
+	require.Equal(t, []byte{0x1f, 0x8b}, b[:2])
+	_, err = run("--cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir", "cpu.prof"), "version")
+	require.ErrorContains(t, err, "--cpuprofile")
+}

@@ -29,6 +29,7 @@ application co-located with Ungzip, and prints the p99 table.`,
 		},
 	}
 	cf.register(root)
+	(&profileFlags{}).register(root)
 	root.AddCommand(newCompare(), newRun(), newFigures(), newScenarios(), newUflip(), newReplay(), newFio(), newSweepCmd(), newMergeCmd(), newFlashbench(), newConfig(), newVersion())
 	return root
 }
