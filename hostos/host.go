@@ -34,7 +34,7 @@ type Host struct {
 	Cache  *pagecache.Cache
 	Queue  *blk.Queue
 	Driver *nvmedrv.Driver
-	tasks  map[*sim.Proc]*pagecache.Task
+	tasks  []*pagecache.Task // by process ID
 	nextCo int
 	acts   map[*sim.Core]sim.Activity // each core's "app" activity
 }
@@ -69,7 +69,7 @@ func New(eng *sim.Engine, spec Spec, ctrl *nvmectrl.Controller, capacity int64) 
 	ref.q = q
 	drv.SetUpper(q)
 	drv.OnLevel = func(now sim.Time, l nvmectrl.BufferLevel) { cache.SetBufferLevel(now, int(l)) }
-	h := &Host{eng: eng, Cache: cache, Queue: q, Driver: drv, tasks: map[*sim.Proc]*pagecache.Task{}}
+	h := &Host{eng: eng, Cache: cache, Queue: q, Driver: drv}
 	if len(cache.Cores()) == 0 {
 		return nil, fmt.Errorf("host: no CPU cores")
 	}
@@ -83,12 +83,15 @@ func New(eng *sim.Engine, spec Spec, ctrl *nvmectrl.Controller, capacity int64) 
 
 // Task returns the page-cache task of process p, creating it on the next core in turn.
 func (h *Host) Task(p *sim.Proc) *pagecache.Task {
-	if t, ok := h.tasks[p]; ok {
-		return t
+	if id := p.ID(); id < len(h.tasks) && h.tasks[id] != nil {
+		return h.tasks[id]
 	}
 	cores := h.Cache.Cores()
 	t := h.Cache.NewTask(p, cores[h.nextCo%len(cores)])
 	h.nextCo++
-	h.tasks[p] = t
+	if id := p.ID(); id >= len(h.tasks) {
+		h.tasks = append(h.tasks, make([]*pagecache.Task, id+1-len(h.tasks))...)
+	}
+	h.tasks[p.ID()] = t
 	return t
 }

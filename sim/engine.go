@@ -66,6 +66,7 @@ type Engine struct {
 	curProc  *Proc
 	procs    int
 	procList []*Proc
+	spawned  int // processes spawned so far (the next process's ID)
 	// cur is the event being fired, in its slot (freed when its handler returns).
 	cur *Event
 	// closes counts Close calls, so a slot is not freed after a Close inside its handler.

@@ -265,3 +265,20 @@ func TestPendingAcrossStop(t *testing.T) {
 		return ns
 	}())
 }
+
+// TestProcIDs: processes are numbered 0, 1, 2, … in spawn order, including those spawned
+// by other processes.
+func TestProcIDs(t *testing.T) {
+	e := NewEngine()
+	var ids []int
+	a := e.Spawn("a", func(p *Proc) {
+		ids = append(ids, p.ID())
+		c := e.Spawn("c", func(p *Proc) { ids = append(ids, p.ID()) })
+		require.Equal(t, 2, c.ID())
+	})
+	b := e.Spawn("b", func(p *Proc) { ids = append(ids, p.ID()) })
+	require.Equal(t, 0, a.ID())
+	require.Equal(t, 1, b.ID())
+	e.Run()
+	require.Equal(t, []int{0, 1, 2}, ids)
+}

@@ -27,7 +27,12 @@ type Proc struct {
 	done      bool
 	failure   any
 	stack     []byte
+	id        int
 }
+
+// ID returns the process's number: 0 for the engine's first process, and one more for
+// each process spawned after it. Models use it to index per-process state.
+func (p *Proc) ID() int { return p.id }
 
 // errKilled unwinds a process body when the engine discards it.
 type errKilled struct{}
@@ -35,7 +40,8 @@ type errKilled struct{}
 // Spawn creates a process running body and schedules its first step at the current time.
 // The name appears in panics and traces; use the component's hierarchical name.
 func (e *Engine) Spawn(name string, body func(p *Proc)) *Proc {
-	p := &Proc{name: name, eng: e, body: body}
+	p := &Proc{name: name, eng: e, body: body, id: e.spawned}
+	e.spawned++
 	p.next, p.stop = iter.Pull(p.run)
 	e.procs++
 	e.procList = append(e.procList, p)
