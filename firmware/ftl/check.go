@@ -24,7 +24,8 @@ func (f *FTL) Check() error {
 			errs = append(errs, fmt.Errorf(format, a...))
 		}
 	}
-	for lpn, p := range f.l2p {
+	for lpn := range f.l2p {
+		p := f.l2p.at(int64(lpn))
 		if p == NoPage {
 			continue
 		}
@@ -32,8 +33,8 @@ func (f *FTL) Check() error {
 			bad("lpn %d maps to page %d beyond the array", lpn, p)
 			continue
 		}
-		if f.p2l[p] != uint32(lpn) {
-			bad("lpn %d maps to page %d whose reverse map says %#x", lpn, p, f.p2l[p])
+		if f.p2l.at(int64(p)) != uint32(lpn) {
+			bad("lpn %d maps to page %d whose reverse map says %#x", lpn, p, f.p2l.at(int64(p)))
 		}
 		b := f.g.BlockOf(p)
 		if f.pageIndex(p) >= int(f.blocks[b].next) {
@@ -49,7 +50,7 @@ func (f *FTL) Check() error {
 		first := f.g.FirstPage(b)
 		valid, waste := 0, 0
 		for i := 0; i < f.g.PagesPerBlock; i++ {
-			v := f.p2l[first+PPN(i)]
+			v := f.p2l.at(int64(first + PPN(i)))
 			switch {
 			case i >= int(m.next):
 				if v != pFree {
@@ -61,7 +62,7 @@ func (f *FTL) Check() error {
 				waste++
 			case v <= maxLPN:
 				valid++
-				if int64(v) >= int64(len(f.l2p)) || f.l2p[v] != first+PPN(i) {
+				if int64(v) >= int64(len(f.l2p)) || f.l2p.at(int64(v)) != first+PPN(i) {
 					bad("page %d claims lpn %d, which maps elsewhere", first+PPN(i), v)
 				}
 			}
@@ -127,7 +128,7 @@ func (f *FTL) CheckProgrammed(nextOnFlash func(b BlockID) int) error {
 		m := &f.blocks[b]
 		fl := nextOnFlash(b)
 		lo := int(m.next)
-		for lo > 0 && f.p2l[f.g.FirstPage(b)+PPN(lo-1)] == pWasted {
+		for lo > 0 && f.p2l.at(int64(f.g.FirstPage(b)+PPN(lo-1))) == pWasted {
 			lo--
 		}
 		if fl < lo || fl > int(m.next) {

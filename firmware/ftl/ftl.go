@@ -73,9 +73,9 @@ type dieState struct {
 type FTL struct {
 	g      Geometry
 	cfg    Config
-	kinds  []PageKind // page index → kind, cached from g.Kind
-	l2p    []PPN      // logical page → physical page
-	p2l    []uint32   // physical page → logical page or a marker
+	kinds  []PageKind    // page index → kind, cached from g.Kind
+	l2p    table[PPN]    // logical page → physical page
+	p2l    table[uint32] // physical page → logical page or a marker
 	blocks []blockMeta
 	planes []planeState // indexed die·Planes + plane
 	dies   []dieState
@@ -121,14 +121,8 @@ func New(g Geometry, cfg Config) (*FTL, error) {
 	for i := range f.kinds {
 		f.kinds[i] = g.Kind(i)
 	}
-	f.l2p = make([]PPN, logical)
-	for i := range f.l2p {
-		f.l2p[i] = NoPage
-	}
-	f.p2l = make([]uint32, g.Pages())
-	for i := range f.p2l {
-		f.p2l[i] = pFree
-	}
+	f.l2p = make(table[PPN], logical)      // all NoPage
+	f.p2l = make(table[uint32], g.Pages()) // all pFree
 	f.blocks = make([]blockMeta, g.Blocks())
 	f.planes = make([]planeState, g.Dies()*g.Planes)
 	for pi := range f.planes {
@@ -160,11 +154,11 @@ func (f *FTL) LogicalPages() int64 { return int64(len(f.l2p)) }
 func (f *FTL) Kind(i int) PageKind { return f.kinds[i] }
 
 // Lookup returns the physical page holding lpn, or NoPage.
-func (f *FTL) Lookup(lpn int64) PPN { return f.l2p[lpn] }
+func (f *FTL) Lookup(lpn int64) PPN { return f.l2p.at(lpn) }
 
 // Owner returns the logical page stored in physical page p and whether p holds current data.
 func (f *FTL) Owner(p PPN) (lpn int64, valid bool) {
-	v := f.p2l[p]
+	v := f.p2l.at(int64(p))
 	if v > maxLPN {
 		return 0, false
 	}
@@ -226,9 +220,9 @@ func (f *FTL) Relocate(old PPN) (PPN, int64) {
 
 // Trim unmaps lpn; its page becomes invalid.
 func (f *FTL) Trim(lpn int64) {
-	if old := f.l2p[lpn]; old != NoPage {
+	if old := f.l2p.at(lpn); old != NoPage {
 		f.invalidate(old)
-		f.l2p[lpn] = NoPage
+		f.l2p.put(lpn, NoPage)
 		f.Stats.Trims++
 	}
 }
@@ -237,16 +231,16 @@ func (f *FTL) pageIndex(p PPN) int { return int(p) % f.g.PagesPerBlock }
 
 // bind points lpn at p and invalidates lpn's previous page.
 func (f *FTL) bind(lpn int64, p PPN) {
-	if old := f.l2p[lpn]; old != NoPage {
+	if old := f.l2p.at(lpn); old != NoPage {
 		f.invalidate(old)
 	}
-	f.l2p[lpn] = p
-	f.p2l[p] = uint32(lpn)
+	f.l2p.put(lpn, p)
+	f.p2l.put(int64(p), uint32(lpn))
 	f.blocks[f.g.BlockOf(p)].valid++
 }
 
 func (f *FTL) invalidate(p PPN) {
-	f.p2l[p] = pInvalid
+	f.p2l.put(int64(p), pInvalid)
 	f.blocks[f.g.BlockOf(p)].valid--
 }
 
@@ -271,7 +265,7 @@ func (f *FTL) skip(b BlockID) {
 		die, _, _ := f.g.BlockAddr(b)
 		f.dies[die].lsbOnly++
 	}
-	f.p2l[f.g.FirstPage(b)+PPN(m.next)] = pWasted
+	f.p2l.put(int64(f.g.FirstPage(b)+PPN(m.next)), pWasted)
 	m.next++
 	m.wasted++
 	f.Stats.Wasted++
@@ -315,7 +309,7 @@ func (f *FTL) Erase(b BlockID) {
 	f.dropOpen(b)
 	first := f.g.FirstPage(b)
 	for i := 0; i < f.g.PagesPerBlock; i++ {
-		f.p2l[first+PPN(i)] = pFree
+		f.p2l.put(int64(first+PPN(i)), pFree)
 	}
 	f.Stats.WastedNow -= int64(m.wasted)
 	if m.wasted > 0 {

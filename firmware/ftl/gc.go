@@ -42,7 +42,7 @@ func (f *FTL) PickVictim(die, plane int) (BlockID, bool) {
 func (f *FTL) ValidPages(b BlockID, dst []PPN) []PPN {
 	first := f.g.FirstPage(b)
 	for i := 0; i < int(f.blocks[b].next); i++ {
-		if f.p2l[first+PPN(i)] <= maxLPN {
+		if f.p2l.at(int64(first+PPN(i))) <= maxLPN {
 			dst = append(dst, first+PPN(i))
 		}
 	}

@@ -310,7 +310,7 @@ func (f *FTL) fastPrecondition(s *preState) {
 		if u < m {
 			k = n + u + n*((m-1-u)/n)
 		}
-		l2p[lpn] = s.place(uint64(k))
+		l2p[lpn] = ^s.place(uint64(k)) // stored complemented (table)
 		if s.random {
 			if kInv += s.orderInv; kInv >= n {
 				kInv -= n
@@ -338,10 +338,10 @@ func (f *FTL) fillBlock(s *preState, first PPN, k, step int64, cnt int, lStep, u
 		u := mulMod(s.overInv, (lpn-s.over.c+n)%n, n)
 		for ; i < cnt && k < n; i++ {
 			if u >= m {
-				p2l[i] = uint32(lpn)
+				p2l[i] = ^uint32(lpn) // stored complemented (table)
 				valid++
 			} else {
-				p2l[i] = pInvalid
+				p2l[i] = ^pInvalid
 			}
 			k += step
 			if lpn += lStep; lpn >= n {
@@ -356,10 +356,10 @@ func (f *FTL) fillBlock(s *preState, first PPN, k, step int64, cnt int, lStep, u
 		// Overwrites: the i-th is current unless a later one (i+n) rewrites its page.
 		o := k - n
 		if o+n >= m {
-			p2l[i] = uint32(s.over.at(o % n))
+			p2l[i] = ^uint32(s.over.at(o % n))
 			valid++
 		} else {
-			p2l[i] = pInvalid
+			p2l[i] = ^pInvalid
 		}
 		k += step
 	}

@@ -22,7 +22,7 @@ func (f *FTL) PrefetchRebind(lpn int64) {
 	if lpn < 0 || lpn >= int64(len(f.l2p)) {
 		return
 	}
-	if old := f.l2p[lpn]; old != NoPage {
+	if old := f.l2p.at(lpn); old != NoPage {
 		prefetch.Line(unsafe.Pointer(&f.p2l[old]))
 		prefetch.Line(unsafe.Pointer(&f.blocks[f.g.BlockOf(old)]))
 	}
