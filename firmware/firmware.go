@@ -210,10 +210,15 @@ func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
 	}
 }
 
-// prefetch asks the CPU to bring the buffer-index cell of a read's or write's first page,
-// and a read's mapping-table entry, into the cache: they are used when the command's first
-// step ends, after other events, so the cache misses overlap with those (wall-clock only).
-// A write's mapping entry is used only when the page is evicted (evictOne prefetches it).
+// prefetchPages bounds the pages of one command whose cache lines prefetch asks for.
+const prefetchPages = 32
+
+// prefetch asks the CPU to bring the buffer-index cells of a read's or write's pages (the
+// first prefetchPages of them), and a read's mapping-table entries, into the cache: they
+// are used when the command's steps run, after other events, so the cache misses overlap
+// with those and with each other (wall-clock only; a multi-page command, such as a
+// write-back of 128 KiB, otherwise misses on every page's cell in turn). A write's mapping
+// entries are used only when its pages are evicted (evictOne prefetches them).
 func (f *Firmware) prefetch(cmd *nvmectrl.Command) {
 	if cmd.IsAdmin() {
 		return
@@ -222,10 +227,20 @@ func (f *Firmware) prefetch(cmd *nvmectrl.Command) {
 	if op != nvmectrl.OpRead && op != nvmectrl.OpWrite {
 		return
 	}
-	lpn := int64(cmd.SQE.SLBA()) * int64(f.lbaSize) / int64(f.spec.PageSize)
-	f.buf.PrefetchIndex(lpn)
+	ps := int64(f.spec.PageSize)
+	off := int64(cmd.SQE.SLBA()) * int64(f.lbaSize)
+	first := off / ps
+	last := min((off+int64(cmd.SQE.Blocks())*int64(f.lbaSize)-1)/ps, first+prefetchPages-1)
+	for lpn := first; lpn <= last; lpn++ {
+		f.buf.PrefetchIndex(lpn)
+	}
 	if op == nvmectrl.OpRead {
-		f.ftl.PrefetchMapping(lpn)
+		// Sixteen 4-byte entries share a 64-byte line: one prefetch per line.
+		for lpn := first; lpn <= last; lpn++ {
+			if lpn == first || lpn%16 == 0 {
+				f.ftl.PrefetchMapping(lpn)
+			}
+		}
 	}
 }
 
