@@ -99,6 +99,15 @@ func (q *radixQueue) advance(limit Time) bool {
 		}
 	}
 	if z := q.b[0]; len(z) > 1 {
+		sortNow(z)
+	}
+	return true
+}
+
+// sortNow sorts keys at one time by tie, descending (the next to fire last): by insertion
+// for the few keys that usually share a time, by slices.SortFunc for many.
+func sortNow(z []key) {
+	if len(z) > 12 {
 		slices.SortFunc(z, func(a, b key) int {
 			switch {
 			case a.tie > b.tie:
@@ -108,8 +117,17 @@ func (q *radixQueue) advance(limit Time) bool {
 			}
 			return 0
 		})
+		return
 	}
-	return true
+	for i := 1; i < len(z); i++ {
+		k := z[i]
+		j := i
+		for j > 0 && z[j-1].tie < k.tie {
+			z[j] = z[j-1]
+			j--
+		}
+		z[j] = k
+	}
 }
 
 // rebase sets last to t, which must not be after any key held (the engine's clock moved
