@@ -80,3 +80,45 @@ func BenchmarkHistogramRecord(b *testing.B) {
 		h.Record(int64(i) * 997)
 	}
 }
+
+// mixHandler keeps the queue in the shape the whole-stack benchmarks give it: every event it
+// receives schedules one more, near (2^10 to 2^24 ps ahead, log-uniform: controller, host and
+// channel steps) or, for one in twenty, far (2^30 to 2^31 ps: flash programs), until left
+// runs out.
+type mixHandler struct {
+	e    *Engine
+	rng  *RNG
+	left int
+}
+
+func (h *mixHandler) HandleEvent(*Event) {
+	if h.left--; h.left <= 0 {
+		h.e.Stop()
+		return
+	}
+	var d Time
+	if h.rng.IntN(20) == 0 {
+		d = 1<<30 + Time(h.rng.Int64N(1<<30))
+	} else {
+		b := 10 + h.rng.IntN(14)
+		d = 1<<b + Time(h.rng.Int64N(1<<b))
+	}
+	h.e.Schedule(h.e.Now()+d, h, nil, 0)
+}
+
+// BenchmarkEventMix measures one event fired and one scheduled with ≈ 40 near and ≈ 480 far
+// events pending, at the spread of delays of the whole-stack write benchmark (the random
+// draws included: ≈ 10 ns).
+func BenchmarkEventMix(b *testing.B) {
+	e := NewEngine()
+	h := &mixHandler{e: e, rng: NewRNG(1, "mix"), left: b.N}
+	for range 480 {
+		e.Schedule(1<<30+Time(h.rng.Int64N(1<<30)), h, nil, 0)
+	}
+	for range 40 {
+		e.Schedule(Time(h.rng.Int64N(1<<20)), h, nil, 0)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	e.Run()
+}
