@@ -130,7 +130,7 @@ func (f *Firmware) evictRound() int {
 			lo, hi = 0, start
 		}
 		for p := open.next(lo, hi); p < hi && f.buf.Dirty() > 0; p = open.next(p+1, hi) {
-			g := f.geo.InterleavedDie(p)
+			g := int(f.sched.order[p])
 			if fg {
 				for f.sched.queuedPrograms(g) < f.spec.Buffer.ForegroundPerDie && f.buf.Dirty() > 0 {
 					if !f.evictOne(g, ftl.Foreground) {

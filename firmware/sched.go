@@ -111,6 +111,7 @@ type scheduler struct {
 	// with fewer than BackgroundPerDie and no host reads queued or in flight. They are kept
 	// up to date at every change of those counts (refresh), so a round visits only them.
 	pos            []int32
+	order          []int32 // order[i] is the die at place i (pos's inverse)
 	fgOpen, bgOpen dieSet
 }
 
@@ -118,10 +119,11 @@ func newScheduler(f *Firmware) *scheduler {
 	n := f.geo.Dies()
 	s := &scheduler{f: f, dies: make([]dieQueue, n),
 		sameBlock: f.hw.Channels[0].Spec().Die.MultiPlaneSameBlock,
-		pos:       make([]int32, n), fgOpen: newDieSet(n), bgOpen: newDieSet(n)}
+		pos:       make([]int32, n), order: make([]int32, n), fgOpen: newDieSet(n), bgOpen: newDieSet(n)}
 	s.arrival = &arrivalHandler{s}
 	for i := range n {
-		s.pos[f.geo.InterleavedDie(i)] = int32(i)
+		g := f.geo.InterleavedDie(i)
+		s.pos[g], s.order[i] = int32(i), int32(g)
 	}
 	for g := range n {
 		s.refresh(g)
