@@ -136,14 +136,7 @@ func (e *Engine) push(t Time, ph Phase, h Handler, data any, code int64, daemon 
 		panic(fmt.Sprintf("sim: %s scheduled an event at %v, before now (%v)", handlerName(h), t, e.now))
 	}
 	e.seq++
-	var s int32
-	if n := len(e.free); n > 0 {
-		s = e.free[n-1]
-		e.free = e.free[:n-1]
-	} else {
-		s = int32(len(e.slots))
-		e.slots = append(e.slots, Event{})
-	}
+	s := e.slot()
 	k := key{t: t, tie: uint64(ph)<<56 | e.seq, slot: s}
 	// Field by field: a composite literal is built on the stack and copied in wide loads
 	// that stall on the narrow stores just made (store-to-load forwarding fails).
@@ -163,6 +156,17 @@ func (e *Engine) push(t Time, ph Phase, h Handler, data any, code int64, daemon 
 	e.q.push(k)
 }
 
+// slot takes an unused slot of the slot table, growing it if none is free.
+func (e *Engine) slot() int32 {
+	if n := len(e.free); n > 0 {
+		s := e.free[n-1]
+		e.free = e.free[:n-1]
+		return s
+	}
+	e.slots = append(e.slots, Event{})
+	return int32(len(e.slots) - 1)
+}
+
 // Requeue is for a handler that does in one event a batch of steps that would otherwise be
 // consecutive events scheduled together (each a look at some state): called between two
 // steps, it reports whether an event scheduled since the current one fired comes before
@@ -176,21 +180,13 @@ func (e *Engine) Requeue() bool {
 	if k == nil || k.tie >= e.cur.tie {
 		return false
 	}
-	var s int32
-	if n := len(e.free); n > 0 {
-		s = e.free[n-1]
-		e.free = e.free[:n-1]
-	} else {
-		s = int32(len(e.slots))
-		e.slots = append(e.slots, Event{})
-	}
+	s := e.slot()
 	c := e.cur
 	e.slots[s] = *c
 	if !c.daemon {
 		e.live++
 	}
-	e.q.insertNow(key{t: c.Time, tie: c.tie, slot: s})
-	e.q.n++
+	e.q.push(key{t: c.Time, tie: c.tie, slot: s}) // at the current time: bucket 0, in order
 	return true
 }
 
