@@ -2,6 +2,7 @@ package channel
 
 import (
 	"fmt"
+	"github.com/fastdrain-sim/fastdrain/internal/bitset"
 
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -44,7 +45,7 @@ type Channel struct {
 	// candWays has bit i set while ways[i] may have a transaction to start (noteWay), so
 	// arbitration visits only those: a channel may have dozens of dies, most with nothing
 	// queued or busy with a program that only a read could suspend.
-	candWays []uint64
+	candWays bitset.Set
 
 	actCmd, actIn, actOut sim.Activity
 
@@ -84,7 +85,7 @@ func New(eng *sim.Engine, name string, spec Spec) (*Channel, error) {
 		}
 		c.ways = append(c.ways, way{die: d})
 	}
-	c.candWays = make([]uint64, (spec.Dies+63)/64)
+	c.candWays = bitset.New(spec.Dies)
 	c.precompute()
 	return c, nil
 }

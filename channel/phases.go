@@ -31,10 +31,11 @@ func (c *Channel) dispatch(now sim.Time) {
 // transaction's die can take it now.
 func (c *Channel) pick(now sim.Time) *Transaction {
 	var best *Transaction
-	for k, word := range c.candWays { // the ways that may have a candidate, in order
+	// The ways that may have a candidate, in order: the set's words are walked directly,
+	// clearing the lowest bit each step (Set.Next per member was 5 % slower in flashbench).
+	for k, word := range c.candWays {
 		for ; word != 0; word &= word - 1 {
-			w := &c.ways[k<<6|bits.TrailingZeros64(word)]
-			cand := c.candidate(w, now)
+			cand := c.candidate(&c.ways[k<<6|bits.TrailingZeros64(word)], now)
 			if cand != nil && (best == nil || c.before(cand, best)) {
 				best = cand
 			}
@@ -57,12 +58,7 @@ func (c *Channel) pick(now sim.Time) *Transaction {
 // program or erase): every other way's candidate is nil.
 func (c *Channel) noteWay(i int) {
 	w := &c.ways[i]
-	bit := uint64(1) << uint(i&63)
-	if w.reader == nil && (w.owner == nil && (w.reads.head != nil || w.writes.head != nil) || w.reads.head != nil) {
-		c.candWays[i>>6] |= bit
-	} else {
-		c.candWays[i>>6] &^= bit
-	}
+	c.candWays.Put(i, w.reader == nil && (w.owner == nil && (w.reads.head != nil || w.writes.head != nil) || w.reads.head != nil))
 }
 
 // candidate returns the transaction die w would start next under the policy, if its die

@@ -111,9 +111,10 @@ func (f *Firmware) foreground() bool {
 }
 
 // evictRound issues one round of evictions, its decision computed, and returns how many
-// pages it sent. It visits the dies in channel-first interleaved order from the round-robin
-// start, skipping those the scheduler's open sets leave out (the dies the conditions below
-// would pass over: it is the same walk without the idle steps).
+// pages it sent. It visits, in channel-first interleaved order from the round-robin start,
+// the dies in the scheduler's open set for the mode: foreground fills each up to
+// ForegroundPerDie programs queued; background sends one page to each, up to BackgroundMax
+// in flight.
 func (f *Firmware) evictRound() int {
 	fg := f.foreground() // the state may have moved while the decision was computed
 	dies := f.geo.Dies()
@@ -129,7 +130,7 @@ func (f *Firmware) evictRound() int {
 		if pass == 1 {
 			lo, hi = 0, start
 		}
-		for p := open.next(lo, hi); p < hi && f.buf.Dirty() > 0; p = open.next(p+1, hi) {
+		for p := open.Next(lo, hi); p < hi && f.buf.Dirty() > 0; p = open.Next(p+1, hi) {
 			g := int(f.sched.order[p])
 			if fg {
 				for f.sched.queuedPrograms(g) < f.spec.Buffer.ForegroundPerDie && f.buf.Dirty() > 0 {
@@ -143,10 +144,8 @@ func (f *Firmware) evictRound() int {
 			if f.bgInFlight >= f.spec.Buffer.BackgroundMax {
 				return issued
 			}
-			// Background: only dies the applications' reads are not using, a little at a time.
-			if f.sched.readsWaiting(g) || f.sched.queuedPrograms(g) >= f.spec.Buffer.BackgroundPerDie {
-				continue
-			}
+			// Background: one page to an open die (bgOpen: no host reads on it and fewer than
+			// BackgroundPerDie programs queued), a little at a time.
 			if f.evictOne(g, ftl.Background) {
 				issued++
 			}

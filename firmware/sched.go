@@ -2,6 +2,7 @@ package firmware
 
 import (
 	"fmt"
+	"github.com/fastdrain-sim/fastdrain/internal/bitset"
 
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
@@ -112,14 +113,14 @@ type scheduler struct {
 	// up to date at every change of those counts (refresh), so a round visits only them.
 	pos            []int32
 	order          []int32 // order[i] is the die at place i (pos's inverse)
-	fgOpen, bgOpen dieSet
+	fgOpen, bgOpen bitset.Set
 }
 
 func newScheduler(f *Firmware) *scheduler {
 	n := f.geo.Dies()
 	s := &scheduler{f: f, dies: make([]dieQueue, n),
 		sameBlock: f.hw.Channels[0].Spec().Die.MultiPlaneSameBlock,
-		pos:       make([]int32, n), order: make([]int32, n), fgOpen: newDieSet(n), bgOpen: newDieSet(n)}
+		pos:       make([]int32, n), order: make([]int32, n), fgOpen: bitset.New(n), bgOpen: bitset.New(n)}
 	s.arrival = &arrivalHandler{s}
 	for i := range n {
 		g := f.geo.InterleavedDie(i)
@@ -135,8 +136,8 @@ func newScheduler(f *Firmware) *scheduler {
 func (s *scheduler) refresh(g int) {
 	q, b := &s.f.spec.Buffer, int(s.pos[g])
 	n := s.queuedPrograms(g)
-	s.fgOpen.put(b, n < q.ForegroundPerDie)
-	s.bgOpen.put(b, n < q.BackgroundPerDie && !s.readsWaiting(g))
+	s.fgOpen.Put(b, n < q.ForegroundPerDie)
+	s.bgOpen.Put(b, n < q.BackgroundPerDie && !s.readsWaiting(g))
 }
 
 // get returns a cleared operation from the pool.
