@@ -179,9 +179,17 @@ func (r *Resource) OccupyPair(start, mid, end Time, a, b Activity) {
 // one with the same activity extends it (the ring's length is a power of two).
 func (r *Resource) record(start, end Time, act Activity) {
 	r.busy[act] += end - start
+	prev := r.lastEnd
 	r.lastEnd = end
 	if r.hook != nil {
 		r.hook(r, act, start, end)
+	}
+	if r.n > 0 && r.eng != nil && prev <= r.eng.now {
+		// Every kept interval ended by now, so no query needs them (queries are at now or
+		// later): let them go and start the ring over at its first slot, which keeps the
+		// ring of a resource booked little ahead within a few cache lines.
+		r.dropped = max(r.dropped, prev)
+		r.head, r.n = 0, 0
 	}
 	if r.n > 0 {
 		if last := &r.ring[(r.head+r.n-1)&(len(r.ring)-1)]; last.end == start && last.act == act {

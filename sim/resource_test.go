@@ -118,6 +118,31 @@ func TestResourceFollowingAnEngineKeepsBookingsAhead(t *testing.T) {
 	require.Equal(t, Time(10_000+1000*5), r.BusyAt(30_000, a)) // all of the second batch ended by 29,995
 }
 
+// TestResourceFollowingAnEngineStartsOverWhenIdle: a resource that is idle by the time it
+// books again (a die, a core) lets every kept interval go and reuses its first ring slot,
+// and queries at now and later stay exact: an interval still running at now is kept.
+func TestResourceFollowingAnEngineStartsOverWhenIdle(t *testing.T) {
+	e := NewEngine()
+	r := NewResource("die", "read", "program")
+	r.Follow(e)
+	rd, pg := r.Activity("read"), r.Activity("program")
+	for i := 0; i < 100; i++ {
+		e.RunUntil(Time(1000 * i))
+		r.Occupy(Time(1000*i+100), Time(1000*i+600), rd) // ended before the next booking
+		require.Equal(t, 1, r.n, "booking %d", i)
+		require.Equal(t, 0, r.head, "booking %d", i)
+	}
+	// By hand: 100 reads of 500 ps; at 99,300 the last one (99,100–99,600) has run 200 ps.
+	e.RunUntil(99_300)
+	require.Equal(t, Time(99*500+200), r.BusyAt(99_300, rd))
+	// A program booked behind the running read keeps it: both count only their elapsed parts.
+	r.Occupy(99_600, 100_600, pg)
+	require.Equal(t, 2, r.n)
+	require.Equal(t, Time(99*500+200), r.BusyAt(99_300, rd))
+	require.Equal(t, Time(400), r.BusyAt(100_000, pg))
+	require.Equal(t, Time(100*500), r.BusyAt(100_000, rd))
+}
+
 // TestOccupyPairIsTwoOccupies records the same back-to-back pairs (zero-length halves
 // included) with OccupyPair on one resource and two Occupy calls on another, and compares
 // the busy time of each activity at every boundary; a pair starting before the previous
