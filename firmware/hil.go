@@ -234,19 +234,28 @@ type roomLook struct {
 	head int
 }
 
-// HandleEvent looks at the room for each worker in turn (worker.lookAtRoom).
+// HandleEvent looks at the room for each worker in turn (worker.lookAtRoom). Once a look
+// finds no room, the rest would find none either, one after the other with nothing in
+// between (the failed look changed nothing they see and scheduled nothing to come first),
+// so they go to the back of the queue together, in order, as their looks would send them.
 func (l *roomLook) HandleEvent(*sim.Event) {
+	f := l.f
 	for first := true; l.head < len(l.wks); first = false {
-		if !first && l.f.eng.Requeue() {
+		if !first && f.eng.Requeue() {
 			return
 		}
 		wk := l.wks[l.head]
 		l.wks[l.head] = nil
 		l.head++
-		wk.lookAtRoom()
+		if !wk.lookAtRoom() {
+			rest := l.wks[l.head:]
+			f.roomQ = append(f.roomQ, rest...)
+			clear(rest)
+			break
+		}
 	}
 	l.wks, l.head = l.wks[:0], 0
-	l.f.freeLooks = append(l.f.freeLooks, l)
+	f.freeLooks = append(f.freeLooks, l)
 }
 
 // oldStamp returns the current version of page lpn for a read-modify-write, reading it

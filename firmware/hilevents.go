@@ -39,8 +39,10 @@ func (wk *worker) HandleEvent(ev *sim.Event) {
 }
 
 // lookAtRoom does what a worker waiting for buffer room does on waking: it goes on with its
-// write if there is room, and otherwise waits on at the back of the queue.
-func (wk *worker) lookAtRoom() {
+// write if there is room, and otherwise waits on at the back of the queue. It reports
+// whether there was room. A look that finds none changes neither the room nor anything
+// that must happen before the next look (the evictor's round it may start comes after).
+func (wk *worker) lookAtRoom() bool {
 	f := wk.f
 	f.roomWaiters--
 	if f.buf.Room()-f.reserved > 0 {
@@ -49,11 +51,12 @@ func (wk *worker) lookAtRoom() {
 		} else {
 			wk.roomSig.Resume()
 		}
-		return
+		return true
 	}
 	f.roomWaiters++
 	f.evict.notify()
 	f.roomQ = append(f.roomQ, wk)
+	return false
 }
 
 // inEvents reports whether cmd is served in events.
