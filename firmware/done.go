@@ -35,9 +35,7 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 
 // programDone forgets op's in-flight program.
 func (f *Firmware) programDone(op *flashOp) {
-	if s, ok := f.pending[op.ppn]; ok && s == op.stamp {
-		delete(f.pending, op.ppn)
-	}
+	f.pending.done(op.ppn, op.stamp)
 	f.inflightBlock[f.geo.BlockOf(op.ppn)]--
 	f.progDone.Broadcast()
 }

@@ -186,7 +186,7 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	} else {
 		f.Stats.ForegroundEvictions++
 	}
-	f.pending[ppn] = v.Version
+	f.pending.put(ppn, v.Version)
 	f.inflightBlock[f.geo.BlockOf(ppn)]++
 	if f.ftl.NeedsGC(g, f.geo.Addr(ppn).Plane) {
 		f.gcSig[g].Notify()

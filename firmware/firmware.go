@@ -69,7 +69,7 @@ type Firmware struct {
 
 	// In-flight programs: a page mapped in the FTL whose program has not completed is
 	// served from DRAM with this stamp.
-	pending       map[ftl.PPN]uint64
+	pending       inFlight
 	inflightBlock []uint16
 	progDone      sim.Signal
 
@@ -122,11 +122,11 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 	f := &Firmware{name: name, spec: spec, eng: eng, hw: hw, geo: geo, ftl: fl,
 		buf:     buffer.New(capPages, order),
 		lbaSize: hw.Ctrl.Spec().LBASize,
-		pending: make(map[ftl.PPN]uint64, 1024),
 		cmds:    sim.NewQueue[*nvmectrl.Command](name+".cmdq", hw.Ctrl.Spec().MaxCommands),
 	}
 	f.pagesPerNS = fl.LogicalPages()
 	f.inflightBlock = make([]uint16, geo.Blocks())
+	f.pending = newInFlight(geo)
 	f.victims = make([]buffer.Victim, 0, 1) // evictOne picks one at a time into it
 	clk := sim.NewClock(spec.CoreFreq)
 	for i := 0; i < spec.Cores; i++ {

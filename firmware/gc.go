@@ -85,7 +85,7 @@ func (f *Firmware) gcMove(p *sim.Proc, core *sim.Core, w *waiter, g int, batch [
 		np, _ := f.ftl.Relocate(old)
 		op := f.sched.get(opGCProgram, g)
 		op.ppn, op.stamp, op.w = np, w.stamps[j], w
-		f.pending[np] = op.stamp
+		f.pending.put(np, op.stamp)
 		f.inflightBlock[f.geo.BlockOf(np)]++
 		w.pending++
 		f.Stats.GCPagesMoved++

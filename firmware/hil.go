@@ -270,7 +270,7 @@ func (wk *worker) oldStamp(p *sim.Proc, lpn int64) uint64 {
 	if ppn == ftl.NoPage {
 		return 0
 	}
-	if s, ok := f.pending[ppn]; ok {
+	if s, ok := f.pending.get(ppn); ok {
 		return s
 	}
 	w := &wk.w
@@ -324,7 +324,7 @@ func (wk *worker) readIssue(now sim.Time, first, last int64) {
 			f.Stats.Unmapped++
 			continue
 		}
-		if s, ok := f.pending[ppn]; ok {
+		if s, ok := f.pending.get(ppn); ok {
 			w.stamps[j] = s
 			f.Stats.PendingHits++
 			continue

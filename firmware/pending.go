@@ -1,0 +1,62 @@
+package firmware
+
+import "github.com/fastdrain-sim/fastdrain/firmware/ftl"
+
+// inFlight holds the version stamps of the pages whose programs are in flight (mapped in
+// the FTL, not yet on flash), so a read of one is served from DRAM. They are kept per die,
+// where there are only the few programs queued or running on it: a lookup divides once and
+// scans a handful of entries, and the churn of one insert and one delete per eviction costs
+// no hashing. The order within a die's list carries no meaning.
+type inFlight struct {
+	perDie int64 // physical pages per die: a PPN's die is PPN / perDie
+	dies   [][]pendingProg
+}
+
+// pendingProg is one in-flight program: its page and the version it writes.
+type pendingProg struct {
+	ppn   ftl.PPN
+	stamp uint64
+}
+
+func newInFlight(g ftl.Geometry) inFlight {
+	return inFlight{perDie: g.Pages() / int64(g.Dies()), dies: make([][]pendingProg, g.Dies())}
+}
+
+// get returns the stamp of the in-flight program of p, if there is one.
+func (x *inFlight) get(p ftl.PPN) (uint64, bool) {
+	for _, e := range x.dies[int64(p)/x.perDie] {
+		if e.ppn == p {
+			return e.stamp, true
+		}
+	}
+	return 0, false
+}
+
+// put records that p is being programmed with stamp (replacing what p had).
+func (x *inFlight) put(p ftl.PPN, stamp uint64) {
+	d := int64(p) / x.perDie
+	l := x.dies[d]
+	for i := range l {
+		if l[i].ppn == p {
+			l[i].stamp = stamp
+			return
+		}
+	}
+	x.dies[d] = append(l, pendingProg{p, stamp})
+}
+
+// done forgets p's program if it is the one that wrote stamp.
+func (x *inFlight) done(p ftl.PPN, stamp uint64) {
+	d := int64(p) / x.perDie
+	l := x.dies[d]
+	for i := range l {
+		if l[i].ppn == p {
+			if l[i].stamp == stamp {
+				last := len(l) - 1
+				l[i] = l[last]
+				x.dies[d] = l[:last]
+			}
+			return
+		}
+	}
+}
