@@ -276,7 +276,8 @@ func (e *Engine) run(limit Time) {
 		ev.Handler.HandleEvent(ev)
 		// The handler may have grown the slot table (ev then points into the old one).
 		if e.closes == closes {
-			e.slots[s] = Event{} // drop references for the garbage collector
+			// The slot keeps its event's references until it is reused (free slots are
+			// reused last-in first-out, so few linger) or the engine is closed.
 			e.free = append(e.free, s)
 		}
 	}
