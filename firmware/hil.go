@@ -146,8 +146,7 @@ func (wk *worker) write(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 		for j := i; j < i+k; j++ {
 			var stamp uint64
 			if j*ps >= off {
-				f.hw.Ctrl.CopyFromHost(cmd, int(j*ps-off), wk.b8[:])
-				stamp = binary.LittleEndian.Uint64(wk.b8[:])
+				stamp = f.hw.Ctrl.Uint64FromHost(cmd, int(j*ps-off))
 			} else {
 				// The write starts inside the page: the page keeps its version; its old
 				// data is merged in (read-modify-write).

@@ -1,8 +1,6 @@
 package firmware
 
 import (
-	"encoding/binary"
-
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -181,8 +179,7 @@ func (wk *worker) writePages() {
 	cmd := wk.ev
 	ps := int64(f.spec.PageSize)
 	for j := wk.i; j < wk.i+wk.k; j++ {
-		f.hw.Ctrl.CopyFromHost(cmd, int(j*ps-wk.off), wk.b8[:])
-		f.storePage(cmd, j, binary.LittleEndian.Uint64(wk.b8[:]))
+		f.storePage(cmd, j, f.hw.Ctrl.Uint64FromHost(cmd, int(j*ps-wk.off)))
 	}
 	f.evict.notify()
 	wk.i += wk.k

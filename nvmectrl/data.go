@@ -1,6 +1,10 @@
 package nvmectrl
 
-import "github.com/fastdrain-sim/fastdrain/sim"
+import (
+	"encoding/binary"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
 
 // ReadHostData moves bytes [off, off+n) of cmd's data from host memory into the controller
 // (a Write's payload) by DMA read, starting at now, and returns when the last byte has
@@ -96,6 +100,18 @@ func (c *Controller) CopyFromHost(cmd *Command, off int, dst []byte) {
 		c.mem.Read(a, dst[:l])
 		dst, off = dst[l:], off+l
 	}
+}
+
+// Uint64FromHost returns the little-endian 64-bit value at byte off of cmd's data in host
+// memory, with no timing, as CopyFromHost of 8 bytes would (a page's version stamp, say).
+func (c *Controller) Uint64FromHost(cmd *Command, off int) uint64 {
+	c.checkRange(cmd, off, 8)
+	if a := cmd.prp.Addr(off); a%PageSize <= PageSize-8 {
+		return c.mem.Uint64(a)
+	}
+	var b [8]byte
+	c.CopyFromHost(cmd, off, b[:])
+	return binary.LittleEndian.Uint64(b[:])
 }
 
 // CopyToHost copies src into bytes [off, off+len(src)) of cmd's data in host memory, with

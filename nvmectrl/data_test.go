@@ -107,6 +107,16 @@ func TestCopyHostData(t *testing.T) {
 		},
 		func(r *rig, now sim.Time, cmd *Command) {
 			r.c.CopyFromHost(cmd, 100, out)
+			// Uint64FromHost is the little-endian value of the same 8 bytes, inside a
+			// page and across a page boundary (PageSize−4).
+			for _, off := range []int{0, 100, PageSize - 8, PageSize - 4, 2*PageSize + 8, 3*PageSize - 8} {
+				var want uint64
+				for i := 7; i >= 0; i-- {
+					want = want<<8 | uint64(pattern[off+i])
+				}
+				require.Equal(t, want, r.c.Uint64FromHost(cmd, off), "offset %d", off)
+			}
+			require.Panics(t, func() { r.c.Uint64FromHost(cmd, 3*PageSize-7) })
 			r.c.CopyToHost(cmd, 0, []byte{0xAA, 0xBB})
 			require.Panics(t, func() { r.c.CopyFromHost(cmd, 12*1024-1, make([]byte, 2)) })
 			r.c.Complete(now, cmd, StatusSuccess, 0, NoLevel)

@@ -95,8 +95,18 @@ func (m *HostMemory) Write(addr uint64, src []byte) {
 	}
 }
 
+// The fixed-size accessors below read or write within one page directly (queue entries
+// are aligned, so theirs always are), which the compiler turns into a few moves, and fall
+// back to Read and Write across a page boundary.
+
 // Uint64 reads the little-endian 64-bit value at addr.
 func (m *HostMemory) Uint64(addr uint64) uint64 {
+	if off := addr % PageSize; off <= PageSize-8 {
+		if p := m.page(addr, false); p != nil {
+			return binary.LittleEndian.Uint64(p[off:])
+		}
+		return 0
+	}
 	var b [8]byte
 	m.Read(addr, b[:])
 	return binary.LittleEndian.Uint64(b[:])
@@ -104,19 +114,55 @@ func (m *HostMemory) Uint64(addr uint64) uint64 {
 
 // PutUint64 writes v little-endian at addr.
 func (m *HostMemory) PutUint64(addr uint64, v uint64) {
+	if off := addr % PageSize; off <= PageSize-8 {
+		binary.LittleEndian.PutUint64(m.page(addr, true)[off:], v)
+		return
+	}
 	var b [8]byte
 	binary.LittleEndian.PutUint64(b[:], v)
 	m.Write(addr, b[:])
 }
 
 // ReadSQE reads the submission queue entry at addr into e.
-func (m *HostMemory) ReadSQE(addr uint64, e *SQE) { m.Read(addr, e[:]) }
+func (m *HostMemory) ReadSQE(addr uint64, e *SQE) {
+	if off := addr % PageSize; off <= PageSize-SQESize {
+		if p := m.page(addr, false); p != nil {
+			*e = SQE(p[off : off+SQESize])
+		} else {
+			*e = SQE{}
+		}
+		return
+	}
+	m.Read(addr, e[:])
+}
 
 // WriteSQE writes e at addr.
-func (m *HostMemory) WriteSQE(addr uint64, e *SQE) { m.Write(addr, e[:]) }
+func (m *HostMemory) WriteSQE(addr uint64, e *SQE) {
+	if off := addr % PageSize; off <= PageSize-SQESize {
+		*(*SQE)(m.page(addr, true)[off : off+SQESize]) = *e
+		return
+	}
+	m.Write(addr, e[:])
+}
 
 // ReadCQE reads the completion queue entry at addr into c.
-func (m *HostMemory) ReadCQE(addr uint64, c *CQE) { m.Read(addr, c[:]) }
+func (m *HostMemory) ReadCQE(addr uint64, c *CQE) {
+	if off := addr % PageSize; off <= PageSize-CQESize {
+		if p := m.page(addr, false); p != nil {
+			*c = CQE(p[off : off+CQESize])
+		} else {
+			*c = CQE{}
+		}
+		return
+	}
+	m.Read(addr, c[:])
+}
 
 // WriteCQE writes c at addr.
-func (m *HostMemory) WriteCQE(addr uint64, c *CQE) { m.Write(addr, c[:]) }
+func (m *HostMemory) WriteCQE(addr uint64, c *CQE) {
+	if off := addr % PageSize; off <= PageSize-CQESize {
+		*(*CQE)(m.page(addr, true)[off : off+CQESize]) = *c
+		return
+	}
+	m.Write(addr, c[:])
+}

@@ -92,11 +92,9 @@ func (d *Driver) stampRange(rq *blk.Request, buf uint64, off, size int64, st []u
 			if st != nil {
 				v = st[i]
 			}
-			binary.LittleEndian.PutUint64(d.stampBuf[:], v)
-			d.mem.Write(addr, d.stampBuf[:])
+			d.mem.PutUint64(addr, v)
 		} else {
-			d.mem.Read(addr, d.stampBuf[:])
-			st[i] = binary.LittleEndian.Uint64(d.stampBuf[:])
+			st[i] = d.mem.Uint64(addr)
 		}
 	}
 }

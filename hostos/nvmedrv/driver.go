@@ -95,7 +95,6 @@ type Driver struct {
 	rr      int // next queue for round robin
 	refused bool
 
-	stampBuf [8]byte
 	rangeBuf [16]byte
 }
 
