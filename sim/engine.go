@@ -254,11 +254,13 @@ func (e *Engine) run(limit Time) {
 				e.nowHead, e.nowq = 0, e.nowq[:0]
 			}
 		} else {
-			// Nothing is left at the current time: on to the earliest later one.
+			// Nothing is left at the current time: on to the earliest later one, whose
+			// keys are now in the radix heap's bucket 0 (the FIFO is empty).
 			if !e.q.advance(limit) {
 				return
 			}
-			continue
+			s = e.q.nowHead().slot
+			e.q.popNow()
 		}
 		ev := &e.slots[s]
 		if !ev.daemon {
