@@ -217,9 +217,8 @@ func (f *Firmware) roomChanged() {
 	} else {
 		l = &roomLook{f: f}
 	}
-	l.wks = append(l.wks, f.roomQ...)
-	clear(f.roomQ)
-	f.roomQ = f.roomQ[:0]
+	// The queue becomes the look's list, and the look's empty (all nil) list the queue.
+	l.wks, f.roomQ = f.roomQ, l.wks[:0]
 	f.eng.SchedulePhase(f.eng.Now(), sim.PhaseProcess, l, nil, 0)
 }
 
