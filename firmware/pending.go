@@ -22,41 +22,39 @@ func newInFlight(g ftl.Geometry) inFlight {
 	return inFlight{perDie: g.Pages() / int64(g.Dies()), dies: make([][]pendingProg, g.Dies())}
 }
 
+// find returns p's die, the die's list and p's place in it, or −1 if p is not there.
+func (x *inFlight) find(p ftl.PPN) (d int64, l []pendingProg, i int) {
+	d = int64(p) / x.perDie
+	l = x.dies[d]
+	for i := range l {
+		if l[i].ppn == p {
+			return d, l, i
+		}
+	}
+	return d, l, -1
+}
+
 // get returns the stamp of the in-flight program of p, if there is one.
 func (x *inFlight) get(p ftl.PPN) (uint64, bool) {
-	for _, e := range x.dies[int64(p)/x.perDie] {
-		if e.ppn == p {
-			return e.stamp, true
-		}
+	if _, l, i := x.find(p); i >= 0 {
+		return l[i].stamp, true
 	}
 	return 0, false
 }
 
 // put records that p is being programmed with stamp (replacing what p had).
 func (x *inFlight) put(p ftl.PPN, stamp uint64) {
-	d := int64(p) / x.perDie
-	l := x.dies[d]
-	for i := range l {
-		if l[i].ppn == p {
-			l[i].stamp = stamp
-			return
-		}
+	if d, l, i := x.find(p); i >= 0 {
+		l[i].stamp = stamp
+	} else {
+		x.dies[d] = append(l, pendingProg{p, stamp})
 	}
-	x.dies[d] = append(l, pendingProg{p, stamp})
 }
 
 // done forgets p's program if it is the one that wrote stamp.
 func (x *inFlight) done(p ftl.PPN, stamp uint64) {
-	d := int64(p) / x.perDie
-	l := x.dies[d]
-	for i := range l {
-		if l[i].ppn == p {
-			if l[i].stamp == stamp {
-				last := len(l) - 1
-				l[i] = l[last]
-				x.dies[d] = l[:last]
-			}
-			return
-		}
+	if d, l, i := x.find(p); i >= 0 && l[i].stamp == stamp {
+		l[i] = l[len(l)-1]
+		x.dies[d] = l[:len(l)-1]
 	}
 }
