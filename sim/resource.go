@@ -176,8 +176,38 @@ func (r *Resource) OccupyPair(start, mid, end Time, a, b Activity) {
 }
 
 // record adds the interval [start, end) of act. An interval that continues the previous
-// one with the same activity extends it (the ring's length is a power of two).
+// one with the same activity extends it (the ring's length is a power of two). The common
+// case — no hook, room in the ring — calls nothing, so its values stay in registers; the
+// rest goes through recordSlow, which does the same.
 func (r *Resource) record(start, end Time, act Activity) {
+	if r.hook != nil || r.n == len(r.ring) {
+		r.recordSlow(start, end, act)
+		return
+	}
+	r.busy[act] += end - start
+	prev := r.lastEnd
+	r.lastEnd = end
+	n := r.n
+	if n > 0 {
+		if r.eng != nil && prev <= r.eng.now {
+			// Every kept interval ended by now, so no query needs them (queries are at now
+			// or later): let them go and start the ring over at its first slot, which keeps
+			// the ring of a resource booked little ahead within a few cache lines.
+			r.dropped = max(r.dropped, prev)
+			r.head, n = 0, 0
+		} else if last := &r.ring[(r.head+n-1)&(len(r.ring)-1)]; last.end == start && last.act == act {
+			last.end = end
+			return
+		}
+	}
+	r.ring[(r.head+n)&(len(r.ring)-1)] = interval{start, end, act}
+	r.n = n + 1
+}
+
+// recordSlow is record with a hook to call, or a ring to allocate or make room in.
+//
+//go:noinline
+func (r *Resource) recordSlow(start, end Time, act Activity) {
 	r.busy[act] += end - start
 	prev := r.lastEnd
 	r.lastEnd = end
@@ -185,10 +215,7 @@ func (r *Resource) record(start, end Time, act Activity) {
 		r.hook(r, act, start, end)
 	}
 	if r.n > 0 && r.eng != nil && prev <= r.eng.now {
-		// Every kept interval ended by now, so no query needs them (queries are at now or
-		// later): let them go and start the ring over at its first slot, which keeps the
-		// ring of a resource booked little ahead within a few cache lines.
-		r.dropped = max(r.dropped, prev)
+		r.dropped = max(r.dropped, prev) // as in record
 		r.head, r.n = 0, 0
 	}
 	if r.n > 0 {
