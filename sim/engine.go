@@ -254,13 +254,13 @@ func (e *Engine) run(limit Time) {
 				e.nowHead, e.nowq = 0, e.nowq[:0]
 			}
 		} else {
-			// Nothing is left at the current time: on to the earliest later one, whose
-			// keys are now in the radix heap's bucket 0 (the FIFO is empty).
-			if !e.q.advance(limit) {
+			// Nothing is left at the current time: on to the earliest later one. The radix
+			// heap hands over its first event; the others at that time are in its bucket 0
+			// (the FIFO is empty).
+			var ok bool
+			if s, ok = e.q.advance(limit); !ok {
 				return
 			}
-			s = e.q.nowHead().slot
-			e.q.popNow()
 		}
 		ev := &e.slots[s]
 		if !ev.daemon {

@@ -97,27 +97,39 @@ func (q *radixQueue) popNow() {
 }
 
 // advance moves last on to the earliest time held, if there is one and it is not after
-// limit, so that its keys are in bucket 0, and reports whether it did. Bucket 0 must be
-// empty: the keys at the current last are taken first.
-func (q *radixQueue) advance(limit Time) bool {
+// limit, takes the first key at that time out and returns its slot; the other keys at that
+// time are then in bucket 0. It reports false, changing nothing, if there is no such key.
+// Bucket 0 must be empty: the keys at the current last are taken first.
+func (q *radixQueue) advance(limit Time) (int32, bool) {
 	if q.mask == 0 {
-		return false
+		return 0, false
 	}
 	i := bits.TrailingZeros64(q.mask) & 63
 	// Bucket i's keys agree with last above bit i−1 and have that bit set: none is before
 	// this bound, so a limit under it needs no scan (RunUntil with far events pending).
 	if limit != MaxTime {
 		if lo := q.last>>(i-1)<<(i-1) | 1<<(i-1); lo > limit {
-			return false
+			return 0, false
 		}
 	}
 	b := q.bucket(i)
+	if len(b) == 1 {
+		// Half of all advances: the key is the only one at its time.
+		if b[0].t > limit {
+			return 0, false
+		}
+		q.last = b[0].t
+		q.lens[i] = 0
+		q.mask &^= 1 << i
+		q.n--
+		return b[0].slot, true
+	}
 	m := b[0].t
 	for j := 1; j < len(b); j++ {
 		m = min(m, b[j].t)
 	}
 	if m > limit {
-		return false
+		return 0, false
 	}
 	// Every key of bucket i agrees with m on the bits from i−1 up, so each goes to a lower
 	// bucket, which has room for it (no bucket holds more than n ≤ stride keys).
@@ -131,10 +143,13 @@ func (q *radixQueue) advance(limit Time) bool {
 		mask |= 1 << l
 	}
 	q.mask = mask &^ 1 // bucket 0 has no bit
-	if n := q.lens[0]; n > 1 {
+	n := q.lens[0]
+	if n > 1 {
 		sortNow(keys[:n])
 	}
-	return true
+	q.lens[0] = n - 1
+	q.n--
+	return keys[n-1].slot, true
 }
 
 // sortNow sorts keys at one time by tie, descending (the next to fire last): by insertion
