@@ -54,13 +54,20 @@ func (q *radixQueue) grow() {
 	q.keys, q.stride = keys, stride
 }
 
+// level returns the bucket of a key whose time differs from last by x (the two times
+// xored): the length of x in bits. x is below 2^63, so 2x+1 has a highest bit to scan
+// for, and the scan needs no fix-up for zero.
+func level(x Time) int {
+	return (bits.Len64(uint64(x)<<1|1) - 1) & 63
+}
+
 // push adds k, whose time must not be before last.
 func (q *radixQueue) push(k key) {
 	if q.n == q.stride {
 		q.grow()
 	}
 	q.n++
-	i := bits.Len64(uint64(k.t^q.last)) & 63
+	i := level(k.t ^ q.last)
 	if i == 0 {
 		q.insertNow(k)
 		return
@@ -137,7 +144,7 @@ func (q *radixQueue) advance(limit Time) (int32, bool) {
 	q.lens[i] = 0
 	keys, stride, mask := q.keys, q.stride, q.mask&^(1<<i)
 	for j := range b {
-		l := bits.Len64(uint64(b[j].t^m)) & 63
+		l := level(b[j].t ^ m)
 		keys[l*stride+q.lens[l]] = b[j]
 		q.lens[l]++
 		mask |= 1 << l
