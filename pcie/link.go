@@ -107,15 +107,33 @@ func (l *Link) Sync(t sim.Time) {
 	l.up.commit(t)
 }
 
+// check panics on a transfer of no bytes or at a negative time (out of line), and notes
+// in both directions that an operation was called at now, recording what can no longer
+// move. With nothing to record it does not call commit: commit's tail (run and the
+// compaction) changes nothing while head stays where it was.
 func (l *Link) check(op string, now sim.Time, bytes int) {
+	if bytes <= 0 || now < 0 {
+		l.badOp(op, now, bytes)
+	}
+	// Written out for both directions: a call for each cost more than the rest.
+	d, u := &l.down, &l.up
+	d.mark, u.mark = max(d.mark, now), max(u.mark, now)
+	if d.head < len(d.pending) && d.pending[d.head].start.whole < d.mark {
+		d.commit(d.mark)
+	}
+	if u.head < len(u.pending) && u.pending[u.head].start.whole < u.mark {
+		u.commit(u.mark)
+	}
+}
+
+// badOp panics on a bad operation (see check).
+//
+//go:noinline
+func (l *Link) badOp(op string, now sim.Time, bytes int) {
 	if bytes <= 0 {
 		panic(fmt.Sprintf("pcie %s: %s of %d bytes at %v", l.name, op, bytes, now))
 	}
-	if now < 0 {
-		panic(fmt.Sprintf("pcie %s: %s at negative time %v", l.name, op, now))
-	}
-	l.down.observe(now)
-	l.up.observe(now)
+	panic(fmt.Sprintf("pcie %s: %s at negative time %v", l.name, op, now))
 }
 
 func (l *Link) write(d *direction, now sim.Time, k Kind, bytes int) sim.Time {
@@ -162,14 +180,6 @@ func (d *direction) init(name string, st *Stats) {
 	d.dllp = d.res.Activity(DLLPActivity)
 	d.stats = st
 	d.pending = make([]booking, 0, 16)
-}
-
-// observe notes that an operation was called at now and records what can no longer move.
-func (d *direction) observe(now sim.Time) {
-	if now > d.mark {
-		d.mark = now
-	}
-	d.commit(d.mark)
 }
 
 // commit records every pending booking that starts before t, in order.
