@@ -151,7 +151,7 @@ func (r *Resource) End(t Time) {
 // records nothing.
 func (r *Resource) Occupy(start, end Time, act Activity) {
 	if end < start {
-		r.backwards(false, start, end, end)
+		panic(r.backwards(false, start, end, end))
 	}
 	r.mustBeFree(start, act)
 	if end > start {
@@ -164,7 +164,7 @@ func (r *Resource) Occupy(start, end Time, act Activity) {
 // TLPs, then their share of link-layer packets), in one call.
 func (r *Resource) OccupyPair(start, mid, end Time, a, b Activity) {
 	if mid < start || end < mid {
-		r.backwards(true, start, mid, end)
+		panic(r.backwards(true, start, mid, end))
 	}
 	r.mustBeFree(start, a)
 	if mid > start {
@@ -263,31 +263,33 @@ func (r *Resource) makeRoom() {
 // inlined: the messages are built out of line).
 func (r *Resource) mustBeFree(t Time, act Activity) {
 	if r.openAct != Idle || t < r.lastEnd {
-		r.notFree(t, act)
+		panic(r.notFree(t, act))
 	}
 }
 
-// notFree panics: the resource cannot start act at t.
+// notFree returns the message of the panic when the resource cannot start act at t. It is
+// out of line and the caller panics, so the callers' fast paths keep their values in
+// registers (a call that returned would make them save them first).
 //
 //go:noinline
-func (r *Resource) notFree(t Time, act Activity) {
+func (r *Resource) notFree(t Time, act Activity) string {
 	if r.openAct != Idle {
-		panic(fmt.Sprintf("sim: resource %s asked to start %q at %v while busy with %q since %v",
-			r.name, r.names[act], t, r.names[r.openAct], r.openStart))
+		return fmt.Sprintf("sim: resource %s asked to start %q at %v while busy with %q since %v",
+			r.name, r.names[act], t, r.names[r.openAct], r.openStart)
 	}
-	panic(fmt.Sprintf("sim: resource %s asked to start %q at %v, before its last interval ends (%v)",
-		r.name, r.names[act], t, r.lastEnd))
+	return fmt.Sprintf("sim: resource %s asked to start %q at %v, before its last interval ends (%v)",
+		r.name, r.names[act], t, r.lastEnd)
 }
 
-// backwards panics: an interval (or a pair, [start, mid) then [mid, end)) ends before it
-// starts.
+// backwards returns the message of the panic when an interval (or a pair, [start, mid)
+// then [mid, end)) ends before it starts (out of line, as notFree).
 //
 //go:noinline
-func (r *Resource) backwards(pair bool, start, mid, end Time) {
+func (r *Resource) backwards(pair bool, start, mid, end Time) string {
 	if !pair {
-		panic(fmt.Sprintf("sim: resource %s interval [%v, %v) ends before it starts", r.name, start, end))
+		return fmt.Sprintf("sim: resource %s interval [%v, %v) ends before it starts", r.name, start, end)
 	}
-	panic(fmt.Sprintf("sim: resource %s intervals [%v, %v) and [%v, %v) end before they start", r.name, start, mid, mid, end))
+	return fmt.Sprintf("sim: resource %s intervals [%v, %v) and [%v, %v) end before they start", r.name, start, mid, mid, end)
 }
 
 // BusyAt returns the time spent in act up to time t: recorded intervals count only for
