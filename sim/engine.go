@@ -82,7 +82,7 @@ type key struct {
 
 // NewEngine returns an engine at time zero with no events.
 func NewEngine() *Engine {
-	return &Engine{nowq: make([]key, 0, 256),
+	return &Engine{q: newRadixQueue(), nowq: make([]key, 0, 256),
 		slots: make([]Event, 0, 1024), free: make([]int32, 0, 1024)}
 }
 

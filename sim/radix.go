@@ -19,15 +19,15 @@ import (
 // next key is its last element: keys at one time leave in the engine's total order.
 //
 // The buckets share one array, bucket i at keys[i*stride:], each with room for stride keys,
-// where stride is a power of two at least the number of keys held: no bucket can outgrow
+// where stride is a power of two above the number of keys held: no bucket can outgrow
 // its room, so a move within advance never grows a slice (the Go compiler keeps a loop's
-// values in registers only when nothing in it can call the runtime). The room doubles when
-// a push would exceed it: 64 buckets of stride 24-byte keys, 1.5 MiB for 1,000 events.
+// values in registers only when nothing in it can call the runtime). The room doubles once
+// a push fills it: 64 buckets of stride 24-byte keys, 1.5 MiB for 1,000 events.
 type radixQueue struct {
 	last    Time    // time of the latest key taken; every key is at or after it
 	mask    uint64  // bit i set when bucket i ≥ 1 is not empty
 	n       int     // keys held
-	stride  int     // room of each bucket (a power of two ≥ n)
+	stride  int     // room of each bucket (a power of two > n)
 	lens    [64]int // keys in each bucket (times are non-negative: 63 bits suffice)
 	keys    []key   // the buckets: bucket i is keys[i*stride : i*stride+lens[i]]
 	scratch []key   // for rebase
@@ -35,6 +35,13 @@ type radixQueue struct {
 
 // initialStride is each bucket's room in a new queue; 64 buckets of 16 keys are 24 KiB.
 const initialStride = 16
+
+// newRadixQueue returns an empty queue with the initial room.
+func newRadixQueue() radixQueue {
+	var q radixQueue
+	q.grow()
+	return q
+}
 
 // bucket returns bucket i's keys.
 func (q *radixQueue) bucket(i int) []key {
@@ -61,20 +68,20 @@ func level(x Time) int {
 	return (bits.Len64(uint64(x)<<1|1) - 1) & 63
 }
 
-// push adds k, whose time must not be before last.
+// push adds k, whose time must not be before last. The room is kept above the keys held,
+// growing after the push that fills it (a call at the end, with nothing to keep after it).
 func (q *radixQueue) push(k key) {
+	q.n++
+	if i := level(k.t ^ q.last); i == 0 {
+		q.insertNow(k)
+	} else {
+		q.keys[i*q.stride+q.lens[i]] = k
+		q.lens[i]++
+		q.mask |= 1 << i
+	}
 	if q.n == q.stride {
 		q.grow()
 	}
-	q.n++
-	i := level(k.t ^ q.last)
-	if i == 0 {
-		q.insertNow(k)
-		return
-	}
-	q.keys[i*q.stride+q.lens[i]] = k
-	q.lens[i]++
-	q.mask |= 1 << i
 }
 
 // insertNow puts k, at time last, into bucket 0 in order.
@@ -139,7 +146,7 @@ func (q *radixQueue) advance(limit Time) (int32, bool) {
 		return 0, false
 	}
 	// Every key of bucket i agrees with m on the bits from i−1 up, so each goes to a lower
-	// bucket, which has room for it (no bucket holds more than n ≤ stride keys).
+	// bucket, which has room for it (no bucket holds more than n < stride keys).
 	q.last = m
 	q.lens[i] = 0
 	keys, stride, mask := q.keys, q.stride, q.mask&^(1<<i)
