@@ -8,7 +8,9 @@
 # The count is taken between two run lengths (default 300,000 and 500,000 I/Os, both past
 # the write buffer's filling), so the machine's build and the warm-up drop out. It counts
 # the simulator's own code plus the runtime functions it calls on its paths (memmove, map
-# and coroutine-switch code), not the Go scheduler, which spins under valgrind.
+# and coroutine-switch code), not the Go scheduler, which spins under valgrind. The garbage
+# collector is off (GOGC=off): while it marks, write barriers take longer paths in the
+# model's own functions, which made counts differ by ±50 per I/O between runs.
 #
 # Usage: bench/instructions.sh [-b test-binary] [-t] [benchmark-regexp] [lo hi]
 #   -b  use this test binary (from `go test -c ./bench`) instead of building one
@@ -40,7 +42,7 @@ if [[ -z $bin ]]; then
 fi
 # One cachegrind run of n I/Os; then its per-function counts as "function count" lines.
 run() {
-	valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$tmp/$1.out" \
+	GOGC=off valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$tmp/$1.out" \
 		"$bin" -test.run '^$' -test.bench "$re" -test.benchtime "${1}x" >"$tmp/$1.log" 2>&1 ||
 		{ cat "$tmp/$1.log" >&2; exit 1; }
 	cg_annotate --auto=no --threshold=0 "$tmp/$1.out" | awk '

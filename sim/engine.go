@@ -241,7 +241,7 @@ func (e *Engine) run(limit Time) {
 	e.stopped = false
 	defer func() { e.running = false }()
 	for !e.stopped {
-		if limit == MaxTime && e.live == 0 {
+		if e.live == 0 && limit == MaxTime {
 			return
 		}
 		var s int32
