@@ -29,6 +29,7 @@ type Event struct {
 	Data    any     // payload; store pointers, not values, to avoid allocation
 	Code    int64   // small integer payload (an opcode, an index, a generation)
 	tie     uint64  // phase in the top 8 bits, sequence number below
+	next    int32   // the next event of its timing-wheel slot, plus one (0: none)
 	daemon  bool    // does not keep Run alive
 }
 
@@ -42,16 +43,17 @@ type EventHook func(ev *Event)
 // Engine is the serial discrete-event engine. One engine runs one simulation; nothing in it is
 // global, so independent simulations can run side by side in one program (sweeps).
 //
-// Pending events live in two structures, both ordered by (time, phase, sequence): a monotone
-// radix heap of 24-byte keys (radixQueue) for events in the future, whose events stay put in a
-// slot table (handlers are handed a pointer into it) so that queue moves copy keys only; and a
-// FIFO for events scheduled at the current time in non-decreasing phase (process wake-ups,
-// hand-offs). The earlier of the two heads fires next, so the order is the same total order
-// as with one priority queue. The radix heap's reference time is kept equal to the current
-// time, so its events for now are its bucket 0.
+// Pending events stay put in a slot table (handlers are handed a pointer into it) and are
+// queued in two structures, both ordered by (time, phase, sequence): a time queue for
+// events in the future (timeQueue: a timing wheel of 16 ns windows linked through the
+// slots, with a sorted run for the current window and a radix heap of 24-byte keys for
+// events beyond the wheel); and a FIFO for events scheduled at the current time in
+// non-decreasing phase (process wake-ups, hand-offs). The earlier of the two heads fires
+// next, so the order is the same total order as with one priority queue. The time queue's
+// time is kept equal to the current time, so its events for now are at the end of its run.
 type Engine struct {
 	now     Time
-	q       radixQueue
+	q       timeQueue
 	nowq    []key // events at time now, in firing order; nowq[nowHead:] are pending
 	nowHead int
 	slots   []Event
@@ -82,7 +84,7 @@ type key struct {
 
 // NewEngine returns an engine at time zero with no events.
 func NewEngine() *Engine {
-	return &Engine{q: newRadixQueue(), nowq: make([]key, 0, 256),
+	return &Engine{q: newTimeQueue(), nowq: make([]key, 0, 256),
 		slots: make([]Event, 0, 1024), free: make([]int32, 0, 1024)}
 }
 
@@ -153,7 +155,13 @@ func (e *Engine) push(t Time, ph Phase, h Handler, data any, code int64, daemon 
 			return
 		}
 	}
-	e.q.push(k)
+	if e.q.inWheel(t) {
+		// Most events: straight into their wheel slot.
+		e.q.n++
+		e.q.linkEvent(ev, s)
+		return
+	}
+	e.q.push(k, e.slots)
 }
 
 // slot takes an unused slot of the slot table, growing it if none is free.
@@ -186,7 +194,7 @@ func (e *Engine) Requeue() bool {
 	if !c.daemon {
 		e.live++
 	}
-	e.q.push(key{t: c.Time, tie: c.tie, slot: s}) // at the current time: bucket 0, in order
+	e.q.push(key{t: c.Time, tie: c.tie, slot: s}, e.slots) // at the current time: into the run, in order
 	return true
 }
 
@@ -203,7 +211,7 @@ func handlerName(h Handler) string {
 }
 
 // nextNow returns the key of the earliest event pending at the current time (the FIFO's
-// head or the radix heap's bucket 0), or nil if there is none.
+// head or the time queue's), or nil if there is none.
 func (e *Engine) nextNow() *key {
 	h := e.q.nowHead()
 	if e.nowHead < len(e.nowq) {
@@ -229,7 +237,7 @@ func (e *Engine) RunUntil(t Time) {
 	e.run(t)
 	if !e.stopped && e.now < t {
 		e.now = t
-		e.q.rebase(t) // nothing is pending before t
+		e.q.rebase(t, e.slots) // nothing is pending before t
 	}
 }
 
@@ -254,11 +262,10 @@ func (e *Engine) run(limit Time) {
 				e.nowHead, e.nowq = 0, e.nowq[:0]
 			}
 		} else {
-			// Nothing is left at the current time: on to the earliest later one. The radix
-			// heap hands over its first event; the others at that time are in its bucket 0
-			// (the FIFO is empty).
+			// Nothing is left at the current time: on to the earliest later one, which the
+			// time queue hands over (the FIFO is empty).
 			var ok bool
-			if s, ok = e.q.advance(limit); !ok {
+			if s, ok = e.q.advance(limit, e.slots); !ok {
 				return
 			}
 		}

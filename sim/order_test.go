@@ -16,7 +16,7 @@ type orderLog struct {
 	spawn int
 	ref   *refQueue
 	next  int64
-	wide  bool // delays up to 2^40 ps (every bucket of the radix heap), not under 50 ps
+	bits  int // delays up to 2^bits ps (0: under 50 ps)
 }
 
 // refQueue is the reference model: a plain list scanned for the least (time, phase,
@@ -72,8 +72,8 @@ func (r *orderLog) fire(now Time, id int64) {
 		d := Time(0)
 		switch {
 		case r.rng.IntN(2) != 0:
-		case r.wide:
-			d = Time(r.rng.Int64N(1 << uint(1+r.rng.IntN(40))))
+		case r.bits > 0:
+			d = Time(r.rng.Int64N(1 << uint(1+r.rng.IntN(r.bits))))
 		default:
 			d = Time(r.rng.IntN(50))
 		}
@@ -85,29 +85,29 @@ func (r *orderLog) HandleEvent(ev *Event) { r.fire(ev.Time, ev.Code) }
 
 // TestEventOrderAgainstReference: events scheduled at random times and phases, many at the
 // current time from inside handlers (the engine's FIFO path, including phases below the
-// one firing) and many in the future (its radix heap), fire in exactly the order of the
-// reference queue.
+// one firing) and many in the future (all within one window of its time queue), fire in
+// exactly the order of the reference queue.
 func TestEventOrderAgainstReference(t *testing.T) {
-	checkOrder(t, false, func(e *Engine, _ uint64) {
+	checkOrder(t, 0, func(e *Engine, _ uint64) {
 		e.Run()
 		require.Zero(t, e.Pending())
 	})
 }
 
-// checkOrder runs, for 20 seeds, 200 events at random times (under 100 ps, or under 2^40
-// ps if wide) and phases that schedule 3,000 more from their handlers, once on the
-// reference queue and once on an engine driven by drive, and requires the same firing
-// order.
-func checkOrder(t *testing.T, wide bool, drive func(e *Engine, seed uint64)) {
+// checkOrder runs, for 20 seeds, 200 events at random times (under 100 ps, or under 2^bits
+// ps if bits > 0) and phases that schedule 3,000 more from their handlers (delays under
+// 50 ps, or of up to bits bits), once on the reference queue and once on an engine driven
+// by drive, and requires the same firing order.
+func checkOrder(t *testing.T, bits int, drive func(e *Engine, seed uint64)) {
 	t.Helper()
 	for seed := uint64(1); seed <= 20; seed++ {
 		run := func(ref *refQueue) []int64 {
 			e := NewEngine()
-			r := &orderLog{e: e, rng: NewRNG(seed, "order"), spawn: 3000, ref: ref, wide: wide}
+			r := &orderLog{e: e, rng: NewRNG(seed, "order"), spawn: 3000, ref: ref, bits: bits}
 			for range 200 {
 				at := Time(r.rng.IntN(100))
-				if wide {
-					at = Time(r.rng.Int64N(1 << 40))
+				if bits > 0 {
+					at = Time(r.rng.Int64N(1 << uint(bits)))
 				}
 				r.schedule(at, phases[r.rng.IntN(len(phases))])
 			}
@@ -215,14 +215,32 @@ func TestCoreBookMatchesDefinition(t *testing.T) {
 }
 
 // TestEventOrderWideTimes: as TestEventOrderAgainstReference, with delays from 0 to 2^40 ps
-// (so the radix heap's buckets at every level fill and empty into each other) and the
-// engine driven by RunUntil in steps of random length (which moves its clock, and the
-// heap's reference time, past stretches with no events). The order is the reference's.
+// (so the far queue's radix heap fills and empties at every level, and its keys move to
+// the wheel) and the engine driven by RunUntil in steps of random length (which moves its
+// clock, and the queue's window, past stretches with no events). The order is the
+// reference's.
 func TestEventOrderWideTimes(t *testing.T) {
-	checkOrder(t, true, func(e *Engine, seed uint64) {
+	checkOrder(t, 40, func(e *Engine, seed uint64) {
 		steps := NewRNG(seed, "steps")
 		for e.Pending() > 0 {
 			e.RunUntil(e.Now() + Time(steps.Int64N(1<<uint(steps.IntN(42)))))
+		}
+	})
+}
+
+// TestEventOrderWheelTimes: delays of up to 2^28 ps, four times the time queue's wheel, so
+// events land in the current window, in wheel slots all round it (wrapping) and in the far
+// queue, and move between them; driven by Run, then by RunUntil steps. The order is the
+// reference's.
+func TestEventOrderWheelTimes(t *testing.T) {
+	checkOrder(t, 28, func(e *Engine, _ uint64) {
+		e.Run()
+		require.Zero(t, e.Pending())
+	})
+	checkOrder(t, 28, func(e *Engine, seed uint64) {
+		steps := NewRNG(seed, "steps")
+		for e.Pending() > 0 {
+			e.RunUntil(e.Now() + Time(steps.Int64N(1<<uint(steps.IntN(30)))))
 		}
 	})
 }

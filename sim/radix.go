@@ -5,10 +5,10 @@ import (
 	"slices"
 )
 
-// radixQueue is the engine's queue of pending events: a monotone radix heap (Ahuja,
-// Mehlhorn, Orlin and Tarjan, "Faster algorithms for the shortest path problem", JACM 1990),
-// which fits a discrete-event engine because no event is ever scheduled before the current
-// time. Keys are bucketed by the highest bit in which their time differs from last, the
+// radixQueue is the time queue's far queue, for events beyond its wheel: a monotone radix
+// heap (Ahuja, Mehlhorn, Orlin and Tarjan, "Faster algorithms for the shortest path
+// problem", JACM 1990), which fits a discrete-event engine because no event is ever
+// scheduled before the current time. Keys are bucketed by the highest bit in which their time differs from last, the
 // time of the latest key taken: bucket 0 holds the keys at last itself, bucket i those
 // that first differ from it at bit i−1. Scheduling is a bit scan and an append; taking
 // the earliest key empties the lowest non-empty bucket into lower ones, each key moving
@@ -24,13 +24,12 @@ import (
 // values in registers only when nothing in it can call the runtime). The room doubles once
 // a push fills it: 64 buckets of stride 24-byte keys, 1.5 MiB for 1,000 events.
 type radixQueue struct {
-	last    Time    // time of the latest key taken; every key is at or after it
-	mask    uint64  // bit i set when bucket i ≥ 1 is not empty
-	n       int     // keys held
-	stride  int     // room of each bucket (a power of two > n)
-	lens    [64]int // keys in each bucket (times are non-negative: 63 bits suffice)
-	keys    []key   // the buckets: bucket i is keys[i*stride : i*stride+lens[i]]
-	scratch []key   // for rebase
+	last   Time    // time of the latest key taken; every key is at or after it
+	mask   uint64  // bit i set when bucket i ≥ 1 is not empty
+	n      int     // keys held
+	stride int     // room of each bucket (a power of two > n)
+	lens   [64]int // keys in each bucket (times are non-negative: 63 bits suffice)
+	keys   []key   // the buckets: bucket i is keys[i*stride : i*stride+lens[i]]
 }
 
 // initialStride is each bucket's room in a new queue; 64 buckets of 16 keys are 24 KiB.
@@ -112,38 +111,39 @@ func (q *radixQueue) popNow() {
 
 // advance moves last on to the earliest time held, if there is one and it is not after
 // limit, takes the first key at that time out and returns its slot; the other keys at that
-// time are then in bucket 0. It reports false, changing nothing, if there is no such key.
-// Bucket 0 must be empty: the keys at the current last are taken first.
-func (q *radixQueue) advance(limit Time) (int32, bool) {
+// time are then in bucket 0. It reports false, changing nothing, if there is no such key,
+// and then returns as next a time no key is before (MaxTime if there is none). Bucket 0
+// must be empty: the keys at the current last are taken first.
+func (q *radixQueue) advance(limit Time) (slot int32, next Time, ok bool) {
 	if q.mask == 0 {
-		return 0, false
+		return 0, MaxTime, false
 	}
 	i := bits.TrailingZeros64(q.mask) & 63
 	// Bucket i's keys agree with last above bit i−1 and have that bit set: none is before
 	// this bound, so a limit under it needs no scan (RunUntil with far events pending).
 	if limit != MaxTime {
 		if lo := q.last>>(i-1)<<(i-1) | 1<<(i-1); lo > limit {
-			return 0, false
+			return 0, lo, false
 		}
 	}
 	b := q.bucket(i)
 	if len(b) == 1 {
 		// Half of all advances: the key is the only one at its time.
 		if b[0].t > limit {
-			return 0, false
+			return 0, b[0].t, false
 		}
 		q.last = b[0].t
 		q.lens[i] = 0
 		q.mask &^= 1 << i
 		q.n--
-		return b[0].slot, true
+		return b[0].slot, 0, true
 	}
 	m := b[0].t
 	for j := 1; j < len(b); j++ {
 		m = min(m, b[j].t)
 	}
 	if m > limit {
-		return 0, false
+		return 0, m, false
 	}
 	// Every key of bucket i agrees with m on the bits from i−1 up, so each goes to a lower
 	// bucket, which has room for it (no bucket holds more than n < stride keys).
@@ -163,7 +163,7 @@ func (q *radixQueue) advance(limit Time) (int32, bool) {
 	}
 	q.lens[0] = n - 1
 	q.n--
-	return keys[n-1].slot, true
+	return keys[n-1].slot, 0, true
 }
 
 // sortNow sorts keys at one time by tie, descending (the next to fire last): by insertion
@@ -190,24 +190,6 @@ func sortNow(z []key) {
 		}
 		z[j] = k
 	}
-}
-
-// rebase sets last to t, which must not be after any key held (the engine's clock moved
-// on to t with nothing pending before it), and buckets every key again.
-func (q *radixQueue) rebase(t Time) {
-	if t == q.last {
-		return
-	}
-	s := q.scratch[:0]
-	for i := range q.lens {
-		s = append(s, q.bucket(i)...)
-	}
-	q.clear()
-	q.last = t
-	for _, k := range s {
-		q.push(k)
-	}
-	q.scratch = s[:0]
 }
 
 // clear drops every key.
