@@ -84,8 +84,9 @@ type key struct {
 
 // NewEngine returns an engine at time zero with no events.
 func NewEngine() *Engine {
-	return &Engine{q: newTimeQueue(), nowq: make([]key, 0, 256),
-		slots: make([]Event, 0, 1024), free: make([]int32, 0, 1024)}
+	e := &Engine{nowq: make([]key, 0, 256), slots: make([]Event, 0, 1024), free: make([]int32, 0, 1024)}
+	e.q = newTimeQueue(&e.slots)
+	return e
 }
 
 // Now returns the current simulated time.
@@ -161,7 +162,7 @@ func (e *Engine) push(t Time, ph Phase, h Handler, data any, code int64, daemon 
 		e.q.linkEvent(ev, s)
 		return
 	}
-	e.q.push(k, e.slots)
+	e.q.push(k)
 }
 
 // slot takes an unused slot of the slot table, growing it if none is free.
@@ -194,7 +195,7 @@ func (e *Engine) Requeue() bool {
 	if !c.daemon {
 		e.live++
 	}
-	e.q.push(key{t: c.Time, tie: c.tie, slot: s}, e.slots) // at the current time: into the run, in order
+	e.q.push(key{t: c.Time, tie: c.tie, slot: s}) // at the current time: into the run, in order
 	return true
 }
 
@@ -237,7 +238,7 @@ func (e *Engine) RunUntil(t Time) {
 	e.run(t)
 	if !e.stopped && e.now < t {
 		e.now = t
-		e.q.rebase(t, e.slots) // nothing is pending before t
+		e.q.rebase(t) // nothing is pending before t
 	}
 }
 
@@ -265,7 +266,7 @@ func (e *Engine) run(limit Time) {
 			// Nothing is left at the current time: on to the earliest later one, which the
 			// time queue hands over (the FIFO is empty).
 			var ok bool
-			if s, ok = e.q.advance(limit, e.slots); !ok {
+			if s, ok = e.q.advance(limit); !ok {
 				return
 			}
 		}

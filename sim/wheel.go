@@ -48,27 +48,27 @@ type timeQueue struct {
 	bitmap  [wheelSlots / 64]uint64 // bit i%64 of word i/64: slot i has events
 	summary uint64                  // bit w: bitmap word w is not zero
 	far     radixQueue
-	farNext Time  // no far key is before it (the far queue is not scanned again until then)
-	scratch []key // for rebase
+	farNext Time     // no far key is before it (the far queue is not scanned again until then)
+	slots   *[]Event // the engine's slot table, through which wheel slots are linked
+	scratch []key    // for rebase
 }
 
-// newTimeQueue returns an empty queue at time zero.
-func newTimeQueue() timeQueue {
-	return timeQueue{big: newRadixQueue(), far: newRadixQueue(), farNext: MaxTime}
+// newTimeQueue returns an empty queue at time zero for the events in the slot table slots.
+func newTimeQueue(slots *[]Event) timeQueue {
+	return timeQueue{big: newRadixQueue(), far: newRadixQueue(), farNext: MaxTime, slots: slots}
 }
 
 // wheelSlot returns the wheel slot of time t.
 func wheelSlot(t Time) int { return int(t>>wheelGrainBits) & (wheelSlots - 1) }
 
-// push adds k, which must not be before last; slots is the engine's slot table, through
-// which wheel slots are linked.
-func (q *timeQueue) push(k key, slots []Event) {
+// push adds k, which must not be before last.
+func (q *timeQueue) push(k key) {
 	q.n++
 	switch d := k.t - q.win; {
 	case d < wheelGrain:
 		q.insertRun(k)
 	case d < wheelSpan:
-		q.link(k, slots)
+		q.link(k)
 	default:
 		q.far.push(k)
 		q.farNext = min(q.farNext, k.t)
@@ -77,7 +77,7 @@ func (q *timeQueue) push(k key, slots []Event) {
 
 // link puts k, for a window after the current one and within wheelSpan of it, into its
 // wheel slot.
-func (q *timeQueue) link(k key, slots []Event) { q.linkEvent(&slots[k.slot], k.slot) }
+func (q *timeQueue) link(k key) { q.linkEvent(&(*q.slots)[k.slot], k.slot) }
 
 // inWheel reports whether an event at t goes into a wheel slot: after the current window
 // and within wheelSpan of it.
@@ -153,7 +153,7 @@ func (q *timeQueue) popNow() {
 // advance takes the earliest key out, if there is one and it is not after limit, moves
 // last on to its time and returns its slot; it reports false, changing nothing, if there is
 // no such key. The keys at last must have been taken first.
-func (q *timeQueue) advance(limit Time, slots []Event) (int32, bool) {
+func (q *timeQueue) advance(limit Time) (int32, bool) {
 	if n := len(q.run); n > 0 {
 		k := &q.run[n-1]
 		if k.t > limit {
@@ -174,7 +174,7 @@ func (q *timeQueue) advance(limit Time, slots []Event) (int32, bool) {
 		return s, ok
 	}
 	if q.summary == 0 {
-		return q.jump(limit, slots)
+		return q.jump(limit)
 	}
 	// The first slot with events after the current window's, in circular order, which is
 	// time order (every wheel event is within wheelSpan of win): in the bitmap word of the
@@ -188,6 +188,7 @@ func (q *timeQueue) advance(limit Time, slots []Event) (int32, bool) {
 		i = q.nextWord(w)
 	}
 	s := q.heads[i] - 1
+	slots := *q.slots
 	if ev := &slots[s]; ev.next == 0 {
 		// Most windows hold one event: it is taken straight from the wheel.
 		t := ev.Time
@@ -198,25 +199,25 @@ func (q *timeQueue) advance(limit Time, slots []Event) (int32, bool) {
 		q.last, q.win = t, t&^(wheelGrain-1)
 		q.n--
 		if q.farNext < q.win+wheelSpan {
-			q.migrate(slots)
+			q.migrate()
 		}
 		return s, true
 	}
-	if limit != MaxTime && q.slotMin(i, slots) > limit {
+	if limit != MaxTime && q.slotMin(i) > limit {
 		return 0, false
 	}
 	q.win = slots[s].Time &^ (wheelGrain - 1)
-	q.gather(i, slots)
+	q.gather(i)
 	if q.farNext < q.win+wheelSpan {
-		q.migrate(slots)
+		q.migrate()
 	}
 	q.last = q.win // before any key of the window: the first is taken next
-	return q.advance(limit, slots)
+	return q.advance(limit)
 }
 
 // jump is advance when the wheel and the run are empty: on to the far queue's earliest
 // key, whose window becomes the current one.
-func (q *timeQueue) jump(limit Time, slots []Event) (int32, bool) {
+func (q *timeQueue) jump(limit Time) (int32, bool) {
 	if q.far.n == 0 {
 		return 0, false
 	}
@@ -225,10 +226,10 @@ func (q *timeQueue) jump(limit Time, slots []Event) (int32, bool) {
 		q.farNext = next
 		return 0, false
 	}
-	t := slots[s].Time
+	t := (*q.slots)[s].Time
 	q.last, q.win = t, t&^(wheelGrain-1)
 	q.n--
-	q.migrate(slots) // the far keys at t go into the run, after the one taken
+	q.migrate() // the far keys at t go into the run, after the one taken
 	return s, true
 }
 
@@ -256,7 +257,8 @@ func (q *timeQueue) unlink(i int) {
 }
 
 // slotMin returns the earliest time in wheel slot i.
-func (q *timeQueue) slotMin(i int, slots []Event) Time {
+func (q *timeQueue) slotMin(i int) Time {
+	slots := *q.slots
 	m := MaxTime
 	for s := q.heads[i] - 1; s >= 0; s = slots[s].next - 1 {
 		m = min(m, slots[s].Time)
@@ -265,7 +267,8 @@ func (q *timeQueue) slotMin(i int, slots []Event) Time {
 }
 
 // gather empties wheel slot i, of the current window, into the run, which is empty.
-func (q *timeQueue) gather(i int, slots []Event) {
+func (q *timeQueue) gather(i int) {
+	slots := *q.slots
 	for s := q.heads[i] - 1; s >= 0; s = slots[s].next - 1 {
 		q.insertRun(key{t: slots[s].Time, tie: slots[s].tie, slot: s})
 	}
@@ -274,7 +277,8 @@ func (q *timeQueue) gather(i int, slots []Event) {
 
 // migrate moves the far keys within wheelSpan of the current window into the run or the
 // wheel.
-func (q *timeQueue) migrate(slots []Event) {
+func (q *timeQueue) migrate() {
+	slots := *q.slots
 	lim := q.win + wheelSpan - 1
 	for q.farNext <= lim {
 		var s int32
@@ -291,17 +295,18 @@ func (q *timeQueue) migrate(slots []Event) {
 		if k.t-q.win < wheelGrain {
 			q.insertRun(k)
 		} else {
-			q.link(k, slots)
+			q.link(k)
 		}
 	}
 }
 
 // rebase sets last to t, which must not be after any key held (the engine's clock moved
 // on to t with nothing pending before it), and queues every key again from t's window.
-func (q *timeQueue) rebase(t Time, slots []Event) {
+func (q *timeQueue) rebase(t Time) {
 	if t == q.last {
 		return
 	}
+	slots := *q.slots
 	s := append(q.scratch[:0], q.run...)
 	for i := range q.big.lens {
 		s = append(s, q.big.bucket(i)...)
@@ -318,7 +323,7 @@ func (q *timeQueue) rebase(t Time, slots []Event) {
 	q.last, q.win = t, t&^(wheelGrain-1)
 	q.far.last = t
 	for _, k := range s {
-		q.push(k, slots)
+		q.push(k)
 	}
 	q.scratch = s[:0]
 }

@@ -15,8 +15,8 @@ import (
 func TestTimeQueueAgainstSortedList(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		rng := NewRNG(seed, "timequeue")
-		q := newTimeQueue()
 		slots := make([]Event, 0, 1024)
+		q := newTimeQueue(&slots)
 		var ref []key // sorted by (t, tie), earliest first
 		var seq uint64
 		free := []int32{}
@@ -49,7 +49,7 @@ func TestTimeQueueAgainstSortedList(t *testing.T) {
 				seq++
 				k := key{t: tm, tie: uint64(rng.IntN(3))<<56 | seq, slot: s}
 				slots[s].Time, slots[s].tie = tm, k.tie
-				q.push(k, slots)
+				q.push(k)
 				i, _ := slices.BinarySearchFunc(ref, k, func(a, b key) int {
 					if later(&a, &b) {
 						return 1
@@ -68,7 +68,7 @@ func TestTimeQueueAgainstSortedList(t *testing.T) {
 				if rng.IntN(4) == 0 {
 					limit = q.last + near()
 				}
-				s, ok := q.advance(limit, slots)
+				s, ok := q.advance(limit)
 				if !ok {
 					require.Greater(t, ref[0].t, limit, "seed %d step %d: advance refused a key within its limit", seed, step)
 					continue
