@@ -167,12 +167,43 @@ func (r *Resource) OccupyPair(start, mid, end Time, a, b Activity) {
 		panic(r.backwards(true, start, mid, end))
 	}
 	r.mustBeFree(start, a)
-	if mid > start {
-		r.record(start, mid, a)
+	if mid == start || end == mid || a == b || r.hook != nil || r.n+2 > len(r.ring) {
+		if mid > start {
+			r.record(start, mid, a)
+		}
+		if end > mid {
+			r.record(mid, end, b)
+		}
+		return
 	}
-	if end > mid {
-		r.record(mid, end, b)
+	// The two records written out for the common case (two non-empty intervals of
+	// different activities, no hook, room for both): one call instead of two, and the
+	// second needs no look at merging, since it follows an interval of another activity.
+	r.busy[a] += mid - start
+	r.busy[b] += end - mid
+	prev := r.lastEnd
+	r.lastEnd = end
+	n, mask := r.n, len(r.ring)-1
+	merged := false
+	if n > 0 {
+		if r.eng != nil && prev <= r.eng.now {
+			r.dropped = max(r.dropped, prev) // as in record
+			r.head, n = 0, 0
+		} else if last := &r.ring[(r.head+n-1)&mask]; last.end == start && last.act == a {
+			last.end = mid
+			merged = true
+		}
 	}
+	if !merged {
+		r.ring[(r.head+n)&mask] = interval{start, mid, a}
+		n++
+	}
+	if r.eng != nil && mid <= r.eng.now {
+		r.dropped = max(r.dropped, mid) // the first interval ended by now too
+		r.head, n = 0, 0
+	}
+	r.ring[(r.head+n)&mask] = interval{mid, end, b}
+	r.n = n + 1
 }
 
 // record adds the interval [start, end) of act. An interval that continues the previous

@@ -168,3 +168,48 @@ func TestOccupyPairIsTwoOccupies(t *testing.T) {
 	require.Panics(t, func() { one.OccupyPair(505, 600, 610, 1, 2) })
 	require.Panics(t, func() { one.OccupyPair(600, 590, 610, 1, 2) })
 }
+
+// TestOccupyPairMatchesTwoOccupiesFollowingAnEngine: random pairs on two resources that
+// follow one engine — zero-length halves, pairs right behind the previous one (so the
+// first half can extend an interval of its activity), gaps, bookings far ahead (the ring
+// grows) and the engine's clock passing them (kept intervals are let go) — leave both
+// resources in the same state: busy time at every query time from now on, kept
+// intervals, and the end of the last one.
+func TestOccupyPairMatchesTwoOccupiesFollowingAnEngine(t *testing.T) {
+	rng := NewRNG(3, "pairs")
+	e := NewEngine()
+	one, two := NewResource("pair", "tlp", "dllp"), NewResource("two", "tlp", "dllp")
+	one.Follow(e)
+	two.Follow(e)
+	at := Time(0)
+	for i := range 20_000 {
+		if rng.IntN(8) == 0 {
+			e.RunUntil(e.Now() + Time(rng.IntN(3000)))
+		}
+		switch rng.IntN(4) {
+		case 0: // right behind the last interval
+		case 1:
+			at = max(at, e.Now()) + Time(rng.IntN(50))
+		default:
+			at += Time(rng.IntN(20))
+		}
+		mid := at + Time(rng.IntN(3))*Time(rng.IntN(40))
+		end := mid + Time(rng.IntN(2))*Time(rng.IntN(10))
+		one.OccupyPair(at, mid, end, 1, 2)
+		two.Occupy(at, mid, 1)
+		two.Occupy(mid, end, 2)
+		at = end
+		require.Equal(t, two.n, one.n, "pair %d", i)
+		require.Equal(t, two.head, one.head, "pair %d", i)
+		require.Equal(t, two.dropped, one.dropped, "pair %d", i)
+		require.Equal(t, two.lastEnd, one.lastEnd, "pair %d", i)
+		for k := range two.n {
+			require.Equal(t, two.ring[(two.head+k)&(len(two.ring)-1)], one.ring[(one.head+k)&(len(one.ring)-1)], "pair %d, interval %d", i, k)
+		}
+		for _, q := range []Time{e.Now(), mid, end} {
+			for a := Activity(1); a <= 2; a++ {
+				require.Equal(t, two.BusyAt(q, a), one.BusyAt(q, a), "pair %d, activity %d at %v", i, a, q)
+			}
+		}
+	}
+}
