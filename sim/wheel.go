@@ -14,10 +14,13 @@ const (
 	wheelSpan      = wheelGrain * wheelSlots
 )
 
+// The bitmap's summary word has a bit per bitmap word: at most 64 of them.
+var _ [64 - wheelSlots/64]struct{}
+
 // timeQueue is the engine's queue of events in the future, ordered by (time, tie): a timing
 // wheel (Varghese and Lauck, "Hashed and hierarchical timing wheels", SOSP 1987) for events
-// within wheelSpan of the current window, with a radix heap for the current window and
-// another for the events beyond the wheel.
+// within wheelSpan of the current window, with a sorted run for the current window and a
+// radix heap for the events beyond the wheel.
 //
 //   - The run holds the keys of the current window, [win, win+wheelGrain), from last on,
 //     sorted by (time, tie) in descending order, so the next key is its last element: keys
@@ -38,19 +41,19 @@ const (
 // next one a bit scan, instead of the few moves between buckets a radix heap makes for each
 // key.
 type timeQueue struct {
-	last    Time       // time of the latest key taken; every key is at or after it
-	win     Time       // start of the current window (last, rounded down to a whole window)
-	run     []key      // the current window's keys, latest first (unless inBig)
-	big     radixQueue // the current window's keys when it is crowded (inBig)
-	inBig   bool
-	n       int // keys held, far ones included
-	heads   [wheelSlots]int32
+	last    Time                    // time of the latest key taken; no key is before it
+	win     Time                    // start of the current window: last, rounded down
+	run     []key                   // the current window's keys, latest first (unless inBig)
+	big     radixQueue              // the current window's keys when it is crowded
+	inBig   bool                    // the current window's keys are in big, not in run
+	n       int                     // keys held, far ones included
+	heads   [wheelSlots]int32       // each wheel slot's first event: its slot + 1 (0: none)
 	bitmap  [wheelSlots / 64]uint64 // bit i%64 of word i/64: slot i has events
 	summary uint64                  // bit w: bitmap word w is not zero
-	far     radixQueue
-	farNext Time     // no far key is before it (the far queue is not scanned again until then)
-	slots   *[]Event // the engine's slot table, through which wheel slots are linked
-	scratch []key    // for rebase
+	far     radixQueue              // the keys at win+wheelSpan or later
+	farNext Time                    // no far key is before it (the far queue is not scanned again until then)
+	slots   *[]Event                // the engine's slot table, through which wheel slots are linked
+	scratch []key                   // for rebase
 }
 
 // newTimeQueue returns an empty queue at time zero for the events in the slot table slots.
