@@ -85,7 +85,8 @@ type key struct {
 
 // NewEngine returns an engine at time zero with no events.
 func NewEngine() *Engine {
-	e := &Engine{nowq: make([]key, 0, 256), slots: make([]Event, 0, 1024), free: make([]int32, 0, 1024)}
+	e := &Engine{nowq: make([]key, 0, 256), slots: make([]Event, 0, 1024),
+		free: make([]int32, 0, 1024)}
 	e.q = newTimeQueue(&e.slots)
 	return e
 }

@@ -51,7 +51,7 @@ type timeQueue struct {
 	bitmap  [wheelSlots / 64]uint64 // bit i%64 of word i/64: slot i has events
 	summary uint64                  // bit w: bitmap word w is not zero
 	far     radixQueue              // the keys at win+wheelSpan or later
-	farNext Time                    // no far key is before it (the far queue is not scanned again until then)
+	farNext Time                    // no far key is before it (far is not scanned until then)
 	slots   *[]Event                // the engine's slot table, through which wheel slots are linked
 	scratch []key                   // for rebase
 }
