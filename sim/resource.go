@@ -176,40 +176,26 @@ func (r *Resource) OccupyPair(start, mid, end Time, a, b Activity) {
 		}
 		return
 	}
-	// The two records written out for the common case (two non-empty intervals of
-	// different activities, no hook, room for both): one call instead of two, and the
-	// second needs no look at merging, since it follows an interval of another activity.
+	// The common case (two non-empty intervals of different activities, no hook, room for
+	// both) is record's fast path twice, in one call; the second interval follows one of
+	// another activity, so it cannot extend it.
 	r.busy[a] += mid - start
 	r.busy[b] += end - mid
 	prev := r.lastEnd
 	r.lastEnd = end
-	n, mask := r.n, len(r.ring)-1
-	merged := false
-	if n > 0 {
-		if r.eng != nil && prev <= r.eng.now {
-			r.dropped = max(r.dropped, prev) // as in record
-			r.head, n = 0, 0
-		} else if last := &r.ring[(r.head+n-1)&mask]; last.end == start && last.act == a {
-			last.end = mid
-			merged = true
-		}
+	n := r.letGo(prev, r.n)
+	if last := r.last(n); last != nil && last.end == start && last.act == a {
+		last.end = mid
+	} else {
+		n = r.put(start, mid, a, n)
 	}
-	if !merged {
-		r.ring[(r.head+n)&mask] = interval{start, mid, a}
-		n++
-	}
-	if r.eng != nil && mid <= r.eng.now {
-		r.dropped = max(r.dropped, mid) // the first interval ended by now too
-		r.head, n = 0, 0
-	}
-	r.ring[(r.head+n)&mask] = interval{mid, end, b}
-	r.n = n + 1
+	r.n = r.put(mid, end, b, r.letGo(mid, n))
 }
 
 // record adds the interval [start, end) of act. An interval that continues the previous
 // one with the same activity extends it (the ring's length is a power of two). The common
 // case — no hook, room in the ring — calls nothing, so its values stay in registers; the
-// rest goes through recordSlow, which does the same.
+// rest goes through recordSlow.
 func (r *Resource) record(start, end Time, act Activity) {
 	if r.hook != nil || r.n == len(r.ring) {
 		r.recordSlow(start, end, act)
@@ -218,21 +204,12 @@ func (r *Resource) record(start, end Time, act Activity) {
 	r.busy[act] += end - start
 	prev := r.lastEnd
 	r.lastEnd = end
-	n := r.n
-	if n > 0 {
-		if r.eng != nil && prev <= r.eng.now {
-			// Every kept interval ended by now, so no query needs them (queries are at now
-			// or later): let them go and start the ring over at its first slot, which keeps
-			// the ring of a resource booked little ahead within a few cache lines.
-			r.dropped = max(r.dropped, prev)
-			r.head, n = 0, 0
-		} else if last := &r.ring[(r.head+n-1)&(len(r.ring)-1)]; last.end == start && last.act == act {
-			last.end = end
-			return
-		}
+	n := r.letGo(prev, r.n)
+	if last := r.last(n); last != nil && last.end == start && last.act == act {
+		last.end = end
+		return
 	}
-	r.ring[(r.head+n)&(len(r.ring)-1)] = interval{start, end, act}
-	r.n = n + 1
+	r.n = r.put(start, end, act, n)
 }
 
 // recordSlow is record with a hook to call, or a ring to allocate or make room in.
@@ -245,15 +222,10 @@ func (r *Resource) recordSlow(start, end Time, act Activity) {
 	if r.hook != nil {
 		r.hook(r, act, start, end)
 	}
-	if r.n > 0 && r.eng != nil && prev <= r.eng.now {
-		r.dropped = max(r.dropped, prev) // as in record
-		r.head, r.n = 0, 0
-	}
-	if r.n > 0 {
-		if last := &r.ring[(r.head+r.n-1)&(len(r.ring)-1)]; last.end == start && last.act == act {
-			last.end = end
-			return
-		}
+	r.n = r.letGo(prev, r.n)
+	if last := r.last(r.n); last != nil && last.end == start && last.act == act {
+		last.end = end
+		return
 	}
 	if r.ring == nil {
 		r.ring = make([]interval, keptIntervals)
@@ -261,8 +233,39 @@ func (r *Resource) recordSlow(start, end Time, act Activity) {
 	if r.n == len(r.ring) {
 		r.makeRoom()
 	}
-	r.ring[(r.head+r.n)&(len(r.ring)-1)] = interval{start, end, act}
-	r.n++
+	r.n = r.put(start, end, act, r.n)
+}
+
+// The helpers below take and return the count of kept intervals instead of updating r.n,
+// so their callers keep it in a register (r.n is stored once, at the end).
+
+// letGo lets the n kept intervals go when all ended by now (prev, the end of the latest, is
+// not after it): no query needs them (queries are at now or later), and the ring starts over
+// at its first slot, which keeps the ring of a resource booked little ahead within a few
+// cache lines. It needs the engine (Follow). It returns how many are kept then.
+func (r *Resource) letGo(prev Time, n int) int {
+	if n > 0 && r.eng != nil && prev <= r.eng.now {
+		r.dropped = max(r.dropped, prev)
+		r.head = 0
+		return 0
+	}
+	return n
+}
+
+// last returns the latest of n kept intervals, or nil if n is 0. An interval that
+// continues it with the same activity extends it instead of taking a slot.
+func (r *Resource) last(n int) *interval {
+	if n == 0 {
+		return nil
+	}
+	return &r.ring[(r.head+n-1)&(len(r.ring)-1)]
+}
+
+// put keeps [start, end) of act after n kept intervals, which the ring must have room for,
+// and returns n+1.
+func (r *Resource) put(start, end Time, act Activity, n int) int {
+	r.ring[(r.head+n)&(len(r.ring)-1)] = interval{start, end, act}
+	return n + 1
 }
 
 // makeRoom frees a slot of the full ring: with an engine, by letting go of intervals that

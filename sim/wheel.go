@@ -61,6 +61,9 @@ func newTimeQueue(slots *[]Event) timeQueue {
 	return timeQueue{big: newRadixQueue(), far: newRadixQueue(), farNext: MaxTime, slots: slots}
 }
 
+// keyOf returns the key of the event in slot s.
+func keyOf(slots []Event, s int32) key { return key{t: slots[s].Time, tie: slots[s].tie, slot: s} }
+
 // wheelSlot returns the wheel slot of time t.
 func wheelSlot(t Time) int { return int(t>>wheelGrainBits) & (wheelSlots - 1) }
 
@@ -273,7 +276,7 @@ func (q *timeQueue) slotMin(i int) Time {
 func (q *timeQueue) gather(i int) {
 	slots := *q.slots
 	for s := q.heads[i] - 1; s >= 0; s = slots[s].next - 1 {
-		q.insertRun(key{t: slots[s].Time, tie: slots[s].tie, slot: s})
+		q.insertRun(keyOf(slots, s))
 	}
 	q.unlink(i)
 }
@@ -294,7 +297,7 @@ func (q *timeQueue) migrate() {
 			q.farNext = next
 			return
 		}
-		k := key{t: slots[s].Time, tie: slots[s].tie, slot: s}
+		k := keyOf(slots, s)
 		if k.t-q.win < wheelGrain {
 			q.insertRun(k)
 		} else {
@@ -316,7 +319,7 @@ func (q *timeQueue) rebase(t Time) {
 	}
 	for i := range q.heads {
 		for x := q.heads[i] - 1; x >= 0; x = slots[x].next - 1 {
-			s = append(s, key{t: slots[x].Time, tie: slots[x].tie, slot: x})
+			s = append(s, keyOf(slots, x))
 		}
 	}
 	for i := range q.far.lens {
