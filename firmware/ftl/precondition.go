@@ -41,7 +41,7 @@ func (f *FTL) precondition(fill, overwrite float64, random bool, seed uint64, fa
 	over := newPermutation(n, seed^0x9E3779B97F4A7C15)
 	if fast {
 		if pre, ok := f.planPrecondition(n, m, random, order, over); ok {
-			f.fastPrecondition(pre)
+			f.fastPrecondition(pre, preconditionWorkers())
 			f.pre = pre
 			f.Stats = Stats{}
 			return nil
@@ -235,12 +235,16 @@ func b2i(v bool) int64 {
 
 // fastPrecondition writes the state that s describes into a fresh FTL: the block states,
 // free lists and cursors, the reverse map block by block (walking each block's writes with
-// modular additions), then the map in logical order.
-func (f *FTL) fastPrecondition(s *preState) {
+// modular additions), then the map in logical order. The reverse map's blocks and the map's
+// ranges are independent (each entry is a function of its index alone, written once), so
+// they are filled by the build's workers (preconditionWorkers) in parallel; the result does
+// not depend on how many there are. This is build time, before the engine runs: no model
+// code runs meanwhile.
+func (f *FTL) fastPrecondition(s *preState, workers int) {
 	g := f.g
 	B := g.PagesPerBlock
 	D := g.Dies()
-	n, m := s.n, s.m
+	n := s.n
 	// Per page of a block, the write index grows by step; lpn and the overwrite rank of a
 	// first-pass write grow by fixed amounts mod n.
 	step := int64(D)
@@ -255,6 +259,7 @@ func (f *FTL) fastPrecondition(s *preState) {
 		}
 		uStep = mulMod(s.overInv, lStep, n)
 	}
+	var fills []blockFill
 	for r := 0; r < D; r++ {
 		die := s.dieOfSlot[r]
 		ds := &f.dies[die]
@@ -268,9 +273,9 @@ func (f *FTL) fastPrecondition(s *preState) {
 				id := ps.free[b]
 				cnt := int(s.pagesIn(r, p, b))
 				k, _ := s.index(Addr{Die: die, Plane: p, Block: int(id) % g.BlocksPerPlane, Page: 0})
-				valid := f.fillBlock(s, g.FirstPage(id), k, step, cnt, lStep, uStep)
+				fills = append(fills, blockFill{id: id, k: k, cnt: cnt})
 				mb := &f.blocks[id]
-				mb.next, mb.valid, mb.state = uint16(cnt), uint16(valid), stOpen
+				mb.next, mb.state = uint16(cnt), stOpen
 				if cnt == B {
 					mb.state = stFull
 				}
@@ -292,25 +297,67 @@ func (f *FTL) fastPrecondition(s *preState) {
 		}
 	}
 	f.clock = uint64(s.total)
-	// The map: lpn's last write is its last overwrite if it has one, else its first write.
-	if n == 0 {
-		return
+	// The work: the reverse map's blocks in runs of about equal pages, and the map in ranges
+	// of logical pages, a few of each per worker so that they share it out evenly.
+	parts := int64(4 * workers)
+	var tasks []func()
+	perRun := (s.total + parts - 1) / parts
+	for lo := 0; lo < len(fills); {
+		hi, pages := lo, int64(0)
+		for hi < len(fills) && (pages < perRun || hi == lo) {
+			pages += int64(fills[hi].cnt)
+			hi++
+		}
+		run := fills[lo:hi]
+		tasks = append(tasks, func() {
+			for i := range run {
+				b := &run[i]
+				b.valid = f.fillBlock(s, g.FirstPage(b.id), b.k, step, b.cnt, lStep, uStep)
+			}
+		})
+		lo = hi
 	}
+	if n > 0 {
+		per := (n + parts - 1) / parts
+		for lo := int64(0); lo < n; lo += per {
+			lo, hi := lo, min(lo+per, n)
+			tasks = append(tasks, func() { f.fillMap(s, lo, hi) })
+		}
+	}
+	runTasks(tasks, workers)
+	for _, b := range fills {
+		f.blocks[b.id].valid = uint16(b.valid)
+	}
+}
+
+// blockFill is one block the closed form writes: its first write's index k and its page
+// count, and (once filled) how many of its pages are still current.
+type blockFill struct {
+	id    BlockID
+	k     int64
+	cnt   int
+	valid int
+}
+
+// fillMap writes the map of logical pages [lo, hi): each one's last write is its last
+// overwrite if it has one, else its first write.
+func (f *FTL) fillMap(s *preState, lo, hi int64) {
+	n, m := s.n, s.m
 	var kInv, u int64 // order⁻¹(lpn) and over⁻¹(lpn), advanced by modular addition
 	if s.random {
-		kInv = mulMod(s.orderInv, (n-s.order.c)%n, n)
+		kInv = mulMod(s.orderInv, (lo-s.order.c+n)%n, n)
 	}
-	u = mulMod(s.overInv, (n-s.over.c)%n, n)
-	l2p := f.l2p[:n]
-	for lpn := range l2p {
-		k := int64(lpn)
+	u = mulMod(s.overInv, (lo-s.over.c+n)%n, n)
+	l2p := f.l2p[lo:hi]
+	for i := range l2p {
+		k := lo + int64(i)
 		if s.random {
 			k = kInv
 		}
 		if u < m {
 			k = n + u + n*((m-1-u)/n)
 		}
-		l2p[lpn] = ^s.place(uint64(k)) // stored complemented (table)
+		l2p[i] = ^s.place(uint64(k)) // stored complemented (table)
 		if s.random {
 			if kInv += s.orderInv; kInv >= n {
 				kInv -= n

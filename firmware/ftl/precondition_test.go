@@ -56,6 +56,33 @@ func TestFastPreconditionMatchesAllocator(t *testing.T) {
 	}
 }
 
+// TestFastPreconditionWorkers: the closed form fills the same FTL whatever the number of
+// workers sharing it, including more workers than blocks or logical pages, against the
+// general path (writing every page through the allocator) as the reference.
+func TestFastPreconditionWorkers(t *testing.T) {
+	g := Geometry{Channels: 3, DiesPerChannel: 2, Planes: 2, BlocksPerPlane: 24, PagesPerBlock: 12, Kind: TLCKind}
+	for _, alloc := range []AllocatorKind{Sequential, LatencyAware} {
+		for _, c := range []struct{ fill, over float64 }{{0.001, 0}, {0.6, 0.3}, {0.2, 1.5}} {
+			mod := func(cfg *Config) { cfg.Allocator = alloc }
+			slow := newFTL(t, g, mod)
+			require.NoError(t, slow.precondition(c.fill, c.over, true, 11, false))
+			for _, workers := range []int{1, 2, 3, 7, 64} {
+				t.Run(fmt.Sprintf("%v/fill=%v/over=%v/workers=%d", alloc, c.fill, c.over, workers), func(t *testing.T) {
+					fast := newFTL(t, g, mod)
+					n := int64(c.fill * float64(len(fast.l2p)))
+					m := int64(c.over * float64(n))
+					pre, ok := fast.planPrecondition(n, m, true, newPermutation(n, 11), newPermutation(n, 11^0x9E3779B97F4A7C15))
+					require.True(t, ok)
+					fast.fastPrecondition(pre, workers)
+					fast.Stats = Stats{}
+					requireSameFTL(t, slow, fast)
+					require.NoError(t, fast.Check())
+				})
+			}
+		}
+	}
+}
+
 // TestFastPreconditionNotFresh: a second precondition, or one after writes, takes the
 // general path (the closed form assumes an empty device).
 func TestFastPreconditionNotFresh(t *testing.T) {
