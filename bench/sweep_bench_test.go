@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
@@ -12,7 +13,10 @@ import (
 // BenchmarkSweep runs a sweep of four independent co-located runs (the full FastDrain
 // variant on fastdrain-tlc, db-s + ungzip for five simulated seconds each) with runner.RunAll
 // on one and on two workers, reporting runs per wall-second ("runs/s"). Target: two workers
-// ≥ 1.8× one worker (runs share nothing but the Go heap).
+// ≥ 1.8× one worker (runs share nothing but the Go heap). Each case runs with GOMAXPROCS set
+// to its number of workers (and restored after), so that it measures W workers on W cores:
+// a build's precondition, and the garbage collector, otherwise use every core even with one
+// worker.
 func BenchmarkSweep(b *testing.B) {
 	c, err := platforms.Load(platforms.Options{Preset: "fastdrain-tlc", Variant: "fd"})
 	if err != nil {
@@ -31,6 +35,7 @@ func BenchmarkSweep(b *testing.B) {
 	}
 	for _, workers := range []int{1, 2} {
 		b.Run(map[int]string{1: "workers=1", 2: "workers=2"}[workers], func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))
 			runs := 0
 			for b.Loop() {
 				_, errs := runner.RunAll(opts, workers, nil)
