@@ -16,8 +16,10 @@ import (
 //
 // On a fresh FTL the placement is computed in closed form (see fastPrecondition): the map,
 // reverse map and block states are written in one sequential pass each, with no per-page
-// allocation, so a 400 GB device fills in a fraction of a second. The result is identical,
-// field by field, to writing the pages one by one through the allocator (a test checks it).
+// allocation, the two big passes shared among GOMAXPROCS goroutines (build time only), so a
+// 400 GB device fills in a fraction of a second. The result is identical, field by field, to
+// writing the pages one by one through the allocator, for any number of goroutines (tests
+// check both).
 func (f *FTL) Precondition(fill, overwrite float64, random bool, seed uint64) error {
 	return f.precondition(fill, overwrite, random, seed, true)
 }
