@@ -183,12 +183,7 @@ func (r *Resource) OccupyPair(start, mid, end Time, a, b Activity) {
 	r.busy[b] += end - mid
 	prev := r.lastEnd
 	r.lastEnd = end
-	n := r.letGo(prev, r.n)
-	if last := r.last(n); last != nil && last.end == start && last.act == a {
-		last.end = mid
-	} else {
-		n = r.put(start, mid, a, n)
-	}
+	n := r.keep(start, mid, a, r.letGo(prev, r.n))
 	r.n = r.put(mid, end, b, r.letGo(mid, n))
 }
 
@@ -204,12 +199,7 @@ func (r *Resource) record(start, end Time, act Activity) {
 	r.busy[act] += end - start
 	prev := r.lastEnd
 	r.lastEnd = end
-	n := r.letGo(prev, r.n)
-	if last := r.last(n); last != nil && last.end == start && last.act == act {
-		last.end = end
-		return
-	}
-	r.n = r.put(start, end, act, n)
+	r.n = r.keep(start, end, act, r.letGo(prev, r.n))
 }
 
 // recordSlow is record with a hook to call, or a ring to allocate or make room in.
@@ -259,6 +249,21 @@ func (r *Resource) last(n int) *interval {
 		return nil
 	}
 	return &r.ring[(r.head+n-1)&(len(r.ring)-1)]
+}
+
+// keep keeps [start, end) of act after n kept intervals, which the ring must have room for:
+// by extending the latest if it ends at start with the same activity, or in a slot of its
+// own. It returns how many are kept then. It is record's fast path and the first half of
+// OccupyPair's; written without last and put, it is inlined into both (the ring is not
+// empty, so the latest slot's index is valid even when n is 0).
+func (r *Resource) keep(start, end Time, act Activity, n int) int {
+	mask := len(r.ring) - 1
+	if last := &r.ring[(r.head+n-1)&mask]; n > 0 && last.end == start && last.act == act {
+		last.end = end
+		return n
+	}
+	r.ring[(r.head+n)&mask] = interval{start, end, act}
+	return n + 1
 }
 
 // put keeps [start, end) of act after n kept intervals, which the ring must have room for,
