@@ -3,6 +3,8 @@ package runner
 import (
 	"runtime"
 	"sync"
+
+	"github.com/fastdrain-sim/fastdrain/internal/parallel"
 )
 
 // Parallel calls job(0) … job(n−1) on up to workers goroutines (0 = one per CPU). Each job
@@ -13,31 +15,17 @@ func Parallel(n, workers int, progress func(done int), job func(i int)) {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	workers = max(1, min(workers, n))
-	next := make(chan int)
-	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				job(j)
-				if progress != nil {
-					mu.Lock()
-					done++
-					progress(done)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	for j := 0; j < n; j++ {
-		next <- j
-	}
-	close(next)
-	wg.Wait()
+	parallel.For(n, workers, func(j int) {
+		job(j)
+		if progress != nil {
+			mu.Lock()
+			done++
+			progress(done)
+			mu.Unlock()
+		}
+	})
 }
 
 // RunAll runs independent experiments on up to workers goroutines (0 = one per CPU) and

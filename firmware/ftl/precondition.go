@@ -3,6 +3,9 @@ package ftl
 import (
 	"fmt"
 	"math/bits"
+	"runtime"
+
+	"github.com/fastdrain-sim/fastdrain/internal/parallel"
 )
 
 // Precondition fills the device without simulating any I/O: the first fill·LogicalPages
@@ -239,9 +242,9 @@ func b2i(v bool) int64 {
 // free lists and cursors, the reverse map block by block (walking each block's writes with
 // modular additions), then the map in logical order. The reverse map's blocks and the map's
 // ranges are independent (each entry is a function of its index alone, written once), so
-// they are filled by the build's workers (preconditionWorkers) in parallel; the result does
-// not depend on how many there are. This is build time, before the engine runs: no model
-// code runs meanwhile.
+// they are filled by the build's workers (preconditionWorkers, through package parallel) in
+// parallel; the result does not depend on how many there are. This is build time, before
+// the engine runs: no model code runs meanwhile.
 func (f *FTL) fastPrecondition(s *preState, workers int) {
 	g := f.g
 	B := g.PagesPerBlock
@@ -326,10 +329,20 @@ func (f *FTL) fastPrecondition(s *preState, workers int) {
 			tasks = append(tasks, func() { f.fillMap(s, lo, hi) })
 		}
 	}
-	runTasks(tasks, workers)
+	parallel.For(len(tasks), workers, func(i int) { tasks[i]() })
 	for _, b := range fills {
 		f.blocks[b.id].valid = uint16(b.valid)
 	}
+}
+
+// maxPreconditionWorkers bounds the goroutines that fill a closed-form precondition: the
+// work is memory-bound, and more would mostly contend for memory bandwidth.
+const maxPreconditionWorkers = 8
+
+// preconditionWorkers returns how many goroutines fill a closed-form precondition: one per
+// processor the Go scheduler runs on (GOMAXPROCS), at most maxPreconditionWorkers.
+func preconditionWorkers() int {
+	return min(runtime.GOMAXPROCS(0), maxPreconditionWorkers)
 }
 
 // blockFill is one block the closed form writes: its first write's index k and its page
