@@ -47,7 +47,8 @@ type EventHook func(ev *Event)
 // queued in two structures, both ordered by (time, phase, sequence): a time queue for
 // events in the future (timeQueue: a timing wheel of 16 ns windows linked through the
 // slots, with a sorted run of 24-byte keys for the current window, kept in a radix heap
-// when crowded, and a radix heap for events beyond the wheel); and a FIFO for events
+// when crowded, a coarse wheel of 33.6 µs periods behind it, and a radix heap for events
+// beyond both); and a FIFO for events
 // scheduled at the current time in non-decreasing phase (process wake-ups, hand-offs). The
 // earlier of the two heads fires next, so the order is the same total order as with one
 // priority queue. The time queue's time is kept equal to the current time, so its events

@@ -7,7 +7,7 @@ import (
 
 // radixQueue is a monotone radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, "Faster
 // algorithms for the shortest path problem", JACM 1990): the time queue's far queue, for
-// events beyond its wheel, and its run when a window is crowded. It fits a discrete-event
+// events beyond its coarse wheel, and its run when a window is crowded. It fits a discrete-event
 // engine because no event is ever scheduled before the current time. Keys are bucketed by
 // the highest bit in which their time differs from last, the time of the latest key taken:
 // bucket 0 holds the keys at last itself, bucket i those that first differ from it at bit

@@ -14,13 +14,33 @@ const (
 	wheelSpan      = wheelGrain * wheelSlots
 )
 
-// The bitmap's summary word has a bit per bitmap word: at most 64 of them.
-var _ [64 - wheelSlots/64]struct{}
+// The coarse wheel's geometry: periods of half the wheel's span (2^periodBits ps,
+// 33.6 µs), 2^coarseBits of them (68.7 ms ahead). The wheel and the run hold the keys of
+// the current window's period and the next one; the coarse wheel the keys of the periods
+// after those, each period moved to the wheel whole when the window enters the period
+// before it. Flash array operations (tens of microseconds to a few milliseconds) wait
+// there; timers further ahead go to the far queue.
+const (
+	periodBits  = wheelGrainBits + wheelBits - 1
+	period      = Time(1) << periodBits
+	coarseBits  = 11
+	coarseSlots = 1 << coarseBits
+)
 
-// timeQueue is the engine's queue of events in the future, ordered by (time, tie): a timing
-// wheel (Varghese and Lauck, "Hashed and hierarchical timing wheels", SOSP 1987) for events
-// within wheelSpan of the current window, with a sorted run for the current window and a
-// radix heap for the events beyond the wheel.
+// The bitmaps' summary words have a bit per bitmap word: at most 64 of them.
+var (
+	_ [64 - wheelSlots/64]struct{}
+	_ [64 - coarseSlots/64]struct{}
+)
+
+// bound returns the end of the period after the one of t: the wheel and the run hold the
+// keys before it when the current window holds t.
+func bound(t Time) Time { return (t>>periodBits + 2) << periodBits }
+
+// timeQueue is the engine's queue of events in the future, ordered by (time, tie): a
+// hierarchical timing wheel (Varghese and Lauck, "Hashed and hierarchical timing wheels",
+// SOSP 1987) — a wheel of 16 ns windows with a sorted run for the current window, and a
+// coarse wheel of 33.6 µs periods behind it — and a radix heap for the events beyond both.
 //
 //   - The run holds the keys of the current window, [win, win+wheelGrain), from last on,
 //     sorted by (time, tie) in descending order, so the next key is its last element: keys
@@ -33,9 +53,14 @@ var _ [64 - wheelSlots/64]struct{}
 //     next fields (no storage of its own), and a two-level bitmap finds the next slot with
 //     events. Most windows hold one event, which is taken straight from the wheel; the
 //     events of a window with several go into the run.
-//   - The far queue, a radixQueue, holds the keys at win+wheelSpan or later. Whenever the
-//     window moves, the far keys that come within wheelSpan of it move to the wheel, so the
-//     wheel and the run always hold every key before win+wheelSpan.
+//   - The wheel and the run hold every key before bound(win), the end of the period after
+//     the window's (at most wheelSpan after win). Later keys wait in the coarse wheel, if
+//     their period is less than coarseSlots periods from bound(win)'s: coarse slot i holds
+//     those whose period is i modulo coarseSlots, linked through the events as in the
+//     wheel, with a bitmap of its own. The rest wait in the far queue, a radixQueue.
+//   - Whenever the window enters a new period (at moveAt), bound(win) moves on, and the
+//     coarse periods and far keys before it move to the wheel or the run (migrate): each
+//     coarse period whole, in one walk of its list.
 //
 // Scheduling is then a subtraction and a list insertion for most events, and taking the
 // next one a bit scan, instead of the few moves between buckets a radix heap makes for each
@@ -50,15 +75,21 @@ type timeQueue struct {
 	heads   [wheelSlots]int32       // each wheel slot's first event: its slot + 1 (0: none)
 	bitmap  [wheelSlots / 64]uint64 // bit i%64 of word i/64: slot i has events
 	summary uint64                  // bit w: bitmap word w is not zero
-	far     radixQueue              // the keys at win+wheelSpan or later
-	farNext Time                    // no far key is before it (far is not scanned until then)
-	slots   *[]Event                // the engine's slot table, through which wheel slots are linked
-	scratch []key                   // for rebase
+	cheads  [coarseSlots]int32      // each coarse slot's first event: its slot + 1 (0: none)
+	cbitmap [coarseSlots / 64]uint64
+	csum    uint64     // bit w: cbitmap word w is not zero
+	bound   Time       // the wheel and the run hold every key before it: bound(win)
+	moveAt  Time       // the start of the period after the window's: bound - period
+	far     radixQueue // the keys beyond the coarse wheel
+	fNext   Time       // no far key is before it (far is not scanned until then)
+	slots   *[]Event   // the engine's slot table, through which wheel slots are linked
+	scratch []key      // for rebase
 }
 
 // newTimeQueue returns an empty queue at time zero for the events in the slot table slots.
 func newTimeQueue(slots *[]Event) timeQueue {
-	return timeQueue{big: newRadixQueue(), far: newRadixQueue(), farNext: MaxTime, slots: slots}
+	return timeQueue{big: newRadixQueue(), far: newRadixQueue(), bound: bound(0),
+		moveAt: bound(0) - period, fNext: MaxTime, slots: slots}
 }
 
 // keyOf returns the key of the event in slot s.
@@ -73,12 +104,43 @@ func (q *timeQueue) push(k key) {
 	switch d := k.t - q.win; {
 	case d < wheelGrain:
 		q.insertRun(k)
-	case d < wheelSpan:
+	case k.t < q.bound:
 		q.link(k)
+	case k.t>>periodBits-q.bound>>periodBits < coarseSlots:
+		q.clink(k.slot, k.t)
 	default:
 		q.far.push(k)
-		q.farNext = min(q.farNext, k.t)
+		q.fNext = min(q.fNext, k.t)
 	}
+}
+
+// clink puts the event in slot s, at t, into the coarse slot of its period.
+func (q *timeQueue) clink(s int32, t Time) {
+	i := int(t>>periodBits) & (coarseSlots - 1)
+	(*q.slots)[s].next = q.cheads[i]
+	q.cheads[i] = s + 1
+	w := i >> 6
+	q.cbitmap[w] |= 1 << (i & 63)
+	q.csum |= 1 << w
+}
+
+// cfirst returns the first coarse slot with keys, in period order, and its period; the
+// coarse wheel must not be empty (its keys' periods are from bound's on).
+func (q *timeQueue) cfirst() (int, Time) {
+	p := q.bound >> periodBits
+	i := int(p) & (coarseSlots - 1)
+	w := i >> 6
+	if m := q.cbitmap[w] & (^uint64(0) << (i & 63)); m != 0 {
+		i = w<<6 | bits.TrailingZeros64(m)
+	} else {
+		sm := q.csum &^ (uint64(2)<<w - 1)
+		if sm == 0 {
+			sm = q.csum
+		}
+		w = bits.TrailingZeros64(sm)
+		i = w<<6 | bits.TrailingZeros64(q.cbitmap[w])
+	}
+	return i, p + Time((i-int(p))&(coarseSlots-1))
 }
 
 // link puts k, for a window after the current one and within wheelSpan of it, into its
@@ -86,9 +148,9 @@ func (q *timeQueue) push(k key) {
 func (q *timeQueue) link(k key) { q.linkEvent(&(*q.slots)[k.slot], k.slot) }
 
 // inWheel reports whether an event at t goes into a wheel slot: after the current window
-// and within wheelSpan of it.
+// and before bound.
 func (q *timeQueue) inWheel(t Time) bool {
-	return uint64(t-q.win-wheelGrain) < uint64(wheelSpan-wheelGrain)
+	return uint64(t-q.win-wheelGrain) < uint64(q.bound-q.win-wheelGrain)
 }
 
 // linkEvent puts event ev, in slot s, into the wheel slot of its time, which inWheel
@@ -183,7 +245,7 @@ func (q *timeQueue) advance(limit Time) (int32, bool) {
 		return q.jump(limit)
 	}
 	// The first slot with events after the current window's, in circular order, which is
-	// time order (every wheel event is within wheelSpan of win): in the bitmap word of the
+	// time order (every wheel event is before bound, within wheelSpan of win): in the bitmap word of the
 	// current slot (empty: its events are in the run), or past it.
 	p := wheelSlot(q.win)
 	w := p >> 6
@@ -204,7 +266,7 @@ func (q *timeQueue) advance(limit Time) (int32, bool) {
 		q.unlink(i)
 		q.last, q.win = t, t&^(wheelGrain-1)
 		q.n--
-		if q.farNext < q.win+wheelSpan {
+		if q.win >= q.moveAt {
 			q.migrate()
 		}
 		return s, true
@@ -214,29 +276,44 @@ func (q *timeQueue) advance(limit Time) (int32, bool) {
 	}
 	q.win = slots[s].Time &^ (wheelGrain - 1)
 	q.gather(i)
-	if q.farNext < q.win+wheelSpan {
+	if q.win >= q.moveAt {
 		q.migrate()
 	}
 	q.last = q.win // before any key of the window: the first is taken next
 	return q.advance(limit)
 }
 
-// jump is advance when the wheel and the run are empty: on to the far queue's earliest
+// jump is advance when the wheel and the run are empty: on to the earliest coarse or far
 // key, whose window becomes the current one.
 func (q *timeQueue) jump(limit Time) (int32, bool) {
-	if q.far.n == 0 {
+	slots := *q.slots
+	first := MaxTime // the earliest coarse key
+	if q.csum != 0 {
+		i, _ := q.cfirst()
+		for s := q.cheads[i] - 1; s >= 0; s = slots[s].next - 1 {
+			first = min(first, slots[s].Time)
+		}
+	}
+	if q.far.n > 0 && q.fNext < first {
+		// A far key goes first only if it is strictly earlier: at first's time the keys
+		// are ordered by tie, in the run.
+		s, next, ok := q.far.advance(min(limit, first-1))
+		if ok {
+			t := slots[s].Time
+			q.last, q.win = t, t&^(wheelGrain-1)
+			q.n--
+			q.migrate() // the keys of t's period and the next go to the run and the wheel
+			return s, true
+		}
+		q.fNext = next
+	}
+	if first == MaxTime || first > limit {
 		return 0, false
 	}
-	s, next, ok := q.far.advance(limit)
-	if !ok {
-		q.farNext = next
-		return 0, false
-	}
-	t := (*q.slots)[s].Time
-	q.last, q.win = t, t&^(wheelGrain-1)
-	q.n--
-	q.migrate() // the far keys at t go into the run, after the one taken
-	return s, true
+	q.win = first &^ (wheelGrain - 1)
+	q.migrate()
+	q.last = q.win // before any key of the window: the first is taken next
+	return q.advance(limit)
 }
 
 // nextWord returns the first wheel slot with events past bitmap word w: in the first
@@ -281,28 +358,50 @@ func (q *timeQueue) gather(i int) {
 	q.unlink(i)
 }
 
-// migrate moves the far keys within wheelSpan of the current window into the run or the
-// wheel.
+// migrate moves bound on to the current window's and the coarse periods and far keys
+// before it into the run or the wheel.
 func (q *timeQueue) migrate() {
 	slots := *q.slots
-	lim := q.win + wheelSpan - 1
-	for q.farNext <= lim {
+	nb := bound(q.win)
+	for q.csum != 0 {
+		i, p := q.cfirst()
+		if p >= nb>>periodBits {
+			break
+		}
+		s := q.cheads[i] - 1
+		q.cheads[i] = 0
+		w := i >> 6
+		if q.cbitmap[w] &^= 1 << (i & 63); q.cbitmap[w] == 0 {
+			q.csum &^= 1 << w
+		}
+		for s >= 0 {
+			k := keyOf(slots, s)
+			s = slots[s].next - 1
+			q.place(k)
+		}
+	}
+	q.bound, q.moveAt = nb, nb-period
+	for q.fNext < nb {
 		var s int32
 		if h := q.far.nowHead(); h != nil {
 			s = h.slot
 			q.far.popNow()
-		} else if f, next, ok := q.far.advance(lim); ok {
+		} else if f, next, ok := q.far.advance(nb - 1); ok {
 			s = f
 		} else {
-			q.farNext = next
+			q.fNext = next
 			return
 		}
-		k := keyOf(slots, s)
-		if k.t-q.win < wheelGrain {
-			q.insertRun(k)
-		} else {
-			q.link(k)
-		}
+		q.place(keyOf(slots, s))
+	}
+}
+
+// place puts k, before bound, into the run or the wheel.
+func (q *timeQueue) place(k key) {
+	if k.t-q.win < wheelGrain {
+		q.insertRun(k)
+	} else {
+		q.link(k)
 	}
 }
 
@@ -317,9 +416,11 @@ func (q *timeQueue) rebase(t Time) {
 	for i := range q.big.lens {
 		s = append(s, q.big.bucket(i)...)
 	}
-	for i := range q.heads {
-		for x := q.heads[i] - 1; x >= 0; x = slots[x].next - 1 {
-			s = append(s, keyOf(slots, x))
+	for _, heads := range [][]int32{q.heads[:], q.cheads[:]} {
+		for i := range heads {
+			for x := heads[i] - 1; x >= 0; x = slots[x].next - 1 {
+				s = append(s, keyOf(slots, x))
+			}
 		}
 	}
 	for i := range q.far.lens {
@@ -327,6 +428,8 @@ func (q *timeQueue) rebase(t Time) {
 	}
 	q.clear()
 	q.last, q.win = t, t&^(wheelGrain-1)
+	q.bound = bound(q.win)
+	q.moveAt = q.bound - period
 	q.far.last = t
 	for _, k := range s {
 		q.push(k)
@@ -342,6 +445,9 @@ func (q *timeQueue) clear() {
 	q.heads = [wheelSlots]int32{}
 	q.bitmap = [wheelSlots / 64]uint64{}
 	q.summary, q.n = 0, 0
+	q.cheads = [coarseSlots]int32{}
+	q.cbitmap = [coarseSlots / 64]uint64{}
+	q.csum = 0
 	q.far.clear()
-	q.farNext = MaxTime
+	q.fNext = MaxTime
 }

@@ -9,9 +9,10 @@ import (
 
 // TestTimeQueueAgainstSortedList drives the time queue directly with keys placed where its
 // parts meet — a few picoseconds either side of window edges, of the wheel's span from the
-// current window and from later ones, in the same window as many others, and far beyond —
-// taking keys (the earliest at the current time, or the next with advance, sometimes with
-// a limit) in between, and checks every key taken against a sorted reference list.
+// current window and from later ones, of coarse periods and of the coarse wheel's reach, in
+// the same window as many others, and far beyond — taking keys (the earliest at the current
+// time, or the next with advance, sometimes with a limit) in between, and checks every key
+// taken against a sorted reference list.
 func TestTimeQueueAgainstSortedList(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		rng := NewRNG(seed, "timequeue")
@@ -22,7 +23,13 @@ func TestTimeQueueAgainstSortedList(t *testing.T) {
 		free := []int32{}
 		near := func() Time {
 			edge := []Time{wheelGrain, wheelSpan, wheelSpan - wheelGrain, wheelSpan + wheelGrain, 2 * wheelSpan}
-			switch rng.IntN(6) {
+			coarse := period * coarseSlots
+			pedge := []Time{period, 2 * period, 3 * period, 7 * period, coarse, coarse + period, coarse + 2*period, coarse + 3*period}
+			switch rng.IntN(9) {
+			case 6: // around the edge of a period, or of the coarse wheel's reach, from the period
+				return pedge[rng.IntN(len(pedge))] - q.last%period + Time(rng.IntN(9)) - 4
+			case 7:
+				return Time(rng.Int64N(int64(2 * coarse)))
 			case 0:
 				return Time(rng.IntN(4)) // the current time, or nearly
 			case 1: // around the edge of a window or of the wheel's span, from the window
@@ -39,24 +46,30 @@ func TestTimeQueueAgainstSortedList(t *testing.T) {
 		for step := range 20_000 {
 			if rng.IntN(2) == 0 || len(ref) == 0 {
 				tm := max(q.last, q.last+near())
-				var s int32
-				if n := len(free); n > 0 {
-					s, free = free[n-1], free[:n-1]
-				} else {
-					slots = append(slots, Event{})
-					s = int32(len(slots) - 1)
+				burst := 1
+				if rng.IntN(100) == 0 {
+					burst = runMax + 8 // a crowded window, wherever it lies
 				}
-				seq++
-				k := key{t: tm, tie: uint64(rng.IntN(3))<<56 | seq, slot: s}
-				slots[s].Time, slots[s].tie = tm, k.tie
-				q.push(k)
-				i, _ := slices.BinarySearchFunc(ref, k, func(a, b key) int {
-					if later(&a, &b) {
-						return 1
+				for range burst {
+					var s int32
+					if n := len(free); n > 0 {
+						s, free = free[n-1], free[:n-1]
+					} else {
+						slots = append(slots, Event{})
+						s = int32(len(slots) - 1)
 					}
-					return -1
-				})
-				ref = slices.Insert(ref, i, k)
+					seq++
+					k := key{t: tm, tie: uint64(rng.IntN(3))<<56 | seq, slot: s}
+					slots[s].Time, slots[s].tie = tm, k.tie
+					q.push(k)
+					i, _ := slices.BinarySearchFunc(ref, k, func(a, b key) int {
+						if later(&a, &b) {
+							return 1
+						}
+						return -1
+					})
+					ref = slices.Insert(ref, i, k)
+				}
 				continue
 			}
 			var got int32
