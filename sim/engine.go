@@ -48,10 +48,9 @@ type EventHook func(ev *Event)
 // events in the future (timeQueue: a timing wheel of 16 ns windows linked through the
 // slots, with a sorted run of 24-byte keys for the current window, kept in a radix heap
 // when crowded, a coarse wheel of 33.6 µs periods behind it, and a radix heap for events
-// beyond both); and a FIFO for events
-// scheduled at the current time in non-decreasing phase (process wake-ups, hand-offs). The
-// earlier of the two heads fires next, so the order is the same total order as with one
-// priority queue. The time queue's time is kept equal to the current time, so its events
+// beyond both); and a FIFO for events scheduled at the current time in non-decreasing phase
+// (process wake-ups, hand-offs). The earlier of the two heads fires next, so the order is
+// the same total order as with one priority queue. The time queue's time is kept equal to the current time, so its events
 // for now are the first of its run.
 type Engine struct {
 	now     Time
