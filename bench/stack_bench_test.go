@@ -15,7 +15,8 @@ import (
 const qd = 32
 
 // stackTarget is the whole-stack target of issue 8: simulated host I/Os per wall-second on
-// one core. The stack benchmarks report their rate over it as "x-target" (≥ 1: met).
+// one core. The read and write benchmarks on the preset report their rate over it as
+// "x-target" (≥ 1: met); the fd variant has no target of its own.
 const stackTarget = 500_000
 
 // pageSize is the I/O size: one 4 KiB logical block of the fastdrain-tlc namespace.
@@ -76,7 +77,8 @@ func drive(tb testing.TB, m *platforms.Machine, raw *hostos.RawDevice, op uflip.
 
 // benchStack runs b.N I/Os of op on the fastdrain-tlc preset and reports simulated host
 // I/Os per wall-second ("IOs/s", target ≥ 500,000 on one core), the simulated IOPS and the
-// engine events fired per I/O, and the rate over the target ("x-target").
+// engine events fired per I/O, and for the preset as it is (variant "") the rate over the
+// target ("x-target").
 // Reads are uniform over the preconditioned half of the namespace (every read goes to
 // flash); writes over the whole namespace.
 func benchStack(b *testing.B, op uflip.Op, variant string) {
@@ -91,7 +93,9 @@ func benchStack(b *testing.B, op uflip.Op, variant string) {
 	sim := drive(b, m, raw, op, b.N, span)
 	rate := float64(b.N) / b.Elapsed().Seconds()
 	b.ReportMetric(rate, "IOs/s")
-	b.ReportMetric(rate/stackTarget, "x-target")
+	if variant == "" {
+		b.ReportMetric(rate/stackTarget, "x-target")
+	}
 	b.ReportMetric(float64(b.N)/sim.Seconds(), "sim-IOPS")
 	b.ReportMetric(float64(m.Eng.Fired()-fired)/float64(b.N), "events/IO")
 }
