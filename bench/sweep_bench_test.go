@@ -54,7 +54,7 @@ func BenchmarkSweep(b *testing.B) {
 				one = rate
 			} else if one > 0 {
 				b.ReportMetric(rate/one, "x-1-worker")
-				b.ReportMetric(rate/one/1.8, "x-target")
+				b.ReportMetric(rate/one/sweepTarget, "x-target")
 			}
 		})
 	}
