@@ -50,8 +50,8 @@ type EventHook func(ev *Event)
 // when crowded, a coarse wheel of 33.6 µs periods behind it, and a radix heap for events
 // beyond both); and a FIFO for events scheduled at the current time in non-decreasing phase
 // (process wake-ups, hand-offs). The earlier of the two heads fires next, so the order is
-// the same total order as with one priority queue. The time queue's time is kept equal to the current time, so its events
-// for now are the first of its run.
+// the same total order as with one priority queue. The time queue's time is kept equal to
+// the current time, so its events for now are the first of its run.
 type Engine struct {
 	now     Time
 	q       timeQueue

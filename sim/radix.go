@@ -7,14 +7,14 @@ import (
 
 // radixQueue is a monotone radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, "Faster
 // algorithms for the shortest path problem", JACM 1990): the time queue's far queue, for
-// events beyond its coarse wheel, and its run when a window is crowded. It fits a discrete-event
-// engine because no event is ever scheduled before the current time. Keys are bucketed by
-// the highest bit in which their time differs from last, the time of the latest key taken:
-// bucket 0 holds the keys at last itself, bucket i those that first differ from it at bit
-// i−1. Scheduling is a bit scan and an append; taking the earliest key empties the lowest
-// non-empty bucket into lower ones, each key moving down at most 63 times in its life,
-// instead of sifting through a binary heap's levels on data-dependent (mispredicted)
-// branches.
+// events beyond its coarse wheel, and its run when a window is crowded. It fits a
+// discrete-event engine because no event is ever scheduled before the current time. Keys
+// are bucketed by the highest bit in which their time differs from last, the time of the
+// latest key taken: bucket 0 holds the keys at last itself, bucket i those that first
+// differ from it at bit i−1. Scheduling is a bit scan and an append; taking the earliest
+// key empties the lowest non-empty bucket into lower ones, each key moving down at most 63
+// times in its life, instead of sifting through a binary heap's levels on data-dependent
+// (mispredicted) branches.
 //
 // Bucket 0 is kept sorted by tie (phase, then sequence number) in descending order, so the
 // next key is its last element: keys at one time leave in the engine's total order.

@@ -27,10 +27,10 @@ const (
 	coarseSlots = 1 << coarseBits
 )
 
-// The bitmaps' summary words have a bit per bitmap word: at most 64 of them.
+// Both wheels' slots fit a slotBits.
 var (
-	_ [64 - wheelSlots/64]struct{}
-	_ [64 - coarseSlots/64]struct{}
+	_ [bitsSlots - wheelSlots]struct{}
+	_ [bitsSlots - coarseSlots]struct{}
 )
 
 // bound returns the end of the period after the one of t: the wheel and the run hold the
@@ -66,24 +66,22 @@ func bound(t Time) Time { return (t>>periodBits + 2) << periodBits }
 // next one a bit scan, instead of the few moves between buckets a radix heap makes for each
 // key.
 type timeQueue struct {
-	last    Time                    // time of the latest key taken; no key is before it
-	win     Time                    // start of the current window: last, rounded down
-	run     []key                   // the current window's keys, latest first (unless inBig)
-	big     radixQueue              // the current window's keys when it is crowded
-	inBig   bool                    // the current window's keys are in big, not in run
-	n       int                     // keys held, far ones included
-	heads   [wheelSlots]int32       // each wheel slot's first event: its slot + 1 (0: none)
-	bitmap  [wheelSlots / 64]uint64 // bit i%64 of word i/64: slot i has events
-	summary uint64                  // bit w: bitmap word w is not zero
-	cheads  [coarseSlots]int32      // each coarse slot's first event: its slot + 1 (0: none)
-	cbitmap [coarseSlots / 64]uint64
-	csum    uint64     // bit w: cbitmap word w is not zero
-	bound   Time       // the wheel and the run hold every key before it: bound(win)
-	moveAt  Time       // the start of the period after the window's: bound - period
-	far     radixQueue // the keys beyond the coarse wheel
-	fNext   Time       // no far key is before it (far is not scanned until then)
-	slots   *[]Event   // the engine's slot table, through which wheel slots are linked
-	scratch []key      // for rebase
+	last    Time               // time of the latest key taken; no key is before it
+	win     Time               // start of the current window: last, rounded down
+	run     []key              // the current window's keys, latest first (unless inBig)
+	big     radixQueue         // the current window's keys when it is crowded
+	inBig   bool               // the current window's keys are in big, not in run
+	n       int                // keys held, far ones included
+	heads   [wheelSlots]int32  // each wheel slot's first event: its slot + 1 (0: none)
+	wbits   slotBits           // the wheel slots with events
+	cheads  [coarseSlots]int32 // each coarse slot's first event: its slot + 1 (0: none)
+	cbits   slotBits           // the coarse slots with events
+	bound   Time               // the wheel and the run hold every key before it: bound(win)
+	moveAt  Time               // the start of the period after the window's: bound - period
+	far     radixQueue         // the keys beyond the coarse wheel
+	fNext   Time               // no far key is before it (far is not scanned until then)
+	slots   *[]Event           // the engine's slot table, through which wheel slots are linked
+	scratch []key              // for rebase
 }
 
 // newTimeQueue returns an empty queue at time zero for the events in the slot table slots.
@@ -119,9 +117,7 @@ func (q *timeQueue) clink(s int32, t Time) {
 	i := int(t>>periodBits) & (coarseSlots - 1)
 	(*q.slots)[s].next = q.cheads[i]
 	q.cheads[i] = s + 1
-	w := i >> 6
-	q.cbitmap[w] |= 1 << (i & 63)
-	q.csum |= 1 << w
+	q.cbits.set(i)
 }
 
 // cfirst returns the first coarse slot with keys, in period order, and its period; the
@@ -130,15 +126,10 @@ func (q *timeQueue) cfirst() (int, Time) {
 	p := q.bound >> periodBits
 	i := int(p) & (coarseSlots - 1)
 	w := i >> 6
-	if m := q.cbitmap[w] & (^uint64(0) << (i & 63)); m != 0 {
+	if m := q.cbits.words[w] & (^uint64(0) << (i & 63)); m != 0 {
 		i = w<<6 | bits.TrailingZeros64(m)
 	} else {
-		sm := q.csum &^ (uint64(2)<<w - 1)
-		if sm == 0 {
-			sm = q.csum
-		}
-		w = bits.TrailingZeros64(sm)
-		i = w<<6 | bits.TrailingZeros64(q.cbitmap[w])
+		i = q.cbits.after(w)
 	}
 	return i, p + Time((i-int(p))&(coarseSlots-1))
 }
@@ -159,9 +150,7 @@ func (q *timeQueue) linkEvent(ev *Event, s int32) {
 	i := wheelSlot(ev.Time)
 	ev.next = q.heads[i]
 	q.heads[i] = s + 1
-	w := i >> 6
-	q.bitmap[w] |= 1 << (i & 63)
-	q.summary |= 1 << w
+	q.wbits.set(i)
 }
 
 // runMax is the most keys the run keeps sorted by insertion; more go to big.
@@ -241,19 +230,19 @@ func (q *timeQueue) advance(limit Time) (int32, bool) {
 		}
 		return s, ok
 	}
-	if q.summary == 0 {
+	if q.wbits.sum == 0 {
 		return q.jump(limit)
 	}
 	// The first slot with events after the current window's, in circular order, which is
-	// time order (every wheel event is before bound, within wheelSpan of win): in the bitmap word of the
-	// current slot (empty: its events are in the run), or past it.
+	// time order (every wheel event is before bound, within wheelSpan of win): in the
+	// bitmap word of the current slot (empty: its events are in the run), or past it.
 	p := wheelSlot(q.win)
 	w := p >> 6
 	var i int
-	if m := q.bitmap[w&(len(q.bitmap)-1)] & (^uint64(0) << (p & 63)); m != 0 {
+	if m := q.wbits.words[w&(bitsWords-1)] & (^uint64(0) << (p & 63)); m != 0 {
 		i = w<<6 | bits.TrailingZeros64(m)
 	} else {
-		i = q.nextWord(w)
+		i = q.wbits.after(w)
 	}
 	s := q.heads[i] - 1
 	slots := *q.slots
@@ -288,7 +277,7 @@ func (q *timeQueue) advance(limit Time) (int32, bool) {
 func (q *timeQueue) jump(limit Time) (int32, bool) {
 	slots := *q.slots
 	first := MaxTime // the earliest coarse key
-	if q.csum != 0 {
+	if q.cbits.sum != 0 {
 		i, _ := q.cfirst()
 		for s := q.cheads[i] - 1; s >= 0; s = slots[s].next - 1 {
 			first = min(first, slots[s].Time)
@@ -316,27 +305,52 @@ func (q *timeQueue) jump(limit Time) (int32, bool) {
 	return q.advance(limit)
 }
 
-// nextWord returns the first wheel slot with events past bitmap word w: in the first
-// non-empty word after w or, wrapping round, from the first word on (w's own low bits
-// included: the slots before the current one come last).
+// slotBits is how the wheel and the coarse wheel find their slots with events: a two-level
+// bitmap of up to bitsSlots slots, a word of bits per 64 slots and a summary word with a
+// bit per word that is not zero.
+type slotBits struct {
+	words [bitsWords]uint64 // bit i%64 of word i/64: slot i has events
+	sum   uint64            // bit w: word w is not zero
+}
+
+const (
+	bitsWords = 64 // the summary's bits
+	bitsSlots = 64 * bitsWords
+)
+
+// set marks slot i as having events.
+func (b *slotBits) set(i int) {
+	w := i >> 6
+	b.words[w] |= 1 << (i & 63)
+	b.sum |= 1 << w
+}
+
+// clear marks slot i empty.
+func (b *slotBits) clear(i int) {
+	w := i >> 6
+	if b.words[w] &^= 1 << (i & 63); b.words[w] == 0 {
+		b.sum &^= 1 << w
+	}
+}
+
+// after returns the first slot with events past word w: in the first non-empty word after
+// w or, wrapping round, from the first word on (w's own low bits included: the slots before
+// the current one come last). Some slot must have events.
 //
 //go:noinline
-func (q *timeQueue) nextWord(w int) int {
-	sm := q.summary &^ (uint64(2)<<w - 1)
+func (b *slotBits) after(w int) int {
+	sm := b.sum &^ (uint64(2)<<w - 1)
 	if sm == 0 {
-		sm = q.summary
+		sm = b.sum
 	}
 	w = bits.TrailingZeros64(sm)
-	return w<<6 | bits.TrailingZeros64(q.bitmap[w])
+	return w<<6 | bits.TrailingZeros64(b.words[w])
 }
 
 // unlink marks wheel slot i empty.
 func (q *timeQueue) unlink(i int) {
 	q.heads[i] = 0
-	w := i >> 6
-	if q.bitmap[w] &^= 1 << (i & 63); q.bitmap[w] == 0 {
-		q.summary &^= 1 << w
-	}
+	q.wbits.clear(i)
 }
 
 // slotMin returns the earliest time in wheel slot i.
@@ -363,17 +377,14 @@ func (q *timeQueue) gather(i int) {
 func (q *timeQueue) migrate() {
 	slots := *q.slots
 	nb := bound(q.win)
-	for q.csum != 0 {
+	for q.cbits.sum != 0 {
 		i, p := q.cfirst()
 		if p >= nb>>periodBits {
 			break
 		}
 		s := q.cheads[i] - 1
 		q.cheads[i] = 0
-		w := i >> 6
-		if q.cbitmap[w] &^= 1 << (i & 63); q.cbitmap[w] == 0 {
-			q.csum &^= 1 << w
-		}
+		q.cbits.clear(i)
 		for s >= 0 {
 			k := keyOf(slots, s)
 			s = slots[s].next - 1
@@ -443,11 +454,10 @@ func (q *timeQueue) clear() {
 	q.big.clear()
 	q.inBig = false
 	q.heads = [wheelSlots]int32{}
-	q.bitmap = [wheelSlots / 64]uint64{}
-	q.summary, q.n = 0, 0
+	q.wbits = slotBits{}
+	q.n = 0
 	q.cheads = [coarseSlots]int32{}
-	q.cbitmap = [coarseSlots / 64]uint64{}
-	q.csum = 0
+	q.cbits = slotBits{}
 	q.far.clear()
 	q.fNext = MaxTime
 }
