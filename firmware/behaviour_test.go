@@ -249,3 +249,59 @@ func TestFlushWithAndWithoutPLP(t *testing.T) {
 		}
 	}
 }
+
+// TestVanillaIsOnDemandOnly: Vanilla evicts only to make room for a waiting write (or for a
+// flush), never in the background. The random integrity workload stalls on its 256-page
+// buffer again and again, and between two stalls a round whose decision was computed while
+// a write waited finds no writer waiting any more; such a round must issue nothing. So the
+// background eviction count is 0 (worked out: there is no background path for Vanilla at
+// all), and since background_max bounds background eviction only, changing it from 1 to 64
+// to 4,096 must not move a single counter or the simulated end time.
+func TestVanillaIsOnDemandOnly(t *testing.T) {
+	type result struct {
+		st  Stats
+		end sim.Time
+		ftl ftl.Stats
+	}
+	var base result
+	for i, bgMax := range []int{1, 64, 4096} {
+		s := smallSpec(Vanilla, "sequential")
+		s.Buffer.BackgroundMax = bgMax
+		r := integrityRunSpec(t, s, 3000, 1)
+		require.Zero(t, r.fw.Stats.BackgroundEvictions, "background_max %d", bgMax)
+		require.Positive(t, r.fw.Stats.Stalls, "the workload must stall for the test to mean anything")
+		got := result{r.fw.Stats, r.eng.Now(), r.fw.FTL().Stats}
+		if i == 0 {
+			base = got
+			continue
+		}
+		require.Equal(t, base, got, "background_max %d moved vanilla's results", bgMax)
+	}
+}
+
+// TestVanillaRoundWhoseWaiterLeftIssuesNothing: a Vanilla eviction round is decided while a
+// write waits for room, but the writer has gone (found room elsewhere) by the time the
+// decision's compute time has passed: the round must issue nothing, not fall into
+// background eviction. Worked out: the decision costs cycles.evict = 400 cycles at 400 MHz
+// = 1 µs; the waiter leaves 0.5 µs into it, so at 1 µs nobody waits, and with 10 dirty
+// pages, 4 idle dies and background_max 64 the old code sent one background page to each
+// of the 4 dies. Now: 0 evictions of either kind, 10 pages still dirty.
+func TestVanillaRoundWhoseWaiterLeftIssuesNothing(t *testing.T) {
+	r := newRig(t, smallSpec(Vanilla, "sequential"), nil)
+	f := r.fw
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		for i := int64(0); i < 10; i++ {
+			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+		}
+		p.Sleep(10 * sim.Microsecond)
+		require.True(t, f.evict.waiting)
+		f.roomWaiters++ // a write starts waiting for room
+		f.evict.notify()
+		p.Sleep(500 * sim.Nanosecond)
+		f.roomWaiters-- // and leaves before the decision is computed
+	})
+	r.eng.Run()
+	require.Zero(t, f.Stats.BackgroundEvictions)
+	require.Zero(t, f.Stats.ForegroundEvictions)
+	require.Equal(t, 10, f.Buffer().Dirty())
+}

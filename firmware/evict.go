@@ -63,9 +63,8 @@ func (ev *evictor) round() {
 		ev.waiting = true
 		return
 	}
-	fg := f.foreground()
-	if !fg && f.spec.Buffer.Policy == Vanilla {
-		ev.waiting = true // vanilla evicts on demand only
+	if !f.foreground() && !f.drainsInBackground() {
+		ev.waiting = true // an on-demand policy: nothing to do until a write waits
 		return
 	}
 	if !ev.compute(f.spec.Cycles.Evict, evDecided) {
@@ -110,6 +109,12 @@ func (f *Firmware) foreground() bool {
 	}
 }
 
+// drainsInBackground reports whether the policy evicts when no write waits for room:
+// Vanilla evicts on demand only (DESIGN.md "Decisions after the first measurements").
+func (f *Firmware) drainsInBackground() bool {
+	return f.spec.Buffer.Policy != Vanilla
+}
+
 // evictRound issues one round of evictions, its decision computed, and returns how many
 // pages it sent. It visits, in channel-first interleaved order from the round-robin start,
 // the dies in the scheduler's open set for the mode: foreground fills each up to
@@ -117,6 +122,9 @@ func (f *Firmware) foreground() bool {
 // in flight.
 func (f *Firmware) evictRound() int {
 	fg := f.foreground() // the state may have moved while the decision was computed
+	if !fg && !f.drainsInBackground() {
+		return 0 // the write it was for found room meanwhile
+	}
 	dies := f.geo.Dies()
 	open := f.sched.bgOpen
 	if fg {

@@ -51,7 +51,12 @@ func TestIntegrity(t *testing.T) {
 }
 
 func integrityRun(t testing.TB, pol Policy, alloc string, ios int, seed uint64) *rig {
-	r := newRig(t, smallSpec(pol, alloc), nil)
+	return integrityRunSpec(t, smallSpec(pol, alloc), ios, seed)
+}
+
+// integrityRunSpec is integrityRun on the small rig with spec.
+func integrityRunSpec(t testing.TB, spec Spec, ios int, seed uint64) *rig {
+	r := newRig(t, spec, nil)
 	// The host uses only a quarter of the logical space so GC has plenty to do with small
 	// valid counts, and overwrites it many times.
 	span := r.fw.LogicalPages() / 4
@@ -126,7 +131,7 @@ func integrityRun(t testing.TB, pol Policy, alloc string, ios int, seed uint64) 
 	require.Positive(t, checked)
 	if testing.Verbose() {
 		t.Logf("%v/%v: %d reads checked, %d GC runs, %d pages moved, WAF %.2f, sim time %v",
-			pol, alloc, checked, r.fw.Stats.GCRuns, r.fw.Stats.GCPagesMoved, r.fw.FTL().Stats.WAF(), r.eng.Now())
+			spec.Buffer.Policy, spec.FTL.Allocator, checked, r.fw.Stats.GCRuns, r.fw.Stats.GCPagesMoved, r.fw.FTL().Stats.WAF(), r.eng.Now())
 	}
 	return r
 }
