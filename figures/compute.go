@@ -203,12 +203,19 @@ func avgReduction(norm []float64) float64 {
 	return avg(r)
 }
 
-// fig2b: Oracle (infinite buffer) vs Vanilla (paper: −91 % p99 on average).
+// fig2b: Oracle (infinite buffer) vs Vanilla (paper: −91 % p99 on average). The claim is
+// the never-evicting Oracle's; Oracle-BG (unbounded, drained in the background) is shown
+// beside it when it was run, to separate what the buffer's size buys from what keeping
+// programs away from reads buys.
 func (s *Set) fig2b() *Figure {
 	if !s.has(apps.ApacheF, "oracle") {
 		return nil
 	}
-	fig, norm := s.normalized("fig2b", "Fig. 2b: p99 response time, Vanilla vs Oracle", "vanilla", []string{"oracle"})
+	vs := []string{"oracle"}
+	if s.has(apps.ApacheF, "oracle-bg") {
+		vs = append(vs, "oracle-bg")
+	}
+	fig, norm := s.normalized("fig2b", "Fig. 2b: p99 response time, Vanilla vs Oracle", "vanilla", vs)
 	fig.Claims = []Claim{{ID: "2b", Figure: "2b", Text: "Oracle (infinite buffer) cuts p99 by 91 % on average vs Vanilla",
 		Unit: "%", Paper: 91, Tolerance: 15, Measured: avgReduction(norm[1])}}
 	return fig

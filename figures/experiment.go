@@ -75,7 +75,7 @@ func wanted(only []string) (keys []key, err error) {
 		case "fig1b":
 			variants, scenarios = []string{"vanilla"}, []string{apps.ApacheU}
 		case "fig2b":
-			variants = []string{"vanilla", "oracle"}
+			variants = []string{"vanilla", "oracle", "oracle-bg"}
 		case "fig3a", "fig3b":
 			variants = []string{"fd-buf", "lsb-only"}
 		case "fig5":

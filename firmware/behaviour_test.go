@@ -305,3 +305,58 @@ func TestVanillaRoundWhoseWaiterLeftIssuesNothing(t *testing.T) {
 	require.Zero(t, f.Stats.ForegroundEvictions)
 	require.Equal(t, 10, f.Buffer().Dirty())
 }
+
+// TestOracleNeverEvicts: the Oracle is the paper's infinite buffer, which "completely
+// buffers dirty data": 500 single-page writes (twice the 256 pages the other policies'
+// buffer would hold) and reads of them leave all 500 dirty in DRAM, with no eviction and
+// not one program on any die; the reads are all buffer hits. Oracle-BG, the unbounded
+// buffer drained in the background, writes all 500 to flash in background evictions. A
+// Flush without power-loss protection must still wait for flash: the Oracle then evicts
+// the 500 pages in the foreground.
+func TestOracleNeverEvicts(t *testing.T) {
+	run := func(pol Policy, flush bool) *rig {
+		s := smallSpec(pol, "sequential")
+		s.PowerLossProtection = false
+		r := newRig(t, s, nil)
+		r.eng.Spawn("host", func(p *sim.Proc) {
+			for i := int64(0); i < 500; i++ {
+				r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			}
+			got := []uint64{0}
+			for i := int64(0); i < 500; i++ {
+				r.cmd(p, nvmectrl.OpRead, i, 1, nvmectrl.Hint{}, got)
+				require.Equal(t, Stamp(i, 1), got[0])
+			}
+			if flush {
+				r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+			}
+		})
+		r.eng.Run()
+		return r
+	}
+	programs := func(r *rig) int64 {
+		n := int64(0)
+		for _, ch := range r.chans {
+			for d := 0; d < ch.NumDies(); d++ {
+				ps := ch.Die(d).Stats().Programs
+				n += ps[0] + ps[1] + ps[2]
+			}
+		}
+		return n
+	}
+	r := run(Oracle, false)
+	require.Zero(t, r.fw.Stats.ForegroundEvictions+r.fw.Stats.BackgroundEvictions)
+	require.Zero(t, programs(r))
+	require.Equal(t, 500, r.fw.Buffer().Dirty())
+	require.Equal(t, int64(500), r.fw.Stats.ReadHits)
+
+	r = run(OracleBG, false)
+	require.Equal(t, int64(500), r.fw.Stats.BackgroundEvictions)
+	require.Zero(t, r.fw.Stats.ForegroundEvictions)
+	require.Equal(t, int64(500), programs(r))
+
+	r = run(Oracle, true)
+	require.Equal(t, int64(500), r.fw.Stats.ForegroundEvictions)
+	require.Zero(t, r.fw.Stats.BackgroundEvictions)
+	require.Zero(t, r.fw.Buffer().Occupancy())
+}

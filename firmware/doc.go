@@ -1,7 +1,7 @@
 // Package firmware is fastdrain's SSD firmware: the host interface layer (HIL) that takes
-// fetched NVMe commands, the DRAM write-buffer manager with the vanilla, fastdrain and
-// oracle eviction policies, the FTL (package ftl), garbage collection, and the flash
-// scheduler that feeds the channels.
+// fetched NVMe commands, the DRAM write-buffer manager with the vanilla, fastdrain, oracle
+// and oracle-bg eviction policies, the FTL (package ftl), garbage collection, and the
+// flash scheduler that feeds the channels.
 //
 // It runs as processes on the controller's cores, charging cycles for each step, and
 // touches hardware only through Hardware: flash transactions on channels, DRAM accesses,

@@ -102,17 +102,19 @@ func (f *Firmware) foreground() bool {
 			f.logMode(int64(predicted))
 		}
 		return f.fgMode || urgent
-	case Oracle:
+	case Oracle, OracleBG:
 		return f.flushers > 0
 	default:
 		return urgent
 	}
 }
 
-// drainsInBackground reports whether the policy evicts when no write waits for room:
-// Vanilla evicts on demand only (DESIGN.md "Decisions after the first measurements").
+// drainsInBackground reports whether the policy evicts when no write waits for room (or
+// flush for flash): Vanilla evicts on demand only (DESIGN.md "Decisions after the first
+// measurements"), and the Oracle never, its buffer being infinite.
 func (f *Firmware) drainsInBackground() bool {
-	return f.spec.Buffer.Policy != Vanilla
+	p := f.spec.Buffer.Policy
+	return p == FastDrain || p == OracleBG
 }
 
 // evictRound issues one round of evictions, its decision computed, and returns how many

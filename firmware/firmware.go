@@ -116,7 +116,7 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 	}
 	order, _ := buffer.ParseOrder(spec.Buffer.Order)
 	capPages := spec.Buffer.Pages
-	if spec.Buffer.Policy == Oracle {
+	if spec.Buffer.Policy.Unbounded() {
 		capPages = 0
 	}
 	f := &Firmware{name: name, spec: spec, eng: eng, hw: hw, geo: geo, ftl: fl,

@@ -9,7 +9,7 @@ func TestIntegrityLong(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long integrity run; skipped with -short")
 	}
-	for _, pol := range []Policy{Vanilla, FastDrain, Oracle} {
+	for _, pol := range []Policy{Vanilla, FastDrain, Oracle, OracleBG} {
 		for _, alloc := range []string{"sequential", "skip-to-lsb", "latency-aware"} {
 			t.Run(pol.String()+"/"+alloc, func(t *testing.T) {
 				integrityRun(t, pol, alloc, 1_111_112, 99)

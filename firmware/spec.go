@@ -22,11 +22,18 @@ const (
 	// reads are not using; at or above it, it evicts to all dies in the foreground until
 	// occupancy falls below the low watermark.
 	FastDrain
-	// Oracle is an unbounded buffer drained in the background only (the paper's Fig. 2b).
+	// Oracle is the paper's Fig. 2b bound: "an infinite SSD internal buffer" that
+	// "completely buffers dirty data", so no write reaches the flash during the run and
+	// host reads never meet a program. It evicts only for a Flush or FUA write that must
+	// wait for flash (never, with power-loss protection).
 	Oracle
+	// OracleBG is an unbounded buffer drained in the background as FD-Buf's background
+	// eviction drains it (below the high watermark): writes never wait, but the flash is
+	// programmed and reads meet those programs. It was the Oracle before issue 20.
+	OracleBG
 )
 
-var policyNames = [...]string{"vanilla", "fastdrain", "oracle"}
+var policyNames = [...]string{"vanilla", "fastdrain", "oracle", "oracle-bg"}
 
 // String returns the configuration name.
 func (p Policy) String() string {
@@ -35,6 +42,9 @@ func (p Policy) String() string {
 	}
 	return fmt.Sprintf("Policy(%d)", uint8(p))
 }
+
+// Unbounded reports whether the policy's buffer has no capacity limit (the oracles).
+func (p Policy) Unbounded() bool { return p == Oracle || p == OracleBG }
 
 // MarshalText implements encoding.TextMarshaler.
 func (p Policy) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
@@ -47,7 +57,7 @@ func (p *Policy) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("buffer policy %q is not one of vanilla, fastdrain, oracle", b)
+	return fmt.Errorf("buffer policy %q is not one of vanilla, fastdrain, oracle, oracle-bg", b)
 }
 
 // Cycles are the controller-CPU costs of firmware steps, in core cycles. The defaults are
@@ -85,7 +95,7 @@ type Spec struct {
 // Buffer configures the DRAM write buffer.
 type Buffer struct {
 	Policy     Policy            `yaml:"policy"`
-	Pages      int               `yaml:"pages"` // capacity in logical pages (ignored by oracle)
+	Pages      int               `yaml:"pages"` // capacity in logical pages (ignored by oracle, oracle-bg)
 	Order      string            `yaml:"order"` // "lru" or "fifo"
 	Watermarks buffer.Watermarks `yaml:"watermarks"`
 	// BackgroundPerDie bounds the pages a background eviction round sends to one idle die;
@@ -159,10 +169,10 @@ func (s Spec) Validate() error {
 			bad("firmware.cycles.%s: %d must not be negative", c.name, c.v)
 		}
 	}
-	if s.Buffer.Policy > Oracle {
+	if s.Buffer.Policy > OracleBG {
 		bad("firmware.buffer.policy: unknown policy %d", s.Buffer.Policy)
 	}
-	if s.Buffer.Policy != Oracle && s.Buffer.Pages < 1 {
+	if !s.Buffer.Policy.Unbounded() && s.Buffer.Pages < 1 {
 		bad("firmware.buffer.pages: %d must be positive", s.Buffer.Pages)
 	}
 	if _, err := buffer.ParseOrder(s.Buffer.Order); err != nil {

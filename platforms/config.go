@@ -114,7 +114,7 @@ func (c Config) Validate() error {
 	if c.NVMe.LBASize > 0 && c.Firmware.PageSize%c.NVMe.LBASize != 0 {
 		errs = append(errs, fmt.Errorf("nvme.lba_size: %d does not divide firmware.page_size %d", c.NVMe.LBASize, c.Firmware.PageSize))
 	}
-	if c.Firmware.Buffer.Policy != firmware.Oracle {
+	if !c.Firmware.Buffer.Policy.Unbounded() {
 		if need := int64(c.Firmware.Buffer.Pages) * int64(c.Firmware.PageSize); need > int64(c.DRAM.Capacity) {
 			errs = append(errs, fmt.Errorf("firmware.buffer.pages: %d pages (%d bytes) do not fit in dram.capacity %v",
 				c.Firmware.Buffer.Pages, need, c.DRAM.Capacity))

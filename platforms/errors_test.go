@@ -29,7 +29,7 @@ func TestBadSetsAndNames(t *testing.T) {
 		// Found by FuzzDecode: a zero lba_size made Validate divide by zero instead of reporting it.
 		{"set zero lba size", Options{Preset: "tiny", Sets: []string{"nvme.lba_size=0"}}, "nvme.lba_size: 0 is not one of 512, 1024, 2048, 4096"},
 		{"unknown preset", Options{Preset: "nosuch"}, `no preset named "nosuch" (have: `},
-		{"unknown variant", Options{Preset: "tiny", Variant: "nosuch"}, `no variant named "nosuch" (have: fd, fd-buf, fd-ftl, lsb-only, oracle, vanilla)`},
+		{"unknown variant", Options{Preset: "tiny", Variant: "nosuch"}, `no variant named "nosuch" (have: fd, fd-buf, fd-ftl, lsb-only, oracle, oracle-bg, vanilla)`},
 		{"syntax error", Options{Preset: "tiny", Files: []string{syntax}}, syntax + ": yaml: line 1: did not find expected node content"},
 		{"missing file", Options{Preset: "tiny", Files: []string{filepath.Join(dir, "none.yaml")}}, "none.yaml: no such file or directory"},
 	}

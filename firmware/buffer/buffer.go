@@ -72,7 +72,7 @@ type Victim struct {
 }
 
 // Buffer tracks the pages held in the DRAM write buffer. Capacity 0 means unbounded (the
-// Oracle buffer of the paper's Fig. 2b).
+// oracle policies' buffer, the paper's Fig. 2b).
 type Buffer struct {
 	capacity int
 	order    Order

@@ -4,5 +4,5 @@
 //
 // It decides nothing about time. The firmware's buffer manager (package firmware) charges
 // DRAM time for data moves, asks this package for eviction victims according to the policy
-// (vanilla, fastdrain, oracle) and issues the flash programs.
+// (vanilla, fastdrain, oracle, oracle-bg) and issues the flash programs.
 package buffer
