@@ -205,6 +205,16 @@ func (s *scheduler) dispatch(g int) {
 	s.refresh(g)
 }
 
+// dispatchOps hands die g's operations to its channel while it has fewer than DieDepth.
+//
+// With read_first, a host read goes before every program and erase that has not started,
+// whatever the channel's arbitration: a program or erase is handed to the channel only when
+// the die has nothing else there, so none waits in the channel's queue (where a fifo channel
+// would start it before a read submitted later) while the die is busy. Reads are handed
+// over up to DieDepth at a time. The die gains nothing from a second program queued in the
+// channel (it takes a program's data only when it is free), so the programs' throughput is
+// the same: the next one is submitted from the completion of the one before, in the same
+// instant.
 func (s *scheduler) dispatchOps(g int) {
 	q := &s.dies[g]
 	sp := s.f.spec.Scheduler
@@ -213,6 +223,8 @@ func (s *scheduler) dispatchOps(g int) {
 		switch {
 		case sp.ReadFirst && q.reads.n > 0:
 			op = q.reads.pop()
+		case sp.ReadFirst && q.inChannel > 0:
+			return // programs, erases and GC reads wait for the die's turn in the firmware
 		case q.gc.n > 0 && (q.progs.n == 0 || q.hostRun >= sp.GCWeight || s.gcUrgent(g)):
 			op = q.gc.pop()
 			q.hostRun = 0
