@@ -92,7 +92,7 @@ func (f *Firmware) foreground() bool {
 	case FastDrain:
 		capP := float64(f.buf.Capacity())
 		occ := float64(f.buf.Occupancy())
-		predicted := occ + float64(f.announced) + float64(f.reserved)
+		predicted := float64(f.predicted())
 		wm := f.spec.Buffer.Watermarks
 		// Foreground while the announced victimization is predicted to overflow the
 		// buffer, and from then on until the occupancy is back under the low watermark.

@@ -61,11 +61,13 @@ type Firmware struct {
 	flushSig    sim.Signal
 	roomWaiters int
 	flushers    int
-	reserved    int   // buffer slots promised to writes whose data is in flight
-	announced   int64 // pages the host's current victimization still has to send
-	fgMode      bool
-	bgInFlight  int
-	dieRR       int
+	reserved    int // buffer slots promised to writes whose data is in flight
+	// The hint's prediction (hint.go): pages of hinted writes received and not yet in the
+	// buffer, and pages the latest hinted write announced after itself.
+	victimOut, announcedAfter int64
+	fgMode                    bool
+	bgInFlight                int
+	dieRR                     int
 
 	// In-flight programs: a page mapped in the FTL whose program has not completed is
 	// served from DRAM with this stamp.
@@ -183,9 +185,14 @@ func (f *Firmware) Cores() []*sim.Core { return f.cores }
 // LogicalPages returns the number of 4 KiB logical pages exported to the host.
 func (f *Firmware) LogicalPages() int64 { return f.pagesPerNS }
 
-// Level returns the buffer level reported in completions now.
+// Level returns the buffer level reported in completions now: that of the predicted
+// occupancy, or of the current one under upcall "current" (hint.go).
 func (f *Firmware) Level() nvmectrl.BufferLevel {
-	return nvmectrl.BufferLevel(f.spec.Buffer.Watermarks.LevelOf(f.buf.Occupancy(), f.buf.Capacity()))
+	occ := int64(f.buf.Occupancy())
+	if f.spec.Buffer.Upcall == UpcallPredicted {
+		occ = f.predicted()
+	}
+	return nvmectrl.BufferLevel(f.spec.Buffer.Watermarks.LevelOf(int(occ), f.buf.Capacity()))
 }
 
 // Submit implements nvmectrl.Firmware: the command goes to the worker that has been idle

@@ -128,10 +128,7 @@ func (wk *worker) write(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 	if !ok {
 		return nvmectrl.StatusLBAOutOfRange
 	}
-	if cmd.Hint.Victim {
-		f.announced = int64(cmd.Hint.Pages)
-		f.evict.notify()
-	}
+	f.announce(cmd, last-first+1)
 	ps := int64(f.spec.PageSize)
 	for i := first; i <= last; {
 		room := wk.room(p)
@@ -174,9 +171,7 @@ func (f *Firmware) storePage(cmd *nvmectrl.Command, j int64, stamp uint64) {
 		panic("firmware: buffer refused a reserved write")
 	}
 	f.Stats.WritePages++
-	if cmd.Hint.Victim && f.announced > 0 {
-		f.announced--
-	}
+	f.victimStored(cmd)
 }
 
 // room waits until the buffer can take at least one more page and returns how many it can.

@@ -109,10 +109,7 @@ func (wk *worker) start() {
 		wk.finish(nvmectrl.StatusLBAOutOfRange)
 		return
 	}
-	if cmd.Hint.Victim {
-		f.announced = int64(cmd.Hint.Pages)
-		f.evict.notify()
-	}
+	f.announce(cmd, last-first+1)
 	wk.writeChunk()
 }
 

@@ -105,6 +105,10 @@ type Buffer struct {
 	// ForegroundPerDie bounds the eviction programs queued per die in foreground (and
 	// vanilla on-demand) eviction.
 	ForegroundPerDie int `yaml:"foreground_per_die"`
+	// Upcall is which occupancy the level in completions reports: "predicted" (default;
+	// occupancy + announced + reserved, the paper's "buffer overflow in the near-future") or
+	// "current" (the occupancy alone). hint.go documents both readings of the paper.
+	Upcall Upcall `yaml:"upcall"`
 }
 
 // FTLSpec configures the FTL.
@@ -171,6 +175,9 @@ func (s Spec) Validate() error {
 	}
 	if s.Buffer.Policy > OracleBG {
 		bad("firmware.buffer.policy: unknown policy %d", s.Buffer.Policy)
+	}
+	if s.Buffer.Upcall > UpcallCurrent {
+		bad("firmware.buffer.upcall: unknown reading %d", s.Buffer.Upcall)
 	}
 	if !s.Buffer.Policy.Unbounded() && s.Buffer.Pages < 1 {
 		bad("firmware.buffer.pages: %d must be positive", s.Buffer.Pages)

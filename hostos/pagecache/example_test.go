@@ -51,10 +51,13 @@ func Example() {
 		c.Write(t, f, 0, 40000*pagecache.PageSize)
 	})
 	eng.RunUntil(sim.Second)
+	// The background pass counts the 40000 − 31457 = 8543 pages over the background
+	// threshold rounded up to whole write chunks of 7168 pages (dirty_limit 52428 / 8 = 6553,
+	// plus 1024, rounded down to a multiple of 1024): 14336.
 	v := c.Stats().Victims[0]
 	fmt.Println("victimization:", v.Reason, v.Pages, "pages; first hint", dev.hinted[0].Pages)
 	// Output:
 	// low set thresholds (pages): 52428 31457 41942
 	// fsync returned at 329.5us
-	// victimization: background 40000 pages; first hint 40000
+	// victimization: background 14336 pages; first hint 14336
 }

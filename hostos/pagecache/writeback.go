@@ -208,8 +208,26 @@ func (c *Cache) queueIO(olderThan sim.Time) {
 
 // victimPages counts the dirty pages a work is about to flush: those of the inodes on b_io
 // and b_more_io and of the inodes of b_dirty that queue_io will move (the paper walks the
-// dirty inode list of bdi_writeback; FACTS.md §5.3 detection hooks).
+// dirty inode list of bdi_writeback; FACTS.md §5.3 detection hooks). A background work
+// stops once the dirty pages are at or under the background threshold, which it checks
+// after each round of write chunks: it is about to flush the pages over the threshold,
+// rounded up to whole chunks, if it has that many (issue 20: counting every dirty page left
+// the SSD expecting pages the pass never sent). So the pass's last bio announces only its
+// own pages, nothing after it; if dirtying outruns the pass it flushes more than it
+// counted, and writeInode starts a new count.
 func (c *Cache) victimPages(w *wbWork) int64 {
+	n := c.dirtyListPages(w)
+	if w.background {
+		_, bg, _ := c.Thresholds()
+		chunk := writebackChunk(c.wb.avgWriteBW, c.wb.dirtyLimit, w.nrPages)
+		over := max(c.nrDirty-bg, 0)
+		n = min(n, (over+chunk-1)/chunk*chunk)
+	}
+	return n
+}
+
+// dirtyListPages counts the dirty pages of the inodes a work would visit, up to its budget.
+func (c *Cache) dirtyListPages(w *wbWork) int64 {
 	wb := &c.wb
 	var n int64
 	for f := wb.bIO.head; f != nil; f = f.lnext {

@@ -54,12 +54,14 @@ func TestBackgroundWritebackStartsAboveAndStopsBelowThreshold(t *testing.T) {
 		require.Equal(t, int64(i)*256*PageSize, rec.Off, "sequential file pages are sequential LBAs")
 		require.Equal(t, int64(256*PageSize), rec.Size)
 		require.False(t, rec.Sync)
-		// The hint is the count still to flush: 4000 at the start, 256 fewer per bio.
-		require.Equal(t, blk.Hint{Victim: true, Pages: 4000 - 256*i}, rec.Hint)
+		// The hint is the count still to flush: the 4000 − 1966 = 2034 pages over the
+		// background threshold rounded up to whole 1024-page chunks, 2048, at the start, 256
+		// fewer per bio; the last bio announces only its own 256 pages.
+		require.Equal(t, blk.Hint{Victim: true, Pages: 2048 - 256*i}, rec.Hint)
 	}
 	v := r.c.Stats().Victims
 	require.Len(t, v, 1)
-	require.Equal(t, int64(4000), v[0].Pages)
+	require.Equal(t, int64(2048), v[0].Pages)
 	require.Equal(t, "background", v[0].Reason)
 	require.Equal(t, sim.Second+sim.Microsecond, v[0].Start, "the writer yields after its 1 µs syscall")
 	require.Equal(t, v[0].Start+sim.Millisecond, v[0].Done, "all bios in flight at once, 1 ms each")

@@ -1,0 +1,83 @@
+package firmware
+
+import (
+	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/stretchr/testify/require"
+)
+
+// TestUpcallReportsPredictedOccupancy: a 100-page Vanilla buffer (it evicts nothing before
+// it is full) with watermarks 0.5 / 0.8 holds 10 plain pages; then a pass of 2-page hinted
+// writes announces 70 pages (70, 68, … still to flush, each write included). After the
+// first, the occupancy is 12 and 68 pages are announced after it: predicted 80 ≥ 80, so the
+// predicted reading reports above-high at once, while the current one reports below-low
+// (12 < 50). After the 10th (hint 52) the occupancy is 30 and 50 more are announced: 80,
+// above-high. The pass then ends early: its last write announces only its own 2 pages
+// (nothing after it), so once they are in the occupancy, 32, is the whole prediction and
+// both readings report below-low (32 < 50).
+func TestUpcallReportsPredictedOccupancy(t *testing.T) {
+	for _, up := range []Upcall{UpcallPredicted, UpcallCurrent} {
+		s := smallSpec(Vanilla, "sequential")
+		s.Buffer.Pages = 100
+		s.Buffer.Watermarks = buffer.Watermarks{Low: 0.5, High: 0.8}
+		s.Buffer.Upcall = up
+		r := newRig(t, s, nil)
+		var levels []nvmectrl.BufferLevel
+		r.eng.Spawn("host", func(p *sim.Proc) {
+			for i := int64(0); i < 10; i++ {
+				r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			}
+			lba := int64(100)
+			for k := 0; k < 11; k++ {
+				left := uint32(70 - 2*k)
+				if k == 10 {
+					left = 2 // the pass's last write: nothing after it
+				}
+				rq := r.cmd(p, nvmectrl.OpWrite, lba, 2, nvmectrl.Hint{Victim: true, Pages: left},
+					[]uint64{Stamp(lba, 1), Stamp(lba+1, 1)})
+				levels = append(levels, rq.level)
+				lba += 2
+			}
+		})
+		r.eng.Run()
+		require.Equal(t, 32, r.fw.Buffer().Occupancy())
+		require.Zero(t, r.fw.announced())
+		if up == UpcallPredicted {
+			require.Equal(t, nvmectrl.LevelHigh, levels[0], "12 + 68 = 80")
+			require.Equal(t, nvmectrl.LevelHigh, levels[9], "30 + 50 = 80")
+		} else {
+			require.Equal(t, nvmectrl.LevelLow, levels[0], "12")
+			require.Equal(t, nvmectrl.LevelLow, levels[9], "30")
+		}
+		require.Equal(t, nvmectrl.LevelLow, levels[10], "32, nothing announced (%v)", up)
+	}
+}
+
+// TestHintsInFlightCountedOnce: two hinted writes of 4 pages each are received before
+// either's data is in the buffer; the first announces 8 pages (itself and the second), the
+// second 4 (itself). Still to come: 4 + 4 pages received and not yet stored, 0 after the
+// second: 8. (Overwriting the count with the latest hint said 4, and counting both writes'
+// pages off it then went to 0 with 4 pages still to come.) As the 8 pages are stored the
+// prediction counts down to 0.
+func TestHintsInFlightCountedOnce(t *testing.T) {
+	r := newRig(t, smallSpec(FastDrain, "sequential"), nil)
+	f := r.fw
+	a := &nvmectrl.Command{Hint: nvmectrl.Hint{Victim: true, Pages: 8}}
+	b := &nvmectrl.Command{Hint: nvmectrl.Hint{Victim: true, Pages: 4}}
+	f.announce(a, 4)
+	require.Equal(t, int64(8), f.announced())
+	f.announce(b, 4)
+	require.Equal(t, int64(8), f.announced())
+	for i := 0; i < 4; i++ {
+		f.victimStored(a)
+		f.victimStored(b)
+		require.Equal(t, int64(8-2*(i+1)), f.announced())
+	}
+	plain := &nvmectrl.Command{}
+	f.announce(plain, 4)
+	f.victimStored(plain)
+	require.Zero(t, f.announced(), "unhinted writes are not counted")
+}
