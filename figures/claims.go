@@ -27,7 +27,14 @@ type Claim struct {
 	Kind      Kind    `json:"kind"`
 	Measured  float64 `json:"measured"`
 	Missing   bool    `json:"missing"` // the runs needed were not made
-	Note      string  `json:"note,omitempty"`
+	// NotEngaged names the mechanism the claim is about that never engaged in the runs (no
+	// foreground eviction, no dirty-ratio switch, a buffer that never filled): the measured
+	// value then says nothing about the claim (DESIGN.md "Decisions after the first
+	// measurements"). Empty when every mechanism engaged.
+	NotEngaged string `json:"not_engaged,omitempty"`
+	// Tie: the variants compared gave identical results on every app.
+	Tie  bool   `json:"tie,omitempty"`
+	Note string `json:"note,omitempty"`
 }
 
 // OK reports whether the measured value is within tolerance of the paper's.
@@ -41,11 +48,17 @@ func (c Claim) OK() bool {
 	return math.Abs(c.Measured-c.Paper) <= c.Tolerance
 }
 
-// Verdict is "reproduced", "not reproduced" or "not run".
+// Verdict is "not run", "not engaged" (with the mechanism that did not), "tie" (the
+// variants compared were identical), "reproduced" or "not reproduced", the first that
+// applies.
 func (c Claim) Verdict() string {
 	switch {
 	case c.Missing:
 		return "not run"
+	case c.NotEngaged != "":
+		return "not engaged: " + c.NotEngaged
+	case c.Tie:
+		return "tie"
 	case c.OK():
 		return "reproduced"
 	}

@@ -30,7 +30,11 @@ func WriteText(w io.Writer, figs []*Figure) error {
 		}
 		fmt.Fprintln(w)
 	}
-	return Summary(figs).WriteText(w)
+	if err := Summary(figs).WriteText(w); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "verdicts:", Tally(figs))
+	return err
 }
 
 // WriteDir writes, for each figure, NAME.csv, NAME.json (table and claims) and NAME.png /
