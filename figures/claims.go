@@ -32,6 +32,9 @@ type Claim struct {
 	// value then says nothing about the claim (DESIGN.md "Decisions after the first
 	// measurements"). Empty when every mechanism engaged.
 	NotEngaged string `json:"not_engaged,omitempty"`
+	// Engaged lists the mechanisms that engaged in some apps' runs only ("fd-ftl:
+	// foreground eviction in 1 of 6 apps"): the claim's average then mixes the two regimes.
+	Engaged string `json:"engaged,omitempty"`
 	// Tie: the variants compared gave identical results on every app.
 	Tie  bool   `json:"tie,omitempty"`
 	Note string `json:"note,omitempty"`

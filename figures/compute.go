@@ -91,7 +91,7 @@ func (s *Set) fig1a() *Figure {
 	}
 	c := Claim{ID: "1a", Figure: "1a", Text: "p99 ≈ 9 × mean for the six latency-critical apps under Vanilla",
 		Unit: "×", Paper: 9, Tolerance: 4.5, Measured: avg(ratios)}
-	s.judge(&c, "", "", need{"vanilla", filled})
+	s.judge(&c, "", "", need{variant: "vanilla", m: filled})
 	fig := &Figure{Name: "fig1a", Title: t.Title, Table: t, Claims: []Claim{c}}
 	fig.plot = func(dir, ext string) error {
 		ones := make([]float64, len(lc))
@@ -152,7 +152,7 @@ func (s *Set) fig1b() *Figure {
 	c := Claim{ID: "1b", Figure: "1b", Text: "Apache-U response time jumps when the flusher writes dirty pages (mean during / outside)",
 		Unit: "×", Paper: 2, Tolerance: 0, Kind: AtLeast, Measured: in / out,
 		Note: "the paper shows it as a time series; ≥ 2× is our reading of 'drastically increases'"}
-	s.judge(&c, "", "", need{"vanilla", filled})
+	s.judge(&c, "", "", need{variant: "vanilla", m: filled, app: apps.ApacheU})
 	fig := &Figure{Name: "fig1b", Title: t.Title, Table: t, Claims: []Claim{c}}
 	fig.plot = func(dir, ext string) error {
 		return report.TimeSeries(dir+"/fig1b"+ext, "Fig. 1b: Apache-U response time, Vanilla (victimizations shaded)",
@@ -220,7 +220,7 @@ func (s *Set) fig2b() *Figure {
 	fig, norm := s.normalized("fig2b", "Fig. 2b: p99 response time, Vanilla vs Oracle", "vanilla", vs)
 	fig.Claims = []Claim{{ID: "2b", Figure: "2b", Text: "Oracle (infinite buffer) cuts p99 by 91 % on average vs Vanilla",
 		Unit: "%", Paper: 91, Tolerance: 15, Measured: avgReduction(norm[1])}}
-	s.judge(&fig.Claims[0], "vanilla", "oracle", need{"vanilla", filled})
+	s.judge(&fig.Claims[0], "vanilla", "oracle", need{variant: "vanilla", m: filled})
 	return fig
 }
 
@@ -233,7 +233,7 @@ func (s *Set) fig3a() *Figure {
 		"fd-buf", []string{"lsb-only"})
 	fig.Claims = []Claim{{ID: "3a", Figure: "3a", Text: "LSB-only foreground eviction cuts p99 by 65 % vs LSB/CSB/MSB",
 		Unit: "%", Paper: 65, Tolerance: 15, Measured: avgReduction(norm[1])}}
-	s.judge(&fig.Claims[0], "fd-buf", "lsb-only", need{"fd-buf", foreground}, need{"lsb-only", foreground})
+	s.judge(&fig.Claims[0], "fd-buf", "lsb-only", need{variant: "fd-buf", m: foreground}, need{variant: "lsb-only", m: foreground})
 	return fig
 }
 
@@ -295,7 +295,7 @@ func (s *Set) fig3b() *Figure {
 	fig, w := s.wasteTable("fig3b", "Fig. 3b: flash page usage of the prior work (skip-to-LSB)", "lsb-only")
 	fig.Claims = []Claim{{ID: "3b", Figure: "3b", Text: "the skip-to-LSB prior work leaves 35 % of flash pages unused",
 		Unit: "%", Paper: 35, Tolerance: 10, Measured: 100 * w}}
-	s.judge(&fig.Claims[0], "", "", need{"lsb-only", foreground})
+	s.judge(&fig.Claims[0], "", "", need{variant: "lsb-only", m: foreground})
 	return fig
 }
 
@@ -337,11 +337,11 @@ func (s *Set) fig5() *Figure {
 		{ID: "5-order", Figure: "5", Text: "FD ≤ FD-FTL ≤ FD-Buf ≤ Vanilla on p99 for at least 5 of 6 apps", Unit: "apps",
 			Paper: 5, Kind: AtLeast, Measured: float64(ordered)},
 	}
-	s.judge(&fig.Claims[0], "vanilla", "fd-buf", need{"vanilla", filled})
-	s.judge(&fig.Claims[1], "vanilla", "fd-ftl", need{"vanilla", filled}, need{"fd-ftl", foreground})
-	s.judge(&fig.Claims[2], "vanilla", "fd", need{"vanilla", filled}, need{"fd", switched})
-	s.judge(&fig.Claims[3], "fd-ftl", "fd", need{"fd", switched})
-	s.judge(&fig.Claims[4], "", "", need{"vanilla", filled}, need{"fd-ftl", foreground}, need{"fd", switched})
+	s.judge(&fig.Claims[0], "vanilla", "fd-buf", need{variant: "vanilla", m: filled})
+	s.judge(&fig.Claims[1], "vanilla", "fd-ftl", need{variant: "vanilla", m: filled}, need{variant: "fd-ftl", m: foreground})
+	s.judge(&fig.Claims[2], "vanilla", "fd", need{variant: "vanilla", m: filled}, need{variant: "fd", m: switched})
+	s.judge(&fig.Claims[3], "fd-ftl", "fd", need{variant: "fd", m: switched})
+	s.judge(&fig.Claims[4], "", "", need{variant: "vanilla", m: filled}, need{variant: "fd-ftl", m: foreground}, need{variant: "fd", m: switched})
 	return fig
 }
 
@@ -376,9 +376,9 @@ func (s *Set) fig6a() *Figure {
 		{ID: "6a-ftl", Figure: "6a", Text: "FD-FTL's worst case is 3 × better than FD-Buf's", Unit: "×",
 			Paper: 3, Tolerance: 1.5, Measured: worst["fd-buf"] / worst["fd-ftl"]},
 	}}
-	s.judge(&fig.Claims[0], "", "", need{"vanilla", filled})
-	s.judge(&fig.Claims[1], "", "", need{"vanilla", filled})
-	s.judge(&fig.Claims[2], "", "", need{"fd-buf", foreground}, need{"fd-ftl", foreground})
+	s.judge(&fig.Claims[0], "", "", need{variant: "vanilla", m: filled, app: apps.ApacheU})
+	s.judge(&fig.Claims[1], "", "", need{variant: "vanilla", m: filled, app: apps.ApacheU})
+	s.judge(&fig.Claims[2], "", "", need{variant: "fd-buf", m: foreground, app: apps.ApacheU}, need{variant: "fd-ftl", m: foreground, app: apps.ApacheU})
 	fig.Claims[2].Tie = worst["fd-buf"] == worst["fd-ftl"]
 	fig.plot = func(dir, ext string) error {
 		return report.TimeSeries(dir+"/fig6a"+ext, "Fig. 6a: Apache-U response time per variant (Vanilla's victimizations shaded)",
@@ -394,7 +394,7 @@ func (s *Set) fig6b() *Figure {
 	}
 	fig, w := s.wasteTable("fig6b", "Fig. 6b: flash page usage of FD", "fd")
 	fig.Claims = []Claim{{ID: "6b", Figure: "6b", Text: "FD uses ~90 % of flash pages", Unit: "%", Paper: 90, Tolerance: 5, Measured: 100 * (1 - w)}}
-	s.judge(&fig.Claims[0], "", "", need{"fd", foreground})
+	s.judge(&fig.Claims[0], "", "", need{variant: "fd", m: foreground})
 	return fig
 }
 

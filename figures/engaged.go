@@ -42,30 +42,52 @@ func (m mechanism) happened(r *runner.Result) bool {
 	return len(r.Switches) > 0
 }
 
-// need is one mechanism under one variant.
+// need is one mechanism under one variant, in the runs of every latency-critical app or,
+// for a claim about one app, in that app's run.
 type need struct {
 	variant string
 	m       mechanism
+	app     string // "" = every latency-critical app
 }
 
 // notEngaged returns, for the needs that happened in none of the latency-critical apps'
 // runs of their variant, "variant: mechanism" joined by "; ", or "" if all happened somewhere
-// (or the runs are missing: the claim is then "not run").
-func (s *Set) notEngaged(needs ...need) string {
-	var out []string
+// (or the runs are missing: the claim is then "not run"). partial lists the needs that
+// happened in some apps' runs but not all, as "variant: k of n apps".
+func (s *Set) notEngaged(needs ...need) (none, partial string) {
+	var out, part []string
 	for _, n := range needs {
-		ran, ok := false, false
+		ran, ok := 0, 0
 		for _, a := range apps.LatencyCritical() {
+			if n.app != "" && a != n.app {
+				continue
+			}
 			if r := s.result(a, n.variant, ""); r != nil {
-				ran = true
-				ok = ok || n.m.happened(r)
+				ran++
+				if n.m.happened(r) {
+					ok++
+				}
 			}
 		}
-		if ran && !ok {
+		switch {
+		case ran > 0 && ok == 0:
 			out = append(out, fmt.Sprintf("%s: %v", n.variant, n.m))
+		case ok < ran:
+			part = append(part, fmt.Sprintf("%s: %s in %d of %d apps", n.variant, n.m.positive(), ok, ran))
 		}
 	}
-	return strings.Join(out, "; ")
+	return strings.Join(out, "; "), strings.Join(part, "; ")
+}
+
+// positive says that m happened.
+func (m mechanism) positive() string {
+	switch m {
+	case filled:
+		return "buffer filled"
+	case foreground:
+		return "foreground eviction"
+	}
+	return "dirty-ratio switch"
 }
 
 // tie reports whether variants a and b gave the same p99 for every latency-critical app
@@ -82,10 +104,13 @@ func (s *Set) tie(a, b string) bool {
 	return n > 0
 }
 
-// judge sets the claims' NotEngaged from needs and Tie from the variant pair (a, b), if
-// a is not empty.
+// judge sets the claim's NotEngaged (and, for mechanisms that engaged in some apps only, a
+// note saying in how many) from needs, and Tie from the variant pair (a, b) if a is not
+// empty.
 func (s *Set) judge(c *Claim, a, b string, needs ...need) {
-	c.NotEngaged = s.notEngaged(needs...)
+	var partial string
+	c.NotEngaged, partial = s.notEngaged(needs...)
+	c.Engaged = partial
 	if a != "" {
 		c.Tie = s.tie(a, b)
 	}

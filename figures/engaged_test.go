@@ -51,7 +51,9 @@ func TestClaimsNotEngagedAndTies(t *testing.T) {
 	require.Contains(t, b.String(), "verdicts: 0 reproduced, 0 not reproduced, 1 not engaged, 1 ties, 0 not run")
 
 	set.runs[key{apps.ApacheU + "+" + apps.Ungzip, "vanilla", ""}] = fakeRun(apps.ApacheU, 10*ms, 100, 100, 3)
-	require.Equal(t, "reproduced", set.fig2b().Claims[0].Verdict())
+	c2b = set.fig2b().Claims[0]
+	require.Equal(t, "reproduced", c2b.Verdict())
+	require.Equal(t, "vanilla: buffer filled in 1 of 6 apps", c2b.Engaged)
 
 	put("lsb-only", func(a string) *runner.Result { return fakeRun(a, 2*ms, 100, 100, 0) })
 	require.Equal(t, "not engaged: lsb-only: no foreground eviction", set.fig3a().Claims[0].Verdict())

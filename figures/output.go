@@ -16,7 +16,11 @@ func Summary(figs []*Figure) *report.Table {
 		Header: []string{"fig.", "claim", "paper", "measured", "verdict"}}
 	for _, f := range figs {
 		for _, c := range f.Claims {
-			t.Append(c.Figure, c.Text, c.PaperText(), c.MeasuredText(), c.Verdict())
+			v := c.Verdict()
+			if c.Engaged != "" && c.NotEngaged == "" && !c.Missing {
+				v += " (" + c.Engaged + ")"
+			}
+			t.Append(c.Figure, c.Text, c.PaperText(), c.MeasuredText(), v)
 		}
 	}
 	return t
