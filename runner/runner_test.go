@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -28,7 +29,7 @@ func TestWriteDir(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, r.WriteDir(dir))
 	for _, f := range []string{"config.yaml", "result.json", "apps.csv", "stats.csv", "utilization.csv",
-		"series.csv", "latency-cdf.png", "latency-cdf.svg", "response-apache-u.png", "buffer.svg"} {
+		"energy.csv", "series.csv", "latency-cdf.png", "latency-cdf.svg", "response-apache-u.png", "buffer.svg"} {
 		st, err := os.Stat(filepath.Join(dir, f))
 		require.NoError(t, err, f)
 		require.Positive(t, st.Size(), f)
@@ -36,6 +37,41 @@ func TestWriteDir(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, r.WriteText(&b))
 	require.Contains(t, b.String(), "dies utilization (fd)")
+	require.Contains(t, b.String(), "energy (fd)")
+}
+
+// TestRunEnergy: a run's energy account starts where the utilization snapshots are taken
+// (the measuring process's first 1 ms poll after the data sets exist) and ends with the
+// run, and its power trace joins the series at their 10 ms interval.
+func TestRunEnergy(t *testing.T) {
+	c, sc := setup(t, "fd", "apache-u+ungzip", sim.Second)
+	r, err := Run(Options{Label: "fd", Config: c, Workload: Workload{Scenario: sc, Apps: apps.DefaultSpec()}})
+	require.NoError(t, err)
+	a := r.Energy
+	require.NotNil(t, a)
+	require.GreaterOrEqual(t, a.From, r.Began)
+	require.Less(t, a.From, r.Began+sim.Millisecond+1)
+	require.GreaterOrEqual(t, a.To, r.Ended)
+	// The link's L0 standby is steady: 2 directions × 4 lanes × 30 mW = 240 mW over the
+	// window (Gen3 x4, the default 30 mW per lane and direction).
+	for i, row := range energy.Rows() {
+		if row == (energy.Row{Component: energy.PCIeLink, Activity: "L0 standby"}) {
+			require.InEpsilon(t, 0.240*(a.To-a.From).Seconds(), a.J[i], 1e-9)
+		}
+	}
+	require.Positive(t, a.Component(energy.NANDArray))
+	require.Positive(t, a.Commands)
+	var total *sim.Series
+	for _, s := range r.Series {
+		if s.Name == "energy.total_mW" {
+			total = s
+		}
+	}
+	require.NotNil(t, total)
+	require.Equal(t, a.From+10*sim.Millisecond, total.Samples[0].At)
+	// The peak over 1 ms is at least the peak over 10 ms, which is at least the average.
+	require.GreaterOrEqual(t, a.Peaks[0].Watts, a.Peaks[1].Watts)
+	require.GreaterOrEqual(t, a.Peaks[1].Watts, a.AveragePower())
 }
 
 // TestThroughput: 300 MB written over a 2 s measured window is 150 MB/s; an app that did
