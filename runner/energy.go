@@ -6,6 +6,12 @@ import (
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
+// NewEnergyMeter returns an energy meter of m's SSD under m's energy configuration, for
+// commands that drive a machine without Run (fio, replay).
+func NewEnergyMeter(m *platforms.Machine) (*energy.Meter, error) {
+	return energy.New(m.Config.Energy, energyParts(m))
+}
+
 // energyParts returns what the energy meter reads of m's SSD: every die array, channel
 // bus, firmware core, both link directions and the DRAM bus, the DRAM's activates (row
 // misses plus conflicts) and the firmware's host command and written-page counts.

@@ -96,7 +96,7 @@ func Run(o Options) (*Result, error) {
 	if o.Timeline != nil {
 		o.Timeline.Attach(rs...)
 	}
-	meter, err := energy.New(o.Config.Energy, energyParts(m))
+	meter, err := NewEnergyMeter(m)
 	if err != nil {
 		return nil, err
 	}
