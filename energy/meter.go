@@ -83,30 +83,85 @@ func componentIndex(name string) int {
 	panic("energy: no component " + name)
 }
 
-// actTerm charges watts to row while its resource is busy with act.
+// actTerm charges watts to row while its resource is busy with act (steady terms: always).
 type actTerm struct {
 	act   sim.Activity
 	row   int
 	watts float64
 }
 
-// resTerm is one resource's share of the table: its activities' terms, or one term for
-// every busy activity (allRow ≥ 0), and what its idle time costs (idleRow ≥ 0).
-type resTerm struct {
-	r       *sim.Resource
-	acts    []actTerm
-	allRow  int
-	allW    float64
-	idleRow int
+// charge is what a group's resources spend on one activity, or with group.all on any
+// busy activity: watts to row.
+type charge struct {
+	name  string
+	row   int
+	watts float64
+}
+
+// group holds resources charged alike (every die, every channel bus, every core) and,
+// per charge, the sum of their busy times, kept up to date one changed member at a time:
+// an idle member costs one comparison per reading, not a query per activity.
+type group struct {
+	charges []charge
+	all     bool // one charge for every busy activity (TotalBusyAt)
+	idleRow int  // charged idleW while a member is idle; -1: idle time is free
 	idleW   float64
+	members []member
+	sum     []sim.Time
+}
+
+// member is one resource of a group with its busy time per charge at the last update (at
+// time at, when its latest interval ended at lastEnd). While it records nothing new
+// (lastEnd unchanged) and that interval had ended by then, the busy times still hold.
+type member struct {
+	r           *sim.Resource
+	acts        []sim.Activity
+	cached      bool
+	at, lastEnd sim.Time
+	busy        []sim.Time
+}
+
+func newGroup(charges []charge, all bool, idleRow int, idleW float64, rs []*sim.Resource) group {
+	g := group{charges: charges, all: all, idleRow: idleRow, idleW: idleW, sum: make([]sim.Time, len(charges))}
+	for _, r := range rs {
+		mb := member{r: r, busy: make([]sim.Time, len(charges))}
+		if !all {
+			for _, c := range charges {
+				mb.acts = append(mb.acts, r.Activity(c.name))
+			}
+		}
+		g.members = append(g.members, mb)
+	}
+	return g
+}
+
+// update brings member i's busy times, and the group's sums, to t (readings come at
+// non-decreasing times).
+func (g *group) update(i int, t sim.Time) {
+	mb := &g.members[i]
+	le := mb.r.FreeAt(0) // the latest interval's end; MaxTime while one is open
+	if mb.cached && t >= mb.at && le != sim.MaxTime && le == mb.lastEnd && le <= mb.at {
+		return
+	}
+	for k := range g.charges {
+		var b sim.Time
+		if g.all {
+			b = mb.r.TotalBusyAt(t)
+		} else {
+			b = mb.r.BusyAt(t, mb.acts[k])
+		}
+		g.sum[k] += b - mb.busy[k]
+		mb.busy[k] = b
+	}
+	mb.cached, mb.at, mb.lastEnd = true, t, le
 }
 
 // Meter turns an SSD's resource records and counters into energy. It holds no state the
 // models see: a reading at time t depends only on what the resources recorded up to t.
 type Meter struct {
-	spec  Spec
-	parts Parts
-	terms []resTerm
+	spec   Spec
+	parts  Parts
+	groups []group
 	// Steady power charged for all time (DRAM active standby and refresh, the link's L0).
 	steady []actTerm
 	// Energy per DRAM activate (all devices), charged to actRow.
@@ -159,38 +214,21 @@ func New(spec Spec, p Parts) (*Meter, error) {
 	}
 	n := spec.NAND
 	vcc, vccq := n.VCC.Volts(), n.VCCQ.Volts()
-	dieActs := []struct {
-		name string
-		i    Current
-	}{{"read", n.ICC1}, {"program-lsb", n.ICC2}, {"program-csb", n.ICC2}, {"program-msb", n.ICC2},
-		{"erase", n.ICC3}, {"suspend", n.ICC2}}
-	for _, r := range p.Dies {
-		t := resTerm{r: r, allRow: -1, idleRow: rowIndex(NANDArray, "standby"), idleW: n.ISB.Amperes() * vcc}
-		for _, a := range dieActs {
-			t.acts = append(t.acts, actTerm{r.Activity(a.name), rowIndex(NANDArray, a.name), a.i.Amperes() * vcc})
-		}
-		m.terms = append(m.terms, t)
-	}
-	busActs := []struct {
-		name string
-		i    Current
-	}{{"command", n.ICC4W}, {"data-in", n.ICC4W}, {"data-out", n.ICC4R}}
-	for _, r := range p.Buses {
-		t := resTerm{r: r, allRow: -1, idleRow: -1}
-		for _, a := range busActs {
-			t.acts = append(t.acts, actTerm{r.Activity(a.name), rowIndex(ONFIBus, a.name), a.i.Amperes() * vccq})
-		}
-		m.terms = append(m.terms, t)
-	}
+	die := func(name string, i Current) charge { return charge{name, rowIndex(NANDArray, name), i.Amperes() * vcc} }
+	m.groups = append(m.groups, newGroup([]charge{die("read", n.ICC1), die("program-lsb", n.ICC2),
+		die("program-csb", n.ICC2), die("program-msb", n.ICC2), die("erase", n.ICC3), die("suspend", n.ICC2)},
+		false, rowIndex(NANDArray, "standby"), n.ISB.Amperes()*vcc, p.Dies))
+	bus := func(name string, i Current) charge { return charge{name, rowIndex(ONFIBus, name), i.Amperes() * vccq} }
+	m.groups = append(m.groups, newGroup([]charge{bus("command", n.ICC4W), bus("data-in", n.ICC4W),
+		bus("data-out", n.ICC4R)}, false, -1, 0, p.Buses))
 	c := spec.Controller
-	for _, r := range p.Cores {
-		m.terms = append(m.terms, resTerm{r: r, allRow: rowIndex(Cores, "busy"), allW: c.ActivePower.Watts(),
-			idleRow: rowIndex(Cores, "idle"), idleW: c.IdlePower.Watts()})
-	}
+	m.groups = append(m.groups, newGroup([]charge{{"", rowIndex(Cores, "busy"), c.ActivePower.Watts()}},
+		true, rowIndex(Cores, "idle"), c.IdlePower.Watts(), p.Cores))
 	// A busy link direction puts BytesPerSecond on the wire (TLPs and their DLLP share).
 	wireW := float64(p.PCIe.BytesPerSecond()) * 8 * spec.PCIe.EnergyPerBit.JoulesPerBit()
 	for k, name := range []string{"down data", "up data"} {
-		m.terms = append(m.terms, resTerm{r: p.Link[k], allRow: rowIndex(PCIeLink, name), allW: wireW, idleRow: -1})
+		m.groups = append(m.groups, newGroup([]charge{{"", rowIndex(PCIeLink, name), wireW}}, true, -1, 0,
+			[]*sim.Resource{p.Link[k]}))
 	}
 	m.steady = append(m.steady, actTerm{row: rowIndex(PCIeLink, "L0 standby"),
 		watts: 2 * float64(p.PCIe.Lanes) * spec.PCIe.IdlePowerPerLane.Watts()})
@@ -208,11 +246,10 @@ func (m *Meter) dram() {
 	devices := float64(ds.BusWidth / d.DeviceWidth)
 	vdd := d.VDD.Volts()
 	a := func(c Current) float64 { return c.Amperes() }
-	bus := m.parts.DRAM
-	m.terms = append(m.terms, resTerm{r: bus, allRow: -1, idleRow: -1, acts: []actTerm{
-		{bus.Activity("read"), rowIndex(DRAMRank, "read bursts"), devices * vdd * (a(d.IDD4R) - a(d.IDD3N))},
-		{bus.Activity("write"), rowIndex(DRAMRank, "write bursts"), devices * vdd * (a(d.IDD4W) - a(d.IDD3N))},
-	}})
+	m.groups = append(m.groups, newGroup([]charge{
+		{"read", rowIndex(DRAMRank, "read bursts"), devices * vdd * (a(d.IDD4R) - a(d.IDD3N))},
+		{"write", rowIndex(DRAMRank, "write bursts"), devices * vdd * (a(d.IDD4W) - a(d.IDD3N))},
+	}, false, -1, 0, []*sim.Resource{m.parts.DRAM}))
 	tras, trp := ds.TRAS.Seconds(), ds.TRP.Seconds()
 	m.actJ = devices * vdd * (a(d.IDD0)*(tras+trp) - a(d.IDD3N)*tras - a(d.IDD2N)*trp)
 	m.actRow = rowIndex(DRAMRank, "activate/precharge")
@@ -238,21 +275,18 @@ func (m *Meter) readInto(r *Reading, t sim.Time) {
 	clear(r.J)
 	r.At = t
 	secs := t.Seconds()
-	for i := range m.terms {
-		rt := &m.terms[i]
-		var busy sim.Time
-		if rt.allRow >= 0 {
-			busy = rt.r.TotalBusyAt(t)
-			r.J[rt.allRow] += busy.Seconds() * rt.allW
-		} else {
-			for _, a := range rt.acts {
-				b := rt.r.BusyAt(t, a.act)
-				busy += b
-				r.J[a.row] += b.Seconds() * a.watts
-			}
+	for gi := range m.groups {
+		g := &m.groups[gi]
+		for i := range g.members {
+			g.update(i, t)
 		}
-		if rt.idleRow >= 0 {
-			r.J[rt.idleRow] += (t - busy).Seconds() * rt.idleW
+		var busy sim.Time
+		for k, c := range g.charges {
+			busy += g.sum[k]
+			r.J[c.row] += g.sum[k].Seconds() * c.watts
+		}
+		if g.idleRow >= 0 {
+			r.J[g.idleRow] += (sim.Time(len(g.members))*t - busy).Seconds() * g.idleW
 		}
 	}
 	for _, s := range m.steady {
