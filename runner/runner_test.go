@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/energy"
@@ -29,7 +30,7 @@ func TestWriteDir(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, r.WriteDir(dir))
 	for _, f := range []string{"config.yaml", "result.json", "apps.csv", "stats.csv", "utilization.csv",
-		"energy.csv", "series.csv", "latency-cdf.png", "latency-cdf.svg", "response-apache-u.png", "buffer.svg"} {
+		"energy.csv", "series.csv", "latency-cdf.png", "latency-cdf.svg", "response-apache-u.png", "buffer.svg", "power.png", "power.svg"} {
 		st, err := os.Stat(filepath.Join(dir, f))
 		require.NoError(t, err, f)
 		require.Positive(t, st.Size(), f)
@@ -80,4 +81,22 @@ func TestThroughput(t *testing.T) {
 	r := &Result{Began: sim.Second, Ended: 3 * sim.Second, Apps: []AppResult{{App: "ungzip", Bytes: 300_000_000}}}
 	require.InDelta(t, 150.0, r.Throughput("ungzip"), 1e-9)
 	require.Zero(t, r.Throughput("db-s"))
+}
+
+// TestPowerLinesStack: components of 1, 2, 3, 4 and 5 W stack to lines at 1, 3, 6, 10 and
+// 15 W, the last the total.
+func TestPowerLinesStack(t *testing.T) {
+	r := &Result{}
+	for i, c := range energy.Components {
+		r.Series = append(r.Series, &sim.Series{Name: "energy." + strings.ReplaceAll(c, " ", "_") + "_mW",
+			Samples: []sim.Sample{{At: 10 * sim.Millisecond, Value: int64(1000 * (i + 1))}}})
+	}
+	lines := r.PowerLines()
+	require.Len(t, lines, 5)
+	for i, want := range []float64{1, 3, 6, 10, 15} {
+		require.InDelta(t, want, lines[i].Y[0], 1e-12)
+		require.InDelta(t, 0.01, lines[i].X[0], 1e-12)
+	}
+	require.Equal(t, "+ pcie link", lines[4].Name)
+	require.Nil(t, (&Result{}).PowerLines())
 }
