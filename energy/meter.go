@@ -83,9 +83,8 @@ func componentIndex(name string) int {
 	panic("energy: no component " + name)
 }
 
-// actTerm charges watts to row while its resource is busy with act (steady terms: always).
-type actTerm struct {
-	act   sim.Activity
+// steadyTerm charges watts to row all the time.
+type steadyTerm struct {
 	row   int
 	watts float64
 }
@@ -163,7 +162,7 @@ type Meter struct {
 	parts  Parts
 	groups []group
 	// Steady power charged for all time (DRAM active standby and refresh, the link's L0).
-	steady []actTerm
+	steady []steadyTerm
 	// Energy per DRAM activate (all devices), charged to actRow.
 	actJ   float64
 	actRow int
@@ -230,7 +229,7 @@ func New(spec Spec, p Parts) (*Meter, error) {
 		m.groups = append(m.groups, newGroup([]charge{{"", rowIndex(PCIeLink, name), wireW}}, true, -1, 0,
 			[]*sim.Resource{p.Link[k]}))
 	}
-	m.steady = append(m.steady, actTerm{row: rowIndex(PCIeLink, "L0 standby"),
+	m.steady = append(m.steady, steadyTerm{row: rowIndex(PCIeLink, "L0 standby"),
 		watts: 2 * float64(p.PCIe.Lanes) * spec.PCIe.IdlePowerPerLane.Watts()})
 	m.dram()
 	return m, nil
@@ -254,10 +253,10 @@ func (m *Meter) dram() {
 	m.actJ = devices * vdd * (a(d.IDD0)*(tras+trp) - a(d.IDD3N)*tras - a(d.IDD2N)*trp)
 	m.actRow = rowIndex(DRAMRank, "activate/precharge")
 	if ds.Refresh {
-		m.steady = append(m.steady, actTerm{row: rowIndex(DRAMRank, "refresh"),
+		m.steady = append(m.steady, steadyTerm{row: rowIndex(DRAMRank, "refresh"),
 			watts: devices * vdd * (a(d.IDD5B) - a(d.IDD3N)) * ds.TRFC.Seconds() / ds.TREFI.Seconds()})
 	}
-	m.steady = append(m.steady, actTerm{row: rowIndex(DRAMRank, "active standby"), watts: devices * vdd * a(d.IDD3N)})
+	m.steady = append(m.steady, steadyTerm{row: rowIndex(DRAMRank, "active standby"), watts: devices * vdd * a(d.IDD3N)})
 }
 
 // Read returns the energy spent from time zero to t (t must not be before the current

@@ -60,8 +60,9 @@ type Result struct {
 	Victims     []pagecache.VictimEvent
 	Switches    []pagecache.RatioSwitch
 	ModeChanges []firmware.ModeChange
-	// Energy is the SSD's energy over the measured window: per component and activity,
-	// its power trace and peaks (nil if measurement never started).
+	// Energy is the SSD's energy over the measured window: per component and activity and
+	// its peaks (nil if measurement never started); its power trace is in Series
+	// ("energy.*_mW"), not in Energy.Buckets.
 	Energy *energy.Account
 	// FlashUsed and FlashWasted are pages programmed and pages skipped by the allocators
 	// during the run (the paper's Fig. 3b / 6b "Used" and "Wasted").
@@ -151,6 +152,9 @@ func Run(o Options) (*Result, error) {
 			k = int(interval / b)
 		}
 		res.Series = append(res.Series, res.Energy.Series(k)...)
+		// The 1 ms buckets are in the series now (and in the peaks); sweeps and figures hold
+		// hundreds of results, so do not keep them twice.
+		res.Energy.Buckets = nil
 	}
 	res.Victims = res.Cache.Victims
 	res.Switches = res.Cache.Switches
