@@ -8,6 +8,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/dram"
+	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/hostos"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
@@ -27,6 +28,7 @@ type Config struct {
 	Flash        Flash         `yaml:"flash"`        // the flash array
 	Firmware     firmware.Spec `yaml:"firmware"`     // SSD firmware
 	Precondition Precondition  `yaml:"precondition"` // device state before the run
+	Energy       energy.Spec   `yaml:"energy"`       // energy model of the SSD (docs/energy.md)
 }
 
 // Flash is the flash array: channels × ways × dies per package, each die with its planes.
@@ -77,6 +79,7 @@ func Default() Config {
 		DRAM:     dram.DefaultSpec(),
 		Flash:    Flash{Channels: 8, Ways: 4, DiesPerPackage: 1, Policy: channel.FIFO, ONFI: onfi.DefaultSpec(), Die: d},
 		Firmware: firmware.DefaultSpec(),
+		Energy:   energy.DefaultSpec(),
 	}
 }
 
@@ -119,6 +122,10 @@ func (c Config) Validate() error {
 			errs = append(errs, fmt.Errorf("firmware.buffer.pages: %d pages (%d bytes) do not fit in dram.capacity %v",
 				c.Firmware.Buffer.Pages, need, c.DRAM.Capacity))
 		}
+	}
+	add("energy", c.Energy.Validate())
+	if err := c.Energy.ValidateDRAM(c.DRAM.BusWidth); err != nil {
+		errs = append(errs, err)
 	}
 	p := c.Precondition
 	if p.Fill < 0 || p.Fill > 1 {

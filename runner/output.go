@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -169,7 +170,11 @@ func (r *Result) UtilizationTables() []*report.Table {
 func (r *Result) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "%s on %s: scenario %s, measured %s (events %d)\n\n", r.Label, r.Config.Name,
 		r.Scenario.Name, report.Duration(r.window()), r.Events)
-	for _, t := range append([]*report.Table{r.AppTable(), r.StatsTable()}, r.UtilizationTables()...) {
+	tables := append([]*report.Table{r.AppTable(), r.StatsTable()}, r.UtilizationTables()...)
+	if e := r.EnergyTable(); e != nil {
+		tables = append(tables, e)
+	}
+	for _, t := range tables {
 		if err := t.WriteText(w); err != nil {
 			return err
 		}
@@ -194,6 +199,33 @@ type jsonResult struct {
 	FlashWasted int64           `json:"flash_pages_wasted"`
 	Switches    []jsonSwitch    `json:"ratio_switches"`
 	Modes       []jsonModeEvent `json:"buffer_mode_changes"`
+	Energy      *jsonEnergy     `json:"energy,omitempty"`
+}
+
+// jsonEnergy is the energy account: joules per component and activity, the peaks and the
+// energy per host command and per GB written.
+type jsonEnergy struct {
+	Rows          []jsonEnergyRow `json:"rows"`
+	TotalJ        float64         `json:"total_j"`
+	AverageW      float64         `json:"average_w"`
+	Peaks         []jsonPeak      `json:"peaks"`
+	Commands      int64           `json:"host_commands"`
+	WriteBytes    int64           `json:"host_write_bytes"`
+	PerCommandJ   float64         `json:"j_per_host_command"`
+	PerGBWrittenJ float64         `json:"j_per_gb_written"`
+}
+
+type jsonEnergyRow struct {
+	Component string  `json:"component"`
+	Activity  string  `json:"activity"`
+	J         float64 `json:"j"`
+	AverageW  float64 `json:"average_w"`
+}
+
+type jsonPeak struct {
+	WindowPS int64   `json:"window_ps"`
+	W        float64 `json:"w"`
+	EndPS    int64   `json:"end_ps"`
 }
 
 type jsonApp struct {
@@ -247,7 +279,27 @@ func (r *Result) JSON() any {
 	for _, m := range r.ModeChanges {
 		j.Modes = append(j.Modes, jsonModeEvent{int64(m.At), m.Foreground, m.Occupancy, m.Predicted})
 	}
+	if a := r.Energy; a != nil {
+		e := &jsonEnergy{TotalJ: a.Total(), AverageW: a.AveragePower(), Commands: a.Commands, WriteBytes: a.WriteBytes,
+			PerCommandJ: a.PerCommand(), PerGBWrittenJ: a.PerGBWritten(), Peaks: []jsonPeak{}}
+		for i, row := range energy.Rows() {
+			e.Rows = append(e.Rows, jsonEnergyRow{row.Component, row.Activity, a.J[i], a.J[i] / a.Seconds()})
+		}
+		for _, p := range a.Peaks {
+			e.Peaks = append(e.Peaks, jsonPeak{int64(p.Window), p.Watts, int64(p.End)})
+		}
+		j.Energy = e
+	}
 	return j
+}
+
+// EnergyTable is the SSD's energy per component and activity over the measured window,
+// with its peaks and the energy per host command and per GB written (nil without one).
+func (r *Result) EnergyTable() *report.Table {
+	if r.Energy == nil {
+		return nil
+	}
+	return r.Energy.Table("energy (" + r.Label + ")")
 }
 
 // WriteDir writes the resolved configuration, the result as JSON, the tables as CSV, the
@@ -273,7 +325,10 @@ func (r *Result) WriteDir(dir string) error {
 	for _, f := range []struct {
 		name string
 		t    *report.Table
-	}{{"apps.csv", r.AppTable()}, {"stats.csv", r.StatsTable()}, {"utilization.csv", r.Utilization}} {
+	}{{"apps.csv", r.AppTable()}, {"stats.csv", r.StatsTable()}, {"utilization.csv", r.Utilization}, {"energy.csv", r.EnergyTable()}} {
+		if f.t == nil {
+			continue
+		}
 		if err := f.t.SaveCSV(filepath.Join(dir, f.name)); err != nil {
 			return err
 		}

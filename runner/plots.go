@@ -5,13 +5,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // Plots writes the run's figures into dir, each as PNG and SVG: the latency CDF of every
 // application, each latency-critical application's response time over time with page
-// victimizations shaded, the buffer occupancy and host dirty pages over time.
+// victimizations shaded, the buffer occupancy and host dirty pages over time, and the SSD's
+// power over time stacked by component.
 func (r *Result) Plots(dir string) error {
 	var hs []report.Named
 	for _, a := range r.Apps {
@@ -45,6 +47,12 @@ func (r *Result) Plots(dir string) error {
 			"MiB", []report.Line{occ, dirty}, spans); err != nil {
 			return err
 		}
+		if lines := r.PowerLines(); lines != nil {
+			if err := report.TimeSeries(filepath.Join(dir, "power"+ext), "SSD power by component, stacked ("+r.Label+")",
+				"power (W)", lines, spans); err != nil {
+				return err
+			}
+		}
 		classes, busy := r.ClassUtilization()
 		if err := report.Bars(filepath.Join(dir, "utilization"+ext), "mean busy share per component class ("+r.Label+")",
 			"busy (%)", classes, []string{r.Label}, [][]float64{busy}); err != nil {
@@ -52,6 +60,40 @@ func (r *Result) Plots(dir string) error {
 		}
 	}
 	return nil
+}
+
+// PowerLines returns the SSD's power trace stacked by component: line i is the sum of the
+// first i+1 components' power in watts (energy.Components order), so the last is the
+// total and the gap between two lines is one component's share. Nil without a trace.
+func (r *Result) PowerLines() []report.Line {
+	byName := map[string]*sim.Series{}
+	for _, s := range r.Series {
+		byName[s.Name] = s
+	}
+	var lines []report.Line
+	var below []float64
+	for i, c := range energy.Components {
+		s := byName["energy."+strings.ReplaceAll(c, " ", "_")+"_mW"]
+		if s == nil {
+			return nil
+		}
+		name := c
+		if i > 0 {
+			name = "+ " + c
+		}
+		l := report.Line{Name: name}
+		for k, p := range s.Samples {
+			y := float64(p.Value) / 1e3
+			if k < len(below) {
+				y += below[k]
+			}
+			l.X = append(l.X, p.At.Seconds())
+			l.Y = append(l.Y, y)
+		}
+		below = l.Y
+		lines = append(lines, l)
+	}
+	return lines
 }
 
 // VictimSpans returns the page victimizations as shaded spans in seconds.

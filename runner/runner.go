@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 
+	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
@@ -59,6 +60,10 @@ type Result struct {
 	Victims     []pagecache.VictimEvent
 	Switches    []pagecache.RatioSwitch
 	ModeChanges []firmware.ModeChange
+	// Energy is the SSD's energy over the measured window: per component and activity and
+	// its peaks (nil if measurement never started); its power trace is in Series
+	// ("energy.*_mW"), not in Energy.Buckets.
+	Energy *energy.Account
 	// FlashUsed and FlashWasted are pages programmed and pages skipped by the allocators
 	// during the run (the paper's Fig. 3b / 6b "Used" and "Wasted").
 	FlashUsed, FlashWasted int64
@@ -92,6 +97,10 @@ func Run(o Options) (*Result, error) {
 	if o.Timeline != nil {
 		o.Timeline.Attach(rs...)
 	}
+	meter, err := NewEnergyMeter(m)
+	if err != nil {
+		return nil, err
+	}
 	wasted0 := m.SSD.FW.FTL().Stats.Wasted
 	run, err := apps.Start(m.Eng, m.Host.OS(), o.Workload.Apps, o.Workload.Scenario)
 	if err != nil {
@@ -108,6 +117,7 @@ func Run(o Options) (*Result, error) {
 		for _, r := range rs {
 			start = append(start, r.Snapshot(p.Now()))
 		}
+		meter.Start(m.Eng)
 	})
 	run.StopWhenDone()
 	m.Eng.Run()
@@ -132,6 +142,19 @@ func Run(o Options) (*Result, error) {
 	// be freed when the run ends (sweeps and figures hold hundreds of results).
 	for _, s := range smp.Series() {
 		res.Series = append(res.Series, &sim.Series{Name: s.Name, Samples: s.Samples})
+	}
+	if start != nil {
+		res.Energy = meter.Stop(end)
+		// The power trace joins the series at their interval when it is a whole number of
+		// buckets, else at the bucket size.
+		k := 1
+		if b := o.Config.Energy.Resolution; interval%b == 0 {
+			k = int(interval / b)
+		}
+		res.Series = append(res.Series, res.Energy.Series(k)...)
+		// The 1 ms buckets are in the series now (and in the peaks); sweeps and figures hold
+		// hundreds of results, so do not keep them twice.
+		res.Energy.Buckets = nil
 	}
 	res.Victims = res.Cache.Victims
 	res.Switches = res.Cache.Switches

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -28,7 +30,7 @@ func TestWriteDir(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, r.WriteDir(dir))
 	for _, f := range []string{"config.yaml", "result.json", "apps.csv", "stats.csv", "utilization.csv",
-		"series.csv", "latency-cdf.png", "latency-cdf.svg", "response-apache-u.png", "buffer.svg"} {
+		"energy.csv", "series.csv", "latency-cdf.png", "latency-cdf.svg", "response-apache-u.png", "buffer.svg", "power.png", "power.svg"} {
 		st, err := os.Stat(filepath.Join(dir, f))
 		require.NoError(t, err, f)
 		require.Positive(t, st.Size(), f)
@@ -36,6 +38,41 @@ func TestWriteDir(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, r.WriteText(&b))
 	require.Contains(t, b.String(), "dies utilization (fd)")
+	require.Contains(t, b.String(), "energy (fd)")
+}
+
+// TestRunEnergy: a run's energy account starts where the utilization snapshots are taken
+// (the measuring process's first 1 ms poll after the data sets exist) and ends with the
+// run, and its power trace joins the series at their 10 ms interval.
+func TestRunEnergy(t *testing.T) {
+	c, sc := setup(t, "fd", "apache-u+ungzip", sim.Second)
+	r, err := Run(Options{Label: "fd", Config: c, Workload: Workload{Scenario: sc, Apps: apps.DefaultSpec()}})
+	require.NoError(t, err)
+	a := r.Energy
+	require.NotNil(t, a)
+	require.GreaterOrEqual(t, a.From, r.Began)
+	require.Less(t, a.From, r.Began+sim.Millisecond+1)
+	require.GreaterOrEqual(t, a.To, r.Ended)
+	// The link's L0 standby is steady: 2 directions × 4 lanes × 30 mW = 240 mW over the
+	// window (Gen3 x4, the default 30 mW per lane and direction).
+	for i, row := range energy.Rows() {
+		if row == (energy.Row{Component: energy.PCIeLink, Activity: "L0 standby"}) {
+			require.InEpsilon(t, 0.240*(a.To-a.From).Seconds(), a.J[i], 1e-9)
+		}
+	}
+	require.Positive(t, a.Component(energy.NANDArray))
+	require.Positive(t, a.Commands)
+	var total *sim.Series
+	for _, s := range r.Series {
+		if s.Name == "energy.total_mW" {
+			total = s
+		}
+	}
+	require.NotNil(t, total)
+	require.Equal(t, a.From+10*sim.Millisecond, total.Samples[0].At)
+	// The peak over 1 ms is at least the peak over 10 ms, which is at least the average.
+	require.GreaterOrEqual(t, a.Peaks[0].Watts, a.Peaks[1].Watts)
+	require.GreaterOrEqual(t, a.Peaks[1].Watts, a.AveragePower())
 }
 
 // TestThroughput: 300 MB written over a 2 s measured window is 150 MB/s; an app that did
@@ -44,4 +81,22 @@ func TestThroughput(t *testing.T) {
 	r := &Result{Began: sim.Second, Ended: 3 * sim.Second, Apps: []AppResult{{App: "ungzip", Bytes: 300_000_000}}}
 	require.InDelta(t, 150.0, r.Throughput("ungzip"), 1e-9)
 	require.Zero(t, r.Throughput("db-s"))
+}
+
+// TestPowerLinesStack: components of 1, 2, 3, 4 and 5 W stack to lines at 1, 3, 6, 10 and
+// 15 W, the last the total.
+func TestPowerLinesStack(t *testing.T) {
+	r := &Result{}
+	for i, c := range energy.Components {
+		r.Series = append(r.Series, &sim.Series{Name: "energy." + strings.ReplaceAll(c, " ", "_") + "_mW",
+			Samples: []sim.Sample{{At: 10 * sim.Millisecond, Value: int64(1000 * (i + 1))}}})
+	}
+	lines := r.PowerLines()
+	require.Len(t, lines, 5)
+	for i, want := range []float64{1, 3, 6, 10, 15} {
+		require.InDelta(t, want, lines[i].Y[0], 1e-12)
+		require.InDelta(t, 0.01, lines[i].X[0], 1e-12)
+	}
+	require.Equal(t, "+ pcie link", lines[4].Name)
+	require.Nil(t, (&Result{}).PowerLines())
 }

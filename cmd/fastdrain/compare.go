@@ -41,7 +41,8 @@ func newCompare() *cobra.Command {
 		Long: `compare runs every scenario under every variant on the same platform — all variants share
 every other parameter — in parallel, and prints each latency-critical application's p99 response
 time per variant and normalized to the first variant (the paper's Fig. 5), then writes every
-run's outputs and a summary (p99.csv, summary.json, p99.png/.svg) under --out/compare/.`,
+run's outputs and a summary (p99.csv, summary.json, energy.csv, p99.png/.svg) under
+--out/compare/.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cf.run(cmd) },
 	}
@@ -102,18 +103,19 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	tab := runner.P99Table("p99 response time per variant (each app co-located with ungzip)", appsRun, variants, cell)
 	means := meanTable(appsRun, variants, cell)
 	corun := corunnerTable(appsRun, variants, cell)
+	power := energyTable(appsRun, variants, cell)
 	out := cmd.OutOrStdout()
 	if cf.format == "json" {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]*report.Table{"p99": tab, "mean": means, "corunner": corun}); err != nil {
+		if err := enc.Encode(map[string]*report.Table{"p99": tab, "mean": means, "corunner": corun, "energy": power}); err != nil {
 			return err
 		}
 	} else {
 		preset := cf.cfg.preset
 		fmt.Fprintf(out, "FastDrain comparison on %s: %d scenarios × %d variants, %s simulated each\n\n",
 			preset, len(scenarios), len(variants), report.Duration(opts[0].Workload.Scenario.Duration))
-		for _, t := range []*report.Table{tab, means, corun} {
+		for _, t := range []*report.Table{tab, means, corun, power} {
 			if err := t.WriteText(out); err != nil {
 				return err
 			}
@@ -136,6 +138,9 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	if err := corun.SaveCSV(filepath.Join(dir, "corunner.csv")); err != nil {
+		return err
+	}
+	if err := power.SaveCSV(filepath.Join(dir, "energy.csv")); err != nil {
 		return err
 	}
 	var norm [][]float64
@@ -212,3 +217,31 @@ func splitList(s string) []string {
 }
 
 func simTime(ps float64) sim.Time { return sim.Time(int64(ps)) }
+
+// energyTable lists the SSD's average power, its highest power over the last peak window
+// (10 ms by default) and its energy per GB the host wrote, in each app's scenario under each
+// variant (docs/energy.md): what a variant's latency costs in watts.
+func energyTable(appsRun, variants []string, cell func(app, v string) runner.Cell) *report.Table {
+	t := &report.Table{Title: "SSD average power, peak power and energy per GB written per variant", Header: []string{"scenario"}}
+	for _, v := range variants {
+		t.Header = append(t.Header, v+" W", v+" peak W", v+" J/GB")
+	}
+	for _, a := range appsRun {
+		row := []string{cell(a, variants[0]).Scenario}
+		for _, v := range variants {
+			r := cell(a, v).Result
+			if r == nil || r.Energy == nil {
+				row = append(row, "-", "-", "-")
+				continue
+			}
+			e := r.Energy
+			peak := "-"
+			if n := len(e.Peaks); n > 0 {
+				peak = fmt.Sprintf("%.2f", e.Peaks[n-1].Watts)
+			}
+			row = append(row, fmt.Sprintf("%.2f", e.AveragePower()), peak, fmt.Sprintf("%.1f", e.PerGBWritten()))
+		}
+		t.Append(row...)
+	}
+	return t
+}
