@@ -101,7 +101,7 @@ func smallSpec(policy Policy, alloc string) Spec {
 	s.FTL.Allocator = alloc
 	s.FTL.OverProvisioning = 0.25
 	s.FTL.GCThreshold, s.FTL.GCReserve = 3, 1
-	s.FTL.LSBOpenBlocks = 2
+	s.FTL.LSBOnlyPages = 2 * 64 // two blocks
 	s.Workers = 16
 	s.Verify = true
 	return s

@@ -118,8 +118,8 @@ type FTLSpec struct {
 	GCVictim         string  `yaml:"gc_victim"`         // greedy or cost-benefit
 	GCThreshold      int     `yaml:"gc_threshold"`      // free blocks per plane that start GC
 	GCReserve        int     `yaml:"gc_reserve"`        // free blocks per plane only GC may use
-	LSBOpenBlocks    int     `yaml:"lsb_open_blocks"`   // latency-aware open blocks per die
-	LSBOnlyBlocks    int     `yaml:"lsb_only_blocks"`   // latency-aware LSB-only region per die, blocks
+	LSBOnlyPages     int     `yaml:"lsb_only_pages"`    // latency-aware LSB-only region per die: unprogrammed pages of open blocks
+	LSBOnlyBlocks    int     `yaml:"lsb_only_blocks"`   // latency-aware skip region per die: blocks holding skipped pages
 }
 
 // Sched configures the flash scheduler.
@@ -133,6 +133,11 @@ type Sched struct {
 // DefaultSpec returns a firmware for a 4 KiB-page device: 4 cores at 400 MHz, 64 HIL
 // workers, a vanilla LRU buffer of 131,072 pages (512 MiB, the paper's buffer), watermarks
 // 0.5 / 0.8, sequential allocation with 7 % over-provisioning and greedy GC, reads first.
+// The latency-aware allocator's LSB-only region is 8,192 pages per die (our choice; the
+// paper's Table 1 value did not survive): 16 blocks of 512 pages, an eighth of a
+// fastdrain-tlc die, so foreground writes can take the first six LSB pages of 16 blocks (96
+// pages) before background writes fill any CSB/MSB page — a third of the 273 pages a drain
+// of the whole 512 MiB buffer puts on each of its 480 dies. Skipping may hold 4 blocks.
 func DefaultSpec() Spec {
 	return Spec{
 		Cores: 4, CoreFreq: 400 * sim.MHz, Workers: 64, PageSize: 4096,
@@ -142,7 +147,7 @@ func DefaultSpec() Spec {
 			Watermarks: buffer.Watermarks{Low: 0.5, High: 0.8}, BackgroundPerDie: 1,
 			BackgroundMax: 64, ForegroundPerDie: 2},
 		FTL: FTLSpec{Allocator: "sequential", OverProvisioning: 0.07, GCVictim: "greedy",
-			GCThreshold: 4, GCReserve: 2, LSBOpenBlocks: 4, LSBOnlyBlocks: 4},
+			GCThreshold: 4, GCReserve: 2, LSBOnlyPages: 8192, LSBOnlyBlocks: 4},
 		Scheduler: Sched{ReadFirst: true, GCWeight: 4, DieDepth: 2, MultiPlane: true},
 	}
 }
@@ -212,6 +217,6 @@ func (s Spec) ftlConfig() ftl.Config {
 	a, _ := ftl.ParseAllocator(s.FTL.Allocator)
 	v, _ := ftl.ParseVictimPolicy(s.FTL.GCVictim)
 	return ftl.Config{OverProvisioning: s.FTL.OverProvisioning, Allocator: a, Victim: v,
-		GCThreshold: s.FTL.GCThreshold, GCReserve: s.FTL.GCReserve, LSBOpenBlocks: s.FTL.LSBOpenBlocks,
+		GCThreshold: s.FTL.GCThreshold, GCReserve: s.FTL.GCReserve, LSBOnlyPages: s.FTL.LSBOnlyPages,
 		LSBOnlyBlocks: s.FTL.LSBOnlyBlocks}
 }

@@ -48,20 +48,23 @@ func (f *FTL) allocSequential(die int, skipLSB bool) (PPN, error) {
 	return NoPage, ErrNoSpace
 }
 
-// allocLatencyAware implements FD-FTL's grouping: each open block is in the LSB, CSB or
-// MSB group by the kind of its next free page. Foreground writes take a block of the LSB
-// group, opening a fresh block (whose page 0 is LSB) while the die has fewer than
-// LSBOpenBlocks open. With the open-block cap reached and no block at an LSB page, they
-// skip to the nearest LSB page in a block of the LSB-only region, which may grow to
-// LSBOnlyBlocks blocks per die; with the region full too, they program the oldest open
-// block's next page, wasting nothing. Background writes take CSB/MSB-group blocks first,
-// oldest first, then LSB-group ones.
+// allocLatencyAware implements FD-FTL's grouping (the paper's block pointers, grouped by the
+// kind of their next free page and listed per die): each open block is in the LSB, CSB or
+// MSB group by the kind of its next free page. Foreground writes take LSB pages across
+// every open block, oldest first, and open a fresh block (whose page 0 is LSB) whenever no
+// open block is at an LSB page and the die's LSB-only region — the pages its open blocks
+// have not yet programmed — has room for one more block within LSBOnlyPages. Only when no
+// LSB page is left that way do they skip CSB/MSB pages to the nearest LSB page, in blocks of
+// the skip region (at most LSBOnlyBlocks blocks per die holding skipped pages); with that
+// full too, they program the oldest open block's next page, wasting nothing. Background
+// writes take CSB/MSB-group blocks first, oldest first, then LSB-group ones, and open a
+// block only when the die has none open or the region has room.
 func (f *FTL) allocLatencyAware(die int, purpose Purpose) (PPN, error) {
 	ds := &f.dies[die]
 	var b BlockID
 	if purpose == Foreground {
 		b = f.pickOpen(ds, true)
-		if b == noBlock && len(ds.open) < f.cfg.LSBOpenBlocks {
+		if b == noBlock && f.mayOpen(ds) {
 			b = f.openForDie(die)
 		}
 		for b == noBlock && len(ds.open) > 0 {
@@ -76,7 +79,7 @@ func (f *FTL) allocLatencyAware(die int, purpose Purpose) (PPN, error) {
 			if f.blocks[b].state == stFull {
 				f.dropOpen(b)
 				b = noBlock
-				if len(ds.open) < f.cfg.LSBOpenBlocks {
+				if f.mayOpen(ds) {
 					b = f.openForDie(die)
 				}
 			}
@@ -86,7 +89,7 @@ func (f *FTL) allocLatencyAware(die int, purpose Purpose) (PPN, error) {
 		if b == noBlock {
 			b = f.pickOpen(ds, true)
 		}
-		if b == noBlock && len(ds.open) < f.cfg.LSBOpenBlocks {
+		if b == noBlock && f.mayOpen(ds) {
 			b = f.openForDie(die)
 		}
 	}
@@ -98,6 +101,22 @@ func (f *FTL) allocLatencyAware(die int, purpose Purpose) (PPN, error) {
 		f.dropOpen(b)
 	}
 	return p, nil
+}
+
+// mayOpen reports whether the die may open one more latency-aware block: it has none open,
+// or the pages its open blocks have not programmed (the LSB-only region) plus a fresh
+// block's stay within LSBOnlyPages.
+func (f *FTL) mayOpen(ds *dieState) bool {
+	return len(ds.open) == 0 || f.regionPages(ds)+f.g.PagesPerBlock <= f.cfg.LSBOnlyPages
+}
+
+// regionPages returns the pages of the die's open latency-aware blocks not yet programmed.
+func (f *FTL) regionPages(ds *dieState) int {
+	n := 0
+	for _, b := range ds.open {
+		n += f.g.PagesPerBlock - int(f.blocks[b].next)
+	}
+	return n
 }
 
 // pickOpen returns the oldest open block of the die whose next page is LSB (lsb true) or

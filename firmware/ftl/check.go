@@ -108,7 +108,16 @@ func (f *FTL) Check() error {
 			bad("die %d: %d blocks hold skipped pages, the LSB-only region count says %d", d, lsbOnly[d], f.dies[d].lsbOnly)
 		}
 		if f.cfg.Allocator == LatencyAware && lsbOnly[d] > f.cfg.LSBOnlyBlocks {
-			bad("die %d: LSB-only region of %d blocks exceeds lsb_only_blocks %d", d, lsbOnly[d], f.cfg.LSBOnlyBlocks)
+			bad("die %d: skip region of %d blocks exceeds lsb_only_blocks %d", d, lsbOnly[d], f.cfg.LSBOnlyBlocks)
+		}
+		ds := &f.dies[d]
+		for _, b := range ds.open {
+			if f.blocks[b].state != stOpen {
+				bad("die %d: block %d is on the open list but not open", d, b)
+			}
+		}
+		if r := f.regionPages(ds); f.cfg.Allocator == LatencyAware && r > max(f.cfg.LSBOnlyPages, f.g.PagesPerBlock) {
+			bad("die %d: LSB-only region of %d unprogrammed pages exceeds lsb_only_pages %d", d, r, f.cfg.LSBOnlyPages)
 		}
 	}
 	if wasted != f.Stats.WastedNow {

@@ -89,24 +89,35 @@ type Config struct {
 	// GCReserve: host allocations fail (and wait for GC) while a plane has this many free
 	// blocks or fewer; GC itself may use them. Must be below GCThreshold.
 	GCReserve int
-	// LSBOpenBlocks caps the open blocks per die of the latency-aware allocator: a
-	// foreground write opens a fresh block (whose first pages are LSB) only below it.
-	LSBOpenBlocks int
-	// LSBOnlyBlocks is the maximum LSB-only region per die, in blocks: the blocks holding
-	// CSB/MSB pages that foreground writes skipped to reach an LSB page, until GC erases
-	// them (the paper's "max LSB-only region", Table 1, which bounds the capacity skipping
-	// can waste). With the region full, a foreground write finding no block at an LSB page
-	// programs the next page of its oldest open block, whatever its kind, and wastes
-	// nothing. 0 never skips.
+	// LSBOnlyPages is the maximum LSB-only region per die, in pages (the paper's "max
+	// LSB-only region", Table 1, value lost): the pages of the die's open latency-aware
+	// blocks not yet programmed, which foreground writes hold open to take LSB pages from
+	// many blocks at once and background writes fill with CSB/MSB data later. A foreground
+	// write opens a fresh block (whose first pages are LSB) while the region plus one block
+	// stays within it; it is at least one block.
+	LSBOnlyPages int
+	// LSBOnlyBlocks bounds skipping, in blocks per die: the blocks holding CSB/MSB pages that
+	// foreground writes skipped to reach an LSB page (when no LSB page was left within the
+	// region), until GC erases them. With it reached, a foreground write finding no block at
+	// an LSB page programs the next page of its oldest open block, whatever its kind, and
+	// wastes nothing. 0 never skips.
 	LSBOnlyBlocks int
 }
 
 // DefaultConfig returns sequential allocation, greedy GC, 7 % over-provisioning, GC when a
-// plane is down to 4 free blocks with 2 held in reserve, and 4 open blocks and an LSB-only
-// region of 4 blocks per die.
+// plane is down to 4 free blocks with 2 held in reserve, an LSB-only region of 2,048 pages
+// and a skip region of 4 blocks per die.
 func DefaultConfig() Config {
 	return Config{OverProvisioning: 0.07, Allocator: Sequential, Victim: Greedy,
-		GCThreshold: 4, GCReserve: 2, LSBOpenBlocks: 4, LSBOnlyBlocks: 4}
+		GCThreshold: 4, GCReserve: 2, LSBOnlyPages: 2048, LSBOnlyBlocks: 4}
+}
+
+// regionBlocks returns the most blocks the LSB-only region can hold open per die.
+func (c Config) regionBlocks(g Geometry) int {
+	if g.PagesPerBlock <= 0 {
+		return 1
+	}
+	return max(1, c.LSBOnlyPages/g.PagesPerBlock)
 }
 
 // Validate reports every problem with the configuration for geometry g.
@@ -130,15 +141,15 @@ func (c Config) Validate(g Geometry) error {
 	if g.BlocksPerPlane > 0 && c.GCThreshold >= g.BlocksPerPlane {
 		errs = append(errs, fmt.Errorf("ftl.gc_threshold: %d must be below the %d blocks of a plane", c.GCThreshold, g.BlocksPerPlane))
 	}
-	if c.LSBOpenBlocks < 1 {
-		errs = append(errs, fmt.Errorf("ftl.lsb_open_blocks: %d must be at least 1", c.LSBOpenBlocks))
+	if g.PagesPerBlock > 0 && c.LSBOnlyPages < g.PagesPerBlock {
+		errs = append(errs, fmt.Errorf("ftl.lsb_only_pages: %d must hold at least one block (%d pages)", c.LSBOnlyPages, g.PagesPerBlock))
 	}
 	if c.LSBOnlyBlocks < 0 {
 		errs = append(errs, fmt.Errorf("ftl.lsb_only_blocks: %d must not be negative", c.LSBOnlyBlocks))
 	}
-	if g.BlocksPerPlane > 0 && g.Planes > 0 && c.LSBOpenBlocks > g.Planes*(g.BlocksPerPlane-c.GCThreshold-1) {
-		errs = append(errs, fmt.Errorf("ftl.lsb_open_blocks: %d leaves no room for GC in a die of %d×%d blocks",
-			c.LSBOpenBlocks, g.Planes, g.BlocksPerPlane))
+	if g.BlocksPerPlane > 0 && g.Planes > 0 && c.regionBlocks(g) > g.Planes*(g.BlocksPerPlane-c.GCThreshold-1) {
+		errs = append(errs, fmt.Errorf("ftl.lsb_only_pages: %d (%d blocks) leaves no room for GC in a die of %d×%d blocks",
+			c.LSBOnlyPages, c.regionBlocks(g), g.Planes, g.BlocksPerPlane))
 	}
 	return errors.Join(errs...)
 }

@@ -136,7 +136,7 @@ func New(g Geometry, cfg Config) (*FTL, error) {
 	}
 	f.dies = make([]dieState, g.Dies())
 	for d := range f.dies {
-		f.dies[d].open = make([]BlockID, 0, cfg.LSBOpenBlocks)
+		f.dies[d].open = make([]BlockID, 0, cfg.regionBlocks(g))
 	}
 	return f, nil
 }

@@ -15,7 +15,8 @@ func small() Geometry {
 func newFTL(t *testing.T, g Geometry, mod func(*Config)) *FTL {
 	t.Helper()
 	c := DefaultConfig()
-	c.GCThreshold, c.GCReserve, c.LSBOpenBlocks = 2, 1, 2
+	c.GCThreshold, c.GCReserve = 2, 1
+	c.LSBOnlyPages = 2 * g.PagesPerBlock // a region of two blocks
 	c.OverProvisioning = 0.25
 	if mod != nil {
 		mod(&c)
@@ -97,7 +98,7 @@ func TestSkipToLSBWastesSkippedPages(t *testing.T) {
 }
 
 func TestLatencyAwareGroups(t *testing.T) {
-	f := newFTL(t, oneplane(), func(c *Config) { c.Allocator = LatencyAware; c.LSBOpenBlocks = 2 })
+	f := newFTL(t, oneplane(), func(c *Config) { c.Allocator = LatencyAware; c.LSBOnlyPages = 40 })
 	page := func(lpn int64, pur Purpose) Addr {
 		p, err := f.WriteHost(lpn, 0, pur)
 		require.NoError(t, err)
@@ -107,7 +108,8 @@ func TestLatencyAwareGroups(t *testing.T) {
 	for i := int64(0); i < 6; i++ {
 		require.Equal(t, Addr{0, 0, 0, int(i)}, page(i, Foreground))
 	}
-	// The seventh opens block 1 (below the cap of 2) rather than skipping.
+	// The seventh opens block 1 rather than skipping: the region (block 0's 14 unprogrammed
+	// pages) plus a fresh block, 34 pages, fits in 40.
 	require.Equal(t, Addr{0, 0, 1, 0}, page(6, Foreground))
 	require.Equal(t, int64(0), f.Stats.Wasted)
 	// Background writes take the CSB/MSB group first: block 0 pages 6, 7 (CSB).
@@ -120,8 +122,9 @@ func TestLatencyAwareGroups(t *testing.T) {
 	for i := 1; i < 6; i++ {
 		require.Equal(t, Addr{0, 0, 1, i}, page(int64(10+i), Foreground))
 	}
-	// Both open blocks now sit on CSB pages (block 0 at 10, block 1 at 6) and the cap is
-	// reached: a foreground write skips in the block nearest an LSB page. Block 0: 10,11
+	// Both open blocks now sit on CSB pages (block 0 at 10, block 1 at 6), so no LSB page is
+	// left: the region holds 10 + 14 = 24 unprogrammed pages and a third block would make it
+	// 44 > 40. A foreground write skips in the block nearest an LSB page. Block 0: 10,11
 	// CSB, 12,13 MSB, 14 LSB → 4 pages; block 1: 6,7 CSB, 8 LSB → 2 pages. Block 1 wins.
 	require.Equal(t, Addr{0, 0, 1, 8}, page(20, Foreground))
 	require.Equal(t, int64(2), f.Stats.Wasted)
@@ -204,10 +207,10 @@ func TestConfigValidation(t *testing.T) {
 	c.OverProvisioning = 1.5
 	c.GCReserve = 0
 	c.GCThreshold = 0
-	c.LSBOpenBlocks = 0
+	c.LSBOnlyPages = 0
 	err := c.Validate(g)
 	require.Error(t, err)
-	for _, field := range []string{"ftl.over_provisioning", "ftl.gc_reserve", "ftl.gc_threshold", "ftl.lsb_open_blocks"} {
+	for _, field := range []string{"ftl.over_provisioning", "ftl.gc_reserve", "ftl.gc_threshold", "ftl.lsb_only_pages"} {
 		require.Contains(t, err.Error(), field)
 	}
 	bad := g

@@ -37,7 +37,10 @@ func (f *FTL) precondition(fill, overwrite float64, random bool, seed uint64, fa
 	}
 	n := int64(fill * float64(len(f.l2p)))
 	m := int64(overwrite * float64(n))
-	reserve := int64(f.cfg.GCThreshold+f.cfg.LSBOpenBlocks+1) * int64(f.g.Dies()*f.g.Planes) * int64(f.g.PagesPerBlock)
+	// Per plane: the GC threshold, the LSB-only region's open blocks (spread over the
+	// planes) and one more.
+	open := (f.cfg.regionBlocks(f.g) + f.g.Planes - 1) / f.g.Planes
+	reserve := int64(f.cfg.GCThreshold+open+1) * int64(f.g.Dies()*f.g.Planes) * int64(f.g.PagesPerBlock)
 	if n+m > f.g.Pages()-reserve {
 		return fmt.Errorf("precondition: %d writes (fill %v, overwrite %v) need more than the %d pages outside the GC reserve",
 			n+m, fill, overwrite, f.g.Pages()-reserve)
