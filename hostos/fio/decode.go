@@ -109,13 +109,18 @@ func present(n *yaml.Node) *yaml.Node {
 // unknownField matches yaml.v3's message for a key that is not in the struct.
 var unknownField = regexp.MustCompile(`^line (\d+): field (.+) not found in type `)
 
-// Decode reads a job file (see the package documentation for the schema) and returns its
+// Decode reads a job file, a fio INI file (detected by a [section] header as its first
+// line that is not blank or a comment) or the YAML schema (see the package documentation),
+// and returns its
 // resolved jobs: fio defaults, overridden by global, overridden by each job. filename is
 // used in messages only. Every problem is reported, each with file, line and field path.
 func Decode(r io.Reader, filename string) ([]Job, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filename, err)
+	}
+	if isINI(data) {
+		return decodeINI(data, filename)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)

@@ -2,6 +2,7 @@ package fio
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -12,6 +13,31 @@ type DirStats struct {
 	IOs   int64
 	Bytes int64
 	Lat   sim.Histogram // latency in ps: exact min/max/mean, quantiles within 1 %
+	SumSq float64       // sum of squared latencies in ns², for the standard deviation
+}
+
+// StddevNs returns the population standard deviation of the latencies in ns (0 without IOs).
+func (d *DirStats) StddevNs() float64 {
+	n := float64(d.Lat.Count())
+	if n == 0 {
+		return 0
+	}
+	mean := d.Lat.Mean() / 1e3
+	v := d.SumSq/n - mean*mean
+	if v < 0 { // rounding
+		return 0
+	}
+	return math.Sqrt(v)
+}
+
+// LatRecord is one line of a per-I/O latency log: when the I/O completed (since the job's
+// start), its latency, direction, size and offset.
+type LatRecord struct {
+	At     sim.Time
+	Lat    sim.Time
+	Op     uflip.Op
+	Size   int64
+	Offset int64
 }
 
 // JobResult is the outcome of one job, its NumJobs copies merged, counting only IOs
@@ -21,8 +47,9 @@ type JobResult struct {
 	Read  DirStats
 	Write DirStats
 	Flush DirStats
-	Start sim.Time // when the job started
-	End   sim.Time // last completion
+	Start sim.Time    // when the job started
+	End   sim.Time    // last completion
+	Log   []LatRecord // per-I/O records in completion order, when the job has WriteLatLog
 }
 
 // Dir returns the statistics of op.
@@ -75,7 +102,10 @@ func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult
 			left++
 			name := fmt.Sprintf("fio/%s/%d/w%d", j.Name, c, w)
 			p.Engine().Spawn(name, func(q *sim.Proc) {
-				if err := worker(q, dev, cg.g, r); err != nil && firstErr == nil {
+				if j.StartDelay > 0 {
+					q.Sleep(j.StartDelay)
+				}
+				if err := worker(q, dev, cg.g, r, j.WriteLatLog != ""); err != nil && firstErr == nil {
 					firstErr = fmt.Errorf("%s: %w", name, err)
 				}
 				left--
@@ -90,7 +120,7 @@ func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult
 }
 
 // worker issues IOs from g one at a time until the generator is done.
-func worker(q *sim.Proc, dev uflip.Device, g *Generator, r *JobResult) error {
+func worker(q *sim.Proc, dev uflip.Device, g *Generator, r *JobResult, log bool) error {
 	for {
 		io, ok := g.Next(q.Now())
 		if !ok {
@@ -107,6 +137,11 @@ func worker(q *sim.Proc, dev uflip.Device, g *Generator, r *JobResult) error {
 			d.IOs++
 			d.Bytes += io.Size
 			d.Lat.Record(int64(lat))
+			ns := float64(lat) / 1e3
+			d.SumSq += ns * ns
+			if log {
+				r.Log = append(r.Log, LatRecord{At: submit + lat - r.Start, Lat: lat, Op: io.Op, Size: io.Size, Offset: io.Offset})
+			}
 		}
 	}
 }

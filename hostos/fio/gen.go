@@ -2,6 +2,7 @@ package fio
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -52,11 +53,14 @@ func NewGenerator(job Job, capacity int64, k int) (*Generator, error) {
 	if g.budget == 0 {
 		g.budget = length
 	}
+	if job.TimeBased {
+		g.budget = math.MaxInt64 // runtime alone ends the job (Validate requires one)
+	}
 	if job.RW.Mixed() {
 		g.deck = newDeck(job.RWMixRead)
 		g.deckPos = len(g.deck) // deal on first use
 	}
-	if job.RW.Random() {
+	if job.RW.Random() && !job.NoRandomMap {
 		g.perm = uflip.NewPerm(uint64(g.blocks), g.rng)
 	}
 	return g, nil
@@ -100,7 +104,9 @@ func (g *Generator) Next(now sim.Time) (IO, bool) {
 	}
 	op := g.direction()
 	var block int64
-	if g.job.RW.Random() {
+	if g.job.RW.Random() && g.job.NoRandomMap {
+		block = g.rng.Int64N(g.blocks) // with replacement: fio's norandommap
+	} else if g.job.RW.Random() {
 		if g.permPos == g.perm.Len() {
 			g.perm = uflip.NewPerm(uint64(g.blocks), g.rng) // next pass, new order
 			g.permPos = 0

@@ -65,6 +65,17 @@ type Job struct {
 	Fsync     int64
 	RampTime  sim.Time
 	RandSeed  uint64
+
+	// Options read from fio INI files (zero in YAML jobs unless set there).
+	TimeBased      bool      // keep going until runtime even when io_size is done
+	NoRandomMap    bool      // random offsets drawn with replacement instead of once per pass
+	StartDelay     sim.Time  // the job starts this long after the others
+	IOEngine       string    // fio's engine name, recorded (see the package documentation)
+	Filename       string    // fio's target, recorded (the simulated device or file is used)
+	Thread         bool      // recorded; simulated processes are neither threads nor forks
+	GroupReporting bool      // report the file's jobs as one merged result
+	WriteLatLog    string    // prefix of the per-I/O latency log; empty: none
+	Percentiles    []float64 // clat percentiles to report; nil: DefaultPercentiles
 }
 
 // DefaultJob returns fio's defaults: rw=read, bs=4k, iodepth=1, numjobs=1, rwmixread=50,
@@ -132,6 +143,18 @@ func (j Job) problems() []problem {
 	}
 	if j.Fsync < 0 {
 		bad("fsync", "%d is negative", j.Fsync)
+	}
+	if j.StartDelay < 0 {
+		bad("startdelay", "%v is negative", j.StartDelay)
+	}
+	if j.TimeBased && j.Runtime == 0 {
+		bad("time_based", "needs a runtime (without one the job would never end)")
+	}
+	for _, p := range j.Percentiles {
+		if !(p > 0 && p <= 100) {
+			bad("percentile_list", "%v is not a percentile in (0, 100]", p)
+			break
+		}
 	}
 	return ps
 }
