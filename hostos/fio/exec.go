@@ -47,9 +47,11 @@ type JobResult struct {
 	Read  DirStats
 	Write DirStats
 	Flush DirStats
-	Start sim.Time    // when the job started
-	End   sim.Time    // last completion
-	Log   []LatRecord // per-I/O records in completion order, when the job has WriteLatLog
+	// MeasureStart is when counting began: Start + startdelay + ramp_time.
+	MeasureStart sim.Time
+	Start        sim.Time    // when the job started
+	End          sim.Time    // last completion
+	Log          []LatRecord // per-I/O records in completion order, when the job has WriteLatLog
 }
 
 // Dir returns the statistics of op.
@@ -85,7 +87,7 @@ func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult
 	}
 	res := make([]JobResult, len(jobs))
 	for i, j := range jobs {
-		res[i] = JobResult{Name: j.Name, Start: p.Now(), End: p.Now()}
+		res[i] = JobResult{Name: j.Name, Start: p.Now(), End: p.Now(), MeasureStart: p.Now() + j.StartDelay + j.RampTime}
 		res[i].Read.Lat.Name = j.Name + "/read"
 		res[i].Write.Lat.Name = j.Name + "/write"
 		res[i].Flush.Lat.Name = j.Name + "/flush"
