@@ -135,13 +135,18 @@ func isSyncEngine(e string) bool {
 var iniOptions = map[string]iniOption{
 	"name": {"name", false, iniString(func(j *Job) *string { return &j.Name })},
 	"rw":   {"rw", false, func(j *Job, v string, _ int64) error { return setParsed(&j.RW, v, ParseRW) }},
-	"bs":   {"bs", false, iniSize(func(j *Job) *int64 { return &j.BS })},
-	"bsrange": {"bsrange", false, func(*Job, string, int64) error {
-		return errors.New("is not supported: the job generator issues one block size (use bs)")
+	"bs": {"bs", false, func(j *Job, v string, kb int64) error {
+		if strings.Contains(v, ",") {
+			return fmt.Errorf("%q: separate read/write sizes (a comma) are not supported", v)
+		}
+		n, err := ParseSizeBase(v, kb)
+		if err == nil {
+			j.BS, j.BSRangeMax, j.BSSplit = n, 0, nil // the last of bs, bsrange, bssplit wins
+		}
+		return err
 	}},
-	"bssplit": {"bssplit", false, func(*Job, string, int64) error {
-		return errors.New("is not supported: the job generator issues one block size (use bs)")
-	}},
+	"bsrange":   {"bsrange", false, parseBSRange},
+	"bssplit":   {"bssplit", false, parseBSSplit},
 	"iodepth":   {"iodepth", false, iniInt(func(j *Job) *int64 { return &j.IODepth })},
 	"numjobs":   {"numjobs", false, iniInt(func(j *Job) *int64 { return &j.NumJobs })},
 	"size":      {"size", false, iniSize(func(j *Job) *int64 { return &j.Size })},
@@ -351,4 +356,78 @@ func decodeINI(data []byte, filename string) ([]Job, error) {
 		return nil, fmt.Errorf("%s: no job sections (want a [name] section besides [global])", filename)
 	}
 	return jobs, nil
+}
+
+// parseBSRange reads bsrange=MIN-MAX (or MIN:MAX): BS becomes MIN, BSRangeMax MAX.
+func parseBSRange(j *Job, v string, kb int64) error {
+	if strings.Contains(v, ",") {
+		return fmt.Errorf("%q: separate read/write ranges (a comma) are not supported", v)
+	}
+	lo, hi, ok := strings.Cut(v, "-")
+	if !ok {
+		lo, hi, ok = strings.Cut(v, ":")
+	}
+	if !ok {
+		return fmt.Errorf("%q is not a range (want MIN-MAX such as 4k-64k)", v)
+	}
+	a, err := ParseSizeBase(lo, kb)
+	if err != nil {
+		return err
+	}
+	b, err := ParseSizeBase(hi, kb)
+	if err != nil {
+		return err
+	}
+	j.BS, j.BSRangeMax, j.BSSplit = a, b, nil
+	return nil
+}
+
+// parseBSSplit reads bssplit=SIZE/PCT:SIZE/PCT:…; entries without a percentage share what
+// the others leave (fio's rule), the last of them taking any remainder of the division.
+// BS becomes the smallest size.
+func parseBSSplit(j *Job, v string, kb int64) error {
+	if strings.Contains(v, ",") {
+		return fmt.Errorf("%q: separate read/write splits (a comma) are not supported", v)
+	}
+	parts := strings.Split(v, ":")
+	if len(parts) > 64 {
+		return fmt.Errorf("has %d entries, more than 64", len(parts))
+	}
+	var split []BSShare
+	var blank []int
+	var sum int64
+	for _, p := range parts {
+		sz, pct, hasPct := strings.Cut(p, "/")
+		n, err := ParseSizeBase(sz, kb)
+		if err != nil {
+			return err
+		}
+		sh := BSShare{Size: n}
+		if hasPct {
+			sh.Pct, err = strconv.ParseInt(strings.TrimSpace(pct), 10, 64)
+			if err != nil || sh.Pct < 0 || sh.Pct > 100 {
+				return fmt.Errorf("%q: %q is not a percentage in [0, 100]", p, pct)
+			}
+			sum += sh.Pct
+		} else {
+			blank = append(blank, len(split))
+		}
+		split = append(split, sh)
+	}
+	if sum > 100 {
+		return fmt.Errorf("%q: percentages add up to %d, more than 100", v, sum)
+	}
+	if len(blank) > 0 {
+		each := (100 - sum) / int64(len(blank))
+		for _, i := range blank {
+			split[i].Pct = each
+		}
+		split[blank[len(blank)-1]].Pct += (100 - sum) - each*int64(len(blank))
+	}
+	j.BS = split[0].Size
+	for _, s := range split {
+		j.BS = min(j.BS, s.Size)
+	}
+	j.BSSplit, j.BSRangeMax = split, 0
+	return nil
 }

@@ -112,7 +112,11 @@ func TestINIErrors(t *testing.T) {
 		{"time_based without runtime", "[a]\ntime_based\n", []string{"jobs.fio:2: [a] time_based: needs a runtime"}},
 		{"engine", "[a]\nioengine=spdk\n", []string{`jobs.fio:2: [a] ioengine: "spdk" is not one of libaio`}},
 		{"randrepeat=0", "[a]\nrandrepeat=0\n", []string{"jobs.fio:2: [a] randrepeat: 0 is not supported"}},
-		{"bsrange", "[a]\nbsrange=4k-16k\n", []string{"jobs.fio:2: [a] bsrange: is not supported"}},
+		{"bsrange", "[a]\nbsrange=4k\n", []string{`jobs.fio:2: [a] bsrange: "4k" is not a range`}},
+		{"bsrange order", "[a]\nbsrange=16k-4k\n", []string{"jobs.fio:2: [a] bsrange: maximum 4096 is below the minimum 16384"}},
+		{"bssplit sum", "[a]\nbssplit=4k/60:8k/50\n", []string{"jobs.fio:2: [a] bssplit: \"4k/60:8k/50\": percentages add up to 110"}},
+		{"bssplit short", "[a]\nbssplit=4k/60:8k/30\n", []string{"jobs.fio:2: [a] bssplit: percentages add up to 90, not 100"}},
+		{"bs comma", "[a]\nbs=4k,8k\n", []string{"jobs.fio:2: [a] bs: \"4k,8k\": separate read/write sizes"}},
 		{"percentiles", "[a]\npercentile_list=50:101\n", []string{`jobs.fio:2: [a] percentile_list: "101" is not a percentile`}},
 		{"kb_base", "[global]\nkb_base=1023\n[a]\n", []string{`jobs.fio:2: [global] kb_base: "1023" is not 1024 or 1000`}},
 		{"global name", "[global]\nname=x\n[a]\n", []string{"jobs.fio:2: [global] name: a name belongs to a job section"}},
@@ -193,7 +197,8 @@ func TestNoRandomMapAndTimeBased(t *testing.T) {
 	require.Equal(t, int64(100), res[0].Read.IOs)
 }
 
-// FuzzDecodeINI: the INI reader never panics, and whatever it accepts is valid.
+// FuzzDecodeINI: the INI reader never panics, whatever it accepts is valid, and the
+// generator of an accepted job issues IOs inside its region without panicking.
 func FuzzDecodeINI(f *testing.F) {
 	f.Add([]byte("[global]\nbs=4k\n[a]\nrw=randread\ntime_based\nruntime=1\n"))
 	f.Add([]byte("[a]\nkb_base=1000\nbs=4KiB\n"))
@@ -206,6 +211,82 @@ func FuzzDecodeINI(f *testing.F) {
 		require.NotEmpty(t, jobs)
 		for _, j := range jobs {
 			require.NoError(t, j.Validate())
+			g, err := NewGenerator(j, gib, 0)
+			if err != nil {
+				continue
+			}
+			for range 64 {
+				io, ok := g.Next(0)
+				if !ok {
+					break
+				}
+				require.True(t, io.Offset >= 0 && io.Offset+io.Size <= gib, "%+v", io)
+			}
 		}
 	})
+}
+
+// TestINIBlockSizes: bssplit and bsrange resolved by hand. 4k/10:64k/50:32k leaves
+// 100−60 = 40 % to 32k; in 4k:8k:16k/41 the two blank entries share 59: 59/2 = 29 each, the
+// last taking the remainder 1 (29, 30, 41). bs is the smallest size. A later bs clears them.
+func TestINIBlockSizes(t *testing.T) {
+	j, err := decodeINIString("[a]\nbssplit=64k/50:4k/10:32k\n[b]\nbssplit=4k:8k:16k/41\n[c]\nbsrange=4k-16k\n[d]\nbsrange=4k-16k\nbs=8k\n")
+	require.NoError(t, err)
+	require.Equal(t, []BSShare{{65536, 50}, {4096, 10}, {32768, 40}}, j[0].BSSplit)
+	require.Equal(t, int64(4096), j[0].BS)
+	require.Equal(t, []BSShare{{4096, 29}, {8192, 30}, {16384, 41}}, j[1].BSSplit)
+	require.Equal(t, int64(4096), j[2].BS)
+	require.Equal(t, int64(16384), j[2].BSRangeMax)
+	require.Equal(t, int64(8192), j[3].BS)
+	require.Zero(t, j[3].BSRangeMax)
+}
+
+// TestVariableSizes: bsrange=4k-16k on a 1 MiB region draws sizes 4k·k, k in 1..4, so each
+// is one of 4, 8, 12, 16 KiB; random offsets are multiples of 4 KiB with offset+size ≤ 1 MiB.
+// bssplit=4k/10:64k/90 over 20000 random IOs: 4 KiB has mean 2000 and standard deviation
+// √(20000·0.1·0.9) ≈ 42, so 2000 ± 300 is beyond 7σ. Sequential writes with sizes
+// 4k/50:8k/50 follow each other byte-exactly and io_size=1m stops at the first IO that
+// reaches 1 MiB issued.
+func TestVariableSizes(t *testing.T) {
+	g, err := NewGenerator(job(func(j *Job) { j.RW, j.Size, j.IOSize, j.BS, j.BSRangeMax = RandRead, 1<<20, 1<<40, 4096, 16384 }), gib, 0)
+	require.NoError(t, err)
+	seen := map[int64]bool{}
+	for range 1000 {
+		io, ok := g.Next(0)
+		require.True(t, ok)
+		require.Contains(t, []int64{4096, 8192, 12288, 16384}, io.Size)
+		require.Zero(t, io.Offset%4096)
+		require.LessOrEqual(t, io.Offset+io.Size, int64(1<<20))
+		seen[io.Size] = true
+	}
+	require.Len(t, seen, 4)
+
+	g, err = NewGenerator(job(func(j *Job) {
+		j.RW, j.Size, j.IOSize, j.BS, j.BSSplit = RandWrite, 1<<30, 1<<40, 4096, []BSShare{{4096, 10}, {65536, 90}}
+	}), 2*gib, 0)
+	require.NoError(t, err)
+	small := 0
+	for range 20000 {
+		io, _ := g.Next(0)
+		if io.Size == 4096 {
+			small++
+		}
+	}
+	require.InDelta(t, 2000, small, 300)
+
+	g, err = NewGenerator(job(func(j *Job) {
+		j.RW, j.Size, j.IOSize, j.BS, j.BSSplit = Write, 1<<20, 1<<20, 4096, []BSShare{{4096, 50}, {8192, 50}}
+	}), gib, 0)
+	require.NoError(t, err)
+	var next, total int64
+	for {
+		io, ok := g.Next(0)
+		if !ok {
+			break
+		}
+		require.Equal(t, next, io.Offset)
+		next, total = io.Offset+io.Size, total+io.Size
+	}
+	require.GreaterOrEqual(t, total, int64(1<<20))
+	require.Less(t, total-8192, int64(1<<20))
 }

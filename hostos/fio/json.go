@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -127,6 +128,16 @@ func jobOptions(j Job) map[string]string {
 		"rw": j.RW.String(), "bs": strconv.FormatInt(j.BS, 10), "iodepth": strconv.FormatInt(j.IODepth, 10),
 		"numjobs": strconv.FormatInt(j.NumJobs, 10), "size": strconv.FormatInt(j.Size, 10),
 		"offset": strconv.FormatInt(j.Offset, 10), "direct": boolStr(j.Direct),
+	}
+	if j.BSRangeMax > 0 {
+		o["bsrange"] = fmt.Sprintf("%d-%d", j.BS, j.BSRangeMax)
+	}
+	if len(j.BSSplit) > 0 {
+		parts := make([]string, len(j.BSSplit))
+		for i, b := range j.BSSplit {
+			parts[i] = fmt.Sprintf("%d/%d", b.Size, b.Pct)
+		}
+		o["bssplit"] = strings.Join(parts, ":")
 	}
 	if j.RW.Mixed() {
 		o["rwmixread"] = strconv.FormatInt(j.RWMixRead, 10)
