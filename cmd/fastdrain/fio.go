@@ -29,7 +29,7 @@ direct jobs on the raw block device (O_DIRECT), buffered jobs on a file in the p
 and direction, then the SSD's energy over the jobs (and over --idle, if given) per
 component and activity (docs/energy.md); --format json (or --output-format=json) prints
 fio's JSON document instead. --out DIR also writes DIR/fio.json and the write_lat_log
-logs (NAME_lat.N.log, N the job's 1-based position in the file).`,
+logs (NAME_lat.N.log, N counting every job copy of the file from 1).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			idle, err := sim.ParseTime(idleStr)
@@ -181,8 +181,8 @@ func fioTable(jobs []fio.Job, res []fio.JobResult) *report.Table {
 	return t
 }
 
-// writeFioOut writes dir/fio.json and each write_lat_log job's NAME_lat.N.log (N: the job's
-// 1-based position in the file, as fio numbers its jobs; numjobs copies share one log).
+// writeFioOut writes dir/fio.json and a NAME_lat.N.log per copy of each write_lat_log job
+// (N: the copy's 1-based position among all job copies of the file, as fio numbers them).
 func writeFioOut(dir string, jobs []fio.Job, res []fio.JobResult) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -198,20 +198,24 @@ func writeFioOut(dir string, jobs []fio.Job, res []fio.JobResult) error {
 	if err != nil {
 		return err
 	}
+	n := 0 // fio numbers the logs by job copy across the file, from 1
 	for i, j := range jobs {
-		if j.WriteLatLog == "" {
-			continue
-		}
-		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s_lat.%d.log", j.WriteLatLog, i+1)))
-		if err != nil {
-			return err
-		}
-		err = fio.WriteLatLog(f, &res[i])
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return err
+		for k := range res[i].Copies {
+			n++
+			if j.WriteLatLog == "" {
+				continue
+			}
+			f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s_lat.%d.log", j.WriteLatLog, n)))
+			if err != nil {
+				return err
+			}
+			err = fio.WriteLatLog(f, &res[i].Copies[k])
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -51,7 +51,10 @@ type JobResult struct {
 	MeasureStart sim.Time
 	Start        sim.Time    // when the job started
 	End          sim.Time    // last completion
-	Log          []LatRecord // per-I/O records in completion order, when the job has WriteLatLog
+	Log          []LatRecord // a copy's per-I/O records in completion order (WriteLatLog jobs)
+	// Copies are the results of the job's NumJobs copies, in order (fio reports each copy
+	// as a job unless group_reporting); the job's own fields merge them. Nil in a copy.
+	Copies []JobResult
 }
 
 // Dir returns the statistics of op.
@@ -66,14 +69,15 @@ func (r *JobResult) Dir(op uflip.Op) *DirStats {
 }
 
 // Run runs jobs side by side on dev (fio runs a file's jobs concurrently), capacity bytes
-// large, from process p, and returns one result per job when all have finished. Each copy
+// large, from process p, and returns one result per job when all have finished, its
+// copies' results merged (and kept in Copies). Each copy
 // of a job has its own Generator and IODepth worker processes; a worker takes the next IO,
 // submits it and waits for it, so up to IODepth IOs of a copy are outstanding. The first
 // device error stops the failing worker and is returned.
 func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult, error) {
 	type copyGen struct {
-		job int
-		g   *Generator
+		job, copy int
+		g         *Generator
 	}
 	var gens []copyGen
 	for i, j := range jobs {
@@ -82,15 +86,19 @@ func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult
 			if err != nil {
 				return nil, err
 			}
-			gens = append(gens, copyGen{i, g})
+			gens = append(gens, copyGen{i, k, g})
 		}
 	}
 	res := make([]JobResult, len(jobs))
 	for i, j := range jobs {
-		res[i] = JobResult{Name: j.Name, Start: p.Now(), End: p.Now(), MeasureStart: p.Now() + j.StartDelay + j.RampTime}
-		res[i].Read.Lat.Name = j.Name + "/read"
-		res[i].Write.Lat.Name = j.Name + "/write"
-		res[i].Flush.Lat.Name = j.Name + "/flush"
+		res[i].Copies = make([]JobResult, j.NumJobs)
+		for k := range res[i].Copies {
+			c := JobResult{Name: j.Name, Start: p.Now(), End: p.Now(), MeasureStart: p.Now() + j.StartDelay + j.RampTime}
+			c.Read.Lat.Name = j.Name + "/read"
+			c.Write.Lat.Name = j.Name + "/write"
+			c.Flush.Lat.Name = j.Name + "/flush"
+			res[i].Copies[k] = c
+		}
 	}
 	var (
 		done     sim.Signal
@@ -99,7 +107,7 @@ func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult
 	)
 	for c, cg := range gens {
 		j := jobs[cg.job]
-		r := &res[cg.job]
+		r := &res[cg.job].Copies[cg.copy]
 		for w := range int(j.IODepth) {
 			left++
 			name := fmt.Sprintf("fio/%s/%d/w%d", j.Name, c, w)
@@ -117,6 +125,11 @@ func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult
 	}
 	for left > 0 {
 		p.Wait(&done)
+	}
+	for i := range res {
+		copies := res[i].Copies
+		res[i] = MergeResults(copies)
+		res[i].Copies = copies
 	}
 	return res, firstErr
 }

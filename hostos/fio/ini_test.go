@@ -166,11 +166,11 @@ func TestINIRunCounts(t *testing.T) {
 	require.Equal(t, int64(1024), res[0].Write.IOs)
 	require.Equal(t, int64(4194304), res[0].Write.Bytes)
 	require.Equal(t, int64(1024), res[0].Flush.IOs)
-	require.Len(t, res[0].Log, 2048)
+	require.Len(t, res[0].Copies[0].Log, 2048)
 	// The first write completes at 10 µs, then its flush at 15 µs, the second write at 25 µs.
-	require.Equal(t, LatRecord{At: 10 * us, Lat: 10 * us, Op: 1, Size: 4096}, res[0].Log[0])
-	require.Equal(t, 15*us, res[0].Log[1].At)
-	require.Equal(t, LatRecord{At: 25 * us, Lat: 10 * us, Op: 1, Size: 4096, Offset: 4096}, res[0].Log[2])
+	require.Equal(t, LatRecord{At: 10 * us, Lat: 10 * us, Op: 1, Size: 4096}, res[0].Copies[0].Log[0])
+	require.Equal(t, 15*us, res[0].Copies[0].Log[1].At)
+	require.Equal(t, LatRecord{At: 25 * us, Lat: 10 * us, Op: 1, Size: 4096, Offset: 4096}, res[0].Copies[0].Log[2])
 	// Every write took 10 µs: standard deviation 0.
 	require.InDelta(t, 0, res[0].Write.StddevNs(), 1e-6)
 }

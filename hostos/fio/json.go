@@ -167,10 +167,11 @@ func boolStr(b bool) string {
 	return "0"
 }
 
-// MergeResults merges results into one named after the first (fio's group_reporting).
+// MergeResults merges results into one named after the first (fio's group_reporting);
+// the merge has no Log and no Copies.
 func MergeResults(res []JobResult) JobResult {
 	m := res[0]
-	m.Log = nil
+	m.Log, m.Copies = nil, nil
 	m.Read.Lat, m.Write.Lat, m.Flush.Lat = sim.Histogram{Name: m.Read.Lat.Name}, sim.Histogram{Name: m.Write.Lat.Name}, sim.Histogram{Name: m.Flush.Lat.Name}
 	m.Read.IOs, m.Read.Bytes, m.Read.SumSq = 0, 0, 0
 	m.Write.IOs, m.Write.Bytes, m.Write.SumSq = 0, 0, 0
@@ -191,15 +192,31 @@ func MergeResults(res []JobResult) JobResult {
 }
 
 // Report builds fio's JSON document for jobs and their results (one per job, in order).
-// With group_reporting on the first job, all results are merged into one entry. Each
+// Each copy of a job (numjobs) is one entry, as in fio; with group_reporting on the first
+// job, all results are merged into one entry. Each
 // direction is measured from the end of the ramp to the job's last completion.
 func Report(jobs []Job, res []JobResult, version string) ReportJSON {
 	rep := ReportJSON{FioVersion: version}
-	if len(jobs) > 0 && jobs[0].GroupReporting && len(res) > 1 {
-		res = []JobResult{MergeResults(res)}
+	type entry struct {
+		job int
+		r   JobResult
 	}
-	for i, r := range res {
-		j := jobs[i]
+	var es []entry
+	switch {
+	case len(jobs) > 0 && jobs[0].GroupReporting:
+		es = []entry{{0, MergeResults(res)}}
+	default: // fio reports every copy of a job as a job of the same name
+		for i := range res {
+			if len(res[i].Copies) == 0 {
+				es = append(es, entry{i, res[i]})
+			}
+			for _, c := range res[i].Copies {
+				es = append(es, entry{i, c})
+			}
+		}
+	}
+	for _, e := range es {
+		j, r := jobs[e.job], e.r
 		pct := j.Percentiles
 		if pct == nil {
 			pct = DefaultPercentiles

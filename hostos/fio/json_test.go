@@ -92,3 +92,24 @@ func TestWriteLatLog(t *testing.T) {
 	require.NoError(t, WriteLatLog(&b, &r))
 	require.Equal(t, "0, 10000, 1, 4096, 0\n1, 10000, 1, 4096, 4096\n", b.String())
 }
+
+// TestReportCopies: numjobs=2 with io_size=40k is two copies of 40960/4096 = 10 reads each.
+// fio lists each copy as a job of the same name: two entries of 10; the job's merged result
+// holds 20; group_reporting makes one entry of 20.
+func TestReportCopies(t *testing.T) {
+	jobs, err := decodeINIString("[a]\nnumjobs=2\nio_size=40k\n")
+	require.NoError(t, err)
+	res, err := runJobs(t, &fakeDev{lat: [3]sim.Time{sim.Microsecond, 0, 0}}, jobs)
+	require.NoError(t, err)
+	require.Equal(t, int64(20), res[0].Read.IOs)
+	rep := Report(jobs, res, "v")
+	require.Len(t, rep.Jobs, 2)
+	for _, j := range rep.Jobs {
+		require.Equal(t, "a", j.JobName)
+		require.Equal(t, int64(10), j.Read.TotalIOs)
+	}
+	jobs[0].GroupReporting = true
+	rep = Report(jobs, res, "v")
+	require.Len(t, rep.Jobs, 1)
+	require.Equal(t, int64(20), rep.Jobs[0].Read.TotalIOs)
+}
