@@ -69,9 +69,9 @@ func TestFioCommand(t *testing.T) {
 	require.Regexp(t, `log │ write │ 1024 `, out)
 	require.Regexp(t, `log │ flush │   64 `, out)
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
-	require.NoError(t, os.WriteFile(bad, []byte("jobs:\n  - name: x\n    blocksize: 4k\n"), 0o644))
+	require.NoError(t, os.WriteFile(bad, []byte("jobs:\n  - name: x\n    zonemode: zbd\n"), 0o644))
 	_, err = run("fio", bad)
-	require.ErrorContains(t, err, `bad.yaml:3: unknown key "blocksize"`)
+	require.ErrorContains(t, err, `bad.yaml:3: unknown key "zonemode"`)
 }
 
 // TestFioINICommand: testdata/jobs.fio is testdata/jobs.yaml as fio INI (bs=4k = 4096,

@@ -40,6 +40,13 @@
 //	ramp_time  run this long before counting anything. Default 0.
 //	randseed   seed of the random streams. Default 0.
 //
+// YAML jobs also take the other options of fio INI files, with the same meanings (docs/fio.md):
+// blocksize, readwrite, rwmixwrite, bsrange, bssplit, io_limit, time_based, startdelay,
+// randrepeat, norandommap, ioengine, filename, thread, group_reporting, write_lat_log,
+// percentile_list (not kb_base: YAML sizes have one convention, below). Keys are applied
+// in this documentation's order, not the file's: bsrange and bssplit win over bs, rwmixwrite
+// over rwmixread.
+//
 // Sizes in YAML (bs, size, offset, io_size) are a plain integer of bytes or an integer with a unit,
 // case-insensitive: k/kb/kib = 1024, m/mb/mib = 1024², g/gb/gib, t/tb/tib, p/pb/pib. As with
 // fio's default kb_base=1024, "4k", "4kb" and "4KB" all mean 4096. Unlike fio's default

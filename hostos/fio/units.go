@@ -46,7 +46,12 @@ func ParseSize(s string) (int64, error) {
 // decides the prefixes: with fio's default 1024 ("compatibility mode") k/kb/m/mb... are
 // powers of 1024 and kib/mib... powers of 1000; with kb_base=1000 it is the other way
 // round (k/kb = 1000, kib = 1024). Suffixes are case-insensitive.
+//
+// kbBase yamlKB (0) is the YAML job convention instead: every unit a power of 1024.
 func ParseSizeBase(s string, kbBase int64) (int64, error) {
+	if kbBase == yamlKB {
+		return ParseSize(s)
+	}
 	str := strings.ToLower(strings.TrimSpace(s))
 	num, exp, iec := str, 0, false
 	for _, u := range sizeUnits {
@@ -73,6 +78,9 @@ func ParseSizeBase(s string, kbBase int64) (int64, error) {
 	}
 	return v, nil
 }
+
+// yamlKB selects ParseSize's convention (all units powers of 1024) in ParseSizeBase.
+const yamlKB = 0
 
 // durationUnits are the units that sim.ParseTime does not know, each as a sim unit and a
 // whole multiplier, so fractions stay exact ("1.5min" = 1.5 s × 60).
