@@ -41,6 +41,9 @@ logs (NAME_lat.N.log, N counting every job copy of the file from 1).`,
 					return fmt.Errorf("--format %q and --output-format %q disagree; give one", format, outputFormat)
 				}
 				format = outputFormat
+				if format == "normal" { // fio's name for its text output
+					format = "text"
+				}
 			}
 			if format != "text" && format != "json" {
 				return fmt.Errorf("--format %q: want text or json", format)
@@ -152,7 +155,7 @@ logs (NAME_lat.N.log, N counting every job copy of the file from 1).`,
 	cf.register(cmd, "fastdrain-small")
 	cmd.Flags().StringVar(&idleStr, "idle", "0", "simulated time the machine idles before the jobs, metered apart (e.g. 100ms)")
 	cmd.Flags().StringVar(&format, "format", "text", "terminal output: text or json (fio's JSON schema)")
-	cmd.Flags().StringVar(&outputFormat, "output-format", "text", "fio's name for --format")
+	cmd.Flags().StringVar(&outputFormat, "output-format", "text", "fio's name for --format (normal = text, json)")
 	cmd.Flags().StringVar(&out, "out", "", "directory for fio.json and latency logs (empty: no files)")
 	return cmd
 }

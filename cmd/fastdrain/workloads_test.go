@@ -127,4 +127,6 @@ func TestFioINICommand(t *testing.T) {
 	require.ErrorContains(t, err, `--format "csv": want text or json`)
 	_, err = run("fio", "--format", "text", "--output-format", "json", "testdata/jobs.fio")
 	require.ErrorContains(t, err, "disagree")
+	_, err = run("fio", "--output-format", "normal", "testdata/jobs.yaml")
+	require.NoError(t, err)
 }
