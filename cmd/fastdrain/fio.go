@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/hostos"
@@ -17,21 +18,35 @@ import (
 
 func newFio() *cobra.Command {
 	cf := &configFlags{}
-	var idleStr string
+	var idleStr, format, outputFormat, out string
 	cmd := &cobra.Command{
 		Use:   "fio JOBFILE",
-		Short: "Run fio-like YAML jobs on a simulated platform",
-		Long: `fio runs the jobs of a YAML job file (hostos/fio: rw, bs, iodepth, numjobs, size, offset,
-rwmixread, runtime, io_size, direct, fsync, ramp_time, randseed, with fio's meanings) side by
-side on the simulated machine: direct jobs on the raw block device (O_DIRECT), buffered jobs on
-a file in the page cache (all jobs of a file must agree), and prints IOPS, bandwidth and
-latency per job and direction, then the SSD's energy over the jobs (and over --idle, if
-given) per component and activity (docs/energy.md).`,
+		Short: "Run fio job files (INI or YAML) on a simulated platform",
+		Long: `fio runs the jobs of a fio INI job file, or of a YAML job file with fio's option names
+(docs/fio.md lists every option and how it maps), side by side on the simulated machine:
+direct jobs on the raw block device (O_DIRECT), buffered jobs on a file in the page cache
+(all jobs of a file must agree). --format text prints IOPS, bandwidth and latency per job
+and direction, then the SSD's energy over the jobs (and over --idle, if given) per
+component and activity (docs/energy.md); --format json (or --output-format=json) prints
+fio's JSON document instead. --out DIR also writes DIR/fio.json and the write_lat_log
+logs (NAME_lat.N.log, N counting every job copy of the file from 1).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			idle, err := sim.ParseTime(idleStr)
 			if err != nil || idle < 0 {
 				return fmt.Errorf("--idle %q: want a time such as 100ms", idleStr)
+			}
+			if cmd.Flags().Changed("output-format") {
+				if cmd.Flags().Changed("format") && format != outputFormat {
+					return fmt.Errorf("--format %q and --output-format %q disagree; give one", format, outputFormat)
+				}
+				format = outputFormat
+				if format == "normal" { // fio's name for its text output
+					format = "text"
+				}
+			}
+			if format != "text" && format != "json" {
+				return fmt.Errorf("--format %q: want text or json", format)
 			}
 			f, err := os.Open(args[0])
 			if err != nil {
@@ -41,6 +56,11 @@ given) per component and activity (docs/energy.md).`,
 			f.Close()
 			if err != nil {
 				return err
+			}
+			for i, j := range jobs {
+				if j.WriteLatLog != "" && out == "" {
+					return fmt.Errorf("%s: job %q (job %d) has write_lat_log=%s: give --out DIR for the log", args[0], j.Name, i+1, j.WriteLatLog)
+				}
 			}
 			direct := jobs[0].Direct
 			for _, j := range jobs {
@@ -104,22 +124,15 @@ given) per component and activity (docs/energy.md).`,
 			if len(res) == 0 {
 				return errors.New("fio: no job ran")
 			}
-			t := &report.Table{Title: "fio jobs", Header: []string{"job", "dir", "IOs", "IOPS", "MB/s", "mean", "p50", "p99", "max"}}
-			for _, r := range res {
-				secs := max(r.End-r.Start, 1).Seconds()
-				for _, d := range []struct {
-					name string
-					s    *fio.DirStats
-				}{{"read", &r.Read}, {"write", &r.Write}, {"flush", &r.Flush}} {
-					if d.s.IOs == 0 {
-						continue
-					}
-					h := &d.s.Lat
-					t.Append(r.Name, d.name, fmt.Sprint(d.s.IOs), fmt.Sprintf("%.0f", float64(d.s.IOs)/secs),
-						fmt.Sprintf("%.1f", float64(d.s.Bytes)/secs/1e6), report.Duration(sim.Time(int64(h.Mean()))),
-						report.Duration(sim.Time(h.Quantile(0.5))), report.Duration(sim.Time(h.Quantile(0.99))), report.Duration(sim.Time(h.Max())))
+			if out != "" {
+				if err := writeFioOut(out, jobs, res); err != nil {
+					return err
 				}
 			}
+			if format == "json" {
+				return fio.Report(jobs, res, "fastdrain "+version).WriteJSON(cmd.OutOrStdout())
+			}
+			t := fioTable(jobs, res)
 			w := cmd.OutOrStdout()
 			if err := t.WriteText(w); err != nil {
 				return err
@@ -141,5 +154,72 @@ given) per component and activity (docs/energy.md).`,
 	}
 	cf.register(cmd, "fastdrain-small")
 	cmd.Flags().StringVar(&idleStr, "idle", "0", "simulated time the machine idles before the jobs, metered apart (e.g. 100ms)")
+	cmd.Flags().StringVar(&format, "format", "text", "terminal output: text or json (fio's JSON schema)")
+	cmd.Flags().StringVar(&outputFormat, "output-format", "text", "fio's name for --format (normal = text, json)")
+	cmd.Flags().StringVar(&out, "out", "", "directory for fio.json and latency logs (empty: no files)")
 	return cmd
+}
+
+// fioTable is the text table of the results, merged when the first job has group_reporting.
+func fioTable(jobs []fio.Job, res []fio.JobResult) *report.Table {
+	if jobs[0].GroupReporting && len(res) > 1 {
+		res = []fio.JobResult{fio.MergeResults(res)}
+	}
+	t := &report.Table{Title: "fio jobs", Header: []string{"job", "dir", "IOs", "IOPS", "MB/s", "mean", "p50", "p99", "max"}}
+	for _, r := range res {
+		secs := max(r.End-r.MeasureStart, 1).Seconds()
+		for _, d := range []struct {
+			name string
+			s    *fio.DirStats
+		}{{"read", &r.Read}, {"write", &r.Write}, {"flush", &r.Flush}} {
+			if d.s.IOs == 0 {
+				continue
+			}
+			h := &d.s.Lat
+			t.Append(r.Name, d.name, fmt.Sprint(d.s.IOs), fmt.Sprintf("%.0f", float64(d.s.IOs)/secs),
+				fmt.Sprintf("%.1f", float64(d.s.Bytes)/secs/1e6), report.Duration(sim.Time(int64(h.Mean()))),
+				report.Duration(sim.Time(h.Quantile(0.5))), report.Duration(sim.Time(h.Quantile(0.99))), report.Duration(sim.Time(h.Max())))
+		}
+	}
+	return t
+}
+
+// writeFioOut writes dir/fio.json and a NAME_lat.N.log per copy of each write_lat_log job
+// (N: the copy's 1-based position among all job copies of the file, as fio numbers them).
+func writeFioOut(dir string, jobs []fio.Job, res []fio.JobResult) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, "fio.json"))
+	if err != nil {
+		return err
+	}
+	err = fio.Report(jobs, res, "fastdrain "+version).WriteJSON(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	n := 0 // fio numbers the logs by job copy across the file, from 1
+	for i, j := range jobs {
+		for k := range res[i].Copies {
+			n++
+			if j.WriteLatLog == "" {
+				continue
+			}
+			f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s_lat.%d.log", j.WriteLatLog, n)))
+			if err != nil {
+				return err
+			}
+			err = fio.WriteLatLog(f, &res[i].Copies[k])
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -67,7 +69,64 @@ func TestFioCommand(t *testing.T) {
 	require.Regexp(t, `log │ write │ 1024 `, out)
 	require.Regexp(t, `log │ flush │   64 `, out)
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
-	require.NoError(t, os.WriteFile(bad, []byte("jobs:\n  - name: x\n    blocksize: 4k\n"), 0o644))
+	require.NoError(t, os.WriteFile(bad, []byte("jobs:\n  - name: x\n    zonemode: zbd\n"), 0o644))
 	_, err = run("fio", bad)
-	require.ErrorContains(t, err, `bad.yaml:3: unknown key "blocksize"`)
+	require.ErrorContains(t, err, `bad.yaml:3: unknown key "zonemode"`)
+}
+
+// TestFioINICommand: testdata/jobs.fio is testdata/jobs.yaml as fio INI (bs=4k = 4096,
+// 64m/8m/128m/16m/4m powers of 1024), so the counts match TestFioCommand: db 1434 reads and
+// 614 writes, log 1024 writes and 64 flushes; the log's latency file has one line per write
+// (flushes are not logged): 1024 lines, each with direction 1 and bs 4096, the first at
+// offset 128m.
+func TestFioINICommand(t *testing.T) {
+	_, err := run("fio", "testdata/jobs.fio")
+	require.ErrorContains(t, err, "write_lat_log=log: give --out DIR")
+	dir := t.TempDir()
+	out, err := run("fio", "--output-format=json", "--out", dir, "testdata/jobs.fio")
+	require.NoError(t, err)
+	var doc struct {
+		Version string `json:"fio version"`
+		Jobs    []struct {
+			Name string `json:"jobname"`
+			Read struct {
+				TotalIOs int64 `json:"total_ios"`
+			}
+			Write struct {
+				TotalIOs int64 `json:"total_ios"`
+				IOBytes  int64 `json:"io_bytes"`
+			}
+			Sync struct {
+				TotalIOs int64 `json:"total_ios"`
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	require.Equal(t, "fastdrain "+version, doc.Version)
+	require.Len(t, doc.Jobs, 2)
+	require.Equal(t, int64(1434), doc.Jobs[0].Read.TotalIOs)
+	require.Equal(t, int64(614), doc.Jobs[0].Write.TotalIOs)
+	require.Equal(t, int64(1024), doc.Jobs[1].Write.TotalIOs)
+	require.Equal(t, int64(4<<20), doc.Jobs[1].Write.IOBytes)
+	require.Equal(t, int64(64), doc.Jobs[1].Sync.TotalIOs)
+	saved, err := os.ReadFile(filepath.Join(dir, "fio.json"))
+	require.NoError(t, err)
+	require.JSONEq(t, out, string(saved))
+	lat, err := os.ReadFile(filepath.Join(dir, "log_lat.2.log"))
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSuffix(string(lat), "\n"), "\n")
+	require.Len(t, lines, 1024)
+	require.True(t, strings.HasSuffix(lines[0], ", 134217728"), "first write at offset=128m = 128·2^20: %s", lines[0])
+	for _, l := range lines {
+		f := strings.Split(l, ", ")
+		require.Len(t, f, 5)
+		require.Equal(t, "1", f[2])
+		require.Equal(t, "4096", f[3])
+	}
+	_, err = run("fio", "--format", "csv", "testdata/jobs.fio")
+	require.ErrorContains(t, err, `--format "csv": want text or json`)
+	_, err = run("fio", "--format", "text", "--output-format", "json", "testdata/jobs.fio")
+	require.ErrorContains(t, err, "disagree")
+	_, err = run("fio", "--output-format", "normal", "testdata/jobs.yaml")
+	require.NoError(t, err)
 }

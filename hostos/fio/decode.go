@@ -28,6 +28,33 @@ type rawJob struct {
 	Fsync     yaml.Node `yaml:"fsync"`
 	RampTime  yaml.Node `yaml:"ramp_time"`
 	RandSeed  yaml.Node `yaml:"randseed"`
+
+	// fio options shared with the INI reader (iniOptions); sizes keep the YAML convention.
+	BlockSize      yaml.Node `yaml:"blocksize"`
+	ReadWrite      yaml.Node `yaml:"readwrite"`
+	RWMixWrite     yaml.Node `yaml:"rwmixwrite"`
+	BSRange        yaml.Node `yaml:"bsrange"`
+	BSSplit        yaml.Node `yaml:"bssplit"`
+	IOLimit        yaml.Node `yaml:"io_limit"`
+	TimeBased      yaml.Node `yaml:"time_based"`
+	StartDelay     yaml.Node `yaml:"startdelay"`
+	RandRepeat     yaml.Node `yaml:"randrepeat"`
+	NoRandomMap    yaml.Node `yaml:"norandommap"`
+	IOEngine       yaml.Node `yaml:"ioengine"`
+	Filename       yaml.Node `yaml:"filename"`
+	Thread         yaml.Node `yaml:"thread"`
+	GroupReporting yaml.Node `yaml:"group_reporting"`
+	WriteLatLog    yaml.Node `yaml:"write_lat_log"`
+	PercentileList yaml.Node `yaml:"percentile_list"`
+}
+
+// shared returns the field of a key the INI reader also knows, parsed by its iniOption
+// with every size unit a power of 1024 (yamlKB).
+func shared(key string, node func(r *rawJob) *yaml.Node) field {
+	return field{key, node, func(j *Job, v string) error {
+		o, _ := lookupOption(key)
+		return o.set(j, v, yamlKB)
+	}}
 }
 
 // rawFile is the document: a global section and the job list.
@@ -96,6 +123,22 @@ var fields = []field{
 		j.RandSeed = n
 		return nil
 	}},
+	shared("blocksize", func(r *rawJob) *yaml.Node { return present(&r.BlockSize) }),
+	shared("readwrite", func(r *rawJob) *yaml.Node { return present(&r.ReadWrite) }),
+	shared("rwmixwrite", func(r *rawJob) *yaml.Node { return present(&r.RWMixWrite) }),
+	shared("bsrange", func(r *rawJob) *yaml.Node { return present(&r.BSRange) }),
+	shared("bssplit", func(r *rawJob) *yaml.Node { return present(&r.BSSplit) }),
+	shared("io_limit", func(r *rawJob) *yaml.Node { return present(&r.IOLimit) }),
+	shared("time_based", func(r *rawJob) *yaml.Node { return present(&r.TimeBased) }),
+	shared("startdelay", func(r *rawJob) *yaml.Node { return present(&r.StartDelay) }),
+	shared("randrepeat", func(r *rawJob) *yaml.Node { return present(&r.RandRepeat) }),
+	shared("norandommap", func(r *rawJob) *yaml.Node { return present(&r.NoRandomMap) }),
+	shared("ioengine", func(r *rawJob) *yaml.Node { return present(&r.IOEngine) }),
+	shared("filename", func(r *rawJob) *yaml.Node { return present(&r.Filename) }),
+	shared("thread", func(r *rawJob) *yaml.Node { return present(&r.Thread) }),
+	shared("group_reporting", func(r *rawJob) *yaml.Node { return present(&r.GroupReporting) }),
+	shared("write_lat_log", func(r *rawJob) *yaml.Node { return present(&r.WriteLatLog) }),
+	shared("percentile_list", func(r *rawJob) *yaml.Node { return present(&r.PercentileList) }),
 }
 
 // present returns n if the key was in the document, else nil.
@@ -109,13 +152,18 @@ func present(n *yaml.Node) *yaml.Node {
 // unknownField matches yaml.v3's message for a key that is not in the struct.
 var unknownField = regexp.MustCompile(`^line (\d+): field (.+) not found in type `)
 
-// Decode reads a job file (see the package documentation for the schema) and returns its
+// Decode reads a job file, a fio INI file (detected by a [section] header as its first
+// line that is not blank or a comment) or the YAML schema (see the package documentation),
+// and returns its
 // resolved jobs: fio defaults, overridden by global, overridden by each job. filename is
 // used in messages only. Every problem is reported, each with file, line and field path.
 func Decode(r io.Reader, filename string) ([]Job, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filename, err)
+	}
+	if isINI(data) {
+		return decodeINI(data, filename)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -176,6 +224,9 @@ func Decode(r io.Reader, filename string) ([]Job, error) {
 			} else {
 				errs = append(errs, fmt.Errorf("%s: %s: %s", filename, where, p.msg))
 			}
+		}
+		if isSyncEngine(j.IOEngine) && j.IODepth >= 1 {
+			j.IODepth = 1 // fio: iodepth has no effect on synchronous engines
 		}
 		jobs[i] = j
 	}

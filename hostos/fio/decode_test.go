@@ -40,10 +40,11 @@ func TestDecodeErrors(t *testing.T) {
 		name, doc string
 		want      []string
 	}{
-		{"unknown key in a job", "jobs:\n  - name: a\n    rw: read\n    blocksize: 4k\n",
-			[]string{`jobs.yaml:4: unknown key "blocksize"`}},
-		{"unknown key in global", "global:\n  ioengine: libaio\njobs:\n  - {}\n",
-			[]string{`jobs.yaml:2: unknown key "ioengine"`}},
+		{"unknown key in a job", "jobs:\n  - name: a\n    rw: read\n    zonemode: zbd\n",
+			[]string{`jobs.yaml:4: unknown key "zonemode"`}},
+		{"unknown key in global", "global:\n  stonewall: 1\njobs:\n  - {}\n",
+			[]string{`jobs.yaml:2: unknown key "stonewall"`}},
+		{"shared key, bad value", "jobs:\n  - ioengine: spdk\n", []string{`jobs.yaml:2: jobs[0].ioengine: "spdk" is not one of`}},
 		{"unknown top-level key", "job:\n  - {}\n", []string{`jobs.yaml:1: unknown key "job"`}},
 		{"bs not a multiple", "jobs:\n  - rw: read\n  - rw: write\n    bs: 3000\n",
 			[]string{"jobs.yaml:4: jobs[1].bs: 3000 is not a multiple of 512"}},
@@ -86,4 +87,24 @@ func FuzzDecode(f *testing.F) {
 			require.NoError(t, j.Validate())
 		}
 	})
+}
+
+// TestDecodeSharedKeys: the INI reader's options in YAML, with YAML's size convention
+// (KiB = 1024): blocksize 8k = 8192; bssplit 4k/50:8KiB/50 = 4096 and 8192 at 50 % each,
+// bs the smallest (4096); psync is synchronous, so iodepth 8 becomes 1; rwmixwrite 20 ⇒
+// rwmixread 80.
+func TestDecodeSharedKeys(t *testing.T) {
+	jobs, err := decodeString("global:\n  ioengine: psync\n  time_based: true\n  runtime: 1\njobs:\n" +
+		"  - blocksize: 8k\n    iodepth: 8\n    readwrite: randrw\n    rwmixwrite: 20\n" +
+		"  - bssplit: 4k/50:8KiB/50\n    group_reporting: 1\n    percentile_list: 50:99\n")
+	require.NoError(t, err)
+	require.Equal(t, int64(8192), jobs[0].BS)
+	require.Equal(t, int64(1), jobs[0].IODepth)
+	require.Equal(t, RandRW, jobs[0].RW)
+	require.Equal(t, int64(80), jobs[0].RWMixRead)
+	require.True(t, jobs[0].TimeBased)
+	require.Equal(t, []BSShare{{4096, 50}, {8192, 50}}, jobs[1].BSSplit)
+	require.Equal(t, int64(4096), jobs[1].BS)
+	require.True(t, jobs[1].GroupReporting)
+	require.Equal(t, []float64{50, 99}, jobs[1].Percentiles)
 }

@@ -1,5 +1,6 @@
-// Package fio runs fio-like jobs, written in YAML with fio's option names and meanings, as
-// workloads of the simulated host.
+// Package fio runs fio jobs, written as fio INI job files or in YAML with fio's option
+// names and meanings, as workloads of the simulated host. Decode tells the two apart by
+// content; docs/fio.md lists every INI option and how it maps onto the simulator.
 //
 // Place in the data flow: like package uflip, it sits at the top of the host side and hands
 // each IO to a uflip.Device (the host's I/O path, wired in later, a test fake, or a real
@@ -39,12 +40,20 @@
 //	ramp_time  run this long before counting anything. Default 0.
 //	randseed   seed of the random streams. Default 0.
 //
-// Sizes (bs, size, offset, io_size) are a plain integer of bytes or an integer with a unit,
+// YAML jobs also take the other options of fio INI files, with the same meanings (docs/fio.md):
+// blocksize, readwrite, rwmixwrite, bsrange, bssplit, io_limit, time_based, startdelay,
+// randrepeat, norandommap, ioengine, filename, thread, group_reporting, write_lat_log,
+// percentile_list (not kb_base: YAML sizes have one convention, below). Keys are applied
+// in this documentation's order, not the file's: bsrange and bssplit win over bs, rwmixwrite
+// over rwmixread.
+//
+// Sizes in YAML (bs, size, offset, io_size) are a plain integer of bytes or an integer with a unit,
 // case-insensitive: k/kb/kib = 1024, m/mb/mib = 1024², g/gb/gib, t/tb/tib, p/pb/pib. As with
 // fio's default kb_base=1024, "4k", "4kb" and "4KB" all mean 4096. Unlike fio's default
 // compatibility mode, which reads "4KiB" as 4000, here "4KiB" is 4096 too: every unit is a
 // power of 1024, and a power-of-ten size is written as a plain number. Percentages are not
-// supported.
+// supported. INI job files follow fio exactly instead (ParseSizeBase, kb_base). Both differ
+// from the simulator's configuration files, where "64MB" is 64e6 bytes and "64MiB" 2^26.
 //
 // Times (runtime, ramp_time): a plain integer is seconds, as in fio; or a number with a unit:
 // ps, ns, us/usec, ms/msec, s/sec, m/min, h, d ("500ms", "1.5s", "2m").

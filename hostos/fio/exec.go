@@ -2,6 +2,7 @@ package fio
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -12,6 +13,31 @@ type DirStats struct {
 	IOs   int64
 	Bytes int64
 	Lat   sim.Histogram // latency in ps: exact min/max/mean, quantiles within 1 %
+	SumSq float64       // sum of squared latencies in ns², for the standard deviation
+}
+
+// StddevNs returns the population standard deviation of the latencies in ns (0 without IOs).
+func (d *DirStats) StddevNs() float64 {
+	n := float64(d.Lat.Count())
+	if n == 0 {
+		return 0
+	}
+	mean := d.Lat.Mean() / 1e3
+	v := d.SumSq/n - mean*mean
+	if v < 0 { // rounding
+		return 0
+	}
+	return math.Sqrt(v)
+}
+
+// LatRecord is one line of a per-I/O latency log: when the I/O completed (since the job's
+// start), its latency, direction, size and offset.
+type LatRecord struct {
+	At     sim.Time
+	Lat    sim.Time
+	Op     uflip.Op
+	Size   int64
+	Offset int64
 }
 
 // JobResult is the outcome of one job, its NumJobs copies merged, counting only IOs
@@ -21,8 +47,14 @@ type JobResult struct {
 	Read  DirStats
 	Write DirStats
 	Flush DirStats
-	Start sim.Time // when the job started
-	End   sim.Time // last completion
+	// MeasureStart is when counting began: Start + startdelay + ramp_time.
+	MeasureStart sim.Time
+	Start        sim.Time    // when the job started
+	End          sim.Time    // last completion
+	Log          []LatRecord // a copy's per-I/O records in completion order (WriteLatLog jobs)
+	// Copies are the results of the job's NumJobs copies, in order (fio reports each copy
+	// as a job unless group_reporting); the job's own fields merge them. Nil in a copy.
+	Copies []JobResult
 }
 
 // Dir returns the statistics of op.
@@ -37,14 +69,15 @@ func (r *JobResult) Dir(op uflip.Op) *DirStats {
 }
 
 // Run runs jobs side by side on dev (fio runs a file's jobs concurrently), capacity bytes
-// large, from process p, and returns one result per job when all have finished. Each copy
+// large, from process p, and returns one result per job when all have finished, its
+// copies' results merged (and kept in Copies). Each copy
 // of a job has its own Generator and IODepth worker processes; a worker takes the next IO,
 // submits it and waits for it, so up to IODepth IOs of a copy are outstanding. The first
 // device error stops the failing worker and is returned.
 func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult, error) {
 	type copyGen struct {
-		job int
-		g   *Generator
+		job, copy int
+		g         *Generator
 	}
 	var gens []copyGen
 	for i, j := range jobs {
@@ -53,15 +86,19 @@ func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult
 			if err != nil {
 				return nil, err
 			}
-			gens = append(gens, copyGen{i, g})
+			gens = append(gens, copyGen{i, k, g})
 		}
 	}
 	res := make([]JobResult, len(jobs))
 	for i, j := range jobs {
-		res[i] = JobResult{Name: j.Name, Start: p.Now(), End: p.Now()}
-		res[i].Read.Lat.Name = j.Name + "/read"
-		res[i].Write.Lat.Name = j.Name + "/write"
-		res[i].Flush.Lat.Name = j.Name + "/flush"
+		res[i].Copies = make([]JobResult, j.NumJobs)
+		for k := range res[i].Copies {
+			c := JobResult{Name: j.Name, Start: p.Now(), End: p.Now(), MeasureStart: p.Now() + j.StartDelay + j.RampTime}
+			c.Read.Lat.Name = j.Name + "/read"
+			c.Write.Lat.Name = j.Name + "/write"
+			c.Flush.Lat.Name = j.Name + "/flush"
+			res[i].Copies[k] = c
+		}
 	}
 	var (
 		done     sim.Signal
@@ -70,12 +107,15 @@ func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult
 	)
 	for c, cg := range gens {
 		j := jobs[cg.job]
-		r := &res[cg.job]
+		r := &res[cg.job].Copies[cg.copy]
 		for w := range int(j.IODepth) {
 			left++
 			name := fmt.Sprintf("fio/%s/%d/w%d", j.Name, c, w)
 			p.Engine().Spawn(name, func(q *sim.Proc) {
-				if err := worker(q, dev, cg.g, r); err != nil && firstErr == nil {
+				if j.StartDelay > 0 {
+					q.Sleep(j.StartDelay)
+				}
+				if err := worker(q, dev, cg.g, r, j.WriteLatLog != ""); err != nil && firstErr == nil {
 					firstErr = fmt.Errorf("%s: %w", name, err)
 				}
 				left--
@@ -86,11 +126,16 @@ func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult
 	for left > 0 {
 		p.Wait(&done)
 	}
+	for i := range res {
+		copies := res[i].Copies
+		res[i] = MergeResults(copies)
+		res[i].Copies = copies
+	}
 	return res, firstErr
 }
 
 // worker issues IOs from g one at a time until the generator is done.
-func worker(q *sim.Proc, dev uflip.Device, g *Generator, r *JobResult) error {
+func worker(q *sim.Proc, dev uflip.Device, g *Generator, r *JobResult, log bool) error {
 	for {
 		io, ok := g.Next(q.Now())
 		if !ok {
@@ -107,6 +152,11 @@ func worker(q *sim.Proc, dev uflip.Device, g *Generator, r *JobResult) error {
 			d.IOs++
 			d.Bytes += io.Size
 			d.Lat.Record(int64(lat))
+			ns := float64(lat) / 1e3
+			d.SumSq += ns * ns
+			if log {
+				r.Log = append(r.Log, LatRecord{At: submit + lat - r.Start, Lat: lat, Op: io.Op, Size: io.Size, Offset: io.Offset})
+			}
 		}
 	}
 }

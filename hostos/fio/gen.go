@@ -2,6 +2,7 @@ package fio
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -26,7 +27,8 @@ type Generator struct {
 	rng           *sim.RNG
 	deck          []bool // rw/randrw: true = read, shuffled per deal
 	deckPos       int
-	seq           [2]int64 // sequential: next block per direction (read, write)
+	seq           [2]int64 // sequential: next block (bytes with variable sizes) per direction
+	length        int64    // region length in bytes
 	perm          uflip.Perm
 	permPos       uint64
 	writes        int64 // writes since the last flush
@@ -46,17 +48,23 @@ func NewGenerator(job Job, capacity int64, k int) (*Generator, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Generator{job: job, start: start, blocks: length / job.BS,
+	if job.MaxBS() > length {
+		return nil, fmt.Errorf("job %s: largest block %d does not fit the %d-byte region", job.Name, job.MaxBS(), length)
+	}
+	g := &Generator{job: job, start: start, blocks: length / job.BS, length: length,
 		rng: sim.NewRNG(job.RandSeed, fmt.Sprintf("fio/%s/%d", job.Name, k))}
 	g.budget = job.IOSize
 	if g.budget == 0 {
 		g.budget = length
 	}
+	if job.TimeBased {
+		g.budget = math.MaxInt64 // runtime alone ends the job (Validate requires one)
+	}
 	if job.RW.Mixed() {
 		g.deck = newDeck(job.RWMixRead)
 		g.deckPos = len(g.deck) // deal on first use
 	}
-	if job.RW.Random() {
+	if job.RW.Random() && !job.NoRandomMap {
 		g.perm = uflip.NewPerm(uint64(g.blocks), g.rng)
 	}
 	return g, nil
@@ -99,8 +107,13 @@ func (g *Generator) Next(now sim.Time) (IO, bool) {
 		return IO{}, false
 	}
 	op := g.direction()
+	if g.job.BSRangeMax > 0 || len(g.job.BSSplit) > 0 {
+		return g.nextVariable(now, op), true
+	}
 	var block int64
-	if g.job.RW.Random() {
+	if g.job.RW.Random() && g.job.NoRandomMap {
+		block = g.rng.Int64N(g.blocks) // with replacement: fio's norandommap
+	} else if g.job.RW.Random() {
 		if g.permPos == g.perm.Len() {
 			g.perm = uflip.NewPerm(uint64(g.blocks), g.rng) // next pass, new order
 			g.permPos = 0
@@ -121,6 +134,57 @@ func (g *Generator) Next(now sim.Time) (IO, bool) {
 		}
 	}
 	return IO{Op: op, Offset: g.start + block*g.job.BS, Size: g.job.BS}, true
+}
+
+// nextVariable returns the next IO of a job with bsrange or bssplit: the size is drawn
+// first; a random offset is a multiple of bs (the smallest size) moved back, still aligned,
+// when the IO would pass the region's end; sequential IOs follow each other byte-exactly
+// and restart at the region's start when the next one would not fit.
+func (g *Generator) nextVariable(now sim.Time, op uflip.Op) IO {
+	size := g.job.BS
+	if g.job.BSRangeMax > 0 {
+		size = g.job.BS * (1 + g.rng.Int64N(g.job.BSRangeMax/g.job.BS))
+	} else {
+		r := g.rng.Int64N(100)
+		for _, b := range g.job.BSSplit {
+			if r < b.Pct {
+				size = b.Size
+				break
+			}
+			r -= b.Pct
+		}
+	}
+	var off int64
+	switch {
+	case g.job.RW.Random() && g.job.NoRandomMap:
+		off = g.rng.Int64N(g.blocks) * g.job.BS
+	case g.job.RW.Random():
+		if g.permPos == g.perm.Len() {
+			g.perm = uflip.NewPerm(uint64(g.blocks), g.rng)
+			g.permPos = 0
+		}
+		off = int64(g.perm.At(g.permPos)) * g.job.BS
+		g.permPos++
+	default:
+		if g.seq[op]+size > g.length {
+			g.seq[op] = 0
+		}
+		off = g.seq[op]
+		g.seq[op] += size
+	}
+	if off+size > g.length {
+		off = (g.length - size) / g.job.BS * g.job.BS
+	}
+	if now >= g.rampEnd {
+		g.spent += size
+	}
+	if op == uflip.OpWrite && g.job.Fsync > 0 {
+		g.writes++
+		if g.writes == g.job.Fsync {
+			g.writes, g.flushDue = 0, true
+		}
+	}
+	return IO{Op: op, Offset: g.start + off, Size: size}
 }
 
 // direction picks read or write for the next IO.

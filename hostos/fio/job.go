@@ -65,6 +65,35 @@ type Job struct {
 	Fsync     int64
 	RampTime  sim.Time
 	RandSeed  uint64
+
+	// Options read from fio INI files (zero in YAML jobs unless set there).
+	TimeBased      bool      // keep going until runtime even when io_size is done
+	NoRandomMap    bool      // random offsets drawn with replacement instead of once per pass
+	StartDelay     sim.Time  // the job starts this long after the others
+	IOEngine       string    // fio's engine name, recorded (see the package documentation)
+	Filename       string    // fio's target, recorded (the simulated device or file is used)
+	Thread         bool      // recorded; simulated processes are neither threads nor forks
+	GroupReporting bool      // report the file's jobs as one merged result
+	WriteLatLog    string    // prefix of the per-I/O latency log; empty: none
+	Percentiles    []float64 // clat percentiles to report; nil: DefaultPercentiles
+	// Variable block sizes (fio's bsrange and bssplit); BS is then the smallest size, the
+	// alignment unit of random offsets.
+	BSRangeMax int64     // > 0: each I/O is BS·k bytes, k uniform in [1, BSRangeMax/BS]
+	BSSplit    []BSShare // non-empty: each I/O's size drawn with these percentages
+}
+
+// BSShare is one entry of a bssplit: a block size and its percentage of the I/Os.
+type BSShare struct {
+	Size, Pct int64
+}
+
+// MaxBS returns the largest block size the job issues.
+func (j Job) MaxBS() int64 {
+	m := max(j.BS, j.BSRangeMax)
+	for _, b := range j.BSSplit {
+		m = max(m, b.Size)
+	}
+	return m
 }
 
 // DefaultJob returns fio's defaults: rw=read, bs=4k, iodepth=1, numjobs=1, rwmixread=50,
@@ -112,8 +141,8 @@ func (j Job) problems() []problem {
 	switch {
 	case j.Size < 0 || j.Size%512 != 0:
 		bad("size", "%d is not a non-negative multiple of 512", j.Size)
-	case j.Size > 0 && j.BS > 0 && j.Size < j.BS:
-		bad("size", "%d is smaller than bs %d", j.Size, j.BS)
+	case j.Size > 0 && j.BS > 0 && j.Size < j.MaxBS():
+		bad("size", "%d is smaller than bs %d", j.Size, j.MaxBS())
 	}
 	if j.Offset < 0 || j.Offset%512 != 0 {
 		bad("offset", "%d is not a non-negative multiple of 512", j.Offset)
@@ -132,6 +161,33 @@ func (j Job) problems() []problem {
 	}
 	if j.Fsync < 0 {
 		bad("fsync", "%d is negative", j.Fsync)
+	}
+	if j.BSRangeMax != 0 && (j.BSRangeMax < j.BS || j.BSRangeMax%512 != 0) {
+		bad("bsrange", "maximum %d is below the minimum %d or not a multiple of 512", j.BSRangeMax, j.BS)
+	}
+	if len(j.BSSplit) > 0 {
+		var sum int64
+		for _, b := range j.BSSplit {
+			sum += b.Pct
+			if b.Size < j.BS || b.Size%512 != 0 || b.Pct < 0 {
+				bad("bssplit", "entry %d/%d: sizes are multiples of 512, at least bs %d; percentages non-negative", b.Size, b.Pct, j.BS)
+			}
+		}
+		if sum != 100 {
+			bad("bssplit", "percentages add up to %d, not 100", sum)
+		}
+	}
+	if j.StartDelay < 0 {
+		bad("startdelay", "%v is negative", j.StartDelay)
+	}
+	if j.TimeBased && j.Runtime == 0 {
+		bad("time_based", "needs a runtime (without one the job would never end)")
+	}
+	for _, p := range j.Percentiles {
+		if !(p > 0 && p <= 100) {
+			bad("percentile_list", "%v is not a percentile in (0, 100]", p)
+			break
+		}
 	}
 	return ps
 }

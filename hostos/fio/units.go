@@ -3,6 +3,7 @@ package fio
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -40,6 +41,46 @@ func ParseSize(s string) (int64, error) {
 	}
 	return v * mult, nil
 }
+
+// ParseSizeBase parses a size as fio does in INI job files, where kb_base (1024 or 1000)
+// decides the prefixes: with fio's default 1024 ("compatibility mode") k/kb/m/mb... are
+// powers of 1024 and kib/mib... powers of 1000; with kb_base=1000 it is the other way
+// round (k/kb = 1000, kib = 1024). Suffixes are case-insensitive.
+//
+// kbBase yamlKB (0) is the YAML job convention instead: every unit a power of 1024.
+func ParseSizeBase(s string, kbBase int64) (int64, error) {
+	if kbBase == yamlKB {
+		return ParseSize(s)
+	}
+	str := strings.ToLower(strings.TrimSpace(s))
+	num, exp, iec := str, 0, false
+	for _, u := range sizeUnits {
+		if strings.HasSuffix(str, u.suffix) {
+			num = strings.TrimSpace(strings.TrimSuffix(str, u.suffix))
+			exp = bits.Len64(uint64(u.mult)) / 10 // 1<<10 → 1, 1<<20 → 2, …, 1 → 0
+			iec = strings.HasSuffix(u.suffix, "ib")
+			break
+		}
+	}
+	base := kbBase
+	if iec {
+		base = 2024 - kbBase // the other base: 1024 ↔ 1000
+	}
+	v, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("%q is not a size (an integer with an optional k, m, g, t, p unit)", s)
+	}
+	for range exp {
+		if v > math.MaxInt64/base {
+			return 0, fmt.Errorf("size %q is too large", s)
+		}
+		v *= base
+	}
+	return v, nil
+}
+
+// yamlKB selects ParseSize's convention (all units powers of 1024) in ParseSizeBase.
+const yamlKB = 0
 
 // durationUnits are the units that sim.ParseTime does not know, each as a sim unit and a
 // whole multiplier, so fractions stay exact ("1.5min" = 1.5 s × 60).
