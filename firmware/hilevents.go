@@ -20,7 +20,7 @@ const (
 	wkData                     // a write chunk's data is in DRAM
 	wkPages                    // a write chunk's per-page work has ended
 	wkRead                     // a read's pages are in DRAM (release)
-	wkFetched                  // a write chunk's data has arrived from the host (DMA engine)
+	wkFetched                  // a write chunk's data has landed in DRAM (DMA engine, queued)
 	wkFetchedProc              // the same for the chunk of a write served by the process
 )
 
