@@ -51,6 +51,9 @@ type Firmware struct {
 
 	cmds *sim.Queue[*nvmectrl.Command] // commands no worker was free to take
 	idle []*worker                     // workers waiting for a command, longest first
+	// spare holds write contexts not in use: a worker hands each write it serves in events
+	// to one and goes back for the next command (hilevents.go, detach).
+	spare []*worker
 
 	sched *scheduler
 

@@ -22,14 +22,20 @@ type worker struct {
 	// roomSig resumes the worker when it waits for buffer room and its check (HandleEvent)
 	// found some.
 	roomSig sim.Signal
+	// dataSig resumes the process when a write chunk's data, queued in the controller's
+	// DMA engine, has arrived (wkFetchedProc).
+	dataSig sim.Signal
 
 	// The command served in events (hilevents.go) while the process stays parked.
-	next      *nvmectrl.Command // its first step is booked; wkStart takes it
-	ev        *nvmectrl.Command // being served in events, or nil
-	off, n    int64             // its byte range
-	i, last   int64             // next and last logical page
-	k         int64             // pages of the write chunk in flight
-	stalled   bool              // the write chunk waited for buffer room
+	next    *nvmectrl.Command // its first step is booked; wkStart takes it
+	ev      *nvmectrl.Command // being served in events, or nil
+	off, n  int64             // its byte range
+	i, last int64             // next and last logical page
+	k       int64             // pages of the write chunk in flight
+	stalled bool              // the write chunk waited for buffer room
+	// detached marks a write context: no process and no place among the workers; it
+	// serves one write in events and goes back to Firmware.spare (hilevents.go, detach).
+	detached  bool
 	stallFrom sim.Time
 }
 
@@ -136,8 +142,11 @@ func (wk *worker) write(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
 		f.reserved += int(k)
 		lo := max(off, i*ps)
 		hi := min(off+n, (i+k)*ps)
-		arrive := f.hw.Ctrl.ReadHostData(p.Now(), cmd, int(lo-off), int(hi-lo))
-		done := f.dramMove(arrive, i, int(hi-lo), true)
+		done, ok := f.hw.Ctrl.FetchHostData(p.Now(), cmd, int(lo-off), int(hi-lo), f, wk, wkFetchedProc)
+		if !ok {
+			p.Wait(&wk.dataSig)
+			done = p.Now()
+		}
 		p.SleepUntil(max(done, p.Now()))
 		p.Compute(wk.core, f.acts.hil, f.spec.Cycles.PerPage*k)
 		for j := i; j < i+k; j++ {

@@ -16,10 +16,12 @@ import (
 
 // Codes of a worker's events.
 const (
-	wkStart int64 = iota // a command's first step has ended
-	wkData               // a write chunk's data is in DRAM
-	wkPages              // a write chunk's per-page work has ended
-	wkRead               // a read's pages are in DRAM (release)
+	wkStart       int64 = iota // a command's first step has ended
+	wkData                     // a write chunk's data is in DRAM
+	wkPages                    // a write chunk's per-page work has ended
+	wkRead                     // a read's pages are in DRAM (release)
+	wkFetched                  // a write chunk's data has landed in DRAM (DMA engine, queued)
+	wkFetchedProc              // the same for the chunk of a write served by the process
 )
 
 // HandleEvent runs one step of the worker (see the codes above).
@@ -33,6 +35,10 @@ func (wk *worker) HandleEvent(ev *sim.Event) {
 		wk.writePages()
 	case wkRead:
 		wk.readDone()
+	case wkFetched:
+		wk.fetched(ev.Time)
+	case wkFetchedProc:
+		wk.dataSig.Resume()
 	}
 }
 
@@ -110,7 +116,29 @@ func (wk *worker) start() {
 		return
 	}
 	f.announce(cmd, last-first+1)
-	wk.writeChunk()
+	cx := wk.detach()
+	cx.writeChunk()
+	wk.takeNext(f.eng.Now())
+}
+
+// detach hands the write the worker has started to a write context, which serves the rest
+// of it (buffer room, data fetch, per-page work, completion) in events on the worker's
+// core, so the worker takes the next command at once: a read is never held behind another
+// command's data transfer or buffer wait for want of a worker. What a write still shares
+// with other commands is named: the core's cycles, the controller's read tags, buffer room
+// and command slots (MaxCommands bounds the contexts).
+func (wk *worker) detach() *worker {
+	f := wk.f
+	var cx *worker
+	if n := len(f.spare); n > 0 {
+		cx = f.spare[n-1]
+		f.spare = f.spare[:n-1]
+	} else {
+		cx = &worker{f: f, detached: true}
+	}
+	cx.core, cx.ev, cx.off, cx.n, cx.i, cx.last = wk.core, wk.ev, wk.off, wk.n, wk.i, wk.last
+	wk.ev = nil
+	return cx
 }
 
 // readDone ends a read whose pages are in DRAM (read, after its wait).
@@ -154,10 +182,26 @@ func (wk *worker) writeRoom() {
 	f.reserved += int(k)
 	lo := max(wk.off, wk.i*ps)
 	hi := min(wk.off+wk.n, (wk.i+k)*ps)
-	arrive := f.hw.Ctrl.ReadHostData(now, wk.ev, int(lo-wk.off), int(hi-lo))
-	done := f.dramMove(arrive, wk.i, int(hi-lo), true)
 	wk.k = k
-	f.eng.SchedulePhase(max(done, now), sim.PhaseProcess, wk, nil, wkData)
+	// The controller's DMA engine fetches the chunk into DRAM now that the buffer has room
+	// for it; if its read tags are all in use it tells the worker when the data is in
+	// (wkFetched).
+	if landed, ok := f.hw.Ctrl.FetchHostData(now, wk.ev, int(lo-wk.off), int(hi-lo), f, wk, wkFetched); ok {
+		wk.fetched(landed)
+	}
+}
+
+// fetched schedules a write chunk's per-page work (writeData) for when its data is in DRAM.
+func (wk *worker) fetched(landed sim.Time) {
+	f := wk.f
+	f.eng.SchedulePhase(max(landed, f.eng.Now()), sim.PhaseProcess, wk, nil, wkData)
+}
+
+// Land implements nvmectrl.DataSink: a write's data that arrived from the host at t moves
+// into its pages' buffer slots in DRAM (addressed from the page holding its first byte).
+func (f *Firmware) Land(t sim.Time, cmd *nvmectrl.Command, off, n int) sim.Time {
+	ps := int64(f.spec.PageSize)
+	return f.dramMove(t, (int64(cmd.SQE.SLBA())*int64(f.lbaSize)+int64(off))/ps, n, true)
 }
 
 // writeData charges the chunk's per-page work once its data is in DRAM.
@@ -183,8 +227,8 @@ func (wk *worker) writePages() {
 	wk.writeChunk()
 }
 
-// finish completes the command served in events as handle does, and takes the next one as
-// run does: from the HIL's queue (its first step booked, then wkStart), or by going idle.
+// finish completes the command served in events as handle does; a worker then takes the
+// next one (takeNext), a write context goes back to the spares.
 func (wk *worker) finish(st nvmectrl.Status) {
 	f := wk.f
 	now := f.eng.Now()
@@ -195,6 +239,17 @@ func (wk *worker) finish(st nvmectrl.Status) {
 	}
 	end := wk.core.Book(now, f.acts.hil, f.spec.Cycles.Complete)
 	f.hw.Ctrl.Complete(end, cmd, st, 0, f.Level())
+	if wk.detached {
+		f.spare = append(f.spare, wk)
+		return
+	}
+	wk.takeNext(now)
+}
+
+// takeNext takes the worker's next command as run does: from the HIL's queue (its first
+// step booked, then wkStart), or by going idle.
+func (wk *worker) takeNext(now sim.Time) {
+	f := wk.f
 	if next, ok := f.cmds.TryRecv(); ok {
 		wk.next = next
 		if c := wk.front(next); c > 0 {

@@ -26,8 +26,9 @@ type Command struct {
 	cqe        CQE
 	cqAddr     uint64
 	level      BufferLevel
-	held       bool // between fetch and slot release
-	completed  bool // Complete has been called
+	held       bool    // between fetch and slot release
+	completed  bool    // Complete has been called
+	dma        dmaWait // FetchHostData's range while it waits for read tags
 	next       *Command
 }
 

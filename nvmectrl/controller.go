@@ -14,6 +14,7 @@ type Link interface {
 	DMAWrite(now sim.Time, bytes int) sim.Time  // device→host posted write
 	DMARead(now sim.Time, bytes int) sim.Time   // device reads host memory
 	MSIX(now sim.Time) sim.Time                 // device→host interrupt message
+	MaxReadRequest() int                        // MRRS: the most bytes one read request asks for
 }
 
 // Firmware receives fetched commands. Submit is called from an engine event at the time the
@@ -41,6 +42,7 @@ type Stats struct {
 	Interrupts   int64 // MSI-X messages sent
 	ListBytes    int64 // PRP list bytes read
 	DataRead     int64 // data bytes read from host memory
+	DataWaits    int64 // FetchHostData ranges that had to wait for read tags
 	DataWritten  int64 // data bytes written to host memory
 	AdminHandled int64 // admin commands the controller executed itself
 }
@@ -83,6 +85,8 @@ type Controller struct {
 	fetches   []fetch
 	freeFetch []*fetch
 	arbQueued bool // an evArbitrate event is scheduled
+
+	dma dmaEngine // data reads: Spec.ReadTags requests outstanding at most (dma.go)
 }
 
 // Event kinds, in the low byte of Event.Code.
@@ -97,6 +101,7 @@ const (
 	evCoalesce   // arg: gen<<16 | vector
 	evMSIXArrive // arg: vector
 	evDrainCQ    // arg: qid
+	evDMA        // read tags come back (dma.go)
 )
 
 // New returns a disabled controller on engine eng, link link and host memory mem. The host
@@ -119,6 +124,7 @@ func New(name string, spec Spec, eng *sim.Engine, link Link, mem *HostMemory) *C
 		c.freeFetch = append(c.freeFetch, &c.fetches[i])
 	}
 	c.vectors = make([]vector, spec.Vectors)
+	c.dma.init(spec.ReadTags, link.MaxReadRequest())
 	c.reset()
 	return c
 }
@@ -172,6 +178,8 @@ func (c *Controller) HandleEvent(ev *sim.Event) {
 		}
 	case evDrainCQ:
 		c.drainCQ(now, uint16(arg))
+	case evDMA:
+		c.dmaRelease(now)
 	default:
 		c.panicf("unknown event code %d", ev.Code)
 	}

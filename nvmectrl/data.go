@@ -30,34 +30,57 @@ func (c *Controller) WriteHostData(now sim.Time, cmd *Command, off, n int) sim.T
 
 func (c *Controller) dataMove(now sim.Time, cmd *Command, off, n int, toHost bool) sim.Time {
 	c.checkRange(cmd, off, n)
+	t := c.readLists(now, cmd, off, n)
+	if !toHost {
+		return c.bookRead(t, cmd, off, n)
+	}
+	// One DMA per physically contiguous piece; pieces are booked back to back.
+	p := &cmd.prp
+	done := t
+	for n > 0 {
+		l := contiguous(p, off, n)
+		cmd.dataIssued = max(cmd.dataIssued, t)
+		done = max(done, c.link.DMAWrite(t, l))
+		off, n = off+l, n-l
+	}
+	return done
+}
+
+// readLists fetches, from now on, the PRP list pieces not read before until the entry of
+// byte off+n-1 is known, one DMA read per piece (each piece's chain pointer leads to the
+// next), and returns when the last one arrives (now if none was needed).
+func (c *Controller) readLists(now sim.Time, cmd *Command, off, n int) sim.Time {
 	p := &cmd.prp
 	t := now
-	// Fetch list pieces until the entry of the last byte is known.
 	for need := p.EntryOf(off + n - 1); cmd.listRead < len(p.Lists) && need >= cmd.knownEntries(); {
 		l := p.Lists[cmd.listRead]
 		t = c.link.DMARead(t, l.Len)
 		c.Stats.ListBytes += int64(l.Len)
 		cmd.listRead++
 	}
-	// One DMA per physically contiguous piece; pieces are booked back to back.
+	return t
+}
+
+// bookRead books DMA reads of bytes [off, off+n) of cmd's data from t on, one per
+// physically contiguous piece, and returns when the last byte arrives.
+func (c *Controller) bookRead(t sim.Time, cmd *Command, off, n int) sim.Time {
 	done := t
 	for n > 0 {
-		a := p.Addr(off)
-		l := min(n, PageSize-int(a%PageSize))
-		for l < n && p.Addr(off+l) == a+uint64(l) {
-			l += min(n-l, PageSize)
-		}
-		var end sim.Time
-		if toHost {
-			cmd.dataIssued = max(cmd.dataIssued, t)
-			end = c.link.DMAWrite(t, l)
-		} else {
-			end = c.link.DMARead(t, l)
-		}
-		done = max(done, end)
+		l := contiguous(&cmd.prp, off, n)
+		done = max(done, c.link.DMARead(t, l))
 		off, n = off+l, n-l
 	}
 	return done
+}
+
+// contiguous returns how many of the n bytes from off are physically contiguous.
+func contiguous(p *PRPs, off, n int) int {
+	a := p.Addr(off)
+	l := min(n, PageSize-int(a%PageSize))
+	for l < n && p.Addr(off+l) == a+uint64(l) {
+		l += min(n-l, PageSize)
+	}
+	return l
 }
 
 // knownEntries returns how many PRP entries the controller knows: PRP1 alone until the

@@ -6,8 +6,11 @@
 // travels over the link as an MMIO write. When the doorbell arrives, the controller arbitrates
 // among the submission queues with pending entries (round robin, or weighted round robin with
 // an urgent class), fetches entries by DMA read, decodes them and hands each one to the
-// firmware as a Command (Firmware.Submit). The firmware moves data with ReadHostData and
-// WriteHostData, which walk the command's PRP entries and book the DMA on the link, and
+// firmware as a Command (Firmware.Submit). The firmware moves data with FetchHostData (a
+// Write's payload, through the DMA engine, which keeps at most Spec.ReadTags read requests
+// outstanding and shares them round robin among the commands waiting for data: dma.go),
+// ReadHostData (metadata such as a range list, booked at once) and WriteHostData, which
+// walk the command's PRP entries and book the DMA on the link, and
 // finishes with Complete: the controller builds a 16-byte completion queue entry with the
 // right phase tag, writes it by DMA into the host's completion ring, and raises an MSI-X
 // interrupt subject to interrupt coalescing (Host.Interrupt).

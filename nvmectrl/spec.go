@@ -40,6 +40,11 @@ type Spec struct {
 	// MaxCommands is the number of commands the controller holds between fetch and
 	// completion (its command slots); fetching stalls when all are in use. 1 to 65536.
 	MaxCommands int `yaml:"max_commands"`
+	// ReadTags is the number of non-posted read requests the DMA engine keeps outstanding
+	// for command data (Write payloads): 1 to 768. With the link's MRRS it bounds the data
+	// requested and not yet received to ReadTags × MRRS bytes (16 KiB at the default 32 and
+	// MRRS 512). SQE fetches and PRP list reads do not count against it (dma.go).
+	ReadTags int `yaml:"read_tags"`
 	// LBASize is the namespace's logical block size in bytes (512, 1024, 2048 or 4096):
 	// it turns a Read or Write's block count into a transfer length.
 	LBASize int `yaml:"lba_size"`
@@ -64,7 +69,9 @@ type Spec struct {
 // DefaultSpec returns a controller shaped like the Intel 750's front end as far as the facts
 // go: WRR supported with SimpleSSD's Intel-750 weights high 2 and medium 2 (FACTS.md §1.6);
 // 4096-entry queues and 64 I/O queues; 512 B blocks, 128 KiB MDTS, 1024 command slots and a
-// 400 MHz front-end clock are modelling assumptions [U], as are the cycle counts.
+// 400 MHz front-end clock are modelling assumptions [U], as are the cycle counts. ReadTags 32
+// is the number of outstanding non-posted requests the PCIe 5-bit Tag field allows a function
+// without Extended Tag Field Enable (FACTS.md §10; 256 with it, 768 with 10-bit tags).
 func DefaultSpec() Spec {
 	return Spec{
 		Clock:             400 * sim.MHz,
@@ -79,6 +86,7 @@ func DefaultSpec() Spec {
 		FetchBatch:        8,
 		MaxFetches:        4,
 		MaxCommands:       1024,
+		ReadTags:          32,
 		LBASize:           512,
 		MaxTransfer:       128 << 10,
 		ArbitrationCycles: 4,
@@ -126,6 +134,9 @@ func (s Spec) Validate() error {
 	}
 	if s.MaxCommands < 1 || s.MaxCommands > 1<<16 {
 		bad("max_commands", s.MaxCommands, "is not in 1..65536")
+	}
+	if s.ReadTags < 1 || s.ReadTags > 768 {
+		bad("read_tags", s.ReadTags, "is not in 1..768")
 	}
 	switch s.LBASize {
 	case 512, 1024, 2048, 4096:

@@ -59,6 +59,9 @@ func (l *Link) Name() string { return l.name }
 // Spec returns the link's configuration.
 func (l *Link) Spec() Spec { return l.spec }
 
+// MaxReadRequest returns the link's MRRS in bytes: the most one read request asks for.
+func (l *Link) MaxReadRequest() int { return l.spec.MRRS }
+
 // MMIOWrite books a host→device posted memory write of bytes (a 4 B doorbell, say), split
 // at MPS, and returns when its last byte arrives at the device.
 func (l *Link) MMIOWrite(now sim.Time, bytes int) sim.Time {
