@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/sim"
 	"gopkg.in/yaml.v3"
 )
 
@@ -160,25 +161,19 @@ func (e *EnergyPerBit) UnmarshalText(b []byte) error {
 }
 
 // UnmarshalYAML implements yaml.Unmarshaler, adding the line of a bad value to the error.
-func (c *Current) UnmarshalYAML(n *yaml.Node) error { return scalarYAML(n, "current", c.UnmarshalText) }
+func (c *Current) UnmarshalYAML(n *yaml.Node) error {
+	return sim.ScalarYAML(n, "current", c.UnmarshalText)
+}
 
 // UnmarshalYAML implements yaml.Unmarshaler, adding the line of a bad value to the error.
-func (v *Voltage) UnmarshalYAML(n *yaml.Node) error { return scalarYAML(n, "voltage", v.UnmarshalText) }
+func (v *Voltage) UnmarshalYAML(n *yaml.Node) error {
+	return sim.ScalarYAML(n, "voltage", v.UnmarshalText)
+}
 
 // UnmarshalYAML implements yaml.Unmarshaler, adding the line of a bad value to the error.
-func (p *Power) UnmarshalYAML(n *yaml.Node) error { return scalarYAML(n, "power", p.UnmarshalText) }
+func (p *Power) UnmarshalYAML(n *yaml.Node) error { return sim.ScalarYAML(n, "power", p.UnmarshalText) }
 
 // UnmarshalYAML implements yaml.Unmarshaler, adding the line of a bad value to the error.
 func (e *EnergyPerBit) UnmarshalYAML(n *yaml.Node) error {
-	return scalarYAML(n, "energy per bit", e.UnmarshalText)
-}
-
-func scalarYAML(n *yaml.Node, what string, parse func([]byte) error) error {
-	if n.Kind != yaml.ScalarNode {
-		return fmt.Errorf("line %d: a %s must be a single value with a unit, not a list or map", n.Line, what)
-	}
-	if err := parse([]byte(n.Value)); err != nil {
-		return fmt.Errorf("line %d: %w", n.Line, err)
-	}
-	return nil
+	return sim.ScalarYAML(n, "energy per bit", e.UnmarshalText)
 }
