@@ -62,6 +62,7 @@ func (f *FTL) allocSequential(die int, skipLSB bool) (PPN, error) {
 func (f *FTL) allocLatencyAware(die int, purpose Purpose) (PPN, error) {
 	ds := &f.dies[die]
 	var b BlockID
+	f.bounded = false
 	if purpose == Foreground {
 		b = f.pickOpen(ds, true)
 		if b == noBlock && f.mayOpen(ds) {
@@ -71,6 +72,7 @@ func (f *FTL) allocLatencyAware(die int, purpose Purpose) (PPN, error) {
 			b = f.nearestLSB(ds, ds.lsbOnly < f.cfg.LSBOnlyBlocks)
 			if b == noBlock {
 				b = ds.open[0] // the LSB-only region is full: no skipping
+				f.bounded = true
 				break
 			}
 			for f.blocks[b].state != stFull && f.kinds[f.blocks[b].next] != LSB {

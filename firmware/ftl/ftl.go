@@ -81,7 +81,10 @@ type FTL struct {
 	dies   []dieState
 	clock  uint64    // pages allocated so far
 	pre    *preState // closed form of the fast precondition, if one ran
-	Stats  Stats
+	// bounded is set by the latency-aware allocator when its last foreground pick had to
+	// take the oldest open block whatever its next page (Stats.FGBounded).
+	bounded bool
+	Stats   Stats
 }
 
 // Stats are the FTL's cumulative counters.
@@ -97,6 +100,11 @@ type Stats struct {
 	SkippedByFG  int64 // pages skipped on behalf of foreground writes
 	LSBForFG     int64 // foreground writes that landed on LSB pages
 	ForegroundWr int64 // foreground writes
+	// FGBounded counts foreground writes that took a CSB or MSB page because no LSB page was
+	// left within the bounds: no open block at an LSB page, the LSB-only region
+	// (LSBOnlyPages) with no room for another block, and the skip region (LSBOnlyBlocks)
+	// full. The latency-aware allocator puts every other foreground write on an LSB page.
+	FGBounded int64
 }
 
 // WAF returns the write amplification factor: pages programmed per host page written.
@@ -197,6 +205,8 @@ func (f *FTL) WriteHost(lpn int64, die int, purpose Purpose) (PPN, error) {
 		f.Stats.ForegroundWr++
 		if f.kinds[f.pageIndex(p)] == LSB {
 			f.Stats.LSBForFG++
+		} else if f.bounded {
+			f.Stats.FGBounded++
 		}
 	}
 	f.bind(lpn, p)

@@ -41,6 +41,10 @@ func TestLSBOnlyRegionBoundsSkipping(t *testing.T) {
 		{b, 0}, {b, 1}, {b, 2}, {b, 3}, {b, 4}, {b, 5}, {b, 6}, {b, 7}, {b, 8}}
 	require.Equal(t, want, got)
 	require.Equal(t, int64(2+4+4), f.Stats.Wasted)
+	// Writes 17 and 18 are the only foreground writes off LSB pages, and both for the bound.
+	require.Equal(t, int64(19), f.Stats.ForegroundWr)
+	require.Equal(t, int64(17), f.Stats.LSBForFG)
+	require.Equal(t, int64(2), f.Stats.FGBounded)
 	require.NoError(t, f.Check())
 
 	// Free block A: trim its ten pages, erase it; the region is empty, so after write 20
@@ -55,6 +59,7 @@ func TestLSBOnlyRegionBoundsSkipping(t *testing.T) {
 	write(20)
 	require.Equal(t, []at{{b, 9}, {b, 14}}, got)
 	require.Equal(t, int64(2+4+4+4), f.Stats.Wasted)
+	require.Equal(t, int64(2), f.Stats.FGBounded, "both new writes on LSB pages")
 	require.NoError(t, f.Check())
 }
 
