@@ -145,6 +145,7 @@ func runFlashbench(jobs []job, rows []Row, o Options) {
 			return
 		}
 		rows[j].Metrics = flashbenchMetrics(res)
+		rows[j].Latency = flashbenchDistributions(res)
 	})
 }
 
@@ -166,6 +167,7 @@ func runRun(s Spec, jobs []job, rows []Row, o Options) error {
 			continue
 		}
 		rows[j].Metrics = runMetrics(res[j], sc.Apps)
+		rows[j].Latency = runDistributions(res[j], sc.Apps)
 	}
 	return nil
 }

@@ -34,7 +34,10 @@ type Row struct {
 	Point   int       `json:"point"`
 	Values  []string  `json:"values"`
 	Metrics []float64 `json:"metrics,omitempty"`
-	Error   string    `json:"error,omitempty"`
+	// Latency holds the point's latency distributions (dist.go); files written before it
+	// existed have none and still read.
+	Latency []Distribution `json:"latency_ps,omitempty"`
+	Error   string         `json:"error,omitempty"`
 }
 
 // Failed returns the number of rows whose simulation failed.
@@ -217,6 +220,9 @@ func (r *Result) check() error {
 		}
 		if w.Error == "" && len(w.Metrics) != len(r.Columns) {
 			errs = append(errs, fmt.Errorf("rows[%d]: point %d has %d metrics for %d columns", i, w.Point, len(w.Metrics), len(r.Columns)))
+		}
+		if err := checkDistributions(w.Latency); err != nil {
+			errs = append(errs, fmt.Errorf("rows[%d]: point %d: %w", i, w.Point, err))
 		}
 	}
 	if want := len(r.Shard.Points(r.Points)); len(r.Rows) != want && len(errs) == 0 {

@@ -150,6 +150,8 @@ func TestReadJSONRejectsBadFiles(t *testing.T) {
 		{"not in shard", `{"point":2,`, `{"point":3,`, "point 3 is not in shard 0/2"},
 		{"points", `"points": 6,`, `"points": 7,`, "the grid has 6"},
 		{"type", `"points": 6,`, `"points": "6",`, "r.json:"},
+		{"distribution", `"latency_ps":[{"name":"read","ps":{"count":`, `"latency_ps":[{"name":"read","ps":{"count":1`, "latency_ps[0]: histogram read: buckets hold"},
+		{"repeated distribution", `{"name":"program"`, `{"name":"read"`, `latency_ps[1]: name "read" is empty or repeated`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			require.Contains(t, good, tc.from)
@@ -273,6 +275,36 @@ func TestRunPointIsTheRunnerResult(t *testing.T) {
 	require.Positive(t, row.Metrics[0])
 	require.Equal(t, float64(a.Latency.Quantile(0.99))/1e6, row.Metrics[3])
 	require.Equal(t, float64(want.Buffer.PeakOccupancy), row.Metrics[len(r.Columns)-6])
+	// The row carries apache-u's whole distribution: rebuilt, it is the runner's histogram.
+	require.Len(t, row.Latency, 1)
+	require.Equal(t, "apache-u", row.Latency[0].Name)
+	require.Equal(t, a.Latency.Data(), row.Latency[0].Ps)
+}
+
+func TestPoolMergesPointsDistributions(t *testing.T) {
+	// Pooling the read latencies of points 4 and 5 is the same as merging the two points'
+	// own histograms, sample for sample: count is the sum of the read counts, and every
+	// quantile is that of the merged histogram, after a JSON round trip of the result.
+	r, err := Run(tinyBench(), Options{})
+	require.NoError(t, err)
+	back, err := ReadJSON(bytes.NewReader(jsonOf(t, r)), "r.json")
+	require.NoError(t, err)
+	pooled, err := back.Pool("read", 4, 5)
+	require.NoError(t, err)
+	readOps := func(k int) float64 { return r.Rows[k].Metrics[3] } // columns: iops, mb_per_s, elapsed_us, read_ops
+	require.Equal(t, "read_ops", r.Columns[3])
+	require.Equal(t, uint64(readOps(4)+readOps(5)), pooled.Count())
+	var want sim.Histogram
+	for _, k := range []int{4, 5} {
+		h, err := sim.FromData("read", r.Rows[k].Latency[0].Ps)
+		require.NoError(t, err)
+		want.Merge(h)
+	}
+	require.Equal(t, want.Data(), pooled.Data())
+	_, err = back.Pool("read", 9)
+	require.ErrorContains(t, err, "point 9 is not in this result")
+	_, err = back.Pool("trim", 1)
+	require.ErrorContains(t, err, `no distribution "trim"`)
 }
 
 func TestWriteFiles(t *testing.T) {

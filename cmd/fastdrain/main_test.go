@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -23,7 +26,23 @@ func run(args ...string) (string, error) {
 func TestVersion(t *testing.T) {
 	out, err := run("version")
 	require.NoError(t, err)
-	require.Equal(t, "fastdrain "+version+"\n", out)
+	first, rest, _ := strings.Cut(out, "\n")
+	require.Equal(t, "fastdrain "+version, first)
+	// go test does not stamp the VCS revision; the toolchain line is the runtime's.
+	require.Contains(t, rest, "revision: not stamped")
+	require.Contains(t, rest, "go: "+runtime.Version()+"\n")
+}
+
+func TestVersionFromBuildInfo(t *testing.T) {
+	// What "go build" in a git checkout stamps (the keys of runtime/debug.BuildSetting).
+	bi := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+		{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "a88f27e0123"},
+		{Key: "vcs.time", Value: "2026-12-01T10:00:00Z"}, {Key: "vcs.modified", Value: "true"}}}
+	var b strings.Builder
+	require.NoError(t, buildInfoOf(bi).write(&b))
+	require.Equal(t, "fastdrain "+version+"\n"+
+		"revision: a88f27e0123 (2026-12-01T10:00:00Z), with uncommitted changes\n"+
+		"module: (devel)\ngo: go1.26.0\n", b.String())
 }
 
 func TestFlashbenchSmall(t *testing.T) {

@@ -1,13 +1,6 @@
 package main
 
-import (
-	"fmt"
-
-	"github.com/spf13/cobra"
-)
-
-// version is the program version; release builds set it with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
+import "github.com/spf13/cobra"
 
 func newRoot() *cobra.Command {
 	cf := &compareFlags{}
@@ -32,16 +25,4 @@ application co-located with Ungzip, and prints the p99 table.`,
 	(&profileFlags{}).register(root)
 	root.AddCommand(newCompare(), newRun(), newFigures(), newScenarios(), newUflip(), newReplay(), newFio(), newSweepCmd(), newMergeCmd(), newFlashbench(), newConfig(), newVersion())
 	return root
-}
-
-func newVersion() *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintln(cmd.OutOrStdout(), "fastdrain", version)
-			return err
-		},
-	}
 }

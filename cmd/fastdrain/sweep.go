@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -13,16 +14,18 @@ import (
 
 // sweepFlags are the flags of the sweep command.
 type sweepFlags struct {
-	cfg     configFlags
-	kind    string
-	axes    []string
-	file    string
-	shard   string
-	jobs    int
-	out     string
-	format  string
-	noFiles bool
-	seed    uint64
+	cfg   configFlags
+	kind  string
+	axes  []string
+	file  string
+	shard string
+	// shardFrom says where --shard auto found the shard ("" for i/n).
+	shardFrom string
+	jobs      int
+	out       string
+	format    string
+	noFiles   bool
+	seed      uint64
 	// run points
 	scenario, duration, warmup, appsFile string
 	quick, full                          bool
@@ -52,10 +55,12 @@ run in parallel on all cores (--jobs). The table of points × metrics is printed
 as sweep.json and sweep.csv under --out/sweep/.
 
 --shard i/n runs only the points k with k mod n == i (0-based i) and writes
-shard-i-of-n.json/.csv, so a batch scheduler can spread a sweep over machines — a Slurm
-job array (--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT) or a Kubernetes indexed
-job (--shard $JOB_COMPLETION_INDEX/N); "fastdrain merge" then joins the shard files into
-output byte-identical to an unsharded run.
+shard-i-of-n.json/.csv, so a batch scheduler can spread a sweep over machines; "fastdrain
+merge" then joins the shard files into output byte-identical to an unsharded run, latency
+distributions included. --shard auto takes the shard from a Slurm job array's variables
+(SLURM_ARRAY_TASK_ID, _COUNT, _MIN, _MAX, _STEP: 0- or 1-based and stepped arrays both
+work); --shard auto/N takes the index from Slurm or from a Kubernetes indexed Job
+(JOB_COMPLETION_INDEX) with N shards. docs/cluster.md has sbatch and Job examples.
 
 A sweep file holds the axes and, optionally, the base:
   kind: flashbench
@@ -74,7 +79,7 @@ Flags given explicitly override the file; --axis flags add axes after the file's
 	f.StringVar(&sf.kind, "kind", string(sweep.KindRun), "job of every point: run (whole machine) or flashbench (bare flash array)")
 	f.StringArrayVar(&sf.axes, "axis", nil, "swept key and values, KEY=V1,V2,… (repeatable; the first axis varies slowest)")
 	f.StringVar(&sf.file, "file", "", "YAML sweep file (axes, and optionally kind, preset, variant, config, set)")
-	f.StringVar(&sf.shard, "shard", "0/1", "run only shard i of n (0-based): the points k with k mod n == i")
+	f.StringVar(&sf.shard, "shard", "0/1", "run only shard i of n (0-based): the points k with k mod n == i; auto or auto/N: from Slurm or Kubernetes (see above)")
 	f.IntVar(&sf.jobs, "jobs", 0, "simulations run in parallel (0 = one per CPU)")
 	f.StringVar(&sf.out, "out", "results", "output directory (files go to OUT/sweep/)")
 	f.StringVar(&sf.format, "format", "text", "terminal output: text, csv or json")
@@ -131,10 +136,11 @@ func (sf *sweepFlags) spec(cmd *cobra.Command) (sweep.Spec, sweep.Shard, error) 
 	if len(s.Axes) == 0 && len(errs) == 0 {
 		errs = append(errs, errors.New("give at least one --axis KEY=V1,V2,… or a --file with axes"))
 	}
-	sh, err := sweep.ParseShard(sf.shard)
+	sh, from, err := sweep.ParseShardFlag(sf.shard, os.Getenv)
 	if err != nil {
 		errs = append(errs, err)
 	}
+	sf.shardFrom = from
 	if sf.format != "text" && sf.format != "csv" && sf.format != "json" {
 		errs = append(errs, fmt.Errorf("--format %q: want text, csv or json", sf.format))
 	}
@@ -207,6 +213,9 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	s, sh, err := sf.spec(cmd)
 	if err != nil {
 		return err
+	}
+	if sf.shardFrom != "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "shard %s, from %s\n", sh, sf.shardFrom)
 	}
 	progress, finish := progressBar(cmd, len(sh.Points(s.Size())))
 	r, err := sweep.Run(s, sweep.Options{Shard: sh, Jobs: sf.jobs, Progress: progress})

@@ -112,3 +112,30 @@ func TestSweepRunKind(t *testing.T) {
 	require.Contains(t, out, `"duration": "100ms"`)
 	require.Contains(t, out, `"apache-u.p99_us"`)
 }
+
+func TestSweepShardAutoFromA1BasedSlurmArray(t *testing.T) {
+	// The tasks of "sbatch --array=1-3" run shards 0/3, 1/3 and 2/3 with --shard auto; the
+	// merge of their files is the unsharded sweep, byte for byte (latency distributions too).
+	whole, parts, merged := t.TempDir(), t.TempDir(), t.TempDir()
+	_, err := runSweepCmd(newSweepCmd(), append(tinySweep, "--out", whole, "--jobs", "1")...)
+	require.NoError(t, err)
+	t.Setenv("SLURM_ARRAY_TASK_COUNT", "3")
+	t.Setenv("SLURM_ARRAY_TASK_MIN", "1")
+	t.Setenv("SLURM_ARRAY_TASK_MAX", "3")
+	var files []string
+	for id := 1; id <= 3; id++ {
+		t.Setenv("SLURM_ARRAY_TASK_ID", string(rune('0'+id)))
+		out, err := runSweepCmd(newSweepCmd(), append(tinySweep, "--out", parts, "--shard", "auto")...)
+		require.NoError(t, err)
+		require.Contains(t, out, "shard "+string(rune('0'+id-1))+"/3, from SLURM_ARRAY_TASK_ID="+string(rune('0'+id)))
+		files = append(files, filepath.Join(parts, "sweep", "shard-"+string(rune('0'+id-1))+"-of-3.json"))
+	}
+	_, err = runSweepCmd(newMergeCmd(), append([]string{"-o", merged}, files...)...)
+	require.NoError(t, err)
+	want, err := os.ReadFile(filepath.Join(whole, "sweep", "sweep.json"))
+	require.NoError(t, err)
+	got, err := os.ReadFile(filepath.Join(merged, "sweep.json"))
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got))
+	require.Contains(t, string(got), `"latency_ps":[{"name":"read"`)
+}
