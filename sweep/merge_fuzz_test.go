@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // shardJSON writes shard i/n of s as "fastdrain sweep --shard" would, with made-up metrics
@@ -18,6 +20,11 @@ func shardJSON(s Spec, i, n int) []byte {
 		}
 		if k == 3 {
 			w.Metrics, w.Error = nil, "flashbench: a failed point"
+		} else {
+			// A small distribution: samples k+1 and 1000 ps ([1000, 1003] at exp 2).
+			w.Latency = []Distribution{{Name: "read", Ps: sim.HistogramData{Count: 2, Min: int64(k + 1), Max: 1000,
+				Sum: int64(k + 1001), SumExact: true, SumFloat: float64(k + 1001),
+				Buckets: [][3]int64{{int64(k + 1), int64(k + 1), 1}, {1000, 1003, 1}}}}}
 		}
 		r.Rows = append(r.Rows, w)
 	}
