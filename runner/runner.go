@@ -102,6 +102,12 @@ func Run(o Options) (*Result, error) {
 		return nil, err
 	}
 	wasted0 := m.SSD.FW.FTL().Stats.Wasted
+	// The host's file system spans the namespace (platforms.Build): refuse a scenario
+	// whose data sets cannot fit before simulating its set-up into ENOSPC.
+	fsBytes := m.SSD.FW.LogicalPages() * int64(o.Config.Firmware.PageSize)
+	if err := o.Workload.Apps.CheckFits(o.Workload.Scenario, fsBytes); err != nil {
+		return nil, err
+	}
 	run, err := apps.Start(m.Eng, m.Host.OS(), o.Workload.Apps, o.Workload.Scenario)
 	if err != nil {
 		return nil, err
