@@ -31,6 +31,9 @@ func (cf *compareFlags) register(cmd *cobra.Command) {
 		lc = append(lc, a+"+"+apps.Ungzip)
 	}
 	f.StringVar(&cf.scenarios, "scenarios", strings.Join(lc, ","), "co-location scenarios to run")
+	// compare takes a list of variants; the single --variant of the run flags is refused
+	// (run's error says so) and kept out of the help.
+	_ = f.MarkHidden("variant")
 }
 
 func newCompare() *cobra.Command {
@@ -41,8 +44,10 @@ func newCompare() *cobra.Command {
 		Long: `compare runs every scenario under every variant on the same platform — all variants share
 every other parameter — in parallel, and prints each latency-critical application's p99 response
 time per variant and normalized to the first variant (the paper's Fig. 5), then writes every
-run's outputs and a summary (p99.csv, summary.json, energy.csv, p99.png/.svg) under
---out/compare/.`,
+run's outputs and a summary under --out/compare/: p99.csv, mean.csv, corunner.csv,
+energy.csv, p99.png/.svg, and summary.json (per app and variant: requests, mean, p50, p90,
+p99, p99.9 and max in µs, p99 normalized to the first variant, Ungzip's MB/s, SSD watts and
+J/GB; numbers only, units in the field names).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cf.run(cmd) },
 	}
@@ -141,6 +146,10 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	if err := power.SaveCSV(filepath.Join(dir, "energy.csv")); err != nil {
+		return err
+	}
+	sum := buildSummary(cf.cfg.preset, opts[0].Workload.Scenario.Duration, scenarios, appsRun, variants, cell)
+	if err := sum.save(filepath.Join(dir, "summary.json")); err != nil {
 		return err
 	}
 	var norm [][]float64

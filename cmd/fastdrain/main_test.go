@@ -65,10 +65,32 @@ func TestDefaultActionIsTheComparison(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, out, "FastDrain comparison on fastdrain-tlc: 1 scenarios × 2 variants")
 	require.Contains(t, out, "fd/vanilla")
-	for _, f := range []string{"p99.csv", "mean.csv", "p99.png", "p99.svg", "apache-u+ungzip/vanilla/result.json", "apache-u+ungzip/fd/config.yaml"} {
+	for _, f := range []string{"p99.csv", "mean.csv", "p99.png", "p99.svg", "summary.json", "apache-u+ungzip/vanilla/result.json", "apache-u+ungzip/fd/config.yaml"} {
 		_, err := os.Stat(filepath.Join(dir, "compare", f))
 		require.NoError(t, err, f)
 	}
+	// summary.json: one cell per app and variant, numbers only; the baseline's p99_norm is
+	// 1 and the other's is the ratio of the two p99s.
+	b, err := os.ReadFile(filepath.Join(dir, "compare", "summary.json"))
+	require.NoError(t, err)
+	var sum compareSummary
+	require.NoError(t, json.Unmarshal(b, &sum))
+	require.Equal(t, "vanilla", sum.Baseline)
+	require.Equal(t, 0.2, sum.Seconds)
+	require.Len(t, sum.Cells, 2)
+	van, fd := sum.Cells[0], sum.Cells[1]
+	require.Equal(t, []string{"apache-u", "vanilla", "apache-u", "fd"}, []string{van.App, van.Variant, fd.App, fd.Variant})
+	require.Positive(t, van.Requests)
+	require.Equal(t, 1.0, van.P99Norm)
+	require.InDelta(t, fd.P99Us/van.P99Us, fd.P99Norm, 1e-12)
+	require.LessOrEqual(t, van.P50Us, van.P99Us)
+	require.LessOrEqual(t, van.P99Us, van.MaxUs)
+	require.Positive(t, van.CorunnerMBps)
+
+	help, err := run("compare", "--help")
+	require.NoError(t, err)
+	require.NotContains(t, help, "--variant ", "compare refuses --variant, so its help does not offer it")
+	require.Contains(t, help, "--variants")
 }
 
 func TestRunCommand(t *testing.T) {

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+
+	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/runner"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// compareSummary is compare's summary.json: one cell per latency-critical application and
+// variant, every value a number with its unit in the field name (µs, MB/s, W, J/GB,
+// fractions), so scripts need no parsing of the text tables.
+type compareSummary struct {
+	Format    string        `json:"format"` // "fastdrain-compare/1"
+	Preset    string        `json:"preset"`
+	Seconds   float64       `json:"duration_s"`
+	Baseline  string        `json:"baseline"` // the variant p99_norm is relative to
+	Variants  []string      `json:"variants"`
+	Scenarios []string      `json:"scenarios"`
+	Cells     []summaryCell `json:"cells"`
+}
+
+// summaryCell is one application under one variant.
+type summaryCell struct {
+	Scenario string  `json:"scenario"`
+	App      string  `json:"app"`
+	Variant  string  `json:"variant"`
+	Requests int64   `json:"requests"`
+	MeanUs   float64 `json:"mean_us"`
+	P50Us    float64 `json:"p50_us"`
+	P90Us    float64 `json:"p90_us"`
+	P99Us    float64 `json:"p99_us"`
+	P999Us   float64 `json:"p999_us"`
+	MaxUs    float64 `json:"max_us"`
+	// P99Norm is p99 over the baseline variant's p99 for the same app (0 if either is empty).
+	P99Norm float64 `json:"p99_norm"`
+	// CorunnerMBps is Ungzip's write throughput in the same run (10⁶ bytes per second).
+	CorunnerMBps float64 `json:"corunner_mb_per_s"`
+	// SSD power over the measured window (0 when energy was not measured).
+	AvgW  float64 `json:"ssd_avg_w"`
+	JPerG float64 `json:"ssd_j_per_gb_written"`
+}
+
+// buildSummary fills the summary from the compare run's cells.
+func buildSummary(preset string, dur sim.Time, scenarios, appsRun, variants []string, cell func(app, v string) runner.Cell) compareSummary {
+	us := func(ps int64) float64 { return float64(ps) / float64(sim.Microsecond) }
+	s := compareSummary{Format: "fastdrain-compare/1", Preset: preset, Seconds: dur.Seconds(), Baseline: variants[0],
+		Variants: variants, Scenarios: scenarios, Cells: []summaryCell{}}
+	for _, a := range appsRun {
+		base := cell(a, variants[0]).P99(a)
+		for _, v := range variants {
+			c := cell(a, v)
+			sc := summaryCell{Scenario: c.Scenario, App: a, Variant: v}
+			if c.Result != nil {
+				if r := c.Result.App(a); r != nil && r.Latency != nil && r.Latency.Count() > 0 {
+					h := r.Latency
+					sc.Requests, sc.MeanUs = r.Requests, h.Mean()/float64(sim.Microsecond)
+					sc.P50Us, sc.P90Us, sc.P99Us = us(h.Quantile(0.5)), us(h.Quantile(0.9)), us(h.Quantile(0.99))
+					sc.P999Us, sc.MaxUs = us(h.Quantile(0.999)), us(h.Max())
+					if base > 0 {
+						sc.P99Norm = float64(h.Quantile(0.99)) / float64(base)
+					}
+				}
+				if c.Result.App(apps.Ungzip) != nil {
+					sc.CorunnerMBps = c.Result.Throughput(apps.Ungzip)
+				}
+				if e := c.Result.Energy; e != nil {
+					sc.AvgW, sc.JPerG = finiteOr0(e.AveragePower()), finiteOr0(e.PerGBWritten())
+				}
+			}
+			s.Cells = append(s.Cells, sc)
+		}
+	}
+	return s
+}
+
+// save writes the summary as indented JSON.
+func (s compareSummary) save(path string) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// finiteOr0 maps NaN and ±Inf (no bytes written, an empty window) to 0, which JSON can hold.
+func finiteOr0(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}
