@@ -47,7 +47,7 @@ func TestReplayCommand(t *testing.T) {
 	require.NoError(t, err)
 	// The first 500 requests of the TPC-C trace (counted with awk).
 	require.Contains(t, out, "replayed 500 in")
-	require.Contains(t, out, "replay latency")
+	require.Contains(t, out, "replay: per operation")
 	st, err := os.Stat(rec)
 	require.NoError(t, err)
 	require.Positive(t, st.Size())
@@ -57,6 +57,47 @@ func TestReplayCommand(t *testing.T) {
 	require.ErrorContains(t, err, "--time-scale")
 	_, err = run("replay", "/no/such/trace")
 	require.Error(t, err)
+	_, err = run("replay", tr, "--qd", "0")
+	require.ErrorContains(t, err, "--qd 0: want 1 … 65536")
+	_, err = run("replay", tr, "--format", "disksim")
+	require.ErrorContains(t, err, "the trace's format is --trace-format disksim")
+	empty := filepath.Join(t.TempDir(), "empty.trace")
+	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	_, err = run("replay", empty, "--trace-format", "disksim")
+	require.ErrorContains(t, err, "empty.trace: no requests in the trace (0 lines")
+}
+
+func TestReplaySummaryByHand(t *testing.T) {
+	// testdata/small.disksim (time_ns device lba size_sectors type; type 1 is a read, 0 a
+	// write; sectors of 512 B):
+	//   read  4096 B at 0            aligned: asked 4096, moved 4096
+	//   read  1536 B at 4608         [4608, 6144) rounds out to [4096, 8192): asked 1536, moved 4096
+	//   write 4096 B at 8192         aligned: asked 4096, moved 4096
+	//   write 4096 B at 1.024e15     past the device: wrapped, asked 4096, moved 4096
+	// so reads asked 5632 and moved 8192, writes asked and moved 8192, 1 rounded, 1 wrapped.
+	dir := t.TempDir()
+	out, err := run("replay", "testdata/small.disksim", "--trace-format", "disksim", "--format", "json", "--out", dir)
+	require.NoError(t, err)
+	var s replaySummary
+	require.NoError(t, json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &s))
+	require.Equal(t, "disksim", s.TraceFormat)
+	require.Equal(t, [3]int64{4, 1, 1}, [3]int64{s.Requests, s.Rounded, s.Wrapped})
+	require.Equal(t, int64(4096), s.BlockBytes)
+	byOp := map[string]replayOpSum{}
+	for _, o := range s.Ops {
+		byOp[o.Op] = o
+	}
+	require.Equal(t, [3]int64{2, 5632, 8192}, [3]int64{byOp["read"].Requests, byOp["read"].BytesAsked, byOp["read"].BytesMoved})
+	require.Equal(t, [3]int64{2, 8192, 8192}, [3]int64{byOp["write"].Requests, byOp["write"].BytesAsked, byOp["write"].BytesMoved})
+	require.Equal(t, [3]int64{4, 13824, 16384}, [3]int64{byOp["all"].Requests, byOp["all"].BytesAsked, byOp["all"].BytesMoved})
+	// IOPS and MB/s are over the replay's span: 4 requests and 16384 B in elapsed_us.
+	require.InDelta(t, 4/(s.ElapsedUs/1e6), s.IOPS, 1e-6*s.IOPS)
+	require.InDelta(t, 16384/(s.ElapsedUs/1e6)/1e6, byOp["all"].MBps, 1e-6*byOp["all"].MBps)
+	require.LessOrEqual(t, byOp["all"].P50Us, byOp["all"].P99Us)
+	for _, f := range []string{"replay.json", "replay.csv"} {
+		_, err := os.Stat(filepath.Join(dir, f))
+		require.NoError(t, err, f)
+	}
 }
 
 func TestFioCommand(t *testing.T) {

@@ -42,7 +42,7 @@ func (r *Reader) normalise() (Request, error) {
 			return Request{}, err
 		}
 	}
-	r.count(req, rounded, wrapped)
+	r.count(req, c.size, rounded, wrapped)
 	if !r.started {
 		r.base = c.ts
 		r.started = true
@@ -113,17 +113,19 @@ func (r *Reader) fit(req *Request) (wrapped bool, err error) {
 	return true, nil
 }
 
-// count adds a returned request to the stats.
-func (r *Reader) count(req Request, rounded, wrapped bool) {
+// count adds a returned request to the stats; asked is its size as the trace gave it.
+func (r *Reader) count(req Request, asked int64, rounded, wrapped bool) {
 	s := &r.stats
 	s.Requests++
 	switch req.Op {
 	case Read:
 		s.Reads++
 		s.ReadBytes += req.Size
+		s.ReadBytesAsked += asked
 	case Write:
 		s.Writes++
 		s.WriteBytes += req.Size
+		s.WriteBytesAsked += asked
 	case Trim:
 		s.Trims++
 	case Flush:

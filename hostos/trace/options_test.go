@@ -106,6 +106,9 @@ func TestUnaligned(t *testing.T) {
 	reqs, st := readString(t, text, Options{Format: Replayer})
 	require.Equal(t, [2]int64{512, 2048}, [2]int64{reqs[0].Offset, reqs[0].Size}) // [512, 2560)
 	require.Equal(t, int64(1), st.Rounded)
+	// The trace asked for 1100 bytes; the device moves the 2048 rounded out to sectors.
+	require.Equal(t, int64(1100), st.ReadBytesAsked+st.WriteBytesAsked)
+	require.Equal(t, int64(2048), st.ReadBytes+st.WriteBytes)
 
 	reqs, _ = readString(t, text, Options{Format: Replayer, SectorSize: 4096})
 	require.Equal(t, [2]int64{0, 4096}, [2]int64{reqs[0].Offset, reqs[0].Size}) // [0, 4096)

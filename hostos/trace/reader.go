@@ -36,8 +36,11 @@ type Stats struct {
 	Lines int64
 	// Requests is the number of requests returned; Reads, Writes, Trims and Flushes split it.
 	Requests, Reads, Writes, Trims, Flushes int64
-	// ReadBytes and WriteBytes are the bytes of the returned reads and writes.
-	ReadBytes, WriteBytes int64
+	// ReadBytes and WriteBytes are the bytes of the returned reads and writes, after
+	// rounding out to sectors (Options.Unaligned); ReadBytesAsked and WriteBytesAsked are
+	// what the trace asked for, before rounding.
+	ReadBytes, WriteBytes           int64
+	ReadBytesAsked, WriteBytesAsked int64
 	// Ignored counts lines that are not requests by design: blank lines, comments,
 	// headers, blkparse events of other actions and its summary section, non-I/O SCSI
 	// commands.

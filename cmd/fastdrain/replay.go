@@ -1,0 +1,326 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/fastdrain-sim/fastdrain/hostos/replay"
+	"github.com/fastdrain-sim/fastdrain/hostos/trace"
+	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/spf13/cobra"
+)
+
+// traceFormats are the --trace-format names besides auto.
+var traceFormats = []string{"disksim", "replayer", "msr", "spc", "blkparse", "vscsi"}
+
+// replayFlags are the flags of the replay command.
+type replayFlags struct {
+	cf                                              configFlags
+	traceFormat, format, out, mode, timeScale, past string
+	records, stride                                 string
+	qd, maxReq                                      int
+	lenient                                         bool
+}
+
+func newReplay() *cobra.Command {
+	rf := &replayFlags{}
+	cmd := &cobra.Command{
+		Use:   "replay TRACE",
+		Short: "Replay a block trace on a simulated platform",
+		Long: `replay reads a block trace (DiskSim ASCII, the replayer/heimdall ASCII, MSR Cambridge CSV,
+UMass SPC, blkparse text or the vSCSI CSV; the format is detected unless --trace-format names
+it) and issues its requests to the simulated raw block device, timed (at the trace's times,
+scaled by --time-scale) or as fast as possible at --qd. It prints, per operation, requests,
+IOPS, the bytes the trace asked for and the bytes moved after rounding each request out to
+the device's 4 KiB blocks (both named), MB/s, and latency mean, p50, p90, p99, p99.9 and max;
+--format json or csv prints the same as numbers with units in the field names, and --out DIR
+writes DIR/replay.json and DIR/replay.csv. Addresses past the device are wrapped (counted,
+with a warning) or rejected (--past-capacity). An empty trace is an error.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return rf.run(cmd, args[0]) },
+	}
+	rf.cf.register(cmd, "fastdrain-small")
+	f := cmd.Flags()
+	f.StringVar(&rf.traceFormat, "trace-format", "auto", "trace format: auto, "+strings.Join(traceFormats, ", "))
+	f.StringVar(&rf.format, "format", "text", "output format: text, json or csv")
+	f.StringVar(&rf.out, "out", "", "also write replay.json and replay.csv to this directory")
+	f.StringVar(&rf.mode, "mode", "afap", "timed or afap (as fast as possible)")
+	f.StringVar(&rf.timeScale, "time-scale", "1", "multiply trace times by this ratio, e.g. 1/2 or 0.25")
+	f.StringVar(&rf.past, "past-capacity", "wrap", "addresses past the device: wrap or reject")
+	f.IntVar(&rf.qd, "qd", 32, fmt.Sprintf("outstanding requests in afap mode, 1 … %d", replay.MaxDepth))
+	f.IntVar(&rf.maxReq, "max", 0, "replay at most this many requests (0 = all)")
+	f.BoolVar(&rf.lenient, "lenient", false, "skip malformed lines with a warning instead of stopping")
+	f.StringVar(&rf.records, "records", "", "write every request's issue time and latency to this CSV file")
+	f.StringVar(&rf.stride, "device-stride", "", "place trace device d at offset d × this size (default: all devices share offset 0)")
+	return cmd
+}
+
+// options checks the flags and turns them into the trace reader's and the replayer's
+// options; every error names its flag.
+func (rf *replayFlags) options() (trace.Options, replay.Options, error) {
+	var errs []error
+	topt := trace.DefaultOptions()
+	if rf.traceFormat != "auto" {
+		f, err := trace.ParseFormat(rf.traceFormat)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--trace-format: %w", err))
+		}
+		topt.Format = f
+	}
+	switch rf.format {
+	case "text", "json", "csv":
+	default:
+		msg := fmt.Sprintf("--format %q: want text, json or csv (the output format)", rf.format)
+		if _, err := trace.ParseFormat(rf.format); err == nil {
+			msg += "; the trace's format is --trace-format " + rf.format
+		}
+		errs = append(errs, errors.New(msg))
+	}
+	r, err := trace.ParseRatio(rf.timeScale)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("--time-scale: %w", err))
+	}
+	topt.TimeScale = r
+	switch rf.past {
+	case "wrap":
+		topt.PastCapacity = trace.Wrap
+	case "reject":
+		topt.PastCapacity = trace.Reject
+	default:
+		errs = append(errs, fmt.Errorf("--past-capacity %q: want wrap or reject", rf.past))
+	}
+	topt.Lenient = rf.lenient
+	if rf.stride != "" {
+		// Every device of the trace goes to its own region of the one namespace.
+		sz, err := sim.ParseSize(rf.stride)
+		if err != nil || sz <= 0 {
+			errs = append(errs, fmt.Errorf("--device-stride %q: want a size such as 8GiB", rf.stride))
+		}
+		topt.Devices, topt.DeviceStride = trace.Merged, int64(sz)
+	}
+	ropt := replay.DefaultOptions()
+	if ropt.Mode, err = replay.ParseMode(rf.mode); err != nil {
+		errs = append(errs, fmt.Errorf("--mode: %w", err))
+	}
+	// The replayer reads a zero depth as its default; on the command line 0 is a mistake.
+	if rf.qd < 1 || rf.qd > replay.MaxDepth {
+		errs = append(errs, fmt.Errorf("--qd %d: want 1 … %d outstanding requests", rf.qd, replay.MaxDepth))
+	}
+	if rf.maxReq < 0 {
+		errs = append(errs, fmt.Errorf("--max %d: want 0 (all) or a positive count", rf.maxReq))
+	}
+	ropt.QueueDepth, ropt.MaxRequests = rf.qd, int64(rf.maxReq)
+	return topt, ropt, errors.Join(append(errs, ropt.Validate())...)
+}
+
+func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
+	topt, ropt, err := rf.options()
+	if err != nil {
+		return err
+	}
+	if rf.records != "" {
+		f, err := os.Create(rf.records)
+		if err != nil {
+			return fmt.Errorf("--records: %w", err)
+		}
+		defer f.Close()
+		ropt.Records = f
+	}
+	m, dev, err := simDevice(&rf.cf)
+	if err != nil {
+		return err
+	}
+	defer m.Eng.Close()
+	tf, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer tf.Close()
+	fit := replay.FitOptions(topt, dev)
+	rd, err := trace.NewReader(tf, path, fit)
+	if err != nil {
+		return err
+	}
+	var res *replay.Result
+	var runErr error
+	m.Eng.Spawn("replay", func(p *sim.Proc) {
+		res, runErr = replay.Run(p, dev, rd, ropt)
+		m.Eng.Stop()
+	})
+	m.Eng.Run()
+	if runErr != nil {
+		return runErr
+	}
+	st := rd.Stats()
+	if st.Requests == 0 {
+		return fmt.Errorf("%s: no requests in the trace (%d lines: %d ignored by design, %d malformed and skipped)",
+			path, st.Lines, st.Ignored, st.Skipped)
+	}
+	sum := newReplaySummary(path, rd.Format(), fit, st, res)
+	stderr := cmd.ErrOrStderr()
+	for _, w := range st.Warnings {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
+	if st.WarningsDropped > 0 {
+		fmt.Fprintf(stderr, "warning: %d more malformed lines skipped\n", st.WarningsDropped)
+	}
+	if st.Wrapped > 0 {
+		fmt.Fprintf(stderr, "warning: %d of %d requests were past the device's %s and wrapped around it (--past-capacity reject refuses them)\n",
+			st.Wrapped, st.Requests, mb(fit.Capacity))
+	}
+	if st.Rounded > 0 {
+		fmt.Fprintf(stderr, "note: %d requests were rounded out to %d B blocks: %s asked, %s moved\n",
+			st.Rounded, fit.SectorSize, mb(st.ReadBytesAsked+st.WriteBytesAsked), mb(st.ReadBytes+st.WriteBytes))
+	}
+	out := cmd.OutOrStdout()
+	switch rf.format {
+	case "json":
+		err = sum.writeJSON(out)
+	case "csv":
+		err = sum.table().WriteCSV(out)
+	default:
+		fmt.Fprintf(out, "%s (%s): %d lines, %d requests (%d reads, %d writes, %d trims, %d flushes), %d skipped; replayed %d in %s simulated, %.0f IOPS\n",
+			path, sum.TraceFormat, st.Lines, st.Requests, st.Reads, st.Writes, st.Trims, st.Flushes, st.Skipped,
+			res.Requests, report.Duration(res.LastCompletion-res.Start), sum.IOPS)
+		if res.Late > 0 {
+			fmt.Fprintf(out, "%d requests issued late (device saturated)\n", res.Late)
+		}
+		err = sum.table().WriteText(out)
+	}
+	if err != nil || rf.out == "" {
+		return err
+	}
+	if err := os.MkdirAll(rf.out, 0o755); err != nil {
+		return err
+	}
+	if err := writeFileWith(filepath.Join(rf.out, "replay.json"), sum.writeJSON); err != nil {
+		return err
+	}
+	return sum.table().SaveCSV(filepath.Join(rf.out, "replay.csv"))
+}
+
+// mb formats bytes as decimal megabytes (10⁶ B) with one decimal.
+func mb(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) }
+
+// writeFileWith creates path and fills it with write.
+func writeFileWith(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// replaySummary is replay's result as numbers, units in the field names: what --format
+// json prints and replay.json holds.
+type replaySummary struct {
+	Format      string `json:"format"` // "fastdrain-replay/1"
+	Trace       string `json:"trace"`
+	TraceFormat string `json:"trace_format"`
+	Lines       int64  `json:"lines"`
+	Requests    int64  `json:"requests"`
+	Replayed    int64  `json:"replayed"`
+	Skipped     int64  `json:"skipped"`
+	Rounded     int64  `json:"rounded"`
+	Wrapped     int64  `json:"wrapped"`
+	// BlockBytes is the size requests are rounded out to; CapacityBytes the device's.
+	BlockBytes    int64         `json:"block_bytes"`
+	CapacityBytes int64         `json:"capacity_bytes"`
+	ElapsedUs     float64       `json:"elapsed_us"`
+	IOPS          float64       `json:"iops"`
+	Late          int64         `json:"late"`
+	PeakInFlight  int           `json:"peak_in_flight"`
+	DeviceErrors  int64         `json:"device_errors"`
+	Ops           []replayOpSum `json:"ops"`
+}
+
+// replayOpSum is one operation kind's (read, write, trim, flush; "all" for every one).
+type replayOpSum struct {
+	Op       string `json:"op"`
+	Requests int64  `json:"requests"`
+	// BytesAsked is what the trace asked for; BytesMoved what the device moved after
+	// rounding out to BlockBytes (0 asked for trims and flushes).
+	BytesAsked int64   `json:"bytes_asked"`
+	BytesMoved int64   `json:"bytes_moved"`
+	IOPS       float64 `json:"iops"`
+	MBps       float64 `json:"mb_per_s"` // BytesMoved per simulated second, 10⁶ B
+	MeanUs     float64 `json:"mean_us"`
+	P50Us      float64 `json:"p50_us"`
+	P90Us      float64 `json:"p90_us"`
+	P99Us      float64 `json:"p99_us"`
+	P999Us     float64 `json:"p999_us"`
+	MaxUs      float64 `json:"max_us"`
+}
+
+// newReplaySummary computes the summary. IOPS and MB/s are over the replay's span, from its
+// start to the last completion.
+func newReplaySummary(path string, format trace.Format, fit trace.Options, st trace.Stats, res *replay.Result) *replaySummary {
+	span := (res.LastCompletion - res.Start).Seconds()
+	per := func(n float64) float64 {
+		if span <= 0 {
+			return 0
+		}
+		return n / span
+	}
+	us := func(ps int64) float64 { return float64(ps) / float64(sim.Microsecond) }
+	s := &replaySummary{Format: "fastdrain-replay/1", Trace: path, TraceFormat: format.String(), Lines: st.Lines,
+		Requests: st.Requests, Replayed: res.Requests, Skipped: st.Skipped, Rounded: st.Rounded, Wrapped: st.Wrapped,
+		BlockBytes: fit.SectorSize, CapacityBytes: fit.Capacity, ElapsedUs: us(int64(res.LastCompletion - res.Start)),
+		IOPS: per(float64(res.Requests)), Late: res.Late, PeakInFlight: res.Peak, DeviceErrors: res.Errors}
+	asked := map[trace.Op]int64{trace.Read: st.ReadBytesAsked, trace.Write: st.WriteBytesAsked}
+	add := func(name string, n, askedB, moved int64, h *sim.Histogram) {
+		s.Ops = append(s.Ops, replayOpSum{Op: name, Requests: n, BytesAsked: askedB, BytesMoved: moved,
+			IOPS: per(float64(n)), MBps: per(float64(moved)) / 1e6, MeanUs: h.Mean() / float64(sim.Microsecond),
+			P50Us: us(h.Quantile(0.5)), P90Us: us(h.Quantile(0.9)), P99Us: us(h.Quantile(0.99)),
+			P999Us: us(h.Quantile(0.999)), MaxUs: us(h.Max())})
+	}
+	var allAsked, allMoved int64
+	for op := 0; op < len(res.Count); op++ {
+		if res.Count[op] == 0 {
+			continue
+		}
+		a := asked[trace.Op(op)]
+		if st.Requests != res.Requests { // --max cut the replay short: the trace's bytes are not the replay's
+			a = res.Bytes[op]
+		}
+		add(trace.Op(op).String(), res.Count[op], a, res.Bytes[op], &res.Latency[op])
+		allAsked += a
+		allMoved += res.Bytes[op]
+	}
+	add("all", res.Requests, allAsked, allMoved, res.Total())
+	return s
+}
+
+// table is the summary's per-operation table.
+func (s *replaySummary) table() *report.Table {
+	t := &report.Table{Title: "replay: per operation (MB = 10⁶ B; asked = as in the trace, moved = rounded out to " +
+		strconv.FormatInt(s.BlockBytes, 10) + " B blocks)",
+		Header: []string{"op", "requests", "iops", "asked_mb", "moved_mb", "mb_per_s", "mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us"}}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+	for _, o := range s.Ops {
+		t.Append(o.Op, strconv.FormatInt(o.Requests, 10), f(o.IOPS), f(float64(o.BytesAsked)/1e6), f(float64(o.BytesMoved)/1e6),
+			f(o.MBps), f(o.MeanUs), f(o.P50Us), f(o.P90Us), f(o.P99Us), f(o.P999Us), f(o.MaxUs))
+	}
+	return t
+}
+
+// writeJSON writes the summary as indented JSON.
+func (s *replaySummary) writeJSON(w io.Writer) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
