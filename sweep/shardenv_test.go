@@ -72,3 +72,23 @@ func TestShardAutoErrors(t *testing.T) {
 		})
 	}
 }
+
+// FuzzShardAuto fuzzes --shard auto against arbitrary scheduler variables: it never panics,
+// and a shard it accepts is valid and owns the task's position in the array.
+func FuzzShardAuto(f *testing.F) {
+	f.Add("auto", "8", "8", "1", "8", "1", "")
+	f.Add("auto/5", "", "", "", "", "", "4")
+	f.Add("auto", "30", "4", "10", "40", "10", "")
+	f.Add("auto", "3", "3", "1", "4", "", "")
+	f.Add("auto/0", "x", "-1", "9", "2", "0", "7")
+	f.Fuzz(func(t *testing.T, flag, id, count, lo, hi, step, k8s string) {
+		env := envOf(envSlurmID, id, envSlurmCount, count, envSlurmMin, lo, envSlurmMax, hi, envSlurmStep, step, envK8sIndex, k8s)
+		sh, _, err := ParseShardFlag(flag, env)
+		if err != nil {
+			return
+		}
+		if sh.Validate() != nil {
+			t.Fatalf("ParseShardFlag(%q) with %q gave invalid shard %+v", flag, []string{id, count, lo, hi, step, k8s}, sh)
+		}
+	})
+}

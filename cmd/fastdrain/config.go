@@ -35,7 +35,7 @@ func newConfig() *cobra.Command {
 		Use:   "config",
 		Short: "Show, validate, compare and list platform configurations",
 	}
-	cmd.AddCommand(newConfigShow(), newConfigValidate(), newConfigDiff(), newConfigList())
+	cmd.AddCommand(newConfigShow(), newConfigValidate(), newConfigDiff(), newConfigList(), newConfigImport())
 	return cmd
 }
 

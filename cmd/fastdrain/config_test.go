@@ -70,3 +70,20 @@ func TestRunGolden(t *testing.T) {
 	require.NoError(t, err)
 	golden(t, "run-small-fd.txt", out)
 }
+
+func TestConfigImportMQSim(t *testing.T) {
+	// MQSim's default file: 8 KiB pages, so the layer validates for flashbench only; the
+	// flash array it describes (8 channels × 4 chips × 2 dies) runs through --config.
+	out := filepath.Join(t.TempDir(), "mq.yaml")
+	msg, err := run("config", "import", "mqsim", "../../platforms/mqsim/testdata/mqsim-default.xml", "-o", out)
+	require.NoError(t, err)
+	require.Contains(t, msg, "does not validate for whole-system runs: firmware.page_size (4096) must equal flash.die.page_size (8192)")
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.Contains(t, string(b), "channels: 8 # MQSim Flash_Channel_Count = 8")
+	msg, err = run("flashbench", "--config", out, "--ops", "500")
+	require.NoError(t, err)
+	require.Contains(t, msg, "flashbench: 8 channels × 8 dies × 2 planes × 2048 blocks × 256 pages of 8192 B, mlc")
+	_, err = run("config", "import", "simplessd", "x.cfg")
+	require.ErrorContains(t, err, "the one known source is mqsim")
+}

@@ -25,6 +25,7 @@ type flashbenchFlags struct {
 	seed                          uint64
 	format                        string
 	preset                        string
+	files                         []string // --config layers on the preset
 }
 
 func newFlashbench() *cobra.Command {
@@ -67,6 +68,7 @@ func (fb *flashbenchFlags) register(cmd *cobra.Command) {
 	f.Uint64Var(&fb.seed, "seed", d.Seed, "random seed")
 	f.StringVar(&fb.format, "format", "text", "output format: text or json")
 	f.StringVar(&fb.preset, "preset", "", "take the flash array from a platform preset; other flags given explicitly override it")
+	f.StringArrayVar(&fb.files, "config", nil, "YAML configuration layered on --preset (repeatable), e.g. from config import mqsim; its flash section is used")
 }
 
 // config turns the flags into a validated flashbench configuration; each error names its
@@ -75,11 +77,12 @@ func (fb *flashbenchFlags) register(cmd *cobra.Command) {
 func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error) {
 	c := flashbench.DefaultConfig()
 	var errs []error
-	set := func(name string) bool { return fb.preset == "" || cmd.Flags().Changed(name) }
-	if fb.preset != "" {
-		p, err := platforms.Load(platforms.Options{Preset: fb.preset})
+	fromConfig := fb.preset != "" || len(fb.files) > 0
+	set := func(name string) bool { return !fromConfig || cmd.Flags().Changed(name) }
+	if fromConfig {
+		p, err := platforms.Load(platforms.Options{Preset: fb.preset, Files: fb.files})
 		if err != nil && p.Flash.Channels == 0 {
-			return c, fmt.Errorf("--preset: %w", err)
+			return c, fmt.Errorf("--preset/--config: %w", err)
 		}
 		// The flash section is what matters here; a preset refused for full-system use
 		// (e.g. mqsim-ref's 8 KiB pages) is still a valid flash array.
@@ -108,7 +111,7 @@ func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error)
 		v    int
 	}{{"planes", &c.Channel.Die.Planes, fb.planes}, {"blocks", &c.Channel.Die.BlocksPerPlane, fb.blocks},
 		{"pages", &c.Channel.Die.PagesPerBlock, fb.pages}, {"page-size", &c.Channel.Die.PageSize, fb.pageSz}} {
-		if set(f.name) || (fb.preset != "" && cmd.Flags().Changed("flash")) {
+		if set(f.name) || (fromConfig && cmd.Flags().Changed("flash")) {
 			*f.dst = f.v
 		}
 	}
