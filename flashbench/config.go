@@ -3,6 +3,7 @@ package flashbench
 import (
 	"errors"
 	"fmt"
+	"github.com/fastdrain-sim/fastdrain/sim"
 
 	"github.com/fastdrain-sim/fastdrain/channel"
 )
@@ -22,6 +23,9 @@ type Config struct {
 	MultiPlane bool
 	// Seed selects the random stream of die, page and kind choices.
 	Seed uint64
+	// Observe, if set, is given every channel bus and die array resource once the array is
+	// built and before the stream starts (to attach a timeline); it must not change them.
+	Observe func([]*sim.Resource) `yaml:"-" json:"-"`
 }
 
 // DefaultConfig returns 8 channels × 4 dies of the default TLC die on NV-DDR2 333 MT/s, QD

@@ -63,6 +63,16 @@ func Run(cfg Config) (*Result, error) {
 		b.chans = append(b.chans, ch)
 	}
 	b.res.Channels = b.chans
+	if cfg.Observe != nil {
+		var rs []*sim.Resource
+		for _, ch := range b.chans {
+			rs = append(rs, ch.Bus())
+			for d := 0; d < ch.NumDies(); d++ {
+				rs = append(rs, ch.Die(d).Array())
+			}
+		}
+		cfg.Observe(rs)
+	}
 	for p := 0; p < b.planes; p++ {
 		b.allPlanes = append(b.allPlanes, p)
 	}

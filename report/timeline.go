@@ -14,12 +14,28 @@ import (
 // writes them in the Chrome/Perfetto trace-event JSON format (load it in ui.perfetto.dev or
 // chrome://tracing): one track per resource, grouped into processes by the first component
 // of the resource name (ssd.ch[2].die[1] → process "ssd", track "ch[2].die[1]").
+//
+// A timeline can be limited to some tracks (Tracks), skip some activities (Skip, e.g. DRAM
+// "refresh", which is otherwise about half of a DRAM track's intervals), and carry counter
+// tracks (AddCounters: buffer occupancy, dirty pages, queue depths sampled during the run).
+// When MaxEvents is reached it stops recording, and the file says so: a global instant event
+// "timeline truncated" at the first interval it dropped, and TruncatedAt/Dropped here for
+// the caller's warning.
 type Timeline struct {
 	From, To  sim.Time
 	MaxEvents int // recording stops after this many intervals (0 = 2,000,000)
-	tracks    []*sim.Resource
-	events    []tlEvent
-	Dropped   int64 // intervals not recorded because MaxEvents was reached
+	// Tracks keeps only the resources whose name contains one of these substrings (none:
+	// every resource); a pattern starting with "-" excludes the names containing the rest.
+	Tracks []string
+	// Skip lists activity names whose intervals are not recorded.
+	Skip     []string
+	tracks   []*sim.Resource
+	skip     [][]bool // per track, per activity: skipped
+	events   []tlEvent
+	counters []*sim.Series
+	Dropped  int64 // intervals not recorded because MaxEvents was reached
+	// TruncatedAt is the start of the first interval dropped (valid when Dropped > 0).
+	TruncatedAt sim.Time
 }
 
 type tlEvent struct {
@@ -31,20 +47,35 @@ type tlEvent struct {
 // NewTimeline returns a timeline for the window [from, to).
 func NewTimeline(from, to sim.Time) *Timeline { return &Timeline{From: from, To: to} }
 
-// Attach hooks the timeline to resources. Attach before the run starts.
+// Attach hooks the timeline to the resources its Tracks filter keeps. Attach before the
+// run starts.
 func (tl *Timeline) Attach(rs ...*sim.Resource) {
 	limit := tl.MaxEvents
 	if limit == 0 {
 		limit = 2_000_000
 	}
 	for _, r := range rs {
+		if !tl.keeps(r.Name()) {
+			continue
+		}
 		idx := int32(len(tl.tracks))
 		tl.tracks = append(tl.tracks, r)
+		acts := r.Activities()
+		skip := make([]bool, len(acts))
+		for i, a := range acts {
+			for _, s := range tl.Skip {
+				skip[i] = skip[i] || a == s
+			}
+		}
+		tl.skip = append(tl.skip, skip)
 		r.SetHook(func(_ *sim.Resource, act sim.Activity, start, end sim.Time) {
-			if end <= tl.From || start >= tl.To {
+			if end <= tl.From || start >= tl.To || (int(act) < len(skip) && skip[act]) {
 				return
 			}
 			if len(tl.events) >= limit {
+				if tl.Dropped == 0 || start < tl.TruncatedAt {
+					tl.TruncatedAt = max(start, tl.From)
+				}
 				tl.Dropped++
 				return
 			}
@@ -52,6 +83,29 @@ func (tl *Timeline) Attach(rs ...*sim.Resource) {
 		})
 	}
 }
+
+// keeps applies the Tracks filter to a resource name.
+func (tl *Timeline) keeps(name string) bool {
+	include, any := false, false
+	for _, p := range tl.Tracks {
+		if ex, ok := strings.CutPrefix(p, "-"); ok {
+			if strings.Contains(name, ex) {
+				return false
+			}
+			continue
+		}
+		any = true
+		include = include || strings.Contains(name, p)
+	}
+	return include || !any
+}
+
+// AddCounters adds sampled series as counter tracks ("ph":"C"), grouped under the process
+// "counters"; samples outside the window are left out. Add them once the run is over.
+func (tl *Timeline) AddCounters(series ...*sim.Series) { tl.counters = append(tl.counters, series...) }
+
+// NumTracks returns the number of resource tracks attached.
+func (tl *Timeline) NumTracks() int { return len(tl.tracks) }
 
 // Len returns the number of recorded intervals.
 func (tl *Timeline) Len() int { return len(tl.events) }
@@ -96,6 +150,27 @@ func (tl *Timeline) WriteJSON(w io.Writer) error {
 		sep()
 		fmt.Fprintf(bw, `{"ph":"X","name":%s,"pid":%d,"tid":%d,"ts":%s,"dur":%s}`,
 			strconv.Quote(r.Activities()[e.act]), pid, e.track+1, micros(e.start), micros(e.end-e.start))
+	}
+	if len(tl.counters) > 0 {
+		cpid := len(procs) + 1
+		sep()
+		fmt.Fprintf(bw, `{"ph":"M","name":"process_name","pid":%d,"args":{"name":"counters"}}`, cpid)
+		for _, s := range tl.counters {
+			for _, smp := range s.Samples {
+				if smp.At < tl.From || smp.At >= tl.To {
+					continue
+				}
+				sep()
+				fmt.Fprintf(bw, `{"ph":"C","name":%s,"pid":%d,"ts":%s,"args":{"value":%d}}`,
+					strconv.Quote(s.Name), cpid, micros(smp.At), smp.Value)
+			}
+		}
+	}
+	if tl.Dropped > 0 {
+		sep()
+		fmt.Fprintf(bw, `{"ph":"i","s":"g","name":%s,"pid":1,"tid":1,"ts":%s}`,
+			strconv.Quote(fmt.Sprintf("timeline truncated: %d more intervals after this point were not recorded (MaxEvents %d)", tl.Dropped, len(tl.events))),
+			micros(tl.TruncatedAt))
 	}
 	bw.WriteString("]}\n")
 	return bw.Flush()

@@ -11,6 +11,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/flashbench"
 	"github.com/fastdrain-sim/fastdrain/onfi"
 	"github.com/fastdrain-sim/fastdrain/platforms"
+	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
 )
 
@@ -26,6 +27,7 @@ type flashbenchFlags struct {
 	format                        string
 	preset                        string
 	files                         []string // --config layers on the preset
+	tl                            timelineFlags
 }
 
 func newFlashbench() *cobra.Command {
@@ -68,6 +70,7 @@ func (fb *flashbenchFlags) register(cmd *cobra.Command) {
 	f.Uint64Var(&fb.seed, "seed", d.Seed, "random seed")
 	f.StringVar(&fb.format, "format", "text", "output format: text or json")
 	f.StringVar(&fb.preset, "preset", "", "take the flash array from a platform preset; other flags given explicitly override it")
+	fb.tl.register(cmd, "0s:10ms")
 	f.StringArrayVar(&fb.files, "config", nil, "YAML configuration layered on --preset (repeatable), e.g. from config import mqsim; its flash section is used")
 }
 
@@ -172,8 +175,18 @@ func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	tl, err := fb.tl.build()
+	if err != nil {
+		return err
+	}
+	if tl != nil {
+		c.Observe = func(rs []*sim.Resource) { tl.Attach(rs...) }
+	}
 	res, err := flashbench.Run(c)
 	if err != nil {
+		return err
+	}
+	if err := fb.tl.write(tl, cmd.ErrOrStderr(), nil); err != nil {
 		return err
 	}
 	out := cmd.OutOrStdout()

@@ -27,6 +27,7 @@ type replayFlags struct {
 	records, stride                                 string
 	qd, maxReq                                      int
 	lenient                                         bool
+	tl                                              timelineFlags
 }
 
 func newReplay() *cobra.Command {
@@ -47,6 +48,7 @@ with a warning) or rejected (--past-capacity). An empty trace is an error.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return rf.run(cmd, args[0]) },
 	}
 	rf.cf.register(cmd, "fastdrain-small")
+	rf.tl.register(cmd, "0s:100ms")
 	f := cmd.Flags()
 	f.StringVar(&rf.traceFormat, "trace-format", "auto", "trace format: auto, "+strings.Join(traceFormats, ", "))
 	f.StringVar(&rf.format, "format", "text", "output format: text, json or csv")
@@ -133,11 +135,24 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		defer f.Close()
 		ropt.Records = f
 	}
+	tl, err := rf.tl.build()
+	if err != nil {
+		return err
+	}
 	m, dev, err := simDevice(&rf.cf)
 	if err != nil {
 		return err
 	}
 	defer m.Eng.Close()
+	var smp *sim.Sampler
+	if tl != nil {
+		// The timeline gets every resource and, as counter tracks, the firmware's and the
+		// page cache's sampled state every 100 µs.
+		tl.Attach(m.Resources()...)
+		smp = sim.NewSampler(m.Eng, 100*sim.Microsecond)
+		m.SSD.FW.Track(smp)
+		m.Host.Cache.Track(smp)
+	}
 	tf, err := os.Open(path)
 	if err != nil {
 		return err
@@ -159,6 +174,11 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		return runErr
 	}
 	st := rd.Stats()
+	if smp != nil {
+		if err := rf.tl.write(tl, cmd.ErrOrStderr(), smp.Series()); err != nil {
+			return err
+		}
+	}
 	if st.Requests == 0 {
 		return fmt.Errorf("%s: no requests in the trace (%d lines: %d ignored by design, %d malformed and skipped)",
 			path, st.Lines, st.Ignored, st.Skipped)

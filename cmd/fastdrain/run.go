@@ -11,7 +11,6 @@ import (
 
 	"github.com/cheggaaa/pb/v3"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
-	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/mattn/go-isatty"
@@ -37,8 +36,7 @@ type runFlags struct {
 	quick    bool
 	full     bool
 	jobs     int
-	timeline string
-	tlWindow string
+	tl       timelineFlags // run only
 	format   string
 	noFiles  bool
 	seeded   bool
@@ -162,13 +160,11 @@ to --out/run/<preset>-<variant>-<scenario>/.`,
 				label = "custom"
 			}
 			o := runner.Options{Label: label, Config: c, Workload: w}
-			var tl *report.Timeline
-			if rf.timeline != "" {
-				from, to, err := parseWindow(rf.tlWindow)
-				if err != nil {
-					return err
-				}
-				tl = report.NewTimeline(from, to)
+			tl, err := rf.tl.build()
+			if err != nil {
+				return err
+			}
+			if tl != nil {
 				o.Timeline = tl
 			}
 			res, err := runner.Run(o)
@@ -181,17 +177,14 @@ to --out/run/<preset>-<variant>-<scenario>/.`,
 					return err
 				}
 			}
-			if tl != nil {
-				if err := writeTimeline(rf.timeline, tl); err != nil {
-					return err
-				}
+			if err := rf.tl.write(tl, cmd.ErrOrStderr(), res.Series); err != nil {
+				return err
 			}
 			return printResult(cmd.OutOrStdout(), rf.format, res)
 		},
 	}
 	rf.register(cmd, "apache-u+ungzip")
-	cmd.Flags().StringVar(&rf.timeline, "timeline", "", "write a Perfetto/Chrome trace-event JSON of every resource to this file")
-	cmd.Flags().StringVar(&rf.tlWindow, "timeline-window", "0s:100ms", "simulated time window of the timeline, FROM:TO")
+	rf.tl.register(cmd, "0s:100ms")
 	return cmd
 }
 
@@ -212,18 +205,6 @@ func parseWindow(s string) (sim.Time, sim.Time, error) {
 		return 0, 0, fmt.Errorf("--timeline-window %q: want FROM:TO such as 1s:1.2s", s)
 	}
 	return from, to, nil
-}
-
-func writeTimeline(path string, tl *report.Timeline) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := tl.WriteJSON(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 func newScenarios() *cobra.Command {

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/spf13/cobra"
+)
+
+// timelineFlags are the --timeline flags every simulating command shares (run, replay,
+// flashbench).
+type timelineFlags struct {
+	path, window, tracks, skip string
+	max                        int
+}
+
+func (tf *timelineFlags) register(cmd *cobra.Command, window string) {
+	f := cmd.Flags()
+	f.StringVar(&tf.path, "timeline", "", "write a Perfetto/Chrome trace-event JSON of the resources to this file (gzip when it ends in .gz)")
+	f.StringVar(&tf.window, "timeline-window", window, "simulated time window of the timeline, FROM:TO")
+	f.StringVar(&tf.tracks, "timeline-tracks", "", "keep only tracks whose name contains one of these comma-separated substrings; -S excludes S (e.g. ch[0],-die[)")
+	f.StringVar(&tf.skip, "timeline-skip", "refresh", "activities left out of the timeline, comma-separated (empty: none); DRAM refresh is about half of a DRAM track otherwise")
+	f.IntVar(&tf.max, "timeline-max", 2_000_000, "most intervals recorded; past it the file is marked truncated and a warning says where")
+}
+
+// build returns the timeline the flags ask for, or nil without --timeline.
+func (tf *timelineFlags) build() (*report.Timeline, error) {
+	if tf.path == "" {
+		return nil, nil
+	}
+	from, to, err := parseWindow(tf.window)
+	if err != nil {
+		return nil, err
+	}
+	if tf.max < 1 {
+		return nil, fmt.Errorf("--timeline-max %d: want a positive count of intervals", tf.max)
+	}
+	tl := report.NewTimeline(from, to)
+	tl.MaxEvents, tl.Tracks, tl.Skip = tf.max, splitList(tf.tracks), splitList(tf.skip)
+	return tl, nil
+}
+
+// write saves the timeline with the run's sampled series as counter tracks, and warns on
+// stderr when the cap truncated it or the filter kept nothing.
+func (tf *timelineFlags) write(tl *report.Timeline, stderr io.Writer, counters []*sim.Series) error {
+	if tl == nil {
+		return nil
+	}
+	tl.AddCounters(counters...)
+	if tl.NumTracks() == 0 {
+		fmt.Fprintf(stderr, "warning: --timeline-tracks %q kept no track\n", tf.tracks)
+	}
+	if tl.Dropped > 0 {
+		fmt.Fprintf(stderr, "warning: the timeline reached --timeline-max %d intervals at %s; %d later intervals were not recorded (the file marks the point; narrow --timeline-window or --timeline-tracks)\n",
+			tf.max, report.Duration(tl.TruncatedAt), tl.Dropped)
+	}
+	f, err := os.Create(tf.path)
+	if err != nil {
+		return err
+	}
+	var w io.Writer = f
+	var gz *gzip.Writer
+	if strings.HasSuffix(tf.path, ".gz") {
+		gz = gzip.NewWriter(f)
+		w = gz
+	}
+	if err := tl.WriteJSON(w); err != nil {
+		f.Close()
+		return err
+	}
+	if gz != nil {
+		if err := gz.Close(); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
+}
