@@ -132,7 +132,11 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	}
 	dir := filepath.Join(cf.out, "compare")
 	for i, r := range results {
-		if err := r.WriteDir(filepath.Join(dir, opts[i].Workload.Scenario.Name, opts[i].Label)); err != nil {
+		d := filepath.Join(dir, opts[i].Workload.Scenario.Name, opts[i].Label)
+		if err := r.WriteDir(d); err != nil {
+			return err
+		}
+		if err := writeRunMeta(d, opts[i]); err != nil {
 			return err
 		}
 	}

@@ -108,6 +108,13 @@ func TestRunCommand(t *testing.T) {
 	require.Contains(t, doc, "traceEvents")
 	_, err = os.Stat(filepath.Join(dir, "run", "fastdrain-tlc-fd-db-s+ungzip", "latency-cdf.png"))
 	require.NoError(t, err)
+	// run.yaml says what produced the directory.
+	b, err = os.ReadFile(filepath.Join(dir, "run", "fastdrain-tlc-fd-db-s+ungzip", "run.yaml"))
+	require.NoError(t, err)
+	for _, want := range []string{"preset: fastdrain-tlc\n", "variant: fd\n", "scenario: db-s+ungzip\n", "seed: 1\n",
+		"duration: 200ms\n", "version: " + version + "\n", "config: config.yaml\n"} {
+		require.Contains(t, string(b), want)
+	}
 
 	_, err = run("run", "--scenario", "nope", "--duration", "-1s", "--format", "xml")
 	require.ErrorContains(t, err, "--scenario")

@@ -176,6 +176,9 @@ to --out/run/<preset>-<variant>-<scenario>/.`,
 				if err := res.WriteDir(dir); err != nil {
 					return err
 				}
+				if err := writeRunMeta(dir, o); err != nil {
+					return err
+				}
 			}
 			if err := rf.tl.write(tl, cmd.ErrOrStderr(), res.Series); err != nil {
 				return err
