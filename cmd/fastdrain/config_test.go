@@ -85,5 +85,21 @@ func TestConfigImportMQSim(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, msg, "flashbench: 8 channels × 8 dies × 2 planes × 2048 blocks × 256 pages of 8192 B, mlc")
 	_, err = run("config", "import", "simplessd", "x.cfg")
-	require.ErrorContains(t, err, "the one known source is mqsim")
+	require.ErrorContains(t, err, "the known sources are mqsim (ssdconfig.xml) and mqsim-workload")
+}
+
+func TestConfigImportMQSimWorkload(t *testing.T) {
+	// The test workload on tiny: scenario 1's two flows become jobs that fio runs; scenario
+	// 2 is a trace flow and gets no file.
+	dir := t.TempDir()
+	msg, err := run("config", "import", "mqsim-workload", "../../platforms/mqsim/testdata/workload.xml", "--preset", "tiny", "-o", dir)
+	require.NoError(t, err)
+	require.Contains(t, msg, "scenario-1.yaml: 2 jobs")
+	require.Contains(t, msg, "scenario 2: no synthetic flow")
+	_, err = os.Stat(filepath.Join(dir, "scenario-2.yaml"))
+	require.True(t, os.IsNotExist(err))
+	out, err := run("fio", filepath.Join(dir, "scenario-1.yaml"), "--preset", "tiny")
+	require.NoError(t, err)
+	require.Contains(t, out, "flow0 │ write")
+	require.Contains(t, out, "flow1 │  read")
 }

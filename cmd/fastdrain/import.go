@@ -13,8 +13,8 @@ import (
 func newConfigImport() *cobra.Command {
 	var out, base string
 	cmd := &cobra.Command{
-		Use:   "import mqsim FILE",
-		Short: "Convert an MQSim ssdconfig.xml into a fastdrain configuration layer",
+		Use:   "import mqsim|mqsim-workload FILE",
+		Short: "Convert an MQSim ssdconfig.xml into a configuration layer, or an MQSim workload file into fio-like jobs",
 		Long: `import mqsim reads MQSim's SSD configuration (ssdconfig.xml) and writes the equivalent
 fastdrain configuration keys as YAML, each with a comment naming the MQSim element it came
 from, headed by the list of elements with no exact equivalent and why. Apply the layer on a
@@ -25,11 +25,21 @@ preset for the host side, e.g.
 
 The layer is checked on --preset: whether it validates for whole-system runs is printed (a
 flash page other than 4 KiB validates only for flashbench and flash sweeps until sub-page
-mapping exists).`,
+mapping exists).
+
+import mqsim-workload reads an MQSim workload file (MQSim_IO_Scenarios) and writes one
+fio-like job file per IO_Scenario, OUT/scenario-N.yaml (-o is a directory, default "."),
+sized for the device of --preset: each synthetic flow becomes a job on its own share of the
+device; trace-based flows are listed with the replay command to run instead. Run a scenario
+with: fastdrain fio OUT/scenario-1.yaml --preset PRESET.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if args[0] != "mqsim" {
-				return fmt.Errorf("import %q: the one known source is mqsim", args[0])
+			switch args[0] {
+			case "mqsim":
+			case "mqsim-workload":
+				return importWorkload(cmd, args[1], out, base)
+			default:
+				return fmt.Errorf("import %q: the known sources are mqsim (ssdconfig.xml) and mqsim-workload (workload.xml)", args[0])
 			}
 			f, err := os.Open(args[1])
 			if err != nil {
@@ -85,7 +95,52 @@ mapping exists).`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&out, "out", "o", "", "write the YAML to this file (default: standard output)")
-	cmd.Flags().StringVar(&base, "preset", "fastdrain-tlc", "preset the layer is checked on")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "mqsim: write the YAML to this file (default: standard output); mqsim-workload: the directory for scenario-N.yaml (default .)")
+	cmd.Flags().StringVar(&base, "preset", "fastdrain-tlc", "preset the layer is checked on (mqsim) or whose device the jobs are sized for (mqsim-workload)")
 	return cmd
+}
+
+// importWorkload converts an MQSim workload file into fio-like job files for preset's device.
+func importWorkload(cmd *cobra.Command, path, dir, preset string) error {
+	if dir == "" {
+		dir = "."
+	}
+	c, err := platforms.Load(platforms.Options{Preset: preset})
+	if err != nil {
+		return fmt.Errorf("--preset: %w", err)
+	}
+	m, err := platforms.Build(c)
+	if err != nil {
+		return err
+	}
+	capacity := m.SSD.FW.LogicalPages() * int64(c.Firmware.PageSize)
+	m.Eng.Close()
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	scs, err := mqsim.ImportWorkload(f, filepath.Base(path), capacity)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	stderr := cmd.ErrOrStderr()
+	for i, sc := range scs {
+		name := filepath.Join(dir, fmt.Sprintf("scenario-%d.yaml", i+1))
+		if sc.Flows == 0 {
+			fmt.Fprintf(stderr, "scenario %d: no synthetic flow; %d notes:\n", i+1, len(sc.Notes))
+			for _, n := range sc.Notes {
+				fmt.Fprintf(stderr, "  %s: %s\n", n.Element, n.Why)
+			}
+			continue
+		}
+		if err := os.WriteFile(name, sc.Jobs, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "wrote %s: %d jobs, %d notes in its header\n", name, sc.Flows, len(sc.Notes))
+	}
+	return nil
 }

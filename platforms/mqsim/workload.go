@@ -1,0 +1,328 @@
+package mqsim
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Scenario is one IO_Scenario of an MQSim workload file converted to a fio-like job file
+// (hostos/fio's YAML), to run with "fastdrain fio". MQSim runs its scenarios one after
+// another, each on a fresh drive; so does a user running the files one by one.
+type Scenario struct {
+	Jobs  []byte // the job file (YAML)
+	Flows int    // synthetic flows converted to jobs
+	Notes []Note // what is approximate or has no equivalent
+}
+
+// flowElems are the leaves of one IO_Flow_Parameter_Set_* element, by name.
+type flow struct {
+	kind  string // "Synthetic" or "Trace_Based"
+	line  int
+	elems map[string]element
+	order []string
+}
+
+// ImportWorkload reads an MQSim workload file (MQSim_IO_Scenarios of IO_Scenario elements,
+// each holding IO_Flow_Parameter_Set_Synthetic or _Trace_Based flows) and converts each
+// scenario for a device of capacity bytes: every synthetic flow becomes one job on its own
+// 1/n of the device (MQSim gives each flow its own address space), its working set a
+// percentage of that share.
+func ImportWorkload(r io.Reader, name string, capacity int64) ([]Scenario, error) {
+	if capacity < 1<<20 {
+		return nil, fmt.Errorf("%s: device capacity %d B is too small to place flows on", name, capacity)
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > maxFile {
+		return nil, fmt.Errorf("%s: larger than %d bytes: not an MQSim workload file", name, maxFile)
+	}
+	scs, err := readScenarios(data, name)
+	if err != nil {
+		return nil, err
+	}
+	var out []Scenario
+	var errs []error
+	for i, flows := range scs {
+		sc, err := convertScenario(name, i, flows, capacity)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, sc)
+	}
+	return out, errors.Join(errs...)
+}
+
+// readScenarios returns each scenario's flows in file order.
+func readScenarios(data []byte, name string) ([][]*flow, error) {
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	dec.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
+		switch strings.ToLower(label) {
+		case "us-ascii", "ascii", "utf-8":
+			return in, nil
+		}
+		return nil, fmt.Errorf("encoding %q is not supported (want us-ascii or utf-8)", label)
+	}
+	line := func() int { return 1 + bytes.Count(data[:min(int(dec.InputOffset()), len(data))], []byte("\n")) }
+	var scs [][]*flow
+	var cur *flow
+	var leaf string
+	var text strings.Builder
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: not well-formed XML: %w", name, line(), err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			n := t.Name.Local
+			switch depth {
+			case 1:
+				if n != "MQSim_IO_Scenarios" {
+					return nil, fmt.Errorf("%s:%d: root element <%s>: want <MQSim_IO_Scenarios> (an MQSim workload file)", name, line(), n)
+				}
+			case 2:
+				if n != "IO_Scenario" {
+					return nil, fmt.Errorf("%s:%d: <%s> in <MQSim_IO_Scenarios>: want <IO_Scenario>", name, line(), n)
+				}
+				scs = append(scs, nil)
+			case 3:
+				kind, ok := strings.CutPrefix(n, "IO_Flow_Parameter_Set_")
+				if !ok || (kind != "Synthetic" && kind != "Trace_Based") {
+					return nil, fmt.Errorf("%s:%d: <%s> in <IO_Scenario>: want IO_Flow_Parameter_Set_Synthetic or _Trace_Based", name, line(), n)
+				}
+				cur = &flow{kind: kind, line: line(), elems: map[string]element{}}
+				scs[len(scs)-1] = append(scs[len(scs)-1], cur)
+			case 4:
+				leaf = n
+				text.Reset()
+			default:
+				return nil, fmt.Errorf("%s:%d: <%s> inside <%s>, which holds a value", name, line(), n, leaf)
+			}
+		case xml.EndElement:
+			if depth == 4 {
+				if prev, ok := cur.elems[leaf]; ok {
+					return nil, fmt.Errorf("%s:%d: %s is given twice in one flow (first on line %d)", name, line(), leaf, prev.line)
+				}
+				cur.elems[leaf] = element{name: leaf, value: strings.TrimSpace(text.String()), line: line()}
+				cur.order = append(cur.order, leaf)
+			}
+			depth--
+		case xml.CharData:
+			if depth == 4 {
+				text.Write(t)
+			} else if s := strings.TrimSpace(string(t)); s != "" {
+				return nil, fmt.Errorf("%s:%d: text %q outside a value element", name, line(), s)
+			}
+		}
+	}
+	if len(scs) == 0 {
+		return nil, fmt.Errorf("%s: no <IO_Scenario>: not an MQSim workload file", name)
+	}
+	return scs, nil
+}
+
+// synthetic lists the synthetic-flow elements this importer reads.
+var synthetic = map[string]bool{"Priority_Class": true, "Device_Level_Data_Caching_Mode": true, "Channel_IDs": true,
+	"Chip_IDs": true, "Die_IDs": true, "Plane_IDs": true, "Initial_Occupancy_Percentage": true,
+	"Working_Set_Percentage": true, "Synthetic_Generator_Type": true, "Read_Percentage": true,
+	"Address_Distribution": true, "Percentage_of_Hot_Region": true, "Request_Size_Distribution": true,
+	"Average_Request_Size": true, "Variance_Request_Size": true, "Seed": true, "Average_No_of_Reqs_in_Queue": true,
+	"Intensity": true, "Stop_Time": true, "Total_Requests_To_Generate": true, "Generated_Aligned_Addresses": true,
+	"Address_Alignment_Unit": true}
+
+// convertScenario converts scenario i's flows.
+func convertScenario(name string, i int, flows []*flow, capacity int64) (Scenario, error) {
+	im := &importer{name: name, res: &Result{}}
+	var syn []*flow
+	for _, f := range flows {
+		if f.kind == "Trace_Based" {
+			path := f.elems["File_Path"].value
+			im.note(element{name: "IO_Flow_Parameter_Set_Trace_Based", value: path, line: f.line}, false,
+				"a trace flow: replay it with \"fastdrain replay %s --mode timed\" (MQSim's Percentage_To_Be_Executed, Relay_Count and Time_Unit have no replay flags yet)",
+				strings.ReplaceAll(path, `\`, "/"))
+			continue
+		}
+		syn = append(syn, f)
+	}
+	sc := Scenario{Flows: len(syn)}
+	root := &yaml.Node{Kind: yaml.MappingNode}
+	jobs := &yaml.Node{Kind: yaml.SequenceNode}
+	region := capacity / int64(max(len(syn), 1)) / (1 << 20) * (1 << 20) // whole MiB per flow
+	for k, f := range syn {
+		job := im.flowJob(f, k, region)
+		if job != nil {
+			jobs.Content = append(jobs.Content, job)
+		}
+	}
+	if len(im.errs) > 0 {
+		return sc, fmt.Errorf("scenario %d: %w", i+1, errors.Join(im.errs...))
+	}
+	sc.Notes = im.res.Notes
+	sort.SliceStable(sc.Notes, func(a, b int) bool { return sc.Notes[a].Line < sc.Notes[b].Line })
+	var head strings.Builder
+	fmt.Fprintf(&head, "Scenario %d of MQSim's %s, converted by \"fastdrain config import mqsim-workload\"\n", i+1, name)
+	fmt.Fprintf(&head, "for a device of %d bytes: each of the %d synthetic flows gets its own %d MiB region.\n", capacity, len(syn), region>>20)
+	head.WriteString("Run it with: fastdrain fio THIS.yaml --preset PRESET\n")
+	if len(sc.Notes) > 0 {
+		head.WriteString("\nNot converted exactly:\n")
+		for _, n := range sc.Notes {
+			mark := "no equivalent"
+			if n.Nearest {
+				mark = "nearest"
+			}
+			fmt.Fprintf(&head, "  %s = %s (line %d, %s): %s\n", n.Element, n.Value, n.Line, mark, n.Why)
+		}
+	}
+	global := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{scalar("direct", ""), scalarInt(1, "MQSim drives the device directly")}}
+	root.Content = append(root.Content, scalar("global", ""), global, scalar("jobs", ""), jobs)
+	doc := &yaml.Node{Kind: yaml.DocumentNode, HeadComment: strings.TrimRight(head.String(), "\n"), Content: []*yaml.Node{root}}
+	b, err := yaml.Marshal(doc)
+	if err != nil {
+		return sc, err
+	}
+	sc.Jobs = b
+	return sc, nil
+}
+
+func scalar(v, comment string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v, LineComment: comment}
+}
+
+func scalarInt(v int64, comment string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(v, 10), LineComment: comment}
+}
+
+// flowJob converts synthetic flow k into a fio job on region bytes at k·region.
+func (im *importer) flowJob(f *flow, k int, region int64) *yaml.Node {
+	get := func(n string) (element, bool) { e, ok := f.elems[n]; return e, ok }
+	for _, n := range f.order {
+		if !synthetic[n] {
+			im.note(f.elems[n], false, "not an element of a synthetic flow this importer knows")
+		}
+	}
+	job := &yaml.Node{Kind: yaml.MappingNode}
+	add := func(key string, v *yaml.Node) { job.Content = append(job.Content, scalar(key, ""), v) }
+	add("name", scalar(fmt.Sprintf("flow%d", k), ""))
+	read := int64(0)
+	if e, ok := get("Read_Percentage"); ok {
+		read, _ = im.integer(e, 0, 100)
+	}
+	random := true
+	if e, ok := get("Address_Distribution"); ok {
+		w, ok := im.oneOf(e, "UNIFORM_RANDOM", "RANDOM_HOTCOLD", "STREAMING")
+		switch {
+		case !ok:
+		case w == "STREAMING":
+			random = false
+		case w == "RANDOM_HOTCOLD":
+			im.note(e, true, "hot/cold address skew is not a fio job option here: uniform random addresses are used")
+		}
+	}
+	rw := map[[2]bool]string{{true, false}: "randwrite", {true, true}: "randread", {false, false}: "write", {false, true}: "read"}
+	switch read {
+	case 0, 100:
+		add("rw", scalar(rw[[2]bool{random, read == 100}], "MQSim Read_Percentage = "+strconv.FormatInt(read, 10)))
+	default:
+		mode := "rw"
+		if random {
+			mode = "randrw"
+		}
+		add("rw", scalar(mode, ""))
+		add("rwmixread", scalarInt(read, "MQSim Read_Percentage"))
+	}
+	bs := int64(4096)
+	if e, ok := get("Average_Request_Size"); ok {
+		// MQSim gives request sizes in 512-byte sectors.
+		if n, ok := im.integer(e, 1, 1<<16); ok {
+			bs = n * 512
+			add("bs", scalarInt(bs, fmt.Sprintf("MQSim Average_Request_Size = %d sectors of 512 B", n)))
+		}
+	}
+	if e, ok := get("Request_Size_Distribution"); ok {
+		if w, ok := im.oneOf(e, "FIXED", "NORMAL"); ok && w == "NORMAL" {
+			im.note(e, true, "normally distributed sizes are not a fio job option: every request is Average_Request_Size")
+		}
+	}
+	if e, ok := get("Synthetic_Generator_Type"); ok {
+		if w, ok := im.oneOf(e, "QUEUE_DEPTH", "BANDWIDTH"); ok && w == "BANDWIDTH" {
+			im.note(e, false, "arrival-rate flows (Intensity) have no equivalent yet: the job runs at Average_No_of_Reqs_in_Queue (or 1) outstanding")
+		}
+	}
+	if e, ok := get("Average_No_of_Reqs_in_Queue"); ok {
+		if n, ok := im.integer(e, 1, 65536); ok {
+			add("iodepth", scalarInt(n, "MQSim Average_No_of_Reqs_in_Queue"))
+		}
+	}
+	ws := int64(100)
+	if e, ok := get("Working_Set_Percentage"); ok {
+		ws, _ = im.integer(e, 1, 100)
+	}
+	size := region * ws / 100 / bs * bs
+	add("offset", scalarInt(int64(k)*region, fmt.Sprintf("flow %d's own region of %d MiB", k, region>>20)))
+	add("size", scalarInt(max(size, bs), fmt.Sprintf("MQSim Working_Set_Percentage = %d of the region", ws)))
+	if e, ok := get("Seed"); ok {
+		if n, ok := im.integer(e, 0, math.MaxInt64); ok {
+			add("randseed", scalarInt(n, "MQSim Seed"))
+		}
+	}
+	total := int64(0)
+	if e, ok := get("Total_Requests_To_Generate"); ok {
+		total, _ = im.integer(e, 0, math.MaxInt64/(1<<16*512))
+	}
+	if e, ok := get("Stop_Time"); ok {
+		if n, ok := im.integer(e, 1, math.MaxInt64/1000); ok {
+			add("runtime", scalar(strconv.FormatInt(n, 10)+"ns", "MQSim Stop_Time"))
+			if total == 0 {
+				add("time_based", scalarInt(1, "MQSim runs the flow until Stop_Time"))
+			}
+		}
+	}
+	if total > 0 {
+		add("io_size", scalarInt(total*bs, fmt.Sprintf("MQSim Total_Requests_To_Generate = %d", total)))
+	}
+	for _, n := range []string{"Priority_Class", "Device_Level_Data_Caching_Mode", "Intensity", "Variance_Request_Size",
+		"Percentage_of_Hot_Region", "Generated_Aligned_Addresses", "Address_Alignment_Unit"} {
+		if e, ok := get(n); ok {
+			im.note(e, false, "%s", workloadNoEquivalent[n])
+		}
+	}
+	if e, ok := get("Initial_Occupancy_Percentage"); ok {
+		if n, ok := im.integer(e, 0, 100); ok {
+			im.note(e, true, "a device setting, not a job's: run with --set precondition.fill=%.2f", float64(n)/100)
+		}
+	}
+	for _, n := range []string{"Channel_IDs", "Chip_IDs", "Die_IDs", "Plane_IDs"} {
+		if e, ok := get(n); ok {
+			im.note(e, false, "flows are not confined to resource subsets: every job's data is striped over the whole array")
+		}
+	}
+	return job
+}
+
+// workloadNoEquivalent gives the reason per synthetic-flow element without a job option.
+var workloadNoEquivalent = map[string]string{
+	"Priority_Class":                 "NVMe queue priorities are per submission queue (nvme.wrr weights), not per job",
+	"Device_Level_Data_Caching_Mode": "the write buffer is the device's (firmware.buffer), the same for every job",
+	"Intensity":                      "arrival-rate generation is not modelled (QUEUE_DEPTH flows only)",
+	"Variance_Request_Size":          "request sizes are fixed",
+	"Percentage_of_Hot_Region":       "hot/cold skew is not modelled",
+	"Generated_Aligned_Addresses":    "fio aligns random offsets to bs",
+	"Address_Alignment_Unit":         "fio aligns random offsets to bs",
+}
