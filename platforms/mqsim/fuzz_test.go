@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/hostos/fio"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 )
 
@@ -32,5 +33,26 @@ func FuzzImport(f *testing.F) {
 			t.Fatalf("accepted file gives no YAML: %v", err)
 		}
 		_, _ = platforms.Decode(platforms.Source{Name: "imported", Data: y})
+	})
+}
+
+// FuzzImportWorkload feeds arbitrary bytes to ImportWorkload: never a panic, and every job
+// file of an accepted workload decodes as fio jobs or fails with an error.
+func FuzzImportWorkload(f *testing.F) {
+	wl, err := os.ReadFile("testdata/workload.xml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(wl)
+	f.Add([]byte(`<MQSim_IO_Scenarios><IO_Scenario><IO_Flow_Parameter_Set_Synthetic><Average_Request_Size>65536</Average_Request_Size><Total_Requests_To_Generate>9</Total_Requests_To_Generate></IO_Flow_Parameter_Set_Synthetic></IO_Scenario></MQSim_IO_Scenarios>`))
+	f.Add([]byte(`<MQSim_IO_Scenarios/>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		scs, err := ImportWorkload(strings.NewReader(string(data)), "w.xml", 64<<20)
+		if err != nil {
+			return
+		}
+		for _, sc := range scs {
+			_, _ = fio.Decode(strings.NewReader(string(sc.Jobs)), "s.yaml")
+		}
 	})
 }
