@@ -68,7 +68,7 @@ func TestBadConfigs(t *testing.T) {
 	cases := []struct {
 		name, yaml, want string
 	}{
-		{"unknown key", "flash:\n  channls: 2\n", "line 2: field channls not found"},
+		{"unknown key", "flash:\n  channls: 2\n", "line 2: unknown key flash.channls (did you mean flash.channels?)"},
 		{"wrong unit", "flash:\n  die:\n    t_erase: 5 parsecs\n", "line 3: time \"5 parsecs\""},
 		{"zero channels", "flash:\n  channels: 0\n", "flash.channels: 0 is not in 1 … 256"},
 		{"page not sector multiple", "flash:\n  die:\n    page_size: 1000\nfirmware:\n  page_size: 1000\n", "not a multiple of the 512-byte sector"},

@@ -110,12 +110,24 @@ func Load(o Options) (Config, error) {
 func Decode(srcs ...Source) (Config, error) {
 	c := Default()
 	for _, s := range srcs {
+		// The document of a --set was built from the flag: its line numbers mean nothing.
+		flag := strings.HasPrefix(s.Name, "--set ")
+		if ps := keyProblems(s.Data); len(ps) > 0 {
+			msg := strings.Join(ps, "\n  ")
+			if flag {
+				msg = lineTag.ReplaceAllString(msg, "")
+			}
+			return c, fmt.Errorf("%s: %s", s.Name, msg)
+		}
 		dec := yaml.NewDecoder(bytes.NewReader(s.Data))
 		dec.KnownFields(true)
 		if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-			if strings.HasPrefix(s.Name, "--set ") {
-				// The document was built from the flag: its line numbers mean nothing.
-				return c, fmt.Errorf("%s: %s", s.Name, lineTag.ReplaceAllString(err.Error(), ""))
+			msg := explainTypeErrors(err.Error(), s.Data)
+			if flag {
+				return c, fmt.Errorf("%s: %s", s.Name, lineTag.ReplaceAllString(msg, ""))
+			}
+			if msg != err.Error() {
+				return c, fmt.Errorf("%s: %s", s.Name, msg)
 			}
 			return c, fmt.Errorf("%s: %w", s.Name, err)
 		}

@@ -49,7 +49,7 @@ func TestConfigValidate(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "bad.yaml")
 	require.NoError(t, os.WriteFile(f, []byte("flash:\n  channels: 0\n  dies_per_packge: 2\n"), 0o644))
 	_, err = run("config", "validate", "--preset", "tiny", f)
-	require.ErrorContains(t, err, "bad.yaml: yaml: unmarshal errors:\n  line 3: field dies_per_packge not found")
+	require.ErrorContains(t, err, "bad.yaml: line 3: unknown key flash.dies_per_packge (did you mean flash.dies_per_package?)")
 	_, err = run("config", "show", "--preset", "nope")
 	require.ErrorContains(t, err, "no preset named")
 }
