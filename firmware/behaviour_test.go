@@ -295,10 +295,10 @@ func TestVanillaRoundWhoseWaiterLeftIssuesNothing(t *testing.T) {
 		}
 		p.Sleep(10 * sim.Microsecond)
 		require.True(t, f.evict.waiting)
-		f.roomWaiters++ // a write starts waiting for room
+		f.wb.roomWaiters++ // a write starts waiting for room
 		f.evict.notify()
 		p.Sleep(500 * sim.Nanosecond)
-		f.roomWaiters-- // and leaves before the decision is computed
+		f.wb.roomWaiters-- // and leaves before the decision is computed
 	})
 	r.eng.Run()
 	require.Zero(t, f.Stats.BackgroundEvictions)

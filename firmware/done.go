@@ -18,12 +18,12 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 		f.programDone(op)
 		f.buf.EvictDone(op.victim)
 		if op.bg {
-			f.bgInFlight--
+			f.evict.bgInFlight--
 		}
 		f.roomChanged()
 		f.evict.notify()
-		if f.flushers > 0 && f.buf.Occupancy() == 0 {
-			f.flushSig.Broadcast()
+		if f.wb.flushers > 0 && f.buf.Occupancy() == 0 {
+			f.bufferEmptied()
 		}
 	case opGCProgram:
 		f.programDone(op)
@@ -37,20 +37,15 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 func (f *Firmware) programDone(op *flashOp) {
 	f.pending.done(op.ppn, op.stamp)
 	f.inflightBlock[f.geo.BlockOf(op.ppn)]--
-	f.progDone.Broadcast()
+	f.gc.programsDone(f)
 }
 
-// release counts one finished operation of w and, when all are done, wakes its process at
-// the time the last read's data is in DRAM (w.ready), or now.
+// release counts one finished operation of w and, when all are done, runs its step at the
+// time the last read's data is in DRAM (w.ready), or now.
 func (f *Firmware) release(now sim.Time, w *waiter) {
 	w.pending--
 	if w.pending == 0 {
-		if w.h != nil {
-			// Where the process's wake-up would be (Signal.NotifyAt).
-			f.eng.SchedulePhase(max(now, w.ready), sim.PhaseProcess, w.h, nil, wkRead)
-			return
-		}
-		w.sig.NotifyAt(max(now, w.ready))
+		f.at(max(now, w.ready), w.h, w.code)
 	}
 }
 

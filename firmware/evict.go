@@ -1,6 +1,7 @@
 package firmware
 
 import (
+	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -8,13 +9,18 @@ import (
 // evictor is the buffer manager: it decides, by policy, when to write buffered pages to
 // flash, to which dies, and whether in the foreground (urgent: LSB pages under the
 // latency-aware allocator) or the background. It works in rounds, one after the other
-// while a round sends pages, and otherwise waits to be notified. It is event-driven, as a
-// process that loops over rounds and waits on a signal would be: its events are where that
-// process's wake-ups would be (same time, phase PhaseProcess, same place in the order), so
-// it costs no process switches.
+// while a round sends pages, and otherwise waits to be notified. A round is two
+// run-to-completion steps: the decision (charged Cycles.Evict on core 0) and the issue of
+// its programs (charged per page).
 type evictor struct {
 	f       *Firmware
 	waiting bool
+	// fgMode is the fastdrain policy's mode (foreground until under the low watermark).
+	fgMode     bool
+	bgInFlight int // background programs in flight
+	dieRR      int // the die a round starts at, round robin
+	victims    []buffer.Victim
+	modeLog    []ModeChange
 }
 
 // Codes of the evictor's events.
@@ -28,7 +34,7 @@ const (
 func (ev *evictor) notify() {
 	if ev.waiting {
 		ev.waiting = false
-		ev.f.eng.SchedulePhase(ev.f.eng.Now(), sim.PhaseProcess, ev, nil, evRound)
+		ev.f.at(ev.f.eng.Now(), ev, evRound)
 	}
 }
 
@@ -45,14 +51,13 @@ func (ev *evictor) HandleEvent(e *sim.Event) {
 }
 
 // compute charges n cycles of eviction work on core 0 and schedules code's event when it
-// ends; it reports false, having charged nothing, if n ≤ 0 (a process's Compute would not
-// sleep).
+// ends; it reports false, having charged nothing, if n ≤ 0 (the caller goes on at once).
 func (ev *evictor) compute(n int64, code int64) bool {
 	f := ev.f
 	if n <= 0 {
 		return false
 	}
-	f.eng.SchedulePhase(f.core(0).Book(f.eng.Now(), f.acts.evict, n), sim.PhaseProcess, ev, nil, code)
+	f.at(f.core(0).Book(f.eng.Now(), f.acts.evict, n), ev, code)
 	return true
 }
 
@@ -87,7 +92,7 @@ func (ev *evictor) decided() {
 
 // foreground decides the eviction mode for this round.
 func (f *Firmware) foreground() bool {
-	urgent := f.roomWaiters > 0 || f.flushers > 0
+	urgent := f.wb.roomWaiters > 0 || f.wb.flushers > 0
 	switch f.spec.Buffer.Policy {
 	case FastDrain:
 		capP := float64(f.buf.Capacity())
@@ -96,14 +101,14 @@ func (f *Firmware) foreground() bool {
 		wm := f.spec.Buffer.Watermarks
 		// Foreground while the announced victimization is predicted to overflow the
 		// buffer, and from then on until the occupancy is back under the low watermark.
-		fg := predicted >= wm.High*capP || (f.fgMode && occ >= wm.Low*capP)
-		if fg != f.fgMode {
-			f.fgMode = fg
+		fg := predicted >= wm.High*capP || (f.evict.fgMode && occ >= wm.Low*capP)
+		if fg != f.evict.fgMode {
+			f.evict.fgMode = fg
 			f.logMode(int64(predicted))
 		}
-		return f.fgMode || urgent
+		return f.evict.fgMode || urgent
 	case Oracle, OracleBG:
-		return f.flushers > 0
+		return f.wb.flushers > 0
 	default:
 		return urgent
 	}
@@ -133,8 +138,8 @@ func (f *Firmware) evictRound() int {
 		open = f.sched.fgOpen
 	}
 	issued := 0
-	start := f.dieRR
-	f.dieRR = (f.dieRR + 1) % dies
+	start := f.evict.dieRR
+	f.evict.dieRR = (f.evict.dieRR + 1) % dies
 	for pass := 0; pass < 2; pass++ {
 		lo, hi := start, dies // from the start to the end, then round to the start
 		if pass == 1 {
@@ -151,7 +156,7 @@ func (f *Firmware) evictRound() int {
 				}
 				continue
 			}
-			if f.bgInFlight >= f.spec.Buffer.BackgroundMax {
+			if f.evict.bgInFlight >= f.spec.Buffer.BackgroundMax {
 				return issued
 			}
 			// Background: one page to an open die (bgOpen: no host reads on it and fewer than
@@ -174,10 +179,10 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	}
 	ppn, err := f.ftl.WriteHost(lpn, g, purpose)
 	if err != nil {
-		f.gcSig[g].Notify()
+		f.gc.tasks[g].notify()
 		return false
 	}
-	v := f.buf.PickVictims(1, f.victims[:0])[0]
+	v := f.buf.PickVictims(1, f.evict.victims[:0])[0]
 	// Wall-clock only, a pipeline: the next victim's mapping entry was brought into the
 	// cache at the previous eviction, so what its write updates can be fetched now; the one
 	// after's mapping entry is fetched now (and the buffer entry of the one after that).
@@ -191,7 +196,7 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	op.ppn, op.stamp, op.victim = ppn, v.Version, v
 	if purpose == ftl.Background {
 		op.bg = true
-		f.bgInFlight++
+		f.evict.bgInFlight++
 		f.Stats.BackgroundEvictions++
 	} else {
 		f.Stats.ForegroundEvictions++
@@ -199,7 +204,7 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	f.pending.put(ppn, v.Version)
 	f.inflightBlock[f.geo.BlockOf(ppn)]++
 	if f.ftl.NeedsGC(g, f.geo.Addr(ppn).Plane) {
-		f.gcSig[g].Notify()
+		f.gc.tasks[g].notify()
 	}
 	// The page leaves DRAM for the channel; the program is queued when it has.
 	t := f.hw.DRAM.Access(f.eng.Now(), f.dramAddr(lpn), f.spec.PageSize, false)
@@ -208,8 +213,8 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 }
 
 func (f *Firmware) logMode(predicted int64) {
-	if len(f.modeLog) < 10000 {
-		f.modeLog = append(f.modeLog, ModeChange{At: f.eng.Now(), Foreground: f.fgMode,
+	if len(f.evict.modeLog) < 10000 {
+		f.evict.modeLog = append(f.evict.modeLog, ModeChange{At: f.eng.Now(), Foreground: f.evict.fgMode,
 			Occupancy: f.buf.Occupancy(), Predicted: predicted})
 	}
 }

@@ -49,41 +49,19 @@ type Firmware struct {
 	lbaSize    int
 	pagesPerNS int64
 
-	cmds *sim.Queue[*nvmectrl.Command] // commands no worker was free to take
-	idle []*worker                     // workers waiting for a command, longest first
-	// spare holds write contexts not in use: a worker hands each write it serves in events
-	// to one and goes back for the next command (hilevents.go, detach).
-	spare []*worker
-
+	// The firmware's parts, each holding its own state: the host interface layer, the
+	// write-buffer manager, the evictor, the flash scheduler and garbage collection.
+	hil   hil
+	wb    writeBuffer
+	evict evictor
 	sched *scheduler
-
-	// Eviction state.
-	evict       evictor
-	roomQ       []*worker // workers waiting for buffer room, longest first
-	freeLooks   []*roomLook
-	flushSig    sim.Signal
-	roomWaiters int
-	flushers    int
-	reserved    int // buffer slots promised to writes whose data is in flight
-	// The hint's prediction (hint.go): pages of hinted writes received and not yet in the
-	// buffer, and pages the latest hinted write announced after itself.
-	victimOut, announcedAfter int64
-	fgMode                    bool
-	bgInFlight                int
-	dieRR                     int
+	gc    collector
 
 	// In-flight programs: a page mapped in the FTL whose program has not completed is
-	// served from DRAM with this stamp.
+	// served from DRAM with this stamp; inflightBlock counts them per block (GC waits for
+	// a victim's to complete).
 	pending       inFlight
 	inflightBlock []uint16
-	progDone      sim.Signal
-
-	victims []buffer.Victim
-
-	gcSig  []sim.Signal
-	gcBusy []bool
-
-	modeLog []ModeChange
 
 	// OnGC, if set, is called after every GC victim is erased (tests run the invariant
 	// checker there).
@@ -92,8 +70,8 @@ type Firmware struct {
 	Stats Stats
 }
 
-// New builds the firmware on hw and registers it with the controller. It starts its
-// processes on eng.
+// New builds the firmware on hw and registers it with the controller. Its tasks boot at
+// eng's current time.
 func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
@@ -127,12 +105,12 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 	f := &Firmware{name: name, spec: spec, eng: eng, hw: hw, geo: geo, ftl: fl,
 		buf:     buffer.New(capPages, order),
 		lbaSize: hw.Ctrl.Spec().LBASize,
-		cmds:    sim.NewQueue[*nvmectrl.Command](name+".cmdq", hw.Ctrl.Spec().MaxCommands),
 	}
+	f.hil.cmds = sim.NewQueue[*nvmectrl.Command](name+".cmdq", hw.Ctrl.Spec().MaxCommands)
 	f.pagesPerNS = fl.LogicalPages()
 	f.inflightBlock = make([]uint16, geo.Blocks())
 	f.pending = newInFlight(geo)
-	f.victims = make([]buffer.Victim, 0, 1) // evictOne picks one at a time into it
+	f.evict.victims = make([]buffer.Victim, 0, 1) // evictOne picks one at a time into it
 	clk := sim.NewClock(spec.CoreFreq)
 	for i := 0; i < spec.Cores; i++ {
 		c := sim.NewCore(fmt.Sprintf("%s.core[%d]", name, i), clk)
@@ -142,18 +120,18 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 		f.cores = append(f.cores, c)
 	}
 	f.sched = newScheduler(f)
-	f.gcSig = make([]sim.Signal, geo.Dies())
-	f.gcBusy = make([]bool, geo.Dies())
 	hw.Ctrl.SetFirmware(f)
+	// Boot: each HIL worker, then the evictor, then each die's GC task takes its first
+	// step now, in that order.
 	for w := 0; w < spec.Workers; w++ {
-		wk := newWorker(f, w)
-		eng.Spawn(fmt.Sprintf("%s.hil[%d]", name, w), wk.run)
+		f.at(eng.Now(), newWorker(f, w), stepBoot)
 	}
 	f.evict.f = f
-	// Its first round where a process spawned now would start.
-	eng.SchedulePhase(eng.Now(), sim.PhaseProcess, &f.evict, nil, evRound)
+	f.at(eng.Now(), &f.evict, evRound)
 	for d := 0; d < geo.Dies(); d++ {
-		eng.Spawn(fmt.Sprintf("%s.gc[%d]", name, d), f.gcLoop(d))
+		t := newGCTask(f, d)
+		f.gc.tasks = append(f.gc.tasks, t)
+		f.at(eng.Now(), t, gcWake)
 	}
 	return f, nil
 }
@@ -168,7 +146,13 @@ type ModeChange struct {
 }
 
 // ModeLog returns the fastdrain policy's mode switches so far (the first 10,000).
-func (f *Firmware) ModeLog() []ModeChange { return f.modeLog }
+func (f *Firmware) ModeLog() []ModeChange { return f.evict.modeLog }
+
+// at arms a timer: h's step code runs at t (not before now), after the steps already due
+// then.
+func (f *Firmware) at(t sim.Time, h sim.Handler, code int64) {
+	f.eng.SchedulePhase(t, sim.PhaseProcess, h, nil, code)
+}
 
 // Name returns the firmware's name.
 func (f *Firmware) Name() string { return f.name }
@@ -196,28 +180,6 @@ func (f *Firmware) Level() nvmectrl.BufferLevel {
 		occ = f.predicted()
 	}
 	return nvmectrl.BufferLevel(f.spec.Buffer.Watermarks.LevelOf(int(occ), f.buf.Capacity()))
-}
-
-// Submit implements nvmectrl.Firmware: the command goes to the worker that has been idle
-// longest, or joins the HIL's queue if every worker is busy. A worker handed a command
-// here has its first step (parsing, and a read's lookups) booked on its core at once and
-// takes the command when that step ends (wkStart): reads and whole-page writes are served
-// in events, without a process switch (hilevents.go), the others by its process.
-func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
-	f.prefetch(cmd)
-	if len(f.idle) > 0 {
-		wk := f.idle[0]
-		copy(f.idle, f.idle[1:])
-		f.idle[len(f.idle)-1] = nil
-		f.idle = f.idle[:len(f.idle)-1]
-		// Scheduled where the idle process's wake-up would be (Signal.NotifyAt).
-		wk.next = cmd
-		f.eng.SchedulePhase(max(now, wk.core.Book(now, f.acts.hil, wk.front(cmd))), sim.PhaseProcess, wk, nil, wkStart)
-		return
-	}
-	if !f.cmds.TrySend(cmd) {
-		panic(fmt.Sprintf("firmware %s at %v: command queue full (more commands than max_commands)", f.name, now))
-	}
 }
 
 // prefetchPages bounds the pages of one command whose cache lines prefetch asks for.
@@ -254,7 +216,7 @@ func (f *Firmware) prefetch(cmd *nvmectrl.Command) {
 	}
 }
 
-// core returns the core for a process index.
+// core returns the core for a task index (worker or die).
 func (f *Firmware) core(i int) *sim.Core { return f.cores[i%len(f.cores)] }
 
 // dieOf returns the channel and the die index on it of global die g.

@@ -22,21 +22,15 @@ const (
 	opErase                   // a GC victim's erase
 )
 
-// waiter is a process waiting for a set of flash operations.
+// waiter is a step waiting for a set of flash operations: when every operation counted in
+// it has completed and the data of the reads among them is in DRAM, release runs step code
+// of h.
 type waiter struct {
 	pending int
-	sig     sim.Signal
-	h       sim.Handler // when set, release schedules an event for it (code wkRead) instead
-	ready   sim.Time    // latest time a completed operation's data reached DRAM
-	stamps  []uint64    // per page slot: the stamp a read returned
-}
-
-// wait blocks p until every operation counted in w has completed and the data of the reads
-// among them is in DRAM (release wakes it then).
-func (w *waiter) wait(p *sim.Proc) {
-	for w.pending > 0 {
-		p.Wait(&w.sig)
-	}
+	h       sim.Handler
+	code    int64
+	ready   sim.Time // latest time a completed operation's data reached DRAM
+	stamps  []uint64 // per page slot: the stamp a read returned
 }
 
 // maxPlanes bounds the planes one transaction may span.
