@@ -11,7 +11,7 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 		w := op.w
 		w.stamps[op.idx] = stamps[0]
 		// The page moves from the channel into DRAM.
-		t := f.hw.DRAM.Access(now, f.stagingAddr(op.idx), f.spec.PageSize, true)
+		t := f.mem.Access(now, f.stagingAddr(op.idx), f.spec.PageSize, true)
 		w.ready = max(w.ready, t)
 		f.release(now, w)
 	case opEvict:
@@ -52,6 +52,6 @@ func (f *Firmware) release(now sim.Time, w *waiter) {
 // stagingAddr is a DRAM address for read data in flight (outside the write-buffer
 // region's hot rows; only the timing matters).
 func (f *Firmware) stagingAddr(slot int) uint64 {
-	capBytes := uint64(f.hw.DRAM.Spec().Capacity)
+	capBytes := f.memCap
 	return (capBytes/2 + uint64(slot)*uint64(f.spec.PageSize)) % (capBytes - uint64(f.spec.PageSize)) &^ 63
 }

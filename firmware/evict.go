@@ -207,7 +207,7 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 		f.gc.tasks[g].notify()
 	}
 	// The page leaves DRAM for the channel; the program is queued when it has.
-	t := f.hw.DRAM.Access(f.eng.Now(), f.dramAddr(lpn), f.spec.PageSize, false)
+	t := f.mem.Access(f.eng.Now(), f.dramAddr(lpn), f.spec.PageSize, false)
 	f.sched.arrive(t, op)
 	return true
 }

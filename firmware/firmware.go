@@ -4,22 +4,12 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
-	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
-
-// Hardware is everything the firmware touches: the flash channels (with their dies), the
-// controller DRAM and the NVMe controller front end.
-type Hardware struct {
-	Channels []*channel.Channel
-	DRAM     *dram.DRAM
-	Ctrl     *nvmectrl.Controller
-}
 
 // Stats are the firmware's cumulative counters.
 type Stats struct {
@@ -36,12 +26,16 @@ type Stats struct {
 
 // Firmware is the SSD firmware of one controller.
 type Firmware struct {
-	name  string
-	spec  Spec
-	eng   *sim.Engine
-	hw    Hardware
-	cores []*sim.Core
-	acts  struct{ hil, evict, gc sim.Activity }
+	name string
+	spec Spec
+	eng  Timers
+	// The ports (ports.go): the flash, the buffer memory (memCap bytes) and the host.
+	flash  FlashPort
+	mem    BufferMemory
+	memCap uint64
+	host   HostPort
+	cores  []*sim.Core
+	acts   struct{ hil, evict, gc sim.Activity }
 
 	geo        ftl.Geometry
 	ftl        *ftl.FTL
@@ -70,8 +64,7 @@ type Firmware struct {
 	Stats Stats
 }
 
-// New builds the firmware on hw and registers it with the controller. Its tasks boot at
-// eng's current time.
+// New builds the firmware on the simulated hardware hw (NewOnPorts on hw.Ports()).
 func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
@@ -80,17 +73,41 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 		return nil, errors.New("firmware: hardware needs channels, a DRAM and a controller")
 	}
 	cs := hw.Channels[0].Spec()
-	ds := cs.Die
+	for i, ch := range hw.Channels {
+		if ch.Spec().Dies != cs.Dies || ch.Spec().Die != cs.Die {
+			return nil, fmt.Errorf("firmware: channel %d differs from channel 0; all channels must be alike", i)
+		}
+	}
+	return NewOnPorts(name, spec, eng, hw.Ports())
+}
+
+// NewOnPorts builds the firmware on ports and registers it with the host port. Its tasks
+// boot at eng's current time (eng is the timer port unless ports.Timers is set).
+func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	if ports.Flash == nil || ports.Memory == nil || ports.Host == nil {
+		return nil, errors.New("firmware: ports need a flash port, a buffer memory and a host port")
+	}
+	fg := ports.Flash.Geometry()
+	ds := fg.Die
 	if ds.PageSize != spec.PageSize {
 		return nil, fmt.Errorf("firmware.page_size: %d differs from the flash page size %d (sub-page mapping is not supported)",
 			spec.PageSize, ds.PageSize)
 	}
-	for i, ch := range hw.Channels {
-		if ch.Spec().Dies != cs.Dies || ch.Spec().Die != ds {
-			return nil, fmt.Errorf("firmware: channel %d differs from channel 0; all channels must be alike", i)
-		}
+	if fg.Channels < 1 || fg.DiesPerChannel < 1 {
+		return nil, fmt.Errorf("firmware: flash port has %d channels of %d dies; it needs at least one of each", fg.Channels, fg.DiesPerChannel)
 	}
-	geo := ftl.Geometry{Channels: len(hw.Channels), DiesPerChannel: cs.Dies, Planes: ds.Planes,
+	memCap := uint64(ports.Memory.Spec().Capacity)
+	if memCap < 2*uint64(spec.PageSize) {
+		return nil, fmt.Errorf("firmware: buffer memory of %d bytes is smaller than two pages", memCap)
+	}
+	var tm Timers = eng
+	if ports.Timers != nil {
+		tm = ports.Timers
+	}
+	geo := ftl.Geometry{Channels: fg.Channels, DiesPerChannel: fg.DiesPerChannel, Planes: ds.Planes,
 		BlocksPerPlane: ds.BlocksPerPlane, PagesPerBlock: ds.PagesPerBlock,
 		Kind: ds.PageType}
 	fl, err := ftl.New(geo, spec.ftlConfig())
@@ -102,11 +119,13 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 	if spec.Buffer.Policy.Unbounded() {
 		capPages = 0
 	}
-	f := &Firmware{name: name, spec: spec, eng: eng, hw: hw, geo: geo, ftl: fl,
+	host := ports.Host
+	f := &Firmware{name: name, spec: spec, eng: tm, geo: geo, ftl: fl,
+		flash: ports.Flash, mem: ports.Memory, memCap: memCap, host: host,
 		buf:     buffer.New(capPages, order),
-		lbaSize: hw.Ctrl.Spec().LBASize,
+		lbaSize: host.Spec().LBASize,
 	}
-	f.hil.cmds = sim.NewQueue[*nvmectrl.Command](name+".cmdq", hw.Ctrl.Spec().MaxCommands)
+	f.hil.cmds = sim.NewQueue[*nvmectrl.Command](name+".cmdq", host.Spec().MaxCommands)
 	f.pagesPerNS = fl.LogicalPages()
 	f.inflightBlock = make([]uint16, geo.Blocks())
 	f.pending = newInFlight(geo)
@@ -120,18 +139,18 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 		f.cores = append(f.cores, c)
 	}
 	f.sched = newScheduler(f)
-	hw.Ctrl.SetFirmware(f)
+	host.SetFirmware(f)
 	// Boot: each HIL worker, then the evictor, then each die's GC task takes its first
 	// step now, in that order.
 	for w := 0; w < spec.Workers; w++ {
-		f.at(eng.Now(), newWorker(f, w), stepBoot)
+		f.at(tm.Now(), newWorker(f, w), stepBoot)
 	}
 	f.evict.f = f
-	f.at(eng.Now(), &f.evict, evRound)
+	f.at(tm.Now(), &f.evict, evRound)
 	for d := 0; d < geo.Dies(); d++ {
 		t := newGCTask(f, d)
 		f.gc.tasks = append(f.gc.tasks, t)
-		f.at(eng.Now(), t, gcWake)
+		f.at(tm.Now(), t, gcWake)
 	}
 	return f, nil
 }
@@ -219,11 +238,6 @@ func (f *Firmware) prefetch(cmd *nvmectrl.Command) {
 // core returns the core for a task index (worker or die).
 func (f *Firmware) core(i int) *sim.Core { return f.cores[i%len(f.cores)] }
 
-// dieOf returns the channel and the die index on it of global die g.
-func (f *Firmware) dieOf(g int) (*channel.Channel, int) {
-	return f.hw.Channels[g/f.geo.DiesPerChannel], g % f.geo.DiesPerChannel
-}
-
 // addr converts a PPN to the die address used by the channel.
 func (f *Firmware) addr(p ftl.PPN) (g int, a die.Addr) {
 	x := f.geo.Addr(p)
@@ -232,19 +246,19 @@ func (f *Firmware) addr(p ftl.PPN) (g int, a die.Addr) {
 
 // dramAddr is where a logical page's data sits in controller DRAM (the buffer region).
 func (f *Firmware) dramAddr(lpn int64) uint64 {
-	capBytes := uint64(f.hw.DRAM.Spec().Capacity)
+	capBytes := f.memCap
 	return (uint64(lpn) * uint64(f.spec.PageSize)) % (capBytes - uint64(f.spec.PageSize)) &^ 63
 }
 
 // dramMove charges a data move of n bytes of the buffer region starting at logical page
 // lpn's slot, split where the region wraps, starting at t; it returns when it is done.
 func (f *Firmware) dramMove(t sim.Time, lpn int64, n int, write bool) sim.Time {
-	capBytes := uint64(f.hw.DRAM.Spec().Capacity) - uint64(f.spec.PageSize)
+	capBytes := f.memCap - uint64(f.spec.PageSize)
 	done := t
 	for n > 0 {
 		a := f.dramAddr(lpn)
 		k := int(min(uint64(n), capBytes-a))
-		done = max(done, f.hw.DRAM.Access(t, a, k, write))
+		done = max(done, f.mem.Access(t, a, k, write))
 		n -= k
 		lpn += int64((k + f.spec.PageSize - 1) / f.spec.PageSize)
 	}
@@ -260,6 +274,10 @@ func (f *Firmware) dramMove(t sim.Time, lpn int64, n int, write bool) sim.Time {
 // (die.FillFrom), so preconditioning costs no memory per page. Otherwise every filled page's
 // stamp is stored, with Stamp(0, 0) for pages holding superseded data.
 func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint64) error {
+	img, ok := f.flash.(FlashImage)
+	if !ok {
+		return fmt.Errorf("firmware %s: the flash port cannot be preconditioned (it is not a FlashImage)", f.name)
+	}
 	if err := f.ftl.Precondition(fill, overwrite, random, seed); err != nil {
 		return err
 	}
@@ -271,7 +289,6 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 			continue
 		}
 		dieIdx, plane, blk := g.BlockAddr(ftl.BlockID(b))
-		ch, d := f.dieOf(dieIdx)
 		first := g.FirstPage(ftl.BlockID(b))
 		if _, ok := f.ftl.PreconditionOwner(first); ok {
 			if srcs == nil {
@@ -279,10 +296,10 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 			}
 			src := &srcs[dieIdx]
 			src.f, src.die = f, dieIdx
-			ch.Die(d).FillFrom(plane, blk, n, src)
+			img.FillFrom(dieIdx, plane, blk, n, src)
 			continue
 		}
-		ch.Die(d).Fill(plane, blk, n, func(page int) uint64 {
+		img.Fill(dieIdx, plane, blk, n, func(page int) uint64 {
 			if lpn, ok := f.ftl.Owner(first + ftl.PPN(page)); ok {
 				return Stamp(lpn, 1)
 			}

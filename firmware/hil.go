@@ -159,7 +159,7 @@ func (wk *worker) finish(st nvmectrl.Status) {
 		f.Stats.Errors++
 	}
 	end := wk.core.Book(now, f.acts.hil, f.spec.Cycles.Complete)
-	f.hw.Ctrl.Complete(end, cmd, st, 0, f.Level())
+	f.host.Complete(end, cmd, st, 0, f.Level())
 	if wk.detached {
 		f.hil.spare = append(f.hil.spare, wk)
 		return
@@ -229,8 +229,7 @@ func (wk *worker) readIssue(now sim.Time, first, last int64) {
 			continue
 		}
 		g, a := f.addr(ppn)
-		ch, i := f.dieOf(g)
-		ch.Die(i).Prefetch(a) // wall-clock only: the die reads its state when the read starts
+		f.flash.Prefetch(g, a) // wall-clock only: the die reads its state when the read starts
 		op := f.sched.get(opHostRead, g)
 		op.ppn, op.w, op.idx = ppn, w, j
 		w.pending++
@@ -250,10 +249,10 @@ func (wk *worker) readDone() {
 		if start := (first + int64(j)) * ps; start >= off {
 			binary.LittleEndian.PutUint64(wk.b8[:], w.stamps[j])
 			m := min(8, int(off+n-start))
-			f.hw.Ctrl.CopyToHost(cmd, int(start-off), wk.b8[:m])
+			f.host.CopyToHost(cmd, int(start-off), wk.b8[:m])
 		}
 	}
-	f.hw.Ctrl.WriteHostData(out, cmd, 0, int(n))
+	f.host.WriteHostData(out, cmd, 0, int(n))
 	wk.finish(nvmectrl.StatusSuccess)
 }
 
@@ -344,7 +343,7 @@ func (wk *worker) writeRoom() {
 	// The controller's DMA engine fetches the chunk into DRAM now that the buffer has room
 	// for it; if its read tags are all in use it tells the worker when the data is in
 	// (stepFetched).
-	if landed, ok := f.hw.Ctrl.FetchHostData(now, wk.cmd, int(lo-wk.off), int(hi-lo), f, wk, stepFetched); ok {
+	if landed, ok := f.host.FetchHostData(now, wk.cmd, int(lo-wk.off), int(hi-lo), f, wk, stepFetched); ok {
 		wk.fetched(landed)
 	}
 }
@@ -408,7 +407,7 @@ func (wk *worker) storePages() {
 		case 0:
 			wk.jStep = 1
 			if j*ps >= wk.off {
-				wk.stamp = f.hw.Ctrl.Uint64FromHost(cmd, int(j*ps-wk.off))
+				wk.stamp = f.host.Uint64FromHost(cmd, int(j*ps-wk.off))
 			} else if s, ok := wk.oldStamp(j); ok {
 				wk.stamp = s
 			} else {
@@ -514,12 +513,12 @@ func (wk *worker) deallocate() {
 		wk.dsm = make([]byte, 16*wk.nr)
 	}
 	now := f.eng.Now()
-	f.at(max(now, f.hw.Ctrl.ReadHostData(now, cmd, 0, 16*wk.nr)), wk, stepRanges)
+	f.at(max(now, f.host.ReadHostData(now, cmd, 0, 16*wk.nr)), wk, stepRanges)
 }
 
 // ranges takes the range list, now in DRAM, and trims the ranges in turn.
 func (wk *worker) ranges() {
-	wk.f.hw.Ctrl.CopyFromHost(wk.cmd, 0, wk.dsm[:16*wk.nr])
+	wk.f.host.CopyFromHost(wk.cmd, 0, wk.dsm[:16*wk.nr])
 	wk.trimNext()
 }
 

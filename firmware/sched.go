@@ -113,7 +113,7 @@ type scheduler struct {
 func newScheduler(f *Firmware) *scheduler {
 	n := f.geo.Dies()
 	s := &scheduler{f: f, dies: make([]dieQueue, n),
-		sameBlock: f.hw.Channels[0].Spec().Die.MultiPlaneSameBlock,
+		sameBlock: f.flash.Geometry().Die.MultiPlaneSameBlock,
 		pos:       make([]int32, n), order: make([]int32, n), fgOpen: bitset.New(n), bgOpen: bitset.New(n)}
 	s.arrival = &arrivalHandler{s}
 	for i := range n {
@@ -270,9 +270,7 @@ func (s *scheduler) merge(q *dieQueue, op *flashOp) {
 
 // submit fills op's transaction and submits it to the die's channel.
 func (s *scheduler) submit(op *flashOp) {
-	ch, d := s.f.dieOf(op.die)
 	tx := &op.tx
-	tx.Die = d
 	tx.Bytes = 0
 	tx.Addrs = op.addrs[:0]
 	tx.Stamps = op.stamps[:0]
@@ -299,7 +297,7 @@ func (s *scheduler) submit(op *flashOp) {
 	default:
 		panic(fmt.Sprintf("firmware: unknown flash op kind %d", op.kind))
 	}
-	ch.Submit(tx)
+	s.f.flash.Submit(op.die, tx)
 }
 
 // HandleEvent receives a completed transaction from a channel.
