@@ -13,12 +13,13 @@ import (
 // run-to-completion steps: the decision (charged Cycles.Evict on core 0) and the issue of
 // its programs (charged per page).
 type evictor struct {
-	f       *Firmware
-	waiting bool
-	// fgMode is the fastdrain policy's mode (foreground until under the low watermark).
-	fgMode     bool
-	bgInFlight int // background programs in flight
-	dieRR      int // the die a round starts at, round robin
+	f          *Firmware
+	policy     EvictionPolicy
+	view       BufferView // shown to the policy (kept here so it is not allocated per round)
+	waiting    bool
+	retrying   bool // a retry the policy asked for is armed
+	bgInFlight int  // background programs in flight
+	dieRR      int  // the die a round starts at, round robin
 	victims    []buffer.Victim
 	modeLog    []ModeChange
 }
@@ -28,6 +29,7 @@ const (
 	evRound   int64 = iota // start a round
 	evDecided              // the round's decision has been computed
 	evIssued               // the round's allocations and issues have been computed
+	evRetry                // the policy's retry time has come
 )
 
 // notify starts a round if the evictor is waiting (a signal's Notify).
@@ -47,6 +49,9 @@ func (ev *evictor) HandleEvent(e *sim.Event) {
 		ev.decided()
 	case evIssued:
 		ev.round() // a round that sent pages is followed by another
+	case evRetry:
+		ev.retrying = false
+		ev.notify()
 	}
 }
 
@@ -68,8 +73,8 @@ func (ev *evictor) round() {
 		ev.waiting = true
 		return
 	}
-	if !f.foreground() && !f.drainsInBackground() {
-		ev.waiting = true // an on-demand policy: nothing to do until a write waits
+	if d := ev.decide(); d.Mode == EvictIdle {
+		ev.wait(d) // nothing to do until notified (an on-demand policy: until a write waits)
 		return
 	}
 	if !ev.compute(f.spec.Cycles.Evict, evDecided) {
@@ -80,9 +85,10 @@ func (ev *evictor) round() {
 // decided issues the round's evictions and charges their work, or waits if there were none.
 func (ev *evictor) decided() {
 	f := ev.f
-	issued := f.evictRound()
+	d := ev.decide() // the state may have moved while the decision was computed
+	issued := f.evictRound(d)
 	if issued == 0 {
-		ev.waiting = true
+		ev.wait(d)
 		return
 	}
 	if !ev.compute(int64(issued)*(f.spec.Cycles.Allocate+f.spec.Cycles.FlashIssue), evIssued) {
@@ -90,47 +96,42 @@ func (ev *evictor) decided() {
 	}
 }
 
-// foreground decides the eviction mode for this round.
-func (f *Firmware) foreground() bool {
-	urgent := f.wb.roomWaiters > 0 || f.wb.flushers > 0
-	switch f.spec.Buffer.Policy {
-	case FastDrain:
-		capP := float64(f.buf.Capacity())
-		occ := float64(f.buf.Occupancy())
-		predicted := float64(f.predicted())
-		wm := f.spec.Buffer.Watermarks
-		// Foreground while the announced victimization is predicted to overflow the
-		// buffer, and from then on until the occupancy is back under the low watermark.
-		fg := predicted >= wm.High*capP || (f.evict.fgMode && occ >= wm.Low*capP)
-		if fg != f.evict.fgMode {
-			f.evict.fgMode = fg
-			f.logMode(int64(predicted))
-		}
-		return f.evict.fgMode || urgent
-	case Oracle, OracleBG:
-		return f.wb.flushers > 0
-	default:
-		return urgent
+// wait makes the evictor wait to be notified, and arms the policy's retry if it asked for
+// one (one is armed at a time: a later one waits for it).
+func (ev *evictor) wait(d Decision) {
+	ev.waiting = true
+	if now := ev.f.eng.Now(); d.Retry > now && !ev.retrying {
+		ev.retrying = true
+		ev.f.at(d.Retry, ev, evRetry)
 	}
 }
 
-// drainsInBackground reports whether the policy evicts when no write waits for room (or
-// flush for flash): Vanilla evicts on demand only (DESIGN.md "Decisions after the first
-// measurements"), and the Oracle never, its buffer being infinite.
-func (f *Firmware) drainsInBackground() bool {
-	p := f.spec.Buffer.Policy
-	return p == FastDrain || p == OracleBG
+// decide shows the policy the buffer and returns its decision.
+func (ev *evictor) decide() Decision {
+	f := ev.f
+	v := &ev.view
+	occ := f.buf.Occupancy()
+	*v = BufferView{Now: f.eng.Now(), Capacity: f.buf.Capacity(), Occupancy: occ, Dirty: f.buf.Dirty(),
+		Reserved: f.wb.reserved, Announced: f.announced(), Watermarks: f.spec.Buffer.Watermarks,
+		RoomWaits: f.wb.roomWaiters, Flushes: f.wb.flushers,
+		Evictions: f.Stats.ForegroundEvictions + f.Stats.BackgroundEvictions, ev: ev}
+	v.Predicted = int64(occ) + v.Announced + int64(v.Reserved)
+	return ev.policy.Decide(v)
 }
 
-// evictRound issues one round of evictions, its decision computed, and returns how many
-// pages it sent. It visits, in channel-first interleaved order from the round-robin start,
-// the dies in the scheduler's open set for the mode: foreground fills each up to
-// ForegroundPerDie programs queued; background sends one page to each, up to BackgroundMax
-// in flight.
-func (f *Firmware) evictRound() int {
-	fg := f.foreground() // the state may have moved while the decision was computed
-	if !fg && !f.drainsInBackground() {
+// evictRound issues one round of evictions as decided and returns how many pages it sent.
+// It visits, in channel-first interleaved order from the round-robin start, the dies in
+// the scheduler's open set for the mode: foreground fills each up to ForegroundPerDie
+// programs queued; background sends one page to each, up to BackgroundMax in flight; at
+// most d.Pages in all if that is positive.
+func (f *Firmware) evictRound(d Decision) int {
+	if d.Mode == EvictIdle {
 		return 0 // the write it was for found room meanwhile
+	}
+	fg := d.Mode == EvictForeground
+	limit := d.Pages
+	if limit <= 0 {
+		limit = int(^uint(0) >> 1)
 	}
 	dies := f.geo.Dies()
 	open := f.sched.bgOpen
@@ -145,10 +146,10 @@ func (f *Firmware) evictRound() int {
 		if pass == 1 {
 			lo, hi = 0, start
 		}
-		for p := open.Next(lo, hi); p < hi && f.buf.Dirty() > 0; p = open.Next(p+1, hi) {
+		for p := open.Next(lo, hi); p < hi && f.buf.Dirty() > 0 && issued < limit; p = open.Next(p+1, hi) {
 			g := int(f.sched.order[p])
 			if fg {
-				for f.sched.queuedPrograms(g) < f.spec.Buffer.ForegroundPerDie && f.buf.Dirty() > 0 {
+				for f.sched.queuedPrograms(g) < f.spec.Buffer.ForegroundPerDie && f.buf.Dirty() > 0 && issued < limit {
 					if !f.evictOne(g, ftl.Foreground) {
 						break
 					}
@@ -210,11 +211,4 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	t := f.mem.Access(f.eng.Now(), f.dramAddr(lpn), f.spec.PageSize, false)
 	f.sched.arrive(t, op)
 	return true
-}
-
-func (f *Firmware) logMode(predicted int64) {
-	if len(f.evict.modeLog) < 10000 {
-		f.evict.modeLog = append(f.evict.modeLog, ModeChange{At: f.eng.Now(), Foreground: f.evict.fgMode,
-			Occupancy: f.buf.Occupancy(), Predicted: predicted})
-	}
 }

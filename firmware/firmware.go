@@ -146,6 +146,8 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 		f.at(tm.Now(), newWorker(f, w), stepBoot)
 	}
 	f.evict.f = f
+	def, _ := evictionPolicies.lookup(string(spec.Buffer.Policy)) // Validate checked it
+	f.evict.policy = def.New(spec)
 	f.at(tm.Now(), &f.evict, evRound)
 	for d := 0; d < geo.Dies(); d++ {
 		t := newGCTask(f, d)

@@ -108,6 +108,9 @@ type scheduler struct {
 	pos            []int32
 	order          []int32 // order[i] is the die at place i (pos's inverse)
 	fgOpen, bgOpen bitset.Set
+
+	ordering SchedOrder // the ordering of each die's queues (schedorder.go)
+	view     DieView    // shown to the ordering (kept here so it is not allocated per pick)
 }
 
 func newScheduler(f *Firmware) *scheduler {
@@ -116,6 +119,8 @@ func newScheduler(f *Firmware) *scheduler {
 		sameBlock: f.flash.Geometry().Die.MultiPlaneSameBlock,
 		pos:       make([]int32, n), order: make([]int32, n), fgOpen: bitset.New(n), bgOpen: bitset.New(n)}
 	s.arrival = &arrivalHandler{s}
+	def, _ := schedOrders.lookup(f.spec.Scheduler.Order) // Validate checked it
+	s.ordering = def.New(f.spec)
 	for i := range n {
 		g := f.geo.InterleavedDie(i)
 		s.pos[g], s.order[i] = int32(i), int32(g)
@@ -199,39 +204,33 @@ func (s *scheduler) dispatch(g int) {
 	s.refresh(g)
 }
 
-// dispatchOps hands die g's operations to its channel while it has fewer than DieDepth.
-//
-// With read_first, a host read goes before every program and erase that has not started,
-// whatever the channel's arbitration: a program or erase is handed to the channel only when
-// the die has nothing else there, so none waits in the channel's queue (where a fifo channel
-// would start it before a read submitted later) while the die is busy. Reads are handed
-// over up to DieDepth at a time. The die gains nothing from a second program queued in the
-// channel (it takes a program's data only when it is free), so the programs' throughput is
-// the same: the next one is submitted from the completion of the one before, in the same
-// instant.
+// dispatchOps hands die g's operations to its channel while it has fewer than DieDepth,
+// in the order the scheduler's ordering picks (schedorder.go).
 func (s *scheduler) dispatchOps(g int) {
 	q := &s.dies[g]
 	sp := s.f.spec.Scheduler
+	v := &s.view
 	for q.inChannel < sp.DieDepth {
+		*v = DieView{Die: g, Reads: q.reads.n, Programs: q.progs.n, GC: q.gc.n, InChannel: q.inChannel,
+			HostRun: q.hostRun, s: s}
 		var op *flashOp
-		switch {
-		case sp.ReadFirst && q.reads.n > 0:
+		switch pk := s.ordering.Next(v); {
+		case pk == PickNone:
+			return
+		case pk == PickRead && q.reads.n > 0:
 			op = q.reads.pop()
-		case sp.ReadFirst && q.inChannel > 0:
-			return // programs, erases and GC reads wait for the die's turn in the firmware
-		case q.gc.n > 0 && (q.progs.n == 0 || q.hostRun >= sp.GCWeight || s.gcUrgent(g)):
+		case pk == PickGC && q.gc.n > 0:
 			op = q.gc.pop()
 			q.hostRun = 0
-		case q.progs.n > 0:
+		case pk == PickProgram && q.progs.n > 0:
 			op = q.progs.pop()
 			q.hostRun++
 			if sp.MultiPlane {
 				s.merge(q, op)
 			}
-		case q.reads.n > 0:
-			op = q.reads.pop()
 		default:
-			return
+			panic(fmt.Sprintf("firmware %s: scheduler order %q picked %d from an empty queue of die %d",
+				s.f.name, s.f.spec.Scheduler.Order, pk, g))
 		}
 		if op.kind == opHostRead {
 			q.readsOut++
