@@ -43,9 +43,9 @@ type Spec struct {
 
 // Buffer configures the DRAM write buffer.
 type Buffer struct {
-	Policy     Policy            `yaml:"policy"`
-	Pages      int               `yaml:"pages"` // capacity in logical pages (ignored by oracle, oracle-bg)
-	Order      string            `yaml:"order"` // "lru" or "fifo"
+	Policy     Policy            `yaml:"policy"` // a registered eviction policy (policy.go)
+	Pages      int               `yaml:"pages"`  // capacity in logical pages (ignored by oracle, oracle-bg)
+	Order      string            `yaml:"order"`  // "lru" or "fifo"
 	Watermarks buffer.Watermarks `yaml:"watermarks"`
 	// BackgroundPerDie bounds the pages a background eviction round sends to one idle die;
 	// BackgroundMax bounds the pages in flight from background eviction in total.
@@ -90,6 +90,8 @@ type Sched struct {
 // fastdrain-tlc die, so foreground writes can take the first six LSB pages of 16 blocks (96
 // pages) before background writes fill any CSB/MSB page — a third of the 273 pages a drain
 // of the whole 512 MiB buffer puts on each of its 480 dies. Skipping may hold 4 blocks.
+// The scheduler's order is "priority", the built-in ordering (the only one before issue
+// 21), which the read_first and gc_weight keys tune.
 func DefaultSpec() Spec {
 	return Spec{
 		Cores: 4, CoreFreq: 400 * sim.MHz, Workers: 64, PageSize: 4096,
