@@ -18,7 +18,7 @@ import (
 func TestVanillaStallsExactlyWhenFull(t *testing.T) {
 	s := smallSpec(Vanilla, "sequential")
 	s.Buffer.Pages = 64
-	r := newRig(t, s, nil)
+	r := newFake(t, s, 4096)
 	var lat65 sim.Time
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for i := int64(0); i < 64; i++ {
@@ -44,7 +44,7 @@ func TestStatusLevelFollowsOccupancy(t *testing.T) {
 	s := smallSpec(Vanilla, "sequential")
 	s.Buffer.Pages = 100
 	s.Buffer.Watermarks = buffer.Watermarks{Low: 0.5, High: 0.8}
-	r := newRig(t, s, nil)
+	r := newFake(t, s, 4096)
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for i := int64(1); i <= 90; i++ {
 			rq := r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
@@ -184,17 +184,16 @@ func TestSkipToLSBWastedMatchesFlash(t *testing.T) {
 	g := f.Geometry()
 	next := func(b ftl.BlockID) int {
 		dieIdx, plane, blk := g.BlockAddr(b)
-		ch, d := r.fw.dieOf(dieIdx)
-		return ch.Die(d).NextPage(plane, blk)
+		return r.die(dieIdx).NextPage(plane, blk)
 	}
 	require.NoError(t, f.CheckProgrammed(next))
 	var onFlash, trailing int64
 	for b := 0; b < g.Blocks(); b++ {
 		dieIdx, plane, blk := g.BlockAddr(ftl.BlockID(b))
-		ch, d := r.fw.dieOf(dieIdx)
+		d := r.die(dieIdx)
 		n := next(ftl.BlockID(b))
 		for pg := 0; pg < n; pg++ {
-			if ch.Die(d).Stamp(die.Addr{Plane: plane, Block: blk, Page: pg}) == die.ErasedStamp {
+			if d.Stamp(die.Addr{Plane: plane, Block: blk, Page: pg}) == die.ErasedStamp {
 				onFlash++
 			}
 		}
@@ -233,7 +232,7 @@ func TestFlushWithAndWithoutPLP(t *testing.T) {
 	for _, plp := range []bool{false, true} {
 		s := smallSpec(Vanilla, "sequential")
 		s.PowerLossProtection = plp
-		r := newRig(t, s, nil)
+		r := newFake(t, s, 4096)
 		var lat sim.Time
 		r.eng.Spawn("host", func(p *sim.Proc) {
 			r.cmd(p, nvmectrl.OpWrite, 0, 4, nvmectrl.Hint{}, []uint64{1, 2, 3, 4})
@@ -287,7 +286,7 @@ func TestVanillaIsOnDemandOnly(t *testing.T) {
 // pages, 4 idle dies and background_max 64 the old code sent one background page to each
 // of the 4 dies. Now: 0 evictions of either kind, 10 pages still dirty.
 func TestVanillaRoundWhoseWaiterLeftIssuesNothing(t *testing.T) {
-	r := newRig(t, smallSpec(Vanilla, "sequential"), nil)
+	r := newFake(t, smallSpec(Vanilla, "sequential"), 4096)
 	f := r.fw
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for i := int64(0); i < 10; i++ {
@@ -295,10 +294,10 @@ func TestVanillaRoundWhoseWaiterLeftIssuesNothing(t *testing.T) {
 		}
 		p.Sleep(10 * sim.Microsecond)
 		require.True(t, f.evict.waiting)
-		f.roomWaiters++ // a write starts waiting for room
+		f.wb.roomWaiters++ // a write starts waiting for room
 		f.evict.notify()
 		p.Sleep(500 * sim.Nanosecond)
-		f.roomWaiters-- // and leaves before the decision is computed
+		f.wb.roomWaiters-- // and leaves before the decision is computed
 	})
 	r.eng.Run()
 	require.Zero(t, f.Stats.BackgroundEvictions)
@@ -314,10 +313,10 @@ func TestVanillaRoundWhoseWaiterLeftIssuesNothing(t *testing.T) {
 // Flush without power-loss protection must still wait for flash: the Oracle then evicts
 // the 500 pages in the foreground.
 func TestOracleNeverEvicts(t *testing.T) {
-	run := func(pol Policy, flush bool) *rig {
+	run := func(pol Policy, flush bool) *fake {
 		s := smallSpec(pol, "sequential")
 		s.PowerLossProtection = false
-		r := newRig(t, s, nil)
+		r := newFake(t, s, 4096)
 		r.eng.Spawn("host", func(p *sim.Proc) {
 			for i := int64(0); i < 500; i++ {
 				r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
@@ -334,16 +333,7 @@ func TestOracleNeverEvicts(t *testing.T) {
 		r.eng.Run()
 		return r
 	}
-	programs := func(r *rig) int64 {
-		n := int64(0)
-		for _, ch := range r.chans {
-			for d := 0; d < ch.NumDies(); d++ {
-				ps := ch.Die(d).Stats().Programs
-				n += ps[0] + ps[1] + ps[2]
-			}
-		}
-		return n
-	}
+	programs := func(r *fake) int64 { return r.flash.programs }
 	r := run(Oracle, false)
 	require.Zero(t, r.fw.Stats.ForegroundEvictions+r.fw.Stats.BackgroundEvictions)
 	require.Zero(t, programs(r))

@@ -3,14 +3,22 @@
 // and oracle-bg eviction policies, the FTL (package ftl), garbage collection, and the
 // flash scheduler that feeds the channels.
 //
-// It runs as processes on the controller's cores, charging cycles for each step, and
-// touches hardware only through Hardware: flash transactions on channels, DRAM accesses,
-// and the NVMe controller's data moves and completions. That keeps the logic reviewable as
-// firmware. Data integrity is end to end: the first eight bytes of every 4 KiB logical page
-// the host writes are its version stamp; the firmware keeps it in the buffer entry and in
-// the flash page's out-of-band area and returns it on reads.
+// It is written as controller firmware is: run-to-completion steps on the controller's
+// cores. Each step does its work, charges its cycles to a core, starts what it needs (a
+// DMA, a flash transaction) and returns; the step that goes on runs when that completes.
+// The HIL serves each command in a task slot (worker, hil.go and hilsteps.go), the evictor
+// works in rounds (evict.go), and each die has a GC task (gc.go); no step blocks, and there
+// are no processes. It touches hardware only through ports of its own (ports.go): flash
+// transactions, buffer-memory moves, the host's data moves and completions, and timers;
+// the simulated hardware satisfies them (Hardware), and tests use fakes. The eviction
+// policy and the flash scheduler's ordering are seams with registries (policy.go,
+// schedorder.go). That keeps the logic reviewable, and portable, as firmware
+// (docs/firmware.md). Data integrity is end to
+// end: the first eight bytes of every 4 KiB logical page the host writes are its version
+// stamp; the firmware keeps it in the buffer entry and in the flash page's out-of-band
+// area and returns it on reads.
 //
-// Data flow: nvmectrl → Submit → command queue → worker processes (HIL) → buffer →
-// evictor → FTL allocation → scheduler → channel; reads: buffer hit, or FTL lookup →
-// scheduler → channel → DRAM → host.
+// Data flow: nvmectrl → Submit → worker (HIL) → buffer → evictor → FTL allocation →
+// scheduler → channel; reads: buffer hit, or FTL lookup → scheduler → channel → DRAM →
+// host.
 package firmware

@@ -11,19 +11,19 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 		w := op.w
 		w.stamps[op.idx] = stamps[0]
 		// The page moves from the channel into DRAM.
-		t := f.hw.DRAM.Access(now, f.stagingAddr(op.idx), f.spec.PageSize, true)
+		t := f.mem.Access(now, f.stagingAddr(op.idx), f.spec.PageSize, true)
 		w.ready = max(w.ready, t)
 		f.release(now, w)
 	case opEvict:
 		f.programDone(op)
 		f.buf.EvictDone(op.victim)
 		if op.bg {
-			f.bgInFlight--
+			f.evict.bgInFlight--
 		}
 		f.roomChanged()
 		f.evict.notify()
-		if f.flushers > 0 && f.buf.Occupancy() == 0 {
-			f.flushSig.Broadcast()
+		if f.wb.flushers > 0 && f.buf.Occupancy() == 0 {
+			f.bufferEmptied()
 		}
 	case opGCProgram:
 		f.programDone(op)
@@ -37,26 +37,21 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 func (f *Firmware) programDone(op *flashOp) {
 	f.pending.done(op.ppn, op.stamp)
 	f.inflightBlock[f.geo.BlockOf(op.ppn)]--
-	f.progDone.Broadcast()
+	f.gc.programsDone(f)
 }
 
-// release counts one finished operation of w and, when all are done, wakes its process at
-// the time the last read's data is in DRAM (w.ready), or now.
+// release counts one finished operation of w and, when all are done, runs its step at the
+// time the last read's data is in DRAM (w.ready), or now.
 func (f *Firmware) release(now sim.Time, w *waiter) {
 	w.pending--
 	if w.pending == 0 {
-		if w.h != nil {
-			// Where the process's wake-up would be (Signal.NotifyAt).
-			f.eng.SchedulePhase(max(now, w.ready), sim.PhaseProcess, w.h, nil, wkRead)
-			return
-		}
-		w.sig.NotifyAt(max(now, w.ready))
+		f.at(max(now, w.ready), w.h, w.code)
 	}
 }
 
 // stagingAddr is a DRAM address for read data in flight (outside the write-buffer
 // region's hot rows; only the timing matters).
 func (f *Firmware) stagingAddr(slot int) uint64 {
-	capBytes := uint64(f.hw.DRAM.Spec().Capacity)
+	capBytes := f.memCap
 	return (capBytes/2 + uint64(slot)*uint64(f.spec.PageSize)) % (capBytes - uint64(f.spec.PageSize)) &^ 63
 }

@@ -1,6 +1,7 @@
 package firmware
 
 import (
+	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -8,13 +9,19 @@ import (
 // evictor is the buffer manager: it decides, by policy, when to write buffered pages to
 // flash, to which dies, and whether in the foreground (urgent: LSB pages under the
 // latency-aware allocator) or the background. It works in rounds, one after the other
-// while a round sends pages, and otherwise waits to be notified. It is event-driven, as a
-// process that loops over rounds and waits on a signal would be: its events are where that
-// process's wake-ups would be (same time, phase PhaseProcess, same place in the order), so
-// it costs no process switches.
+// while a round sends pages, and otherwise waits to be notified. A round is two
+// run-to-completion steps: the decision (charged Cycles.Evict on core 0) and the issue of
+// its programs (charged per page).
 type evictor struct {
-	f       *Firmware
-	waiting bool
+	f          *Firmware
+	policy     EvictionPolicy
+	view       BufferView // shown to the policy (kept here so it is not allocated per round)
+	waiting    bool
+	retrying   bool // a retry the policy asked for is armed
+	bgInFlight int  // background programs in flight
+	dieRR      int  // the die a round starts at, round robin
+	victims    []buffer.Victim
+	modeLog    []ModeChange
 }
 
 // Codes of the evictor's events.
@@ -22,13 +29,14 @@ const (
 	evRound   int64 = iota // start a round
 	evDecided              // the round's decision has been computed
 	evIssued               // the round's allocations and issues have been computed
+	evRetry                // the policy's retry time has come
 )
 
 // notify starts a round if the evictor is waiting (a signal's Notify).
 func (ev *evictor) notify() {
 	if ev.waiting {
 		ev.waiting = false
-		ev.f.eng.SchedulePhase(ev.f.eng.Now(), sim.PhaseProcess, ev, nil, evRound)
+		ev.f.at(ev.f.eng.Now(), ev, evRound)
 	}
 }
 
@@ -41,18 +49,20 @@ func (ev *evictor) HandleEvent(e *sim.Event) {
 		ev.decided()
 	case evIssued:
 		ev.round() // a round that sent pages is followed by another
+	case evRetry:
+		ev.retrying = false
+		ev.notify()
 	}
 }
 
 // compute charges n cycles of eviction work on core 0 and schedules code's event when it
-// ends; it reports false, having charged nothing, if n ≤ 0 (a process's Compute would not
-// sleep).
+// ends; it reports false, having charged nothing, if n ≤ 0 (the caller goes on at once).
 func (ev *evictor) compute(n int64, code int64) bool {
 	f := ev.f
 	if n <= 0 {
 		return false
 	}
-	f.eng.SchedulePhase(f.core(0).Book(f.eng.Now(), f.acts.evict, n), sim.PhaseProcess, ev, nil, code)
+	f.at(f.core(0).Book(f.eng.Now(), f.acts.evict, n), ev, code)
 	return true
 }
 
@@ -63,8 +73,8 @@ func (ev *evictor) round() {
 		ev.waiting = true
 		return
 	}
-	if !f.foreground() && !f.drainsInBackground() {
-		ev.waiting = true // an on-demand policy: nothing to do until a write waits
+	if d := ev.decide(); d.Mode == EvictIdle {
+		ev.wait(d) // nothing to do until notified (an on-demand policy: until a write waits)
 		return
 	}
 	if !ev.compute(f.spec.Cycles.Evict, evDecided) {
@@ -75,9 +85,10 @@ func (ev *evictor) round() {
 // decided issues the round's evictions and charges their work, or waits if there were none.
 func (ev *evictor) decided() {
 	f := ev.f
-	issued := f.evictRound()
+	d := ev.decide() // the state may have moved while the decision was computed
+	issued := f.evictRound(d)
 	if issued == 0 {
-		ev.waiting = true
+		ev.wait(d)
 		return
 	}
 	if !ev.compute(int64(issued)*(f.spec.Cycles.Allocate+f.spec.Cycles.FlashIssue), evIssued) {
@@ -85,47 +96,42 @@ func (ev *evictor) decided() {
 	}
 }
 
-// foreground decides the eviction mode for this round.
-func (f *Firmware) foreground() bool {
-	urgent := f.roomWaiters > 0 || f.flushers > 0
-	switch f.spec.Buffer.Policy {
-	case FastDrain:
-		capP := float64(f.buf.Capacity())
-		occ := float64(f.buf.Occupancy())
-		predicted := float64(f.predicted())
-		wm := f.spec.Buffer.Watermarks
-		// Foreground while the announced victimization is predicted to overflow the
-		// buffer, and from then on until the occupancy is back under the low watermark.
-		fg := predicted >= wm.High*capP || (f.fgMode && occ >= wm.Low*capP)
-		if fg != f.fgMode {
-			f.fgMode = fg
-			f.logMode(int64(predicted))
-		}
-		return f.fgMode || urgent
-	case Oracle, OracleBG:
-		return f.flushers > 0
-	default:
-		return urgent
+// wait makes the evictor wait to be notified, and arms the policy's retry if it asked for
+// one (one is armed at a time: a later one waits for it).
+func (ev *evictor) wait(d Decision) {
+	ev.waiting = true
+	if now := ev.f.eng.Now(); d.Retry > now && !ev.retrying {
+		ev.retrying = true
+		ev.f.at(d.Retry, ev, evRetry)
 	}
 }
 
-// drainsInBackground reports whether the policy evicts when no write waits for room (or
-// flush for flash): Vanilla evicts on demand only (DESIGN.md "Decisions after the first
-// measurements"), and the Oracle never, its buffer being infinite.
-func (f *Firmware) drainsInBackground() bool {
-	p := f.spec.Buffer.Policy
-	return p == FastDrain || p == OracleBG
+// decide shows the policy the buffer and returns its decision.
+func (ev *evictor) decide() Decision {
+	f := ev.f
+	v := &ev.view
+	occ := f.buf.Occupancy()
+	*v = BufferView{Now: f.eng.Now(), Capacity: f.buf.Capacity(), Occupancy: occ, Dirty: f.buf.Dirty(),
+		Reserved: f.wb.reserved, Announced: f.announced(), Watermarks: f.spec.Buffer.Watermarks,
+		RoomWaits: f.wb.roomWaiters, Flushes: f.wb.flushers,
+		Evictions: f.Stats.ForegroundEvictions + f.Stats.BackgroundEvictions, ev: ev}
+	v.Predicted = int64(occ) + v.Announced + int64(v.Reserved)
+	return ev.policy.Decide(v)
 }
 
-// evictRound issues one round of evictions, its decision computed, and returns how many
-// pages it sent. It visits, in channel-first interleaved order from the round-robin start,
-// the dies in the scheduler's open set for the mode: foreground fills each up to
-// ForegroundPerDie programs queued; background sends one page to each, up to BackgroundMax
-// in flight.
-func (f *Firmware) evictRound() int {
-	fg := f.foreground() // the state may have moved while the decision was computed
-	if !fg && !f.drainsInBackground() {
+// evictRound issues one round of evictions as decided and returns how many pages it sent.
+// It visits, in channel-first interleaved order from the round-robin start, the dies in
+// the scheduler's open set for the mode: foreground fills each up to ForegroundPerDie
+// programs queued; background sends one page to each, up to BackgroundMax in flight; at
+// most d.Pages in all if that is positive.
+func (f *Firmware) evictRound(d Decision) int {
+	if d.Mode == EvictIdle {
 		return 0 // the write it was for found room meanwhile
+	}
+	fg := d.Mode == EvictForeground
+	limit := d.Pages
+	if limit <= 0 {
+		limit = int(^uint(0) >> 1)
 	}
 	dies := f.geo.Dies()
 	open := f.sched.bgOpen
@@ -133,17 +139,17 @@ func (f *Firmware) evictRound() int {
 		open = f.sched.fgOpen
 	}
 	issued := 0
-	start := f.dieRR
-	f.dieRR = (f.dieRR + 1) % dies
+	start := f.evict.dieRR
+	f.evict.dieRR = (f.evict.dieRR + 1) % dies
 	for pass := 0; pass < 2; pass++ {
 		lo, hi := start, dies // from the start to the end, then round to the start
 		if pass == 1 {
 			lo, hi = 0, start
 		}
-		for p := open.Next(lo, hi); p < hi && f.buf.Dirty() > 0; p = open.Next(p+1, hi) {
+		for p := open.Next(lo, hi); p < hi && f.buf.Dirty() > 0 && issued < limit; p = open.Next(p+1, hi) {
 			g := int(f.sched.order[p])
 			if fg {
-				for f.sched.queuedPrograms(g) < f.spec.Buffer.ForegroundPerDie && f.buf.Dirty() > 0 {
+				for f.sched.queuedPrograms(g) < f.spec.Buffer.ForegroundPerDie && f.buf.Dirty() > 0 && issued < limit {
 					if !f.evictOne(g, ftl.Foreground) {
 						break
 					}
@@ -151,7 +157,7 @@ func (f *Firmware) evictRound() int {
 				}
 				continue
 			}
-			if f.bgInFlight >= f.spec.Buffer.BackgroundMax {
+			if f.evict.bgInFlight >= f.spec.Buffer.BackgroundMax {
 				return issued
 			}
 			// Background: one page to an open die (bgOpen: no host reads on it and fewer than
@@ -174,10 +180,10 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	}
 	ppn, err := f.ftl.WriteHost(lpn, g, purpose)
 	if err != nil {
-		f.gcSig[g].Notify()
+		f.gc.tasks[g].notify()
 		return false
 	}
-	v := f.buf.PickVictims(1, f.victims[:0])[0]
+	v := f.buf.PickVictims(1, f.evict.victims[:0])[0]
 	// Wall-clock only, a pipeline: the next victim's mapping entry was brought into the
 	// cache at the previous eviction, so what its write updates can be fetched now; the one
 	// after's mapping entry is fetched now (and the buffer entry of the one after that).
@@ -191,7 +197,7 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	op.ppn, op.stamp, op.victim = ppn, v.Version, v
 	if purpose == ftl.Background {
 		op.bg = true
-		f.bgInFlight++
+		f.evict.bgInFlight++
 		f.Stats.BackgroundEvictions++
 	} else {
 		f.Stats.ForegroundEvictions++
@@ -199,17 +205,10 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	f.pending.put(ppn, v.Version)
 	f.inflightBlock[f.geo.BlockOf(ppn)]++
 	if f.ftl.NeedsGC(g, f.geo.Addr(ppn).Plane) {
-		f.gcSig[g].Notify()
+		f.gc.tasks[g].notify()
 	}
 	// The page leaves DRAM for the channel; the program is queued when it has.
-	t := f.hw.DRAM.Access(f.eng.Now(), f.dramAddr(lpn), f.spec.PageSize, false)
+	t := f.mem.Access(f.eng.Now(), f.dramAddr(lpn), f.spec.PageSize, false)
 	f.sched.arrive(t, op)
 	return true
-}
-
-func (f *Firmware) logMode(predicted int64) {
-	if len(f.modeLog) < 10000 {
-		f.modeLog = append(f.modeLog, ModeChange{At: f.eng.Now(), Foreground: f.fgMode,
-			Occupancy: f.buf.Occupancy(), Predicted: predicted})
-	}
 }

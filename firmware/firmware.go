@@ -4,22 +4,12 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
-	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
-
-// Hardware is everything the firmware touches: the flash channels (with their dies), the
-// controller DRAM and the NVMe controller front end.
-type Hardware struct {
-	Channels []*channel.Channel
-	DRAM     *dram.DRAM
-	Ctrl     *nvmectrl.Controller
-}
 
 // Stats are the firmware's cumulative counters.
 type Stats struct {
@@ -36,12 +26,16 @@ type Stats struct {
 
 // Firmware is the SSD firmware of one controller.
 type Firmware struct {
-	name  string
-	spec  Spec
-	eng   *sim.Engine
-	hw    Hardware
-	cores []*sim.Core
-	acts  struct{ hil, evict, gc sim.Activity }
+	name string
+	spec Spec
+	eng  Timers
+	// The ports (ports.go): the flash, the buffer memory (memCap bytes) and the host.
+	flash  FlashPort
+	mem    BufferMemory
+	memCap uint64
+	host   HostPort
+	cores  []*sim.Core
+	acts   struct{ hil, evict, gc sim.Activity }
 
 	geo        ftl.Geometry
 	ftl        *ftl.FTL
@@ -49,41 +43,19 @@ type Firmware struct {
 	lbaSize    int
 	pagesPerNS int64
 
-	cmds *sim.Queue[*nvmectrl.Command] // commands no worker was free to take
-	idle []*worker                     // workers waiting for a command, longest first
-	// spare holds write contexts not in use: a worker hands each write it serves in events
-	// to one and goes back for the next command (hilevents.go, detach).
-	spare []*worker
-
+	// The firmware's parts, each holding its own state: the host interface layer, the
+	// write-buffer manager, the evictor, the flash scheduler and garbage collection.
+	hil   hil
+	wb    writeBuffer
+	evict evictor
 	sched *scheduler
-
-	// Eviction state.
-	evict       evictor
-	roomQ       []*worker // workers waiting for buffer room, longest first
-	freeLooks   []*roomLook
-	flushSig    sim.Signal
-	roomWaiters int
-	flushers    int
-	reserved    int // buffer slots promised to writes whose data is in flight
-	// The hint's prediction (hint.go): pages of hinted writes received and not yet in the
-	// buffer, and pages the latest hinted write announced after itself.
-	victimOut, announcedAfter int64
-	fgMode                    bool
-	bgInFlight                int
-	dieRR                     int
+	gc    collector
 
 	// In-flight programs: a page mapped in the FTL whose program has not completed is
-	// served from DRAM with this stamp.
+	// served from DRAM with this stamp; inflightBlock counts them per block (GC waits for
+	// a victim's to complete).
 	pending       inFlight
 	inflightBlock []uint16
-	progDone      sim.Signal
-
-	victims []buffer.Victim
-
-	gcSig  []sim.Signal
-	gcBusy []bool
-
-	modeLog []ModeChange
 
 	// OnGC, if set, is called after every GC victim is erased (tests run the invariant
 	// checker there).
@@ -92,8 +64,7 @@ type Firmware struct {
 	Stats Stats
 }
 
-// New builds the firmware on hw and registers it with the controller. It starts its
-// processes on eng.
+// New builds the firmware on the simulated hardware hw (NewOnPorts on hw.Ports()).
 func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
@@ -102,17 +73,41 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 		return nil, errors.New("firmware: hardware needs channels, a DRAM and a controller")
 	}
 	cs := hw.Channels[0].Spec()
-	ds := cs.Die
+	for i, ch := range hw.Channels {
+		if ch.Spec().Dies != cs.Dies || ch.Spec().Die != cs.Die {
+			return nil, fmt.Errorf("firmware: channel %d differs from channel 0; all channels must be alike", i)
+		}
+	}
+	return NewOnPorts(name, spec, eng, hw.Ports())
+}
+
+// NewOnPorts builds the firmware on ports and registers it with the host port. Its tasks
+// boot at eng's current time (eng is the timer port unless ports.Timers is set).
+func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	if ports.Flash == nil || ports.Memory == nil || ports.Host == nil {
+		return nil, errors.New("firmware: ports need a flash port, a buffer memory and a host port")
+	}
+	fg := ports.Flash.Geometry()
+	ds := fg.Die
 	if ds.PageSize != spec.PageSize {
 		return nil, fmt.Errorf("firmware.page_size: %d differs from the flash page size %d (sub-page mapping is not supported)",
 			spec.PageSize, ds.PageSize)
 	}
-	for i, ch := range hw.Channels {
-		if ch.Spec().Dies != cs.Dies || ch.Spec().Die != ds {
-			return nil, fmt.Errorf("firmware: channel %d differs from channel 0; all channels must be alike", i)
-		}
+	if fg.Channels < 1 || fg.DiesPerChannel < 1 {
+		return nil, fmt.Errorf("firmware: flash port has %d channels of %d dies; it needs at least one of each", fg.Channels, fg.DiesPerChannel)
 	}
-	geo := ftl.Geometry{Channels: len(hw.Channels), DiesPerChannel: cs.Dies, Planes: ds.Planes,
+	memCap := uint64(ports.Memory.Spec().Capacity)
+	if memCap < 2*uint64(spec.PageSize) {
+		return nil, fmt.Errorf("firmware: buffer memory of %d bytes is smaller than two pages", memCap)
+	}
+	var tm Timers = eng
+	if ports.Timers != nil {
+		tm = ports.Timers
+	}
+	geo := ftl.Geometry{Channels: fg.Channels, DiesPerChannel: fg.DiesPerChannel, Planes: ds.Planes,
 		BlocksPerPlane: ds.BlocksPerPlane, PagesPerBlock: ds.PagesPerBlock,
 		Kind: ds.PageType}
 	fl, err := ftl.New(geo, spec.ftlConfig())
@@ -124,15 +119,17 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 	if spec.Buffer.Policy.Unbounded() {
 		capPages = 0
 	}
-	f := &Firmware{name: name, spec: spec, eng: eng, hw: hw, geo: geo, ftl: fl,
+	host := ports.Host
+	f := &Firmware{name: name, spec: spec, eng: tm, geo: geo, ftl: fl,
+		flash: ports.Flash, mem: ports.Memory, memCap: memCap, host: host,
 		buf:     buffer.New(capPages, order),
-		lbaSize: hw.Ctrl.Spec().LBASize,
-		cmds:    sim.NewQueue[*nvmectrl.Command](name+".cmdq", hw.Ctrl.Spec().MaxCommands),
+		lbaSize: host.Spec().LBASize,
 	}
+	f.hil.cmds = sim.NewQueue[*nvmectrl.Command](name+".cmdq", host.Spec().MaxCommands)
 	f.pagesPerNS = fl.LogicalPages()
 	f.inflightBlock = make([]uint16, geo.Blocks())
 	f.pending = newInFlight(geo)
-	f.victims = make([]buffer.Victim, 0, 1) // evictOne picks one at a time into it
+	f.evict.victims = make([]buffer.Victim, 0, 1) // evictOne picks one at a time into it
 	clk := sim.NewClock(spec.CoreFreq)
 	for i := 0; i < spec.Cores; i++ {
 		c := sim.NewCore(fmt.Sprintf("%s.core[%d]", name, i), clk)
@@ -142,18 +139,20 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 		f.cores = append(f.cores, c)
 	}
 	f.sched = newScheduler(f)
-	f.gcSig = make([]sim.Signal, geo.Dies())
-	f.gcBusy = make([]bool, geo.Dies())
-	hw.Ctrl.SetFirmware(f)
+	host.SetFirmware(f)
+	// Boot: each HIL worker, then the evictor, then each die's GC task takes its first
+	// step now, in that order.
 	for w := 0; w < spec.Workers; w++ {
-		wk := newWorker(f, w)
-		eng.Spawn(fmt.Sprintf("%s.hil[%d]", name, w), wk.run)
+		f.at(tm.Now(), newWorker(f, w), stepBoot)
 	}
 	f.evict.f = f
-	// Its first round where a process spawned now would start.
-	eng.SchedulePhase(eng.Now(), sim.PhaseProcess, &f.evict, nil, evRound)
+	def, _ := evictionPolicies.lookup(string(spec.Buffer.Policy)) // Validate checked it
+	f.evict.policy = def.New(spec)
+	f.at(tm.Now(), &f.evict, evRound)
 	for d := 0; d < geo.Dies(); d++ {
-		eng.Spawn(fmt.Sprintf("%s.gc[%d]", name, d), f.gcLoop(d))
+		t := newGCTask(f, d)
+		f.gc.tasks = append(f.gc.tasks, t)
+		f.at(tm.Now(), t, gcWake)
 	}
 	return f, nil
 }
@@ -168,7 +167,13 @@ type ModeChange struct {
 }
 
 // ModeLog returns the fastdrain policy's mode switches so far (the first 10,000).
-func (f *Firmware) ModeLog() []ModeChange { return f.modeLog }
+func (f *Firmware) ModeLog() []ModeChange { return f.evict.modeLog }
+
+// at arms a timer: h's step code runs at t (not before now), after the steps already due
+// then.
+func (f *Firmware) at(t sim.Time, h sim.Handler, code int64) {
+	f.eng.SchedulePhase(t, sim.PhaseProcess, h, nil, code)
+}
 
 // Name returns the firmware's name.
 func (f *Firmware) Name() string { return f.name }
@@ -196,28 +201,6 @@ func (f *Firmware) Level() nvmectrl.BufferLevel {
 		occ = f.predicted()
 	}
 	return nvmectrl.BufferLevel(f.spec.Buffer.Watermarks.LevelOf(int(occ), f.buf.Capacity()))
-}
-
-// Submit implements nvmectrl.Firmware: the command goes to the worker that has been idle
-// longest, or joins the HIL's queue if every worker is busy. A worker handed a command
-// here has its first step (parsing, and a read's lookups) booked on its core at once and
-// takes the command when that step ends (wkStart): reads and whole-page writes are served
-// in events, without a process switch (hilevents.go), the others by its process.
-func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
-	f.prefetch(cmd)
-	if len(f.idle) > 0 {
-		wk := f.idle[0]
-		copy(f.idle, f.idle[1:])
-		f.idle[len(f.idle)-1] = nil
-		f.idle = f.idle[:len(f.idle)-1]
-		// Scheduled where the idle process's wake-up would be (Signal.NotifyAt).
-		wk.next = cmd
-		f.eng.SchedulePhase(max(now, wk.core.Book(now, f.acts.hil, wk.front(cmd))), sim.PhaseProcess, wk, nil, wkStart)
-		return
-	}
-	if !f.cmds.TrySend(cmd) {
-		panic(fmt.Sprintf("firmware %s at %v: command queue full (more commands than max_commands)", f.name, now))
-	}
 }
 
 // prefetchPages bounds the pages of one command whose cache lines prefetch asks for.
@@ -254,13 +237,8 @@ func (f *Firmware) prefetch(cmd *nvmectrl.Command) {
 	}
 }
 
-// core returns the core for a process index.
+// core returns the core for a task index (worker or die).
 func (f *Firmware) core(i int) *sim.Core { return f.cores[i%len(f.cores)] }
-
-// dieOf returns the channel and the die index on it of global die g.
-func (f *Firmware) dieOf(g int) (*channel.Channel, int) {
-	return f.hw.Channels[g/f.geo.DiesPerChannel], g % f.geo.DiesPerChannel
-}
 
 // addr converts a PPN to the die address used by the channel.
 func (f *Firmware) addr(p ftl.PPN) (g int, a die.Addr) {
@@ -270,19 +248,19 @@ func (f *Firmware) addr(p ftl.PPN) (g int, a die.Addr) {
 
 // dramAddr is where a logical page's data sits in controller DRAM (the buffer region).
 func (f *Firmware) dramAddr(lpn int64) uint64 {
-	capBytes := uint64(f.hw.DRAM.Spec().Capacity)
+	capBytes := f.memCap
 	return (uint64(lpn) * uint64(f.spec.PageSize)) % (capBytes - uint64(f.spec.PageSize)) &^ 63
 }
 
 // dramMove charges a data move of n bytes of the buffer region starting at logical page
 // lpn's slot, split where the region wraps, starting at t; it returns when it is done.
 func (f *Firmware) dramMove(t sim.Time, lpn int64, n int, write bool) sim.Time {
-	capBytes := uint64(f.hw.DRAM.Spec().Capacity) - uint64(f.spec.PageSize)
+	capBytes := f.memCap - uint64(f.spec.PageSize)
 	done := t
 	for n > 0 {
 		a := f.dramAddr(lpn)
 		k := int(min(uint64(n), capBytes-a))
-		done = max(done, f.hw.DRAM.Access(t, a, k, write))
+		done = max(done, f.mem.Access(t, a, k, write))
 		n -= k
 		lpn += int64((k + f.spec.PageSize - 1) / f.spec.PageSize)
 	}
@@ -298,6 +276,10 @@ func (f *Firmware) dramMove(t sim.Time, lpn int64, n int, write bool) sim.Time {
 // (die.FillFrom), so preconditioning costs no memory per page. Otherwise every filled page's
 // stamp is stored, with Stamp(0, 0) for pages holding superseded data.
 func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint64) error {
+	img, ok := f.flash.(FlashImage)
+	if !ok {
+		return fmt.Errorf("firmware %s: the flash port cannot be preconditioned (it is not a FlashImage)", f.name)
+	}
 	if err := f.ftl.Precondition(fill, overwrite, random, seed); err != nil {
 		return err
 	}
@@ -309,7 +291,6 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 			continue
 		}
 		dieIdx, plane, blk := g.BlockAddr(ftl.BlockID(b))
-		ch, d := f.dieOf(dieIdx)
 		first := g.FirstPage(ftl.BlockID(b))
 		if _, ok := f.ftl.PreconditionOwner(first); ok {
 			if srcs == nil {
@@ -317,10 +298,10 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 			}
 			src := &srcs[dieIdx]
 			src.f, src.die = f, dieIdx
-			ch.Die(d).FillFrom(plane, blk, n, src)
+			img.FillFrom(dieIdx, plane, blk, n, src)
 			continue
 		}
-		ch.Die(d).Fill(plane, blk, n, func(page int) uint64 {
+		img.Fill(dieIdx, plane, blk, n, func(page int) uint64 {
 			if lpn, ok := f.ftl.Owner(first + ftl.PPN(page)); ok {
 				return Stamp(lpn, 1)
 			}

@@ -10,80 +10,159 @@ import (
 // gcBatch is how many valid pages GC reads before moving them.
 const gcBatch = 32
 
-// gcLoop returns the GC process of die g: whenever a plane of the die is at or below the
-// GC threshold it cleans a victim block — reads its valid pages, programs them elsewhere
-// on the die through the FTL's GC write points, erases the block — and repeats.
-func (f *Firmware) gcLoop(g int) func(p *sim.Proc) {
-	return func(p *sim.Proc) {
-		core := f.core(g)
-		w := &waiter{stamps: make([]uint64, gcBatch)}
-		var valid []ftl.PPN
-		for {
-			plane := -1
-			for pl := 0; pl < f.geo.Planes; pl++ {
-				if f.ftl.NeedsGC(g, pl) {
-					plane = pl
-					break
-				}
-			}
-			if plane < 0 {
-				p.Wait(&f.gcSig[g])
-				continue
-			}
-			v, ok := f.ftl.PickVictim(g, plane)
-			if !ok {
-				p.Wait(&f.gcSig[g]) // nothing reclaimable until more pages are invalidated
-				continue
-			}
-			for f.inflightBlock[v] > 0 {
-				p.Wait(&f.progDone)
-			}
-			valid = f.ftl.ValidPages(v, valid[:0])
-			for start := 0; start < len(valid); start += gcBatch {
-				f.gcMove(p, core, w, g, valid[start:min(start+gcBatch, len(valid))])
-			}
-			for f.inflightBlock[v] > 0 {
-				p.Wait(&f.progDone)
-			}
-			op := f.sched.get(opErase, g)
-			op.ppn, op.w = f.geo.FirstPage(v), w
-			w.pending = 1
-			f.sched.enqueue(op)
-			w.wait(p)
-			f.ftl.Erase(v)
-			f.Stats.GCRuns++
-			if f.spec.Verify {
-				if err := f.ftl.Check(); err != nil {
-					panic(fmt.Sprintf("firmware %s at %v: FTL invariants broken after GC of block %d:\n%v", f.name, p.Now(), v, err))
-				}
-			}
-			if f.OnGC != nil {
-				f.OnGC(f)
-			}
-			f.evict.notify()
-			f.roomChanged()
-		}
+// collector is garbage collection: one task per die, and the tasks that wait for a victim
+// block's programs to complete.
+type collector struct {
+	tasks []*gcTask
+	// progWait holds the tasks waiting for in-flight programs to complete (programDone
+	// gives each a look), in the order they started waiting.
+	progWait []*gcTask
+}
+
+// gcTask cleans die g: whenever a plane of the die is at or below the GC threshold it cleans
+// a victim block (reads its valid pages, programs them elsewhere on the die through the
+// FTL's GC write points, erases the block) and repeats. Its steps run to completion, as the
+// HIL's do (hilsteps.go).
+type gcTask struct {
+	f     *Firmware
+	g     int
+	core  *sim.Core
+	w     waiter
+	valid []ftl.PPN
+	v     ftl.BlockID
+	start int  // the batch of valid pages being moved
+	idle  bool // waiting for notify
+	erase bool // waiting for the victim's programs before its erase, not its moves
+}
+
+// The steps of a GC task (its event codes).
+const (
+	gcWake     int64 = iota // notified, or booted: look for work
+	gcProgs                 // programs completed: look at the victim's in-flight programs
+	gcRead                  // a batch's valid pages are in DRAM
+	gcComputed              // a batch's bookkeeping has ended
+	gcMoved                 // a batch's programs have completed
+	gcErased                // the victim's erase has completed
+)
+
+func newGCTask(f *Firmware, g int) *gcTask {
+	return &gcTask{f: f, g: g, core: f.core(g), w: waiter{stamps: make([]uint64, gcBatch)}}
+}
+
+// notify wakes the task if it waits for work (the FTL may need GC on its die).
+func (t *gcTask) notify() {
+	if t.idle {
+		t.idle = false
+		t.f.at(t.f.eng.Now(), t, gcWake)
 	}
 }
 
-// gcMove reads a batch of valid pages and programs those still valid to new pages.
-func (f *Firmware) gcMove(p *sim.Proc, core *sim.Core, w *waiter, g int, batch []ftl.PPN) {
-	w.pending = 0
-	for j, old := range batch {
-		op := f.sched.get(opGCRead, g)
+// HandleEvent runs one step of the task.
+func (t *gcTask) HandleEvent(ev *sim.Event) {
+	switch ev.Code {
+	case gcWake:
+		t.look()
+	case gcProgs:
+		t.waitPrograms()
+	case gcRead:
+		t.account()
+	case gcComputed:
+		t.relocate()
+	case gcMoved:
+		t.start += gcBatch
+		t.moveBatch()
+	case gcErased:
+		t.erased()
+	}
+}
+
+// look picks a victim on a plane that needs GC, or waits for notify.
+func (t *gcTask) look() {
+	f := t.f
+	plane := -1
+	for pl := 0; pl < f.geo.Planes; pl++ {
+		if f.ftl.NeedsGC(t.g, pl) {
+			plane = pl
+			break
+		}
+	}
+	if plane < 0 {
+		t.idle = true
+		return
+	}
+	v, ok := f.ftl.PickVictim(t.g, plane)
+	if !ok {
+		t.idle = true // nothing reclaimable until more pages are invalidated
+		return
+	}
+	t.v, t.erase = v, false
+	t.waitPrograms()
+}
+
+// waitPrograms goes on once no program to the victim is in flight: with its moves, or with
+// its erase after them.
+func (t *gcTask) waitPrograms() {
+	f := t.f
+	if f.inflightBlock[t.v] > 0 {
+		f.gc.progWait = append(f.gc.progWait, t)
+		return
+	}
+	if t.erase {
+		op := f.sched.get(opErase, t.g)
+		op.ppn, op.w = f.geo.FirstPage(t.v), &t.w
+		t.w.pending, t.w.h, t.w.code = 1, t, gcErased
+		f.sched.enqueue(op)
+		return
+	}
+	t.valid = f.ftl.ValidPages(t.v, t.valid[:0])
+	t.start = 0
+	t.moveBatch()
+}
+
+// batch returns the valid pages being moved.
+func (t *gcTask) batch() []ftl.PPN {
+	return t.valid[t.start:min(t.start+gcBatch, len(t.valid))]
+}
+
+// moveBatch reads the next batch of valid pages, or, all moved, waits to erase.
+func (t *gcTask) moveBatch() {
+	f := t.f
+	if t.start >= len(t.valid) {
+		t.erase = true
+		t.waitPrograms()
+		return
+	}
+	w := &t.w
+	w.pending, w.h, w.code = 0, t, gcRead
+	for j, old := range t.batch() {
+		op := f.sched.get(opGCRead, t.g)
 		op.ppn, op.w, op.idx = old, w, j
 		w.pending++
 		f.sched.enqueue(op)
 	}
-	w.wait(p)
-	p.Compute(core, f.acts.gc, f.spec.Cycles.GCPerPage*int64(len(batch)))
-	w.pending = 0
-	for j, old := range batch {
+}
+
+// account charges the batch's bookkeeping.
+func (t *gcTask) account() {
+	f := t.f
+	if c := f.spec.Cycles.GCPerPage * int64(len(t.batch())); c > 0 {
+		f.at(t.core.Book(f.eng.Now(), f.acts.gc, c), t, gcComputed)
+		return
+	}
+	t.relocate()
+}
+
+// relocate programs the batch's pages that are still valid to new pages.
+func (t *gcTask) relocate() {
+	f := t.f
+	w := &t.w
+	w.pending, w.code = 0, gcMoved
+	for j, old := range t.batch() {
 		if _, ok := f.ftl.Owner(old); !ok {
 			continue // overwritten or trimmed while it was read
 		}
 		np, _ := f.ftl.Relocate(old)
-		op := f.sched.get(opGCProgram, g)
+		op := f.sched.get(opGCProgram, t.g)
 		op.ppn, op.stamp, op.w = np, w.stamps[j], w
 		f.pending.put(np, op.stamp)
 		f.inflightBlock[f.geo.BlockOf(np)]++
@@ -91,5 +170,39 @@ func (f *Firmware) gcMove(p *sim.Proc, core *sim.Core, w *waiter, g int, batch [
 		f.Stats.GCPagesMoved++
 		f.sched.enqueue(op)
 	}
-	w.wait(p)
+	if w.pending == 0 {
+		t.start += gcBatch
+		t.moveBatch()
+	}
+}
+
+// erased frees the victim and looks for more work.
+func (t *gcTask) erased() {
+	f := t.f
+	f.ftl.Erase(t.v)
+	f.Stats.GCRuns++
+	if f.spec.Verify {
+		if err := f.ftl.Check(); err != nil {
+			panic(fmt.Sprintf("firmware %s at %v: FTL invariants broken after GC of block %d:\n%v", f.name, f.eng.Now(), t.v, err))
+		}
+	}
+	if f.OnGC != nil {
+		f.OnGC(f)
+	}
+	f.evict.notify()
+	f.roomChanged()
+	t.look()
+}
+
+// programsDone gives every task waiting for in-flight programs a look (gcProgs), in the
+// order they started waiting.
+func (c *collector) programsDone(f *Firmware) {
+	if len(c.progWait) == 0 {
+		return
+	}
+	for i, t := range c.progWait {
+		f.at(f.eng.Now(), t, gcProgs)
+		c.progWait[i] = nil
+	}
+	c.progWait = c.progWait[:0]
 }

@@ -93,6 +93,12 @@ func newRig(t testing.TB, spec Spec, mod func(*channel.Spec)) *rig {
 	return r
 }
 
+// die returns global die g of the rig.
+func (r *rig) die(g int) *die.Die {
+	n := r.chans[0].NumDies()
+	return r.chans[g/n].Die(g % n)
+}
+
 // smallSpec is DefaultSpec sized for the small rig.
 func smallSpec(policy Policy, alloc string) Spec {
 	s := DefaultSpec()

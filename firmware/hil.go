@@ -8,59 +8,56 @@ import (
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// worker is one HIL process: it takes a command, splits it into 4 KiB logical pages and
-// serves it. Several workers run so that a write waiting for buffer room does not hold up
-// reads behind it (the queue is shared, as the controller's command slots are).
+// The host interface layer (HIL) is written as firmware is: a command is served by a chain
+// of run-to-completion steps, each a handler that does its work, starts what it needs (a
+// DMA, a flash read, a core booking) and returns; the step that finishes that work runs when
+// its completion arrives (hilsteps.go lists the steps). No step blocks, so one task slot
+// (worker) can stand for the state of one command in flight, as a command slot does in a
+// controller's main loop.
+
+// worker is one HIL task slot. Workers take commands one at a time; a whole-page write is
+// handed to a write context (a worker marked detached, with no place among the workers) so
+// the worker can take the next command at once.
 type worker struct {
 	f    *Firmware
 	core *sim.Core
 	w    waiter
 	b8   [8]byte
 	dsm  []byte
-	cmd  *nvmectrl.Command // handed over by Submit, its first step already booked
-	sig  sim.Signal        // Submit wakes the idle worker through it
-	// roomSig resumes the worker when it waits for buffer room and its check (HandleEvent)
-	// found some.
-	roomSig sim.Signal
-	// dataSig resumes the process when a write chunk's data, queued in the controller's
-	// DMA engine, has arrived (wkFetchedProc).
-	dataSig sim.Signal
 
-	// The command served in events (hilevents.go) while the process stays parked.
-	next    *nvmectrl.Command // its first step is booked; wkStart takes it
-	ev      *nvmectrl.Command // being served in events, or nil
+	// held marks a worker that serves every command it takes itself, writes included,
+	// until it finds the HIL's queue empty: it is set when it takes a command that needs
+	// more than the common path (a partial-page write, a write that flushes, a flush, a
+	// trim, an admin command) and at boot. It keeps the order in which commands were served
+	// when those were served by a process of their own (docs/firmware.md, "One HIL").
+	held bool
+	// detached marks a write context: it serves one write and goes back to hil.spare.
+	detached bool
+
+	next    *nvmectrl.Command // taken, its first step booked; stepStart serves it
+	cmd     *nvmectrl.Command // being served, or nil
 	off, n  int64             // its byte range
 	i, last int64             // next and last logical page
 	k       int64             // pages of the write chunk in flight
 	stalled bool              // the write chunk waited for buffer room
-	// detached marks a write context: no process and no place among the workers; it
-	// serves one write in events and goes back to Firmware.spare (hilevents.go, detach).
-	detached  bool
+	// stallFrom is when the chunk started looking for room.
 	stallFrom sim.Time
+
+	// A chunk's page being stored (partial writes read the old data first).
+	j     int64
+	jStep uint8 // 0: its stamp is needed; 1: its tail read is needed; 2: store it
+	stamp uint64
+	// flushTarget is the count of evictions a flush waits for (flush).
+	flushTarget int64
+
+	// Trims: the ranges of a Dataset Management command, the one being trimmed.
+	nr, r       int
+	tLo, tHi    int64
+	writeZeroes bool
 }
 
 func newWorker(f *Firmware, i int) *worker {
 	return &worker{f: f, core: f.core(i)}
-}
-
-// run takes commands from the HIL's queue while there are any, and otherwise waits idle
-// for Submit to hand one over.
-func (wk *worker) run(p *sim.Proc) {
-	f := wk.f
-	for {
-		if cmd, ok := f.cmds.TryRecv(); ok {
-			p.Compute(wk.core, f.acts.hil, wk.front(cmd))
-			wk.handle(p, cmd)
-			continue
-		}
-		f.idle = append(f.idle, wk)
-		for wk.cmd == nil {
-			p.Wait(&wk.sig)
-		}
-		cmd := wk.cmd
-		wk.cmd = nil
-		wk.handle(p, cmd)
-	}
 }
 
 // front returns the cycles of a command's first step, charged before it is served: parsing,
@@ -76,44 +73,6 @@ func (wk *worker) front(cmd *nvmectrl.Command) int64 {
 	return c.Parse
 }
 
-// handle serves one command, whose first step (front) has been charged, and posts its
-// completion with the buffer level.
-func (wk *worker) handle(p *sim.Proc, cmd *nvmectrl.Command) {
-	f := wk.f
-	f.Stats.Commands++
-	st := nvmectrl.StatusInvalidOpcode
-	if !cmd.IsAdmin() {
-		switch cmd.SQE.Opcode() {
-		case nvmectrl.OpRead:
-			f.Stats.Reads++
-			st = wk.read(p, cmd)
-		case nvmectrl.OpWrite:
-			f.Stats.Writes++
-			st = wk.write(p, cmd)
-		case nvmectrl.OpFlush:
-			f.Stats.Flushes++
-			if !f.spec.PowerLossProtection {
-				wk.flush(p)
-			}
-			st = nvmectrl.StatusSuccess
-		case nvmectrl.OpDatasetManagement:
-			f.Stats.Trims++
-			st = wk.deallocate(p, cmd)
-		case nvmectrl.OpWriteZeroes:
-			f.Stats.Trims++
-			st = wk.writeZeroes(p, cmd)
-		}
-	}
-	if st != nvmectrl.StatusSuccess {
-		f.Stats.Errors++
-	}
-	// The completion step is booked on the core and the controller posts the CQE when it
-	// ends; the worker goes back for the next command meanwhile (its next Compute queues
-	// behind this one on the core), which saves a process switch per command.
-	end := wk.core.Book(p.Now(), f.acts.hil, f.spec.Cycles.Complete)
-	f.hw.Ctrl.Complete(end, cmd, st, 0, f.Level())
-}
-
 // span returns the byte range of a read or write and its logical pages, or false if it
 // goes past the namespace.
 func (wk *worker) span(cmd *nvmectrl.Command) (off, n, first, last int64, ok bool) {
@@ -127,181 +86,119 @@ func (wk *worker) span(cmd *nvmectrl.Command) (off, n, first, last int64, ok boo
 	return off, n, off / ps, (off + n - 1) / ps, true
 }
 
-// write buffers the command's pages, waiting for room as the policy dictates.
-func (wk *worker) write(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
+// common reports whether cmd takes the common path: a read, or a write of whole pages that
+// needs no flush.
+func (wk *worker) common(cmd *nvmectrl.Command) bool {
+	if cmd.IsAdmin() {
+		return false
+	}
+	switch cmd.SQE.Opcode() {
+	case nvmectrl.OpRead:
+		return true
+	case nvmectrl.OpWrite:
+		if cmd.SQE.FUA() && !wk.f.spec.PowerLossProtection {
+			return false
+		}
+		ps := int64(wk.f.spec.PageSize)
+		off, n, _, _, ok := wk.span(cmd)
+		return !ok || off%ps == 0 && n%ps == 0
+	}
+	return false
+}
+
+// start serves the command whose first step has ended (Submit, takeNext).
+func (wk *worker) start() {
 	f := wk.f
-	off, n, first, last, ok := wk.span(cmd)
-	if !ok {
-		return nvmectrl.StatusLBAOutOfRange
+	cmd := wk.next
+	wk.next = nil
+	if !wk.common(cmd) {
+		wk.held = true
 	}
-	f.announce(cmd, last-first+1)
-	ps := int64(f.spec.PageSize)
-	for i := first; i <= last; {
-		room := wk.room(p)
-		k := min(last-i+1, int64(room))
-		f.reserved += int(k)
-		lo := max(off, i*ps)
-		hi := min(off+n, (i+k)*ps)
-		done, ok := f.hw.Ctrl.FetchHostData(p.Now(), cmd, int(lo-off), int(hi-lo), f, wk, wkFetchedProc)
-		if !ok {
-			p.Wait(&wk.dataSig)
-			done = p.Now()
-		}
-		p.SleepUntil(max(done, p.Now()))
-		p.Compute(wk.core, f.acts.hil, f.spec.Cycles.PerPage*k)
-		for j := i; j < i+k; j++ {
-			var stamp uint64
-			if j*ps >= off {
-				stamp = f.hw.Ctrl.Uint64FromHost(cmd, int(j*ps-off))
-			} else {
-				// The write starts inside the page: the page keeps its version; its old
-				// data is merged in (read-modify-write).
-				stamp = wk.oldStamp(p, j)
-			}
-			if (j+1)*ps > off+n && j*ps >= off {
-				wk.oldStamp(p, j) // the tail of a partial last page: read-modify-write
-			}
-			f.storePage(cmd, j, stamp)
-		}
-		f.evict.notify()
-		i += k
-	}
-	if cmd.SQE.FUA() && !f.spec.PowerLossProtection {
-		wk.flush(p)
-	}
-	return nvmectrl.StatusSuccess
-}
-
-// storePage puts logical page j of a write, whose slot was reserved, in the buffer with its
-// version stamp, and counts it off the victimization the command's hint announced.
-func (f *Firmware) storePage(cmd *nvmectrl.Command, j int64, stamp uint64) {
-	f.reserved--
-	if !f.buf.Write(j, stamp) {
-		panic("firmware: buffer refused a reserved write")
-	}
-	f.Stats.WritePages++
-	f.victimStored(cmd)
-}
-
-// room waits until the buffer can take at least one more page and returns how many it can.
-func (wk *worker) room(p *sim.Proc) int {
-	f := wk.f
-	stalled := false
-	start := p.Now()
-	for {
-		if avail := f.buf.Room() - f.reserved; avail > 0 {
-			if stalled {
-				f.Stats.StallTime += p.Now() - start
-			}
-			return avail
-		}
-		if !stalled {
-			stalled = true
-			f.Stats.Stalls++
-		}
-		f.roomWaiters++
-		f.evict.notify()
-		f.roomQ = append(f.roomQ, wk)
-		p.Wait(&wk.roomSig) // lookAtRoom resumes it when there is room
-	}
-}
-
-// roomChanged gives every worker waiting for buffer room a look at it, in the order they
-// started waiting, as a broadcast to them would: each worker's look (lookAtRoom) is made
-// where its wake-up would be, and only a worker that finds room goes on;
-// the others wait on, at the back of the queue, without a process switch.
-func (f *Firmware) roomChanged() {
-	if len(f.roomQ) == 0 {
+	wk.cmd = cmd
+	f.Stats.Commands++
+	if cmd.IsAdmin() {
+		wk.finish(nvmectrl.StatusInvalidOpcode)
 		return
 	}
-	var l *roomLook
-	if n := len(f.freeLooks); n > 0 {
-		l = f.freeLooks[n-1]
-		f.freeLooks = f.freeLooks[:n-1]
-	} else {
-		l = &roomLook{f: f}
-	}
-	// The queue becomes the look's list, and the look's empty (all nil) list the queue.
-	l.wks, f.roomQ = f.roomQ, l.wks[:0]
-	f.eng.SchedulePhase(f.eng.Now(), sim.PhaseProcess, l, nil, 0)
-}
-
-// roomLook is the looks at the buffer room of the workers that waited for it when it
-// changed, in the order they started waiting. They are one event, not one each: the
-// looks would be consecutive events at the same time, and sim.Engine.Requeue puts the rest
-// back in their place whenever an event scheduled by an earlier look must come first.
-type roomLook struct {
-	f    *Firmware
-	wks  []*worker
-	head int
-}
-
-// HandleEvent looks at the room for each worker in turn (worker.lookAtRoom). Once a look
-// finds no room, the rest would find none either, one after the other with nothing in
-// between (the failed look changed nothing they see and scheduled nothing to come first),
-// so they go to the back of the queue together, in order, as their looks would send them.
-func (l *roomLook) HandleEvent(*sim.Event) {
-	f := l.f
-	for first := true; l.head < len(l.wks); first = false {
-		if !first && f.eng.Requeue() {
+	switch cmd.SQE.Opcode() {
+	case nvmectrl.OpRead:
+		f.Stats.Reads++
+		wk.read()
+	case nvmectrl.OpWrite:
+		f.Stats.Writes++
+		wk.write()
+	case nvmectrl.OpFlush:
+		f.Stats.Flushes++
+		if f.spec.PowerLossProtection {
+			wk.finish(nvmectrl.StatusSuccess)
 			return
 		}
-		wk := l.wks[l.head]
-		l.wks[l.head] = nil
-		l.head++
-		if !wk.lookAtRoom() {
-			rest := l.wks[l.head:]
-			f.roomQ = append(f.roomQ, rest...)
-			clear(rest)
-			break
-		}
+		wk.flush()
+	case nvmectrl.OpDatasetManagement:
+		f.Stats.Trims++
+		wk.deallocate()
+	case nvmectrl.OpWriteZeroes:
+		f.Stats.Trims++
+		wk.writeZeroes = true
+		wk.nr, wk.r = 1, 0
+		wk.trimNext()
+	default:
+		wk.finish(nvmectrl.StatusInvalidOpcode)
 	}
-	l.wks, l.head = l.wks[:0], 0
-	f.freeLooks = append(f.freeLooks, l)
 }
 
-// oldStamp returns the current version of page lpn for a read-modify-write, reading it
-// from flash if it is not in DRAM.
-func (wk *worker) oldStamp(p *sim.Proc, lpn int64) uint64 {
+// finish completes the command: the completion step is booked on the core and the
+// controller posts the CQE, with the buffer level, when it ends. A worker then takes the
+// next command (takeNext), a write context goes back to the spares.
+func (wk *worker) finish(st nvmectrl.Status) {
 	f := wk.f
-	if st, ok := f.buf.Contains(lpn); ok && st != 0 {
-		v, _ := f.buf.Read(lpn)
-		return v
+	now := f.eng.Now()
+	cmd := wk.cmd
+	wk.cmd = nil
+	if st != nvmectrl.StatusSuccess {
+		f.Stats.Errors++
 	}
-	ppn := f.ftl.Lookup(lpn)
-	if ppn == ftl.NoPage {
-		return 0
+	end := wk.core.Book(now, f.acts.hil, f.spec.Cycles.Complete)
+	f.host.Complete(end, cmd, st, 0, f.Level())
+	if wk.detached {
+		f.hil.spare = append(f.hil.spare, wk)
+		return
 	}
-	if s, ok := f.pending.get(ppn); ok {
-		return s
-	}
-	w := &wk.w
-	wk.grow(1)
-	w.pending, w.ready = 1, p.Now()
-	op := f.sched.get(opHostRead, f.geo.Addr(ppn).Die)
-	op.ppn, op.w, op.idx = ppn, w, 0
-	f.sched.enqueue(op)
-	w.wait(p) // resumes once the data is in DRAM
-	return w.stamps[0]
+	wk.takeNext(now)
 }
 
-func (wk *worker) grow(n int) {
-	if cap(wk.w.stamps) < n {
-		wk.w.stamps = make([]uint64, n)
+// takeNext takes the worker's next command from the HIL's queue (its first step booked,
+// then stepStart), or puts the worker on the idle list.
+func (wk *worker) takeNext(now sim.Time) {
+	f := wk.f
+	if next, ok := f.hil.cmds.TryRecv(); ok {
+		wk.next = next
+		if c := wk.front(next); c > 0 {
+			f.at(wk.core.Book(now, f.acts.hil, c), wk, stepStart)
+		} else {
+			wk.start()
+		}
+		return
 	}
-	wk.w.stamps = wk.w.stamps[:n]
+	wk.held = false
+	f.hil.idle = append(f.hil.idle, wk)
 }
 
-// read serves the command's pages from the buffer, from in-flight programs, or from flash.
-func (wk *worker) read(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
-	off, n, first, last, ok := wk.span(cmd)
+// read serves the command's pages from the buffer, from in-flight programs, or from flash,
+// and moves them to the host once they are all in DRAM (readDone).
+func (wk *worker) read() {
+	f := wk.f
+	off, n, first, last, ok := wk.span(wk.cmd)
 	if !ok {
-		return nvmectrl.StatusLBAOutOfRange
+		wk.finish(nvmectrl.StatusLBAOutOfRange)
+		return
 	}
-	wk.readIssue(p.Now(), first, last)
-	wk.w.wait(p) // resumes once every page is in DRAM
-	wk.readFinish(p.Now(), cmd, off, n, first, last)
-	return nvmectrl.StatusSuccess
+	wk.off, wk.n, wk.i, wk.last = off, n, first, last
+	wk.w.h, wk.w.code = wk, stepRead
+	wk.readIssue(f.eng.Now(), first, last)
+	if wk.w.pending == 0 {
+		wk.readDone()
+	}
 }
 
 // readIssue serves a read's pages from the buffer or from in-flight programs, or queues
@@ -332,8 +229,7 @@ func (wk *worker) readIssue(now sim.Time, first, last int64) {
 			continue
 		}
 		g, a := f.addr(ppn)
-		ch, i := f.dieOf(g)
-		ch.Die(i).Prefetch(a) // wall-clock only: the die reads its state when the read starts
+		f.flash.Prefetch(g, a) // wall-clock only: the die reads its state when the read starts
 		op := f.sched.get(opHostRead, g)
 		op.ppn, op.w, op.idx = ppn, w, j
 		w.pending++
@@ -342,80 +238,330 @@ func (wk *worker) readIssue(now sim.Time, first, last int64) {
 	}
 }
 
-// readFinish moves a read's pages, all in DRAM by now, to the host.
-func (wk *worker) readFinish(now sim.Time, cmd *nvmectrl.Command, off, n, first, last int64) {
+// readDone moves a read's pages, all in DRAM by now, to the host and completes it.
+func (wk *worker) readDone() {
 	f := wk.f
 	w := &wk.w
-	out := f.dramMove(now, first, int(n), false)
+	cmd, off, n, first, last := wk.cmd, wk.off, wk.n, wk.i, wk.last
+	out := f.dramMove(f.eng.Now(), first, int(n), false)
 	ps := int64(f.spec.PageSize)
 	for j := 0; j < int(last-first+1); j++ {
 		if start := (first + int64(j)) * ps; start >= off {
 			binary.LittleEndian.PutUint64(wk.b8[:], w.stamps[j])
 			m := min(8, int(off+n-start))
-			f.hw.Ctrl.CopyToHost(cmd, int(start-off), wk.b8[:m])
+			f.host.CopyToHost(cmd, int(start-off), wk.b8[:m])
 		}
 	}
-	f.hw.Ctrl.WriteHostData(out, cmd, 0, int(n))
+	f.host.WriteHostData(out, cmd, 0, int(n))
+	wk.finish(nvmectrl.StatusSuccess)
+}
+
+func (wk *worker) grow(n int) {
+	if cap(wk.w.stamps) < n {
+		wk.w.stamps = make([]uint64, n)
+	}
+	wk.w.stamps = wk.w.stamps[:n]
+}
+
+// write starts a write: it records its hint and serves it chunk by chunk, each as much as
+// the buffer has room for. A worker not held hands the write to a write context and takes
+// the next command at once: a read is never held behind another command's data transfer or
+// buffer wait for want of a worker. What a write still shares with other commands is named:
+// the core's cycles, the controller's read tags, buffer room and command slots
+// (MaxCommands bounds the contexts).
+func (wk *worker) write() {
+	f := wk.f
+	off, n, first, last, ok := wk.span(wk.cmd)
+	if !ok {
+		wk.finish(nvmectrl.StatusLBAOutOfRange)
+		return
+	}
+	wk.off, wk.n, wk.i, wk.last = off, n, first, last
+	f.announce(wk.cmd, last-first+1)
+	if wk.held {
+		wk.writeChunk()
+		return
+	}
+	cx := f.hil.context(wk)
+	cx.writeChunk()
+	wk.takeNext(f.eng.Now())
+}
+
+// context returns a write context that takes over the write wk has started.
+func (h *hil) context(wk *worker) *worker {
+	var cx *worker
+	if n := len(h.spare); n > 0 {
+		cx = h.spare[n-1]
+		h.spare = h.spare[:n-1]
+	} else {
+		cx = &worker{f: wk.f, detached: true}
+	}
+	cx.core, cx.cmd, cx.off, cx.n, cx.i, cx.last = wk.core, wk.cmd, wk.off, wk.n, wk.i, wk.last
+	wk.cmd = nil
+	return cx
+}
+
+// writeChunk starts the next chunk of a write, or ends the write: with a flush first if it
+// is an FUA write and the buffer is not durable.
+func (wk *worker) writeChunk() {
+	f := wk.f
+	if wk.i > wk.last {
+		if wk.cmd.SQE.FUA() && !f.spec.PowerLossProtection {
+			wk.flush()
+			return
+		}
+		wk.finish(nvmectrl.StatusSuccess)
+		return
+	}
+	wk.stalled, wk.stallFrom = false, f.eng.Now()
+	wk.writeRoom()
+}
+
+// writeRoom moves the chunk's data in if the buffer has room, and otherwise queues the
+// worker for a look when the room changes (roomChanged).
+func (wk *worker) writeRoom() {
+	f := wk.f
+	now := f.eng.Now()
+	room := f.buf.Room() - f.wb.reserved
+	if room <= 0 {
+		if !wk.stalled {
+			wk.stalled = true
+			f.Stats.Stalls++
+		}
+		f.wb.waitRoom(wk)
+		return
+	}
+	if wk.stalled {
+		f.Stats.StallTime += now - wk.stallFrom
+	}
+	ps := int64(f.spec.PageSize)
+	k := min(wk.last-wk.i+1, int64(room))
+	f.wb.reserved += int(k)
+	lo := max(wk.off, wk.i*ps)
+	hi := min(wk.off+wk.n, (wk.i+k)*ps)
+	wk.k = k
+	// The controller's DMA engine fetches the chunk into DRAM now that the buffer has room
+	// for it; if its read tags are all in use it tells the worker when the data is in
+	// (stepFetched).
+	if landed, ok := f.host.FetchHostData(now, wk.cmd, int(lo-wk.off), int(hi-lo), f, wk, stepFetched); ok {
+		wk.fetched(landed)
+	}
+}
+
+// lookAtRoom is a waiting write's look at the buffer room when it has changed: it goes on
+// with its chunk if there is room, and otherwise waits on at the back of the queue. It
+// reports whether there was room. A look that finds none changes neither the room nor
+// anything that must happen before the next look (the evictor's round it may start comes
+// after).
+func (wk *worker) lookAtRoom() bool {
+	f := wk.f
+	f.wb.roomWaiters--
+	if f.buf.Room()-f.wb.reserved > 0 {
+		wk.writeRoom()
+		return true
+	}
+	f.wb.waitRoom(wk)
+	return false
+}
+
+// fetched schedules a write chunk's per-page work (writeData) for when its data is in DRAM.
+func (wk *worker) fetched(landed sim.Time) {
+	f := wk.f
+	f.at(max(landed, f.eng.Now()), wk, stepData)
+}
+
+// Land implements nvmectrl.DataSink: a write's data that arrived from the host at t moves
+// into its pages' buffer slots in DRAM (addressed from the page holding its first byte).
+func (f *Firmware) Land(t sim.Time, cmd *nvmectrl.Command, off, n int) sim.Time {
+	ps := int64(f.spec.PageSize)
+	return f.dramMove(t, (int64(cmd.SQE.SLBA())*int64(f.lbaSize)+int64(off))/ps, n, true)
+}
+
+// writeData charges the chunk's per-page work once its data is in DRAM.
+func (wk *worker) writeData() {
+	f := wk.f
+	if c := f.spec.Cycles.PerPage * wk.k; c > 0 {
+		f.at(wk.core.Book(f.eng.Now(), f.acts.hil, c), wk, stepPages)
+		return
+	}
+	wk.writePages()
+}
+
+// writePages buffers the chunk's pages with their version stamps.
+func (wk *worker) writePages() {
+	wk.j, wk.jStep = wk.i, 0
+	wk.storePages()
+}
+
+// storePages stores the chunk's pages from wk.j on. A page the write does not cover in
+// whole keeps the data it had, so it is read first (read-modify-write): a page the write
+// starts inside keeps its version; the tail of a partial last page is read too. Such a read
+// that must go to flash stops the loop; stepOld goes on with it.
+func (wk *worker) storePages() {
+	f := wk.f
+	cmd := wk.cmd
+	ps := int64(f.spec.PageSize)
+	for wk.j < wk.i+wk.k {
+		j := wk.j
+		switch wk.jStep {
+		case 0:
+			wk.jStep = 1
+			if j*ps >= wk.off {
+				wk.stamp = f.host.Uint64FromHost(cmd, int(j*ps-wk.off))
+			} else if s, ok := wk.oldStamp(j); ok {
+				wk.stamp = s
+			} else {
+				return
+			}
+		case 1:
+			wk.jStep = 2
+			if (j+1)*ps > wk.off+wk.n && j*ps >= wk.off {
+				if _, ok := wk.oldStamp(j); !ok {
+					return
+				}
+			}
+		default:
+			f.storePage(cmd, j, wk.stamp)
+			wk.j++
+			wk.jStep = 0
+		}
+	}
+	f.evict.notify()
+	wk.i += wk.k
+	wk.writeChunk()
+}
+
+// oldDone goes on with storePages once a page's old data is in DRAM.
+func (wk *worker) oldDone() {
+	if wk.jStep == 1 {
+		wk.stamp = wk.w.stamps[0]
+	}
+	wk.storePages()
+}
+
+// storePage puts logical page j of a write, whose slot was reserved, in the buffer with its
+// version stamp, and counts it off the victimization the command's hint announced.
+func (f *Firmware) storePage(cmd *nvmectrl.Command, j int64, stamp uint64) {
+	f.wb.reserved--
+	if !f.buf.Write(j, stamp) {
+		panic("firmware: buffer refused a reserved write")
+	}
+	f.Stats.WritePages++
+	f.victimStored(cmd)
+}
+
+// oldStamp returns the current version of page lpn for a read-modify-write if it is in
+// DRAM; otherwise it queues its flash read and reports false (stepOld follows).
+func (wk *worker) oldStamp(lpn int64) (uint64, bool) {
+	f := wk.f
+	if st, ok := f.buf.Contains(lpn); ok && st != 0 {
+		v, _ := f.buf.Read(lpn)
+		return v, true
+	}
+	ppn := f.ftl.Lookup(lpn)
+	if ppn == ftl.NoPage {
+		return 0, true
+	}
+	if s, ok := f.pending.get(ppn); ok {
+		return s, true
+	}
+	w := &wk.w
+	wk.grow(1)
+	w.pending, w.ready, w.h, w.code = 1, f.eng.Now(), wk, stepOld
+	op := f.sched.get(opHostRead, f.geo.Addr(ppn).Die)
+	op.ppn, op.w, op.idx = ppn, w, 0
+	f.sched.enqueue(op)
+	return 0, false
 }
 
 // flush waits until the data buffered when it started has been written to flash: as many
-// evictions as pages were occupied must complete (or the buffer must empty). With LRU
-// order a page rewritten meanwhile may count in place of an older one; FIFO is exact.
-func (wk *worker) flush(p *sim.Proc) {
+// evictions as pages were occupied must complete (or the buffer must empty), then the
+// command completes. With LRU order a page rewritten meanwhile may count in place of an
+// older one; FIFO is exact.
+func (wk *worker) flush() {
 	f := wk.f
-	target := f.buf.Stats.Evicted + int64(f.buf.Occupancy())
-	f.flushers++
+	wk.flushTarget = f.buf.Stats.Evicted + int64(f.buf.Occupancy())
+	f.wb.flushers++
 	f.evict.notify()
-	for f.buf.Occupancy() > 0 && f.buf.Stats.Evicted < target {
-		p.Wait(&f.flushSig)
+	wk.flushLook()
+}
+
+// flushLook completes the flush if its data has reached flash, and otherwise waits for the
+// next time the buffer empties (opDone).
+func (wk *worker) flushLook() {
+	f := wk.f
+	if f.buf.Occupancy() > 0 && f.buf.Stats.Evicted < wk.flushTarget {
+		f.wb.flushQ = append(f.wb.flushQ, wk)
+		return
 	}
-	f.flushers--
+	f.wb.flushers--
+	wk.finish(nvmectrl.StatusSuccess)
 }
 
 // deallocate serves Dataset Management with the Deallocate attribute: every logical page
-// wholly inside a range is trimmed from the buffer and the FTL.
-func (wk *worker) deallocate(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
+// wholly inside a range is trimmed from the buffer and the FTL. The range list is read from
+// the host first (stepRanges).
+func (wk *worker) deallocate() {
 	f := wk.f
-	nr := int(cmd.SQE.DW(10)&0xFF) + 1
+	cmd := wk.cmd
+	wk.nr, wk.r, wk.writeZeroes = int(cmd.SQE.DW(10)&0xFF)+1, 0, false
 	if cmd.SQE.DW(11)&(1<<2) == 0 {
-		return nvmectrl.StatusSuccess // attributes only: nothing to do
+		wk.finish(nvmectrl.StatusSuccess) // attributes only: nothing to do
+		return
 	}
-	if cap(wk.dsm) < 16*nr {
-		wk.dsm = make([]byte, 16*nr)
+	if cap(wk.dsm) < 16*wk.nr {
+		wk.dsm = make([]byte, 16*wk.nr)
 	}
-	buf := wk.dsm[:16*nr]
-	p.SleepUntil(max(p.Now(), f.hw.Ctrl.ReadHostData(p.Now(), cmd, 0, len(buf))))
-	f.hw.Ctrl.CopyFromHost(cmd, 0, buf)
-	for r := 0; r < nr; r++ {
-		nlb := int64(binary.LittleEndian.Uint32(buf[16*r+4:]))
-		slba := int64(binary.LittleEndian.Uint64(buf[16*r+8:]))
-		if st := wk.trimRange(p, slba, nlb); st != nvmectrl.StatusSuccess {
-			return st
-		}
-	}
-	return nvmectrl.StatusSuccess
+	now := f.eng.Now()
+	f.at(max(now, f.host.ReadHostData(now, cmd, 0, 16*wk.nr)), wk, stepRanges)
 }
 
-// writeZeroes trims the pages wholly inside the range (they then read as zeros).
-func (wk *worker) writeZeroes(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
-	return wk.trimRange(p, int64(cmd.SQE.SLBA()), int64(cmd.SQE.Blocks()))
+// ranges takes the range list, now in DRAM, and trims the ranges in turn.
+func (wk *worker) ranges() {
+	wk.f.host.CopyFromHost(wk.cmd, 0, wk.dsm[:16*wk.nr])
+	wk.trimNext()
 }
 
-func (wk *worker) trimRange(p *sim.Proc, slba, nlb int64) nvmectrl.Status {
+// trimNext trims the next range (Write Zeroes has one, its own), charging its per-page work
+// first (stepTrim), or completes the command.
+func (wk *worker) trimNext() {
 	f := wk.f
+	if wk.r >= wk.nr {
+		wk.finish(nvmectrl.StatusSuccess)
+		return
+	}
+	var slba, nlb int64
+	if wk.writeZeroes {
+		slba, nlb = int64(wk.cmd.SQE.SLBA()), int64(wk.cmd.SQE.Blocks())
+	} else {
+		b := wk.dsm[16*wk.r:]
+		nlb = int64(binary.LittleEndian.Uint32(b[4:]))
+		slba = int64(binary.LittleEndian.Uint64(b[8:]))
+	}
 	ps := int64(f.spec.PageSize)
 	off := slba * int64(f.lbaSize)
 	end := off + nlb*int64(f.lbaSize)
 	if off < 0 || end > f.pagesPerNS*ps {
-		return nvmectrl.StatusLBAOutOfRange
+		wk.finish(nvmectrl.StatusLBAOutOfRange)
+		return
 	}
-	first, last := (off+ps-1)/ps, end/ps // pages wholly inside [off, end)
-	if last > first {
-		p.Compute(wk.core, f.acts.hil, f.spec.Cycles.PerPage*(last-first))
+	wk.tLo, wk.tHi = (off+ps-1)/ps, end/ps // pages wholly inside [off, end)
+	if wk.tHi > wk.tLo {
+		if c := f.spec.Cycles.PerPage * (wk.tHi - wk.tLo); c > 0 {
+			f.at(wk.core.Book(f.eng.Now(), f.acts.hil, c), wk, stepTrim)
+			return
+		}
 	}
-	for lpn := first; lpn < last; lpn++ {
+	wk.trim()
+}
+
+// trim trims the range's pages and goes on with the next range.
+func (wk *worker) trim() {
+	f := wk.f
+	for lpn := wk.tLo; lpn < wk.tHi; lpn++ {
 		f.buf.Invalidate(lpn)
 		f.ftl.Trim(lpn)
 	}
-	return nvmectrl.StatusSuccess
+	wk.r++
+	wk.trimNext()
 }

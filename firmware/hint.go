@@ -21,26 +21,26 @@ func (f *Firmware) announce(cmd *nvmectrl.Command, n int64) {
 	if !cmd.Hint.Victim {
 		return
 	}
-	f.victimOut += n
-	f.announcedAfter = max(int64(cmd.Hint.Pages)-n, 0)
+	f.wb.victimOut += n
+	f.wb.announcedAfter = max(int64(cmd.Hint.Pages)-n, 0)
 	f.evict.notify()
 }
 
 // victimStored counts one page of a hinted write off the prediction as it enters the
 // buffer.
 func (f *Firmware) victimStored(cmd *nvmectrl.Command) {
-	if cmd.Hint.Victim && f.victimOut > 0 {
-		f.victimOut--
+	if cmd.Hint.Victim && f.wb.victimOut > 0 {
+		f.wb.victimOut--
 	}
 }
 
 // announced returns the pages the host's victimization is predicted still to send.
-func (f *Firmware) announced() int64 { return f.victimOut + f.announcedAfter }
+func (f *Firmware) announced() int64 { return f.wb.victimOut + f.wb.announcedAfter }
 
 // predicted returns the predicted occupancy: the occupancy, the pages announced and not yet
 // received, and the slots reserved for writes whose data is on its way.
 func (f *Firmware) predicted() int64 {
-	return int64(f.buf.Occupancy()) + f.announced() + int64(f.reserved)
+	return int64(f.buf.Occupancy()) + f.announced() + int64(f.wb.reserved)
 }
 
 // Upcall is which occupancy the buffer level in completions reports.

@@ -24,7 +24,7 @@ func TestUpcallReportsPredictedOccupancy(t *testing.T) {
 		s.Buffer.Pages = 100
 		s.Buffer.Watermarks = buffer.Watermarks{Low: 0.5, High: 0.8}
 		s.Buffer.Upcall = up
-		r := newRig(t, s, nil)
+		r := newFake(t, s, 4096)
 		var levels []nvmectrl.BufferLevel
 		r.eng.Spawn("host", func(p *sim.Proc) {
 			for i := int64(0); i < 10; i++ {
@@ -63,7 +63,7 @@ func TestUpcallReportsPredictedOccupancy(t *testing.T) {
 // pages off it then went to 0 with 4 pages still to come.) As the 8 pages are stored the
 // prediction counts down to 0.
 func TestHintsInFlightCountedOnce(t *testing.T) {
-	r := newRig(t, smallSpec(FastDrain, "sequential"), nil)
+	r := newFake(t, smallSpec(FastDrain, "sequential"), 4096)
 	f := r.fw
 	a := &nvmectrl.Command{Hint: nvmectrl.Hint{Victim: true, Pages: 8}}
 	b := &nvmectrl.Command{Hint: nvmectrl.Hint{Victim: true, Pages: 4}}

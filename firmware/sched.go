@@ -22,21 +22,15 @@ const (
 	opErase                   // a GC victim's erase
 )
 
-// waiter is a process waiting for a set of flash operations.
+// waiter is a step waiting for a set of flash operations: when every operation counted in
+// it has completed and the data of the reads among them is in DRAM, release runs step code
+// of h.
 type waiter struct {
 	pending int
-	sig     sim.Signal
-	h       sim.Handler // when set, release schedules an event for it (code wkRead) instead
-	ready   sim.Time    // latest time a completed operation's data reached DRAM
-	stamps  []uint64    // per page slot: the stamp a read returned
-}
-
-// wait blocks p until every operation counted in w has completed and the data of the reads
-// among them is in DRAM (release wakes it then).
-func (w *waiter) wait(p *sim.Proc) {
-	for w.pending > 0 {
-		p.Wait(&w.sig)
-	}
+	h       sim.Handler
+	code    int64
+	ready   sim.Time // latest time a completed operation's data reached DRAM
+	stamps  []uint64 // per page slot: the stamp a read returned
 }
 
 // maxPlanes bounds the planes one transaction may span.
@@ -114,14 +108,19 @@ type scheduler struct {
 	pos            []int32
 	order          []int32 // order[i] is the die at place i (pos's inverse)
 	fgOpen, bgOpen bitset.Set
+
+	ordering SchedOrder // the ordering of each die's queues (schedorder.go)
+	view     DieView    // shown to the ordering (kept here so it is not allocated per pick)
 }
 
 func newScheduler(f *Firmware) *scheduler {
 	n := f.geo.Dies()
 	s := &scheduler{f: f, dies: make([]dieQueue, n),
-		sameBlock: f.hw.Channels[0].Spec().Die.MultiPlaneSameBlock,
+		sameBlock: f.flash.Geometry().Die.MultiPlaneSameBlock,
 		pos:       make([]int32, n), order: make([]int32, n), fgOpen: bitset.New(n), bgOpen: bitset.New(n)}
 	s.arrival = &arrivalHandler{s}
+	def, _ := schedOrders.lookup(f.spec.Scheduler.Order) // Validate checked it
+	s.ordering = def.New(f.spec)
 	for i := range n {
 		g := f.geo.InterleavedDie(i)
 		s.pos[g], s.order[i] = int32(i), int32(g)
@@ -205,39 +204,33 @@ func (s *scheduler) dispatch(g int) {
 	s.refresh(g)
 }
 
-// dispatchOps hands die g's operations to its channel while it has fewer than DieDepth.
-//
-// With read_first, a host read goes before every program and erase that has not started,
-// whatever the channel's arbitration: a program or erase is handed to the channel only when
-// the die has nothing else there, so none waits in the channel's queue (where a fifo channel
-// would start it before a read submitted later) while the die is busy. Reads are handed
-// over up to DieDepth at a time. The die gains nothing from a second program queued in the
-// channel (it takes a program's data only when it is free), so the programs' throughput is
-// the same: the next one is submitted from the completion of the one before, in the same
-// instant.
+// dispatchOps hands die g's operations to its channel while it has fewer than DieDepth,
+// in the order the scheduler's ordering picks (schedorder.go).
 func (s *scheduler) dispatchOps(g int) {
 	q := &s.dies[g]
 	sp := s.f.spec.Scheduler
+	v := &s.view
 	for q.inChannel < sp.DieDepth {
+		*v = DieView{Die: g, Reads: q.reads.n, Programs: q.progs.n, GC: q.gc.n, InChannel: q.inChannel,
+			HostRun: q.hostRun, s: s}
 		var op *flashOp
-		switch {
-		case sp.ReadFirst && q.reads.n > 0:
+		switch pk := s.ordering.Next(v); {
+		case pk == PickNone:
+			return
+		case pk == PickRead && q.reads.n > 0:
 			op = q.reads.pop()
-		case sp.ReadFirst && q.inChannel > 0:
-			return // programs, erases and GC reads wait for the die's turn in the firmware
-		case q.gc.n > 0 && (q.progs.n == 0 || q.hostRun >= sp.GCWeight || s.gcUrgent(g)):
+		case pk == PickGC && q.gc.n > 0:
 			op = q.gc.pop()
 			q.hostRun = 0
-		case q.progs.n > 0:
+		case pk == PickProgram && q.progs.n > 0:
 			op = q.progs.pop()
 			q.hostRun++
 			if sp.MultiPlane {
 				s.merge(q, op)
 			}
-		case q.reads.n > 0:
-			op = q.reads.pop()
 		default:
-			return
+			panic(fmt.Sprintf("firmware %s: scheduler order %q picked %d from an empty queue of die %d",
+				s.f.name, s.f.spec.Scheduler.Order, pk, g))
 		}
 		if op.kind == opHostRead {
 			q.readsOut++
@@ -276,9 +269,7 @@ func (s *scheduler) merge(q *dieQueue, op *flashOp) {
 
 // submit fills op's transaction and submits it to the die's channel.
 func (s *scheduler) submit(op *flashOp) {
-	ch, d := s.f.dieOf(op.die)
 	tx := &op.tx
-	tx.Die = d
 	tx.Bytes = 0
 	tx.Addrs = op.addrs[:0]
 	tx.Stamps = op.stamps[:0]
@@ -305,7 +296,7 @@ func (s *scheduler) submit(op *flashOp) {
 	default:
 		panic(fmt.Sprintf("firmware: unknown flash op kind %d", op.kind))
 	}
-	ch.Submit(tx)
+	s.f.flash.Submit(op.die, tx)
 }
 
 // HandleEvent receives a completed transaction from a channel.

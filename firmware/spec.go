@@ -9,57 +9,6 @@ import (
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// Policy is the write-buffer policy (DESIGN.md "Write buffer").
-type Policy uint8
-
-// Buffer policies.
-const (
-	// Vanilla evicts on demand: a write that finds the buffer full waits while dirty pages
-	// are written to flash.
-	Vanilla Policy = iota
-	// FastDrain (FD-Buf) predicts occupancy from the host's victimization hint: below the
-	// high watermark it evicts a bounded number of pages in the background to dies the
-	// reads are not using; at or above it, it evicts to all dies in the foreground until
-	// occupancy falls below the low watermark.
-	FastDrain
-	// Oracle is the paper's Fig. 2b bound: "an infinite SSD internal buffer" that
-	// "completely buffers dirty data", so no write reaches the flash during the run and
-	// host reads never meet a program. It evicts only for a Flush or FUA write that must
-	// wait for flash (never, with power-loss protection).
-	Oracle
-	// OracleBG is an unbounded buffer drained in the background as FD-Buf's background
-	// eviction drains it (below the high watermark): writes never wait, but the flash is
-	// programmed and reads meet those programs. It was the Oracle before issue 20.
-	OracleBG
-)
-
-var policyNames = [...]string{"vanilla", "fastdrain", "oracle", "oracle-bg"}
-
-// String returns the configuration name.
-func (p Policy) String() string {
-	if int(p) < len(policyNames) {
-		return policyNames[p]
-	}
-	return fmt.Sprintf("Policy(%d)", uint8(p))
-}
-
-// Unbounded reports whether the policy's buffer has no capacity limit (the oracles).
-func (p Policy) Unbounded() bool { return p == Oracle || p == OracleBG }
-
-// MarshalText implements encoding.TextMarshaler.
-func (p Policy) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
-
-// UnmarshalText implements encoding.TextUnmarshaler.
-func (p *Policy) UnmarshalText(b []byte) error {
-	for i, n := range policyNames {
-		if string(b) == n {
-			*p = Policy(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("buffer policy %q is not one of vanilla, fastdrain, oracle, oracle-bg", b)
-}
-
 // Cycles are the controller-CPU costs of firmware steps, in core cycles. The defaults are
 // order-of-magnitude estimates for an embedded ARM core running an FTL (a few hundred
 // cycles per table step); they are parameters, not measurements.
@@ -94,9 +43,9 @@ type Spec struct {
 
 // Buffer configures the DRAM write buffer.
 type Buffer struct {
-	Policy     Policy            `yaml:"policy"`
-	Pages      int               `yaml:"pages"` // capacity in logical pages (ignored by oracle, oracle-bg)
-	Order      string            `yaml:"order"` // "lru" or "fifo"
+	Policy     Policy            `yaml:"policy"` // a registered eviction policy (policy.go)
+	Pages      int               `yaml:"pages"`  // capacity in logical pages (ignored by oracle, oracle-bg)
+	Order      string            `yaml:"order"`  // "lru" or "fifo"
 	Watermarks buffer.Watermarks `yaml:"watermarks"`
 	// BackgroundPerDie bounds the pages a background eviction round sends to one idle die;
 	// BackgroundMax bounds the pages in flight from background eviction in total.
@@ -128,6 +77,9 @@ type Sched struct {
 	GCWeight   int  `yaml:"gc_weight"`   // host programs per GC operation when both wait
 	DieDepth   int  `yaml:"die_depth"`   // transactions per die handed to the channel at once
 	MultiPlane bool `yaml:"multi_plane"` // merge programs on the same page of different planes
+	// Order is the ordering of each die's queues (schedorder.go): a registered name;
+	// "priority", the built-in, applies read_first and gc_weight.
+	Order string `yaml:"order"`
 }
 
 // DefaultSpec returns a firmware for a 4 KiB-page device: 4 cores at 400 MHz, 64 HIL
@@ -138,6 +90,8 @@ type Sched struct {
 // fastdrain-tlc die, so foreground writes can take the first six LSB pages of 16 blocks (96
 // pages) before background writes fill any CSB/MSB page — a third of the 273 pages a drain
 // of the whole 512 MiB buffer puts on each of its 480 dies. Skipping may hold 4 blocks.
+// The scheduler's order is "priority", the built-in ordering (the only one before issue
+// 21), which the read_first and gc_weight keys tune.
 func DefaultSpec() Spec {
 	return Spec{
 		Cores: 4, CoreFreq: 400 * sim.MHz, Workers: 64, PageSize: 4096,
@@ -148,7 +102,7 @@ func DefaultSpec() Spec {
 			BackgroundMax: 64, ForegroundPerDie: 2},
 		FTL: FTLSpec{Allocator: "sequential", OverProvisioning: 0.07, GCVictim: "greedy",
 			GCThreshold: 4, GCReserve: 2, LSBOnlyPages: 8192, LSBOnlyBlocks: 4},
-		Scheduler: Sched{ReadFirst: true, GCWeight: 4, DieDepth: 2, MultiPlane: true},
+		Scheduler: Sched{ReadFirst: true, GCWeight: 4, DieDepth: 2, MultiPlane: true, Order: PriorityOrder},
 	}
 }
 
@@ -178,8 +132,8 @@ func (s Spec) Validate() error {
 			bad("firmware.cycles.%s: %d must not be negative", c.name, c.v)
 		}
 	}
-	if s.Buffer.Policy > OracleBG {
-		bad("firmware.buffer.policy: unknown policy %d", s.Buffer.Policy)
+	if _, err := evictionPolicies.lookup(string(s.Buffer.Policy)); err != nil {
+		errs = append(errs, err)
 	}
 	if s.Buffer.Upcall > UpcallCurrent {
 		bad("firmware.buffer.upcall: unknown reading %d", s.Buffer.Upcall)
@@ -202,6 +156,9 @@ func (s Spec) Validate() error {
 	}
 	if _, err := ftl.ParseVictimPolicy(s.FTL.GCVictim); err != nil {
 		bad("firmware.ftl.gc_victim: %v", err)
+	}
+	if _, err := schedOrders.lookup(s.Scheduler.Order); err != nil {
+		errs = append(errs, err)
 	}
 	if s.Scheduler.GCWeight < 1 {
 		bad("firmware.scheduler.gc_weight: %d must be at least 1", s.Scheduler.GCWeight)

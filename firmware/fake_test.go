@@ -1,0 +1,165 @@
+package firmware
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/dram"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/stretchr/testify/require"
+)
+
+// Fake ports: the firmware on a fake flash, memory and host, without the PCIe, controller,
+// DRAM and channel models. Each die runs its transactions one at a time in submission
+// order, a read in fakeTR, a program in fakeTPROG (one LSB tPROG of the TLC die), an erase
+// in fakeTBERS; every memory move and host transfer takes fakeLat.
+const (
+	fakeTR    = 58 * sim.Microsecond
+	fakeTPROG = 558 * sim.Microsecond
+	fakeTBERS = 3 * sim.Millisecond
+	fakeLat   = sim.Microsecond
+)
+
+type fakeFlash struct {
+	eng      *sim.Engine
+	geo      FlashGeometry
+	free     []sim.Time         // per die: when its last transaction ends
+	pages    map[ftlPage]uint64 // programmed pages' stamps
+	programs int64              // pages programmed
+	reads    int64              // pages read
+}
+
+type ftlPage struct{ g, plane, block, page int }
+
+func (f *fakeFlash) Geometry() FlashGeometry { return f.geo }
+func (f *fakeFlash) Prefetch(int, die.Addr)  {}
+
+// Submit applies the transaction at once (each die runs its transactions in order, so
+// what a read sees is what was submitted before it) and completes it when the die is done.
+func (f *fakeFlash) Submit(g int, tx *channel.Transaction) {
+	d := map[channel.Kind]sim.Time{channel.Read: fakeTR, channel.Program: fakeTPROG, channel.Erase: fakeTBERS}[tx.Kind]
+	f.free[g] = max(f.free[g], f.eng.Now()) + d
+	for i, a := range tx.Addrs {
+		p := ftlPage{g, a.Plane, a.Block, a.Page}
+		switch tx.Kind {
+		case channel.Read:
+			f.reads++
+			s, ok := f.pages[p]
+			if !ok {
+				s = die.ErasedStamp
+			}
+			tx.Stamps = append(tx.Stamps[:i], s)
+		case channel.Program:
+			f.pages[p] = tx.Stamps[i]
+			f.programs++
+		case channel.Erase:
+			for pg := 0; pg < f.geo.Die.PagesPerBlock; pg++ {
+				delete(f.pages, ftlPage{g, a.Plane, a.Block, pg})
+			}
+		}
+	}
+	f.eng.Schedule(f.free[g], tx.Done, tx, 0)
+}
+
+type fakeMemory struct{ moved int64 }
+
+func (m *fakeMemory) Access(t sim.Time, _ uint64, n int, _ bool) sim.Time {
+	m.moved += int64(n)
+	return t + fakeLat
+}
+func (m *fakeMemory) Spec() dram.Spec { return dram.Spec{Capacity: 64 << 20} }
+
+// fakeHost holds each command's host buffer and its request.
+type fakeHost struct {
+	spec nvmectrl.Spec
+	eng  *sim.Engine
+	fw   nvmectrl.Firmware
+	data map[*nvmectrl.Command][]byte
+	reqs map[*nvmectrl.Command]*req
+}
+
+func (h *fakeHost) Spec() nvmectrl.Spec              { return h.spec }
+func (h *fakeHost) SetFirmware(fw nvmectrl.Firmware) { h.fw = fw }
+func (h *fakeHost) FetchHostData(now sim.Time, cmd *nvmectrl.Command, off, n int, sink nvmectrl.DataSink, _ sim.Handler, _ int64) (sim.Time, bool) {
+	return sink.Land(now+fakeLat, cmd, off, n), true
+}
+func (h *fakeHost) ReadHostData(now sim.Time, _ *nvmectrl.Command, _, _ int) sim.Time {
+	return now + fakeLat
+}
+func (h *fakeHost) WriteHostData(now sim.Time, _ *nvmectrl.Command, _, _ int) sim.Time {
+	return now + fakeLat
+}
+func (h *fakeHost) CopyFromHost(cmd *nvmectrl.Command, off int, dst []byte) {
+	copy(dst, h.data[cmd][off:])
+}
+func (h *fakeHost) CopyToHost(cmd *nvmectrl.Command, off int, src []byte) {
+	copy(h.data[cmd][off:], src)
+}
+func (h *fakeHost) Uint64FromHost(cmd *nvmectrl.Command, off int) uint64 {
+	return binary.LittleEndian.Uint64(h.data[cmd][off:])
+}
+func (h *fakeHost) Complete(t sim.Time, cmd *nvmectrl.Command, st nvmectrl.Status, _ uint32, level nvmectrl.BufferLevel) {
+	rq := h.reqs[cmd]
+	h.eng.At(t, func() {
+		rq.done, rq.status, rq.level, rq.levelOK = true, st, level, true
+		rq.latency = t - rq.issued
+		rq.sig.Notify()
+	})
+}
+
+// fake is the firmware on fake ports: 2 channels × 2 dies of smallDie, as the rig.
+type fake struct {
+	eng   *sim.Engine
+	fw    *Firmware
+	flash *fakeFlash
+	mem   *fakeMemory
+	host  *fakeHost
+}
+
+func newFake(t testing.TB, spec Spec, lbaSize int) *fake {
+	eng := sim.NewEngine()
+	cs := nvmectrl.DefaultSpec()
+	cs.LBASize = lbaSize
+	fl := &fakeFlash{eng: eng, geo: FlashGeometry{Channels: 2, DiesPerChannel: 2, Die: smallDie()},
+		free: make([]sim.Time, 4), pages: map[ftlPage]uint64{}}
+	h := &fakeHost{spec: cs, eng: eng, data: map[*nvmectrl.Command][]byte{}, reqs: map[*nvmectrl.Command]*req{}}
+	m := &fakeMemory{}
+	fw, err := NewOnPorts("ssd.fw", spec, eng, Ports{Flash: fl, Memory: m, Host: h})
+	require.NoError(t, err)
+	return &fake{eng: eng, fw: fw, flash: fl, mem: m, host: h}
+}
+
+// cmd is rig.cmd on the fake: it issues one command from process p and waits for its
+// completion. For writes, each 4 KiB of the data carries stamps[i] in its first eight
+// bytes; for reads, stamps receives them. Blocks are LBAs (of the host spec's size).
+func (r *fake) cmd(p *sim.Proc, op nvmectrl.Opcode, lba int64, blocks int, hint nvmectrl.Hint, stamps []uint64) *req {
+	c := &nvmectrl.Command{SQID: 1, Hint: hint}
+	c.SQE.SetRW(op, 0, 1, 0, 0, uint64(lba), max(blocks, 1))
+	buf := make([]byte, max(blocks*r.host.spec.LBASize, 16))
+	if op == nvmectrl.OpWrite {
+		for i, s := range stamps {
+			binary.LittleEndian.PutUint64(buf[i*4096:], s)
+		}
+	}
+	if op == nvmectrl.OpDatasetManagement { // one range: blocks LBAs from lba, deallocate
+		binary.LittleEndian.PutUint32(buf[4:], uint32(blocks))
+		binary.LittleEndian.PutUint64(buf[8:], uint64(lba))
+		c.SQE.SetDW(10, 0)
+		c.SQE.SetDW(11, 1<<2)
+	}
+	rq := &req{issued: p.Now()}
+	r.host.data[c], r.host.reqs[c] = buf, rq
+	r.host.fw.Submit(p.Now(), c)
+	for !rq.done {
+		p.Wait(&rq.sig)
+	}
+	if op == nvmectrl.OpRead {
+		for i := range stamps {
+			stamps[i] = binary.LittleEndian.Uint64(buf[i*4096:])
+		}
+	}
+	return rq
+}

@@ -1,0 +1,154 @@
+package firmware
+
+import (
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// hil is the host interface layer's state: the commands no worker was free to take, the
+// idle workers and the spare write contexts.
+type hil struct {
+	cmds *sim.Queue[*nvmectrl.Command] // commands no worker was free to take
+	idle []*worker                     // workers waiting for a command, longest first
+	// spare holds write contexts not in use: a worker hands each whole-page write to one
+	// and goes back for the next command (worker.write).
+	spare []*worker
+}
+
+// The steps of a command, each run to completion when what it waits for has happened (a
+// core booking's end, a DMA's landing, a flash read's data in DRAM). They are the worker's
+// event codes: the task slot and the step to run are all a timer needs to carry.
+const (
+	stepStart   int64 = iota // a command's first step (parsing, a read's lookups) has ended
+	stepData                 // a write chunk's data is in DRAM
+	stepPages                // a write chunk's per-page work has ended
+	stepRead                 // a read's pages are in DRAM
+	stepFetched              // a write chunk's data has landed in DRAM (DMA engine, queued)
+	stepOld                  // a partial page's old data is in DRAM (read-modify-write)
+	stepFlush                // the buffer has emptied: a flush looks again
+	stepRanges               // a Dataset Management range list is in DRAM
+	stepTrim                 // a trim range's per-page work has ended
+	stepBoot                 // the worker starts (boot)
+)
+
+// HandleEvent runs one step of the worker (see the codes above).
+func (wk *worker) HandleEvent(ev *sim.Event) {
+	switch ev.Code {
+	case stepStart:
+		wk.start()
+	case stepData:
+		wk.writeData()
+	case stepPages:
+		wk.writePages()
+	case stepRead:
+		wk.readDone()
+	case stepFetched:
+		wk.fetched(ev.Time)
+	case stepOld:
+		wk.oldDone()
+	case stepFlush:
+		wk.flushLook()
+	case stepRanges:
+		wk.ranges()
+	case stepTrim:
+		wk.trim()
+	case stepBoot:
+		wk.held = true
+		wk.takeNext(ev.Time)
+	}
+}
+
+// Submit implements nvmectrl.Firmware: the command goes to the worker that has been idle
+// longest, or joins the HIL's queue if every worker is busy. A worker handed a command
+// here has its first step (parsing, and a read's lookups) booked on its core at once and
+// takes the command when that step ends (stepStart).
+func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
+	f.prefetch(cmd)
+	h := &f.hil
+	if len(h.idle) > 0 {
+		wk := h.idle[0]
+		copy(h.idle, h.idle[1:])
+		h.idle[len(h.idle)-1] = nil
+		h.idle = h.idle[:len(h.idle)-1]
+		wk.next = cmd
+		f.at(max(now, wk.core.Book(now, f.acts.hil, wk.front(cmd))), wk, stepStart)
+		return
+	}
+	if !h.cmds.TrySend(cmd) {
+		panic(fmt.Sprintf("firmware %s at %v: command queue full (more commands than max_commands)", f.name, now))
+	}
+}
+
+// waitRoom queues a write for a look at the buffer room when it changes, and tells the
+// evictor a write waits.
+func (b *writeBuffer) waitRoom(wk *worker) {
+	b.roomWaiters++
+	wk.f.evict.notify()
+	b.roomQ = append(b.roomQ, wk)
+}
+
+// roomChanged gives every write waiting for buffer room a look at it, in the order they
+// started waiting: each look (lookAtRoom) is made in turn, and only a write that finds room
+// goes on; the others wait on, at the back of the queue.
+func (f *Firmware) roomChanged() {
+	b := &f.wb
+	if len(b.roomQ) == 0 {
+		return
+	}
+	var l *roomLook
+	if n := len(b.freeLooks); n > 0 {
+		l = b.freeLooks[n-1]
+		b.freeLooks = b.freeLooks[:n-1]
+	} else {
+		l = &roomLook{f: f}
+	}
+	// The queue becomes the look's list, and the look's empty (all nil) list the queue.
+	l.wks, b.roomQ = b.roomQ, l.wks[:0]
+	f.at(f.eng.Now(), l, 0)
+}
+
+// roomLook is the looks at the buffer room of the writes that waited for it when it
+// changed, in the order they started waiting. They are one step, not one each: the looks
+// would be consecutive steps at the same time, and sim.Engine.Requeue puts the rest back in
+// their place whenever a step started by an earlier look must come first.
+type roomLook struct {
+	f    *Firmware
+	wks  []*worker
+	head int
+}
+
+// HandleEvent looks at the room for each write in turn (worker.lookAtRoom). Once a look
+// finds no room, the rest would find none either, one after the other with nothing in
+// between (the failed look changed nothing they see and started nothing to come first), so
+// they go to the back of the queue together, in order, as their looks would send them.
+func (l *roomLook) HandleEvent(*sim.Event) {
+	f := l.f
+	for first := true; l.head < len(l.wks); first = false {
+		if !first && f.eng.Requeue() {
+			return
+		}
+		wk := l.wks[l.head]
+		l.wks[l.head] = nil
+		l.head++
+		if !wk.lookAtRoom() {
+			rest := l.wks[l.head:]
+			f.wb.roomQ = append(f.wb.roomQ, rest...)
+			clear(rest)
+			break
+		}
+	}
+	l.wks, l.head = l.wks[:0], 0
+	f.wb.freeLooks = append(f.wb.freeLooks, l)
+}
+
+// bufferEmptied gives every waiting flush a look (stepFlush), in the order they started
+// waiting.
+func (f *Firmware) bufferEmptied() {
+	for i, wk := range f.wb.flushQ {
+		f.at(f.eng.Now(), wk, stepFlush)
+		f.wb.flushQ[i] = nil
+	}
+	f.wb.flushQ = f.wb.flushQ[:0]
+}

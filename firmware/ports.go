@@ -1,0 +1,102 @@
+package firmware
+
+import (
+	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/dram"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Ports are everything the firmware uses of the hardware: each is a small interface of its
+// own, the contract a real controller's hardware abstraction layer (HAL) would implement.
+// Today's hardware types satisfy them (Hardware, hwports.go); tests use fakes.
+type Ports struct {
+	Flash  FlashPort
+	Memory BufferMemory
+	Host   HostPort
+	// Timers arms the firmware's steps; nil means the engine the firmware is built on.
+	Timers Timers
+}
+
+// FlashGeometry is what the firmware needs to know of the flash array: all channels are
+// alike, with DiesPerChannel dies of one kind.
+type FlashGeometry struct {
+	Channels, DiesPerChannel int
+	Die                      die.Spec
+}
+
+// FlashPort is the flash interface: the controller's channel engines (on a real controller
+// the flash controller's command queues, one per channel or way).
+//
+// Contract: Submit takes one transaction for die g (a global index, channel-major: die g is
+// die g mod DiesPerChannel of channel g / DiesPerChannel) and returns at once; the port
+// owns tx until it completes and then calls tx.Done.HandleEvent with an event whose Data is
+// tx, at the simulated time the transaction completed (for a read, when its data is off
+// the bus; tx.Stamps then holds each page's out-of-band stamp). The port may run the
+// transactions queued for a die in any order the flash allows; the firmware bounds how
+// many it has queued on a die (scheduler.die_depth). Prefetch is a wall-clock hint that a
+// read of a is coming (it may do nothing).
+type FlashPort interface {
+	Geometry() FlashGeometry
+	Submit(g int, tx *channel.Transaction)
+	Prefetch(g int, a die.Addr)
+}
+
+// FlashImage is an optional capability of a FlashPort: writing a precondition image into
+// the dies without simulating the programs (Firmware.Precondition needs it). It stands for
+// a factory image, not for anything the firmware does at run time. Fill programs pages
+// [0, n) of a block with the stamps stamp returns; FillFrom does so lazily, asking src for
+// a page's stamp when it is read.
+type FlashImage interface {
+	Fill(g, plane, block, n int, stamp func(page int) uint64)
+	FillFrom(g, plane, block, n int, src die.StampSource)
+}
+
+// BufferMemory is the controller DRAM that holds the write buffer and staging space for
+// reads. Contract: Access moves n bytes at addr (a write if write) starting no earlier
+// than t and returns when the move ends; Spec().Capacity is its size in bytes (the firmware
+// addresses [0, Capacity)).
+type BufferMemory interface {
+	Access(t sim.Time, addr uint64, n int, write bool) sim.Time
+	Spec() dram.Spec
+}
+
+// HostPort is the NVMe front end: the controller's command fetch, data DMA engines and
+// completion posting (on a real controller, the NVMe IP block and its DMA descriptors).
+//
+// Contract: the port hands each fetched I/O command to the firmware's Submit
+// (nvmectrl.Firmware), which SetFirmware registers. FetchHostData moves bytes [off, off+n)
+// of a write's data from the host into device memory, handing each piece to sink.Land as
+// it arrives; it returns when the last byte has landed and true, or false and later calls
+// h.HandleEvent with event code code when it has. ReadHostData moves a command's other
+// host data (a Dataset Management range list) in and returns when it has arrived;
+// WriteHostData moves a read's data to the host starting at t. The Copy and Uint64
+// methods read and write the host's bytes without timing (the data the timed moves
+// carry). Complete posts the command's completion at t, with status st, dword 0 and the
+// buffer level the completion carries (FastDrain's upcall). Spec gives the LBA size and the
+// number of command slots.
+type HostPort interface {
+	Spec() nvmectrl.Spec
+	SetFirmware(fw nvmectrl.Firmware)
+	FetchHostData(now sim.Time, cmd *nvmectrl.Command, off, n int, sink nvmectrl.DataSink, h sim.Handler, code int64) (sim.Time, bool)
+	ReadHostData(now sim.Time, cmd *nvmectrl.Command, off, n int) sim.Time
+	WriteHostData(now sim.Time, cmd *nvmectrl.Command, off, n int) sim.Time
+	CopyFromHost(cmd *nvmectrl.Command, off int, dst []byte)
+	CopyToHost(cmd *nvmectrl.Command, off int, src []byte)
+	Uint64FromHost(cmd *nvmectrl.Command, off int) uint64
+	Complete(t sim.Time, cmd *nvmectrl.Command, st nvmectrl.Status, dw0 uint32, level nvmectrl.BufferLevel)
+}
+
+// Timers are the firmware's clock and timer: a controller's main loop runs each armed step
+// when it is due. Contract: Now is the current time; SchedulePhase arms step code of h at t
+// (not before Now), run after the steps already due at t in the same phase (the firmware
+// uses sim.PhaseProcess for its steps); Requeue, called between two of a batch of steps
+// run in one event, reports whether a step armed since must run first, and if so re-arms
+// the current one in its place (the caller returns and goes on when it runs). *sim.Engine
+// implements it.
+type Timers interface {
+	Now() sim.Time
+	SchedulePhase(t sim.Time, ph sim.Phase, h sim.Handler, data any, code int64)
+	Requeue() bool
+}
