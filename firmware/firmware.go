@@ -115,9 +115,9 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 	geo := ftl.Geometry{Channels: len(hw.Channels), DiesPerChannel: cs.Dies, Planes: ds.Planes,
 		BlocksPerPlane: ds.BlocksPerPlane, PagesPerBlock: ds.PagesPerBlock,
 		Kind: ds.PageType}
-	fl, err := ftl.New(geo, spec.ftlConfig())
+	fl, err := ftl.New(geo, spec.FTL)
 	if err != nil {
-		return nil, err
+		return nil, ftlErrors(err)
 	}
 	order, _ := buffer.ParseOrder(spec.Buffer.Order)
 	capPages := spec.Buffer.Pages

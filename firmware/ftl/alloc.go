@@ -1,148 +1,225 @@
 package ftl
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
-// allocateHost picks the page for a host write on die according to the allocator.
-func (f *FTL) allocateHost(die int, purpose Purpose) (PPN, error) {
-	switch f.cfg.Allocator {
-	case SkipToLSB:
-		return f.allocSequential(die, purpose == Foreground)
-	case LatencyAware:
-		return f.allocLatencyAware(die, purpose)
-	default:
-		return f.allocSequential(die, false)
-	}
+// Names of the built-in allocators (DESIGN.md "FTL"), values of ftl.allocator.
+const (
+	// Sequential keeps one write point per plane and programs pages in order whatever
+	// their kind.
+	Sequential = "sequential"
+	// SkipToLSB is the prior work FastDrain compares with: a foreground write skips the
+	// CSB/MSB pages at the write point to reach the next LSB page; skipped pages are wasted
+	// until GC erases the block.
+	SkipToLSB = "skip-to-lsb"
+	// LatencyAware is FD-FTL: block pointers grouped by the kind of their next free page;
+	// foreground writes take LSB pages across dies, background writes fill CSB/MSB pages
+	// (falling back to LSB), and the LSB-only region bounds the open blocks.
+	LatencyAware = "latency-aware"
+)
+
+func init() {
+	RegisterAllocator(Sequential, func(s Space) Allocator { return newSequential(s, false) })
+	RegisterAllocator(SkipToLSB, func(s Space) Allocator { return newSequential(s, true) })
+	RegisterAllocator(LatencyAware, newLatencyAware)
 }
 
-// allocSequential takes the next page of the write point of the die's next plane (round
-// robin over planes, so consecutive pages of a die can merge into multi-plane programs).
-// With skipLSB it first skips CSB/MSB pages to reach an LSB page, wasting them.
-func (f *FTL) allocSequential(die int, skipLSB bool) (PPN, error) {
-	ds := &f.dies[die]
-	for try := 0; try < f.g.Planes; try++ {
-		plane := (ds.planeRR + try) % f.g.Planes
-		pi := die*f.g.Planes + plane
-		ps := &f.planes[pi]
+// sequential is the "sequential" allocator — one write point per plane, pages programmed in
+// order whatever their kind — and, with skipLSB, "skip-to-lsb", the prior work FastDrain
+// compares with: a foreground write skips the CSB/MSB pages at the write point to reach
+// the next LSB page, and the skipped pages are wasted until GC erases the block.
+type sequential struct {
+	Space
+	skipLSB bool
+	planes  int
+	wp      []BlockID // host write point per plane (die·Planes + plane), NoBlock if none
+	rr      []int     // per die: the plane the next write tries first
+}
+
+func newSequential(s Space, skipLSB bool) *sequential {
+	g := s.Geometry()
+	a := &sequential{Space: s, skipLSB: skipLSB, planes: g.Planes,
+		wp: make([]BlockID, g.Dies()*g.Planes), rr: make([]int, g.Dies())}
+	for i := range a.wp {
+		a.wp[i] = NoBlock
+	}
+	return a
+}
+
+// Allocate takes the next page of the write point of the die's next plane (round robin
+// over planes, so consecutive pages of a die can merge into multi-plane programs). For a
+// foreground write, skip-to-lsb first skips CSB/MSB pages to reach an LSB page, wasting
+// them.
+func (a *sequential) Allocate(_ int64, die int, purpose Purpose) (PPN, error) {
+	skip := a.skipLSB && purpose == Foreground
+	for try := 0; try < a.planes; try++ {
+		plane := (a.rr[die] + try) % a.planes
+		pi := die*a.planes + plane
 		for {
-			if ps.hostWP == noBlock || f.blocks[ps.hostWP].state == stFull {
-				b, ok := f.openBlock(pi, false)
+			if b := a.wp[pi]; b == NoBlock || a.IsFull(b) {
+				nb, ok := a.OpenBlock(die, plane)
 				if !ok {
-					ps.hostWP = noBlock
+					a.wp[pi] = NoBlock
 					break
 				}
-				ps.hostWP = b
+				a.wp[pi] = nb
 			}
-			b := ps.hostWP
-			if skipLSB {
-				for f.blocks[b].state != stFull && f.kinds[f.blocks[b].next] != LSB {
-					f.skip(b)
+			b := a.wp[pi]
+			if skip {
+				for !a.IsFull(b) && a.Kind(a.NextPage(b)) != LSB {
+					a.Skip(b)
 				}
-				if f.blocks[b].state == stFull {
+				if a.IsFull(b) {
 					continue // the rest of the block was not LSB: open another
 				}
 			}
-			ds.planeRR = (plane + 1) % f.g.Planes
-			return f.take(b), nil
+			a.rr[die] = (plane + 1) % a.planes
+			return a.Take(b), nil
 		}
 	}
 	return NoPage, ErrNoSpace
 }
 
-// allocLatencyAware implements FD-FTL's grouping (the paper's block pointers, grouped by the
-// kind of their next free page and listed per die): each open block is in the LSB, CSB or
-// MSB group by the kind of its next free page. Foreground writes take LSB pages across
-// every open block, oldest first, and open a fresh block (whose page 0 is LSB) whenever no
-// open block is at an LSB page and the die's LSB-only region — the pages its open blocks
-// have not yet programmed — has room for one more block within LSBOnlyPages. Only when no
-// LSB page is left that way do they skip CSB/MSB pages to the nearest LSB page, in blocks of
-// the skip region (at most LSBOnlyBlocks blocks per die holding skipped pages); with that
-// full too, they program the oldest open block's next page, wasting nothing. Background
-// writes take CSB/MSB-group blocks first, oldest first, then LSB-group ones, and open a
-// block only when the die has none open or the region has room.
-func (f *FTL) allocLatencyAware(die int, purpose Purpose) (PPN, error) {
-	ds := &f.dies[die]
-	var b BlockID
-	f.bounded = false
-	if purpose == Foreground {
-		b = f.pickOpen(ds, true)
-		if b == noBlock && f.mayOpen(ds) {
-			b = f.openForDie(die)
+// Erased drops b if it is its plane's write point.
+func (a *sequential) Erased(b BlockID) {
+	die, plane, _ := a.f.g.BlockAddr(b)
+	if pi := die*a.planes + plane; a.wp[pi] == b {
+		a.wp[pi] = NoBlock
+	}
+}
+
+// PreconditionLayout implements Preconditioner: background writes never skip, so both
+// sequential allocators stripe a die's writes over its planes page by page.
+func (a *sequential) PreconditionLayout() Layout { return PlaneStriped }
+
+// Preconditioned implements Preconditioner: each plane's write point is the last block it
+// opened, and the die's next write goes to plane writes mod P.
+func (a *sequential) Preconditioned(die int, writes int64, last []BlockID) {
+	for p, b := range last {
+		if b != NoBlock {
+			a.wp[die*a.planes+p] = b
 		}
-		for b == noBlock && len(ds.open) > 0 {
-			b = f.nearestLSB(ds, ds.lsbOnly < f.cfg.LSBOnlyBlocks)
-			if b == noBlock {
-				b = ds.open[0] // the LSB-only region is full: no skipping
-				f.bounded = true
+	}
+	a.rr[die] = int(writes % int64(a.planes))
+}
+
+// latencyAware is FD-FTL ("latency-aware"): block pointers grouped by the kind of their next
+// free page; foreground writes take LSB pages across dies, background writes fill CSB/MSB
+// pages (falling back to LSB), and the LSB-only region bounds the open blocks.
+type latencyAware struct {
+	Space
+	planes, pagesPerBlock   int
+	regionPages, skipBlocks int         // ftl.lsb_only_pages, ftl.lsb_only_blocks
+	open                    [][]BlockID // per die: open host blocks, oldest first
+	rr                      []int       // per die: the plane the next block is opened on first
+}
+
+func newLatencyAware(s Space) Allocator {
+	g, c := s.Geometry(), s.Config()
+	a := &latencyAware{Space: s, planes: g.Planes, pagesPerBlock: g.PagesPerBlock,
+		regionPages: c.LSBOnlyPages, skipBlocks: c.LSBOnlyBlocks,
+		open: make([][]BlockID, g.Dies()), rr: make([]int, g.Dies())}
+	for d := range a.open {
+		a.open[d] = make([]BlockID, 0, c.regionBlocks(g))
+	}
+	return a
+}
+
+// Allocate implements FD-FTL's grouping (the paper's block pointers, grouped by the kind of
+// their next free page and listed per die): each open block is in the LSB, CSB or MSB group
+// by the kind of its next free page. Foreground writes take LSB pages across every open
+// block, oldest first, and open a fresh block (whose page 0 is LSB) whenever no open block
+// is at an LSB page and the die's LSB-only region — the pages its open blocks have not yet
+// programmed — has room for one more block within LSBOnlyPages. Only when no LSB page is
+// left that way do they skip CSB/MSB pages to the nearest LSB page, in blocks of the skip
+// region (at most LSBOnlyBlocks blocks per die holding skipped pages); with that full too,
+// they program the oldest open block's next page, wasting nothing. Background writes take
+// CSB/MSB-group blocks first, oldest first, then LSB-group ones, and open a block only when
+// the die has none open or the region has room.
+func (a *latencyAware) Allocate(_ int64, die int, purpose Purpose) (PPN, error) {
+	var b BlockID
+	if purpose == Foreground {
+		b = a.pickOpen(die, true)
+		if b == NoBlock && a.mayOpen(die) {
+			b = a.openForDie(die)
+		}
+		for b == NoBlock && len(a.open[die]) > 0 {
+			b = a.nearestLSB(die, a.SkipBlocks(die) < a.skipBlocks)
+			if b == NoBlock {
+				b = a.open[die][0] // the LSB-only region is full: no skipping
+				a.Bounded()
 				break
 			}
-			for f.blocks[b].state != stFull && f.kinds[f.blocks[b].next] != LSB {
-				f.skip(b)
+			for !a.IsFull(b) && a.Kind(a.NextPage(b)) != LSB {
+				a.Skip(b)
 			}
-			if f.blocks[b].state == stFull {
-				f.dropOpen(b)
-				b = noBlock
-				if f.mayOpen(ds) {
-					b = f.openForDie(die)
+			if a.IsFull(b) {
+				a.dropOpen(die, b)
+				b = NoBlock
+				if a.mayOpen(die) {
+					b = a.openForDie(die)
 				}
 			}
 		}
 	} else {
-		b = f.pickOpen(ds, false)
-		if b == noBlock {
-			b = f.pickOpen(ds, true)
+		b = a.pickOpen(die, false)
+		if b == NoBlock {
+			b = a.pickOpen(die, true)
 		}
-		if b == noBlock && f.mayOpen(ds) {
-			b = f.openForDie(die)
+		if b == NoBlock && a.mayOpen(die) {
+			b = a.openForDie(die)
 		}
 	}
-	if b == noBlock {
+	if b == NoBlock {
 		return NoPage, ErrNoSpace
 	}
-	p := f.take(b)
-	if f.blocks[b].state == stFull {
-		f.dropOpen(b)
+	p := a.Take(b)
+	if a.IsFull(b) {
+		a.dropOpen(die, b)
 	}
 	return p, nil
 }
 
-// mayOpen reports whether the die may open one more latency-aware block: it has none open,
-// or the pages its open blocks have not programmed (the LSB-only region) plus a fresh
-// block's stay within LSBOnlyPages.
-func (f *FTL) mayOpen(ds *dieState) bool {
-	return len(ds.open) == 0 || f.regionPages(ds)+f.g.PagesPerBlock <= f.cfg.LSBOnlyPages
+// mayOpen reports whether the die may open one more block: it has none open, or the pages
+// its open blocks have not programmed (the LSB-only region) plus a fresh block's stay
+// within LSBOnlyPages.
+func (a *latencyAware) mayOpen(die int) bool {
+	return len(a.open[die]) == 0 || a.region(die)+a.pagesPerBlock <= a.regionPages
 }
 
-// regionPages returns the pages of the die's open latency-aware blocks not yet programmed.
-func (f *FTL) regionPages(ds *dieState) int {
+// region returns the pages of the die's open blocks not yet programmed.
+func (a *latencyAware) region(die int) int {
 	n := 0
-	for _, b := range ds.open {
-		n += f.g.PagesPerBlock - int(f.blocks[b].next)
+	for _, b := range a.open[die] {
+		n += a.pagesPerBlock - a.NextPage(b)
 	}
 	return n
 }
 
 // pickOpen returns the oldest open block of the die whose next page is LSB (lsb true) or
-// CSB/MSB (lsb false), or noBlock.
-func (f *FTL) pickOpen(ds *dieState, lsb bool) BlockID {
-	for _, b := range ds.open {
-		if (f.kinds[f.blocks[b].next] == LSB) == lsb {
+// CSB/MSB (lsb false), or NoBlock.
+func (a *latencyAware) pickOpen(die int, lsb bool) BlockID {
+	for _, b := range a.open[die] {
+		if (a.Kind(a.NextPage(b)) == LSB) == lsb {
 			return b
 		}
 	}
-	return noBlock
+	return NoBlock
 }
 
 // nearestLSB returns the open block with the fewest pages to skip before an LSB page,
-// among the blocks already in the LSB-only region, or among all open blocks if grow is set
-// (the region may take one more); noBlock if there is none.
-func (f *FTL) nearestLSB(ds *dieState, grow bool) BlockID {
-	best, bestDist := noBlock, 1<<30
-	for _, b := range ds.open {
-		if !grow && f.blocks[b].wasted == 0 {
+// among the blocks already in the skip region (holding skipped pages), or among all open
+// blocks if grow is set (the region may take one more); NoBlock if there is none.
+func (a *latencyAware) nearestLSB(die int, grow bool) BlockID {
+	best, bestDist := NoBlock, 1<<30
+	for _, b := range a.open[die] {
+		if !grow && a.WastedCount(b) == 0 {
 			continue
 		}
 		d := 0
-		for n := int(f.blocks[b].next); n < f.g.PagesPerBlock && f.kinds[n] != LSB; n++ {
+		for n := a.NextPage(b); n < a.pagesPerBlock && a.Kind(n) != LSB; n++ {
 			d++
 		}
 		if d < bestDist {
@@ -152,39 +229,71 @@ func (f *FTL) nearestLSB(ds *dieState, grow bool) BlockID {
 	return best
 }
 
-// openForDie opens a fresh host block on the die's next plane with a free block and adds
-// it to the die's open list.
-func (f *FTL) openForDie(die int) BlockID {
-	ds := &f.dies[die]
-	for try := 0; try < f.g.Planes; try++ {
-		plane := (ds.planeRR + try) % f.g.Planes
-		if b, ok := f.openBlock(die*f.g.Planes+plane, false); ok {
-			ds.planeRR = (plane + 1) % f.g.Planes
-			ds.open = append(ds.open, b)
+// openForDie opens a fresh block on the die's next plane with a free block and adds it to
+// the die's open list.
+func (a *latencyAware) openForDie(die int) BlockID {
+	for try := 0; try < a.planes; try++ {
+		plane := (a.rr[die] + try) % a.planes
+		if b, ok := a.OpenBlock(die, plane); ok {
+			a.rr[die] = (plane + 1) % a.planes
+			a.open[die] = append(a.open[die], b)
 			return b
 		}
 	}
-	return noBlock
+	return NoBlock
 }
 
-// allocateGC takes the next page of the GC write point of the die's next plane. GC may use
-// the reserve; running out entirely means over-provisioning is too small for the workload.
-func (f *FTL) allocateGC(die int) PPN {
-	ds := &f.dies[die]
-	for try := 0; try < f.g.Planes; try++ {
-		plane := (ds.gcPlaneRR + try) % f.g.Planes
-		pi := die*f.g.Planes + plane
-		ps := &f.planes[pi]
-		if ps.gcWP == noBlock || f.blocks[ps.gcWP].state == stFull {
-			b, ok := f.openBlock(pi, true)
-			if !ok {
-				ps.gcWP = noBlock
-				continue
-			}
-			ps.gcWP = b
+// dropOpen removes b from the die's open list, if present.
+func (a *latencyAware) dropOpen(die int, b BlockID) {
+	open := a.open[die]
+	for i, o := range open {
+		if o == b {
+			copy(open[i:], open[i+1:])
+			a.open[die] = open[:len(open)-1]
+			return
 		}
-		ds.gcPlaneRR = (plane + 1) % f.g.Planes
-		return f.take(ps.gcWP)
 	}
-	panic(fmt.Sprintf("ftl: die %d has no free block left for GC: over-provisioning too small or GC reserve exhausted", die))
+}
+
+// Erased drops b from its die's open list.
+func (a *latencyAware) Erased(b BlockID) {
+	die, _, _ := a.f.g.BlockAddr(b)
+	a.dropOpen(die, b)
+}
+
+// PreconditionLayout implements Preconditioner: with no foreground write, the allocator
+// fills one block at a time (a fresh block's next page is LSB, so background writes keep
+// taking it until it is full) and opens the next on the next plane.
+func (a *latencyAware) PreconditionLayout() Layout { return BlockFilled }
+
+// Preconditioned implements Preconditioner: the die's partly written block, if any, is its
+// one open block, and the next block opens on plane (blocks opened) mod P.
+func (a *latencyAware) Preconditioned(die int, writes int64, last []BlockID) {
+	for _, b := range last {
+		if b != NoBlock && !a.IsFull(b) {
+			a.open[die] = append(a.open[die], b)
+		}
+	}
+	B := int64(a.pagesPerBlock)
+	a.rr[die] = int((writes + B - 1) / B % int64(a.planes))
+}
+
+// Check implements Checker: per die, the skip region within lsb_only_blocks, every block
+// on the open list open, and the LSB-only region within lsb_only_pages (at least a block).
+func (a *latencyAware) Check() error {
+	var errs []error
+	for d, open := range a.open {
+		if n := a.SkipBlocks(d); n > a.skipBlocks {
+			errs = append(errs, fmt.Errorf("die %d: skip region of %d blocks exceeds lsb_only_blocks %d", d, n, a.skipBlocks))
+		}
+		for _, b := range open {
+			if !a.IsOpen(b) {
+				errs = append(errs, fmt.Errorf("die %d: block %d is on the open list but not open", d, b))
+			}
+		}
+		if r := a.region(d); r > max(a.regionPages, a.pagesPerBlock) {
+			errs = append(errs, fmt.Errorf("die %d: LSB-only region of %d unprogrammed pages exceeds lsb_only_pages %d", d, r, a.regionPages))
+		}
+	}
+	return errors.Join(errs...)
 }
