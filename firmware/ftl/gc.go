@@ -2,22 +2,6 @@ package ftl
 
 import "fmt"
 
-// Names of the built-in GC victim policies, values of ftl.gc_victim.
-const (
-	// Greedy takes the full block with the fewest valid pages.
-	Greedy = "greedy"
-	// CostBenefit takes the block maximising age·(1−u)/(2u), u the valid fraction
-	// (Rosenblum & Ousterhout's LFS cleaner; Kawaguchi et al. for flash).
-	CostBenefit = "cost-benefit"
-)
-
-func init() {
-	RegisterVictimPolicy(Greedy, func(v View) VictimPolicy { return greedy{v} })
-	RegisterVictimPolicy(CostBenefit, func(v View) VictimPolicy {
-		return costBenefit{View: v, pagesPerBlock: v.Geometry().PagesPerBlock}
-	})
-}
-
 // greedy ("greedy") takes the reclaimable block with the fewest valid pages, the first
 // such block of the plane on a tie.
 type greedy struct{ View }
