@@ -116,10 +116,7 @@ func (s Stats) WAF() float64 {
 // New builds an FTL over geometry g with every block free and no page mapped, with the
 // allocator and GC victim policy the configuration names.
 func New(g Geometry, cfg Config) (*FTL, error) {
-	if err := g.Validate(); err != nil {
-		return nil, err
-	}
-	if err := cfg.Validate(g); err != nil {
+	if err := errors.Join(g.Validate(), cfg.Validate(g)); err != nil {
 		return nil, err
 	}
 	newAlloc, _ := allocators.Lookup(cfg.Allocator)
