@@ -110,9 +110,9 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	geo := ftl.Geometry{Channels: fg.Channels, DiesPerChannel: fg.DiesPerChannel, Planes: ds.Planes,
 		BlocksPerPlane: ds.BlocksPerPlane, PagesPerBlock: ds.PagesPerBlock,
 		Kind: ds.PageType}
-	fl, err := ftl.New(geo, spec.ftlConfig())
+	fl, err := ftl.New(geo, spec.FTL)
 	if err != nil {
-		return nil, err
+		return nil, ftlErrors(err)
 	}
 	order, _ := buffer.ParseOrder(spec.Buffer.Order)
 	capPages := spec.Buffer.Pages

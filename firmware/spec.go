@@ -3,6 +3,7 @@ package firmware
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
@@ -25,15 +26,15 @@ type Cycles struct {
 
 // Spec is the firmware configuration.
 type Spec struct {
-	Cores     int      `yaml:"cores"`     // controller cores running firmware
-	CoreFreq  sim.Freq `yaml:"core_freq"` // e.g. "400MHz" (SimpleSSD's Intel 750 preset, FACTS.md §4.2)
-	Workers   int      `yaml:"workers"`   // commands handled concurrently by the HIL
-	Cycles    Cycles   `yaml:"cycles"`    // per-step CPU costs
-	PageSize  int      `yaml:"page_size"` // logical page (mapping unit) in bytes; must equal the flash page size
-	Buffer    Buffer   `yaml:"buffer"`    // write buffer
-	FTL       FTLSpec  `yaml:"ftl"`       // mapping, allocation, GC
-	Scheduler Sched    `yaml:"scheduler"` // flash scheduler
-	Verify    bool     `yaml:"verify"`    // check FTL invariants after every GC (slow; for tests)
+	Cores     int        `yaml:"cores"`     // controller cores running firmware
+	CoreFreq  sim.Freq   `yaml:"core_freq"` // e.g. "400MHz" (SimpleSSD's Intel 750 preset, FACTS.md §4.2)
+	Workers   int        `yaml:"workers"`   // commands handled concurrently by the HIL
+	Cycles    Cycles     `yaml:"cycles"`    // per-step CPU costs
+	PageSize  int        `yaml:"page_size"` // logical page (mapping unit) in bytes; must equal the flash page size
+	Buffer    Buffer     `yaml:"buffer"`    // write buffer
+	FTL       ftl.Config `yaml:"ftl"`       // mapping, allocation, GC (checked against the flash geometry by ftl.Config.Validate)
+	Scheduler Sched      `yaml:"scheduler"` // flash scheduler
+	Verify    bool       `yaml:"verify"`    // check FTL invariants after every GC (slow; for tests)
 	// PowerLossProtection: the DRAM buffer is capacitor-backed, so data in it is durable; a
 	// Flush or an FUA write completes without waiting for flash. Enterprise and prosumer
 	// NVMe SSDs of the Intel 750 class have it. Without it, Flush waits until the buffer's
@@ -60,17 +61,6 @@ type Buffer struct {
 	Upcall Upcall `yaml:"upcall"`
 }
 
-// FTLSpec configures the FTL.
-type FTLSpec struct {
-	Allocator        string  `yaml:"allocator"`         // sequential, skip-to-lsb, latency-aware
-	OverProvisioning float64 `yaml:"over_provisioning"` // fraction of physical pages hidden
-	GCVictim         string  `yaml:"gc_victim"`         // greedy or cost-benefit
-	GCThreshold      int     `yaml:"gc_threshold"`      // free blocks per plane that start GC
-	GCReserve        int     `yaml:"gc_reserve"`        // free blocks per plane only GC may use
-	LSBOnlyPages     int     `yaml:"lsb_only_pages"`    // latency-aware LSB-only region per die: unprogrammed pages of open blocks
-	LSBOnlyBlocks    int     `yaml:"lsb_only_blocks"`   // latency-aware skip region per die: blocks holding skipped pages
-}
-
 // Sched configures the flash scheduler.
 type Sched struct {
 	ReadFirst  bool `yaml:"read_first"`  // reads go before programs and erases on a die
@@ -84,14 +74,10 @@ type Sched struct {
 
 // DefaultSpec returns a firmware for a 4 KiB-page device: 4 cores at 400 MHz, 64 HIL
 // workers, a vanilla LRU buffer of 131,072 pages (512 MiB, the paper's buffer), watermarks
-// 0.5 / 0.8, sequential allocation with 7 % over-provisioning and greedy GC, reads first.
-// The latency-aware allocator's LSB-only region is 8,192 pages per die (our choice; the
-// paper's Table 1 value did not survive): 16 blocks of 512 pages, an eighth of a
-// fastdrain-tlc die, so foreground writes can take the first six LSB pages of 16 blocks (96
-// pages) before background writes fill any CSB/MSB page — a third of the 273 pages a drain
-// of the whole 512 MiB buffer puts on each of its 480 dies. Skipping may hold 4 blocks.
-// The scheduler's order is "priority", the built-in ordering (the only one before issue
-// 21), which the read_first and gc_weight keys tune.
+// 0.5 / 0.8, the FTL of ftl.DefaultConfig (sequential allocation with 7 %
+// over-provisioning and greedy GC), reads first. The scheduler's order is "priority", the
+// built-in ordering (the only one before issue 21), which the read_first and gc_weight keys
+// tune.
 func DefaultSpec() Spec {
 	return Spec{
 		Cores: 4, CoreFreq: 400 * sim.MHz, Workers: 64, PageSize: 4096,
@@ -100,13 +86,14 @@ func DefaultSpec() Spec {
 		Buffer: Buffer{Policy: Vanilla, Pages: 131072, Order: "lru",
 			Watermarks: buffer.Watermarks{Low: 0.5, High: 0.8}, BackgroundPerDie: 1,
 			BackgroundMax: 64, ForegroundPerDie: 2},
-		FTL: FTLSpec{Allocator: "sequential", OverProvisioning: 0.07, GCVictim: "greedy",
-			GCThreshold: 4, GCReserve: 2, LSBOnlyPages: 8192, LSBOnlyBlocks: 4},
+		FTL:       ftl.DefaultConfig(),
 		Scheduler: Sched{ReadFirst: true, GCWeight: 4, DieDepth: 2, MultiPlane: true, Order: PriorityOrder},
 	}
 }
 
-// Validate reports every problem with the spec, each naming its field.
+// Validate reports every problem with the spec, each naming its field. The FTL section
+// needs the flash geometry and is checked by ftl.Config.Validate: platforms' validation
+// calls it with the configured array, New with the hardware's.
 func (s Spec) Validate() error {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
@@ -151,12 +138,6 @@ func (s Spec) Validate() error {
 		bad("firmware.buffer: background_per_die (%d), background_max (%d) and foreground_per_die (%d) must be positive",
 			s.Buffer.BackgroundPerDie, s.Buffer.BackgroundMax, s.Buffer.ForegroundPerDie)
 	}
-	if _, err := ftl.ParseAllocator(s.FTL.Allocator); err != nil {
-		bad("firmware.ftl.allocator: %v", err)
-	}
-	if _, err := ftl.ParseVictimPolicy(s.FTL.GCVictim); err != nil {
-		bad("firmware.ftl.gc_victim: %v", err)
-	}
 	if _, err := schedOrders.lookup(s.Scheduler.Order); err != nil {
 		errs = append(errs, err)
 	}
@@ -169,11 +150,29 @@ func (s Spec) Validate() error {
 	return errors.Join(errs...)
 }
 
-// ftlConfig converts the FTL section (already validated) to an ftl.Config.
-func (s Spec) ftlConfig() ftl.Config {
-	a, _ := ftl.ParseAllocator(s.FTL.Allocator)
-	v, _ := ftl.ParseVictimPolicy(s.FTL.GCVictim)
-	return ftl.Config{OverProvisioning: s.FTL.OverProvisioning, Allocator: a, Victim: v,
-		GCThreshold: s.FTL.GCThreshold, GCReserve: s.FTL.GCReserve, LSBOnlyPages: s.FTL.LSBOnlyPages,
-		LSBOnlyBlocks: s.FTL.LSBOnlyBlocks}
+// ValidateFTL reports every problem with the FTL section for an array of geometry g (a
+// zero Geometry checks the section alone), each naming its field as
+// "firmware.ftl.<key>".
+func (s Spec) ValidateFTL(g ftl.Geometry) error {
+	if err := s.FTL.Validate(g); err != nil {
+		return ftlErrors(err)
+	}
+	return nil
+}
+
+// ftlErrors names the FTL's errors by their path in the firmware section: ftl.Config and
+// ftl.New call their fields "ftl.<key>", which the firmware's file holds at
+// "firmware.ftl.<key>".
+func ftlErrors(err error) error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var errs []error
+		for _, e := range j.Unwrap() {
+			errs = append(errs, ftlErrors(e))
+		}
+		return errors.Join(errs...)
+	}
+	if strings.HasPrefix(err.Error(), "ftl.") {
+		return fmt.Errorf("firmware.%w", err)
+	}
+	return err
 }

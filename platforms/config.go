@@ -10,6 +10,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/hostos"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/onfi"
@@ -106,6 +107,13 @@ func (c Config) Validate() error {
 		add("flash", f.ChannelSpec().Validate())
 	}
 	add("firmware", c.Firmware.Validate())
+	// The FTL section against the array it will manage (the geometry-free checks alone if
+	// the array's shape is itself wrong): ftl.New would reject the same at build time.
+	var geo ftl.Geometry
+	if f.Channels >= 1 && f.Ways >= 1 && f.DiesPerPackage >= 1 {
+		geo = ftl.GeometryOf(f.Channels, f.Ways*f.DiesPerPackage, f.Die)
+	}
+	add("firmware", c.Firmware.ValidateFTL(geo))
 	if f.Die.PageSize%512 != 0 {
 		errs = append(errs, fmt.Errorf("flash.die.page_size: %d is not a multiple of the 512-byte sector", f.Die.PageSize))
 	}

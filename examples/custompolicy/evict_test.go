@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware"
@@ -33,20 +35,28 @@ func TestFixedRateBucket(t *testing.T) {
 	check(firmware.BufferView{Now: 100 * i, Evictions: 3, RoomWaits: 1}, firmware.Decision{Mode: firmware.EvictForeground})
 }
 
-// TestRunsThroughConfig runs the example as a user would, briefly: the registered policy
-// is accepted by the configuration path and drains the buffer in the background.
-func TestRunsThroughConfig(t *testing.T) {
-	res, err := simulate([]string{"-duration", "300ms"})
-	if err != nil {
+// TestFixedRateRunsThroughConfig: the registered policy is accepted by the configuration
+// path (main's third run selects it by name) and drains the buffer in the background; a
+// drain rate of 0 is refused with the flag's name.
+func TestFixedRateRunsThroughConfig(t *testing.T) {
+	var b bytes.Buffer
+	if err := run(&b, options{preset: "fastdrain-small", scenario: "db-s+ungzip", duration: "300ms"}); err != nil {
 		t.Fatal(err)
 	}
-	if p := res.Config.Firmware.Buffer.Policy; p != "fixed-rate" {
-		t.Fatalf("policy %q", p)
+	lines := strings.Split(b.String(), "\n")
+	var fixed string
+	for _, l := range lines {
+		if strings.HasPrefix(l, "hot-cold+fixed-rate ") {
+			fixed = l
+		}
 	}
-	if res.Firmware.BackgroundEvictions == 0 {
-		t.Fatal("nothing drained in the background")
+	if fixed == "" || strings.Contains(fixed, "evictions 0 bg") {
+		t.Fatalf("the fixed-rate run is missing or drained nothing in the background:\n%s", b.String())
 	}
-	if _, err := simulate([]string{"-drain-rate", "0"}); err == nil {
-		t.Fatal("-drain-rate 0 accepted")
+	old := drainRate
+	drainRate = 0
+	defer func() { drainRate = old }()
+	if err := run(&b, options{preset: "fastdrain-small", scenario: "db-s", duration: "1s"}); err == nil || !strings.Contains(err.Error(), "-drain-rate 0") {
+		t.Fatalf("-drain-rate 0: %v", err)
 	}
 }

@@ -1,16 +1,25 @@
-// Command custompolicy is a worked example of out-of-tree firmware policies: it registers
-// a new write-buffer eviction policy (evict.go: "fixed-rate", a buffer that drains at a
-// fixed rate) and runs a co-location scenario with it through the normal configuration
-// path (platforms.Load with firmware.buffer.policy set, then runner.Run).
+// Command custompolicy is a worked example of firmware policies written outside the
+// firmware package: it registers a hot/cold-separating block allocator ("hot-cold",
+// hotcold.go) and a write-buffer eviction policy that drains at a fixed rate ("fixed-rate",
+// evict.go) from init functions, and runs a co-located scenario on platforms that select
+// them by name, through the same configuration path as `fastdrain run` (a preset, --set
+// overrides, platforms.Load's validation, runner.Run). It runs the scenario with the
+// built-in sequential allocator, with hot-cold, and with hot-cold plus fixed-rate eviction,
+// and prints what GC and the evictor did under each.
 //
-// This main.go is the minimal one of the eviction half of the example (issue 21); the FTL
-// half (a new block allocator) replaces it with one that also selects the allocator.
+//	go run ./examples/custompolicy -duration 4s
+//	go run ./examples/custompolicy -set firmware.ftl.gc_victim=cost-benefit -drain-rate 8192
+//
+// docs/firmware.md walks through both seams.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
 	"github.com/fastdrain-sim/fastdrain/platforms"
@@ -19,56 +28,121 @@ import (
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
+// options are the program's flags.
+type options struct {
+	preset   string
+	scenario string
+	duration string
+	sets     []string
+}
+
+// shrinkSets make fastdrain-small engage GC within a few simulated seconds, as
+// cmd/fastdrain's golden runs do: 128-page blocks, a quarter of the logical space
+// preconditioned, a GC threshold just below the free blocks that leaves, and a small
+// LSB-only region.
+var shrinkSets = []string{
+	"flash.die.pages_per_block=128", "precondition.fill=0.2511", "firmware.ftl.gc_threshold=399",
+	"firmware.ftl.lsb_only_pages=256", "firmware.ftl.lsb_only_blocks=2",
+}
+
+// configs are the runs, each selecting the example's policies by the names they are
+// registered under, as a user would with --set or a YAML file.
+var configs = []struct {
+	label string
+	sets  []string
+}{
+	{"sequential", nil},
+	{hotColdName, []string{"firmware.ftl.allocator=" + hotColdName}},
+	{hotColdName + "+fixed-rate", []string{"firmware.ftl.allocator=" + hotColdName, "firmware.buffer.policy=fixed-rate"}},
+}
+
+// setList is a repeatable string flag.
+type setList []string
+
+func (s *setList) String() string     { return strings.Join(*s, ",") }
+func (s *setList) Set(v string) error { *s = append(*s, v); return nil }
+
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	var o options
+	var sets setList
+	flag.StringVar(&o.preset, "preset", "fastdrain-small", "platform preset")
+	flag.StringVar(&o.scenario, "scenario", "db-s+ungzip", "co-location scenario")
+	flag.StringVar(&o.duration, "duration", "4s", "simulated run time")
+	flag.Var(&sets, "set", "override one field: path.to.key=value (repeatable)")
+	flag.IntVar(&drainRate, "drain-rate", drainRate, "fixed-rate eviction: pages (4 KiB) per second")
+	flag.Parse()
+	o.sets = sets
+	if err := run(os.Stdout, o); err != nil {
 		fmt.Fprintln(os.Stderr, "custompolicy:", err)
 		os.Exit(1)
 	}
 }
 
-// run parses the flags, simulates and prints a summary.
-func run(args []string) error {
-	res, err := simulate(args)
-	if err != nil {
-		return err
-	}
-	st := res.Firmware
-	fmt.Printf("%s on %s with firmware.buffer.policy %s (%d pages/s), %s simulated\n",
-		res.Scenario.Name, res.Config.Name, res.Config.Firmware.Buffer.Policy, drainRate, report.Duration(res.Scenario.Duration))
-	fmt.Printf("pages written %d, evicted %d in the background and %d in the foreground, writes stalled %d\n",
-		st.WritePages, st.BackgroundEvictions, st.ForegroundEvictions, st.Stalls)
-	for _, a := range res.Apps {
-		fmt.Printf("%-10s %6d requests, p99 %s\n", a.App, a.Requests, report.Duration(sim.Time(a.Latency.Quantile(0.99))))
-	}
-	return nil
+// outcome is what one run shows of the allocator.
+type outcome struct {
+	label                string
+	waf                  float64
+	gcRuns, moved, erase int64
+	hotWrites, coldWrite int64
+	bg, fg, stalls       int64 // evictions in the background and foreground, writes stalled
+	p99                  map[string]int64
 }
 
-// simulate parses the flags and runs the scenario with the fixed-rate policy.
-func simulate(args []string) (*runner.Result, error) {
-	fs := flag.NewFlagSet("custompolicy", flag.ContinueOnError)
-	preset := fs.String("preset", "fastdrain-small", "platform preset")
-	scenario := fs.String("scenario", "db-s+ungzip", "co-location scenario")
-	duration := fs.String("duration", "1s", "simulated time")
-	fs.IntVar(&drainRate, "drain-rate", drainRate, "fixed-rate policy: pages per second")
-	if err := fs.Parse(args); err != nil {
-		return nil, err
+// run runs the scenario with the sequential allocator, then with hot-cold, and writes a
+// comparison to w.
+func run(w io.Writer, o options) error {
+	d, err := sim.ParseTime(o.duration)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("-duration %q: want a positive time such as 4s", o.duration)
 	}
 	if drainRate < 1 || drainRate > 1_000_000_000 {
-		return nil, fmt.Errorf("-drain-rate %d: want 1 … 1,000,000,000 pages per second", drainRate)
+		return fmt.Errorf("-drain-rate %d: want 1 … 1,000,000,000 pages per second", drainRate)
 	}
-	d, err := sim.ParseTime(*duration)
-	if err != nil || d <= 0 {
-		return nil, fmt.Errorf("-duration %q: want a positive time such as 1s", *duration)
-	}
-	cfg, err := platforms.Load(platforms.Options{Preset: *preset, Sets: []string{"firmware.buffer.policy=fixed-rate"}})
+	sc, err := apps.LookupScenario(o.scenario)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("-scenario: %w", err)
 	}
-	sc, err := apps.LookupScenario(*scenario)
-	if err != nil {
-		return nil, err
+	sc.Duration = d
+	var outs []outcome
+	for _, cf := range configs {
+		label := cf.label
+		sets := append(append([]string{}, shrinkSets...), cf.sets...)
+		sets = append(sets, o.sets...)
+		// Exactly what `fastdrain run --preset P --set …` loads and validates.
+		c, err := platforms.Load(platforms.Options{Preset: o.preset, Sets: sets})
+		if err != nil {
+			return err
+		}
+		lastHotCold = nil
+		r, err := runner.Run(runner.Options{Label: label, Config: c, Workload: runner.Workload{Scenario: sc, Apps: apps.DefaultSpec()}})
+		if err != nil {
+			return fmt.Errorf("%s: %w", label, err)
+		}
+		out := outcome{label: label, waf: r.FTL.WAF(),
+			gcRuns: r.Firmware.GCRuns, moved: r.Firmware.GCPagesMoved, erase: r.FTL.Erases, p99: map[string]int64{},
+			bg: r.Firmware.BackgroundEvictions, fg: r.Firmware.ForegroundEvictions, stalls: r.Firmware.Stalls}
+		if c.Firmware.FTL.Allocator == hotColdName {
+			if lastHotCold == nil {
+				return errors.New("the hot-cold allocator was selected but never built")
+			}
+			out.hotWrites, out.coldWrite = lastHotCold.Writes[hot], lastHotCold.Writes[cold]
+		}
+		for _, a := range r.Apps {
+			out.p99[a.App] = a.Latency.Quantile(0.99)
+		}
+		outs = append(outs, out)
 	}
-	sc.Duration, sc.Warmup = d, 0
-	return runner.Run(runner.Options{Label: "fixed-rate", Config: cfg,
-		Workload: runner.Workload{Scenario: sc, Apps: apps.DefaultSpec()}})
+	fmt.Fprintf(w, "%s on %s, %v simulated\n", sc.Name, o.preset, d)
+	for _, out := range outs {
+		fmt.Fprintf(w, "%-10s WAF %.3f  GC runs %d, pages moved %d, erases %d; evictions %d bg, %d fg, %d stalls",
+			out.label, out.waf, out.gcRuns, out.moved, out.erase, out.bg, out.fg, out.stalls)
+		if out.hotWrites+out.coldWrite > 0 {
+			fmt.Fprintf(w, "  (host writes: %d hot, %d cold)", out.hotWrites, out.coldWrite)
+		}
+		fmt.Fprintln(w)
+		for _, a := range sc.Apps {
+			fmt.Fprintf(w, "    %s p99 %s\n", a, report.Duration(sim.Time(out.p99[a])))
+		}
+	}
+	return nil
 }

@@ -14,7 +14,10 @@ const maxReported = 20
 //   - each block's valid and wasted counts equal its pages' states;
 //   - pages below a block's next free page are programmed or wasted, pages above are free;
 //   - free lists hold exactly the free blocks of their plane;
-//   - the running wasted-page count equals the sum over blocks.
+//   - the running wasted-page count equals the sum over blocks;
+//   - the allocator's and the victim policy's own invariants, if they implement Checker
+//     (the latency-aware allocator: its open lists hold open blocks, its LSB-only region
+//     and skip region stay within lsb_only_pages and lsb_only_blocks).
 //
 // Tests call it after every GC and at the end of every run.
 func (f *FTL) Check() error {
@@ -107,21 +110,16 @@ func (f *FTL) Check() error {
 		if f.dies[d].lsbOnly != lsbOnly[d] {
 			bad("die %d: %d blocks hold skipped pages, the LSB-only region count says %d", d, lsbOnly[d], f.dies[d].lsbOnly)
 		}
-		if f.cfg.Allocator == LatencyAware && lsbOnly[d] > f.cfg.LSBOnlyBlocks {
-			bad("die %d: skip region of %d blocks exceeds lsb_only_blocks %d", d, lsbOnly[d], f.cfg.LSBOnlyBlocks)
-		}
-		ds := &f.dies[d]
-		for _, b := range ds.open {
-			if f.blocks[b].state != stOpen {
-				bad("die %d: block %d is on the open list but not open", d, b)
-			}
-		}
-		if r := f.regionPages(ds); f.cfg.Allocator == LatencyAware && r > max(f.cfg.LSBOnlyPages, f.g.PagesPerBlock) {
-			bad("die %d: LSB-only region of %d unprogrammed pages exceeds lsb_only_pages %d", d, r, f.cfg.LSBOnlyPages)
-		}
 	}
 	if wasted != f.Stats.WastedNow {
 		bad("wasted pages %d, running count %d", wasted, f.Stats.WastedNow)
+	}
+	for _, p := range []any{f.alloc, f.victim} {
+		if c, ok := p.(Checker); ok {
+			for _, e := range leaves(c.Check()) {
+				bad("%v", e)
+			}
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -148,4 +146,19 @@ func (f *FTL) CheckProgrammed(nextOnFlash func(b BlockID) int) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// leaves returns the errors errors.Join joined into err (err itself if it joins none).
+func leaves(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, leaves(e)...)
+		}
+		return out
+	}
+	return []error{err}
 }

@@ -4,6 +4,16 @@
 // work FastDrain compares with) and latency-aware (FD-FTL) — garbage-collection victim
 // selection (greedy and cost-benefit), trim, fast preconditioning, and an invariant checker.
 //
+// The allocator and the victim policy are seams: interfaces (Allocator, VictimPolicy)
+// whose implementations register under a name (RegisterAllocator, RegisterVictimPolicy),
+// the name the configuration's ftl.allocator and ftl.gc_victim hold; the built-ins register
+// themselves the same way. An allocator works through a Space (open a block, take or skip
+// its next page), a victim policy through a read-only View. Optional capabilities:
+// Preconditioner (a closed form of the allocator's background writes, for fast
+// preconditioning) and Checker (invariants of a policy's own state, part of Check).
+// docs/firmware.md ("FTL seams") describes them; examples/custompolicy registers an
+// allocator from outside the module's firmware.
+//
 // It is pure bookkeeping with no notion of time: the firmware's processes (buffer manager,
 // GC task, flash scheduler) call it when they decide where a page goes and when a flash
 // operation is issued, and charge controller cycles for each call. Keeping it free of timing

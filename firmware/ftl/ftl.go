@@ -50,23 +50,19 @@ type blockMeta struct {
 	age    uint32 // allocation clock (in blocks' worth of pages) at the last program
 }
 
-const noBlock = BlockID(0xFFFFFFFF)
-
-// planeState holds a plane's free blocks (FIFO, which spreads wear) and write points.
+// planeState holds a plane's free blocks (FIFO, which spreads wear) and GC write point
+// (host write points belong to the allocator).
 type planeState struct {
 	free     []BlockID // ring buffer of capacity BlocksPerPlane
 	freeHead int
 	freeN    int
-	hostWP   BlockID
 	gcWP     BlockID
 }
 
-// dieState holds the per-die allocation cursors and the latency-aware open-block list.
+// dieState holds the per-die GC cursor and skip count.
 type dieState struct {
-	planeRR   int
 	gcPlaneRR int
-	open      []BlockID // latency-aware open host blocks, oldest first
-	lsbOnly   int       // blocks holding skipped pages, not yet erased (the LSB-only region)
+	lsbOnly   int // blocks holding skipped pages, not yet erased (the skip region)
 }
 
 // FTL is the page-level flash translation layer.
@@ -81,8 +77,10 @@ type FTL struct {
 	dies   []dieState
 	clock  uint64    // pages allocated so far
 	pre    *preState // closed form of the fast precondition, if one ran
-	// bounded is set by the latency-aware allocator when its last foreground pick had to
-	// take the oldest open block whatever its next page (Stats.FGBounded).
+	alloc  Allocator // places host writes (cfg.Allocator)
+	victim VictimPolicy
+	// bounded is set (Space.Bounded) when the allocator's current foreground pick could not
+	// reach an LSB page within its bounds (Stats.FGBounded).
 	bounded bool
 	Stats   Stats
 }
@@ -115,15 +113,15 @@ func (s Stats) WAF() float64 {
 	return float64(s.HostWrites+s.GCWrites) / float64(s.HostWrites)
 }
 
-// New builds an FTL over geometry g with every block free and no page mapped.
+// New builds an FTL over geometry g with every block free and no page mapped, with the
+// allocator and GC victim policy the configuration names.
 func New(g Geometry, cfg Config) (*FTL, error) {
 	if err := errors.Join(g.Validate(), cfg.Validate(g)); err != nil {
 		return nil, err
 	}
-	logical := int64(float64(g.Pages()) * (1 - cfg.OverProvisioning))
-	if logical < 1 || logical > int64(maxLPN) {
-		return nil, fmt.Errorf("ftl: %d logical pages out of range", logical)
-	}
+	newAlloc, _ := allocators.Lookup(cfg.Allocator)
+	newVictim, _ := victims.Lookup(cfg.GCVictim)
+	logical := cfg.logicalPages(g)
 	f := &FTL{g: g, cfg: cfg}
 	f.kinds = make([]PageKind, g.PagesPerBlock)
 	for i := range f.kinds {
@@ -140,12 +138,11 @@ func New(g Geometry, cfg Config) (*FTL, error) {
 			ps.free[b] = BlockID(pi*g.BlocksPerPlane + b)
 		}
 		ps.freeN = g.BlocksPerPlane
-		ps.hostWP, ps.gcWP = noBlock, noBlock
+		ps.gcWP = NoBlock
 	}
 	f.dies = make([]dieState, g.Dies())
-	for d := range f.dies {
-		f.dies[d].open = make([]BlockID, 0, cfg.regionBlocks(g))
-	}
+	f.alloc = newAlloc(Space{View{f}})
+	f.victim = newVictim(View{f})
 	return f, nil
 }
 
@@ -196,7 +193,8 @@ func (f *FTL) WriteHost(lpn int64, die int, purpose Purpose) (PPN, error) {
 	if purpose == GC {
 		panic("ftl: WriteHost with the GC purpose; use Relocate")
 	}
-	p, err := f.allocateHost(die, purpose)
+	f.bounded = false
+	p, err := f.alloc.Allocate(lpn, die, purpose)
 	if err != nil {
 		return NoPage, err
 	}
@@ -294,7 +292,7 @@ func (f *FTL) openBlock(pi int, gc bool) (BlockID, bool) {
 		limit = 0
 	}
 	if ps.freeN <= limit {
-		return noBlock, false
+		return NoBlock, false
 	}
 	b := ps.free[ps.freeHead]
 	ps.freeHead++
@@ -316,7 +314,6 @@ func (f *FTL) Erase(b BlockID) {
 	if m.state == stFree {
 		panic(fmt.Sprintf("ftl: erasing free block %d", b))
 	}
-	f.dropOpen(b)
 	first := f.g.FirstPage(b)
 	for i := 0; i < f.g.PagesPerBlock; i++ {
 		f.p2l.put(int64(first+PPN(i)), pFree)
@@ -331,11 +328,8 @@ func (f *FTL) Erase(b BlockID) {
 	f.Stats.Erases++
 	die, plane, _ := f.g.BlockAddr(b)
 	ps := &f.planes[die*f.g.Planes+plane]
-	if ps.hostWP == b {
-		ps.hostWP = noBlock
-	}
 	if ps.gcWP == b {
-		ps.gcWP = noBlock
+		ps.gcWP = NoBlock
 	}
 	i := ps.freeHead + ps.freeN
 	if i >= len(ps.free) {
@@ -343,19 +337,7 @@ func (f *FTL) Erase(b BlockID) {
 	}
 	ps.free[i] = b
 	ps.freeN++
-}
-
-// dropOpen removes b from its die's latency-aware open list, if present.
-func (f *FTL) dropOpen(b BlockID) {
-	die, _, _ := f.g.BlockAddr(b)
-	ds := &f.dies[die]
-	for i, o := range ds.open {
-		if o == b {
-			copy(ds.open[i:], ds.open[i+1:])
-			ds.open = ds.open[:len(ds.open)-1]
-			return
-		}
-	}
+	f.alloc.Erased(b)
 }
 
 // MappingBytes returns the memory held by the map and reverse map: 4 bytes per logical

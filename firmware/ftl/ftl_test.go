@@ -169,7 +169,7 @@ func TestGreedyGCReclaims(t *testing.T) {
 }
 
 func TestCostBenefitPrefersOldColdBlock(t *testing.T) {
-	f := newFTL(t, oneplane(), func(c *Config) { c.Victim = CostBenefit; c.OverProvisioning = 0.5 })
+	f := newFTL(t, oneplane(), func(c *Config) { c.GCVictim = CostBenefit; c.OverProvisioning = 0.5 })
 	// Block 0: lpns 0–19 written first; block 1: lpns 20–39; block 2: 40–59.
 	for lpn := int64(0); lpn < 60; lpn++ {
 		_, _ = f.WriteHost(lpn, 0, Background)
@@ -219,11 +219,6 @@ func TestConfigValidation(t *testing.T) {
 	_, err = New(bad, DefaultConfig())
 	require.ErrorContains(t, err, "planes must be positive")
 	require.ErrorContains(t, err, "page kind map is missing")
-	_, err = ParseAllocator("lsb-first")
-	require.Error(t, err)
-	k, err := ParseAllocator("latency-aware")
-	require.NoError(t, err)
-	require.Equal(t, LatencyAware, k)
 }
 
 func TestPrecondition(t *testing.T) {
@@ -279,12 +274,13 @@ func TestRandomWorkloadInvariants(t *testing.T) {
 	// never exceeds it) and with an unbounded one (every foreground write then gets an LSB
 	// page).
 	for _, tc := range []struct {
-		alloc   AllocatorKind
+		alloc   string
+		seed    uint64
 		region  int
 		allLSB  bool
 		subtest string
-	}{{Sequential, 4, false, "sequential"}, {SkipToLSB, 4, false, "skip-to-lsb"},
-		{LatencyAware, 1, false, "latency-aware"}, {LatencyAware, 1 << 20, true, "latency-aware-unbounded"}} {
+	}{{Sequential, 0, 4, false, "sequential"}, {SkipToLSB, 1, 4, false, "skip-to-lsb"},
+		{LatencyAware, 2, 1, false, "latency-aware"}, {LatencyAware, 2, 1 << 20, true, "latency-aware-unbounded"}} {
 		alloc := tc.alloc
 		t.Run(tc.subtest, func(t *testing.T) {
 			f := newFTL(t, g, func(c *Config) {
@@ -293,7 +289,7 @@ func TestRandomWorkloadInvariants(t *testing.T) {
 				c.GCThreshold, c.GCReserve = 3, 1
 				c.LSBOnlyBlocks = tc.region
 			})
-			r := rand.New(rand.NewPCG(7, uint64(alloc)))
+			r := rand.New(rand.NewPCG(7, tc.seed))
 			ref := make(map[int64]bool) // lpn → mapped
 			n := f.LogicalPages()
 			gcs := 0

@@ -1,41 +1,76 @@
 package ftl
 
-// PickVictim returns the full block of the plane that GC should clean, by the configured
-// policy, or false if no full block has an invalid or wasted page to reclaim.
-func (f *FTL) PickVictim(die, plane int) (BlockID, bool) {
-	first := BlockID((die*f.g.Planes + plane) * f.g.BlocksPerPlane)
-	best := noBlock
-	var bestScore float64
-	bestValid := f.g.PagesPerBlock + 1
-	now := uint32(f.clock / uint64(f.g.PagesPerBlock))
-	for i := 0; i < f.g.BlocksPerPlane; i++ {
+import "fmt"
+
+// greedy ("greedy") takes the reclaimable block with the fewest valid pages, the first
+// such block of the plane on a tie.
+type greedy struct{ View }
+
+// Victim implements VictimPolicy.
+func (p greedy) Victim(die, plane int) (BlockID, bool) {
+	first, n := p.PlaneBlocks(die, plane)
+	best, bestValid := NoBlock, 0
+	for i := 0; i < n; i++ {
 		b := first + BlockID(i)
-		m := &f.blocks[b]
-		if m.state != stFull || int(m.valid) == f.g.PagesPerBlock {
+		if !p.Reclaimable(b) {
 			continue
 		}
-		switch f.cfg.Victim {
-		case CostBenefit:
-			// age·(1−u)/(2u); an empty block (u = 0) wins outright.
-			u := float64(m.valid) / float64(f.g.PagesPerBlock)
-			score := 1e300
-			if m.valid > 0 {
-				score = float64(now-m.age+1) * (1 - u) / (2 * u)
-			}
-			if best == noBlock || score > bestScore {
-				best, bestScore = b, score
-			}
-		default:
-			if int(m.valid) < bestValid {
-				best, bestValid = b, int(m.valid)
-			}
+		if v := p.ValidCount(b); best == NoBlock || v < bestValid {
+			best, bestValid = b, v
 		}
 	}
-	if best == noBlock {
-		return noBlock, false
+	return best, best != NoBlock
+}
+
+// costBenefit ("cost-benefit") takes the reclaimable block maximising age·(1−u)/(2u), u
+// the valid fraction and age the allocation clock since its last program, plus one
+// (Rosenblum & Ousterhout's LFS cleaner; Kawaguchi et al. for flash); an empty block
+// (u = 0) wins outright, the first such block of the plane on a tie.
+type costBenefit struct {
+	View
+	pagesPerBlock int
+}
+
+// Victim implements VictimPolicy.
+func (p costBenefit) Victim(die, plane int) (BlockID, bool) {
+	first, n := p.PlaneBlocks(die, plane)
+	now := p.Clock()
+	best := NoBlock
+	var bestScore float64
+	for i := 0; i < n; i++ {
+		b := first + BlockID(i)
+		if !p.Reclaimable(b) {
+			continue
+		}
+		valid := p.ValidCount(b)
+		u := float64(valid) / float64(p.pagesPerBlock)
+		score := 1e300
+		if valid > 0 {
+			score = float64(now-p.Written(b)+1) * (1 - u) / (2 * u)
+		}
+		if best == NoBlock || score > bestScore {
+			best, bestScore = b, score
+		}
+	}
+	return best, best != NoBlock
+}
+
+// PickVictim returns the block of the plane that GC should clean, chosen by the configured
+// victim policy, or false if no full block has an invalid or wasted page to reclaim. A
+// policy that names a block outside the plane or one that is not reclaimable is a
+// programming error and panics.
+func (f *FTL) PickVictim(die, plane int) (BlockID, bool) {
+	b, ok := f.victim.Victim(die, plane)
+	if !ok {
+		return NoBlock, false
+	}
+	v := View{f}
+	if first, n := v.PlaneBlocks(die, plane); b < first || b >= first+BlockID(n) || !v.Reclaimable(b) {
+		panic(fmt.Sprintf("ftl: gc victim policy %q picked block %d, not a reclaimable block of die %d plane %d",
+			f.cfg.GCVictim, b, die, plane))
 	}
 	f.Stats.GCVictims++
-	return best, true
+	return b, true
 }
 
 // ValidPages appends the valid pages of block b to dst and returns it.
@@ -47,4 +82,26 @@ func (f *FTL) ValidPages(b BlockID, dst []PPN) []PPN {
 		}
 	}
 	return dst
+}
+
+// allocateGC takes the next page of the GC write point of the die's next plane. GC may use
+// the reserve; running out entirely means over-provisioning is too small for the workload.
+func (f *FTL) allocateGC(die int) PPN {
+	ds := &f.dies[die]
+	for try := 0; try < f.g.Planes; try++ {
+		plane := (ds.gcPlaneRR + try) % f.g.Planes
+		pi := die*f.g.Planes + plane
+		ps := &f.planes[pi]
+		if ps.gcWP == NoBlock || f.blocks[ps.gcWP].state == stFull {
+			b, ok := f.openBlock(pi, true)
+			if !ok {
+				ps.gcWP = NoBlock
+				continue
+			}
+			ps.gcWP = b
+		}
+		ds.gcPlaneRR = (plane + 1) % f.g.Planes
+		return f.take(ps.gcWP)
+	}
+	panic(fmt.Sprintf("ftl: die %d has no free block left for GC: over-provisioning too small or GC reserve exhausted", die))
 }

@@ -58,6 +58,13 @@ func (g Geometry) Validate() error {
 	return errors.Join(errs...)
 }
 
+// GeometryOf returns the geometry of an array of channels × diesPerChannel dies of spec d,
+// with d's page-type map.
+func GeometryOf(channels, diesPerChannel int, d die.Spec) Geometry {
+	return Geometry{Channels: channels, DiesPerChannel: diesPerChannel, Planes: d.Planes,
+		BlocksPerPlane: d.BlocksPerPlane, PagesPerBlock: d.PagesPerBlock, Kind: d.PageType}
+}
+
 // Dies returns the number of dies.
 func (g Geometry) Dies() int { return g.Channels * g.DiesPerChannel }
 

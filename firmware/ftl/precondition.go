@@ -17,12 +17,14 @@ import (
 // brings the flash dies to the same state (see NextPage / CheckProgrammed, or
 // PreconditionOwner for the data of each page).
 //
-// On a fresh FTL the placement is computed in closed form (see fastPrecondition): the map,
+// On a fresh FTL whose allocator implements Preconditioner, the placement is computed in
+// closed form from the allocator's Layout (see fastPrecondition): the map,
 // reverse map and block states are written in one sequential pass each, with no per-page
 // allocation, the two big passes shared among GOMAXPROCS goroutines (build time only), so a
 // 400 GB device fills in a fraction of a second. The result is identical, field by field, to
 // writing the pages one by one through the allocator, for any number of goroutines (tests
-// check both).
+// check both). Any other allocator takes the general path: each write goes through its
+// Allocate as a background write, in the same order.
 func (f *FTL) Precondition(fill, overwrite float64, random bool, seed uint64) error {
 	return f.precondition(fill, overwrite, random, seed, true)
 }
@@ -47,9 +49,9 @@ func (f *FTL) precondition(fill, overwrite float64, random bool, seed uint64, fa
 	}
 	order := newPermutation(n, seed)
 	over := newPermutation(n, seed^0x9E3779B97F4A7C15)
-	if fast {
-		if pre, ok := f.planPrecondition(n, m, random, order, over); ok {
-			f.fastPrecondition(pre, preconditionWorkers())
+	if pc, ok := f.alloc.(Preconditioner); ok && fast {
+		if pre, ok := f.planPrecondition(pc.PreconditionLayout(), n, m, random, order, over); ok {
+			f.fastPrecondition(pc, pre, preconditionWorkers())
 			f.pre = pre
 			f.Stats = Stats{}
 			return nil
@@ -99,9 +101,9 @@ func (f *FTL) PreconditionOwner(p PPN) (lpn int64, ok bool) {
 
 // preState is the closed form of a precondition on a fresh FTL: write k (0 ≤ k < n+m) goes
 // to interleave slot r = k mod D (die InterleavedDie(r)) as that die's j-th write,
-// j = k div D, and holds logical page lpnOf(k). Within a die, the sequential allocators put
+// j = k div D, and holds logical page lpnOf(k). Within a die, the PlaneStriped layout puts
 // write j on plane j mod P as that plane's (j div P)-th page (round robin over planes, one
-// page at a time); the latency-aware one fills block after block, block s on plane s mod P.
+// page at a time); BlockFilled fills block after block, block s on plane s mod P.
 type preState struct {
 	g            Geometry
 	n, m         int64
@@ -109,7 +111,7 @@ type preState struct {
 	order, over  permutation
 	orderInv     int64 // order's multiplier inverted mod n
 	overInv      int64 // over's multiplier inverted mod n
-	byBlock      bool  // latency-aware placement (block-interleaved planes)
+	byBlock      bool  // BlockFilled layout (else PlaneStriped)
 	slotOfDie    []int // die → interleave slot
 	dieOfSlot    []int
 	total        int64 // n + m writes
@@ -180,7 +182,7 @@ func (s *preState) place(k uint64) PPN {
 // when it does not apply: the FTL is not fresh, the counts do not fit 32 bits, or some plane
 // would need a block from the GC reserve (the general path then reports ErrNoSpace exactly
 // where the firmware would hit it).
-func (f *FTL) planPrecondition(n, m int64, random bool, order, over permutation) (*preState, bool) {
+func (f *FTL) planPrecondition(layout Layout, n, m int64, random bool, order, over permutation) (*preState, bool) {
 	g := f.g
 	if f.clock != 0 || n >= 1<<32 || n+m >= 1<<32 || f.pre != nil {
 		return nil, false
@@ -190,7 +192,7 @@ func (f *FTL) planPrecondition(n, m int64, random bool, order, over permutation)
 	}
 	D := g.Dies()
 	s := &preState{g: g, n: n, m: m, random: random, order: order, over: over,
-		byBlock: f.cfg.Allocator == LatencyAware, total: n + m,
+		byBlock: layout == BlockFilled, total: n + m,
 		divD: newDivider(uint64(D)), divP: newDivider(uint64(g.Planes)), divB: newDivider(uint64(g.PagesPerBlock))}
 	s.slotOfDie = make([]int, D)
 	s.dieOfSlot = make([]int, D)
@@ -243,12 +245,13 @@ func b2i(v bool) int64 {
 
 // fastPrecondition writes the state that s describes into a fresh FTL: the block states,
 // free lists and cursors, the reverse map block by block (walking each block's writes with
-// modular additions), then the map in logical order. The reverse map's blocks and the map's
+// modular additions), then the map in logical order; the allocator brings its own cursors
+// along (Preconditioner.Preconditioned). The reverse map's blocks and the map's
 // ranges are independent (each entry is a function of its index alone, written once), so
 // they are filled by the build's workers (preconditionWorkers, through package parallel) in
 // parallel; the result does not depend on how many there are. This is build time, before
 // the engine runs: no model code runs meanwhile.
-func (f *FTL) fastPrecondition(s *preState, workers int) {
+func (f *FTL) fastPrecondition(pc Preconditioner, s *preState, workers int) {
 	g := f.g
 	B := g.PagesPerBlock
 	D := g.Dies()
@@ -268,15 +271,14 @@ func (f *FTL) fastPrecondition(s *preState, workers int) {
 		uStep = mulMod(s.overInv, lStep, n)
 	}
 	var fills []blockFill
+	lastOpened := make([]BlockID, g.Planes)
 	for r := 0; r < D; r++ {
 		die := s.dieOfSlot[r]
-		ds := &f.dies[die]
-		opened := int64(0)
 		for p := 0; p < g.Planes; p++ {
 			pi := die*g.Planes + p
 			ps := &f.planes[pi]
 			nb := s.blocksOn(r, p)
-			opened += nb
+			lastOpened[p] = NoBlock
 			for b := 0; b < int(nb); b++ {
 				id := ps.free[b]
 				cnt := int(s.pagesIn(r, p, b))
@@ -289,20 +291,12 @@ func (f *FTL) fastPrecondition(s *preState, workers int) {
 				}
 				last := k + int64(cnt-1)*step
 				mb.age = uint32(uint64(last+1) / uint64(B))
-				if !s.byBlock {
-					ps.hostWP = id
-				} else if cnt < B {
-					ds.open = append(ds.open, id)
-				}
+				lastOpened[p] = id
 			}
 			ps.freeHead = int(nb) % len(ps.free)
 			ps.freeN = len(ps.free) - int(nb)
 		}
-		if s.byBlock {
-			ds.planeRR = int(opened % int64(g.Planes))
-		} else {
-			ds.planeRR = int(s.writes(r) % int64(g.Planes))
-		}
+		pc.Preconditioned(die, s.writes(r), lastOpened)
 	}
 	f.clock = uint64(s.total)
 	// The work: the reverse map's blocks in runs of about equal pages, and the map in ranges

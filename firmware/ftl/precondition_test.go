@@ -20,7 +20,7 @@ func TestFastPreconditionMatchesAllocator(t *testing.T) {
 		{Channels: 1, DiesPerChannel: 3, Planes: 4, BlocksPerPlane: 24, PagesPerBlock: 9, Kind: SLCKind},
 	}
 	for gi, g := range geos {
-		for _, alloc := range []AllocatorKind{Sequential, SkipToLSB, LatencyAware} {
+		for _, alloc := range []string{Sequential, SkipToLSB, LatencyAware} {
 			for _, random := range []bool{false, true} {
 				for _, c := range []struct{ fill, over float64 }{{0, 0}, {0.001, 0}, {0.3, 0}, {0.5, 0.2}, {0.7, 0.05}, {0.2, 1}, {0.1, 2.5}, {1, 0.1}} {
 					name := fmt.Sprintf("geo%d/%v/random=%v/fill=%v/over=%v", gi, alloc, random, c.fill, c.over)
@@ -61,7 +61,7 @@ func TestFastPreconditionMatchesAllocator(t *testing.T) {
 // general path (writing every page through the allocator) as the reference.
 func TestFastPreconditionWorkers(t *testing.T) {
 	g := Geometry{Channels: 3, DiesPerChannel: 2, Planes: 2, BlocksPerPlane: 24, PagesPerBlock: 12, Kind: TLCKind}
-	for _, alloc := range []AllocatorKind{Sequential, LatencyAware} {
+	for _, alloc := range []string{Sequential, LatencyAware} {
 		for _, c := range []struct{ fill, over float64 }{{0.001, 0}, {0.6, 0.3}, {0.2, 1.5}} {
 			mod := func(cfg *Config) { cfg.Allocator = alloc }
 			slow := newFTL(t, g, mod)
@@ -71,9 +71,10 @@ func TestFastPreconditionWorkers(t *testing.T) {
 					fast := newFTL(t, g, mod)
 					n := int64(c.fill * float64(len(fast.l2p)))
 					m := int64(c.over * float64(n))
-					pre, ok := fast.planPrecondition(n, m, true, newPermutation(n, 11), newPermutation(n, 11^0x9E3779B97F4A7C15))
+					pc := fast.alloc.(Preconditioner)
+					pre, ok := fast.planPrecondition(pc.PreconditionLayout(), n, m, true, newPermutation(n, 11), newPermutation(n, 11^0x9E3779B97F4A7C15))
 					require.True(t, ok)
-					fast.fastPrecondition(pre, workers)
+					fast.fastPrecondition(pc, pre, workers)
 					fast.Stats = Stats{}
 					requireSameFTL(t, slow, fast)
 					require.NoError(t, fast.Check())
@@ -153,4 +154,17 @@ func requireSameFTL(t *testing.T, want, got *FTL) {
 	}
 	require.Equal(t, want.clock, got.clock, "clock")
 	require.Equal(t, want.Stats, got.Stats, "stats")
+	require.Equal(t, allocState(want.alloc), allocState(got.alloc), "allocator state")
+}
+
+// allocState returns a built-in allocator's cursors (write points or open lists, and the
+// per-die plane round robin), for comparing two FTLs' allocators.
+func allocState(a Allocator) any {
+	switch a := a.(type) {
+	case *sequential:
+		return []any{a.wp, a.rr}
+	case *latencyAware:
+		return []any{a.open, a.rr}
+	}
+	return nil
 }

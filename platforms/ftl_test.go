@@ -1,0 +1,58 @@
+package platforms
+
+import (
+	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/stretchr/testify/require"
+)
+
+// TestFTLErrorsAtValidate: every FTL problem is reported by `config validate` (Load), not
+// only at build time, each under its field path firmware.ftl.<key>. The tiny preset is
+// 2 channels × 2 dies × 2 planes × 32 blocks × 64 pages = 16,384 pages, with
+// gc_threshold 3, gc_reserve 1 and lsb_only_pages 128 (two blocks); each case changes one
+// key.
+func TestFTLErrorsAtValidate(t *testing.T) {
+	cases := []struct {
+		set  string
+		want string
+	}{
+		// Issue 21: both passed validation before and failed at build under "ftl.".
+		{"over_provisioning=1.5", "firmware.ftl.over_provisioning: 1.5 must be between 0 and 1 (exclusive)"},
+		{"gc_threshold=1", "firmware.ftl.gc_threshold: 1 must exceed gc_reserve (1)"},
+		{"gc_reserve=0", "firmware.ftl.gc_reserve: 0 must be at least 1 (GC needs a block to move pages into)"},
+		// A threshold of all 32 blocks of a plane; the two-block region then leaves
+		// 2 × (32 − 32 − 1) = −2 blocks per die for GC, so both are reported.
+		{"gc_threshold=32", "firmware.ftl.gc_threshold: 32 must be below the 32 blocks of a plane\n" +
+			"firmware.ftl.lsb_only_pages: 128 (2 blocks) leaves no room for GC in a die of 2×32 blocks"},
+		{"lsb_only_pages=32", "firmware.ftl.lsb_only_pages: 32 must hold at least one block (64 pages)"},
+		// 4,096 pages are 64 blocks; a die keeps 2 × (32 − 3 − 1) = 56 blocks outside GC's.
+		{"lsb_only_pages=4096", "firmware.ftl.lsb_only_pages: 4096 (64 blocks) leaves no room for GC in a die of 2×32 blocks"},
+		{"lsb_only_blocks=-1", "firmware.ftl.lsb_only_blocks: -1 must not be negative"},
+		// 16,384 × (1 − 0.99999) = 0.16 logical pages, truncated to 0.
+		{"over_provisioning=0.99999", "firmware.ftl.over_provisioning: 0.99999 leaves 0 logical pages of the 16384 physical ones; want 1 … 4294967292"},
+		{"allocator=lsb-first", `firmware.ftl.allocator: unknown allocator "lsb-first" (known: latency-aware, sequential, skip-to-lsb)`},
+		{"gc_victim=lru", `firmware.ftl.gc_victim: unknown gc victim policy "lru" (known: cost-benefit, greedy)`},
+	}
+	for _, c := range cases {
+		t.Run(c.set, func(t *testing.T) {
+			_, err := Load(Options{Preset: "tiny", Sets: []string{"firmware.ftl." + c.set}})
+			require.EqualError(t, err, c.want)
+		})
+	}
+}
+
+// TestFTLErrorsAtBuild: a configuration that skipped validation still fails at build with
+// the same field path (firmware.New → ftl.New), not "ftl.".
+func TestFTLErrorsAtBuild(t *testing.T) {
+	c, err := Load(Options{Preset: "tiny"})
+	require.NoError(t, err)
+	c.Firmware.FTL.OverProvisioning = 1.5
+	c.Firmware.FTL.GCThreshold = 1
+	eng := sim.NewEngine()
+	defer eng.Close()
+	_, err = BuildSSD(eng, c, nvmectrl.NewHostMemory())
+	require.EqualError(t, err, "firmware.ftl.over_provisioning: 1.5 must be between 0 and 1 (exclusive)\n"+
+		"firmware.ftl.gc_threshold: 1 must exceed gc_reserve (1)")
+}
