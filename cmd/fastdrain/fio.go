@@ -117,6 +117,7 @@ logs (NAME_lat.N.log, N counting every job copy of the file from 1).`,
 				}
 				res, runErr = fio.Run(p, dev, capacity, jobs)
 			})
+			before := m.SSD.FW.Stats
 			m.Eng.Run()
 			if runErr != nil {
 				return runErr
@@ -124,6 +125,7 @@ logs (NAME_lat.N.log, N counting every job copy of the file from 1).`,
 			if len(res) == 0 {
 				return errors.New("fio: no job ran")
 			}
+			warnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, before)
 			if out != "" {
 				if err := writeFioOut(out, jobs, res); err != nil {
 					return err

@@ -165,6 +165,7 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 	}
 	var res *replay.Result
 	var runErr error
+	before := m.SSD.FW.Stats
 	m.Eng.Spawn("replay", func(p *sim.Proc) {
 		res, runErr = replay.Run(p, dev, rd, ropt)
 		m.Eng.Stop()
@@ -184,6 +185,7 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 			path, st.Lines, st.Ignored, st.Skipped)
 	}
 	sum := newReplaySummary(path, rd.Format(), fit, st, res)
+	sum.UnwrittenReadPages = warnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, before)
 	stderr := cmd.ErrOrStderr()
 	for _, w := range st.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
@@ -255,14 +257,17 @@ type replaySummary struct {
 	Rounded     int64  `json:"rounded"`
 	Wrapped     int64  `json:"wrapped"`
 	// BlockBytes is the size requests are rounded out to; CapacityBytes the device's.
-	BlockBytes    int64         `json:"block_bytes"`
-	CapacityBytes int64         `json:"capacity_bytes"`
-	ElapsedUs     float64       `json:"elapsed_us"`
-	IOPS          float64       `json:"iops"`
-	Late          int64         `json:"late"`
-	PeakInFlight  int           `json:"peak_in_flight"`
-	DeviceErrors  int64         `json:"device_errors"`
-	Ops           []replayOpSum `json:"ops"`
+	BlockBytes    int64   `json:"block_bytes"`
+	CapacityBytes int64   `json:"capacity_bytes"`
+	ElapsedUs     float64 `json:"elapsed_us"`
+	IOPS          float64 `json:"iops"`
+	Late          int64   `json:"late"`
+	PeakInFlight  int     `json:"peak_in_flight"`
+	DeviceErrors  int64   `json:"device_errors"`
+	// UnwrittenReadPages counts read pages that had never been written (answered without
+	// touching flash); a warning names them when they are over 1 % of the pages read.
+	UnwrittenReadPages int64         `json:"unwritten_read_pages"`
+	Ops                []replayOpSum `json:"ops"`
 }
 
 // replayOpSum is one operation kind's (read, write, trim, flush; "all" for every one).

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cheggaaa/pb/v3"
+	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -171,6 +172,7 @@ to --out/run/<preset>-<variant>-<scenario>/.`,
 			if err != nil {
 				return err
 			}
+			warnUnwritten(cmd.ErrOrStderr(), "", res.Firmware, firmware.Stats{})
 			if !rf.noFiles {
 				dir := filepath.Join(rf.out, "run", fmt.Sprintf("%s-%s-%s", c.Name, label, w.Scenario.Name))
 				if err := res.WriteDir(dir); err != nil {
