@@ -62,14 +62,14 @@ func TestStatusLevelFollowsOccupancy(t *testing.T) {
 	r.eng.Run()
 }
 
-// watermarkRig is a fastdrain SSD with a 100-page buffer, watermarks 0.5 / 0.8 and one
+// watermarkRig is a fastdrain firmware (on the fake ports) with a 100-page buffer, watermarks 0.5 / 0.8 and one
 // background eviction in flight at most, so foreground eviction is easy to see.
-func watermarkRig(t *testing.T, allocator string) *rig {
+func watermarkRig(t *testing.T, allocator string) *fake {
 	s := smallSpec(FastDrain, allocator)
 	s.Buffer.Pages = 100
 	s.Buffer.Watermarks = buffer.Watermarks{Low: 0.5, High: 0.8}
 	s.Buffer.BackgroundMax = 1
-	return newRig(t, s, nil)
+	return newFake(t, s, 4096)
 }
 
 // TestFastDrainWatermarks: a write announcing a victimization pushes the predicted
@@ -206,7 +206,7 @@ func TestSkipToLSBWastedMatchesFlash(t *testing.T) {
 // TestOccupancySeries: the sampler sees the vanilla buffer fill one page per write.
 func TestOccupancySeries(t *testing.T) {
 	s := smallSpec(Vanilla, "sequential")
-	r := newRig(t, s, nil)
+	r := newFake(t, s, 4096)
 	smp := sim.NewSampler(r.eng, 100*sim.Microsecond)
 	r.fw.Track(smp)
 	r.eng.Spawn("host", func(p *sim.Proc) {
