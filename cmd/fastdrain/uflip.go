@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -27,6 +28,7 @@ type uflipDevice struct {
 	eng      *sim.Engine
 	capacity int64
 	close    func()
+	fwStats  func() firmware.Stats // simulated devices: the firmware's counters; nil for a target
 	runs     []uflip.RunStats
 	trace    []uflip.IORecord // the traced run's records (rep 0, stream 0)
 	points   []uflip.Point
@@ -166,7 +168,8 @@ func (o *uflipOptions) devices() ([]*uflipDevice, error) {
 			}
 			return err
 		}
-		devs = append(devs, &uflipDevice{name: preset, dev: raw, eng: m.Eng, capacity: raw.Capacity(), close: m.Eng.Close})
+		devs = append(devs, &uflipDevice{name: preset, dev: raw, eng: m.Eng, capacity: raw.Capacity(), close: m.Eng.Close,
+			fwStats: func() firmware.Stats { return m.SSD.FW.Stats }})
 		return nil
 	}
 	if o.target != "" {
@@ -235,6 +238,16 @@ func (o *uflipOptions) run(w io.Writer) error {
 		d.points = uflip.Points(plan, d.runs)
 		if err := runTable(w, d, spec.Auto.On()); err != nil {
 			return err
+		}
+		if d.fwStats != nil {
+			// The firmware's own counters over the whole plan: what decides the findings
+			// (buffer stalls and evictions, GC) is visible beside the latencies.
+			st := d.fwStats()
+			if _, err := fmt.Fprintf(w, "firmware on %s: %d pages written, %d writes stalled for buffer room (%s in all), "+
+				"%d foreground and %d background page evictions, %d GC runs moving %d pages\n", d.name, st.WritePages,
+				st.Stalls, report.Duration(st.StallTime), st.ForegroundEvictions, st.BackgroundEvictions, st.GCRuns, st.GCPagesMoved); err != nil {
+				return err
+			}
 		}
 	}
 	if o.findings {

@@ -70,20 +70,26 @@ type Finding struct {
 // docs/uflip.md shows each with a control run.
 const (
 	mechBuffer = "write-back DRAM buffer (firmware/buffer): a write completes when its pages are in the buffer, " +
-		"whatever its address, so until the buffer fills the pattern does not matter"
-	mechMapping = "page-level mapping with dynamic striped allocation (firmware/ftl alloc.go): every written page goes " +
-		"to the next free page of the next die whatever its logical address, so random and sequential writes, " +
-		"and any number of sequential streams, cost the same flash work; uFLIP's devices used block or hybrid mapping, " +
-		"where scattered writes cost merges (the hybrid FTL of issue 25 item 3 is not built)"
+		"whatever its address; a random write over an area not much larger than the buffer often overwrites a page " +
+		"still buffered, which needs no new room, while a sequential write to a fresh area always does"
+	mechMapping = "page-level mapping with dynamic allocation (firmware/ftl alloc.go): every written page goes to the next " +
+		"free page of the open blocks whatever its logical address, so random and sequential writes, and any number of " +
+		"interleaved sequential streams, cost the same flash work per page; uFLIP's devices used block or hybrid mapping, " +
+		"where scattered writes cost merges (a hybrid log-block FTL, issue 25 item 3, is not built)"
+	mechArea = "areas up to the size of the DRAM buffer are absorbed as overwrite hits (firmware/buffer) and beyond it the " +
+		"page-level mapping (firmware/ftl alloc.go) makes a wide area cost the same flash work per page as a narrow one; " +
+		"a drive whose back end drains the buffer as fast as one synchronous stream fills it shows neither"
 	mechAlign = "4 KiB mapping unit with whole-page buffering (firmware/hil.go): a shifted IO touches one more page and " +
 		"read-modify-writes its partial first and last pages, which costs little while those pages are buffered"
 	mechParallel = "die and channel parallelism behind an NVMe queue (firmware/sched.go, channel): D synchronous streams keep D " +
 		"IOs in flight and the flash scheduler spreads them over the dies, so throughput grows with D; " +
 		"uFLIP's 2009 devices served one IO at a time, a modern NVMe model is expected to differ here"
-	mechGC = "deferred work is buffer eviction and garbage collection (firmware/evict.go, firmware/gc.go): with the plan's " +
-		"span far below the device capacity GC never runs, and a buffer that drains faster than the pause leaves nothing to defer"
-	mechErase = "write latency is decided by buffer admission (firmware/buffer): while the buffer has room every write costs " +
-		"the same; erases (firmware/gc.go) happen only when GC runs, which needs the device written past its free-block reserve"
+	mechPause = "the deferred work is buffer eviction (firmware/evict.go) and, on a full device, GC (firmware/gc.go): a pause " +
+		"helps only as much as the buffer is backed up, and a back end that drains the buffer about as fast as one " +
+		"synchronous stream fills it leaves little to defer"
+	mechErase = "write latency is decided by buffer admission (firmware/buffer): a write waits only when the buffer is full, " +
+		"for an eviction, whatever its address, so random and sequential writes pay the same waits; erases " +
+		"(firmware/gc.go) reach the host only when GC must copy, which needs the device written well past its spare space"
 )
 
 // find returns the point of bench b, base base, varied value x, or ok false.
@@ -175,7 +181,7 @@ func findSequential(pts []Point) Finding {
 	f.Evidence = fmt.Sprintf("at %d IO sizes, SW/RW mean is at most %.2f (at %s: SW %s, RW %s)",
 		n, worst, fmtSize(wsw.X), fmtLat(wsw.Mean), fmtLat(wrw.Mean))
 	if f.Verdict == NotHeld {
-		f.Mechanism = mechBuffer + "; " + mechMapping
+		f.Mechanism = mechMapping + "; where RW is the cheaper, the " + mechBuffer
 	}
 	return f
 }
@@ -208,10 +214,9 @@ func findLocality(pts []Point, ioSize int64) Finding {
 		fmtSize(focused.X), fmtLat(focused.Mean), near, fmtLat(sw.Mean), fmtSize(large.X), fmtLat(large.Mean), worse)
 	if f.Verdict == NotHeld {
 		if near > CloseRatio {
-			f.Mechanism = "focused random writes cost more than sequential: " + mechBuffer +
-				"; once it is full a write waits for eviction, and RW's IOs follow the format's deferred flush"
+			f.Mechanism = "focused random writes cost more than sequential ones: " + mechBuffer
 		} else {
-			f.Mechanism = mechMapping
+			f.Mechanism = mechArea
 		}
 	}
 	return f
@@ -398,7 +403,7 @@ func findPause(pts []Point, ioSize int64) Finding {
 	f.Verdict = verdict(best <= PauseRatio)
 	f.Evidence = strings.Join(parts, "; ")
 	if f.Verdict == NotHeld {
-		f.Mechanism = mechGC
+		f.Mechanism = mechPause
 	}
 	return f
 }

@@ -133,7 +133,7 @@ func TestFindingPause(t *testing.T) {
 	require.Equal(t, "RW: 1.00ms with no pause, 200.0us with pause 12800us (0.20×)", f.Evidence)
 	f = findPause([]Point{ref, pp(100, 900), pp(12800, 900)}, 32*kib)
 	require.Equal(t, NotHeld, f.Verdict)
-	require.Contains(t, f.Mechanism, "garbage collection")
+	require.Contains(t, f.Mechanism, "buffer eviction")
 	f = findPause([]Point{pp(100, 900), pp(12800, 450)}, 32*kib)
 	require.Equal(t, Held, f.Verdict)
 	require.Contains(t, f.Evidence, "900.0us with pause 100us, 450.0us with pause 12800us (0.50×)")
