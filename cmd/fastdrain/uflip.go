@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
 )
 
 // findingBenches are the micro-benchmarks the finding checks read (uflip.Findings); a
@@ -38,7 +41,7 @@ type uflipDevice struct {
 type uflipOptions struct {
 	cf                                 *configFlags
 	benches, format, target, out, span string
-	vs, traceRun                       string
+	vs, traceRun, planFile             string
 	nbrun, scale, autoMin, autoCap     int64
 	auto                               float64
 	seed                               uint64
@@ -86,6 +89,7 @@ See docs/uflip.md.`,
 	f.BoolVar(&o.plots, "plots", false, "draw uFLIP's figures into --out/uflip/plots")
 	f.StringVar(&o.traceRun, "trace-run", "", "run label whose per-IO trace is plotted (default: the RW run at the default IO size)")
 	f.StringVar(&o.out, "out", "results", "output directory (empty: no files)")
+	f.StringVar(&o.planFile, "plan", "", "YAML plan spec over uFLIP's defaults (PlanSpec keys: io_size, io_count, partitions, …); the flags above override it")
 	return cmd
 }
 
@@ -93,7 +97,14 @@ See docs/uflip.md.`,
 func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 	spec := uflip.DefaultPlanSpec()
 	var errs []error
+	if o.planFile != "" {
+		if err := loadPlanSpec(o.planFile, &spec); err != nil {
+			return spec, 0, err
+		}
+	}
 	switch {
+	case o.benches == "all" && o.planFile != "":
+		// the plan file's benches
 	case o.benches == "all" && o.findings:
 		spec.Benches = append([]uflip.Bench(nil), findingBenches...)
 	case o.benches != "all":
@@ -140,6 +151,28 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 		return spec, 0, err
 	}
 	return spec, int64(sz), spec.Validate()
+}
+
+// goType matches the " in type uflip.X" the YAML decoder appends to unknown-field errors.
+var goType = regexp.MustCompile(` in type [A-Za-z0-9_.\[\]*]+`)
+
+// loadPlanSpec decodes the YAML plan spec in path over spec, rejecting unknown keys; the
+// error names the file (and, from the decoder, the line).
+func loadPlanSpec(path string, spec *uflip.PlanSpec) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("--plan: %w", err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(spec); err != nil && !errors.Is(err, io.EOF) {
+		// The decoder names lines and keys; drop the Go type names it adds.
+		return fmt.Errorf("--plan %s: %s", path, goType.ReplaceAllString(err.Error(), ""))
+	}
+	if err := spec.Validate(); err != nil {
+		return fmt.Errorf("--plan %s: %w", path, err)
+	}
+	return nil
 }
 
 // devices opens the target or builds the preset, then the --vs presets.

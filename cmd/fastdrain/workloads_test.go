@@ -196,3 +196,24 @@ func TestUflipCalibrationOnAFile(t *testing.T) {
 	_, err = run("uflip", "--vs", "fastdrain-small", "--preset", "fastdrain-small", "--out", "")
 	require.ErrorContains(t, err, "--vs: fastdrain-small is already one of the devices")
 }
+
+// TestUflipPlanFile: --plan reads a PlanSpec YAML over uFLIP's defaults (here a reversed
+// partitions list, run in the file's order); a bad file is an error naming the file and
+// line, without Go type names.
+func TestUflipPlanFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "plan.yaml")
+	require.NoError(t, os.WriteFile(good, []byte("benches: [partitioning]\npartitions: [4, 1]\nio_count: {sr: 8, rr: 8, sw: 8, rw: 8}\nio_ignore: {rw: 0}\nnb_run: 1\n"), 0o644))
+	out, err := run("uflip", "--plan", good, "--format-device", "none", "--span", "16MiB", "--out", "")
+	require.NoError(t, err)
+	i4, i1 := strings.Index(out, "partitioning/SW/partitions=4"), strings.Index(out, "partitioning/SW/partitions=1 ")
+	require.True(t, i4 >= 0 && i1 > i4, "P=4 runs before P=1, as the file lists them")
+	bad := filepath.Join(dir, "bad.yaml")
+	require.NoError(t, os.WriteFile(bad, []byte("nb_run: 1\nbogus: 2\n"), 0o644))
+	_, err = run("uflip", "--plan", bad)
+	require.ErrorContains(t, err, "--plan "+bad+": yaml: unmarshal errors:\n  line 2: field bogus not found")
+	require.NotContains(t, err.Error(), "uflip.PlanSpec")
+	require.NoError(t, os.WriteFile(bad, []byte("nb_run: 0\n"), 0o644))
+	_, err = run("uflip", "--plan", bad)
+	require.ErrorContains(t, err, "uflip.nb_run: 0 must be positive")
+}
