@@ -157,3 +157,22 @@ func TestConvergeValidate(t *testing.T) {
 	s.Auto.RelErr = -1
 	require.ErrorContains(t, s.Validate(), "uflip.auto.rel_err")
 }
+
+// TestAutoParallelStreams: two streams of a constant 1 ms device. Each stream's first check
+// at 128 IOs sees 25 equal batches (MSER 0 at d = 0: IOIgnore 0) and 10 equal batch means
+// (precision 0): both stop at 128. The run reports IOIgnore 0, IOCount 128 per stream, 256
+// IOs and 256 counted, each stream's records together.
+func TestAutoParallelStreams(t *testing.T) {
+	dev := &fakeDev{cycle: []sim.Time{sim.Millisecond}}
+	x := &Executor{Dev: dev, Auto: Converge{RelErr: 0.01, Min: 128}}
+	r := Run{Pattern: Pattern{Base: RR, IOSize: 4096, TargetSize: 64 << 20, Incr: 1}, IOCount: 1000,
+		ParallelDegree: 2, NbRun: 1}
+	res := execute(t, x, func(p *sim.Proc, res *Result) error { return x.Run(p, "rr", BenchParallelism, 0, r, res) })
+	require.Len(t, res.Runs, 1)
+	st := res.Runs[0]
+	require.Equal(t, &Outcome{IOIgnore: 0, IOCount: 128, Precision: 0, Converged: true}, st.Auto)
+	require.Equal(t, int64(256), st.IOs)
+	require.Equal(t, int64(256), st.Counted)
+	require.Len(t, res.IOs, 256)
+	require.Equal(t, 2, dev.max, "the two streams overlap")
+}

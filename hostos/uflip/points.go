@@ -19,11 +19,16 @@ type Point struct {
 	Reps   int     // repetitions merged
 	// Counted IOs over all repetitions and their latency statistics, ps: mean weighted by
 	// count, smallest min, largest max, pooled population standard deviation.
-	Counted              int64
-	Mean, StdDev         float64
-	Min, Max             sim.Time
-	Auto                 *Outcome // the rule's choice, worst over repetitions (nil: fixed counts)
-	sumSq, sumMeanCounts float64
+	Counted      int64
+	Mean, StdDev float64
+	Min, Max     sim.Time
+	Auto         *Outcome // the rule's choice, worst over repetitions (nil: fixed counts)
+}
+
+// merge accumulates repetitions into a Point: Σ n·mean and Σ n·(σ² + mean²).
+type merge struct {
+	pt         Point
+	sum, sumSq float64
 }
 
 // XLabel names the varied parameter of micro-benchmark b and its unit, as X holds it.
@@ -95,25 +100,26 @@ func Points(plan *Plan, runs []RunStats) []Point {
 			b := st.Run.Second.Base
 			pt.Second = &b
 		}
+		m := merge{pt: pt}
 		for _, r := range reps {
-			pt.add(r)
+			m.add(r)
 		}
-		pt.finish()
-		out = append(out, pt)
+		out = append(out, m.finish())
 	}
 	return out
 }
 
 // add merges one repetition (in the order the runs were given, which is deterministic).
-func (pt *Point) add(r RunStats) {
+func (m *merge) add(r RunStats) {
+	pt := &m.pt
 	if r.Counted > 0 {
 		if pt.Counted == 0 {
 			pt.Min, pt.Max = r.Min, r.Max
 		}
 		pt.Min, pt.Max = min(pt.Min, r.Min), max(pt.Max, r.Max)
 		n := float64(r.Counted)
-		pt.sumMeanCounts += r.Mean * n
-		pt.sumSq += n * (r.StdDev*r.StdDev + r.Mean*r.Mean)
+		m.sum += r.Mean * n
+		m.sumSq += n * (r.StdDev*r.StdDev + r.Mean*r.Mean)
 		pt.Counted += r.Counted
 	}
 	pt.Reps++
@@ -128,11 +134,14 @@ func (pt *Point) add(r RunStats) {
 	}
 }
 
-func (pt *Point) finish() {
-	if pt.Counted == 0 {
-		return
+// finish returns the merged point: the count-weighted mean and the pooled population
+// standard deviation √(E[x²] − mean²).
+func (m *merge) finish() Point {
+	pt := m.pt
+	if pt.Counted > 0 {
+		n := float64(pt.Counted)
+		pt.Mean = m.sum / n
+		pt.StdDev = math.Sqrt(max(0, m.sumSq/n-pt.Mean*pt.Mean))
 	}
-	n := float64(pt.Counted)
-	pt.Mean = pt.sumMeanCounts / n
-	pt.StdDev = math.Sqrt(max(0, pt.sumSq/n-pt.Mean*pt.Mean))
+	return pt
 }
