@@ -57,7 +57,8 @@ func newUflip() *cobra.Command {
 partitioning, order, parallelism, mix, pause, bursts) over --span bytes of the device, with
 the methodology (device state enforcement, IOIgnore, IOCount, NbRun, pauses between runs,
 experiment ordering), runs them through the direct I/O path at one outstanding IO per stream,
-and prints mean/min/max/std-dev latency per run; per-run and per-IO CSV go to --out/uflip/.
+and prints mean/min/max/std-dev latency per run; per-run and per-IO CSV (and, with
+--findings, findings.txt) go to --out/uflip/.
 With --target PATH the same plan runs on a real file or block device with O_DIRECT, so the
 model can be compared with a drive.
 
@@ -142,6 +143,9 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 		c := o.autoCap
 		spec.IOCount = uflip.BaseCounts{SR: c, RR: c, SW: c, RW: c}
 		spec.IOIgnore = uflip.BaseCounts{}
+	}
+	if o.plots && o.out == "" {
+		errs = append(errs, errors.New("--plots draws into --out/uflip/plots: give --out a directory"))
 	}
 	sz, err := sim.ParseSize(o.span)
 	if err != nil || sz <= 0 {
@@ -285,8 +289,14 @@ func (o *uflipOptions) run(w io.Writer) error {
 	}
 	if o.findings {
 		for _, d := range devs {
-			if err := findingsTable(w, d.name, uflip.Findings(d.points, spec.IOSize)); err != nil {
+			fs := uflip.Findings(d.points, spec.IOSize)
+			if err := findingsTable(w, d.name, fs); err != nil {
 				return err
+			}
+			if dir := o.dir(d, len(devs)); dir != "" {
+				if err := writeWith(filepath.Join(dir, "findings.txt"), func(f *os.File) error { return findingsTable(f, d.name, fs) }); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -295,7 +305,7 @@ func (o *uflipOptions) run(w io.Writer) error {
 			return err
 		}
 	}
-	if o.plots && o.out != "" {
+	if o.plots {
 		return uflipPlots(filepath.Join(o.out, "uflip", "plots"), devs, traceLabel)
 	}
 	return nil
@@ -331,6 +341,7 @@ func (o *uflipOptions) traceLabel(plan *uflip.Plan) (string, error) {
 func (o *uflipOptions) execute(d *uflipDevice, plan *uflip.Plan, traceLabel string, n int) error {
 	dir := o.dir(d, n)
 	var iw *uflip.IOWriter
+	var ios *os.File
 	if dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
@@ -339,8 +350,9 @@ func (o *uflipOptions) execute(d *uflipDevice, plan *uflip.Plan, traceLabel stri
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer f.Close() // a second Close after the checked one below is harmless
 		iw = uflip.NewIOWriter(f)
+		ios = f
 	}
 	x := &uflip.Executor{Dev: d.dev, Seed: o.seed, RunPause: plan.Spec.RunPause, IOSink: func(r uflip.IORecord) {
 		if iw != nil {
@@ -365,6 +377,9 @@ func (o *uflipOptions) execute(d *uflipDevice, plan *uflip.Plan, traceLabel stri
 		return nil
 	}
 	if err := iw.Flush(); err != nil {
+		return err
+	}
+	if err := ios.Close(); err != nil {
 		return err
 	}
 	return writeWith(filepath.Join(dir, "runs.csv"), func(f *os.File) error { return uflip.WriteRunCSV(f, res.Runs) })

@@ -168,6 +168,8 @@ func TestUflipAutoCounts(t *testing.T) {
 	require.ErrorContains(t, err, "rel_err: 2 is not in [0, 1)")
 	require.ErrorContains(t, err, "min: 10 is below 100")
 	require.ErrorContains(t, err, "--auto-cap 5 is below --auto-min 10")
+	_, err = run("uflip", "--plots", "--out", "")
+	require.ErrorContains(t, err, "--plots draws into --out/uflip/plots")
 	_, err = run("uflip", "--bench", "granularity", "--span", "1MiB", "--trace-run", "nope", "--out", "")
 	require.ErrorContains(t, err, `--trace-run "nope" is not a run of this plan`)
 }
@@ -179,7 +181,7 @@ func TestUflipCalibrationOnAFile(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "dev.img")
 	out, err := run("uflip", "--bench", "granularity", "--io-divisor", "128", "--nbrun", "1", "--format-device", "none",
-		"--span", "8MiB", "--target", f, "--vs", "fastdrain-small", "--plots", "--out", dir)
+		"--span", "8MiB", "--target", f, "--vs", "fastdrain-small", "--plots", "--findings", "--out", dir)
 	if err != nil {
 		require.ErrorContains(t, err, "O_DIRECT", "the only acceptable failure is a file system without O_DIRECT")
 		t.Skip(err)
@@ -188,7 +190,7 @@ func TestUflipCalibrationOnAFile(t *testing.T) {
 	for _, row := range []string{"│ granularity │   SR │", "│ granularity │  all │"} {
 		require.Contains(t, out, row)
 	}
-	for _, p := range []string{"target/runs.csv", "fastdrain-small/ios.csv", "plots/granularity-SR.png",
+	for _, p := range []string{"target/runs.csv", "fastdrain-small/ios.csv", "fastdrain-small/findings.txt", "target/findings.txt", "plots/granularity-SR.png",
 		"plots/granularity-RW.png", "plots/trace-granularity_RW_io_size32768.png"} {
 		_, err := os.Stat(filepath.Join(dir, "uflip", p))
 		require.NoError(t, err, p)
