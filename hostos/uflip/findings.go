@@ -17,9 +17,9 @@ import (
 // WorseRatio, "no benefit" is a throughput gain below GainRatio, and "pauses help" is a mean
 // at most PauseRatio of the unpaused one.
 
-// Thresholds of the finding checks (see above). 2× is the smallest gap the seed's own
-// examples show between the cases it calls cheap and expensive (Samsung unaligned 18 →
-// 32 ms is 1.8×, so unaligned uses UnalignedRatio); the others are round numbers.
+// Thresholds of the finding checks (see above). The seed gives no number for "close to" or
+// "costs more"; 2× is this project's reading, UnalignedRatio sits below the seed's one
+// alignment example (Samsung 18 → 32 ms, 1.8×), and the others are round numbers.
 const (
 	CloseRatio     = 2.0  // focused random vs sequential writes, few partitions vs one
 	WorseRatio     = 2.0  // larger areas and many partitions vs the cheap case
