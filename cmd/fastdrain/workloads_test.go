@@ -171,3 +171,92 @@ func TestFioINICommand(t *testing.T) {
 	_, err = run("fio", "--output-format", "normal", "testdata/jobs.yaml")
 	require.NoError(t, err)
 }
+
+// TestUflipFindingsOnAPreset: the finding checks on a small real preset run (fastdrain-small,
+// a 64 MiB span, every IO absorbed by its 64 MiB write buffer). Every write then completes
+// at buffer speed whatever its address, so "sequential writes are the cheapest" cannot hold
+// strictly and the focused-area finding does not hold (no larger area costs more); the
+// parallel finding does not hold on reads (16 dies serve 32 streams concurrently).
+func TestUflipFindingsOnAPreset(t *testing.T) {
+	out, err := run("uflip", "--findings", "--io-divisor", "64", "--nbrun", "1", "--format-device", "none",
+		"--span", "64MiB", "--out", "")
+	require.NoError(t, err)
+	require.Contains(t, out, "uFLIP findings on fastdrain-small")
+	for _, id := range []string{"sequential", "locality", "alignment", "erases", "partitions", "parallel", "pause"} {
+		require.Contains(t, out, "] "+id+": ")
+	}
+	require.Contains(t, out, "[not held] locality:")
+	require.Contains(t, out, "[not held] parallel:")
+	require.Contains(t, out, "mechanism: die and channel parallelism")
+	require.NotContains(t, out, "bench(", "only the six benchmarks the checks read are run")
+	require.NotContains(t, out, "order/")
+}
+
+// TestUflipAutoCounts: --auto prints the chosen IOIgnore/IOCount per run and writes them
+// to runs.csv; bad values are errors naming the flag.
+func TestUflipAutoCounts(t *testing.T) {
+	dir := t.TempDir()
+	out, err := run("uflip", "--bench", "granularity", "--auto", "0.1", "--auto-cap", "200", "--nbrun", "1",
+		"--format-device", "none", "--span", "16MiB", "--out", dir)
+	require.NoError(t, err)
+	require.Contains(t, out, "IOIgnore")
+	require.Contains(t, out, "converged")
+	csv, err := os.ReadFile(filepath.Join(dir, "uflip", "runs.csv"))
+	require.NoError(t, err)
+	require.Contains(t, string(csv), "auto_io_ignore,auto_io_count,auto_precision,auto_converged")
+	_, err = run("uflip", "--auto", "2", "--auto-min", "10", "--auto-cap", "5")
+	require.ErrorContains(t, err, "--auto/--auto-min")
+	require.ErrorContains(t, err, "rel_err: 2 is not in [0, 1)")
+	require.ErrorContains(t, err, "min: 10 is below 100")
+	require.ErrorContains(t, err, "--auto-cap 5 is below --auto-min 10")
+	_, err = run("uflip", "--plots", "--out", "")
+	require.ErrorContains(t, err, "--plots draws into --out/uflip/plots")
+	_, err = run("uflip", "--bench", "granularity", "--span", "1MiB", "--trace-run", "nope", "--out", "")
+	require.ErrorContains(t, err, `--trace-run "nope" is not a run of this plan`)
+}
+
+// TestUflipCalibrationOnAFile: the same plan on a file target and on a preset, with plots:
+// a calibration table with one row per base and an "all" row, and one plot per base plus
+// the trace.
+func TestUflipCalibrationOnAFile(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "dev.img")
+	out, err := run("uflip", "--bench", "granularity", "--io-divisor", "128", "--nbrun", "1", "--format-device", "none",
+		"--span", "8MiB", "--target", f, "--vs", "fastdrain-small", "--plots", "--findings", "--out", dir)
+	if err != nil {
+		require.ErrorContains(t, err, "O_DIRECT", "the only acceptable failure is a file system without O_DIRECT")
+		t.Skip(err)
+	}
+	require.Contains(t, out, "uFLIP calibration: target / fastdrain-small")
+	for _, row := range []string{"│ granularity │   SR │", "│ granularity │  all │"} {
+		require.Contains(t, out, row)
+	}
+	for _, p := range []string{"target/runs.csv", "fastdrain-small/ios.csv", "fastdrain-small/findings.txt", "target/findings.txt", "plots/granularity-SR.png",
+		"plots/granularity-RW.png", "plots/trace-granularity_RW_io_size32768.png"} {
+		_, err := os.Stat(filepath.Join(dir, "uflip", p))
+		require.NoError(t, err, p)
+	}
+	_, err = run("uflip", "--vs", "fastdrain-small", "--preset", "fastdrain-small", "--out", "")
+	require.ErrorContains(t, err, "--vs: fastdrain-small is already one of the devices")
+}
+
+// TestUflipPlanFile: --plan reads a PlanSpec YAML over uFLIP's defaults (here a reversed
+// partitions list, run in the file's order); a bad file is an error naming the file and
+// line, without Go type names.
+func TestUflipPlanFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "plan.yaml")
+	require.NoError(t, os.WriteFile(good, []byte("benches: [partitioning]\npartitions: [4, 1]\nio_count: {sr: 8, rr: 8, sw: 8, rw: 8}\nio_ignore: {rw: 0}\nnb_run: 1\n"), 0o644))
+	out, err := run("uflip", "--plan", good, "--format-device", "none", "--span", "16MiB", "--out", "")
+	require.NoError(t, err)
+	i4, i1 := strings.Index(out, "partitioning/SW/partitions=4"), strings.Index(out, "partitioning/SW/partitions=1 ")
+	require.True(t, i4 >= 0 && i1 > i4, "P=4 runs before P=1, as the file lists them")
+	bad := filepath.Join(dir, "bad.yaml")
+	require.NoError(t, os.WriteFile(bad, []byte("nb_run: 1\nbogus: 2\n"), 0o644))
+	_, err = run("uflip", "--plan", bad)
+	require.ErrorContains(t, err, "--plan "+bad+": yaml: unmarshal errors:\n  line 2: field bogus not found")
+	require.NotContains(t, err.Error(), "uflip.PlanSpec")
+	require.NoError(t, os.WriteFile(bad, []byte("nb_run: 0\n"), 0o644))
+	_, err = run("uflip", "--plan", bad)
+	require.ErrorContains(t, err, "uflip.nb_run: 0 must be positive")
+}

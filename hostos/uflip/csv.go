@@ -11,9 +11,12 @@ var IOHeader = []string{"label", "bench", "rep", "stream", "seq", "pattern", "ba
 	"lba", "sectors", "submit_ps", "latency_ps", "ignored"}
 
 // RunHeader is the header row of the per-run CSV. Times are picoseconds; mean and std-dev
-// have one decimal.
+// have one decimal. The auto_* columns are what the automatic IOIgnore/IOCount rule chose
+// (IOIgnore, IOCount per stream, relative precision with 4 decimals, converged); they are
+// empty with fixed counts.
 var RunHeader = []string{"label", "bench", "point", "rep", "start_ps", "end_ps", "ios",
-	"counted", "mean_ps", "min_ps", "max_ps", "stddev_ps"}
+	"counted", "mean_ps", "min_ps", "max_ps", "stddev_ps", "auto_io_ignore", "auto_io_count",
+	"auto_precision", "auto_converged"}
 
 // IOWriter writes per-IO records as CSV; its Write method can serve as an Executor's
 // IOSink. Call Flush at the end and check its error.
@@ -70,9 +73,14 @@ func WriteRunCSV(w io.Writer, runs []RunStats) error {
 	_ = cw.Write(RunHeader)
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 	for _, r := range runs {
-		_ = cw.Write([]string{r.Label, r.Bench.String(), itoa(int64(r.Point)), itoa(int64(r.Rep)),
+		auto := []string{"", "", "", ""}
+		if a := r.Auto; a != nil {
+			auto = []string{itoa(a.IOIgnore), itoa(a.IOCount), strconv.FormatFloat(a.Precision, 'f', 4, 64),
+				strconv.FormatBool(a.Converged)}
+		}
+		_ = cw.Write(append([]string{r.Label, r.Bench.String(), itoa(int64(r.Point)), itoa(int64(r.Rep)),
 			itoa(int64(r.Start)), itoa(int64(r.End)), itoa(r.IOs), itoa(r.Counted), f(r.Mean),
-			itoa(int64(r.Min)), itoa(int64(r.Max)), f(r.StdDev)})
+			itoa(int64(r.Min)), itoa(int64(r.Max)), f(r.StdDev)}, auto...))
 	}
 	cw.Flush()
 	return cw.Error()

@@ -23,9 +23,13 @@ func TestCSV(t *testing.T) {
 
 	b.Reset()
 	require.NoError(t, WriteRunCSV(&b, []RunStats{{Label: "pause/SR/pause=100us", Bench: BenchPause,
-		Point: 0, Rep: 2, Start: 5, End: 905, IOs: 3, Counted: 3, Mean: 300.25, Min: 100, Max: 500, StdDev: 163.3}}))
-	require.Equal(t, "label,bench,point,rep,start_ps,end_ps,ios,counted,mean_ps,min_ps,max_ps,stddev_ps\n"+
-		"pause/SR/pause=100us,pause,0,2,5,905,3,3,300.2,100,500,163.3\n", b.String())
+		Point: 0, Rep: 2, Start: 5, End: 905, IOs: 3, Counted: 3, Mean: 300.25, Min: 100, Max: 500, StdDev: 163.3},
+		{Label: "rw", Bench: BenchPause, IOs: 288, Counted: 163, Mean: 1e9, Min: 1e9, Max: 1e9,
+			Auto: &Outcome{IOIgnore: 125, IOCount: 288, Precision: 0.012345, Converged: true}}}))
+	require.Equal(t, "label,bench,point,rep,start_ps,end_ps,ios,counted,mean_ps,min_ps,max_ps,stddev_ps,"+
+		"auto_io_ignore,auto_io_count,auto_precision,auto_converged\n"+
+		"pause/SR/pause=100us,pause,0,2,5,905,3,3,300.2,100,500,163.3,,,,\n"+
+		"rw,pause,0,0,0,0,288,163,1000000000.0,1000000000,1000000000,0.0,125,288,0.0123,true\n", b.String())
 
 	b.Reset()
 	require.NoError(t, WriteIOCSV(&b, nil))

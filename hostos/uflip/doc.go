@@ -14,5 +14,10 @@
 //   - the nine micro-benchmarks and the methodology's experiment ordering as a Plan, scaled
 //     to a device capacity, including device state enforcement (Format);
 //   - Executor, which runs a Plan as simulated processes and collects per-IO records and
-//     per-run statistics, and CSV writers for both.
+//     per-run statistics, and CSV writers for both;
+//   - the automatic IOIgnore/IOCount rule (Converge: MSER-5 start-up detection and a
+//     batch-means confidence interval, converge.go);
+//   - Points, which merges repetitions into one point per run step; Findings, uFLIP's
+//     published findings as checks on those points (findings.go); and Calibrate, the
+//     per-micro-benchmark ratio of two devices' means (docs/uflip.md).
 package uflip

@@ -38,6 +38,8 @@ type RunStats struct {
 	Min     sim.Time
 	Max     sim.Time
 	StdDev  float64 // population standard deviation of latency, ps
+	// Auto is what the automatic IOIgnore/IOCount rule chose (nil with fixed counts).
+	Auto *Outcome `json:",omitempty"`
 }
 
 // Result collects the outputs of an executor.
@@ -52,12 +54,16 @@ type Result struct {
 // device is an Idler).
 type Executor struct {
 	Dev      Device
-	Seed     uint64          // root seed of the random streams
-	RunPause sim.Time        // idle time before every run or format but the first
-	IOSink   func(IORecord)  // when set, receives each IO record instead of Result.IOs
-	started  bool            // a run has been executed, so the next one pauses first
-	scratch  [][]sim.Time    // per-stream latency buffers, reused across runs
-	streams  []streamOutcome // per-stream results of the current repetition
+	Seed     uint64         // root seed of the random streams
+	RunPause sim.Time       // idle time before every run or format but the first
+	IOSink   func(IORecord) // when set, receives each IO record instead of Result.IOs
+	// Auto, when on, chooses each stream's IOIgnore and IOCount (converge.go): a run's
+	// IOCount is then the cap and its IOIgnore is not used. RunPlan sets it from the plan.
+	Auto    Converge
+	started bool            // a run has been executed, so the next one pauses first
+	recs    [][]IORecord    // per-stream records held back until IOIgnore is known (Auto)
+	scratch [][]sim.Time    // per-stream latency buffers, reused across runs
+	streams []streamOutcome // per-stream results of the current repetition
 }
 
 type streamOutcome struct {
@@ -65,12 +71,15 @@ type streamOutcome struct {
 	first  sim.Time
 	last   sim.Time
 	issued int64
+	ignore int64   // Auto: IOIgnore chosen
+	prec   float64 // Auto: achieved precision
 }
 
 // RunPlan executes every step of plan in order, pausing plan.Spec.RunPause between runs,
 // and appends the outputs to res.
 func (x *Executor) RunPlan(p *sim.Proc, plan *Plan, res *Result) error {
 	x.RunPause = plan.Spec.RunPause
+	x.Auto = plan.Spec.Auto
 	for _, st := range plan.Steps {
 		if err := x.Step(p, plan.Capacity, st, res); err != nil {
 			return err
@@ -166,7 +175,11 @@ func (x *Executor) rep(p *sim.Proc, label string, b Bench, point int, r Run, rep
 	d := int(r.degree())
 	x.streams = append(x.streams[:0], make([]streamOutcome, d)...)
 	for k := range d {
-		x.scratch[k] = x.buffer(k, r.IOCount-r.IOIgnore)
+		n := r.IOCount - r.IOIgnore
+		if x.Auto.On() {
+			n = r.IOCount // every IO is kept until the rule has chosen IOIgnore
+		}
+		x.scratch[k] = x.buffer(k, n)
 	}
 	if d == 1 {
 		x.stream(p, label, b, r, rep, 0, res)
@@ -185,10 +198,19 @@ func (x *Executor) rep(p *sim.Proc, label string, b Bench, point int, r Run, rep
 		}
 	}
 	st := RunStats{Label: label, Bench: b, Point: point, Rep: rep, Start: sim.MaxTime}
+	if x.Auto.On() {
+		st.Auto = &Outcome{Converged: true}
+	}
 	var all []sim.Time
 	for k, o := range x.streams {
 		if o.err != nil {
 			return o.err
+		}
+		if a := st.Auto; a != nil {
+			a.IOIgnore = max(a.IOIgnore, o.ignore)
+			a.IOCount = max(a.IOCount, o.issued)
+			a.Precision = max(a.Precision, o.prec)
+			a.Converged = a.Converged && o.prec <= x.Auto.RelErr
 		}
 		st.IOs += o.issued
 		st.Start = min(st.Start, o.first)
@@ -209,6 +231,14 @@ func (x *Executor) stream(p *sim.Proc, label string, b Bench, r Run, rep, k int,
 	o := &x.streams[k]
 	s := NewRunStream(r, int64(k), x.Seed, fmt.Sprintf("uflip/%s/rep%d/s%d", label, rep, k))
 	lats := x.scratch[k]
+	auto := x.Auto.On()
+	check := x.Auto.Min
+	if auto {
+		for len(x.recs) <= k {
+			x.recs = append(x.recs, nil)
+		}
+		x.recs[k] = x.recs[k][:0]
+	}
 	o.first = p.Now()
 	for i := range r.IOCount {
 		io := s.Next()
@@ -221,21 +251,45 @@ func (x *Executor) stream(p *sim.Proc, label string, b Bench, r Run, rep, k int,
 			return
 		}
 		o.last = submit + lat
-		ignored := i < r.IOIgnore
+		ignored := !auto && i < r.IOIgnore
 		if !ignored {
 			lats = append(lats, lat)
 		}
 		rec := IORecord{Label: label, Bench: b, Rep: rep, Stream: k, Seq: i, Pattern: io.Pattern,
 			Base: io.Base, Op: io.Op, LBA: io.LBA, Sectors: io.Sectors, Submit: submit,
 			Latency: lat, Ignored: ignored}
-		if x.IOSink != nil {
-			x.IOSink(rec)
+		if auto {
+			x.recs[k] = append(x.recs[k], rec)
 		} else {
-			res.IOs = append(res.IOs, rec)
+			x.emit(rec, res)
 		}
 		if r.Pause > 0 && (r.Burst <= 1 || (i+1)%r.Burst == 0) {
 			x.idle(p, r.Pause)
 		}
+		if auto && i+1 == check && i+1 < r.IOCount {
+			if _, prec := Precision(lats); prec <= x.Auto.RelErr {
+				break
+			}
+			check = x.Auto.next(check)
+		}
+	}
+	if auto {
+		// The last check's choice (or, at the cap, the choice over every IO issued).
+		o.ignore, o.prec = Precision(lats)
+		for i := range x.recs[k] {
+			x.recs[k][i].Ignored = x.recs[k][i].Seq < o.ignore
+			x.emit(x.recs[k][i], res)
+		}
+		lats = append(lats[:0], lats[o.ignore:]...) // keeps the buffer's capacity for reuse
 	}
 	x.scratch[k] = lats
+}
+
+// emit hands one IO record to the sink or to res.
+func (x *Executor) emit(rec IORecord, res *Result) {
+	if x.IOSink != nil {
+		x.IOSink(rec)
+	} else {
+		res.IOs = append(res.IOs, rec)
+	}
 }

@@ -28,6 +28,8 @@ func FuzzPlan(f *testing.F) {
 		{"format: none\nbenches: [order]\nincrs: [-1, 0, 1, 1000000]\n", 256 << 20},
 		{"io_size: 1536\nalign: 512\nlocalities: [1, 3, 5]\n", 3 << 20},
 		{"align: 131072\n", 100000},
+		{"auto: {rel_err: 0.05, min: 100}\nbenches: [granularity]\n", 16 << 20},
+		{"auto: {rel_err: 1.5, min: 7}\n", 16 << 20},
 	} {
 		f.Add([]byte(s.doc), s.cap)
 	}

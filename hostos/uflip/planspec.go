@@ -55,6 +55,9 @@ type PlanSpec struct {
 	Pauses     []sim.Time `yaml:"pauses"`      // Pause: pause after every IO
 	Bursts     []int64    `yaml:"bursts"`      // Bursts: IOs per burst
 	BurstPause sim.Time   `yaml:"burst_pause"` // Bursts: pause after every burst
+	// Auto chooses IOIgnore and IOCount per run (converge.go); off by default, as in uFLIP.
+	// When on, IOCount is each base's cap (and sizes the fresh sequential-write areas).
+	Auto Converge `yaml:"auto"`
 }
 
 // pow2 returns lo, 2·lo, … up to hi.
@@ -94,6 +97,7 @@ func DefaultPlanSpec() PlanSpec {
 		Pauses:     pauses,
 		Bursts:     pow2(1, 128),
 		BurstPause: 10 * sim.Millisecond,
+		Auto:       DefaultConverge(),
 	}
 }
 
@@ -169,5 +173,6 @@ func (s PlanSpec) Validate() error {
 	if s.BurstPause < 0 {
 		bad("burst_pause", "%v is negative", s.BurstPause)
 	}
+	errs = s.Auto.validate("uflip.auto.", errs)
 	return errors.Join(errs...)
 }
