@@ -13,6 +13,19 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// runStdout runs the command line and returns standard output alone (warnings go to
+// standard error and are returned apart).
+func runStdout(args ...string) (stdout, stderr string, err error) {
+	root := newRoot()
+	var o, e bytes.Buffer
+	root.SetOut(&o)
+	root.SetErr(&e)
+	root.SetArgs(args)
+	err = root.Execute()
+	return o.String(), e.String(), err
+}
+
+// run runs the command line and returns standard output and standard error together.
 func run(args ...string) (string, error) {
 	root := newRoot()
 	var out bytes.Buffer
