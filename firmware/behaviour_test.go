@@ -194,7 +194,7 @@ func TestSkipToLSBWastedMatchesFlash(t *testing.T) {
 		ch, d := r.fw.dieOf(dieIdx)
 		n := next(ftl.BlockID(b))
 		for pg := 0; pg < n; pg++ {
-			if ch.Die(d).Stamp(die.Addr{Plane: plane, Block: blk, Page: pg}) == die.ErasedStamp {
+			if !ch.Die(d).Programmed(die.Addr{Plane: plane, Block: blk, Page: pg}) {
 				onFlash++
 			}
 		}
