@@ -396,9 +396,50 @@ func (wk *worker) deallocate(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status
 	return nvmectrl.StatusSuccess
 }
 
-// writeZeroes trims the pages wholly inside the range (they then read as zeros).
+// writeZeroes serves Write Zeroes: reads of the range must return zeroes until it is
+// written again (NVMe base specification, Write Zeroes; the libnvme nvme_write_zeros(2)
+// page quotes it). The pages wholly inside the range are trimmed (an unmapped page reads as
+// zeroes). A page the range covers only in part, which LBAs smaller than a page allow, is
+// read-modify-written as a partial write is: its other sectors keep their data, and its
+// data word (the first eight bytes, all of a page's data the model keeps) becomes 0 if the
+// range covers it and keeps its value otherwise. A partial page that is unmapped already
+// reads as zeroes and is left alone.
 func (wk *worker) writeZeroes(p *sim.Proc, cmd *nvmectrl.Command) nvmectrl.Status {
-	return wk.trimRange(p, int64(cmd.SQE.SLBA()), int64(cmd.SQE.Blocks()))
+	slba, nlb := int64(cmd.SQE.SLBA()), int64(cmd.SQE.Blocks())
+	if st := wk.trimRange(p, slba, nlb); st != nvmectrl.StatusSuccess {
+		return st
+	}
+	f := wk.f
+	ps := int64(f.spec.PageSize)
+	off := slba * int64(f.lbaSize)
+	end := off + nlb*int64(f.lbaSize)
+	first, last := off/ps, (end-1)/ps
+	if off%ps != 0 || end < (first+1)*ps {
+		wk.zeroPart(p, cmd, first, off == first*ps)
+	}
+	if last != first && end%ps != 0 {
+		wk.zeroPart(p, cmd, last, true)
+	}
+	return nvmectrl.StatusSuccess
+}
+
+// zeroPart read-modify-writes logical page lpn for a Write Zeroes that covers part of it:
+// its data word becomes 0 if the range covers the page's first bytes (word), and keeps
+// its value otherwise.
+func (wk *worker) zeroPart(p *sim.Proc, cmd *nvmectrl.Command, lpn int64, word bool) {
+	f := wk.f
+	if _, ok := f.buf.Contains(lpn); !ok && f.ftl.Lookup(lpn) == ftl.NoPage {
+		return
+	}
+	wk.room(p)
+	f.reserved++
+	old := wk.oldStamp(p, lpn) // the page's other sectors are merged in
+	p.Compute(wk.core, f.acts.hil, f.spec.Cycles.PerPage)
+	if word {
+		old = 0
+	}
+	f.storePage(cmd, lpn, old)
+	f.evict.notify()
 }
 
 func (wk *worker) trimRange(p *sim.Proc, slba, nlb int64) nvmectrl.Status {
