@@ -10,7 +10,7 @@ import "unsafe"
 func ResourceBytes(activities int) (build, peak int64) {
 	n := int64(activities + 1) // "idle" too
 	build = int64(unsafe.Sizeof(Resource{})) +
-		n*int64(unsafe.Sizeof(""))+n*16 + // names
+		n*int64(unsafe.Sizeof("")) + n*16 + // names
 		n*int64(unsafe.Sizeof(Time(0))) // busy
 	return build, build + keptIntervals*int64(unsafe.Sizeof(interval{}))
 }
