@@ -42,6 +42,7 @@ type runFlags struct {
 	format   string
 	noFiles  bool
 	seeded   bool
+	check    bool
 }
 
 func (rf *runFlags) register(cmd *cobra.Command, scenarioDefault string) {
@@ -58,6 +59,7 @@ func (rf *runFlags) register(cmd *cobra.Command, scenarioDefault string) {
 	f.IntVar(&rf.jobs, "jobs", 0, "simulations run in parallel (0 = one per CPU)")
 	f.StringVar(&rf.format, "format", "text", "terminal output: text or json")
 	f.BoolVar(&rf.noFiles, "no-files", false, "write nothing under --out")
+	f.BoolVar(&rf.check, "check-data", false, "check that every page the host wrote reads back from the device (docs/reliability.md); results are unchanged")
 }
 
 // seedSet makes --seed the platform's root seed too (every component's random stream and
@@ -161,7 +163,7 @@ to --out/run/<preset>-<variant>-<scenario>/.`,
 			if label == "" {
 				label = "custom"
 			}
-			o := runner.Options{Label: label, Config: c, Workload: w}
+			o := runner.Options{Label: label, Config: c, Workload: w, CheckData: rf.check}
 			var tl *report.Timeline
 			if rf.timeline != "" {
 				from, to, err := parseWindow(rf.tlWindow)
@@ -185,6 +187,11 @@ to --out/run/<preset>-<variant>-<scenario>/.`,
 				if err := writeTimeline(rf.timeline, tl); err != nil {
 					return err
 				}
+			}
+			if rf.check {
+				// On standard error, so the text and JSON on standard output are those of a
+				// run without the check.
+				fmt.Fprintf(cmd.ErrOrStderr(), "data check: %d pages read back from the device as written\n", res.DataChecked)
 			}
 			return printResult(cmd.OutOrStdout(), rf.format, res)
 		},
