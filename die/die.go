@@ -44,7 +44,9 @@ type Stats struct {
 // (allocated on a block's first program and kept). Blocks filled by FillFrom cost nothing
 // per page: their stamps are computed on demand until the block is next programmed (they
 // are copied then) or erased. A 400 GB device of 4 KiB pages (~100 M pages, ~200 k blocks)
-// preconditioned with FillFrom thus needs stamps only for the blocks a run writes.
+// preconditioned with FillFrom thus needs stamps only for the blocks a run writes. A block
+// whose programs passed over pages also keeps a bitmap of them (one bit a page) until its
+// erase. MemoryBytes gives the totals.
 type Die struct {
 	name string
 	spec Spec

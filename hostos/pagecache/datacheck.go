@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/blk"
-	"github.com/fastdrain-sim/fastdrain/hostos/nvmedrv"
 )
 
 // DataCheck is the page cache's end-to-end data check (issue 22): with it on, every write
@@ -23,6 +22,7 @@ type DataCheck struct {
 	known   []bool
 	words   []uint64 // per frame: the word of the page it holds
 	version uint64
+	wrapped bool // more than 2³² − 1 page writes: words are no longer new
 
 	// Checked counts the pages read back from the device whose word was known; Mismatches
 	// those that did not match, the first of them described in First.
@@ -38,8 +38,9 @@ func (c *Cache) EnableDataCheck(devicePages int64) *DataCheck {
 	return c.check
 }
 
-// PageStamps implements nvmedrv.Stamper: the data words of a read or write bio's pages,
-// nil unless the data check is on.
+// PageStamps implements nvmedrv.Stamper (the driver finds it through the bio's Private
+// value; the page cache does not import the driver): the data words of a read or write
+// bio's pages, nil unless the data check is on.
 func (r *req) PageStamps() []uint64 { return r.stamps }
 
 // frameWord returns a slot for the word of frame fr.
@@ -52,10 +53,12 @@ func (d *DataCheck) frameWord(fr int32) *uint64 {
 
 // wrote gives page idx of f, held in frame fr, the next version's word.
 func (d *DataCheck) wrote(f *File, idx int64, fr int32) {
-	d.version++
-	if d.version >= 1<<32 {
-		panic(fmt.Sprintf("pagecache: data check: more than 2^32 − 1 page writes; the version of page %d of %s would wrap", idx, f.name))
+	if d.version == 1<<32-1 {
+		// The versions would wrap into another write's word: stop checking (Err says so).
+		d.wrapped = true
+		return
 	}
+	d.version++
 	dev, _ := f.devRun(idx)
 	*d.frameWord(fr) = uint64(dev)<<32 | d.version
 }
@@ -108,13 +111,14 @@ func (d *DataCheck) readDone(r *req) {
 // Err returns an error describing the first mismatch, or nil if every checked page read
 // back what was written.
 func (d *DataCheck) Err() error {
+	if d.wrapped {
+		return fmt.Errorf("pagecache: data check: more than %d page writes, so versions would wrap; the check covers runs shorter than that", uint64(1<<32-1))
+	}
 	if d.Mismatches == 0 {
 		return nil
 	}
 	return fmt.Errorf("pagecache: data check: %d of %d pages read back other data than last written; first: %s", d.Mismatches, d.Checked, d.First)
 }
-
-var _ nvmedrv.Stamper = (*req)(nil)
 
 // SyncAll fsyncs every file, in inode order (sync(2) for the check): afterwards every page
 // written through the cache is on the device. It returns the first error.

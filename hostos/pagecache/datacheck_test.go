@@ -86,3 +86,20 @@ func TestDataCheck(t *testing.T) {
 	require.EqualError(t, d.Err(), "pagecache: data check: 1 of "+strconv.FormatInt(d.Checked, 10)+
 		" pages read back other data than last written; first: page 5 of a (device page 5): read 0x500000005, last written 0x500000006")
 }
+
+// TestDataCheckVersionsDoNotWrap: at version 2³² − 1 the next write would need a 33rd bit;
+// the check then stops giving new words and Err says why instead of wrapping silently.
+func TestDataCheckVersionsDoNotWrap(t *testing.T) {
+	r := newRig(t, testSpec(), sim.Microsecond)
+	d := r.c.EnableDataCheck(1 << 30 / PageSize)
+	d.version = 1<<32 - 2
+	r.spawn("w", func(t2 *Task) {
+		f, err := r.c.Create(t2, "a")
+		require.NoError(t, err)
+		writePages(t, r.c, t2, f, 0, 1) // version 2³² − 1: the last
+		require.NoError(t, d.Err())
+		writePages(t, r.c, t2, f, 1, 1)
+	})
+	r.eng.Run()
+	require.EqualError(t, d.Err(), "pagecache: data check: more than 4294967295 page writes, so versions would wrap; the check covers runs shorter than that")
+}
