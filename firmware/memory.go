@@ -9,18 +9,23 @@ import (
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// procBytes is what one simulated process costs beyond its closure: sim.Proc runs each
-// process as a coroutine (iter.Pull), a goroutine whose stack starts at 8 KiB in Go 1.23+
-// and which these loops do not grow past that, plus the Proc and its bookkeeping.
-const procBytes = 8<<10 + 512
+// procBytes is what one simulated process costs beyond its closure at build: sim.Proc runs
+// each process as a coroutine (iter.Pull), a goroutine whose stack starts at Go's minimum,
+// 2 KiB (measured: 4,115 goroutines of a 4,096-die build hold 8.5 MB of stack), plus the
+// Proc and its bookkeeping. procGrowth is what its stack may grow by once it runs: to
+// 8 KiB, a bound these shallow loops stay within.
+const (
+	procBytes  = 2<<10 + 512
+	procGrowth = 6 << 10
+)
 
 // MemoryBytes returns the heap (and coroutine stacks) the firmware of spec takes on
 // channels × diesPerChannel dies of ds, from its data structures: the FTL's tables
 // (ftl.MemoryBytes), the write buffer's slots and index (buffer.MemoryBytes), one in-flight
 // count per block, the per-die scheduler queues, GC processes (one per die, each with a
 // batch of gcBatch stamps) and signals, and the workers. build is what New allocates; peak
-// adds what a run can grow to: an unbounded buffer (the oracle policies) holding every
-// logical page. spec must be valid for the geometry (ValidateGeometry).
+// adds what a run can grow to: the processes' stacks, and an unbounded buffer (the oracle
+// policies) holding every logical page. spec must be valid for the geometry (ValidateGeometry).
 func MemoryBytes(spec Spec, ds die.Spec, channels, diesPerChannel int) (build, peak int64) {
 	g := ftl.Geometry{Channels: channels, DiesPerChannel: diesPerChannel, Planes: ds.Planes,
 		BlocksPerPlane: ds.BlocksPerPlane, PagesPerBlock: ds.PagesPerBlock, Kind: ds.PageType}
@@ -39,7 +44,7 @@ func MemoryBytes(spec Spec, ds die.Spec, channels, diesPerChannel int) (build, p
 		dies*(procBytes+gcBatch*int64(unsafe.Sizeof(uint64(0)))+int64(unsafe.Sizeof(waiter{}))) + // GC processes
 		int64(spec.Workers)*(procBytes+int64(unsafe.Sizeof(worker{}))) +
 		int64(spec.Cores)*(int64(unsafe.Sizeof(sim.Core{}))+cb)
-	peak = build
+	peak = build + (dies+int64(spec.Workers))*procGrowth
 	if unbounded {
 		logical := int64(float64(g.Pages()) * (1 - cfg.OverProvisioning))
 		peak += buffer.MemoryBytes(int(logical), true) - bufBuild

@@ -18,16 +18,27 @@ func heapNow() int64 {
 // TestMemoryEstimateMatchesHeap: the resource guard's build estimate against the heap (and
 // coroutine stacks) a Build really takes, measured after a full collection, for a small
 // geometry (the tiny preset: 4 dies of 2 × 32 × 64 pages, 16,384 pages) and a medium one
-// (fastdrain-small: 16 dies of 512 × 512 pages, 4,194,304 pages, preconditioned half full).
+// (fastdrain-small: 16 dies of 512 × 512 pages, 4,194,304 pages, preconditioned half full),
+// and one of many dies, where the per-die structures weigh most (the tiny die on 64
+// channels × 64 dies: 4,096 dies, 16,777,216 pages).
 // The structures the estimate works out (everything but its flat runtimeBytes) must be
 // within 10 % of what was measured, less up to runtimeBytes for what it counts flat (the
 // host model's queues and request pools, the controller, the engine: 3.6 MiB for tiny,
 // by a heap profile). The medium build is dominated by the FTL's two maps, by hand
 // 3,260,232 logical × 4 B + 4,194,304 physical × 4 B = 29,817,944 B.
 func TestMemoryEstimateMatchesHeap(t *testing.T) {
-	for _, preset := range []string{"tiny", "fastdrain-small"} {
-		t.Run(preset, func(t *testing.T) {
-			c, err := Load(Options{Preset: preset})
+	cases := []struct {
+		name, preset string
+		sets         []string
+	}{
+		{"tiny", "tiny", nil},
+		{"fastdrain-small", "fastdrain-small", nil},
+		{"4096-dies", "tiny", []string{"flash.channels=64", "flash.ways=64", "precondition.fill=0"}},
+	}
+	for _, cs := range cases {
+		preset := cs.name
+		t.Run(cs.name, func(t *testing.T) {
+			c, err := Load(Options{Preset: cs.preset, Sets: cs.sets})
 			require.NoError(t, err)
 			e := c.EstimateMemory()
 			before := heapNow()
