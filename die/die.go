@@ -19,9 +19,10 @@ func (a Addr) String() string {
 	return fmt.Sprintf("plane %d block %d page %d", a.Plane, a.Block, a.Page)
 }
 
-// ErasedStamp is the out-of-band stamp read back from a page that has not been programmed
-// since its block was erased: all ones, as erased NAND reads 0xFF. Firmware must not use it
-// as a stamp; programming it panics.
+// ErasedStamp is the word read back from a page that has not been programmed since its
+// block was erased: all ones, as erased NAND reads 0xFF. It is also legal data: a page
+// programmed with it reads back the same, and the die tells the two apart by its block's
+// state (write pointer and skipped pages), never by the value: see Programmed.
 const ErasedStamp = ^uint64(0)
 
 // Stats counts the die's array operations. Reads and programs count pages (a two-plane read
@@ -43,7 +44,9 @@ type Stats struct {
 // (allocated on a block's first program and kept). Blocks filled by FillFrom cost nothing
 // per page: their stamps are computed on demand until the block is next programmed (they
 // are copied then) or erased. A 400 GB device of 4 KiB pages (~100 M pages, ~200 k blocks)
-// preconditioned with FillFrom thus needs stamps only for the blocks a run writes.
+// preconditioned with FillFrom thus needs stamps only for the blocks a run writes. A block
+// whose programs passed over pages also keeps a bitmap of them (one bit a page) until its
+// erase. MemoryBytes gives the totals.
 type Die struct {
 	name string
 	spec Spec
@@ -62,6 +65,10 @@ type Die struct {
 	erases []uint32    // erase (P/E) count
 	oob    [][]uint64  // stamps, allocated on the block's first program
 	src    StampSource // stamps of blocks filled by FillFrom (oob nil, next > 0)
+	// skipped holds, for the blocks whose programs passed over pages since their last
+	// erase (the skip-to-LSB allocator), a bitmap of those pages (bit p of word p/64): they
+	// are below the write pointer but erased. Looked up only by Programmed, never iterated.
+	skipped map[int][]uint64
 
 	// The running program or erase, if any.
 	opOpen     bool         // its interval is open on the array and its planes
@@ -149,13 +156,40 @@ func (d *Die) NextPage(plane, block int) int { return int(d.next[d.blockIndex(pl
 func (d *Die) EraseCount(plane, block int) int { return int(d.erases[d.blockIndex(plane, block)]) }
 
 // Stamp returns the out-of-band stamp of a page without taking time: ErasedStamp if the
-// page has not been programmed since its block's last erase. Checkers use it.
+// page has not been programmed since its block's last erase. Checkers use it; a page
+// programmed with all ones returns the same, so they ask Programmed which it is.
 func (d *Die) Stamp(a Addr) uint64 {
 	b := d.blockIndex(a.Plane, a.Block)
 	if a.Page >= int(d.next[b]) {
 		return ErasedStamp
 	}
 	return d.stampOf(b, a)
+}
+
+// Programmed reports whether page a has been programmed since its block's last erase: it
+// is below the block's write pointer and was not passed over by a later page's program.
+// This is the die's state, whatever the data: a page programmed with ErasedStamp is
+// programmed.
+func (d *Die) Programmed(a Addr) bool {
+	b := d.blockIndex(a.Plane, a.Block)
+	if a.Page >= int(d.next[b]) {
+		return false
+	}
+	bm := d.skipped[b]
+	return bm == nil || bm[a.Page/64]&(1<<uint(a.Page%64)) == 0
+}
+
+// markSkipped records that page of block index b was passed over by a program.
+func (d *Die) markSkipped(b, page int) {
+	if d.skipped == nil {
+		d.skipped = make(map[int][]uint64)
+	}
+	bm := d.skipped[b]
+	if bm == nil {
+		bm = make([]uint64, (d.spec.PagesPerBlock+63)/64)
+		d.skipped[b] = bm
+	}
+	bm[page/64] |= 1 << uint(page%64)
 }
 
 // stampOf returns the stamp of a programmed page a of block index b: stored, or from the
@@ -223,11 +257,7 @@ func (d *Die) Fill(plane, block, n int, stamp func(page int) uint64) {
 	}
 	o := d.stored(b, plane, block)
 	for p := 0; p < n; p++ {
-		s := stamp(p)
-		if s == ErasedStamp {
-			d.fail(0, "fill of plane %d block %d page %d with the reserved stamp ErasedStamp", plane, block, p)
-		}
-		o[p] = s
+		o[p] = stamp(p)
 	}
 	d.next[b] = uint16(n)
 }
@@ -235,7 +265,7 @@ func (d *Die) Fill(plane, block, n int, stamp func(page int) uint64) {
 // StampSource supplies the out-of-band stamps of pages filled by FillFrom.
 type StampSource interface {
 	// FillStamp returns the stamp of page of block of plane, a page filled by FillFrom. It
-	// must return the same value until the block is erased, and never ErasedStamp.
+	// must return the same value until the block is erased (any value: ErasedStamp too).
 	FillStamp(plane, block, page int) uint64
 }
 

@@ -229,7 +229,7 @@ func TestBusyDiePanics(t *testing.T) {
 	end := d.Program(0, []Addr{{0, 0, 0}}, []uint64{1})
 	require.Panics(t, func() { d.Read(100*us, []Addr{{1, 0, 0}}, make([]uint64, 1)) })
 	require.Panics(t, func() { d.Erase(100*us, []Addr{{1, 0, 0}}) })
-	require.Panics(t, func() { d.Program(0, []Addr{{0, 0, 0}}, []uint64{ErasedStamp}) })
+	require.Panics(t, func() { d.Program(0, []Addr{{0, 0, 1}}, []uint64{2}) })
 	// At its end the die is free again even before Complete is called.
 	rEnd := d.Read(end, []Addr{{0, 0, 0}}, make([]uint64, 1))
 	require.Equal(t, end+58*us, rEnd)
@@ -459,4 +459,42 @@ func TestFillFrom(t *testing.T) {
 	require.Panics(t, func() { d.FillFrom(0, 0, 1, &fillSource{}) }, "a second source")
 	require.Panics(t, func() { d.FillFrom(1, 2, 1, src) }, "not erased")
 	require.Equal(t, sim.Time(0), newDie(t, smallSpec()).Array().TotalBusyAt(sim.Second))
+}
+
+// TestAllOnesDataIsLegal (issue 22, hole 6): data whose word is all ones, the erased
+// pattern, programs and reads back like any other, and the die tells such a page from an
+// erased one by its state. Block 1 of plane 0: page 0 programmed with ^0, page 3 with ^0
+// (passing over pages 1 and 2, left erased), so by hand: Programmed is true for 0 and 3,
+// false for 1, 2 (skipped) and 4 (above the write pointer, 4); every one of them reads
+// ^0. After the erase no page is programmed, and page 1 can be programmed again (the skip
+// marks went with the erase).
+func TestAllOnesDataIsLegal(t *testing.T) {
+	d := newDie(t, smallSpec())
+	now := d.Program(0, []Addr{{0, 1, 0}}, []uint64{ErasedStamp})
+	require.True(t, d.Complete(now))
+	now = d.Program(now, []Addr{{0, 1, 3}}, []uint64{ErasedStamp})
+	require.True(t, d.Complete(now))
+	want := []bool{true, false, false, true, false}
+	got := make([]uint64, 1)
+	for pg, w := range want {
+		a := Addr{0, 1, pg}
+		require.Equal(t, w, d.Programmed(a), "page %d", pg)
+		require.Equal(t, ErasedStamp, d.Stamp(a), "page %d", pg)
+		now = d.Read(now, []Addr{a}, got)
+		require.Equal(t, ErasedStamp, got[0], "page %d", pg)
+	}
+	// Fill accepts all ones too.
+	d.Fill(1, 2, 2, func(int) uint64 { return ErasedStamp })
+	require.True(t, d.Programmed(Addr{1, 2, 1}))
+	now = d.Erase(now, []Addr{{0, 1, 0}})
+	require.True(t, d.Complete(now))
+	for pg := range want {
+		require.False(t, d.Programmed(Addr{0, 1, pg}), "page %d after erase", pg)
+	}
+	now = d.Program(now, []Addr{{0, 1, 0}}, []uint64{5})
+	require.True(t, d.Complete(now))
+	now = d.Program(now, []Addr{{0, 1, 1}}, []uint64{6})
+	require.True(t, d.Programmed(Addr{0, 1, 1}))
+	require.Equal(t, uint64(6), d.Stamp(Addr{0, 1, 1}))
+	_ = now
 }

@@ -89,9 +89,9 @@ func (d *Die) suspend(t, tR sim.Time, readPlanes uint64) sim.Time {
 	return rs
 }
 
-// Program programs one page per plane at t with the given out-of-band stamps and returns
-// when tPROG ends. Pages of a block are programmed in ascending order: each page must be at
-// or after its block's next free page (a full block must be erased first); programming a
+// Program programs one page per plane at t with the given out-of-band stamps (any values,
+// ErasedStamp included: see Programmed) and returns when tPROG ends. Pages of a block are
+// programmed in ascending order: each page must be at or after its block's next free page (a full block must be erased first); programming a
 // page below it is a firmware bug and panics naming the die, block, page and time. Pages
 // passed over stay erased and cannot be programmed until the block is erased: this is how
 // the skip-to-LSB allocator of FastDrain's prior work leaves CSB/MSB pages unused (counted
@@ -106,7 +106,7 @@ func (d *Die) Program(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 		d.fail(t, "program of %d planes given %d stamps", len(addrs), len(stamps))
 	}
 	page := addrs[0].Page
-	for i, a := range addrs {
+	for _, a := range addrs {
 		b := d.blockIndex(a.Plane, a.Block)
 		if n := int(d.next[b]); n > page {
 			if n == d.spec.PagesPerBlock {
@@ -114,15 +114,13 @@ func (d *Die) Program(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 			}
 			d.fail(t, "program of %v, but the block's next free page is %d (pages must be programmed in order)", a, n)
 		}
-		if stamps[i] == ErasedStamp {
-			d.fail(t, "program of %v with the reserved stamp ErasedStamp", a)
-		}
 	}
 	for i, a := range addrs {
 		b := d.blockIndex(a.Plane, a.Block)
 		o := d.stored(b, a.Plane, a.Block)
 		for skipped := int(d.next[b]); skipped < page; skipped++ {
-			o[skipped] = ErasedStamp
+			o[skipped] = ErasedStamp // what the erased page reads back
+			d.markSkipped(b, skipped)
 			d.stats.Skipped++
 		}
 		o[page] = stamps[i]
@@ -147,6 +145,9 @@ func (d *Die) Erase(t sim.Time, addrs []Addr) sim.Time {
 		b := d.blockIndex(a.Plane, a.Block)
 		d.next[b] = 0
 		d.erases[b]++
+		if d.skipped != nil {
+			delete(d.skipped, b)
+		}
 	}
 	d.stats.Erases += int64(len(addrs))
 	end := t + d.spec.TErase

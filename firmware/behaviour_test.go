@@ -193,7 +193,7 @@ func TestSkipToLSBWastedMatchesFlash(t *testing.T) {
 		d := r.die(dieIdx)
 		n := next(ftl.BlockID(b))
 		for pg := 0; pg < n; pg++ {
-			if d.Stamp(die.Addr{Plane: plane, Block: blk, Page: pg}) == die.ErasedStamp {
+			if !d.Programmed(die.Addr{Plane: plane, Block: blk, Page: pg}) {
 				onFlash++
 			}
 		}

@@ -274,7 +274,8 @@ func (f *Firmware) dramMove(t sim.Time, lpn int64, n int, write bool) sim.Time {
 // When the FTL preconditioned in closed form, the dies keep no stamps for the filled pages:
 // each die asks the FTL which logical page preconditioning wrote to a page when it is read
 // (die.FillFrom), so preconditioning costs no memory per page. Otherwise every filled page's
-// stamp is stored, with Stamp(0, 0) for pages holding superseded data.
+// stamp is stored, with staleStamp (a value no Stamp returns) for pages holding superseded
+// data.
 func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint64) error {
 	img, ok := f.flash.(FlashImage)
 	if !ok {
@@ -305,7 +306,7 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 			if lpn, ok := f.ftl.Owner(first + ftl.PPN(page)); ok {
 				return Stamp(lpn, 1)
 			}
-			return Stamp(0, 0) // invalid data: any non-erased stamp
+			return staleStamp // superseded data: any value but a live page's stamp
 		})
 	}
 	return nil
@@ -329,10 +330,44 @@ func (s *preStamps) FillStamp(plane, block, page int) uint64 {
 	return Stamp(lpn, 1)
 }
 
-// Stamp is the out-of-band stamp of version v of logical page lpn. The host writes the
-// same value in the first eight bytes of the page (see package doc), so reads can be
-// checked end to end.
-func Stamp(lpn int64, v uint64) uint64 { return uint64(lpn)<<24 | v&0xFFFFFF }
+// StampVersionBits is how many bits of a Stamp hold the version: the low 32, with the
+// logical page in the high 32. Logical pages fit, since the FTL's physical page numbers are
+// 32-bit (ftl.Geometry.Validate refuses 2³² − 3 pages or more), and 2³² − 1 versions do not
+// wrap in any run this simulator can make: at the whole stack's ~10 µs of wall time per
+// simulated page write it would take 12 hours of writes alone (docs/performance.md).
+const StampVersionBits = 32
+
+// MaxStampVersion is the largest version a Stamp can carry: 2³² − 1.
+const MaxStampVersion = 1<<StampVersionBits - 1
+
+// staleStamp is the stamp preconditioning gives a page holding superseded data: logical
+// page 0, version 0, which no Stamp carries (versions start at 1).
+const staleStamp uint64 = 0
+
+// Stamp is the out-of-band stamp of version v of logical page lpn: lpn in the high 32
+// bits, v in the low 32 (StampVersionBits). The host writes the same value in the first
+// eight bytes of the page (see package doc), so reads can be checked end to end. Versions
+// start at 1, so no stamp is 0, the value an unmapped (never written or trimmed) page reads
+// as; the stamp of a page is never confused with another page's or version's. lpn outside
+// [0, 2³²) or v outside [1, MaxStampVersion] is the caller's bug (a version counter run past
+// its width would otherwise wrap silently) and panics, naming the value.
+func Stamp(lpn int64, v uint64) uint64 {
+	if lpn < 0 || lpn >= 1<<32 {
+		panic(fmt.Sprintf("firmware.Stamp: logical page %d outside [0, 2^32)", lpn))
+	}
+	if v == 0 || v > MaxStampVersion {
+		panic(fmt.Sprintf("firmware.Stamp: version %d of logical page %d outside [1, %d] (a version counter wrapped or started at 0)",
+			v, lpn, uint64(MaxStampVersion)))
+	}
+	return uint64(lpn)<<StampVersionBits | v
+}
+
+// StampParts splits a stamp made by Stamp into its logical page and version; ok is false
+// for a value no Stamp returns (0, the unmapped value, among them).
+func StampParts(s uint64) (lpn int64, v uint64, ok bool) {
+	lpn, v = int64(s>>StampVersionBits), s&MaxStampVersion
+	return lpn, v, v != 0
+}
 
 // Track adds the firmware's time series to s: buffer occupancy, dirty pages, pages being
 // evicted and free blocks are sampled at the sampler's interval.

@@ -59,10 +59,15 @@ func smallDie() die.Spec {
 
 // newRig builds 2 channels × 2 dies of smallDie (16,384 pages, 64 MiB) with spec.
 func newRig(t testing.TB, spec Spec, mod func(*channel.Spec)) *rig {
+	return newRigLBA(t, spec, mod, 4096)
+}
+
+// newRigLBA is newRig with a namespace of lbaSize-byte logical blocks.
+func newRigLBA(t testing.TB, spec Spec, mod func(*channel.Spec), lbaSize int) *rig {
 	eng := sim.NewEngine()
 	mem := nvmectrl.NewHostMemory()
 	cs := nvmectrl.DefaultSpec()
-	cs.LBASize = 4096
+	cs.LBASize = lbaSize
 	ctrl := nvmectrl.New("ssd.nvme", cs, eng, pcie.NewLink("ssd.pcie", pcie.DefaultSpec()), mem)
 	chs := channel.DefaultSpec()
 	chs.Dies = 2

@@ -54,6 +54,12 @@ type worker struct {
 	nr, r       int
 	tLo, tHi    int64
 	writeZeroes bool
+	// Write Zeroes: the (at most two) pages its range covers in part, whether it covers
+	// each one's data word, the one being read-modify-written, and that one is (zeroing).
+	zp      [2]int64
+	zword   [2]bool
+	zn, zi  int
+	zeroing bool
 }
 
 func newWorker(f *Firmware, i int) *worker {
@@ -357,7 +363,11 @@ func (wk *worker) lookAtRoom() bool {
 	f := wk.f
 	f.wb.roomWaiters--
 	if f.buf.Room()-f.wb.reserved > 0 {
-		wk.writeRoom()
+		if wk.zeroing {
+			wk.zeroRoom()
+		} else {
+			wk.writeRoom()
+		}
 		return true
 	}
 	f.wb.waitRoom(wk)
@@ -431,8 +441,14 @@ func (wk *worker) storePages() {
 	wk.writeChunk()
 }
 
-// oldDone goes on with storePages once a page's old data is in DRAM.
+// oldDone goes on with storePages (or a Write Zeroes' zeroStore) once a page's old data is
+// in DRAM.
 func (wk *worker) oldDone() {
+	if wk.zeroing {
+		wk.stamp = wk.w.stamps[0]
+		wk.zeroStore()
+		return
+	}
 	if wk.jStep == 1 {
 		wk.stamp = wk.w.stamps[0]
 	}
@@ -555,7 +571,8 @@ func (wk *worker) trimNext() {
 	wk.trim()
 }
 
-// trim trims the range's pages and goes on with the next range.
+// trim trims the range's pages and goes on with the next range, or, for Write Zeroes,
+// with the pages its range covers in part (zeroPartials).
 func (wk *worker) trim() {
 	f := wk.f
 	for lpn := wk.tLo; lpn < wk.tHi; lpn++ {
@@ -563,5 +580,98 @@ func (wk *worker) trim() {
 		f.ftl.Trim(lpn)
 	}
 	wk.r++
+	if wk.writeZeroes {
+		wk.zeroPartials()
+		return
+	}
 	wk.trimNext()
+}
+
+// zeroPartials finds the pages a Write Zeroes covers only in part, which LBAs smaller than
+// a page allow: reads of the range must return zeroes until it is written again (NVMe base
+// specification, Write Zeroes), so such a page is read-modify-written as a partial write
+// is (zeroNext): its other sectors keep their data, and its data word (the first eight
+// bytes, all of a page's data the model keeps) becomes 0 if the range covers it and keeps
+// its value otherwise. The pages wholly inside the range were trimmed (an unmapped page
+// reads as zeroes).
+func (wk *worker) zeroPartials() {
+	f := wk.f
+	ps := int64(f.spec.PageSize)
+	off := int64(wk.cmd.SQE.SLBA()) * int64(f.lbaSize)
+	end := off + int64(wk.cmd.SQE.Blocks())*int64(f.lbaSize)
+	first, last := off/ps, (end-1)/ps
+	wk.zn, wk.zi = 0, 0
+	if off%ps != 0 || end < (first+1)*ps {
+		wk.zp[wk.zn], wk.zword[wk.zn] = first, off == first*ps
+		wk.zn++
+	}
+	if last != first && end%ps != 0 {
+		wk.zp[wk.zn], wk.zword[wk.zn] = last, true
+		wk.zn++
+	}
+	wk.zeroNext()
+}
+
+// zeroNext starts the read-modify-write of the next partly covered page, skipping one that
+// is unmapped already (it reads as zeroes), or ends the command.
+func (wk *worker) zeroNext() {
+	f := wk.f
+	for wk.zi < wk.zn {
+		lpn := wk.zp[wk.zi]
+		if _, ok := f.buf.Contains(lpn); !ok && f.ftl.Lookup(lpn) == ftl.NoPage {
+			wk.zi++
+			continue
+		}
+		wk.zeroing = true
+		wk.stalled, wk.stallFrom = false, f.eng.Now()
+		wk.zeroRoom()
+		return
+	}
+	wk.zeroing = false
+	wk.trimNext() // the one range is done: the command completes
+}
+
+// zeroRoom reserves buffer room for the page (waiting like a write: lookAtRoom comes back
+// here), then takes its old data (zeroStore, at once or after its flash read: oldDone).
+func (wk *worker) zeroRoom() {
+	f := wk.f
+	if f.buf.Room()-f.wb.reserved <= 0 {
+		if !wk.stalled {
+			wk.stalled = true
+			f.Stats.Stalls++
+		}
+		f.wb.waitRoom(wk)
+		return
+	}
+	if wk.stalled {
+		f.Stats.StallTime += f.eng.Now() - wk.stallFrom
+	}
+	f.wb.reserved++
+	if s, ok := wk.oldStamp(wk.zp[wk.zi]); ok {
+		wk.stamp = s
+		wk.zeroStore()
+	}
+}
+
+// zeroStore charges the page's per-page work (stepZero), then stores it (zeroPage).
+func (wk *worker) zeroStore() {
+	f := wk.f
+	if c := f.spec.Cycles.PerPage; c > 0 {
+		f.at(wk.core.Book(f.eng.Now(), f.acts.hil, c), wk, stepZero)
+		return
+	}
+	wk.zeroPage()
+}
+
+// zeroPage buffers the partly zeroed page and goes on with the next.
+func (wk *worker) zeroPage() {
+	f := wk.f
+	stamp := wk.stamp
+	if wk.zword[wk.zi] {
+		stamp = 0
+	}
+	f.storePage(wk.cmd, wk.zp[wk.zi], stamp)
+	f.evict.notify()
+	wk.zi++
+	wk.zeroNext()
 }

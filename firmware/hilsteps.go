@@ -31,6 +31,7 @@ const (
 	stepRanges               // a Dataset Management range list is in DRAM
 	stepTrim                 // a trim range's per-page work has ended
 	stepBoot                 // the worker starts (boot)
+	stepZero                 // a Write Zeroes partial page's per-page work has ended
 )
 
 // HandleEvent runs one step of the worker (see the codes above).
@@ -57,6 +58,8 @@ func (wk *worker) HandleEvent(ev *sim.Event) {
 	case stepBoot:
 		wk.held = true
 		wk.takeNext(ev.Time)
+	case stepZero:
+		wk.zeroPage()
 	}
 }
 

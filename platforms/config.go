@@ -30,6 +30,7 @@ type Config struct {
 	Firmware     firmware.Spec `yaml:"firmware"`     // SSD firmware
 	Precondition Precondition  `yaml:"precondition"` // device state before the run
 	Energy       energy.Spec   `yaml:"energy"`       // energy model of the SSD (docs/energy.md)
+	Limits       Limits        `yaml:"limits"`       // what the simulation may ask of this machine (memory.go)
 }
 
 // Flash is the flash array: channels × ways × dies per package, each die with its planes.
@@ -142,7 +143,18 @@ func (c Config) Validate() error {
 	if p.Overwrite < 0 || p.Overwrite > 4 {
 		errs = append(errs, fmt.Errorf("precondition.overwrite: %v is not in 0 … 4", p.Overwrite))
 	}
-	return errors.Join(errs...)
+	if c.Limits.Memory < 0 {
+		errs = append(errs, fmt.Errorf("limits.memory: %v must not be negative (0 means the machine's memory)", int64(c.Limits.Memory)))
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	// The models' own limits on the whole geometry (what firmware.New would refuse), then
+	// the resource guard, which needs a geometry the models accept.
+	if err := c.Firmware.ValidateGeometry(f.Die, f.Channels, f.Ways*f.DiesPerPackage); err != nil {
+		return err
+	}
+	return c.CheckMemory()
 }
 
 // prefixed returns the leaf errors of err, each prefixed with section unless its message

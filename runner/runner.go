@@ -7,8 +7,10 @@ import (
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/hostos"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
 	"github.com/fastdrain-sim/fastdrain/hostos/pagecache"
+	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -29,6 +31,12 @@ type Options struct {
 	SampleInterval sim.Time
 	// Timeline, if set, records every resource's activity in its window.
 	Timeline *report.Timeline
+	// CheckData turns on the page cache's end-to-end data check (pagecache.DataCheck): every
+	// page the host reads back from the device must hold the data it last wrote there; after
+	// the scenario (and after the results are taken, so they are unchanged) every file is
+	// fsynced and every page the check knows is read back from the device. Run fails naming
+	// the first page that did not match.
+	CheckData bool
 }
 
 // AppResult is one application's measurements.
@@ -67,6 +75,9 @@ type Result struct {
 	// FlashUsed and FlashWasted are pages programmed and pages skipped by the allocators
 	// during the run (the paper's Fig. 3b / 6b "Used" and "Wasted").
 	FlashUsed, FlashWasted int64
+	// DataChecked is how many pages read back from the device the data check compared
+	// with what was written (Options.CheckData; 0 without it).
+	DataChecked int64
 }
 
 // App returns the named application's result, or nil.
@@ -86,6 +97,10 @@ func Run(o Options) (*Result, error) {
 		return nil, err
 	}
 	defer m.Eng.Close()
+	var check *pagecache.DataCheck
+	if o.CheckData {
+		check = m.Host.Cache.EnableDataCheck(m.SSD.FW.LogicalPages())
+	}
 	interval := o.SampleInterval
 	if interval <= 0 {
 		interval = 10 * sim.Millisecond
@@ -172,5 +187,45 @@ func Run(o Options) (*Result, error) {
 		h := a.Latency
 		res.Apps = append(res.Apps, AppResult{App: a.App, Requests: a.Requests, Bytes: a.Bytes, Latency: &h, Series: a.Series})
 	}
+	if check != nil {
+		// The cache goes on recording victimizations (the last one may complete during
+		// the check): the result keeps its own copy of what the run saw.
+		res.Victims = append([]pagecache.VictimEvent(nil), res.Victims...)
+		res.Cache.Victims = res.Victims
+		if err := verifyData(m, check); err != nil {
+			return nil, err
+		}
+		res.DataChecked = check.Checked
+	}
 	return res, nil
+}
+
+// verifyData ends a run with the data check on, after its results are taken (so they are
+// those of a run without it): every file is fsynced, then every device page whose data
+// the check knows is read back through a raw device and compared with it, in simulated
+// time after the scenario.
+func verifyData(m *platforms.Machine, check *pagecache.DataCheck) error {
+	raw, err := hostos.NewRawDevice(m.Host, m.SSD.FW.LogicalPages()*pagecache.PageSize)
+	if err != nil {
+		return err
+	}
+	var failure error
+	m.Eng.Spawn("runner.datacheck", func(p *sim.Proc) {
+		if err := m.Host.Cache.SyncAll(m.Host.Task(p)); err != nil {
+			failure = err
+			return
+		}
+		failure = check.VerifyDevice(func(pg int64, words []uint64) error {
+			_, err := raw.DoData(p, uflip.OpRead, pg*pagecache.PageSize, int64(len(words))*pagecache.PageSize, words)
+			return err
+		})
+	})
+	m.Eng.Run()
+	if failure != nil {
+		return fmt.Errorf("runner: data check: %w", failure)
+	}
+	if err := check.Err(); err != nil {
+		return fmt.Errorf("runner: %w", err)
+	}
+	return nil
 }

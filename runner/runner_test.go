@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,4 +100,27 @@ func TestPowerLinesStack(t *testing.T) {
 	}
 	require.Equal(t, "+ pcie link", lines[4].Name)
 	require.Nil(t, (&Result{}).PowerLines())
+}
+
+// TestRunCheckData (issue 22, hole 9): the data check on the path run and compare use: at
+// the end of a co-located run every page the applications wrote through the page cache (or
+// read) reads back from the device as last written, and the check changes no simulated
+// result: the run's JSON is byte-identical with and without it.
+func TestRunCheckData(t *testing.T) {
+	// 64 MiB of host memory and a 4 MiB SSD buffer, so the applications' data leaves the
+	// page cache and the SSD's DRAM and is read back from flash.
+	c, sc := setup(t, "fd", "db-s+ungzip", sim.Second, append(smallSets, "host.pagecache.memory=64MiB", "firmware.buffer.pages=1024")...)
+	sc.Warmup = 100 * sim.Millisecond
+	var out [2][]byte
+	for i, check := range []bool{false, true} {
+		r, err := Run(Options{Label: "fd", Config: c, Workload: Workload{Scenario: sc, Apps: apps.DefaultSpec()}, CheckData: check})
+		require.NoError(t, err)
+		if check {
+			t.Logf("%d pages checked", r.DataChecked)
+			require.Positive(t, r.DataChecked)
+		}
+		out[i], err = json.Marshal(r.JSON())
+		require.NoError(t, err)
+	}
+	require.Equal(t, string(out[0]), string(out[1]))
 }

@@ -79,7 +79,7 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 				return fmt.Errorf("variant %s: %w", v, err)
 			}
 			index[key{sc, v}] = len(opts)
-			opts = append(opts, runner.Options{Label: v, Config: c, Workload: w})
+			opts = append(opts, runner.Options{Label: v, Config: c, Workload: w, CheckData: cf.check})
 		}
 	}
 	progress, finish := progressBar(cmd, len(opts))

@@ -67,19 +67,35 @@ func newConfigShow() *cobra.Command {
 
 func newConfigValidate() *cobra.Command {
 	cf := &configFlags{}
+	var memory bool
 	cmd := &cobra.Command{
 		Use:   "validate [FILE...]",
 		Short: "Check configuration files over a preset and report every problem",
+		Long: `validate loads the configuration as run does and reports every problem, each with
+its field path, including what the models refuse on the whole geometry and the resource
+guard: a configuration whose estimated memory exceeds limits.memory (default: the machine's
+memory) is refused (docs/reliability.md). --memory prints the estimate's parts.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cf.files = append(cf.files, args...)
-			if _, err := cf.load(); err != nil {
+			c, err := cf.load()
+			if err != nil {
 				return err
 			}
-			_, err := fmt.Fprintln(cmd.OutOrStdout(), "ok")
+			w := cmd.OutOrStdout()
+			if memory {
+				e := c.EstimateMemory()
+				fmt.Fprintf(w, "%-90s %14s %14s\n", "estimated memory", "build (B)", "peak (B)")
+				for _, p := range e.Parts {
+					fmt.Fprintf(w, "%-90s %14d %14d\n", p.What, p.Build, p.Peak)
+				}
+				fmt.Fprintf(w, "%-90s %14d %14d\n", "total", e.Build, e.Peak)
+			}
+			_, err = fmt.Fprintln(w, "ok")
 			return err
 		},
 	}
 	cf.register(cmd, "")
+	cmd.Flags().BoolVar(&memory, "memory", false, "print the resource guard's memory estimate, part by part")
 	return cmd
 }
 

@@ -103,3 +103,16 @@ func TestConfigImportMQSimWorkload(t *testing.T) {
 	require.Contains(t, out, "flow0 │ write")
 	require.Contains(t, out, "flow1 │  read")
 }
+
+// TestConfigValidateMemory: --memory prints the guard's estimate part by part before "ok";
+// a limit below it is refused naming limits.memory (the tiny preset needs about 10 MiB at
+// its peak, docs/reliability.md).
+func TestConfigValidateMemory(t *testing.T) {
+	out, err := run("config", "validate", "--preset", "tiny", "--memory")
+	require.NoError(t, err)
+	require.Contains(t, out, "flash dies (4 × 2 planes × 32 blocks × 64 pages)")
+	require.Contains(t, out, "firmware (FTL maps of 12288 logical and 16384 physical pages, buffer, per-die state)")
+	require.Regexp(t, "\nok\n$", out)
+	_, err = run("config", "validate", "--preset", "tiny", "--set", "limits.memory=1MiB")
+	require.ErrorContains(t, err, "limits.memory: the configuration needs an estimated")
+}

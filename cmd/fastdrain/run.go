@@ -41,6 +41,7 @@ type runFlags struct {
 	format   string
 	noFiles  bool
 	seeded   bool
+	check    bool
 }
 
 func (rf *runFlags) register(cmd *cobra.Command, scenarioDefault string) {
@@ -57,6 +58,7 @@ func (rf *runFlags) register(cmd *cobra.Command, scenarioDefault string) {
 	f.IntVar(&rf.jobs, "jobs", 0, "simulations run in parallel (0 = one per CPU)")
 	f.StringVar(&rf.format, "format", "text", "terminal output: text or json")
 	f.BoolVar(&rf.noFiles, "no-files", false, "write nothing under --out")
+	f.BoolVar(&rf.check, "check-data", false, "check that every page the host wrote reads back from the device (docs/reliability.md); results are unchanged")
 }
 
 // seedSet makes --seed the platform's root seed too (every component's random stream and
@@ -160,7 +162,7 @@ to --out/run/<preset>-<variant>-<scenario>/.`,
 			if label == "" {
 				label = "custom"
 			}
-			o := runner.Options{Label: label, Config: c, Workload: w}
+			o := runner.Options{Label: label, Config: c, Workload: w, CheckData: rf.check}
 			tl, err := rf.tl.build()
 			if err != nil {
 				return err
@@ -184,6 +186,11 @@ to --out/run/<preset>-<variant>-<scenario>/.`,
 			}
 			if err := rf.tl.write(tl, cmd.ErrOrStderr(), res.Series); err != nil {
 				return err
+			}
+			if rf.check {
+				// On standard error, so the text and JSON on standard output are those of a
+				// run without the check.
+				fmt.Fprintf(cmd.ErrOrStderr(), "data check: %d pages read back from the device as written\n", res.DataChecked)
 			}
 			return printResult(cmd.OutOrStdout(), rf.format, res)
 		},

@@ -38,6 +38,7 @@ type Cache struct {
 	wb      writeback
 	reqFree *req
 	stats   Stats
+	check   *DataCheck // the end-to-end data check, if on (datacheck.go)
 }
 
 // New builds the page cache of a host whose block device has capacity bytes, and starts its

@@ -29,6 +29,7 @@ type req struct {
 	task   *Task // waiter, if any
 	victim int   // index of the victimization event, or -1
 	next   *req
+	stamps []uint64 // the pages' data words, with the data check on (datacheck.go)
 }
 
 // HandleEvent completes the bio; it implements sim.Handler.
@@ -49,6 +50,9 @@ func (c *Cache) newReq(kind reqKind, op blk.Op, f *File, first, n int64, t *Task
 
 // submit hands the bio to the device, counting it against its task.
 func (c *Cache) submit(r *req) {
+	if c.check != nil {
+		c.check.submit(c, r)
+	}
 	if r.task != nil {
 		r.task.pending++
 	}
@@ -60,6 +64,9 @@ func (c *Cache) complete(r *req) {
 	now := c.eng.Now()
 	switch r.kind {
 	case reqRead:
+		if c.check != nil && r.bio.Err == nil {
+			c.check.readDone(r)
+		}
 		c.readDone(r)
 	case reqWriteback, reqSyncWrite:
 		c.writeDone(r, now)

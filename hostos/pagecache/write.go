@@ -43,6 +43,9 @@ func (c *Cache) Write(t *Task, f *File, off, n int64) (int64, error) {
 		if err != nil {
 			return max(idx*PageSize-off, 0), err
 		}
+		if c.check != nil {
+			c.check.wrote(f, idx, fr)
+		}
 		if c.markDirty(t, f, idx, fr) {
 			t.nrDirtied++
 		}

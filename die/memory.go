@@ -1,0 +1,29 @@
+package die
+
+import (
+	"unsafe"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// MemoryBytes returns the heap one die of spec takes (see Die's doc comment): at build,
+// the struct, its array and plane Resources, the page-type table and the per-block state
+// (write pointer, erase count, stamp slice header); and at most, once every block has been
+// programmed at least once, 8 bytes more per page for the stored stamps (a block filled
+// by FillFrom stores none until it is next programmed) and every Resource's interval ring.
+// The bitmap of skipped pages, kept only for blocks a skipping allocator passed pages over
+// in, is counted at one bit per page in the peak.
+func MemoryBytes(s Spec) (build, peak int64) {
+	blocks := int64(s.Planes) * int64(s.BlocksPerPlane)
+	pages := blocks * int64(s.PagesPerBlock)
+	res := int64(1)
+	if s.Planes > 1 {
+		res += int64(s.Planes)
+	}
+	rb, rp := sim.ResourceBytes(6)
+	build = int64(unsafe.Sizeof(Die{})) + res*rb +
+		int64(s.PagesPerBlock)*int64(unsafe.Sizeof(PageType(0))) +
+		blocks*int64(unsafe.Sizeof(uint16(0))+unsafe.Sizeof(uint32(0))+unsafe.Sizeof([]uint64(nil)))
+	peak = build + res*(rp-rb) + pages*int64(unsafe.Sizeof(uint64(0))) + pages/8
+	return build, peak
+}

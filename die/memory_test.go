@@ -1,0 +1,49 @@
+package die
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestMemoryBytesMatchesHeap: a die of 2 planes × 256 blocks × 256 pages (131,072 pages)
+// takes, by hand, 512 blocks × 30 B = 15,360 B of block state at build, and at its peak,
+// every block programmed once, 131,072 × 8 B = 1,048,576 B of stamps more (plus the
+// resources' interval rings). MemoryBytes must be within 10 % of the heap measured after
+// building 16 of them and after programming every page (the program and erase calls go straight to
+// the die, as the channel's would, one at a time).
+func TestMemoryBytesMatchesHeap(t *testing.T) {
+	s := DefaultSpec()
+	s.Planes, s.BlocksPerPlane, s.PagesPerBlock, s.PageSize = 2, 256, 256, 4096
+	build, peak := MemoryBytes(s)
+	require.GreaterOrEqual(t, build, int64(15_360))
+	require.GreaterOrEqual(t, peak-build, int64(1_048_576))
+	heap := func() int64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return int64(ms.HeapAlloc)
+	}
+	const n = 16 // dies, so the heap's own noise (a few KiB) does not matter
+	dies := make([]*Die, n)
+	before := heap()
+	for i := range dies {
+		dies[i] = newDie(t, s)
+	}
+	built := (heap() - before) / n
+	for _, d := range dies {
+		now := d.Read(0, []Addr{{0, 0, 0}}, make([]uint64, 1)) // allocates the rings
+		for b := range s.BlocksPerPlane {
+			for pg := range s.PagesPerBlock {
+				now = d.Program(now, []Addr{{0, b, pg}, {1, b, pg}}, []uint64{1, 2})
+				d.Complete(now)
+			}
+		}
+	}
+	full := (heap() - before) / n
+	runtime.KeepAlive(dies)
+	t.Logf("per die: build measured %d B, estimated %d B; peak measured %d B, estimated %d B", built, build, full, peak)
+	require.InDelta(t, 1, float64(built)/float64(build), 0.10)
+	require.InDelta(t, 1, float64(full)/float64(peak), 0.10)
+}

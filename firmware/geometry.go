@@ -1,0 +1,43 @@
+package firmware
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+)
+
+// ValidateGeometry reports what New would refuse about a valid spec on channels ×
+// diesPerChannel dies of ds, before anything is built: the FTL's geometry limits (32-bit
+// physical page numbers, at most 65,535 pages a block), its configuration against the
+// geometry (GC threshold below the blocks of a plane, the LSB-only region leaving room for
+// GC, over-provisioning) and the logical page count. Each error names its field path
+// (flash.* for the geometry, firmware.ftl.* for the FTL's settings).
+func (s Spec) ValidateGeometry(ds die.Spec, channels, diesPerChannel int) error {
+	g := ftl.GeometryOf(channels, diesPerChannel, ds)
+	var errs []error
+	for _, e := range leaves(g.Validate()) {
+		msg, _ := strings.CutPrefix(e.Error(), "ftl geometry: ")
+		errs = append(errs, fmt.Errorf("flash: %s (%d channels × %d dies × %d planes × %d blocks × %d pages)",
+			msg, channels, diesPerChannel, ds.Planes, ds.BlocksPerPlane, ds.PagesPerBlock))
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	// The FTL's settings against the geometry (ftl.Config.Validate, which also refuses an
+	// over-provisioning that leaves no logical page).
+	return s.ValidateFTL(g)
+}
+
+// leaves returns the errors joined in err (err itself if it is not a join), nil for nil.
+func leaves(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}

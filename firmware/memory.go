@@ -1,0 +1,43 @@
+package firmware
+
+import (
+	"unsafe"
+
+	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// MemoryBytes returns the heap the firmware of spec takes on
+// channels × diesPerChannel dies of ds, from its data structures: the FTL's tables
+// (ftl.MemoryBytes), the write buffer's slots and index (buffer.MemoryBytes), one in-flight
+// count per block, the per-die scheduler queues, GC tasks (one per die, each with a batch of
+// gcBatch stamps) and signals, and the workers (the firmware runs no processes since
+// issue 21: its tasks are step handlers, with no coroutine stacks). build is what New
+// allocates; peak adds what a run can grow to: an unbounded buffer (the oracle policies)
+// holding every logical page. spec must be valid for the geometry (ValidateGeometry).
+func MemoryBytes(spec Spec, ds die.Spec, channels, diesPerChannel int) (build, peak int64) {
+	g := ftl.GeometryOf(channels, diesPerChannel, ds)
+	cfg := spec.FTL
+	dies := int64(g.Dies())
+	unbounded := spec.Buffer.Policy.Unbounded()
+	bufBuild := buffer.MemoryBytes(spec.Buffer.Pages, false)
+	if unbounded {
+		bufBuild = buffer.MemoryBytes(0, false)
+	}
+	cb, _ := sim.ResourceBytes(3)
+	build = int64(unsafe.Sizeof(Firmware{})) + ftl.MemoryBytes(g, cfg) + bufBuild +
+		int64(g.Blocks())*int64(unsafe.Sizeof(uint16(0))) + // inflightBlock
+		dies*int64(unsafe.Sizeof(dieQueue{})+2*unsafe.Sizeof(int32(0))+2*unsafe.Sizeof(sim.Signal{})+
+			unsafe.Sizeof(false)+unsafe.Sizeof([]pendingProg(nil))) + // scheduler, gcSig, gcBusy, pending
+		dies*(int64(unsafe.Sizeof(gcTask{}))+gcBatch*int64(unsafe.Sizeof(uint64(0)))) + // GC tasks (step handlers, issue 21)
+		int64(spec.Workers)*int64(unsafe.Sizeof(worker{})) +
+		int64(spec.Cores)*(int64(unsafe.Sizeof(sim.Core{}))+cb)
+	peak = build
+	if unbounded {
+		logical := int64(float64(g.Pages()) * (1 - cfg.OverProvisioning))
+		peak += buffer.MemoryBytes(int(logical), true) - bufBuild
+	}
+	return build, peak
+}
