@@ -144,8 +144,11 @@ func (c Config) Validate() error {
 	}
 	// The models' own limits on the whole machine (what firmware.New and hostos.New would
 	// refuse), then the resource guard, which needs a machine the models accept.
-	if err := errors.Join(c.Firmware.ValidateGeometry(f.Die, f.Channels, f.Ways*f.DiesPerPackage),
-		c.Host.ValidateWith(c.NVMe)); err != nil {
+	dpc := f.Ways * f.DiesPerPackage
+	if err := errors.Join(c.Firmware.ValidateGeometry(f.Die, f.Channels, dpc), c.Host.ValidateWith(c.NVMe)); err != nil {
+		return err
+	}
+	if err := c.Firmware.ValidatePrecondition(f.Die, f.Channels, dpc, p.Fill, p.Overwrite); err != nil {
 		return err
 	}
 	return c.CheckMemory()

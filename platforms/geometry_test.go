@@ -26,6 +26,10 @@ func TestGeometryLimits(t *testing.T) {
 		{"tiny", "firmware.ftl.gc_threshold=40", "firmware.ftl.gc_threshold: 40 must be below the 32 blocks of a plane"},
 		{"tiny", "firmware.ftl.over_provisioning=0.9999999",
 			"firmware.ftl.over_provisioning: 0.9999999 leaves no logical page of the 16384 physical ones"},
+		// 12,288 logical pages × (1 + 1) = 24,576 writes; 16,384 − (3 + 1 + 1) × 8 planes × 64
+		// = 13,824 pages of room (tiny: GC threshold 3, a two-block LSB-only region).
+		{"tiny", "precondition.fill=1 precondition.overwrite=1",
+			"precondition.fill (1) and precondition.overwrite (1): 24576 page writes need more than the 13824 pages outside the GC reserve"},
 		// 100 queue pairs on a controller of 64 I/O queues and 65 vectors.
 		{"tiny", "host.nvme.queues=100",
 			"host.nvme.queues: 100 queue pairs need 100 I/O queues and 101 interrupt vectors; nvme.max_io_queues is 64 and nvme.vectors 65"},
