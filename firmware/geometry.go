@@ -41,3 +41,18 @@ func leaves(err error) []error {
 	}
 	return []error{err}
 }
+
+// ValidatePrecondition reports whether Precondition(fill, overwrite, …) will find room on
+// channels × diesPerChannel dies of ds (ftl.PreconditionRoom), for a spec and geometry
+// ValidateGeometry accepts; the error names the precondition fields and the numbers.
+func (s Spec) ValidatePrecondition(ds die.Spec, channels, diesPerChannel int, fill, overwrite float64) error {
+	g := ftl.GeometryOf(channels, diesPerChannel, ds)
+	if fill <= 0 {
+		return nil
+	}
+	if writes, room := ftl.PreconditionRoom(g, s.FTL, fill, overwrite); writes > room {
+		return fmt.Errorf("precondition.fill (%v) and precondition.overwrite (%v): %d page writes need more than the %d pages outside the GC reserve (firmware.ftl.gc_threshold, the LSB-only region)",
+			fill, overwrite, writes, room)
+	}
+	return nil
+}

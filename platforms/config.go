@@ -126,10 +126,11 @@ func (c Config) Validate() error {
 	if c.NVMe.LBASize > 0 && c.Firmware.PageSize%c.NVMe.LBASize != 0 {
 		errs = append(errs, fmt.Errorf("nvme.lba_size: %d does not divide firmware.page_size %d", c.NVMe.LBASize, c.Firmware.PageSize))
 	}
-	if !c.Firmware.Buffer.Policy.Unbounded() {
-		if need := int64(c.Firmware.Buffer.Pages) * int64(c.Firmware.PageSize); need > int64(c.DRAM.Capacity) {
-			errs = append(errs, fmt.Errorf("firmware.buffer.pages: %d pages (%d bytes) do not fit in dram.capacity %v",
-				c.Firmware.Buffer.Pages, need, c.DRAM.Capacity))
+	if !c.Firmware.Buffer.Policy.Unbounded() && c.Firmware.PageSize > 0 {
+		// Compared in pages: pages × page size can overflow int64 (2⁶⁰ pages did, and passed).
+		if fit := int64(c.DRAM.Capacity) / int64(c.Firmware.PageSize); int64(c.Firmware.Buffer.Pages) > fit {
+			errs = append(errs, fmt.Errorf("firmware.buffer.pages: %d pages of %d bytes do not fit in dram.capacity %v (%d pages)",
+				c.Firmware.Buffer.Pages, c.Firmware.PageSize, c.DRAM.Capacity, fit))
 		}
 	}
 	add("energy", c.Energy.Validate())
@@ -149,9 +150,13 @@ func (c Config) Validate() error {
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	// The models' own limits on the whole geometry (what firmware.New would refuse), then
-	// the resource guard, which needs a geometry the models accept.
-	if err := c.Firmware.ValidateGeometry(f.Die, f.Channels, f.Ways*f.DiesPerPackage); err != nil {
+	// The models' own limits on the whole machine (what firmware.New and hostos.New would
+	// refuse), then the resource guard, which needs a machine the models accept.
+	dpc := f.Ways * f.DiesPerPackage
+	if err := errors.Join(c.Firmware.ValidateGeometry(f.Die, f.Channels, dpc), c.Host.ValidateWith(c.NVMe)); err != nil {
+		return err
+	}
+	if err := c.Firmware.ValidatePrecondition(f.Die, f.Channels, dpc, p.Fill, p.Overwrite); err != nil {
 		return err
 	}
 	return c.CheckMemory()

@@ -74,6 +74,9 @@ func TestBadConfigs(t *testing.T) {
 		{"page not sector multiple", "flash:\n  die:\n    page_size: 1000\nfirmware:\n  page_size: 1000\n", "not a multiple of the 512-byte sector"},
 		{"watermarks reversed", "firmware:\n  buffer:\n    watermarks: {low: 0.9, high: 0.5}\n", "watermarks"},
 		{"buffer larger than DRAM", "firmware:\n  buffer:\n    pages: 100000\n", "do not fit in dram.capacity"},
+		// 2⁶⁰ pages × 4096 B overflows int64; tiny's 64 MiB DRAM holds 16,384 pages.
+		{"buffer overflowing bytes", "firmware:\n  buffer:\n    pages: 1152921504606846976\n",
+			"firmware.buffer.pages: 1152921504606846976 pages of 4096 bytes do not fit in dram.capacity 64MiB (16384 pages)"},
 		{"bad policy", "firmware:\n  buffer:\n    policy: lifo\n", "buffer policy \"lifo\""},
 		{"bad size", "dram:\n  capacity: lots\n", "size \"lots\""},
 		{"two documents", "seed: 1\n---\nseed: 2\n", "more than one YAML document"},

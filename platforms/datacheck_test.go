@@ -68,7 +68,7 @@ func TestPageCacheDataEndToEnd(t *testing.T) {
 	m.Eng.Run()
 	require.NoError(t, failure)
 	require.NoError(t, d.Err())
-	t.Logf("%d pages checked (%d on the first pass); %d GC runs, %d pages moved", d.Checked, afterFirst,
+	t.Logf("host mem pages %d; %d pages checked (%d on the first pass); %d GC runs, %d pages moved", m.Mem.Pages(), d.Checked, afterFirst,
 		m.SSD.FW.Stats.GCRuns, m.SSD.FW.Stats.GCPagesMoved)
 	require.GreaterOrEqual(t, afterFirst, int64(pages-4096))
 	require.Positive(t, m.SSD.FW.Stats.GCPagesMoved, "GC moved written data")

@@ -20,10 +20,10 @@ type Limits struct {
 	Memory sim.Size `yaml:"memory"`
 }
 
-// runtimeBytes is the heap a built machine holds beyond its per-die, per-block and per-page
-// structures: the Go runtime's own, the host OS model's tasks, queues and request pools,
-// the controller's command slots and the engine. Measured: the tiny preset's heap after
-// Build less its estimated structures is 3–5 MiB (TestMemoryEstimateMatchesHeap); 8 MiB is
+// runtimeBytes is the heap a built machine holds beyond the structures EstimateMemory
+// works out: the Go runtime's own, the host block layer's tags and request pools, the
+// controller's command slots and the engine. Measured: the tiny preset's heap after Build
+// less its estimated structures is about 2.3 MiB (TestMemoryEstimateMatchesHeap); 8 MiB is
 // counted.
 const runtimeBytes = 8 << 20
 
@@ -43,7 +43,7 @@ type MemoryEstimate struct {
 
 // EstimateMemory works out the memory c needs from the sizes of the data structures each
 // model allocates for its geometry (die.MemoryBytes, firmware.MemoryBytes,
-// pagecache.Spec.MemoryBytes): at build, what Build allocates (mapping tables, per-block
+// pagecache.Spec.MemoryBytes, nvmedrv.Spec.MemoryBytes): at build, what Build allocates (mapping tables, per-block
 // state, the write buffer's index, processes); at the peak, what a run can grow to (a stamp
 // per flash page once every block has been programmed, an unbounded buffer holding every
 // logical page, a full page cache). c must be valid apart from the guard itself.
@@ -54,12 +54,14 @@ func (c Config) EstimateMemory() MemoryEstimate {
 	fb, fp := firmware.MemoryBytes(c.Firmware, f.Die, f.Channels, f.Ways*f.DiesPerPackage)
 	logical := int64(float64(f.Bytes()/int64(f.Die.PageSize)) * (1 - c.Firmware.FTL.OverProvisioning))
 	host := c.Host.PageCache.MemoryBytes(logical)
+	drv := c.Host.Driver.MemoryBytes(c.NVMe, c.Host.PageCache.CPU.Cores)
 	e := MemoryEstimate{Parts: []MemoryPart{
 		{fmt.Sprintf("flash dies (%d × %d planes × %d blocks × %d pages)", dies, f.Die.Planes, f.Die.BlocksPerPlane, f.Die.PagesPerBlock),
 			dies * db, dies * dp},
 		{fmt.Sprintf("firmware (FTL maps of %d logical and %d physical pages, buffer, per-die state)", logical, f.Bytes()/int64(f.Die.PageSize)),
 			fb, fp},
 		{fmt.Sprintf("host page cache (%v of memory)", c.Host.PageCache.Memory), 0, host},
+		{"host NVMe driver (queues, command slots, DMA buffer address space)", drv, drv},
 		{"runtime and small structures", runtimeBytes, runtimeBytes},
 	}}
 	for _, p := range e.Parts {

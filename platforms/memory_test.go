@@ -20,7 +20,10 @@ func heapNow() int64 {
 // geometry (the tiny preset: 4 dies of 2 × 32 × 64 pages, 16,384 pages) and a medium one
 // (fastdrain-small: 16 dies of 512 × 512 pages, 4,194,304 pages, preconditioned half full),
 // and one of many dies, where the per-die structures weigh most (the tiny die on 64
-// channels × 64 dies: 4,096 dies, 16,777,216 pages).
+// channels × 64 dies: 4,096 dies, 16,777,216 pages), and one whose host driver weighs
+// most (5 queue pairs of 2,047 command slots, each with a 1 MiB DMA buffer and one PRP list
+// page: by hand 5 × 2,047 × (256 + 1) = 2,630,395 pages of host address space, 21 MB of
+// page table at 8 B a page).
 // The structures the estimate works out (everything but its flat runtimeBytes) must be
 // within 10 % of what was measured, less up to runtimeBytes for what it counts flat (the
 // host model's queues and request pools, the controller, the engine: 3.6 MiB for tiny,
@@ -34,6 +37,8 @@ func TestMemoryEstimateMatchesHeap(t *testing.T) {
 		{"tiny", "tiny", nil},
 		{"fastdrain-small", "fastdrain-small", nil},
 		{"4096-dies", "tiny", []string{"flash.channels=64", "flash.ways=64", "precondition.fill=0"}},
+		{"deep-host-queues", "tiny", []string{"host.nvme.queues=5", "host.nvme.queue_depth=2048",
+			"host.nvme.max_transfer=1MiB", "nvme.max_transfer=1048576"}},
 	}
 	for _, cs := range cases {
 		preset := cs.name
