@@ -45,7 +45,7 @@ type uflipOptions struct {
 	nbrun, scale, autoMin, autoCap     int64
 	auto                               float64
 	seed                               uint64
-	findings, plots                    bool
+	findings, plots, force             bool
 }
 
 func newUflip() *cobra.Command {
@@ -84,7 +84,8 @@ See docs/uflip.md.`,
 	f.Int64Var(&o.autoMin, "auto-min", uflip.DefaultConverge().Min, "with --auto: IOs before the first convergence check (at least 100)")
 	f.Int64Var(&o.autoCap, "auto-cap", 5116, "with --auto: at most this many IOs per run and stream (default uFLIP's largest IOCount, RW's)")
 	f.Uint64Var(&o.seed, "seed", 1, "random seed")
-	f.StringVar(&o.target, "target", "", "run on this real file or block device with O_DIRECT instead of the simulator")
+	f.StringVar(&o.target, "target", "", "run on this real file or block device with O_DIRECT instead of the simulator (it is written over)")
+	f.BoolVar(&o.force, "force", false, "let --target write over an existing non-empty file or a block device")
 	f.StringVar(&o.vs, "vs", "", "also run the plan on these presets (comma-separated), for overlaid plots and the calibration table")
 	f.BoolVar(&o.findings, "findings", false, "check uFLIP's findings on each device")
 	f.BoolVar(&o.plots, "plots", false, "draw uFLIP's figures into --out/uflip/plots")
@@ -210,6 +211,9 @@ func (o *uflipOptions) devices() ([]*uflipDevice, error) {
 		return nil
 	}
 	if o.target != "" {
+		if err := checkTarget(o.target, o.force); err != nil {
+			return nil, err
+		}
 		sz, _ := sim.ParseSize(o.span)
 		fd, err := uflip.OpenFileDevice(o.target, uflip.FileOptions{Size: int64(sz), Create: true})
 		if err != nil {
@@ -495,4 +499,25 @@ func uflipPlots(dir string, devs []*uflipDevice, traceLabel string) error {
 	file := "trace-" + strings.NewReplacer("/", "_", "=", "").Replace(traceLabel) + ".png"
 	return report.IOTrace(filepath.Join(dir, file), "uFLIP per-IO response time: "+traceLabel,
 		"response time (ms, log scale)", true, traces)
+}
+
+// checkTarget refuses to let uFLIP's writes destroy data by accident: a block device or a
+// non-empty file is written over only with --force; a new or empty file is fine.
+func checkTarget(path string, force bool) error {
+	st, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) || force {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("--target: %w", err)
+	}
+	switch {
+	case st.Mode()&os.ModeDevice != 0:
+		return fmt.Errorf("--target %s is a device: uFLIP writes over it; give --force to do so", path)
+	case st.Mode().IsRegular() && st.Size() > 0:
+		return fmt.Errorf("--target %s exists and holds %d bytes: uFLIP writes over it; give --force to do so, or name a new file", path, st.Size())
+	case !st.Mode().IsRegular():
+		return fmt.Errorf("--target %s is not a regular file or a block device", path)
+	}
+	return nil
 }

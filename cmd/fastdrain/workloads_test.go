@@ -260,3 +260,19 @@ func TestUflipPlanFile(t *testing.T) {
 	_, err = run("uflip", "--plan", bad)
 	require.ErrorContains(t, err, "uflip.nb_run: 0 must be positive")
 }
+
+func TestUflipTargetNeedsForceToOverwrite(t *testing.T) {
+	// An existing non-empty file is refused without --force; a new or empty one is fine.
+	dir := t.TempDir()
+	full := filepath.Join(dir, "data.img")
+	require.NoError(t, os.WriteFile(full, []byte("precious"), 0o644))
+	require.ErrorContains(t, checkTarget(full, false), "exists and holds 8 bytes: uFLIP writes over it; give --force")
+	require.NoError(t, checkTarget(full, true))
+	empty := filepath.Join(dir, "empty.img")
+	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	require.NoError(t, checkTarget(empty, false))
+	require.NoError(t, checkTarget(filepath.Join(dir, "new.img"), false))
+	require.ErrorContains(t, checkTarget(dir, false), "is not a regular file or a block device")
+	_, err := run("uflip", "--bench", "granularity", "--span", "8MiB", "--target", full, "--out", "")
+	require.ErrorContains(t, err, "give --force")
+}
