@@ -315,7 +315,7 @@ func (r *Result) WriteDir(dir string) error {
 	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), cfg, 0o644); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(dir, "result.json"), func(w io.Writer) error {
+	if err := report.WriteFile(filepath.Join(dir, "result.json"), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r.JSON())
@@ -333,22 +333,10 @@ func (r *Result) WriteDir(dir string) error {
 			return err
 		}
 	}
-	if err := writeFile(filepath.Join(dir, "series.csv"), r.writeSeriesCSV); err != nil {
+	if err := report.WriteFile(filepath.Join(dir, "series.csv"), r.writeSeriesCSV); err != nil {
 		return err
 	}
 	return r.Plots(dir)
-}
-
-func writeFile(path string, fill func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := fill(f); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return f.Close()
 }
 
 // writeSeriesCSV writes every sampled series in long form: series, time_ps, value.

@@ -252,22 +252,10 @@ func (r *Result) WriteFiles(dir string) ([]string, error) {
 		write func(io.Writer) error
 	}{{".json", r.WriteJSON}, {".csv", r.WriteCSV}} {
 		p := filepath.Join(dir, r.FileBase()+f.ext)
-		if err := writeFile(p, f.write); err != nil {
+		if err := report.WriteFile(p, f.write); err != nil {
 			return paths, err
 		}
 		paths = append(paths, p)
 	}
 	return paths, nil
-}
-
-func writeFile(path string, fill func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := fill(f); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return f.Close()
 }

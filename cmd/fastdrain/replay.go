@@ -222,7 +222,7 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 	if err := os.MkdirAll(rf.out, 0o755); err != nil {
 		return err
 	}
-	if err := writeFileWith(filepath.Join(rf.out, "replay.json"), sum.writeJSON); err != nil {
+	if err := report.WriteFile(filepath.Join(rf.out, "replay.json"), sum.writeJSON); err != nil {
 		return err
 	}
 	return sum.table().SaveCSV(filepath.Join(rf.out, "replay.csv"))
@@ -230,19 +230,6 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 
 // mb formats bytes as decimal megabytes (10⁶ B) with one decimal.
 func mb(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) }
-
-// writeFileWith creates path and fills it with write.
-func writeFileWith(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return f.Close()
-}
 
 // replaySummary is replay's result as numbers, units in the field names: what --format
 // json prints and replay.json holds.
@@ -280,12 +267,7 @@ type replayOpSum struct {
 	BytesMoved int64   `json:"bytes_moved"`
 	IOPS       float64 `json:"iops"`
 	MBps       float64 `json:"mb_per_s"` // BytesMoved per simulated second, 10⁶ B
-	MeanUs     float64 `json:"mean_us"`
-	P50Us      float64 `json:"p50_us"`
-	P90Us      float64 `json:"p90_us"`
-	P99Us      float64 `json:"p99_us"`
-	P999Us     float64 `json:"p999_us"`
-	MaxUs      float64 `json:"max_us"`
+	latencyUs
 }
 
 // newReplaySummary computes the summary. IOPS and MB/s are over the replay's span, from its
@@ -306,9 +288,7 @@ func newReplaySummary(path string, format trace.Format, fit trace.Options, st tr
 	asked := map[trace.Op]int64{trace.Read: st.ReadBytesAsked, trace.Write: st.WriteBytesAsked}
 	add := func(name string, n, askedB, moved int64, h *sim.Histogram) {
 		s.Ops = append(s.Ops, replayOpSum{Op: name, Requests: n, BytesAsked: askedB, BytesMoved: moved,
-			IOPS: per(float64(n)), MBps: per(float64(moved)) / 1e6, MeanUs: h.Mean() / float64(sim.Microsecond),
-			P50Us: us(h.Quantile(0.5)), P90Us: us(h.Quantile(0.9)), P99Us: us(h.Quantile(0.99)),
-			P999Us: us(h.Quantile(0.999)), MaxUs: us(h.Max())})
+			IOPS: per(float64(n)), MBps: per(float64(moved)) / 1e6, latencyUs: latencyOf(h)})
 	}
 	var allAsked, allMoved int64
 	for op := 0; op < len(res.Count); op++ {

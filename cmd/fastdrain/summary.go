@@ -25,16 +25,11 @@ type compareSummary struct {
 
 // summaryCell is one application under one variant.
 type summaryCell struct {
-	Scenario string  `json:"scenario"`
-	App      string  `json:"app"`
-	Variant  string  `json:"variant"`
-	Requests int64   `json:"requests"`
-	MeanUs   float64 `json:"mean_us"`
-	P50Us    float64 `json:"p50_us"`
-	P90Us    float64 `json:"p90_us"`
-	P99Us    float64 `json:"p99_us"`
-	P999Us   float64 `json:"p999_us"`
-	MaxUs    float64 `json:"max_us"`
+	Scenario string `json:"scenario"`
+	App      string `json:"app"`
+	Variant  string `json:"variant"`
+	Requests int64  `json:"requests"`
+	latencyUs
 	// P99Norm is p99 over the baseline variant's p99 for the same app (0 if either is empty).
 	P99Norm float64 `json:"p99_norm"`
 	// CorunnerMBps is Ungzip's write throughput in the same run (10⁶ bytes per second).
@@ -46,7 +41,6 @@ type summaryCell struct {
 
 // buildSummary fills the summary from the compare run's cells.
 func buildSummary(preset string, dur sim.Time, scenarios, appsRun, variants []string, cell func(app, v string) runner.Cell) compareSummary {
-	us := func(ps int64) float64 { return float64(ps) / float64(sim.Microsecond) }
 	s := compareSummary{Format: "fastdrain-compare/1", Preset: preset, Seconds: dur.Seconds(), Baseline: variants[0],
 		Variants: variants, Scenarios: scenarios, Cells: []summaryCell{}}
 	for _, a := range appsRun {
@@ -57,9 +51,7 @@ func buildSummary(preset string, dur sim.Time, scenarios, appsRun, variants []st
 			if c.Result != nil {
 				if r := c.Result.App(a); r != nil && r.Latency != nil && r.Latency.Count() > 0 {
 					h := r.Latency
-					sc.Requests, sc.MeanUs = r.Requests, h.Mean()/float64(sim.Microsecond)
-					sc.P50Us, sc.P90Us, sc.P99Us = us(h.Quantile(0.5)), us(h.Quantile(0.9)), us(h.Quantile(0.99))
-					sc.P999Us, sc.MaxUs = us(h.Quantile(0.999)), us(h.Max())
+					sc.Requests, sc.latencyUs = r.Requests, latencyOf(h)
 					if base > 0 {
 						sc.P99Norm = float64(h.Quantile(0.99)) / float64(base)
 					}

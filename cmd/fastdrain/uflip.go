@@ -298,7 +298,7 @@ func (o *uflipOptions) run(w io.Writer) error {
 				return err
 			}
 			if dir := o.dir(d, len(devs)); dir != "" {
-				if err := writeWith(filepath.Join(dir, "findings.txt"), func(f *os.File) error { return findingsTable(f, d.name, fs) }); err != nil {
+				if err := report.WriteFile(filepath.Join(dir, "findings.txt"), func(w io.Writer) error { return findingsTable(w, d.name, fs) }); err != nil {
 					return err
 				}
 			}
@@ -386,7 +386,7 @@ func (o *uflipOptions) execute(d *uflipDevice, plan *uflip.Plan, traceLabel stri
 	if err := ios.Close(); err != nil {
 		return err
 	}
-	return writeWith(filepath.Join(dir, "runs.csv"), func(f *os.File) error { return uflip.WriteRunCSV(f, res.Runs) })
+	return report.WriteFile(filepath.Join(dir, "runs.csv"), func(w io.Writer) error { return uflip.WriteRunCSV(w, res.Runs) })
 }
 
 // runTable prints one row per run (with the automatic rule's choice when it is on).

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-
 	"github.com/fastdrain-sim/fastdrain/hostos"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 )
@@ -23,16 +21,4 @@ func simDevice(cf *configFlags) (*platforms.Machine, *hostos.RawDevice, error) {
 		return nil, nil, err
 	}
 	return m, dev, nil
-}
-
-func writeWith(path string, fill func(*os.File) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := fill(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -36,10 +36,38 @@ var noEquivalent = map[string]string{
 // 2.5 and 5 GT/s with 8b/10b coding, 8, 16 and 32 GT/s with 128b/130b (FACTS.md §2).
 var pcieLane = [...]float64{1: 0.25, 2: 0.5, 3: 8.0 / 8 * 128 / 130, 4: 16.0 / 8 * 128 / 130, 5: 32.0 / 8 * 128 / 130}
 
+// plain are the elements that map to one key as an integer in [lo, hi], or as that many
+// nanoseconds (ns).
+var plain = map[string]struct {
+	key    string
+	lo, hi int64
+	ns     bool
+}{
+	"Flash_Channel_Count":  {"flash.channels", 1, 1024, false},
+	"Chip_No_Per_Channel":  {"flash.ways", 1, 1024, false},
+	"Die_No_Per_Chip":      {"flash.dies_per_package", 1, 64, false},
+	"Plane_No_Per_Die":     {"flash.die.planes", 1, 16, false},
+	"Block_No_Per_Plane":   {"flash.die.blocks_per_plane", 1, 1 << 20, false},
+	"Page_No_Per_Block":    {"flash.die.pages_per_block", 1, 1 << 16, false},
+	"Data_Cache_DRAM_tRCD": {"dram.t_rcd", 0, 1e6, true},
+	"Data_Cache_DRAM_tCL":  {"dram.cl", 0, 1e6, true},
+	"Data_Cache_DRAM_tRP":  {"dram.t_rp", 0, 1e6, true},
+	"Block_Erase_Latency":  {"flash.die.t_erase", 1, 1e12, true},
+	"Suspend_Program_Time": {"flash.die.t_suspend", 0, 1e12, true},
+}
+
 // element maps one leaf element.
 func (im *importer) element(e element) {
 	if why, ok := noEquivalent[e.name]; ok {
 		im.note(e, false, "%s", why)
+		return
+	}
+	if p, ok := plain[e.name]; ok {
+		if n, ok := im.integer(e, p.lo, p.hi); ok && p.ns {
+			im.set(p.key, ns(n), e)
+		} else if ok {
+			im.set(p.key, int(n), e)
+		}
 		return
 	}
 	switch e.name {
@@ -109,18 +137,6 @@ func (im *importer) element(e element) {
 			// Double data rate: two transfers per clock, so t_CK = 2000 / rate ns.
 			im.set("dram.t_ck", fmt.Sprintf("%gns", 2000/float64(n)), e)
 		}
-	case "Data_Cache_DRAM_tRCD":
-		if n, ok := im.integer(e, 0, 1000000); ok {
-			im.set("dram.t_rcd", ns(n), e)
-		}
-	case "Data_Cache_DRAM_tCL":
-		if n, ok := im.integer(e, 0, 1000000); ok {
-			im.set("dram.cl", ns(n), e)
-		}
-	case "Data_Cache_DRAM_tRP":
-		if n, ok := im.integer(e, 0, 1000000); ok {
-			im.set("dram.t_rp", ns(n), e)
-		}
 	case "Address_Mapping":
 		if w, ok := im.oneOf(e, "PAGE_LEVEL", "HYBRID"); ok && w == "HYBRID" {
 			im.note(e, true, "fastdrain maps pages only; the page-level FTL is used")
@@ -145,20 +161,12 @@ func (im *importer) element(e element) {
 			im.set("firmware.ftl.gc_victim", "greedy", e)
 			im.note(e, true, "fastdrain's victim policies are greedy and cost-benefit; %s is imported as greedy", w)
 		}
-	case "Flash_Channel_Count":
-		if n, ok := im.integer(e, 1, 1024); ok {
-			im.set("flash.channels", int(n), e)
-		}
 	case "Flash_Channel_Width":
 		if n, ok := im.integer(e, 1, 8); ok {
 			im.set("flash.onfi.bus_width", int(8*n), e)
 		}
 	case "Channel_Transfer_Rate", "Flash_Comm_Protocol":
 		// Read together in derived: the protocol and rate pick an ONFI timing mode.
-	case "Chip_No_Per_Channel":
-		if n, ok := im.integer(e, 1, 1024); ok {
-			im.set("flash.ways", int(n), e)
-		}
 	// Flash_Parameter_Set
 	case "Flash_Technology":
 		if w, ok := im.oneOf(e, "SLC", "MLC", "TLC"); ok {
@@ -184,30 +192,6 @@ func (im *importer) element(e element) {
 				kind = "t_prog"
 			}
 			im.set("flash.die."+kind+"."+strings.ToLower(e.name[len(e.name)-3:]), ns(n), e)
-		}
-	case "Block_Erase_Latency":
-		if n, ok := im.integer(e, 1, 1e12); ok {
-			im.set("flash.die.t_erase", ns(n), e)
-		}
-	case "Suspend_Program_Time":
-		if n, ok := im.integer(e, 0, 1e12); ok {
-			im.set("flash.die.t_suspend", ns(n), e)
-		}
-	case "Die_No_Per_Chip":
-		if n, ok := im.integer(e, 1, 64); ok {
-			im.set("flash.dies_per_package", int(n), e)
-		}
-	case "Plane_No_Per_Die":
-		if n, ok := im.integer(e, 1, 16); ok {
-			im.set("flash.die.planes", int(n), e)
-		}
-	case "Block_No_Per_Plane":
-		if n, ok := im.integer(e, 1, 1<<20); ok {
-			im.set("flash.die.blocks_per_plane", int(n), e)
-		}
-	case "Page_No_Per_Block":
-		if n, ok := im.integer(e, 1, 1<<16); ok {
-			im.set("flash.die.pages_per_block", int(n), e)
 		}
 	case "Page_Capacity":
 		n, ok := im.integer(e, 512, 1<<20)

@@ -43,12 +43,9 @@ type element struct {
 
 // Import reads an MQSim ssdconfig.xml from r; name names it in errors.
 func Import(r io.Reader, name string) (*Result, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxFile+1))
+	data, err := readInput(r, name, "an MQSim ssdconfig.xml")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > maxFile {
-		return nil, fmt.Errorf("%s: larger than %d bytes: not an MQSim ssdconfig.xml", name, maxFile)
+		return nil, err
 	}
 	leaves, err := readLeaves(data, name)
 	if err != nil {
@@ -72,8 +69,34 @@ func Import(r io.Reader, name string) (*Result, error) {
 	return im.res, nil
 }
 
-// maxFile bounds the input: MQSim's own file is under 4 KB.
+// maxFile bounds the input: MQSim's own files are under 4 KB.
 const maxFile = 1 << 20
+
+// readInput reads an MQSim file of at most maxFile bytes; what names the kind in errors.
+func readInput(r io.Reader, name, what string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > maxFile {
+		return nil, fmt.Errorf("%s: larger than %d bytes: not %s", name, maxFile, what)
+	}
+	return data, nil
+}
+
+// newDecoder returns an XML decoder of data that reads MQSim's us-ascii (ASCII is UTF-8;
+// other charsets are refused), and a function giving the line it has reached.
+func newDecoder(data []byte) (*xml.Decoder, func() int) {
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	dec.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
+		switch strings.ToLower(label) {
+		case "us-ascii", "ascii", "utf-8":
+			return in, nil
+		}
+		return nil, fmt.Errorf("encoding %q is not supported (want us-ascii or utf-8)", label)
+	}
+	return dec, func() int { return 1 + bytes.Count(data[:min(int(dec.InputOffset()), len(data))], []byte("\n")) }
+}
 
 // sets are the parameter-set elements that hold leaves; anything else with children is
 // refused.
@@ -82,16 +105,7 @@ var sets = map[string]bool{"Execution_Parameter_Set": true, "Host_Parameter_Set"
 
 // readLeaves returns the leaf elements in file order, checking the nesting.
 func readLeaves(data []byte, name string) ([]element, error) {
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	dec.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
-		// MQSim writes encoding="us-ascii"; ASCII is UTF-8. Other charsets are refused.
-		switch strings.ToLower(label) {
-		case "us-ascii", "ascii", "utf-8":
-			return in, nil
-		}
-		return nil, fmt.Errorf("encoding %q is not supported (want us-ascii or utf-8)", label)
-	}
-	line := func() int { return 1 + bytes.Count(data[:min(int(dec.InputOffset()), len(data))], []byte("\n")) }
+	dec, line := newDecoder(data)
 	var stack []string
 	var text strings.Builder
 	var leaves []element

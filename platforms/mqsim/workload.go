@@ -1,7 +1,6 @@
 package mqsim
 
 import (
-	"bytes"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -40,12 +39,9 @@ func ImportWorkload(r io.Reader, name string, capacity int64) ([]Scenario, error
 	if capacity < 1<<20 {
 		return nil, fmt.Errorf("%s: device capacity %d B is too small to place flows on", name, capacity)
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxFile+1))
+	data, err := readInput(r, name, "an MQSim workload file")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > maxFile {
-		return nil, fmt.Errorf("%s: larger than %d bytes: not an MQSim workload file", name, maxFile)
+		return nil, err
 	}
 	scs, err := readScenarios(data, name)
 	if err != nil {
@@ -66,15 +62,7 @@ func ImportWorkload(r io.Reader, name string, capacity int64) ([]Scenario, error
 
 // readScenarios returns each scenario's flows in file order.
 func readScenarios(data []byte, name string) ([][]*flow, error) {
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	dec.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
-		switch strings.ToLower(label) {
-		case "us-ascii", "ascii", "utf-8":
-			return in, nil
-		}
-		return nil, fmt.Errorf("encoding %q is not supported (want us-ascii or utf-8)", label)
-	}
-	line := func() int { return 1 + bytes.Count(data[:min(int(dec.InputOffset()), len(data))], []byte("\n")) }
+	dec, line := newDecoder(data)
 	var scs [][]*flow
 	var cur *flow
 	var leaf string
@@ -180,16 +168,7 @@ func convertScenario(name string, i int, flows []*flow, capacity int64) (Scenari
 	fmt.Fprintf(&head, "Scenario %d of MQSim's %s, converted by \"fastdrain config import mqsim-workload\"\n", i+1, name)
 	fmt.Fprintf(&head, "for a device of %d bytes: each of the %d synthetic flows gets its own %d MiB region.\n", capacity, len(syn), region>>20)
 	head.WriteString("Run it with: fastdrain fio THIS.yaml --preset PRESET\n")
-	if len(sc.Notes) > 0 {
-		head.WriteString("\nNot converted exactly:\n")
-		for _, n := range sc.Notes {
-			mark := "no equivalent"
-			if n.Nearest {
-				mark = "nearest"
-			}
-			fmt.Fprintf(&head, "  %s = %s (line %d, %s): %s\n", n.Element, n.Value, n.Line, mark, n.Why)
-		}
-	}
+	writeNotes(&head, "Not converted exactly:", sc.Notes)
 	global := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{scalar("direct", ""), scalarInt(1, "MQSim drives the device directly")}}
 	root.Content = append(root.Content, scalar("global", ""), global, scalar("jobs", ""), jobs)
 	doc := &yaml.Node{Kind: yaml.DocumentNode, HeadComment: strings.TrimRight(head.String(), "\n"), Content: []*yaml.Node{root}}

@@ -21,16 +21,7 @@ func (r *Result) YAML(source string) ([]byte, error) {
 	var head strings.Builder
 	fmt.Fprintf(&head, "Imported from MQSim's %s by \"fastdrain config import mqsim\".\n", source)
 	head.WriteString("Apply it on a preset: fastdrain run --preset fastdrain-tlc --config THIS.yaml\n")
-	if len(r.Notes) > 0 {
-		head.WriteString("\nNot imported exactly:\n")
-		for _, n := range r.Notes {
-			mark := "no equivalent"
-			if n.Nearest {
-				mark = "nearest"
-			}
-			fmt.Fprintf(&head, "  %s = %s (line %d, %s): %s\n", n.Element, n.Value, n.Line, mark, n.Why)
-		}
-	}
+	writeNotes(&head, "Not imported exactly:", r.Notes)
 	doc := &yaml.Node{Kind: yaml.DocumentNode, HeadComment: strings.TrimRight(head.String(), "\n"), Content: []*yaml.Node{root}}
 	out, err := yaml.Marshal(doc)
 	if err != nil {
@@ -72,4 +63,20 @@ func put(m *yaml.Node, path []string, s Setting) error {
 	}
 	m.Content = append(m.Content, k, v)
 	return nil
+}
+
+// writeNotes lists notes under title for a file's header comment, one a line: element,
+// value, line, "nearest" or "no equivalent", and why. Nothing is written for no notes.
+func writeNotes(head *strings.Builder, title string, notes []Note) {
+	if len(notes) == 0 {
+		return
+	}
+	fmt.Fprintf(head, "\n%s\n", title)
+	for _, n := range notes {
+		mark := "no equivalent"
+		if n.Nearest {
+			mark = "nearest"
+		}
+		fmt.Fprintf(head, "  %s = %s (line %d, %s): %s\n", n.Element, n.Value, n.Line, mark, n.Why)
+	}
 }
