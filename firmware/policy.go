@@ -87,7 +87,7 @@ type EvictionPolicyDef struct {
 	New func(spec Spec) EvictionPolicy
 }
 
-var evictionPolicies = registry[EvictionPolicyDef]{what: "buffer policy", field: "firmware.buffer.policy"}
+var evictionPolicies = newRegistry[EvictionPolicyDef]("buffer policy", "firmware.buffer.policy")
 
 // RegisterEvictionPolicy makes an eviction policy available under name to
 // firmware.buffer.policy. Call it from an init function; a duplicate name panics.
@@ -132,8 +132,8 @@ func (p Policy) String() string { return string(p) }
 // Unbounded reports whether the policy's buffer has no capacity limit (the oracles). An
 // unknown policy is bounded.
 func (p Policy) Unbounded() bool {
-	d, ok := evictionPolicies.m[string(p)]
-	return ok && d.Unbounded
+	d, err := evictionPolicies.r.Lookup(string(p))
+	return err == nil && d.Unbounded
 }
 
 // MarshalText implements encoding.TextMarshaler.

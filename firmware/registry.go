@@ -2,49 +2,35 @@ package firmware
 
 import (
 	"fmt"
-	"slices"
-	"strings"
+
+	"github.com/fastdrain-sim/fastdrain/internal/enum"
 )
 
-// registry holds the implementations of one seam by configuration name. Registration
-// happens in init functions (the built-ins here, others in the programs that link them),
-// before any configuration is read.
+// registry maps names to the implementations of one seam (eviction policies, scheduler
+// orderings): enum.Registry, the one the FTL's seams use too, with the configuration field
+// that names one in its errors.
 type registry[T any] struct {
-	what  string // e.g. "eviction policy"
 	field string // the configuration field that names one, e.g. "firmware.buffer.policy"
-	m     map[string]T
+	r     *enum.Registry[T]
+}
+
+// newRegistry returns an empty registry of what (e.g. "buffer policy") named by field.
+func newRegistry[T any](what, field string) registry[T] {
+	return registry[T]{field: field, r: enum.NewRegistry[T](what)}
 }
 
 // register adds name; an empty or duplicate name is a programming error and panics.
-func (r *registry[T]) register(name string, v T) {
-	if name == "" || strings.TrimSpace(name) != name {
-		panic(fmt.Sprintf("firmware: register %s %q: the name must be non-empty, without surrounding spaces", r.what, name))
-	}
-	if r.m == nil {
-		r.m = map[string]T{}
-	}
-	if _, dup := r.m[name]; dup {
-		panic(fmt.Sprintf("firmware: %s %q registered twice", r.what, name))
-	}
-	r.m[name] = v
-}
+func (r *registry[T]) register(name string, v T) { r.r.Register(name, v) }
 
 // lookup returns name's implementation, or an error naming the field and listing the
-// known names.
+// known names: `firmware.buffer.policy: unknown buffer policy "lifo" (known: …)`.
 func (r *registry[T]) lookup(name string) (T, error) {
-	v, ok := r.m[name]
-	if !ok {
-		return v, fmt.Errorf("%s: %s %q is not registered (known: %s)", r.field, r.what, name, strings.Join(r.names(), ", "))
+	v, err := r.r.Lookup(name)
+	if err != nil {
+		return v, fmt.Errorf("%s: %w", r.field, err)
 	}
 	return v, nil
 }
 
 // names returns the registered names, sorted.
-func (r *registry[T]) names() []string {
-	out := make([]string, 0, len(r.m))
-	for n := range r.m {
-		out = append(out, n)
-	}
-	slices.Sort(out)
-	return out
-}
+func (r *registry[T]) names() []string { return r.r.Names() }

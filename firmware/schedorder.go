@@ -45,7 +45,7 @@ type SchedOrderDef struct {
 	New func(spec Spec) SchedOrder
 }
 
-var schedOrders = registry[SchedOrderDef]{what: "scheduler order", field: "firmware.scheduler.order"}
+var schedOrders = newRegistry[SchedOrderDef]("scheduler order", "firmware.scheduler.order")
 
 // RegisterSchedOrder makes a scheduler ordering available under name to
 // firmware.scheduler.order. Call it from an init function; a duplicate name panics.

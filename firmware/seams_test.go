@@ -61,9 +61,9 @@ func TestUnknownNamesListKnownOnes(t *testing.T) {
 	s.Buffer.Policy = "lifo"
 	s.Scheduler.Order = "random"
 	err := s.Validate()
-	require.ErrorContains(t, err, `firmware.buffer.policy: buffer policy "lifo" is not registered (known: `+
+	require.ErrorContains(t, err, `firmware.buffer.policy: unknown buffer policy "lifo" (known: `+
 		strings.Join(EvictionPolicies(), ", ")+")")
-	require.ErrorContains(t, err, `firmware.scheduler.order: scheduler order "random" is not registered (known: `+
+	require.ErrorContains(t, err, `firmware.scheduler.order: unknown scheduler order "random" (known: `+
 		strings.Join(SchedOrders(), ", ")+")")
 	require.Contains(t, EvictionPolicies(), "fastdrain")
 	require.Subset(t, EvictionPolicies(), []string{"vanilla", "fastdrain", "oracle", "oracle-bg"})
