@@ -18,7 +18,7 @@ import (
 )
 
 // traceFormats are the --trace-format names besides auto.
-var traceFormats = []string{"disksim", "replayer", "msr", "spc", "blkparse", "vscsi"}
+var traceFormats = []string{"disksim", "replayer", "msr", "spc", "blkparse", "vscsi", "vscsi-bin"}
 
 // replayFlags are the flags of the replay command.
 type replayFlags struct {
@@ -36,7 +36,8 @@ func newReplay() *cobra.Command {
 		Use:   "replay TRACE",
 		Short: "Replay a block trace on a simulated platform",
 		Long: `replay reads a block trace (DiskSim ASCII, the replayer/heimdall ASCII, MSR Cambridge CSV,
-UMass SPC, blkparse text or the vSCSI CSV; the format is detected unless --trace-format names
+UMass SPC, blkparse text, the vSCSI CSV or the binary vSCSI v1/v2 records the CloudPhysics
+traces are published in; the format is detected unless --trace-format names
 it) and issues its requests to the simulated raw block device, timed (at the trace's times,
 scaled by --time-scale) or as fast as possible at --qd. It prints, per operation, requests,
 IOPS, the bytes the trace asked for and the bytes moved after rounding each request out to

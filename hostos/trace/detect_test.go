@@ -79,5 +79,5 @@ func TestFormatNames(t *testing.T) {
 		require.Equal(t, want, got)
 	}
 	_, err := ParseFormat("tracefs")
-	require.EqualError(t, err, `trace format "tracefs": want one of auto, disksim, replayer, msr, spc, blkparse, vscsi`)
+	require.EqualError(t, err, `trace format "tracefs": want one of auto, disksim, replayer, msr, spc, blkparse, vscsi, vscsi-bin`)
 }

@@ -34,10 +34,14 @@ const (
 	// op a SCSI opcode in hex (28 READ(10), 2a WRITE(10), …), size in bytes, lbn in 512 B
 	// sectors and time in seconds (see nativeUnit).
 	VSCSI
+	// VSCSIBin is the binary vSCSI format the CloudPhysics traces are published in
+	// (vscsibin.go): fixed-size little-endian records of version 1 (32 bytes) or 2 (40),
+	// time in microseconds.
+	VSCSIBin
 	numFormats
 )
 
-var formatNames = [numFormats]string{"auto", "disksim", "replayer", "msr", "spc", "blkparse", "vscsi"}
+var formatNames = [numFormats]string{"auto", "disksim", "replayer", "msr", "spc", "blkparse", "vscsi", "vscsi-bin"}
 
 // formatAliases are other names people use for the same formats.
 var formatAliases = map[string]Format{
@@ -48,6 +52,7 @@ var formatAliases = map[string]Format{
 	"umass":         SPC,
 	"blktrace":      Blkparse,
 	"cloudphysics":  VSCSI,
+	"vscsi-binary":  VSCSIBin,
 }
 
 // String returns the format's canonical name.
@@ -60,7 +65,7 @@ func (f Format) String() string {
 
 // ParseFormat returns the format with the given name or alias, ignoring case: auto, disksim
 // (mqsim, ascii), replayer (heimdall), msr (msr-cambridge), spc (umass), blkparse (blktrace),
-// vscsi (cloudphysics).
+// vscsi (cloudphysics), vscsi-bin (vscsi-binary).
 func ParseFormat(name string) (Format, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	for i, s := range formatNames {
@@ -104,6 +109,8 @@ func (f Format) nativeUnit() sim.Time {
 		return 100 * sim.Nanosecond // Windows FILETIME tick
 	case SPC, Blkparse, VSCSI:
 		return sim.Second
+	case VSCSIBin:
+		return sim.Microsecond
 	}
 	return sim.Second
 }

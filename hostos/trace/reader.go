@@ -91,6 +91,9 @@ type Reader struct {
 
 	blkDevs []uint64 // blkparse major<<32|minor, in order of first appearance
 
+	vscsiVer int               // binary vSCSI: the records' version (1 or 2)
+	rec      [vscsiV2Size]byte // binary vSCSI: the record being read
+
 	stats Stats
 	err   error // sticky: io.EOF or the error that stopped reading
 }
@@ -104,6 +107,19 @@ func NewReader(r io.Reader, name string, opt Options) (*Reader, error) {
 	}
 	opt = opt.withDefaults()
 	rd := &Reader{name: name, opt: opt, format: opt.Format, br: bufio.NewReaderSize(r, bufSize)}
+	if rd.format == Auto || rd.format == VSCSIBin {
+		// Binary vSCSI is told by its first two records' version fields (text never holds
+		// the bytes 0x01 or 0x02 where they sit).
+		head, err := rd.br.Peek(2 * vscsiV2Size)
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if v := vscsiVersion(head); v > 0 {
+			rd.format, rd.vscsiVer = VSCSIBin, v
+		} else if rd.format == VSCSIBin {
+			return nil, fmt.Errorf("%s: not a binary vSCSI trace: its first two records carry no common version 1 or 2 (high byte of ver at offset 14 of 32-byte or 2 of 40-byte records)", name)
+		}
+	}
 	if rd.format == Auto {
 		head, err := rd.br.Peek(bufSize)
 		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
@@ -162,6 +178,28 @@ func (r *Reader) Next() (Request, error) {
 		return Request{}, r.err
 	}
 	for {
+		if r.format == VSCSIBin {
+			ok, err := r.readRecord()
+			if err == io.EOF {
+				r.err = io.EOF
+				return Request{}, io.EOF
+			}
+			r.stats.Lines++
+			if err == nil && ok {
+				var req Request
+				if req, err = r.normalise(); err == nil {
+					return req, nil
+				}
+			}
+			if err != nil {
+				if ferr := r.skip(err); ferr != nil {
+					return Request{}, ferr
+				}
+				continue // a truncated last record was consumed: the next read ends the trace
+			}
+			r.stats.Ignored++
+			continue
+		}
 		line, err := r.readLine()
 		if err == io.EOF {
 			r.err = io.EOF
