@@ -27,8 +27,6 @@ func (x gridXYZ) Dims() (c, r int)    { return len(x.g.Values[0]), len(x.g.Value
 func (x gridXYZ) Z(c, r int) float64  { return x.g.Values[r][c] }
 func (x gridXYZ) X(c int) float64     { return x.g.Start + (float64(c)+0.5)*x.g.Width }
 func (x gridXYZ) Y(r int) float64     { return float64(r) }
-func (x gridXYZ) Min() float64        { return 0 }
-func (x gridXYZ) Max() float64        { return 1 }
 func (x gridXYZ) check() (int, error) { return checkGrid(x.g) }
 
 func checkGrid(g *Grid) (int, error) {
@@ -51,22 +49,28 @@ func checkGrid(g *Grid) (int, error) {
 }
 
 // UtilizationHeatMap plots busy shares (0 to 1) over simulated time: one row per resource
-// or group of resources, one column per sample interval, colour from dark (idle) to light
-// (busy all the interval), with the colour scale in a strip right of the data. The plot
-// grows taller with the rows so every row keeps its label.
+// or group of resources, one column per sample interval, colour from dark (idle) to light,
+// with the colour scale in a strip right of the data. The scale runs from 0 to the
+// smallest of 0.01, 0.02, 0.05, 0.1, 0.2, 0.5 and 1 that holds every value (ScaleTop), so a
+// lightly loaded array is not a black rectangle; shares above 1 (none from busy-time
+// accounting) would be drawn as 1. The plot grows taller with the rows so every row keeps
+// its label.
 func UtilizationHeatMap(path, title, ylabel string, g Grid) error {
 	n, err := gridXYZ{&g}.check()
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	top := ScaleTop(g.Values)
 	cm := moreland.Kindlmann()
 	cm.SetMin(0)
-	cm.SetMax(1)
+	cm.SetMax(top)
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "simulated time (s)"
 	p.Y.Label.Text = ylabel
 	h := plotter.NewHeatMap(gridXYZ{&g}, cm.Palette(101))
+	h.Min, h.Max = 0, top
+	h.Overflow = cm.Palette(101).Colors()[100]
 	p.Add(h)
 	p.NominalY(g.Rows...)
 	// Axis limits a hair outside the cells, so rounding never drops an edge cell.
@@ -77,10 +81,27 @@ func UtilizationHeatMap(path, title, ylabel string, g Grid) error {
 	side := func(c draw.Canvas) {
 		bar := plot.New()
 		bar.HideX()
-		bar.Y.Label.Text = "busy share"
+		bar.Y.Label.Text = fmt.Sprintf("busy share (0 to %g)", top)
 		bar.Y.Padding = 0
 		bar.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})
 		bar.Draw(draw.Crop(c, vg.Points(6), -vg.Points(6), 0, -vg.Points(20)))
 	}
 	return render(p, path, 8*vg.Inch, height, vg.Points(70), side)
+}
+
+// ScaleTop returns the top of a heat map's colour scale for values: the smallest of 0.01,
+// 0.02, 0.05, 0.1, 0.2, 0.5 and 1 at or above the largest value (1 for anything larger).
+func ScaleTop(values [][]float64) float64 {
+	m := 0.0
+	for _, r := range values {
+		for _, v := range r {
+			m = max(m, v)
+		}
+	}
+	for _, top := range []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5} {
+		if m <= top {
+			return top
+		}
+	}
+	return 1
 }

@@ -110,3 +110,14 @@ func TestPNGDPI(t *testing.T) {
 	require.ErrorContains(t, SetPNGDPI(5000), "plot DPI 5000")
 	require.Equal(t, 192, PNGDPI(), "a refused value leaves the setting")
 }
+
+// TestScaleTop: the colour scale's top is the smallest of 0.01, 0.02, 0.05, 0.1, 0.2, 0.5
+// and 1 at or above the largest value: 0.3 → 0.5, 0.004 → 0.01, exactly 0.05 → 0.05,
+// 0 → 0.01, 1.2 → 1.
+func TestScaleTop(t *testing.T) {
+	require.Equal(t, 0.5, ScaleTop([][]float64{{0.1, 0.3}, {0.2}}))
+	require.Equal(t, 0.01, ScaleTop([][]float64{{0.004}}))
+	require.Equal(t, 0.05, ScaleTop([][]float64{{0.05, 0.01}}))
+	require.Equal(t, 0.01, ScaleTop([][]float64{{0}}))
+	require.Equal(t, 1.0, ScaleTop([][]float64{{1.2}}))
+}
