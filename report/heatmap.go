@@ -23,12 +23,12 @@ type Grid struct {
 // row i on y = i (so nominal row labels sit on it).
 type gridXYZ struct{ g *Grid }
 
-func (x gridXYZ) Dims() (c, r int)    { return len(x.g.Values[0]), len(x.g.Values) }
-func (x gridXYZ) Z(c, r int) float64  { return x.g.Values[r][c] }
-func (x gridXYZ) X(c int) float64     { return x.g.Start + (float64(c)+0.5)*x.g.Width }
-func (x gridXYZ) Y(r int) float64     { return float64(r) }
-func (x gridXYZ) check() (int, error) { return checkGrid(x.g) }
+func (x gridXYZ) Dims() (c, r int)   { return len(x.g.Values[0]), len(x.g.Values) }
+func (x gridXYZ) Z(c, r int) float64 { return x.g.Values[r][c] }
+func (x gridXYZ) X(c int) float64    { return x.g.Start + (float64(c)+0.5)*x.g.Width }
+func (x gridXYZ) Y(r int) float64    { return float64(r) }
 
+// checkGrid returns g's column count, or what is wrong with its shape.
 func checkGrid(g *Grid) (int, error) {
 	if len(g.Rows) == 0 || len(g.Rows) != len(g.Values) {
 		return 0, fmt.Errorf("heat map: %d row names for %d rows", len(g.Rows), len(g.Values))
@@ -56,7 +56,7 @@ func checkGrid(g *Grid) (int, error) {
 // accounting) would be drawn as 1. The plot grows taller with the rows so every row keeps
 // its label.
 func UtilizationHeatMap(path, title, ylabel string, g Grid) error {
-	n, err := gridXYZ{&g}.check()
+	n, err := checkGrid(&g)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
