@@ -115,21 +115,35 @@ func (pr *probes) store(res *Result) {
 	}
 }
 
-// BusyGrid turns cumulative busy rows into a heat map's grid: row i's value over interval
-// k is (busy at sample k+1 − busy at sample k) / (interval length × members). It returns
-// false when the rows have fewer than three samples (two intervals).
-func BusyGrid(rows []BusyRow) (report.Grid, bool) {
+// MaxHeatColumns bounds a heat map's columns: an 8-inch plot has about 600 pixels of data
+// width at 96 DPI, so a 10 s run's 1000 intervals of 10 ms would be under a pixel each (and
+// its SVG megabytes). Longer runs merge adjacent intervals (BusyGrid).
+const MaxHeatColumns = 400
+
+// BusyGrid turns cumulative busy rows into a heat map's grid of at most maxCols columns
+// (at least 1): column j covers k consecutive sample intervals, k = ⌈intervals/maxCols⌉,
+// and row i's value over it is (busy at its last sample − busy at its first) / (its length ×
+// members). The last column may hold fewer than k intervals: its share is over its own
+// length, though it is drawn k wide. It returns false when the rows have fewer than three
+// samples (two intervals).
+func BusyGrid(rows []BusyRow, maxCols int) (report.Grid, bool) {
 	if len(rows) == 0 || len(rows[0].Samples) < 3 {
 		return report.Grid{}, false
 	}
 	s0 := rows[0].Samples
-	g := report.Grid{Start: s0[0].At.Seconds(), Width: (s0[1].At - s0[0].At).Seconds()}
+	n := len(s0) - 1
+	k := (n + max(1, maxCols) - 1) / max(1, maxCols)
+	if (n+k-1)/k < 2 {
+		k = (n + 1) / 2 // keep two columns
+	}
+	g := report.Grid{Start: s0[0].At.Seconds(), Width: (s0[k].At - s0[0].At).Seconds()}
 	for _, r := range rows {
 		g.Rows = append(g.Rows, r.Name)
 		var v []float64
-		for k := 1; k < len(r.Samples); k++ {
-			span := r.Samples[k].At - r.Samples[k-1].At
-			v = append(v, float64(r.Samples[k].Value-r.Samples[k-1].Value)/(float64(span)*float64(max(1, r.Members))))
+		for a := 0; a < n; a += k {
+			b := min(a+k, n)
+			span := r.Samples[b].At - r.Samples[a].At
+			v = append(v, float64(r.Samples[b].Value-r.Samples[a].Value)/(float64(span)*float64(max(1, r.Members))))
 		}
 		g.Values = append(g.Values, v)
 	}

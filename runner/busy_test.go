@@ -41,7 +41,7 @@ func TestBusyGridFromResourceAccounting(t *testing.T) {
 	}
 	require.Equal(t, []sim.Sample{{At: 0, Value: 0}, {At: 10 * sim.Millisecond, Value: int64(3 * sim.Millisecond)},
 		{At: 20 * sim.Millisecond, Value: int64(5 * sim.Millisecond)}}, rows[0].Samples)
-	g, ok := BusyGrid(rows)
+	g, ok := BusyGrid(rows, MaxHeatColumns)
 	require.True(t, ok)
 	require.Equal(t, []string{"a", "a+b"}, g.Rows)
 	require.InDelta(t, 0.0, g.Start, 1e-15)
@@ -50,8 +50,31 @@ func TestBusyGridFromResourceAccounting(t *testing.T) {
 	require.InDeltaSlice(t, []float64{0.4, 0.1}, g.Values[1], 1e-12)
 	require.True(t, pr.is(one) && pr.is(two))
 
-	_, ok = BusyGrid([]BusyRow{{Name: "short", Members: 1, Samples: rows[0].Samples[:2]}})
+	_, ok = BusyGrid([]BusyRow{{Name: "short", Members: 1, Samples: rows[0].Samples[:2]}}, MaxHeatColumns)
 	require.False(t, ok, "one interval is too few for a heat map")
+}
+
+// TestBusyGridMergesIntervals: six 10 ms samples (five intervals) with cumulative busy
+// 0, 1, 3, 6, 8, 9 ms, at most 2 columns: k = ⌈5/2⌉ = 3 intervals a column, so column 0 is
+// [0, 30 ms): (6 − 0)/30 = 0.2, and column 1 the remaining two intervals [30, 50 ms):
+// (9 − 6)/20 = 0.15, drawn 30 ms wide. At most 1 column still gives two (k = 3): the same.
+// Three intervals at most 400 columns stay three: 0.1, 0.2, 0.3.
+func TestBusyGridMergesIntervals(t *testing.T) {
+	ms := sim.Millisecond
+	var s []sim.Sample
+	for i, b := range []sim.Time{0, 1, 3, 6, 8, 9} {
+		s = append(s, sim.Sample{At: sim.Time(i) * 10 * ms, Value: int64(b * ms)})
+	}
+	for _, cols := range []int{2, 1} {
+		g, ok := BusyGrid([]BusyRow{{Name: "r", Members: 1, Samples: s}}, cols)
+		require.True(t, ok)
+		require.InDelta(t, 0.030, g.Width, 1e-15)
+		require.InDeltaSlice(t, []float64{0.2, 0.15}, g.Values[0], 1e-12)
+	}
+	g, ok := BusyGrid([]BusyRow{{Name: "r", Members: 1, Samples: s[:4]}}, MaxHeatColumns)
+	require.True(t, ok)
+	require.InDelta(t, 0.010, g.Width, 1e-15)
+	require.InDeltaSlice(t, []float64{0.1, 0.2, 0.3}, g.Values[0], 1e-12)
 }
 
 // TestRateLine: 10 ms samples of cumulative bytes 0, 1 000 000, 1 500 000: the rates are
@@ -94,7 +117,7 @@ func TestHeatMapRows(t *testing.T) {
 		}
 		positive := false
 		for _, rows := range [][]BusyRow{r.ChannelBusy, r.DieBusy} {
-			g, ok := BusyGrid(rows)
+			g, ok := BusyGrid(rows, MaxHeatColumns)
 			require.True(t, ok)
 			for _, row := range g.Values {
 				for _, v := range row {

@@ -10,7 +10,8 @@ import (
 // channel buses (heatmap-channels) and the dies (heatmap-dies: one row per die up to
 // MaxDieRows dies, else one per channel), the host's and each application's throughput
 // over time (throughput) and the latency tail of every application in hs (tail). A heat
-// map needs two sample intervals; a shorter run has none.
+// map needs two sample intervals (a shorter run has none) and merges adjacent intervals
+// past MaxHeatColumns.
 func (r *Result) MorePlots(dir, ext string, hs []report.Named) error {
 	for _, hm := range []struct {
 		file, title, ylabel string
@@ -19,7 +20,7 @@ func (r *Result) MorePlots(dir, ext string, hs []report.Named) error {
 		{"heatmap-channels", "channel bus busy share per sample interval (" + r.Label + ")", "channel bus", r.ChannelBusy},
 		{"heatmap-dies", "die busy share per sample interval (" + r.Label + ")", "die", r.DieBusy},
 	} {
-		g, ok := BusyGrid(hm.rows)
+		g, ok := BusyGrid(hm.rows, MaxHeatColumns)
 		if !ok {
 			continue
 		}
