@@ -1,10 +1,7 @@
 package report
 
 import (
-	"fmt"
 	"image/color"
-	"path/filepath"
-	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"gonum.org/v1/plot"
@@ -37,13 +34,9 @@ var palette = []color.Color{
 
 func colour(i int) color.Color { return palette[i%len(palette)] }
 
-// save writes p to path; the extension (.png or .svg) picks the format.
+// save writes p to path; the extension (.png or .svg) picks the format (PNG at PNGDPI).
 func save(p *plot.Plot, path string, w, h vg.Length) error {
-	ext := strings.ToLower(filepath.Ext(path))
-	if ext != ".png" && ext != ".svg" {
-		return fmt.Errorf("plot %s: want a .png or .svg file", path)
-	}
-	return p.Save(w, h, path)
+	return render(p, path, w, h, 0, nil)
 }
 
 func newPlot(title, x, y string) *plot.Plot {

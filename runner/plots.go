@@ -13,7 +13,8 @@ import (
 // Plots writes the run's figures into dir, each as PNG and SVG: the latency CDF of every
 // application, each latency-critical application's response time over time with page
 // victimizations shaded, the buffer occupancy and host dirty pages over time, and the SSD's
-// power over time stacked by component.
+// power over time stacked by component, the mean busy share per component class, and the
+// plots of r.MorePlots.
 func (r *Result) Plots(dir string) error {
 	var hs []report.Named
 	for _, a := range r.Apps {
@@ -56,6 +57,9 @@ func (r *Result) Plots(dir string) error {
 		classes, busy := r.ClassUtilization()
 		if err := report.Bars(filepath.Join(dir, "utilization"+ext), "mean busy share per component class ("+r.Label+")",
 			"busy (%)", classes, []string{r.Label}, [][]float64{busy}); err != nil {
+			return err
+		}
+		if err := r.MorePlots(dir, ext, hs); err != nil {
 			return err
 		}
 	}

@@ -65,6 +65,14 @@ type Result struct {
 	BufferPages int
 	Cache       pagecache.Stats
 	Series      []*sim.Series
+	// ChannelBusy and DieBusy are the cumulative busy time of every channel bus and of
+	// every die row (per die up to MaxDieRows dies, else per channel) at each sample, for
+	// the utilization heat maps (BusyGrid).
+	ChannelBusy, DieBusy []BusyRow
+	// Traffic is cumulative bytes at each sample: "host read" and "host write" (data the
+	// NVMe controller moved to and from host memory, counted when each transfer starts),
+	// then each application's payload ("APP payload", counted at request completion).
+	Traffic     []Traffic
 	Victims     []pagecache.VictimEvent
 	Switches    []pagecache.RatioSwitch
 	ModeChanges []firmware.ModeChange
@@ -108,6 +116,11 @@ func Run(o Options) (*Result, error) {
 	smp := sim.NewSampler(m.Eng, interval)
 	m.SSD.FW.Track(smp)
 	m.Host.Cache.Track(smp)
+	var pr probes
+	pr.trackBusy(smp, m.Eng, m.SSD)
+	// The controller writes a read's data into host memory and reads a write's from it.
+	pr.trackTraffic(smp, "host read", &m.SSD.Ctrl.Stats.DataWritten)
+	pr.trackTraffic(smp, "host write", &m.SSD.Ctrl.Stats.DataRead)
 	rs := m.Resources()
 	if o.Timeline != nil {
 		o.Timeline.Attach(rs...)
@@ -126,6 +139,9 @@ func Run(o Options) (*Result, error) {
 	run, err := apps.Start(m.Eng, m.Host.OS(), o.Workload.Apps, o.Workload.Scenario)
 	if err != nil {
 		return nil, err
+	}
+	for _, a := range run.Results() {
+		pr.trackTraffic(smp, a.App+" payload", &a.Bytes)
 	}
 	// Snapshot every resource when measurement starts (after the data sets exist), then
 	// run to the end of the scenario.
@@ -162,8 +178,12 @@ func Run(o Options) (*Result, error) {
 	// Keep the samples, not the series: a series' probe closes over the machine, which must
 	// be freed when the run ends (sweeps and figures hold hundreds of results).
 	for _, s := range smp.Series() {
+		if pr.is(s) {
+			continue
+		}
 		res.Series = append(res.Series, &sim.Series{Name: s.Name, Samples: s.Samples})
 	}
+	pr.store(res)
 	if start != nil {
 		res.Energy = meter.Stop(end)
 		// The power trace joins the series at their interval when it is a whole number of

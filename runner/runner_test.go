@@ -31,7 +31,9 @@ func TestWriteDir(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, r.WriteDir(dir))
 	for _, f := range []string{"config.yaml", "result.json", "apps.csv", "stats.csv", "utilization.csv",
-		"energy.csv", "series.csv", "latency-cdf.png", "latency-cdf.svg", "response-apache-u.png", "buffer.svg", "power.png", "power.svg"} {
+		"energy.csv", "series.csv", "latency-cdf.png", "latency-cdf.svg", "response-apache-u.png", "buffer.svg", "power.png", "power.svg",
+		"heatmap-channels.png", "heatmap-channels.svg", "heatmap-dies.png", "heatmap-dies.svg", "throughput.png", "throughput.svg",
+		"tail.png", "tail.svg"} {
 		st, err := os.Stat(filepath.Join(dir, f))
 		require.NoError(t, err, f)
 		require.Positive(t, st.Size(), f)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"image/png"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/stretchr/testify/require"
 )
 
@@ -110,7 +112,8 @@ func TestRunCommand(t *testing.T) {
 	dir := t.TempDir()
 	tl := filepath.Join(dir, "tl.json")
 	out, err := run("run", "--variant", "fd", "--scenario", "db-s+ungzip", "--duration", "200ms", "--out", dir,
-		"--timeline", tl, "--timeline-window", "100ms:110ms")
+		"--timeline", tl, "--timeline-window", "100ms:110ms", "--plot-dpi", "48")
+	defer func() { require.NoError(t, report.SetPNGDPI(report.DefaultPNGDPI)) }()
 	require.NoError(t, err)
 	require.Contains(t, out, "fd on fastdrain-tlc: scenario db-s+ungzip")
 	require.Contains(t, out, "dies utilization (fd)")
@@ -119,8 +122,19 @@ func TestRunCommand(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &doc), "the timeline is valid JSON")
 	require.Contains(t, doc, "traceEvents")
-	_, err = os.Stat(filepath.Join(dir, "run", "fastdrain-tlc-fd-db-s+ungzip", "latency-cdf.png"))
+	// --plot-dpi 48: the 6 × 4-inch CDF is 288 × 192 pixels (96 DPI would be 576 × 384).
+	f, err := os.Open(filepath.Join(dir, "run", "fastdrain-tlc-fd-db-s+ungzip", "latency-cdf.png"))
 	require.NoError(t, err)
+	pc, err := png.DecodeConfig(f)
+	f.Close()
+	require.NoError(t, err)
+	require.Equal(t, [2]int{288, 192}, [2]int{pc.Width, pc.Height})
+	for _, p := range []string{"heatmap-channels", "heatmap-dies", "throughput", "tail"} {
+		for _, ext := range []string{".png", ".svg"} {
+			_, err = os.Stat(filepath.Join(dir, "run", "fastdrain-tlc-fd-db-s+ungzip", p+ext))
+			require.NoError(t, err)
+		}
+	}
 	// run.yaml says what produced the directory.
 	b, err = os.ReadFile(filepath.Join(dir, "run", "fastdrain-tlc-fd-db-s+ungzip", "run.yaml"))
 	require.NoError(t, err)
@@ -135,6 +149,10 @@ func TestRunCommand(t *testing.T) {
 	require.ErrorContains(t, err, "--format")
 	_, err = run("run", "--quick", "--full")
 	require.ErrorContains(t, err, "exclude each other")
+	_, err = run("run", "--plot-dpi", "0", "--no-files")
+	require.ErrorContains(t, err, "--plot-dpi 0: want 24 to 1200 dots per inch")
+	_, err = run("compare", "--plot-dpi", "5000", "--no-files")
+	require.ErrorContains(t, err, "--plot-dpi 5000")
 }
 
 func TestScenarios(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/cheggaaa/pb/v3"
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/mattn/go-isatty"
@@ -42,6 +43,7 @@ type runFlags struct {
 	noFiles  bool
 	seeded   bool
 	check    bool
+	plotDPI  int
 }
 
 func (rf *runFlags) register(cmd *cobra.Command, scenarioDefault string) {
@@ -59,6 +61,7 @@ func (rf *runFlags) register(cmd *cobra.Command, scenarioDefault string) {
 	f.StringVar(&rf.format, "format", "text", "terminal output: text or json")
 	f.BoolVar(&rf.noFiles, "no-files", false, "write nothing under --out")
 	f.BoolVar(&rf.check, "check-data", false, "check that every page the host wrote reads back from the device (docs/reliability.md); results are unchanged")
+	f.IntVar(&rf.plotDPI, "plot-dpi", report.DefaultPNGDPI, fmt.Sprintf("resolution of the PNG plots in dots per inch (%d to %d; SVG plots are vector graphics)", report.MinPNGDPI, report.MaxPNGDPI))
 }
 
 // seedSet makes --seed the platform's root seed too (every component's random stream and
@@ -115,6 +118,9 @@ func (rf *runFlags) workload(name string) (runner.Workload, error) {
 	}
 	if rf.format != "text" && rf.format != "json" {
 		errs = append(errs, fmt.Errorf("--format %q: want text or json", rf.format))
+	}
+	if err := report.SetPNGDPI(rf.plotDPI); err != nil {
+		errs = append(errs, fmt.Errorf("--plot-dpi %d: want %d to %d dots per inch", rf.plotDPI, report.MinPNGDPI, report.MaxPNGDPI))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return runner.Workload{}, err
