@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -12,6 +13,18 @@ import (
 // beginning of the window, in the same order as res; nil means the window starts at time 0
 // with nothing recorded. Values are percentages of the window with one decimal.
 func UtilizationTable(title string, res []*sim.Resource, start []sim.Snapshot, end sim.Time) *Table {
+	return utilization(title, res, start, end, Percent, "")
+}
+
+// UtilizationFractions is UtilizationTable for files: each share a fraction of the window
+// (0 … 1, shortest exact decimal), the columns named "<activity>_frac" and "busy_frac".
+func UtilizationFractions(title string, res []*sim.Resource, start []sim.Snapshot, end sim.Time) *Table {
+	return utilization(title, res, start, end, func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }, "_frac")
+}
+
+// utilization builds the table with cell formatting each share and suffix naming the
+// share columns.
+func utilization(title string, res []*sim.Resource, start []sim.Snapshot, end sim.Time, cell func(float64) string, suffix string) *Table {
 	var acts []string
 	seen := map[string]bool{}
 	for _, r := range res {
@@ -22,7 +35,11 @@ func UtilizationTable(title string, res []*sim.Resource, start []sim.Snapshot, e
 			}
 		}
 	}
-	t := &Table{Title: title, Header: append(append([]string{"resource"}, acts...), "busy")}
+	t := &Table{Title: title, Header: []string{"resource"}}
+	for _, a := range acts {
+		t.Header = append(t.Header, a+suffix)
+	}
+	t.Header = append(t.Header, "busy"+suffix)
 	for i, r := range res {
 		from := sim.Snapshot{Busy: make([]sim.Time, len(r.Activities()))}
 		if start != nil {
@@ -39,9 +56,9 @@ func UtilizationTable(title string, res []*sim.Resource, start []sim.Snapshot, e
 					v = u[id]
 				}
 			}
-			row = append(row, Percent(v))
+			row = append(row, cell(v))
 		}
-		row = append(row, Percent(1-u[0]))
+		row = append(row, cell(1-u[0]))
 		t.Append(row...)
 	}
 	return t

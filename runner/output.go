@@ -302,6 +302,15 @@ func (r *Result) EnergyTable() *report.Table {
 	return r.Energy.Table("energy (" + r.Label + ")")
 }
 
+// utilizationCSV is utilization.csv: the fractions, or the percent table of a result made
+// before they were kept.
+func (r *Result) utilizationCSV() *report.Table {
+	if r.UtilizationFrac != nil {
+		return r.UtilizationFrac
+	}
+	return r.Utilization
+}
+
 // WriteDir writes the resolved configuration, the result as JSON, the tables as CSV, the
 // time series as CSV, and the plots into dir (created if needed).
 func (r *Result) WriteDir(dir string) error {
@@ -325,7 +334,7 @@ func (r *Result) WriteDir(dir string) error {
 	for _, f := range []struct {
 		name string
 		t    *report.Table
-	}{{"apps.csv", r.AppTable()}, {"stats.csv", r.StatsTable()}, {"utilization.csv", r.Utilization}, {"energy.csv", r.EnergyTable()}} {
+	}{{"apps.csv", r.AppCSV()}, {"stats.csv", r.StatsCSV()}, {"utilization.csv", r.utilizationCSV()}, {"energy.csv", r.EnergyTable()}} {
 		if f.t == nil {
 			continue
 		}

@@ -59,12 +59,14 @@ type Result struct {
 	Apps     []AppResult
 
 	Utilization *report.Table // every resource, busy share by activity, over the measured window
-	Firmware    firmware.Stats
-	FTL         ftl.Stats
-	Buffer      buffer.Stats
-	BufferPages int
-	Cache       pagecache.Stats
-	Series      []*sim.Series
+	// UtilizationFrac is the same as fractions of the window, for utilization.csv.
+	UtilizationFrac *report.Table
+	Firmware        firmware.Stats
+	FTL             ftl.Stats
+	Buffer          buffer.Stats
+	BufferPages     int
+	Cache           pagecache.Stats
+	Series          []*sim.Series
 	// ChannelBusy and DieBusy are the cumulative busy time of every channel bus and of
 	// every die row (per die up to MaxDieRows dies, else per channel) at each sample, for
 	// the utilization heat maps (BusyGrid).
@@ -171,8 +173,9 @@ func Run(o Options) (*Result, error) {
 	}
 	res := &Result{Label: o.Label, Config: o.Config, Scenario: o.Workload.Scenario,
 		Began: run.Began(), Ended: run.Ended(), Events: m.Eng.Fired(),
-		Utilization: report.UtilizationTable("utilization", rs, start, end),
-		Firmware:    m.SSD.FW.Stats, FTL: m.SSD.FW.FTL().Stats, Buffer: m.SSD.FW.Buffer().Stats,
+		Utilization:     report.UtilizationTable("utilization", rs, start, end),
+		UtilizationFrac: report.UtilizationFractions("utilization", rs, start, end),
+		Firmware:        m.SSD.FW.Stats, FTL: m.SSD.FW.FTL().Stats, Buffer: m.SSD.FW.Buffer().Stats,
 		BufferPages: m.SSD.FW.Buffer().Capacity(), Cache: *m.Host.Cache.Stats(),
 		ModeChanges: m.SSD.FW.ModeLog()}
 	// Keep the samples, not the series: a series' probe closes over the machine, which must

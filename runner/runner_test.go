@@ -2,9 +2,11 @@ package runner
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,6 +44,43 @@ func TestWriteDir(t *testing.T) {
 	require.NoError(t, r.WriteText(&b))
 	require.Contains(t, b.String(), "dies utilization (fd)")
 	require.Contains(t, b.String(), "energy (fd)")
+
+	// The CSV files hold numbers with units in the names: apps.csv's p99_us is the
+	// histogram's p99 in ps / 10⁶; stats.csv's waf is the FTL's; utilization.csv's busy
+	// shares are fractions in [0, 1].
+	rows := func(name string) [][]string {
+		f, err := os.Open(filepath.Join(dir, name))
+		require.NoError(t, err)
+		defer f.Close()
+		recs, err := csv.NewReader(f).ReadAll()
+		require.NoError(t, err)
+		return recs
+	}
+	a := rows("apps.csv")
+	require.Equal(t, []string{"app", "requests", "req_per_s", "mb_per_s", "mean_us", "min_us", "p50_us", "p90_us", "p99_us", "p999_us", "p9999_us", "max_us"}, a[0])
+	for _, row := range a[1:] {
+		if row[0] == "apache-u" {
+			p99, err := strconv.ParseFloat(row[8], 64)
+			require.NoError(t, err)
+			require.Equal(t, float64(r.App("apache-u").Latency.Quantile(0.99))/1e6, p99)
+		}
+	}
+	var waf string
+	for _, row := range rows("stats.csv")[1:] {
+		_, err := strconv.ParseFloat(row[1], 64)
+		require.NoError(t, err, row[0])
+		if row[0] == "waf" {
+			waf = row[1]
+		}
+	}
+	require.Equal(t, strconv.FormatFloat(r.FTL.WAF(), 'g', -1, 64), waf)
+	u := rows("utilization.csv")
+	require.Equal(t, "busy_frac", u[0][len(u[0])-1])
+	for _, row := range u[1:] {
+		v, err := strconv.ParseFloat(row[len(row)-1], 64)
+		require.NoError(t, err, row[0])
+		require.True(t, v >= 0 && v <= 1, row[0])
+	}
 }
 
 // TestRunEnergy: a run's energy account starts where the utilization snapshots are taken
