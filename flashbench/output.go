@@ -3,6 +3,7 @@ package flashbench
 import (
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/report"
@@ -112,4 +113,21 @@ func (r *Result) JSON() JSONResult {
 			P50PS: h.Quantile(0.5), P99PS: h.Quantile(0.99), MaxPS: h.Max()}
 	}
 	return j
+}
+
+// SummaryCSV is Summary as numbers for files: per operation kind the count, pages and
+// latency in µs (mean, p50, p90, p99, max); an empty kind has zeros.
+func (r *Result) SummaryCSV() *report.Table {
+	t := &report.Table{Title: "operations", Header: []string{"op", "count", "pages", "mean_us", "p50_us", "p90_us", "p99_us", "max_us"}}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	us := func(ps int64) string { return f(float64(ps) / float64(sim.Microsecond)) }
+	row := func(name string, n, pages int64, h *sim.Histogram) {
+		t.Append(name, strconv.FormatInt(n, 10), strconv.FormatInt(pages, 10), f(h.Mean()/float64(sim.Microsecond)),
+			us(h.Quantile(0.5)), us(h.Quantile(0.9)), us(h.Quantile(0.99)), us(h.Max()))
+	}
+	for k := channel.Read; k <= channel.Erase; k++ {
+		row(k.String(), r.Ops[k], r.Pages[k], r.Latency[k])
+	}
+	row("all", r.TotalOps(), r.Pages[0]+r.Pages[1]+r.Pages[2], r.All)
+	return t
 }

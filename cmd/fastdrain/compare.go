@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -110,10 +109,13 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	corun := corunnerTable(appsRun, variants, cell)
 	power := energyTable(appsRun, variants, cell)
 	out := cmd.OutOrStdout()
+	sum := buildSummary(cf.cfg.preset, opts[0].Workload.Scenario.Duration, scenarios, appsRun, variants, cell)
 	if cf.format == "json" {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]*report.Table{"p99": tab, "mean": means, "corunner": corun, "energy": power}); err != nil {
+		if err := sum.writeJSON(out); err != nil {
+			return err
+		}
+	} else if cf.format == "csv" {
+		if err := sum.table().WriteCSV(out); err != nil {
 			return err
 		}
 	} else {
@@ -152,8 +154,10 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	if err := power.SaveCSV(filepath.Join(dir, "energy.csv")); err != nil {
 		return err
 	}
-	sum := buildSummary(cf.cfg.preset, opts[0].Workload.Scenario.Duration, scenarios, appsRun, variants, cell)
-	if err := sum.save(filepath.Join(dir, "summary.json")); err != nil {
+	if err := report.WriteFile(filepath.Join(dir, "summary.json"), sum.writeJSON); err != nil {
+		return err
+	}
+	if err := sum.table().SaveCSV(filepath.Join(dir, "summary.csv")); err != nil {
 		return err
 	}
 	var norm [][]float64
@@ -175,7 +179,11 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	fmt.Fprintf(out, "results written to %s\n", dir)
+	msg := out
+	if cf.format != "text" {
+		msg = cmd.ErrOrStderr() // standard output holds only the JSON or CSV
+	}
+	fmt.Fprintf(msg, "results written to %s\n", dir)
 	return nil
 }
 

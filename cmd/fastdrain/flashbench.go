@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -11,6 +14,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/flashbench"
 	"github.com/fastdrain-sim/fastdrain/onfi"
 	"github.com/fastdrain-sim/fastdrain/platforms"
+	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
 )
@@ -28,6 +32,7 @@ type flashbenchFlags struct {
 	preset                        string
 	files                         []string // --config layers on the preset
 	tl                            timelineFlags
+	out                           string // --out: directory for flashbench.json and .csv
 }
 
 func newFlashbench() *cobra.Command {
@@ -68,7 +73,8 @@ func (fb *flashbenchFlags) register(cmd *cobra.Command) {
 	f.BoolVar(&fb.suspend, "suspend", false, "let reads suspend programs and erases")
 	f.BoolVar(&fb.poll, "status-poll", false, "poll die status on the bus after every array operation")
 	f.Uint64Var(&fb.seed, "seed", d.Seed, "random seed")
-	f.StringVar(&fb.format, "format", "text", "output format: text or json")
+	f.StringVar(&fb.format, "format", "text", "output format: text, json or csv (the operations table as numbers)")
+	f.StringVar(&fb.out, "out", "", "also write flashbench.json and flashbench.csv to this directory")
 	f.StringVar(&fb.preset, "preset", "", "take the flash array from a platform preset; other flags given explicitly override it")
 	fb.tl.register(cmd, "0s:10ms")
 	f.StringArrayVar(&fb.files, "config", nil, "YAML configuration layered on --preset (repeatable), e.g. from config import mqsim; its flash section is used")
@@ -144,8 +150,8 @@ func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error)
 	} else {
 		c.ReadWeight, c.ProgramWeight, c.EraseWeight = w[0], w[1], w[2]
 	}
-	if fb.format != "text" && fb.format != "json" {
-		errs = append(errs, fmt.Errorf("--format %q: want text or json", fb.format))
+	if fb.format != "text" && fb.format != "json" && fb.format != "csv" {
+		errs = append(errs, fmt.Errorf("--format %q: want text, json or csv", fb.format))
 	}
 	if err := c.Validate(); err != nil {
 		errs = append(errs, err)
@@ -189,11 +195,28 @@ func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 	if err := fb.tl.write(tl, cmd.ErrOrStderr(), nil); err != nil {
 		return err
 	}
-	out := cmd.OutOrStdout()
-	if fb.format == "json" {
-		enc := json.NewEncoder(out)
+	writeJSON := func(w io.Writer) error {
+		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(res.JSON())
+	}
+	if fb.out != "" {
+		if err := os.MkdirAll(fb.out, 0o755); err != nil {
+			return err
+		}
+		if err := report.WriteFile(filepath.Join(fb.out, "flashbench.json"), writeJSON); err != nil {
+			return err
+		}
+		if err := res.SummaryCSV().SaveCSV(filepath.Join(fb.out, "flashbench.csv")); err != nil {
+			return err
+		}
+	}
+	out := cmd.OutOrStdout()
+	switch fb.format {
+	case "json":
+		return writeJSON(out)
+	case "csv":
+		return res.SummaryCSV().WriteCSV(out)
 	}
 	return res.WriteText(out)
 }

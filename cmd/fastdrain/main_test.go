@@ -211,3 +211,42 @@ func TestCPUProfile(t *testing.T) {
 	_, err = run("--cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir", "cpu.prof"), "version")
 	require.ErrorContains(t, err, "--cpuprofile")
 }
+
+func TestCompareAndRunMachineFormats(t *testing.T) {
+	// compare --format json prints summary.json's document alone on standard output;
+	// --format csv its cells; run --format csv the apps table of numbers.
+	dir := t.TempDir()
+	args := []string{"compare", "--duration", "100ms", "--scenarios", "apache-u+ungzip", "--variants", "vanilla,fd", "--out", dir}
+	out, _, err := runStdout(append(args, "--format", "json")...)
+	require.NoError(t, err)
+	var sum compareSummary
+	require.NoError(t, json.Unmarshal([]byte(out), &sum))
+	require.Len(t, sum.Cells, 2)
+	b, err := os.ReadFile(filepath.Join(dir, "compare", "summary.json"))
+	require.NoError(t, err)
+	require.Equal(t, string(b), out, "the file and standard output are the same document")
+	out, _, err = runStdout(append(args, "--format", "csv", "--no-files")...)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 3)
+	require.True(t, strings.HasPrefix(lines[0], "scenario,app,variant,requests,mean_us,"), lines[0])
+	require.True(t, strings.HasPrefix(lines[1], "apache-u+ungzip,apache-u,vanilla,"), lines[1])
+	out, _, err = runStdout("run", "--scenario", "apache-u", "--duration", "100ms", "--no-files", "--format", "csv")
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(out, "app,requests,req_per_s,mb_per_s,mean_us,min_us,p50_us"), out)
+}
+
+func TestFlashbenchCSVAndOut(t *testing.T) {
+	// --format csv prints the operations table as numbers; --out writes it and the JSON.
+	dir := t.TempDir()
+	out, _, err := runStdout("flashbench", "--channels", "1", "--ways", "1", "--ops", "100", "--format", "csv", "--out", dir)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Equal(t, "op,count,pages,mean_us,p50_us,p90_us,p99_us,max_us", lines[0])
+	require.Len(t, lines, 5) // read, program, erase, all
+	b, err := os.ReadFile(filepath.Join(dir, "flashbench.csv"))
+	require.NoError(t, err)
+	require.Equal(t, out, string(b))
+	_, err = os.Stat(filepath.Join(dir, "flashbench.json"))
+	require.NoError(t, err)
+}

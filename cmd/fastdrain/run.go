@@ -58,7 +58,7 @@ func (rf *runFlags) register(cmd *cobra.Command, scenarioDefault string) {
 	f.BoolVar(&rf.quick, "quick", false, "short runs (3 simulated seconds)")
 	f.BoolVar(&rf.full, "full", false, "the paper's scale (30 simulated seconds)")
 	f.IntVar(&rf.jobs, "jobs", 0, "simulations run in parallel (0 = one per CPU)")
-	f.StringVar(&rf.format, "format", "text", "terminal output: text or json")
+	f.StringVar(&rf.format, "format", "text", "terminal output: text, json or csv (run: apps.csv's table; compare: summary.json's cells)")
 	f.BoolVar(&rf.noFiles, "no-files", false, "write nothing under --out")
 	f.BoolVar(&rf.check, "check-data", false, "check that every page the host wrote reads back from the device (docs/reliability.md); results are unchanged")
 	f.IntVar(&rf.plotDPI, "plot-dpi", report.DefaultPNGDPI, fmt.Sprintf("resolution of the PNG plots in dots per inch (%d to %d; SVG plots are vector graphics)", report.MinPNGDPI, report.MaxPNGDPI))
@@ -116,8 +116,8 @@ func (rf *runFlags) workload(name string) (runner.Workload, error) {
 			}
 		}
 	}
-	if rf.format != "text" && rf.format != "json" {
-		errs = append(errs, fmt.Errorf("--format %q: want text or json", rf.format))
+	if rf.format != "text" && rf.format != "json" && rf.format != "csv" {
+		errs = append(errs, fmt.Errorf("--format %q: want text, json or csv", rf.format))
 	}
 	if err := report.SetPNGDPI(rf.plotDPI); err != nil {
 		errs = append(errs, fmt.Errorf("--plot-dpi %d: want %d to %d dots per inch", rf.plotDPI, report.MinPNGDPI, report.MaxPNGDPI))
@@ -207,10 +207,13 @@ to --out/run/<preset>-<variant>-<scenario>/.`,
 }
 
 func printResult(w io.Writer, format string, r *runner.Result) error {
-	if format == "json" {
+	switch format {
+	case "json":
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r.JSON())
+	case "csv":
+		return r.AppCSV().WriteCSV(w)
 	}
 	return r.WriteText(w)
 }

@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"math"
-	"os"
+	"strconv"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -69,13 +71,26 @@ func buildSummary(preset string, dur sim.Time, scenarios, appsRun, variants []st
 	return s
 }
 
-// save writes the summary as indented JSON.
-func (s compareSummary) save(path string) error {
+// writeJSON writes the summary as indented JSON.
+func (s compareSummary) writeJSON(w io.Writer) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// table is the summary's cells as a table of numbers (summary.csv, --format csv).
+func (s compareSummary) table() *report.Table {
+	t := &report.Table{Title: "summary", Header: []string{"scenario", "app", "variant", "requests", "mean_us", "p50_us",
+		"p90_us", "p99_us", "p999_us", "max_us", "p99_norm", "corunner_mb_per_s", "ssd_avg_w", "ssd_j_per_gb_written"}}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	for _, c := range s.Cells {
+		t.Append(c.Scenario, c.App, c.Variant, strconv.FormatInt(c.Requests, 10), f(c.MeanUs), f(c.P50Us), f(c.P90Us),
+			f(c.P99Us), f(c.P999Us), f(c.MaxUs), f(c.P99Norm), f(c.CorunnerMBps), f(c.AvgW), f(c.JPerG))
+	}
+	return t
 }
 
 // finiteOr0 maps NaN and ±Inf (no bytes written, an empty window) to 0, which JSON can hold.
