@@ -13,7 +13,7 @@ import (
 
 // Metric units: latencies and times in microseconds ("_us"), bandwidth in MB/s (10⁶ bytes
 // per simulated second), busy shares as fractions of the measured window (0 … 1), counts
-// as plain numbers.
+// as plain numbers, power in watts ("_w") and energy in joules ("_j_").
 
 // us converts picoseconds to microseconds.
 func us(ps float64) float64 { return ps / float64(sim.Microsecond) }
@@ -70,7 +70,8 @@ func runColumns(appNames []string) []string {
 	}
 	return append(cols, "waf", "flash_used_pages", "flash_wasted_pages", "gc_runs", "gc_pages_moved", "erases",
 		"evictions_fg", "evictions_bg", "stalls", "stall_time_us", "buffer_peak_pages", "victimizations",
-		"pages_written_back", "throttle_time_us", "channel_busy_mean", "die_busy_mean")
+		"pages_written_back", "throttle_time_us", "channel_busy_mean", "die_busy_mean",
+		"ssd_avg_w", "ssd_peak_w", "ssd_j_per_gb_written")
 }
 
 // runMetrics returns a run result's metrics in runColumns order; an application that did
@@ -95,10 +96,27 @@ func runMetrics(r *runner.Result, appNames []string) []float64 {
 		us(float64(r.Cache.ThrottleTime)))
 	ch, die := busyMeans(r)
 	m = append(m, ch, die)
+	m = append(m, energyMetrics(r)...)
 	for i := range m {
 		m[i] = finite(m[i])
 	}
 	return m
+}
+
+// energyMetrics returns the SSD's energy over the run's measured window (its account,
+// docs/energy.md): the average power, the peak over the last of the energy section's peak
+// windows (10 ms by default) and the energy per 10⁹ bytes the host wrote (0 with none).
+// A run whose measurement never started has zeros.
+func energyMetrics(r *runner.Result) []float64 {
+	a := r.Energy
+	if a == nil {
+		return []float64{0, 0, 0}
+	}
+	var peak float64
+	if n := len(a.Peaks); n > 0 {
+		peak = a.Peaks[n-1].Watts
+	}
+	return []float64{a.AveragePower(), peak, a.PerGBWritten()}
 }
 
 // busyMeans returns the mean busy share of the channel buses and of the dies over the
