@@ -190,3 +190,60 @@ func FuzzParsePower(f *testing.F) {
 		}
 	})
 }
+
+// TestPowerCapWithGC: the small rig (real channels and TLC dies) preconditioned to 95 %
+// full, then random overwrites of a quarter of its logical space, so GC moves pages and
+// erases blocks, under a cap of 200 mW with
+// 82.5 mW per programming die and 99 µW per idle one: k = floor((200,000 − 4 × 99) /
+// (82,500 − 99)) = floor(2.42) = 2. Recorded on the dies' array resources, at no instant do
+// more than 2 dies program or erase (4 do without the cap), GC still runs, every page reads back the version last
+// written, and the FTL's invariants hold.
+func TestPowerCapWithGC(t *testing.T) {
+	s := smallSpec(FastDrain, "latency-aware")
+	s.Scheduler.PowerCap, s.Scheduler.DiePower, s.Scheduler.StandbyPower = 200_000, 82_500, 99
+	require.Equal(t, 2, capSlots(s.Scheduler, 4))
+	r := newRig(t, s, nil)
+	require.NoError(t, r.fw.Precondition(0.95, 0, false, 1))
+	var spans [][2]sim.Time
+	for g := range 4 {
+		r.die(g).Array().SetHook(func(res *sim.Resource, act sim.Activity, start, end sim.Time) {
+			if n := res.Activities()[act]; n != "read" {
+				spans = append(spans, [2]sim.Time{start, end})
+			}
+		})
+	}
+	span := r.fw.LogicalPages() / 4
+	ref := make([]uint64, span)
+	const procs, ios = 4, 4000
+	left := ios
+	for k := range procs {
+		rng := sim.NewRNG(1, "host"+string(rune('a'+k)))
+		r.eng.Spawn("host", func(p *sim.Proc) {
+			buf := make([]uint64, 1)
+			for left > 0 {
+				left--
+				// Each process writes its own stripe of pages, so no two writes race.
+				lba := int64(k) + procs*rng.Int64N(span/procs)
+				ref[lba]++
+				buf[0] = Stamp(lba, ref[lba])
+				require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpWrite, lba, 1, nvmectrl.Hint{}, buf).status)
+			}
+		})
+	}
+	r.eng.Run()
+	require.Positive(t, r.fw.Stats.GCRuns, "GC did not run")
+	require.LessOrEqual(t, maxOverlap(spans), 2)
+	require.NoError(t, r.fw.FTL().Check())
+	got := make([]uint64, 1)
+	r.eng.Spawn("check", func(p *sim.Proc) {
+		for lba, v := range ref {
+			if v > 0 {
+				r.cmd(p, nvmectrl.OpRead, int64(lba), 1, nvmectrl.Hint{}, got)
+				require.Equal(t, Stamp(int64(lba), v), got[0], "lba %d", lba)
+			}
+		}
+	})
+	r.eng.Run()
+	t.Logf("%d GC runs, %d erases, %d array program/erase spans, at most %d at once, sim time %v",
+		r.fw.Stats.GCRuns, r.fw.FTL().Stats.Erases, len(spans), maxOverlap(spans), r.eng.Now())
+}
