@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/flashbench"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -33,33 +34,42 @@ func flashbenchColumns() []string {
 		n := k.String()
 		cols = append(cols, n+"_ops", n+"_mean_us", n+"_p99_us")
 	}
-	return append(cols, "channel_busy_mean", "die_busy_mean")
+	return append(cols, "channel_busy_mean", "die_busy_mean", "nand_array_j", "onfi_bus_j", "flash_avg_w")
 }
 
 // flashbenchMetrics returns a flashbench result's metrics in flashbenchColumns order. The
 // busy shares are the resources' total busy time over the run, summed in integer
-// picoseconds and divided once.
-func flashbenchMetrics(r *flashbench.Result) []float64 {
+// picoseconds and divided once. The energies are the point's energy section applied to
+// the array's records (energy.Array: the die arrays with their standby, the ONFI buses;
+// docs/energy.md), and flash_avg_w is their sum over the elapsed time.
+func flashbenchMetrics(r *flashbench.Result, es energy.Spec) ([]float64, error) {
 	m := []float64{r.IOPS(), r.Bandwidth() / 1e6, us(float64(r.Elapsed))}
 	for k := channel.Read; k <= channel.Erase; k++ {
 		h := r.Latency[k]
 		m = append(m, float64(r.Ops[k]), us(h.Mean()), us(float64(h.Quantile(0.99))))
 	}
 	var bus, arr sim.Time
-	dies := 0
+	var buses, dies []*sim.Resource
 	for _, ch := range r.Channels {
 		bus += ch.Bus().TotalBusyAt(r.Elapsed)
+		buses = append(buses, ch.Bus())
 		for i := 0; i < ch.NumDies(); i++ {
 			arr += ch.Die(i).Array().TotalBusyAt(r.Elapsed)
-			dies++
+			dies = append(dies, ch.Die(i).Array())
 		}
 	}
 	span := float64(r.Elapsed)
-	m = append(m, float64(bus)/(span*float64(len(r.Channels))), float64(arr)/(span*float64(dies)))
+	m = append(m, float64(bus)/(span*float64(len(r.Channels))), float64(arr)/(span*float64(len(dies))))
+	j, err := energy.Array(es, dies, buses, r.Elapsed)
+	if err != nil {
+		return nil, err
+	}
+	nand, onfi := energy.Sum(j, energy.NANDArray), energy.Sum(j, energy.ONFIBus)
+	m = append(m, nand, onfi, (nand+onfi)/r.Elapsed.Seconds())
 	for i := range m {
 		m[i] = finite(m[i])
 	}
-	return m
+	return m, nil
 }
 
 // runColumns names the metrics of a run point whose scenario runs appNames.

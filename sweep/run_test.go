@@ -325,11 +325,12 @@ func TestWriteFiles(t *testing.T) {
 	require.Equal(t, r, back)
 	b, err := os.ReadFile(paths[1])
 	require.NoError(t, err)
-	// Header: point, 2 axes, 14 flashbench metrics; points 2 and 5.
+	// Header: point, 2 axes, 17 flashbench metrics; points 2 and 5.
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	require.Len(t, lines, 3)
 	require.Equal(t, "point,flash.channels,flash.ways,iops,mb_per_s,elapsed_us,read_ops,read_mean_us,read_p99_us,"+
-		"program_ops,program_mean_us,program_p99_us,erase_ops,erase_mean_us,erase_p99_us,channel_busy_mean,die_busy_mean", lines[0])
+		"program_ops,program_mean_us,program_p99_us,erase_ops,erase_mean_us,erase_p99_us,channel_busy_mean,die_busy_mean,"+
+		"nand_array_j,onfi_bus_j,flash_avg_w", lines[0])
 	require.True(t, strings.HasPrefix(lines[1], "2,1,4,"))
 	require.True(t, strings.HasPrefix(lines[2], "5,2,4,"))
 }
