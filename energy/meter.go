@@ -155,6 +155,22 @@ func (g *group) update(i int, t sim.Time) {
 	mb.cached, mb.at, mb.lastEnd = true, t, le
 }
 
+// read brings every member to t and adds the group's energy from time zero to t to j (per
+// row of Rows).
+func (g *group) read(t sim.Time, j []float64) {
+	for i := range g.members {
+		g.update(i, t)
+	}
+	var busy sim.Time
+	for k, c := range g.charges {
+		busy += g.sum[k]
+		j[c.row] += g.sum[k].Seconds() * c.watts
+	}
+	if g.idleRow >= 0 {
+		j[g.idleRow] += (sim.Time(len(g.members))*t - busy).Seconds() * g.idleW
+	}
+}
+
 // Meter turns an SSD's resource records and counters into energy. It holds no state the
 // models see: a reading at time t depends only on what the resources recorded up to t.
 type Meter struct {
@@ -211,15 +227,7 @@ func New(spec Spec, p Parts) (*Meter, error) {
 	for i, r := range rows {
 		m.rowComp[i] = componentIndex(r.Component)
 	}
-	n := spec.NAND
-	vcc, vccq := n.VCC.Volts(), n.VCCQ.Volts()
-	die := func(name string, i Current) charge { return charge{name, rowIndex(NANDArray, name), i.Amperes() * vcc} }
-	m.groups = append(m.groups, newGroup([]charge{die("read", n.ICC1), die("program-lsb", n.ICC2),
-		die("program-csb", n.ICC2), die("program-msb", n.ICC2), die("erase", n.ICC3), die("suspend", n.ICC2)},
-		false, rowIndex(NANDArray, "standby"), n.ISB.Amperes()*vcc, p.Dies))
-	bus := func(name string, i Current) charge { return charge{name, rowIndex(ONFIBus, name), i.Amperes() * vccq} }
-	m.groups = append(m.groups, newGroup([]charge{bus("command", n.ICC4W), bus("data-in", n.ICC4W),
-		bus("data-out", n.ICC4R)}, false, -1, 0, p.Buses))
+	m.groups = append(m.groups, dieGroup(spec.NAND, p.Dies), busGroup(spec.NAND, p.Buses))
 	c := spec.Controller
 	m.groups = append(m.groups, newGroup([]charge{{"", rowIndex(Cores, "busy"), c.ActivePower.Watts()}},
 		true, rowIndex(Cores, "idle"), c.IdlePower.Watts(), p.Cores))
@@ -233,6 +241,25 @@ func New(spec Spec, p Parts) (*Meter, error) {
 		watts: 2 * float64(p.PCIe.Lanes) * spec.PCIe.IdlePowerPerLane.Watts()})
 	m.dram()
 	return m, nil
+}
+
+// dieGroup charges the die arrays: ICC1, ICC2 (every program page type and a suspension)
+// and ICC3 on VCC while busy, ISB on VCC while idle.
+func dieGroup(n NAND, dies []*sim.Resource) group {
+	vcc := n.VCC.Volts()
+	die := func(name string, i Current) charge { return charge{name, rowIndex(NANDArray, name), i.Amperes() * vcc} }
+	return newGroup([]charge{die("read", n.ICC1), die("program-lsb", n.ICC2),
+		die("program-csb", n.ICC2), die("program-msb", n.ICC2), die("erase", n.ICC3), die("suspend", n.ICC2)},
+		false, rowIndex(NANDArray, "standby"), n.ISB.Amperes()*vcc, dies)
+}
+
+// busGroup charges the ONFI buses: ICC4W on VCCQ for command and data-in phases, ICC4R for
+// data-out; an idle bus is free.
+func busGroup(n NAND, buses []*sim.Resource) group {
+	vccq := n.VCCQ.Volts()
+	bus := func(name string, i Current) charge { return charge{name, rowIndex(ONFIBus, name), i.Amperes() * vccq} }
+	return newGroup([]charge{bus("command", n.ICC4W), bus("data-in", n.ICC4W),
+		bus("data-out", n.ICC4R)}, false, -1, 0, buses)
 }
 
 // dram sets up the JEDEC IDD terms (Micron TN-41-01's method): per device, bursts cost
@@ -275,18 +302,7 @@ func (m *Meter) readInto(r *Reading, t sim.Time) {
 	r.At = t
 	secs := t.Seconds()
 	for gi := range m.groups {
-		g := &m.groups[gi]
-		for i := range g.members {
-			g.update(i, t)
-		}
-		var busy sim.Time
-		for k, c := range g.charges {
-			busy += g.sum[k]
-			r.J[c.row] += g.sum[k].Seconds() * c.watts
-		}
-		if g.idleRow >= 0 {
-			r.J[g.idleRow] += (sim.Time(len(g.members))*t - busy).Seconds() * g.idleW
-		}
+		m.groups[gi].read(t, r.J)
 	}
 	for _, s := range m.steady {
 		r.J[s.row] += secs * s.watts

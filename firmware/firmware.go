@@ -99,6 +99,9 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	if fg.Channels < 1 || fg.DiesPerChannel < 1 {
 		return nil, fmt.Errorf("firmware: flash port has %d channels of %d dies; it needs at least one of each", fg.Channels, fg.DiesPerChannel)
 	}
+	if err := spec.Scheduler.validateCap(fg.Channels * fg.DiesPerChannel); err != nil {
+		return nil, err
+	}
 	memCap := uint64(ports.Memory.Spec().Capacity)
 	if memCap < 2*uint64(spec.PageSize) {
 		return nil, fmt.Errorf("firmware: buffer memory of %d bytes is smaller than two pages", memCap)

@@ -91,6 +91,8 @@ type dieQueue struct {
 	hostRun   int // host programs dispatched since the last GC operation
 	arriving  int // eviction programs whose data is still leaving DRAM
 	readsOut  int // host reads handed to the channel and not yet completed
+	arrayOut  int // programs and erases handed to the channel (power cap only)
+	capWait   bool
 }
 
 // scheduler is the flash transaction scheduler: per-die queues feeding the channels.
@@ -111,6 +113,7 @@ type scheduler struct {
 
 	ordering SchedOrder // the ordering of each die's queues (schedorder.go)
 	view     DieView    // shown to the ordering (kept here so it is not allocated per pick)
+	cap      *powerCap  // nil: no power cap (powercap.go)
 }
 
 func newScheduler(f *Firmware) *scheduler {
@@ -121,6 +124,9 @@ func newScheduler(f *Firmware) *scheduler {
 	s.arrival = &arrivalHandler{s}
 	def, _ := schedOrders.lookup(f.spec.Scheduler.Order) // Validate checked it
 	s.ordering = def.New(f.spec)
+	if k := capSlots(f.spec.Scheduler, n); k > 0 {
+		s.cap = &powerCap{slots: k}
+	}
 	for i := range n {
 		g := f.geo.InterleavedDie(i)
 		s.pos[g], s.order[i] = int32(i), int32(g)
@@ -214,7 +220,11 @@ func (s *scheduler) dispatchOps(g int) {
 		*v = DieView{Die: g, Reads: q.reads.n, Programs: q.progs.n, GC: q.gc.n, InChannel: q.inChannel,
 			HostRun: q.hostRun, s: s}
 		var op *flashOp
-		switch pk := s.ordering.Next(v); {
+		pk := s.ordering.Next(v)
+		if s.cap != nil && s.needsSlot(q, pk) && !s.takeSlot(g) {
+			return
+		}
+		switch {
 		case pk == PickNone:
 			return
 		case pk == PickRead && q.reads.n > 0:
@@ -235,8 +245,56 @@ func (s *scheduler) dispatchOps(g int) {
 		if op.kind == opHostRead {
 			q.readsOut++
 		}
+		if s.cap != nil && op.kind != opHostRead && op.kind != opGCRead {
+			q.arrayOut++
+		}
 		s.submit(op)
 		q.inChannel++
+	}
+}
+
+// needsSlot reports whether pick pk of die queue q is a program or an erase, which the
+// power cap counts.
+func (s *scheduler) needsSlot(q *dieQueue, pk Pick) bool {
+	switch pk {
+	case PickProgram:
+		return q.progs.n > 0
+	case PickGC:
+		return q.gc.n > 0 && q.gc.head.kind != opGCRead
+	}
+	return false
+}
+
+// takeSlot reports whether die g may be handed a program or erase under the power cap. A
+// die that holds a slot keeps it while no other die waits; one without takes a free slot
+// or joins the FIFO of waiting dies (once), to be dispatched again by releaseSlot.
+func (s *scheduler) takeSlot(g int) bool {
+	c, q := s.cap, &s.dies[g]
+	if q.arrayOut > 0 {
+		return len(c.waiting) == 0
+	}
+	if c.slots > 0 {
+		c.slots--
+		return true
+	}
+	if !q.capWait {
+		q.capWait = true
+		c.waiting = append(c.waiting, int32(g))
+	}
+	return false
+}
+
+// releaseSlot gives back a slot and dispatches waiting dies, in arrival order, while slots
+// are free. Only dies holding no slot wait, so each one dispatched takes the slot or no
+// longer needs one, and the loop ends.
+func (s *scheduler) releaseSlot() {
+	c := s.cap
+	c.slots++
+	for c.slots > 0 && len(c.waiting) > 0 {
+		g := int(c.waiting[0])
+		c.waiting = c.waiting[1:]
+		s.dies[g].capWait = false
+		s.dispatch(g)
 	}
 }
 
@@ -318,6 +376,12 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 		s.put(m)
 	}
 	op.merged = op.merged[:0]
+	kind := op.kind
 	s.put(op)
+	if s.cap != nil && kind != opHostRead && kind != opGCRead {
+		if s.dies[g].arrayOut--; s.dies[g].arrayOut == 0 {
+			s.releaseSlot()
+		}
+	}
 	s.dispatch(g)
 }

@@ -70,6 +70,16 @@ type Sched struct {
 	// Order is the ordering of each die's queues (schedorder.go): a registered name;
 	// "priority", the built-in, applies read_first and gc_weight.
 	Order string `yaml:"order"`
+	// PowerCap bounds the NAND array's power with programs and erases running ("10W"; 0,
+	// the default, is off): only as many dies hold a program or erase in their channel as
+	// keep DiePower each plus StandbyPower for every other die within it (powercap.go,
+	// docs/energy.md). Host and GC reads are not limited.
+	PowerCap Power `yaml:"power_cap"`
+	// DiePower and StandbyPower are the array power of one programming or erasing die,
+	// max(ICC2, ICC3) × VCC, and of an idle one, ISB × VCC, as the energy model charges
+	// them; the platform sets them from its energy section (they are not keys).
+	DiePower     Power `yaml:"-"`
+	StandbyPower Power `yaml:"-"`
 }
 
 // DefaultSpec returns a firmware for a 4 KiB-page device: 4 cores at 400 MHz, 64 HIL
@@ -77,7 +87,8 @@ type Sched struct {
 // 0.5 / 0.8, the FTL of ftl.DefaultConfig (sequential allocation with 7 %
 // over-provisioning and greedy GC), reads first. The scheduler's order is "priority", the
 // built-in ordering (the only one before issue 21), which the read_first and gc_weight keys
-// tune.
+// tune. No power cap: the model's dies all program at once if the work is there, as the
+// FastDrain paper's simulator does; real drives' budgets are a sensitivity (docs/energy.md).
 func DefaultSpec() Spec {
 	return Spec{
 		Cores: 4, CoreFreq: 400 * sim.MHz, Workers: 64, PageSize: 4096,
@@ -146,6 +157,9 @@ func (s Spec) Validate() error {
 	}
 	if s.Scheduler.DieDepth < 1 || s.Scheduler.DieDepth > 64 {
 		bad("firmware.scheduler.die_depth: %d is not in 1 … 64", s.Scheduler.DieDepth)
+	}
+	if err := s.Scheduler.validateCap(0); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

@@ -35,7 +35,7 @@ func BuildSSD(eng *sim.Engine, c Config, mem *nvmectrl.HostMemory) (*SSD, error)
 		}
 		s.Channels = append(s.Channels, ch)
 	}
-	fw, err := firmware.New("ssd.fw", c.Firmware, eng, firmware.Hardware{Channels: s.Channels, DRAM: s.DRAM, Ctrl: s.Ctrl})
+	fw, err := firmware.New("ssd.fw", firmwareSpec(c), eng, firmware.Hardware{Channels: s.Channels, DRAM: s.DRAM, Ctrl: s.Ctrl})
 	if err != nil {
 		return nil, err
 	}

@@ -107,7 +107,7 @@ func (c Config) Validate() error {
 	} else {
 		add("flash", f.ChannelSpec().Validate())
 	}
-	add("firmware", c.Firmware.Validate())
+	add("firmware", firmwareSpec(c).Validate())
 	// The FTL section against the array it will manage (the geometry-free checks alone if
 	// the array's shape is itself wrong): ftl.New would reject the same at build time.
 	var geo ftl.Geometry

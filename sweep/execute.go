@@ -144,7 +144,12 @@ func runFlashbench(jobs []job, rows []Row, o Options) {
 			rows[j].Error = err.Error()
 			return
 		}
-		rows[j].Metrics = flashbenchMetrics(res)
+		m, err := flashbenchMetrics(res, jobs[j].config.Energy)
+		if err != nil {
+			rows[j].Error = err.Error()
+			return
+		}
+		rows[j].Metrics = m
 		rows[j].Latency = flashbenchDistributions(res)
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/flashbench"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -13,7 +14,7 @@ import (
 
 // Metric units: latencies and times in microseconds ("_us"), bandwidth in MB/s (10⁶ bytes
 // per simulated second), busy shares as fractions of the measured window (0 … 1), counts
-// as plain numbers.
+// as plain numbers, power in watts ("_w") and energy in joules ("_j_").
 
 // us converts picoseconds to microseconds.
 func us(ps float64) float64 { return ps / float64(sim.Microsecond) }
@@ -33,33 +34,42 @@ func flashbenchColumns() []string {
 		n := k.String()
 		cols = append(cols, n+"_ops", n+"_mean_us", n+"_p99_us")
 	}
-	return append(cols, "channel_busy_mean", "die_busy_mean")
+	return append(cols, "channel_busy_mean", "die_busy_mean", "nand_array_j", "onfi_bus_j", "flash_avg_w")
 }
 
 // flashbenchMetrics returns a flashbench result's metrics in flashbenchColumns order. The
 // busy shares are the resources' total busy time over the run, summed in integer
-// picoseconds and divided once.
-func flashbenchMetrics(r *flashbench.Result) []float64 {
+// picoseconds and divided once. The energies are the point's energy section applied to
+// the array's records (energy.Array: the die arrays with their standby, the ONFI buses;
+// docs/energy.md), and flash_avg_w is their sum over the elapsed time.
+func flashbenchMetrics(r *flashbench.Result, es energy.Spec) ([]float64, error) {
 	m := []float64{r.IOPS(), r.Bandwidth() / 1e6, us(float64(r.Elapsed))}
 	for k := channel.Read; k <= channel.Erase; k++ {
 		h := r.Latency[k]
 		m = append(m, float64(r.Ops[k]), us(h.Mean()), us(float64(h.Quantile(0.99))))
 	}
 	var bus, arr sim.Time
-	dies := 0
+	var buses, dies []*sim.Resource
 	for _, ch := range r.Channels {
 		bus += ch.Bus().TotalBusyAt(r.Elapsed)
+		buses = append(buses, ch.Bus())
 		for i := 0; i < ch.NumDies(); i++ {
 			arr += ch.Die(i).Array().TotalBusyAt(r.Elapsed)
-			dies++
+			dies = append(dies, ch.Die(i).Array())
 		}
 	}
 	span := float64(r.Elapsed)
-	m = append(m, float64(bus)/(span*float64(len(r.Channels))), float64(arr)/(span*float64(dies)))
+	m = append(m, float64(bus)/(span*float64(len(r.Channels))), float64(arr)/(span*float64(len(dies))))
+	j, err := energy.Array(es, dies, buses, r.Elapsed)
+	if err != nil {
+		return nil, err
+	}
+	nand, onfi := energy.Sum(j, energy.NANDArray), energy.Sum(j, energy.ONFIBus)
+	m = append(m, nand, onfi, (nand+onfi)/r.Elapsed.Seconds())
 	for i := range m {
 		m[i] = finite(m[i])
 	}
-	return m
+	return m, nil
 }
 
 // runColumns names the metrics of a run point whose scenario runs appNames.
@@ -70,7 +80,8 @@ func runColumns(appNames []string) []string {
 	}
 	return append(cols, "waf", "flash_used_pages", "flash_wasted_pages", "gc_runs", "gc_pages_moved", "erases",
 		"evictions_fg", "evictions_bg", "stalls", "stall_time_us", "buffer_peak_pages", "victimizations",
-		"pages_written_back", "throttle_time_us", "channel_busy_mean", "die_busy_mean")
+		"pages_written_back", "throttle_time_us", "channel_busy_mean", "die_busy_mean",
+		"ssd_avg_w", "ssd_peak_w", "ssd_j_per_gb_written")
 }
 
 // runMetrics returns a run result's metrics in runColumns order; an application that did
@@ -95,10 +106,27 @@ func runMetrics(r *runner.Result, appNames []string) []float64 {
 		us(float64(r.Cache.ThrottleTime)))
 	ch, die := busyMeans(r)
 	m = append(m, ch, die)
+	m = append(m, energyMetrics(r)...)
 	for i := range m {
 		m[i] = finite(m[i])
 	}
 	return m
+}
+
+// energyMetrics returns the SSD's energy over the run's measured window (its account,
+// docs/energy.md): the average power, the peak over the last of the energy section's peak
+// windows (10 ms by default) and the energy per 10⁹ bytes the host wrote (0 with none).
+// A run whose measurement never started has zeros.
+func energyMetrics(r *runner.Result) []float64 {
+	a := r.Energy
+	if a == nil {
+		return []float64{0, 0, 0}
+	}
+	var peak float64
+	if n := len(a.Peaks); n > 0 {
+		peak = a.Peaks[n-1].Watts
+	}
+	return []float64{a.AveragePower(), peak, a.PerGBWritten()}
 }
 
 // busyMeans returns the mean busy share of the channel buses and of the dies over the
