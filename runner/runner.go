@@ -149,7 +149,7 @@ func Run(o Options) (*Result, error) {
 	// run to the end of the scenario.
 	var start []sim.Snapshot
 	m.Eng.Spawn("runner.measure", func(p *sim.Proc) {
-		for run.Began() == 0 && !run.Done() {
+		for !run.Started() && !run.Done() {
 			p.Sleep(sim.Millisecond)
 		}
 		m.SSD.Sync(p.Now())

@@ -165,3 +165,17 @@ func TestRunCheckData(t *testing.T) {
 	}
 	require.Equal(t, string(out[0]), string(out[1]))
 }
+
+// TestMeasurementStartsWithoutSetUp: apache-u alone (uploads: nothing to set up) begins at
+// time 0, and measurement starts there, not at the end of the run: the energy account
+// covers the whole run and the utilization window has work in it.
+func TestMeasurementStartsWithoutSetUp(t *testing.T) {
+	c, sc := setup(t, "vanilla", "apache-u", 200*sim.Millisecond)
+	r, err := Run(Options{Label: "vanilla", Config: c, Workload: Workload{Scenario: sc, Apps: apps.DefaultSpec()}})
+	require.NoError(t, err)
+	require.Equal(t, sim.Time(0), r.Began)
+	require.NotNil(t, r.Energy)
+	require.Equal(t, sim.Time(0), r.Energy.From)
+	require.GreaterOrEqual(t, r.Energy.To, r.Ended)
+	require.Positive(t, r.Energy.Total())
+}

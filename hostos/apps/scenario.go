@@ -139,6 +139,7 @@ type Run struct {
 	sc         Scenario
 	apps       []*app
 	began      sim.Time // data sets created; clients start
+	started    bool     // began is set
 	ended      sim.Time
 	live       int
 	done       bool
@@ -210,7 +211,7 @@ func (r *Run) setup(p *sim.Proc) {
 			return
 		}
 	}
-	r.began = p.Now()
+	r.began, r.started = p.Now(), true
 	stop := r.began + r.sc.Duration
 	from := r.began + r.sc.Warmup
 	for _, a := range r.apps {
@@ -304,6 +305,10 @@ func (r *Run) Done() bool { return r.done }
 
 // Began returns when the data sets were ready and the applications started.
 func (r *Run) Began() sim.Time { return r.began }
+
+// Started reports whether the applications have started (Began is then valid; it is 0
+// for a scenario with nothing to set up).
+func (r *Run) Started() bool { return r.started }
 
 // Ended returns when the last application process finished.
 func (r *Run) Ended() sim.Time { return r.ended }
