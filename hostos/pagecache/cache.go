@@ -14,6 +14,12 @@ type BlockDevice interface {
 	Submit(bio *blk.Bio)
 }
 
+// DirtySleeper is an optional BlockDevice method: the device is told when a writer starts
+// to sleep in balance_dirty_pages (wb->dirty_sleep), which blk-wbt reads.
+type DirtySleeper interface {
+	DirtySleep(at sim.Time)
+}
+
 // Cache is the page cache, the file table and the writeback machinery of one host with one
 // block device (one bdi_writeback). Processes call it through a Task.
 type Cache struct {
@@ -21,6 +27,7 @@ type Cache struct {
 	eng   *sim.Engine
 	spec  Spec
 	dev   BlockDevice
+	sleep DirtySleeper // dev's DirtySleeper, or nil
 	cores []*sim.Core
 
 	mem         frameTable
@@ -67,7 +74,10 @@ func New(eng *sim.Engine, name string, spec Spec, dev BlockDevice, capacity int6
 	} else {
 		c.ratio, c.bgRatio = spec.Dirty.Ratio, spec.Dirty.BackgroundRatio
 	}
+	c.sleep, _ = dev.(DirtySleeper)
 	c.stats.Pause.Name = name + ".throttle_pause"
+	c.stats.FsyncData.Name = name + ".fsync_data"
+	c.stats.FsyncFlush.Name = name + ".fsync_flush"
 	c.initWriteback()
 	return c, nil
 }
