@@ -89,7 +89,7 @@ func New(name string, eng *sim.Engine, spec Spec, drv Driver) (*Queue, error) {
 		q.sched = newKyber(q, spec.Kyber)
 	}
 	if spec.WBTLat > 0 {
-		q.wbt = newWBT(q, spec.WBTLat, q.nr)
+		q.wbt = newWBT(q, spec.WBTLat, q.nr, spec.WriteCache)
 	}
 	q.stats.init(name)
 	return q, nil
@@ -149,6 +149,18 @@ func (q *Queue) Submit(b *Bio) {
 	now := q.eng.Now()
 	q.checkBio(b)
 	b.Issued, b.Err, b.finished = now, nil, false
+	if !q.spec.WriteCache {
+		// Without a volatile write cache FUA means nothing and an empty flush is done at
+		// once (blk_queue_write_cache clears QUEUE_FLAG_FUA; blk_insert_flush, policy 0).
+		b.FUA = false
+		if b.Op == OpFlush {
+			q.stats.Bios++
+			q.stats.BioLatency[OpFlush].Record(0)
+			b.finished = true
+			q.eng.Schedule(now, instantDone{}, b, 0) // the submitter may not be waiting yet
+			return
+		}
+	}
 	parts := int64(1)
 	if b.Size > q.maxReq {
 		parts = (b.Size + q.maxReq - 1) / q.maxReq
@@ -173,6 +185,19 @@ func (q *Queue) Submit(b *Bio) {
 		q.place(w, needRequest)
 	}
 	q.wake()
+}
+
+// instantDone completes a bio that never reached a request: it notifies the bio's Wake
+// signal or runs its Done handler with the same event.
+type instantDone struct{}
+
+func (instantDone) HandleEvent(ev *sim.Event) {
+	b := ev.Data.(*Bio)
+	if b.Wake != nil {
+		b.Wake.Notify()
+	} else if b.Done != nil {
+		b.Done.HandleEvent(ev)
+	}
 }
 
 // Outcomes of admit.

@@ -47,6 +47,13 @@ type Spec struct {
 	// for non-rotational devices (block/blk-wbt.c wbt_default_latency_nsec,
 	// Documentation/ABI/stable/sysfs-block). See wbt.go.
 	WBTLat sim.Time `yaml:"wbt_lat"`
+	// WriteCache is whether the device has a volatile write cache (sysfs write_cache "write
+	// back", QUEUE_FLAG_WC, from the NVMe Identify VWC bit). Off ("write through"), flush
+	// bios complete at once without reaching the device and FUA is dropped, as
+	// blk_insert_flush and blk_queue_write_cache do, and writeback throttling wakes waiters
+	// at wb_normal instead of only when nothing is in flight. Default on: the host model
+	// has always sent flushes and FUA, which Linux does only to such a device.
+	WriteCache bool `yaml:"write_cache"`
 }
 
 // DeadlineSpec holds mq-deadline's tunables (block/mq-deadline.c, FACTS.md §6.2).
@@ -96,6 +103,7 @@ func DefaultSpec() Spec {
 		MaxRequestBytes: 512 * sim.KiB,
 		Merges:          true,
 		WBTLat:          2 * sim.Millisecond,
+		WriteCache:      true,
 		Deadline: DeadlineSpec{
 			ReadExpire:    500 * sim.Millisecond,
 			WriteExpire:   5 * sim.Second,

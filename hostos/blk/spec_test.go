@@ -24,6 +24,7 @@ func TestDefaultSpec(t *testing.T) {
 	require.Equal(t, []int{256, 128, 64, 16}, []int{s.Kyber.ReadDepth, s.Kyber.WriteDepth, s.Kyber.DiscardDepth, s.Kyber.OtherDepth})
 	require.Equal(t, 75, s.Kyber.AsyncPercent)
 	require.Equal(t, 2*sim.Millisecond, s.WBTLat, "wbt_default_latency_nsec, non-rotational")
+	require.True(t, s.WriteCache, "the host sends flushes: write back")
 	require.Equal(t, 1023, s.nrRequests(), "none: nr_requests = queue depth")
 	s.Scheduler = SchedKyber
 	require.Equal(t, 256, s.nrRequests(), "2·min(1023, 128)")
@@ -86,6 +87,7 @@ merges: false
 mq_deadline: {read_expire: 250ms, fifo_batch: 8}
 kyber: {read_lat: 1ms, write_depth: 64}
 wbt_lat: 75ms
+write_cache: false
 `
 	s := DefaultSpec()
 	dec := yaml.NewDecoder(strings.NewReader(in))
@@ -102,6 +104,7 @@ wbt_lat: 75ms
 	require.Equal(t, sim.Millisecond, s.Kyber.ReadTarget)
 	require.Equal(t, 64, s.Kyber.WriteDepth)
 	require.Equal(t, 75*sim.Millisecond, s.WBTLat)
+	require.False(t, s.WriteCache)
 	out, err := yaml.Marshal(s)
 	require.NoError(t, err)
 	var back Spec

@@ -95,8 +95,8 @@ type wbt struct {
 	readMin   sim.Time // their smallest latency
 }
 
-func newWBT(q *Queue, minLat sim.Time, queueDepth int) *wbt {
-	w := &wbt{q: q, minLat: minLat, wc: true, queueDepth: queueDepth,
+func newWBT(q *Queue, minLat sim.Time, queueDepth int, wc bool) *wbt {
+	w := &wbt{q: q, minLat: minLat, wc: wc, queueDepth: queueDepth,
 		lastIssue: wbtNever, lastComp: wbtNever, dirtySleep: wbtNever, curWin: wbtWindow}
 	w.calcMaxDepth()
 	w.calcLimits()

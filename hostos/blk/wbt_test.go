@@ -214,3 +214,36 @@ func TestWBTOff(t *testing.T) {
 type handlerFunc func(*sim.Event)
 
 func (f handlerFunc) HandleEvent(ev *sim.Event) { f(ev) }
+
+// TestWriteThrough: without a volatile write cache a flush completes at once without a
+// request, FUA is dropped, and wbt wakes waiters at wb_normal: of ten background writes
+// four go at 0 (wb_background 4); the first completion at 100 µs leaves 3 in flight,
+// 8 − 3 = 5 ≥ 4/2, so waiters are woken then — not only at 0 in flight as with a write
+// cache (TestWBTBackgroundDepth) — and take the count back to 4. Every completion at
+// 100 µs does the same, so the second four complete at 200 µs and the last two at 300 µs,
+// as before, but each went the moment a slot freed.
+func TestWriteThrough(t *testing.T) {
+	us := sim.Microsecond
+	spec := DefaultSpec()
+	spec.Merges = false
+	spec.WriteCache = false
+	eng, q, dev := newTestQueue(t, spec, fixed(100*us))
+	done := newDoneLog()
+	flush := &Bio{Op: OpFlush, Done: done}
+	q.Submit(flush)
+	fua := &Bio{Op: OpWrite, Offset: 0, Size: 4 * kib, Sync: true, Idle: true, FUA: true, Done: done}
+	q.Submit(fua)
+	eng.Run()
+	require.Equal(t, []sim.Time{0}, done.at[flush])
+	require.Len(t, dev.log, 1, "the flush never reached the device")
+	require.False(t, fua.FUA)
+	for i := range 10 {
+		q.Submit(&Bio{Op: OpWrite, Offset: int64(i+1) * 64 * kib, Size: 4 * kib, Background: true, Done: done})
+	}
+	inflight, waiting := q.WBTInflight()
+	require.Equal(t, []int{4, 6}, []int{inflight, waiting})
+	// Stop at the first completion: woken at once, the count is back at 4.
+	eng.RunUntil(eng.Now() + 100*us)
+	inflight, waiting = q.WBTInflight()
+	require.Equal(t, []int{4, 2}, []int{inflight, waiting})
+}
