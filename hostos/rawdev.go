@@ -171,6 +171,7 @@ func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []
 	submit := start
 	if d.syscall > 0 {
 		t := d.h.Task(p)
+		t.Place()
 		submit = t.Core.Book(start, t.KernelActivity(), d.syscall)
 	}
 	if submit > start {

@@ -138,7 +138,30 @@ func (t *Task) Pauses() int64 { return t.pauses }
 // compute charges n cycles of kernel work to the task's core.
 func (t *Task) compute(cycles int64) {
 	if cycles > 0 {
+		t.Place()
 		t.Proc.Compute(t.Core, t.act, cycles)
+	}
+}
+
+// Place is the wake-up placement of a task about to run (CPUSpec.WakeIdle): it stays on
+// its core if that core is idle now, else moves to the first idle core in core order, else
+// stays and queues behind the work booked on its core. Callers that book the task's CPU
+// time themselves call it first.
+func (t *Task) Place() {
+	c := t.c
+	if !c.spec.CPU.WakeIdle {
+		return
+	}
+	now := c.eng.Now()
+	if t.Core.Res.FreeAt(now) <= now {
+		return
+	}
+	for _, core := range c.cores {
+		if core.Res.FreeAt(now) <= now {
+			t.Core, t.act = core, core.Res.Activity("kernel")
+			c.stats.Migrations++
+			return
+		}
 	}
 }
 

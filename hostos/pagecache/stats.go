@@ -13,6 +13,7 @@ type Stats struct {
 	Reclaimed        int64 // clean pages evicted to make room
 	DirectReadBytes  int64 // bytes of O_DIRECT reads sent to the device
 	DirectWriteBytes int64 // bytes of O_DIRECT writes sent to the device
+	Migrations       int64 // tasks moved to an idle core to run (CPUSpec.WakeIdle)
 
 	// Fsync phases, ps per fsync: FsyncData is writing the file's dirty pages and waiting
 	// for all of its writeback (its own bios and any the flusher had started), FsyncFlush
