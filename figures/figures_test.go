@@ -57,8 +57,8 @@ func TestQualitativeResults(t *testing.T) {
 	// region that is rare (98 of 47,571 pages on ImgServer-U after the host-interface
 	// change of issue 19, none before it; 576 of 48,274, 1.2 %, once the block layer
 	// throttles write-back with blk-wbt, which changes when evictions arrive, and 472 of
-	// 47,977, 1.0 %, with preemptive interrupts and wake-up placement too; 0 on the other
-	// five apps. The count follows host timing, not a fixed rule).
+	// 47,977, 0.98 %, with preemptive interrupts and wake-up placement too; 0 on the
+	// other five apps. The count follows host timing, not a fixed rule).
 	// FD switches dirty ratios in every run whose buffer reached the high watermark (the
 	// predictive upcall reports above-high by then at the latest).
 	for _, a := range apps.LatencyCritical() {
@@ -71,7 +71,7 @@ func TestQualitativeResults(t *testing.T) {
 		ftlSt := set.result(a, "fd-ftl", "").FTL
 		require.Equal(t, ftlSt.ForegroundWr, ftlSt.LSBForFG+ftlSt.FGBounded,
 			"FD-FTL: every foreground eviction on an LSB page but those the LSB-only bound refused (%s)", a)
-		require.Less(t, ftlSt.FGBounded*50, ftlSt.ForegroundWr, "FD-FTL: the bound refuses under 2 %% (%s)", a)
+		require.Less(t, ftlSt.FGBounded*100, ftlSt.ForegroundWr, "FD-FTL: the bound refuses under 1 %% (%s)", a)
 		if float64(fd.Buffer.PeakOccupancy) >= high {
 			require.NotEmpty(t, fd.Switches, "FD's buffer reached high but it never switched ratios (%s)", a)
 		}
