@@ -44,6 +44,9 @@ type deviceRef struct{ q *blk.Queue }
 
 func (d *deviceRef) Submit(b *blk.Bio) { d.q.Submit(b) }
 
+// DirtySleep passes the page cache's balance_dirty_pages sleeps to writeback throttling.
+func (d *deviceRef) DirtySleep(t sim.Time) { d.q.NoteDirtySleep(t) }
+
 // New builds the host's storage stack on ctrl (whose namespace holds capacity bytes) and
 // connects the FastDrain status path: every completion's buffer level goes to the page
 // cache, which switches dirty ratios if its FastDrain mode is adaptive.

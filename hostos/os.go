@@ -111,6 +111,7 @@ func (o *OS) WriteDirect(p *sim.Proc, f apps.File, off, n int64) error {
 func (o *OS) Compute(p *sim.Proc, d sim.Time) {
 	t := o.h.Task(p)
 	if n := t.Core.Clock.CyclesIn(d); n > 0 {
+		t.Place()
 		p.Compute(t.Core, o.h.acts[t.Core], n)
 	}
 }

@@ -157,7 +157,9 @@ func (d *RawDevice) check(op blk.Op, offset, size int64) error {
 func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []uint64) (sim.Time, error) {
 	start := p.Now()
 	io := d.get()
-	io.bio = blk.Bio{Op: op, Offset: offset, Size: size, Sync: true,
+	// O_DIRECT: REQ_SYNC, and REQ_IDLE on writes (dio_bio_write_op), which wbt does not
+	// throttle.
+	io.bio = blk.Bio{Op: op, Offset: offset, Size: size, Sync: true, Idle: op == blk.OpWrite,
 		FUA: op == blk.OpWrite && d.fua, Wake: &io.sig}
 	io.q = d.h.Queue
 	if stamps != nil {
@@ -169,6 +171,7 @@ func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []
 	submit := start
 	if d.syscall > 0 {
 		t := d.h.Task(p)
+		t.Place()
 		submit = t.Core.Book(start, t.KernelActivity(), d.syscall)
 	}
 	if submit > start {

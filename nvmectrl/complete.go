@@ -16,6 +16,10 @@ func (c *Controller) Complete(now sim.Time, cmd *Command, st Status, dw0 uint32,
 	}
 	cmd.completed = true
 	cmd.level = level
+	if cmd.SQID != 0 && cmd.SQE.Opcode() == OpRead {
+		c.Reads.FetchWait.Record(int64(cmd.Fetched - cmd.Doorbell))
+		c.Reads.Service.Record(int64(now - cmd.Fetched))
+	}
 	cmd.cqe = CQE{}
 	cmd.cqe.SetDW0(dw0)
 	cmd.cqe.SetSQID(cmd.SQID)

@@ -47,6 +47,13 @@ type Stats struct {
 	AdminHandled int64 // admin commands the controller executed itself
 }
 
+// ReadTimes are Read commands' controller times, ps: FetchWait from the doorbell that
+// published the entry to its arrival in the controller (arbitration and the SQE fetch), and
+// Service from there to the firmware's Complete (firmware, flash and data out).
+type ReadTimes struct {
+	FetchWait, Service sim.Histogram
+}
+
 // Controller is the NVMe controller front end: registers, queues, doorbells, arbitration,
 // SQE fetch, PRP data movement, CQE posting and MSI-X with interrupt coalescing. It is idle
 // between events: a doorbell, a fetch or a completion is one event each, scheduled for the
@@ -59,6 +66,8 @@ type Stats struct {
 type Controller struct {
 	// Stats counts operations; read it, do not write it.
 	Stats Stats
+	// Reads holds the Read commands' controller times; read it, do not write it.
+	Reads ReadTimes
 
 	name string
 	spec Spec

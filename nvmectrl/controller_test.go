@@ -58,6 +58,12 @@ func TestFetchAndCompleteTiming(t *testing.T) {
 	}
 	require.Equal(t, Stats{SQDoorbells: 1, CQDoorbells: r.c.Stats.CQDoorbells, Fetches: 1, Commands: 4,
 		Completions: 4, Interrupts: 4}, r.c.Stats)
+	// Read times: each of the four waited from its doorbell's arrival to the fetch's, and
+	// the firmware completed it the moment it arrived.
+	rt := &r.c.Reads
+	require.Equal(t, uint64(4), rt.FetchWait.Count())
+	require.Equal(t, []int64{int64(fetched - db), int64(fetched - db)}, []int64{rt.FetchWait.Min(), rt.FetchWait.Max()})
+	require.Equal(t, []int64{0, 0}, []int64{rt.Service.Min(), rt.Service.Max()})
 }
 
 // TestPhaseTagFlipsOnWrap runs 10 commands one at a time through a 4-entry CQ: CQ slots

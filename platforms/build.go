@@ -113,5 +113,8 @@ func (m *Machine) Resources() []*sim.Resource {
 	for _, c := range m.Host.Cache.Cores() {
 		rs = append(rs, c.Res)
 	}
+	for _, c := range m.Host.Driver.IRQCores() {
+		rs = append(rs, c.Res)
+	}
 	return append(rs, m.SSD.Resources()...)
 }

@@ -39,21 +39,33 @@ type Hint struct {
 // layer (struct bio). The owner fills Op, Offset, Size, Sync, FUA, Hint, Done and Private;
 // the block layer sets Issued and Err.
 type Bio struct {
-	Op      Op
-	Offset  int64       // bytes from the start of the device, 512-aligned
-	Size    int64       // bytes, multiple of 512 (0 for flush)
-	Sync    bool        // REQ_SYNC: a process waits for it (reads, O_DIRECT, fsync writes)
-	FUA     bool        // REQ_FUA: forced unit access
-	Hint    Hint        // FastDrain victimization hint
-	Issued  sim.Time    // set by Submit
-	Done    sim.Handler // receives an engine event when the bio completes; ev.Data is the *Bio
-	Wake    *sim.Signal // if set, notified at completion instead of a Done event (a waiting process)
-	Err     error       // completion status, set before Done fires
-	Private any         // owner's cookie
+	Op     Op
+	Offset int64 // bytes from the start of the device, 512-aligned
+	Size   int64 // bytes, multiple of 512 (0 for flush)
+	Sync   bool  // REQ_SYNC: a process waits for it (reads, O_DIRECT, fsync writes)
+	Idle   bool  // REQ_IDLE: with Sync, an O_DIRECT write, which wbt does not throttle
+	FUA    bool  // REQ_FUA: forced unit access
+	// Background is REQ_BACKGROUND: a write of background or periodic (kupdate) writeback,
+	// which wbt limits to its background depth.
+	Background bool
+	Hint       Hint        // FastDrain victimization hint
+	Issued     sim.Time    // set by Submit
+	Done       sim.Handler // receives an engine event when the bio completes; ev.Data is the *Bio
+	Wake       *sim.Signal // if set, notified at completion instead of a Done event (a waiting process)
+	// Admitted, if set, is notified when writeback throttling lets the bio go after it had
+	// to wait (Held was true): a submitter that would sleep in wbt_wait waits on it.
+	Admitted *sim.Signal
+	Err      error // completion status, set before Done fires
+	Private  any   // owner's cookie
 
 	parts    int32 // parts of the bio not yet completed (more than one when it was split)
 	finished bool
+	held     bool // a part waits in writeback throttling's queue
 }
+
+// Held reports whether a part of the bio waits for writeback throttling (the submitter
+// would be asleep in wbt_wait).
+func (b *Bio) Held() bool { return b.held }
 
 // Finished reports whether the bio has completed since it was last submitted.
 func (b *Bio) Finished() bool { return b.finished }

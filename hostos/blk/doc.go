@@ -10,6 +10,12 @@
 // The driver calls Queue.Complete when the device finishes; each bio's Done handler then
 // gets an engine event.
 //
+// Writeback throttling (blk-wbt, wbt.go) sits between merging and request allocation, as
+// rq_qos_throttle does: buffered writes and discards that do not merge wait in FIFO order
+// while their class has its depth in flight; the depth scales with the latency of reads
+// over 100 ms windows (Spec.WBTLat, 0 = off). A submitter that Linux would put to sleep in
+// wbt_wait can wait for Bio.Admitted (the flusher does).
+//
 // Dispatch is event-driven: whenever something becomes dispatchable (a new request, a
 // completion, a driver restart, a kyber depth increase) the queue schedules one dispatch
 // event at the current time. Bios submitted in the same instant therefore merge before
@@ -18,6 +24,7 @@
 //
 // Statistics (Stats): per-request queue, device and total latency histograms, per-bio
 // latency, merge counts, kyber dispatches and throttle events per domain with every depth
-// change, and mq-deadline batch, expiry and starvation decisions. Queue.KyberDepth can be
-// tracked with a sim.Sampler.
+// change, mq-deadline batch, expiry and starvation decisions, writeback throttling's waits
+// and scale steps, and sync (fsync) writes' wait, queue and device times. Queue.KyberDepth
+// can be tracked with a sim.Sampler.
 package blk

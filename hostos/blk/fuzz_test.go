@@ -50,8 +50,10 @@ func (d *checkDev) HandleEvent(ev *sim.Event) {
 	d.fakeDev.HandleEvent(ev)
 }
 
-// FuzzQueue drives a queue with bios decoded from the input (4 bytes each: op and flags,
-// offset, size, gap before the next) and checks that every bio completes exactly once and
+// FuzzQueue drives a queue with bios decoded from the input (4 bytes each: op and flags —
+// sync 0x40, FUA 0x80, REQ_IDLE 0x20, REQ_BACKGROUND 0x10 —, offset, size, gap before the
+// next; header byte 2's top bits turn the write cache (0x40) and writeback throttling
+// (0x80) off) and checks that every bio completes exactly once and
 // the queue ends empty, for every scheduler, tag depth and device limit the header picks.
 // At most fuzzMaxBios bios are decoded, so an execution takes well under a millisecond.
 func FuzzQueue(f *testing.F) {
@@ -81,6 +83,11 @@ func runFuzzBody(t *testing.T, data []byte) {
 	if spec.Scheduler != SchedNone {
 		spec.NrRequests = 1 + int(data[3]>>3)%16
 	}
+	// Writeback throttling on (default 2 ms) or off, with or without a write cache.
+	spec.WriteCache = data[2]&0x40 == 0
+	if data[2]&0x80 != 0 {
+		spec.WBTLat = 0
+	}
 	eng := sim.NewEngine()
 	eng.AddHook(func(*sim.Event) {
 		if eng.Fired() > 200000 {
@@ -102,7 +109,8 @@ func runFuzzBody(t *testing.T, data []byte) {
 	for i := 4; i+4 <= len(data) && len(bios) < fuzzMaxBios; i += 4 {
 		op := Op(data[i] & 3)
 		b := &Bio{Op: op, Offset: int64(data[i+1]) * 2048, Size: int64(1+data[i+2]%32) * 2048,
-			Sync: data[i]&0x40 != 0, FUA: data[i]&0x80 != 0, Done: done}
+			Sync: data[i]&0x40 != 0, FUA: data[i]&0x80 != 0, Idle: data[i]&0x20 != 0,
+			Background: data[i]&0x10 != 0, Done: done}
 		if op == OpFlush {
 			b.Size = 0
 		}
@@ -119,5 +127,8 @@ func runFuzzBody(t *testing.T, data []byte) {
 	require.Zero(t, q.Allocated())
 	require.Zero(t, q.Waiting())
 	require.Zero(t, q.InDriver())
+	inflight, waiting := q.WBTInflight()
+	require.Zero(t, inflight, "wbt slots left held")
+	require.Zero(t, waiting, "bios left waiting in wbt")
 	require.Equal(t, int64(len(bios)), q.Stats().Bios)
 }

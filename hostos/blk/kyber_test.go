@@ -57,6 +57,7 @@ func TestKyberThrottlesWrites(t *testing.T) {
 	spec := DefaultSpec()
 	spec.Scheduler = SchedKyber
 	spec.Merges = false
+	spec.WBTLat = 0 // wbt off: the test is about the scheduler's own limits
 	eng, q, _ := newTestQueue(t, spec, func(now sim.Time, rq *Request) sim.Time {
 		if rq.Op == OpRead && now >= 310*ms {
 			return ms
@@ -135,6 +136,7 @@ func TestTrack(t *testing.T) {
 	spec := DefaultSpec()
 	spec.Scheduler = SchedKyber
 	spec.Merges = false
+	spec.WBTLat = 0 // wbt off: the test is about the scheduler's own limits
 	eng, q, _ := newTestQueue(t, spec, fixed(3*ms))
 	s := sim.NewSampler(eng, 50*ms)
 	q.Track(s)

@@ -65,7 +65,12 @@ func (q *Queue) mergeRequests(into, gone *Request) {
 	q.sched.requestsMerged(into, gone)
 	q.hash(into)
 	q.stats.RequestMerges++
+	class := int(gone.wbt) - 1
 	q.free(gone)
+	if class >= 0 {
+		// A request freed by a merge gives its wbt slot back (rq_qos_done on free).
+		q.wbt.done(q.eng.Now(), class)
+	}
 }
 
 // hash indexes a queued request for merging. A second request with the same key is left

@@ -47,6 +47,7 @@ type Queue struct {
 	byEnd, byOff [3]reqIndex
 
 	armed bool // a dispatch event is pending
+	wbt   *wbt // writeback throttling, nil when off
 	stats Stats
 }
 
@@ -86,6 +87,9 @@ func New(name string, eng *sim.Engine, spec Spec, drv Driver) (*Queue, error) {
 		q.front = spec.Deadline.FrontMerges
 	case SchedKyber:
 		q.sched = newKyber(q, spec.Kyber)
+	}
+	if spec.WBTLat > 0 {
+		q.wbt = newWBT(q, spec.WBTLat, q.nr, spec.WriteCache)
 	}
 	q.stats.init(name)
 	return q, nil
@@ -145,6 +149,18 @@ func (q *Queue) Submit(b *Bio) {
 	now := q.eng.Now()
 	q.checkBio(b)
 	b.Issued, b.Err, b.finished = now, nil, false
+	if !q.spec.WriteCache {
+		// Without a volatile write cache FUA means nothing and an empty flush is done at
+		// once (blk_queue_write_cache clears QUEUE_FLAG_FUA; blk_insert_flush, policy 0).
+		b.FUA = false
+		if b.Op == OpFlush {
+			q.stats.Bios++
+			q.stats.BioLatency[OpFlush].Record(0)
+			b.finished = true
+			q.eng.Schedule(now, instantDone{}, b, 0) // the submitter may not be waiting yet
+			return
+		}
+	}
 	parts := int64(1)
 	if b.Size > q.maxReq {
 		parts = (b.Size + q.maxReq - 1) / q.maxReq
@@ -153,21 +169,65 @@ func (q *Queue) Submit(b *Bio) {
 	q.stats.Bios++
 	q.stats.Splits += parts - 1
 	sync := isSync(b)
+	if q.wbt != nil {
+		q.wbt.catchUp(now)
+		if b.Op == OpRead {
+			q.wbt.lastIssue = now // wbt_wait stamps last_issue for reads
+		}
+	}
 	w := waiter{bio: b, off: b.Offset}
 	blocked := q.waitSync.size > 0 || (!sync && q.waitAsync.size > 0)
 	switch {
-	case !blocked && q.admit(&w):
-	case blocked && parts == 1 && q.spec.Merges && q.tryMerge(b, b.Offset, b.Size):
+	case !blocked:
+		q.place(w, q.admit(&w))
+	case parts == 1 && q.spec.Merges && q.tryMerge(b, b.Offset, b.Size):
 	default:
+		q.place(w, needRequest)
+	}
+	q.wake()
+}
+
+// instantDone completes a bio that never reached a request: it notifies the bio's Wake
+// signal or runs its Done handler with the same event.
+type instantDone struct{}
+
+func (instantDone) HandleEvent(ev *sim.Event) {
+	b := ev.Data.(*Bio)
+	if b.Wake != nil {
+		b.Wake.Notify()
+	} else if b.Done != nil {
+		b.Done.HandleEvent(ev)
+	}
+}
+
+// Outcomes of admit.
+const (
+	admitted    = iota // every part is merged or in a request
+	needRequest        // a part waits for a request to be allocated
+	needWBT            // a part waits for writeback throttling to let it go
+)
+
+// place parks w according to admit's outcome: in wbt's queue, or in the request-allocation
+// FIFO of its class.
+func (q *Queue) place(w waiter, outcome int) {
+	switch outcome {
+	case needWBT:
+		q.wbt.park(w)
+	case needRequest:
 		q.wseq++
 		w.seq = q.wseq
 		q.stats.RequestWaits++
-		if sync {
+		if isSync(w.bio) {
 			q.waitSync.push(w)
 		} else {
 			q.waitAsync.push(w)
 		}
 	}
+}
+
+// resume continues the admission of a waiter that writeback throttling let go.
+func (q *Queue) resume(w waiter) {
+	q.place(w, q.admit(&w))
 	q.wake()
 }
 
@@ -187,22 +247,32 @@ func (q *Queue) checkBio(b *Bio) {
 	}
 }
 
-// admit places the rest of w's bio into requests, merging or allocating part by part. It
-// returns false, with w advanced past what it placed, when a part needs a request and none
-// can be allocated.
-func (q *Queue) admit(w *waiter) bool {
+// admit places the rest of w's bio into requests, merging or allocating part by part, as
+// blk_mq_submit_bio does: a part that does not merge passes writeback throttling
+// (rq_qos_throttle) and then allocates a request. It returns needWBT or needRequest, with w
+// advanced past what it placed (and holding the wbt token it got), when a part must wait.
+func (q *Queue) admit(w *waiter) int {
 	b := w.bio
 	for {
 		n := min(b.End()-w.off, q.maxReq)
-		if !q.spec.Merges || !q.tryMerge(b, w.off, n) {
-			if !q.canAlloc(isSync(b)) {
-				return false
+		// A part holding a wbt token sleeps for a request and is not offered for merging
+		// again (blk_mq_get_new_requests merges before rq_qos_throttle, not after).
+		if w.token || !q.spec.Merges || !q.tryMerge(b, w.off, n) {
+			if q.wbt != nil && !w.token && tracks(b) {
+				if !q.wbt.tryAcquire(q.eng.Now(), b) {
+					return needWBT
+				}
+				w.token = true
 			}
-			q.alloc(b, w.off, n)
+			if !q.canAlloc(isSync(b)) {
+				return needRequest
+			}
+			q.alloc(b, w.off, n, w.token)
+			w.token = false
 		}
 		w.off += n
 		if w.off >= b.End() {
-			return true
+			return admitted
 		}
 	}
 }
@@ -213,7 +283,8 @@ func (q *Queue) canAlloc(sync bool) bool {
 }
 
 // alloc allocates a request for n bytes of b at off and inserts it.
-func (q *Queue) alloc(b *Bio, off, n int64) {
+// With token the request holds a wbt in-flight slot of the bio's class until it completes.
+func (q *Queue) alloc(b *Bio, off, n int64, token bool) {
 	now := q.eng.Now()
 	rq := q.pool[len(q.pool)-1]
 	q.pool = q.pool[:len(q.pool)-1]
@@ -224,6 +295,13 @@ func (q *Queue) alloc(b *Bio, off, n int64) {
 	rq.Sync, rq.FUA, rq.Hint, rq.Tag = isSync(b), b.FUA, b.Hint, -1
 	rq.Alloc, rq.Insert, rq.Dispatch, rq.Complete = now, now, 0, 0
 	rq.seq, rq.state = q.seq, rqQueued
+	if b.Op == OpWrite && b.Sync && !b.Idle && off+n >= b.End() {
+		q.stats.SyncWriteWait.Record(int64(now - b.Issued))
+	}
+	rq.wbt = 0
+	if token {
+		rq.wbt = int8(wbtClass(b)) + 1
+	}
 	q.stats.Requests++
 	if b.Op == OpFlush {
 		// Flushes bypass the scheduler (blk_insert_flush), as in Linux.
@@ -265,8 +343,15 @@ func (q *Queue) wake() {
 			q.waking = false
 			return
 		}
-		if q.admit(ring.front()) {
+		w := ring.front()
+		switch q.admit(w) {
+		case admitted:
 			ring.pop()
+		case needWBT:
+			// Its next part meets the throttle: it leaves the allocation FIFO for wbt's.
+			moved := *w
+			ring.pop()
+			q.wbt.park(moved)
 		}
 	}
 }
@@ -319,6 +404,9 @@ func (q *Queue) offer(now sim.Time, rq *Request) bool {
 	q.inDriver++
 	if q.drv.QueueRequest(now, rq) {
 		q.stats.Dispatched++
+		if q.wbt != nil {
+			q.wbt.issued(now, rq)
+		}
 		return true
 	}
 	if rq.state != rqInDriver {
@@ -367,7 +455,17 @@ func (q *Queue) Complete(now sim.Time, rq *Request, err error) {
 		}
 	}
 	q.stats.Completed++
+	class := int(rq.wbt) - 1
+	if q.wbt != nil {
+		q.wbt.sample(now, rq)
+		if rq.Op == OpRead {
+			q.wbt.readDone(now, rq)
+		}
+	}
 	q.free(rq)
+	if class >= 0 {
+		q.wbt.done(now, class)
+	}
 	q.wake()
 	if q.allocated > q.inDriver {
 		// Requests wait in the scheduler (or one the driver refused): the freed tag may let

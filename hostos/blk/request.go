@@ -41,6 +41,7 @@ type Request struct {
 	domain   int      // kyber domain
 	hashEnd  bool     // in the back-merge hash under End()
 	hashOff  bool     // in the front-merge hash under Offset
+	wbt      int8     // 1 + the wbt class whose in-flight slot the request holds, 0 if none
 }
 
 // End returns the byte offset just past the request.
@@ -113,6 +114,8 @@ type waiter struct {
 	bio *Bio
 	off int64  // next byte of the bio to place in a request
 	seq uint64 // arrival order across the sync and async wait lists
+	// token: the part at off holds a wbt in-flight slot but no request yet.
+	token bool
 }
 
 // waitRing is a FIFO of waiters in a reusable ring (no allocation once grown).

@@ -42,6 +42,18 @@ type Spec struct {
 	Deadline DeadlineSpec `yaml:"mq_deadline"`
 	// Kyber holds the kyber tunables.
 	Kyber KyberSpec `yaml:"kyber"`
+	// WBTLat is writeback throttling's read latency target (sysfs wbt_lat_usec); 0 turns
+	// wbt off. Default 2 ms: Linux enables wbt on every blk-mq queue but BFQ's, with 2 ms
+	// for non-rotational devices (block/blk-wbt.c wbt_default_latency_nsec,
+	// Documentation/ABI/stable/sysfs-block). See wbt.go.
+	WBTLat sim.Time `yaml:"wbt_lat"`
+	// WriteCache is whether the device has a volatile write cache (sysfs write_cache "write
+	// back", QUEUE_FLAG_WC, from the NVMe Identify VWC bit). Off ("write through"), flush
+	// bios complete at once without reaching the device and FUA is dropped, as
+	// blk_insert_flush and blk_queue_write_cache do, and writeback throttling wakes waiters
+	// at wb_normal instead of only when nothing is in flight. Default on: the host model
+	// has always sent flushes and FUA, which Linux does only to such a device.
+	WriteCache bool `yaml:"write_cache"`
 }
 
 // DeadlineSpec holds mq-deadline's tunables (block/mq-deadline.c, FACTS.md §6.2).
@@ -90,6 +102,8 @@ func DefaultSpec() Spec {
 		NrRequests:      0,
 		MaxRequestBytes: 512 * sim.KiB,
 		Merges:          true,
+		WBTLat:          2 * sim.Millisecond,
+		WriteCache:      true,
 		Deadline: DeadlineSpec{
 			ReadExpire:    500 * sim.Millisecond,
 			WriteExpire:   5 * sim.Second,
@@ -170,6 +184,9 @@ func (s Spec) Validate() error {
 	}
 	if k.AsyncPercent < 1 || k.AsyncPercent > 100 {
 		bad("kyber.async_percent", k.AsyncPercent, "is not in 1..100")
+	}
+	if s.WBTLat < 0 || s.WBTLat > 10*sim.Second {
+		bad("wbt_lat", s.WBTLat, "is not in 0..10s (0 = off)")
 	}
 	return errors.Join(errs...)
 }

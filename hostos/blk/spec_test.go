@@ -23,6 +23,8 @@ func TestDefaultSpec(t *testing.T) {
 	require.Equal(t, 10*sim.Millisecond, s.Kyber.WriteTarget)
 	require.Equal(t, []int{256, 128, 64, 16}, []int{s.Kyber.ReadDepth, s.Kyber.WriteDepth, s.Kyber.DiscardDepth, s.Kyber.OtherDepth})
 	require.Equal(t, 75, s.Kyber.AsyncPercent)
+	require.Equal(t, 2*sim.Millisecond, s.WBTLat, "wbt_default_latency_nsec, non-rotational")
+	require.True(t, s.WriteCache, "the host sends flushes: write back")
 	require.Equal(t, 1023, s.nrRequests(), "none: nr_requests = queue depth")
 	s.Scheduler = SchedKyber
 	require.Equal(t, 256, s.nrRequests(), "2·min(1023, 128)")
@@ -53,6 +55,7 @@ func TestValidate(t *testing.T) {
 		{"blk.kyber.discard_depth", func(s *Spec) { s.Kyber.DiscardDepth = 0 }},
 		{"blk.kyber.other_depth", func(s *Spec) { s.Kyber.OtherDepth = 0 }},
 		{"blk.kyber.async_percent", func(s *Spec) { s.Kyber.AsyncPercent = 101 }},
+		{"blk.wbt_lat", func(s *Spec) { s.WBTLat = -sim.Millisecond }},
 	}
 	all := DefaultSpec()
 	for _, c := range cases {
@@ -83,6 +86,8 @@ max_request_bytes: 1MiB
 merges: false
 mq_deadline: {read_expire: 250ms, fifo_batch: 8}
 kyber: {read_lat: 1ms, write_depth: 64}
+wbt_lat: 75ms
+write_cache: false
 `
 	s := DefaultSpec()
 	dec := yaml.NewDecoder(strings.NewReader(in))
@@ -98,6 +103,8 @@ kyber: {read_lat: 1ms, write_depth: 64}
 	require.Equal(t, 8, s.Deadline.FifoBatch)
 	require.Equal(t, sim.Millisecond, s.Kyber.ReadTarget)
 	require.Equal(t, 64, s.Kyber.WriteDepth)
+	require.Equal(t, 75*sim.Millisecond, s.WBTLat)
+	require.False(t, s.WriteCache)
 	out, err := yaml.Marshal(s)
 	require.NoError(t, err)
 	var back Spec

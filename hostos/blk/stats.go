@@ -35,6 +35,25 @@ type Stats struct {
 	DeadlineBatches int64
 	DeadlineExpired int64
 	DeadlineStarved int64
+
+	// Writeback throttling: request parts that had to wait for it, monitoring windows ended,
+	// and every change of its scale step in order.
+	WBTWaits   int64
+	WBTWindows int64
+	WBTSteps   []WBTStep
+
+	// Sync writes (REQ_SYNC, not O_DIRECT: fsync's), per request: allocation to dispatch
+	// and dispatch to completion; SyncWriteWait is per bio, Submit to its last part's
+	// request allocation (the wait for writeback throttling and for a request).
+	SyncWriteQueue, SyncWriteDevice, SyncWriteWait sim.Histogram
+}
+
+// WBTStep is one change of writeback throttling's scale step and the depths it gives.
+type WBTStep struct {
+	At                 sim.Time
+	Step               int // scale_step: > 0 throttles harder, < 0 only writes were seen
+	MaxDepth           int // writes a REQ_SYNC write may find in flight
+	Normal, Background int // wb_normal, wb_background
 }
 
 func (s *Stats) init(name string) {
@@ -51,6 +70,10 @@ func (s *Stats) init(name string) {
 func (s *Stats) record(rq *Request) {
 	s.QueueTime[rq.Op].Record(int64(rq.Dispatch - rq.Alloc))
 	s.DeviceTime[rq.Op].Record(int64(rq.Complete - rq.Dispatch))
+	if rq.Op == OpWrite && rq.Sync && len(rq.Bios) > 0 && !rq.Bios[0].Idle {
+		s.SyncWriteQueue.Record(int64(rq.Dispatch - rq.Alloc))
+		s.SyncWriteDevice.Record(int64(rq.Complete - rq.Dispatch))
+	}
 	s.Latency[rq.Op].Record(int64(rq.Complete - rq.Alloc))
 }
 

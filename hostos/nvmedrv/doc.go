@@ -15,7 +15,9 @@
 //
 // Data flow, completion: the controller's MSI-X message arrives as Interrupt; it wakes the
 // interrupt handler process of that vector, which runs on a host core and pays a per-
-// interrupt and a per-entry CPU cost. The handler consumes completion entries while their
+// interrupt and a per-entry CPU cost. With Spec.IRQPreempts (the default) it runs in that
+// core's interrupt context ("<core>.irq", IRQCores), so it never waits for the task work
+// booked on the core, as a hardware interrupt preempts the running task. The handler consumes completion entries while their
 // phase tag matches (nvme_process_cq), completes each request to the block layer, reports
 // the SSD's buffer level decoded from each entry to OnLevel (FastDrain: the page cache
 // switches its dirty-ratio set there), and rings the CQ head doorbell once per batch. The

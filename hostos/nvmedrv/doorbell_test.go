@@ -153,7 +153,10 @@ func TestRoundRobin(t *testing.T) {
 	}
 	require.Equal(t, map[uint16]int{1: 2, 2: 2}, n)
 	require.Equal(t, int64(2), r.d.Stats.CQDoorbells)
-	require.Positive(t, r.cores[1].Cycles(), "queue pair 2's interrupts run on core 1")
+	irqs := r.d.IRQCores()
+	require.Len(t, irqs, 2)
+	require.Equal(t, "host.cpu1.irq", irqs[1].Name())
+	require.Positive(t, irqs[1].Cycles(), "queue pair 2's interrupts run in core 1's interrupt context")
 }
 
 // TestTagMap checks that under tag mapping a request goes to queue pair Tag mod Queues.

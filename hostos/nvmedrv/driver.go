@@ -87,6 +87,7 @@ type Driver struct {
 	cspec   nvmectrl.Spec
 	mem     *nvmectrl.HostMemory
 	cores   []*sim.Core
+	irqs    []*sim.Core // each core's interrupt context (Spec.IRQPreempts), by core index
 	upper   Upper
 	queues  []*queue
 	vectors []*vector // by MSI-X vector number; nil where none
@@ -137,7 +138,14 @@ func New(name string, spec Spec, eng *sim.Engine, ctrl *nvmectrl.Controller, cor
 	depth := min(int(ctrl.ReadReg(nvmectrl.RegCAP)&0xFFFF)+1, spec.QueueDepth)
 	d.vectors = make([]*vector, nq+1)
 	for i := range nq {
-		if err := d.addQueue(uint16(i+1), depth, cores[i%len(cores)]); err != nil {
+		core := cores[i%len(cores)]
+		if spec.IRQPreempts {
+			if len(d.irqs) < len(cores) {
+				d.irqs = append(d.irqs, sim.NewCore(core.Name()+".irq", core.Clock))
+			}
+			core = d.irqs[i%len(cores)]
+		}
+		if err := d.addQueue(uint16(i+1), depth, core); err != nil {
 			return nil, err
 		}
 	}
@@ -180,6 +188,9 @@ func (d *Driver) addQueue(qid uint16, depth int, core *sim.Core) error {
 	d.queues = append(d.queues, q)
 	return nil
 }
+
+// IRQCores returns the cores' interrupt contexts (Spec.IRQPreempts), nil when off.
+func (d *Driver) IRQCores() []*sim.Core { return d.irqs }
 
 // SetUpper attaches the block layer queue the driver completes requests to.
 func (d *Driver) SetUpper(u Upper) { d.upper = u }

@@ -50,7 +50,7 @@ func TestValidate(t *testing.T) {
 // TestSpecYAML decodes a spec with unit strings and names.
 func TestSpecYAML(t *testing.T) {
 	s := DefaultSpec()
-	in := "queues: 2\nqueue_depth: 64\nqueue_map: tag\nmax_transfer: 128KiB\nsubmit_cycles: 0\nirq_cycles: 1500\ncqe_cycles: 500\nhint: false\n"
+	in := "queues: 2\nqueue_depth: 64\nqueue_map: tag\nmax_transfer: 128KiB\nsubmit_cycles: 0\nirq_cycles: 1500\ncqe_cycles: 500\nirq_preempts: false\nhint: false\n"
 	dec := yaml.NewDecoder(strings.NewReader(in))
 	dec.KnownFields(true)
 	require.NoError(t, dec.Decode(&s))

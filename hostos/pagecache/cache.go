@@ -14,6 +14,12 @@ type BlockDevice interface {
 	Submit(bio *blk.Bio)
 }
 
+// DirtySleeper is an optional BlockDevice method: the device is told when a writer starts
+// to sleep in balance_dirty_pages (wb->dirty_sleep), which blk-wbt reads.
+type DirtySleeper interface {
+	DirtySleep(at sim.Time)
+}
+
 // Cache is the page cache, the file table and the writeback machinery of one host with one
 // block device (one bdi_writeback). Processes call it through a Task.
 type Cache struct {
@@ -21,6 +27,7 @@ type Cache struct {
 	eng   *sim.Engine
 	spec  Spec
 	dev   BlockDevice
+	sleep DirtySleeper // dev's DirtySleeper, or nil
 	cores []*sim.Core
 
 	mem         frameTable
@@ -68,7 +75,10 @@ func New(eng *sim.Engine, name string, spec Spec, dev BlockDevice, capacity int6
 	} else {
 		c.ratio, c.bgRatio = spec.Dirty.Ratio, spec.Dirty.BackgroundRatio
 	}
+	c.sleep, _ = dev.(DirtySleeper)
 	c.stats.Pause.Name = name + ".throttle_pause"
+	c.stats.FsyncData.Name = name + ".fsync_data"
+	c.stats.FsyncFlush.Name = name + ".fsync_flush"
 	c.initWriteback()
 	return c, nil
 }
@@ -129,7 +139,30 @@ func (t *Task) Pauses() int64 { return t.pauses }
 // compute charges n cycles of kernel work to the task's core.
 func (t *Task) compute(cycles int64) {
 	if cycles > 0 {
+		t.Place()
 		t.Proc.Compute(t.Core, t.act, cycles)
+	}
+}
+
+// Place is the wake-up placement of a task about to run (CPUSpec.WakeIdle): it stays on
+// its core if that core is idle now, else moves to the first idle core in core order, else
+// stays and queues behind the work booked on its core. Callers that book the task's CPU
+// time themselves call it first.
+func (t *Task) Place() {
+	c := t.c
+	if !c.spec.CPU.WakeIdle {
+		return
+	}
+	now := c.eng.Now()
+	if t.Core.Res.FreeAt(now) <= now {
+		return
+	}
+	for _, core := range c.cores {
+		if core.Res.FreeAt(now) <= now {
+			t.Core, t.act = core, core.Res.Activity("kernel")
+			c.stats.Migrations++
+			return
+		}
 	}
 }
 

@@ -52,6 +52,11 @@ type CPUSpec struct {
 	// IRQCycles is the cost of taking one completion interrupt and running the handler. The
 	// NVMe driver charges it; it lives here because it is a property of the host CPU.
 	IRQCycles int64 `yaml:"irq_cycles"`
+	// WakeIdle places a task that is about to run on an idle core when its own core is
+	// busy, as Linux's wake-up placement does (select_task_rq_fair → select_idle_sibling:
+	// the previous CPU if idle, else an idle CPU sharing its cache). Off, every task stays on
+	// the core it was created on and queues there. Default on.
+	WakeIdle bool `yaml:"wake_idle"`
 }
 
 // DirtySpec is Linux's vm.dirty_* sysctl set (FACTS.md §5.1).
@@ -116,6 +121,7 @@ func DefaultSpec() Spec {
 			SyscallCycles:  1500,
 			PageCopyCycles: 1500,
 			IRQCycles:      3000,
+			WakeIdle:       true,
 		},
 		Dirty: DirtySpec{
 			Ratio:              20,

@@ -50,7 +50,7 @@ func TestSpecYAML(t *testing.T) {
 	const doc = `
 memory: 8GiB
 reserved: 512MiB
-cpu: {cores: 8, freq: 2.5GHz, syscall_cycles: 2000, page_copy_cycles: 1200, irq_cycles: 2500}
+cpu: {cores: 8, freq: 2.5GHz, syscall_cycles: 2000, page_copy_cycles: 1200, irq_cycles: 2500, wake_idle: false}
 dirty: {ratio: 10, background_ratio: 5, expire_centisecs: 1500, writeback_centisecs: 100}
 writeback: {max_bio: 512KiB, max_inflight: 32}
 read_ahead: 256KiB

@@ -13,6 +13,14 @@ type Stats struct {
 	Reclaimed        int64 // clean pages evicted to make room
 	DirectReadBytes  int64 // bytes of O_DIRECT reads sent to the device
 	DirectWriteBytes int64 // bytes of O_DIRECT writes sent to the device
+	Migrations       int64 // tasks moved to an idle core to run (CPUSpec.WakeIdle)
+
+	// Fsync phases, ps per fsync: FsyncData is writing the file's dirty pages and waiting
+	// for all of its writeback (its own bios and any the flusher had started), FsyncFlush
+	// the cache flush after it. FsyncInherited counts fsyncs that found pages of the file
+	// already under the flusher's writeback and had to wait for them.
+	FsyncData, FsyncFlush sim.Histogram
+	FsyncInherited        int64
 
 	ThrottleTime   sim.Time      // total time writers slept in balance_dirty_pages
 	ThrottlePauses int64         // number of such sleeps

@@ -90,14 +90,21 @@ func (c *Cache) Fsync(t *Task, f *File) error {
 		return ErrUnlinked
 	}
 	t.compute(c.spec.CPU.SyscallCycles)
+	t0 := c.eng.Now()
+	if f.nrWriteback > 0 {
+		c.stats.FsyncInherited++
+	}
 	c.writeAndWait(t, f, 0, int64(len(f.pages)))
 	err := t.wait()
+	t1 := c.eng.Now()
+	c.stats.FsyncData.Record(int64(t1 - t0))
 	r := c.newReq(reqFlush, blk.OpFlush, nil, 0, 0, t)
 	r.bio.Sync = true
 	c.submit(r)
 	if ferr := t.wait(); err == nil {
 		err = ferr
 	}
+	c.stats.FsyncFlush.Record(int64(c.eng.Now() - t1))
 	if f.err != nil {
 		if err == nil {
 			err = f.err
@@ -204,6 +211,7 @@ func (c *Cache) directBios(t *Task, f *File, op blk.Op, off, n int64) {
 		r.bio.Offset = dev*PageSize + inPage
 		r.bio.Size = size
 		r.bio.Sync = true
+		r.bio.Idle = op == blk.OpWrite // O_DIRECT writes are REQ_SYNC|REQ_IDLE
 		r.bio.FUA = op == blk.OpWrite && c.spec.DirectFUA
 		c.submit(r)
 		if op == blk.OpWrite {

@@ -163,6 +163,9 @@ func (c *Cache) balanceDirtyPages(t *Task, pagesDirtied int64) {
 			}
 		}
 		d := sim.Time(pause) * jiffy
+		if c.sleep != nil {
+			c.sleep.DirtySleep(c.eng.Now())
+		}
 		t.Proc.Sleep(d)
 		t.throttled += d
 		t.pauses++

@@ -22,6 +22,7 @@ type writeback struct {
 	lastOldFlush sim.Time // wb->last_old_flush
 	inflight     int      // writeback bios in flight
 	ioDone       sim.Signal
+	admitted     sim.Signal // the block layer let a held bio of the flusher go
 
 	written        int64    // pages whose writeback completed (WB_WRITTEN)
 	bwStamp        sim.Time // bw_time_stamp
@@ -339,6 +340,9 @@ func (c *Cache) writeInode(p *sim.Proc, f *File, chunk int64, w *wbWork) int64 {
 		r := c.startWrite(f, first, n, reqWriteback, nil)
 		r.victim = wb.victim
 		r.bio.Hint = blk.Hint{Victim: true, Pages: int(max(wb.remaining, n))}
+		// wbc_to_write_flags: background and kupdate work writes REQ_BACKGROUND.
+		r.bio.Background = w.background || w.kupdate
+		r.bio.Admitted = &wb.admitted
 		wb.remaining -= n
 		wb.inflight++
 		c.stats.PagesWrittenBack += n
@@ -346,6 +350,11 @@ func (c *Cache) writeInode(p *sim.Proc, f *File, chunk int64, w *wbWork) int64 {
 		written += n
 		idx = first + n
 		f.writebackIndex = idx
+		// The flusher sleeps in wbt_wait while writeback throttling holds its bio; the block
+		// layer notifies admitted when it lets the bio go (r may be recycled by then).
+		if r.bio.Held() {
+			p.Wait(&wb.admitted)
+		}
 	}
 	return written
 }

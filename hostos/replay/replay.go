@@ -216,9 +216,10 @@ func (r *Replay) issue(now, due sim.Time) {
 	s.late = now > due
 	op := blkOps[req.Op]
 	s.bio = blk.Bio{Op: op, Offset: req.Offset, Size: req.Size,
-		// O_DIRECT reads and writes are REQ_SYNC (block/fops.c, dio_bio_write_op); a
-		// discard is not.
+		// O_DIRECT reads and writes are REQ_SYNC (block/fops.c, dio_bio_write_op), writes
+		// also REQ_IDLE, so writeback throttling leaves them alone; a discard is neither.
 		Sync: op == blk.OpRead || op == blk.OpWrite,
+		Idle: op == blk.OpWrite,
 		FUA:  op == blk.OpWrite && req.Flags&trace.FlagFUA != 0,
 		Done: s}
 	if s.late {
