@@ -34,7 +34,7 @@ another platform; the default runs 10 s, --full the paper's 30, on fastdrain-tlc
 				return fmt.Errorf("figures runs every variant itself; --variant is not allowed")
 			}
 			o := figures.Options{Preset: rf.cfg.preset, Sets: rf.cfg.sets, Duration: w.Scenario.Duration,
-				Only: only, Apps: w.Apps, Jobs: rf.jobs}
+				Only: only, Apps: w.Apps, Seed: rf.seed, Jobs: rf.jobs}
 			quick := rf.quick && !cmd.Flags().Changed("preset")
 			if quick {
 				o = figures.Quick(o)
@@ -78,6 +78,6 @@ another platform; the default runs 10 s, --full the paper's 30, on fastdrain-tlc
 		},
 	}
 	rf.register(cmd, "")
-	cmd.Flags().StringSliceVar(&only, "only", nil, "figures to make: fig1a, fig1b, fig2b, fig3a, fig3b, fig5, fig6a, fig6b, sensitivity")
+	cmd.Flags().StringSliceVar(&only, "only", nil, "figures to make: fig1a, fig1b, fig2b, fig3a, fig3b, fig5, fig6a, fig6b, sensitivity (the regime map)")
 	return cmd
 }
