@@ -17,12 +17,12 @@ var Figures = []string{"fig1a", "fig1b", "fig2b", "fig3a", "fig3b", "fig5", "fig
 
 // Options configures a reproduction.
 type Options struct {
-	Preset   string   // platform preset (fastdrain-tlc)
-	Sets     []string // overrides applied to every run (never per variant)
-	Duration sim.Time // simulated time per run
-	Only     []string // figures to make (empty = all but sensitivity)
-	Apps     apps.Spec
-	Seed     uint64 // the scenarios' root seed (0 = theirs, 1); the platform's is in Sets
+	Preset   string    // platform preset (fastdrain-tlc)
+	Sets     []string  // overrides applied to every run (never per variant)
+	Duration sim.Time  // simulated time per run
+	Only     []string  // figures to make (empty = all but sensitivity)
+	Apps     apps.Spec // the applications (their data sets scaled down on QuickPreset)
+	Seed     uint64    // the scenarios' root seed (0 = theirs, 1); the platform's is in Sets
 	Jobs     int
 	Progress func(done, total int)
 }
@@ -169,6 +169,9 @@ func Run(o Options) (*Set, error) {
 		}
 		sc.Seed += p.seed
 		spec := o.Apps
+		if o.Preset == QuickPreset {
+			spec = spec.Scaled(QuickScale)
+		}
 		if p.apps != nil {
 			p.apps(&spec)
 		}

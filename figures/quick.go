@@ -16,10 +16,10 @@ var QuickNote = fmt.Sprintf("quick mode: %s is fastdrain-tlc scaled down %d× as
 	"capacity, LSB-only region and the applications' data sets; same 480 dies, timings and loads), so that the "+
 	"buffer fills and overflows within the run; --preset chooses another platform", QuickPreset, QuickScale)
 
-// Quick returns o on the quick platform: QuickPreset, with the applications' data sets
-// scaled down by QuickScale (apps.Spec.Scaled).
+// Quick returns o on the quick platform, QuickPreset. Run scales the applications' data
+// sets down by QuickScale (apps.Spec.Scaled) whenever the preset is QuickPreset, so that the
+// platform and the data on it are scaled together however it was chosen.
 func Quick(o Options) Options {
 	o.Preset = QuickPreset
-	o.Apps = o.Apps.Scaled(QuickScale)
 	return o
 }

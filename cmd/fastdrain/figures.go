@@ -35,10 +35,10 @@ another platform; the default runs 10 s, --full the paper's 30, on fastdrain-tlc
 			}
 			o := figures.Options{Preset: rf.cfg.preset, Sets: rf.cfg.sets, Duration: w.Scenario.Duration,
 				Only: only, Apps: w.Apps, Seed: rf.seed, Jobs: rf.jobs}
-			quick := rf.quick && !cmd.Flags().Changed("preset")
-			if quick {
+			if rf.quick && !cmd.Flags().Changed("preset") {
 				o = figures.Quick(o)
 			}
+			quick := o.Preset == figures.QuickPreset
 			progress, finish := progressBar(cmd, 1)
 			if progress != nil {
 				var total int
