@@ -189,7 +189,9 @@ func TimeSeries(path, title, ylabel string, lines []Line, spans []Span) error {
 // Bars plots groups of bars: one group per label, one bar per series within a group.
 func Bars(path, title, ylabel string, labels []string, series []string, values [][]float64) error {
 	p := newPlot(title, "", ylabel)
-	w := vg.Points(float64(60) / float64(max(1, len(series))))
+	// A group is at most 60 pt wide, less when many groups share the 8-inch plot.
+	group := min(60, 400/float64(max(1, len(labels))))
+	w := vg.Points(group / float64(max(1, len(series))))
 	for i, name := range series {
 		vs := make(plotter.Values, len(labels))
 		for k := range labels {
@@ -205,13 +207,13 @@ func Bars(path, title, ylabel string, labels []string, series []string, values [
 		p.Add(b)
 		p.Legend.Add(name, b)
 	}
-	top := 0.0
+	top, bottom := 0.0, 0.0
 	for _, vs := range values {
 		for _, v := range vs {
-			top = max(top, v)
+			top, bottom = max(top, v), min(bottom, v)
 		}
 	}
-	p.Y.Min, p.Y.Max = 0, top*1.05
+	p.Y.Min, p.Y.Max = bottom*1.05, top*1.05
 	p.NominalX(labels...)
 	p.X.Tick.Label.Rotation = 0.3
 	p.X.Tick.Label.XAlign = draw.XRight
