@@ -160,28 +160,8 @@ func LatencyCDF(path, title string, hs []Named) error {
 func TimeSeries(path, title, ylabel string, lines []Line, spans []Span) error {
 	p := newPlot(title, "simulated time (s)", ylabel)
 	p.Legend.Left = false
-	ymax := 0.0
-	for _, l := range lines {
-		for _, y := range l.Y {
-			ymax = max(ymax, y)
-		}
-	}
-	if err := shade(p, spans, ymax); err != nil {
+	if err := addLines(p, lines, spans, 0); err != nil {
 		return err
-	}
-	for i, l := range lines {
-		pts := make(plotter.XYs, len(l.X))
-		for k := range l.X {
-			pts[k] = plotter.XY{X: l.X[k], Y: l.Y[k]}
-		}
-		ln, err := plotter.NewLine(pts)
-		if err != nil {
-			return err
-		}
-		ln.Color = colour(i)
-		ln.Dashes = dashes(i)
-		p.Add(ln)
-		p.Legend.Add(l.Name, ln)
 	}
 	return save(p, path, 7*vg.Inch, 3.5*vg.Inch)
 }
@@ -257,28 +237,8 @@ func TimeSeriesPanels(path, title string, panels []Panel, spans []Span) error {
 			x = "simulated time (s)"
 		}
 		p := newPlot(t, x, pn.YLabel)
-		ymax := 0.0
-		for _, l := range pn.Lines {
-			for _, y := range l.Y {
-				ymax = max(ymax, y)
-			}
-		}
-		if err := shade(p, spans, ymax); err != nil {
+		if err := addLines(p, pn.Lines, spans, i); err != nil {
 			return err
-		}
-		for k, l := range pn.Lines {
-			pts := make(plotter.XYs, len(l.X))
-			for j := range l.X {
-				pts[j] = plotter.XY{X: l.X[j], Y: l.Y[j]}
-			}
-			ln, err := plotter.NewLine(pts)
-			if err != nil {
-				return err
-			}
-			ln.Color = colour(i + k)
-			ln.Dashes = dashes(k)
-			p.Add(ln)
-			p.Legend.Add(l.Name, ln)
 		}
 		p.X.Min, p.X.Max = 0, xmax
 		legends[i] = p.Legend
@@ -295,6 +255,35 @@ func TimeSeriesPanels(path, title string, panels []Panel, spans []Span) error {
 		drawLegend(&legends[i], strip)
 	}
 	return writeCanvas(c, path)
+}
+
+// addLines shades the spans up to the lines' highest value and adds the lines, line k in
+// colour first+k and dash pattern k, each with its legend entry.
+func addLines(p *plot.Plot, lines []Line, spans []Span, first int) error {
+	ymax := 0.0
+	for _, l := range lines {
+		for _, y := range l.Y {
+			ymax = max(ymax, y)
+		}
+	}
+	if err := shade(p, spans, ymax); err != nil {
+		return err
+	}
+	for k, l := range lines {
+		pts := make(plotter.XYs, len(l.X))
+		for j := range l.X {
+			pts[j] = plotter.XY{X: l.X[j], Y: l.Y[j]}
+		}
+		ln, err := plotter.NewLine(pts)
+		if err != nil {
+			return err
+		}
+		ln.Color = colour(first + k)
+		ln.Dashes = dashes(k)
+		p.Add(ln)
+		p.Legend.Add(l.Name, ln)
+	}
+	return nil
 }
 
 // shade adds the spans as translucent bands from 0 to ymax.
