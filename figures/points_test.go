@@ -88,3 +88,9 @@ func TestOracleSpreadAndRegimeMap(t *testing.T) {
 	require.Equal(t, "✓ 90 %", fig.Table.Rows[1][col])
 	require.NoError(t, fig.plot(t.TempDir(), ".svg"))
 }
+
+// TestWrap: "a, bb, ccc" at width 6 is "a, bb" (5 bytes), then "ccc" on its own line.
+func TestWrap(t *testing.T) {
+	require.Equal(t, "a, bb,\nccc", wrap("a, bb, ccc", 6))
+	require.Equal(t, "a, bb, ccc", wrap("a, bb, ccc", 10))
+}

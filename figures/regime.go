@@ -115,11 +115,10 @@ func (s *Set) sensitivity() *Figure {
 					}
 				}
 			}
-			where := "nowhere"
-			if len(holds) > 0 {
-				where = strings.Join(holds, ", ")
+			if len(holds) == 0 {
+				holds = []string{"nowhere"}
 			}
-			title := fmt.Sprintf("%s: %s — holds at: %s", c.ID, c.Text, where)
+			title := c.ID + ": " + c.Text + "\n" + wrap("holds at: "+strings.Join(holds, ", "), 90)
 			if err := report.Bars(fmt.Sprintf("%s/sensitivity-%02d-%s%s", dir, i+1, c.ID, ext), title, c.Unit,
 				labels, []string{"measured", "paper"}, [][]float64{measured, paper}); err != nil {
 				return err
@@ -128,4 +127,24 @@ func (s *Set) sensitivity() *Figure {
 		return nil
 	}
 	return fig
+}
+
+// wrap breaks s into lines of at most width bytes at ", " boundaries (a plot title).
+func wrap(s string, width int) string {
+	var b strings.Builder
+	line := 0
+	for i, part := range strings.Split(s, ", ") {
+		if i > 0 {
+			if line+2+len(part) > width {
+				b.WriteString(",\n")
+				line = 0
+			} else {
+				b.WriteString(", ")
+				line += 2
+			}
+		}
+		b.WriteString(part)
+		line += len(part)
+	}
+	return b.String()
 }
