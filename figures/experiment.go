@@ -17,16 +17,18 @@ var Figures = []string{"fig1a", "fig1b", "fig2b", "fig3a", "fig3b", "fig5", "fig
 
 // Options configures a reproduction.
 type Options struct {
-	Preset   string   // platform preset (fastdrain-tlc)
-	Sets     []string // overrides applied to every run (never per variant)
-	Duration sim.Time // simulated time per run
-	Only     []string // figures to make (empty = all but sensitivity)
-	Apps     apps.Spec
+	Preset   string    // platform preset (fastdrain-tlc)
+	Sets     []string  // overrides applied to every run (never per variant)
+	Duration sim.Time  // simulated time per run
+	Only     []string  // figures to make (empty = all but sensitivity)
+	Apps     apps.Spec // the applications (their data sets scaled down on QuickPreset)
+	Seed     uint64    // the scenarios' root seed (0 = theirs, 1); the platform's is in Sets
 	Jobs     int
 	Progress func(done, total int)
 }
 
-// key identifies one run: scenario, variant and extra overrides (sensitivity points).
+// key identifies one run: scenario, variant and the label of its point ("" = the default
+// runs; a sensitivity setting, the equal-work control or another seed).
 type key struct {
 	scenario, variant, extra string
 }
@@ -35,10 +37,12 @@ type key struct {
 type Set struct {
 	Options Options
 	runs    map[key]*runner.Result
+	points  []point // the points run beside the default runs
 }
 
-// wanted returns the runs the selected figures need.
-func wanted(only []string) (keys []key, err error) {
+// wanted returns the runs the selected figures need, and the points (runs beside the
+// default ones) they use; pts are the sensitivity study's points on this platform.
+func wanted(only []string, pts []point) (keys []key, used []point, err error) {
 	sel := map[string]bool{}
 	for _, f := range only {
 		ok := false
@@ -46,7 +50,7 @@ func wanted(only []string) (keys []key, err error) {
 			ok = ok || g == f
 		}
 		if !ok {
-			return nil, fmt.Errorf("--only: unknown figure %q (have %s)", f, strings.Join(Figures, ", "))
+			return nil, nil, fmt.Errorf("--only: unknown figure %q (have %s)", f, strings.Join(Figures, ", "))
 		}
 		sel[f] = true
 	}
@@ -56,10 +60,15 @@ func wanted(only []string) (keys []key, err error) {
 		}
 	}
 	seen := map[key]bool{}
-	add := func(k key) {
+	usedSeen := map[string]bool{}
+	add := func(k key, p *point) {
 		if !seen[k] {
 			seen[k] = true
 			keys = append(keys, k)
+		}
+		if p != nil && !usedSeen[p.label] {
+			usedSeen[p.label] = true
+			used = append(used, *p)
 		}
 	}
 	lc := apps.LatencyCritical()
@@ -76,58 +85,75 @@ func wanted(only []string) (keys []key, err error) {
 			variants, scenarios = []string{"vanilla"}, []string{apps.ApacheU}
 		case "fig2b":
 			variants = []string{"vanilla", "oracle", "oracle-bg"}
+			// The never-draining Oracle on two more seeds: the spread no variant may beat it
+			// by; and both oracles at equal co-runner work.
+			for i := range seedPoints {
+				for _, a := range lc {
+					add(key{a + "+" + apps.Ungzip, "oracle", seedPoints[i].label}, &seedPoints[i])
+				}
+			}
+			for _, a := range lc {
+				for _, v := range []string{"oracle", "oracle-bg"} {
+					add(key{a + "+" + apps.Ungzip, v, equalWork.label}, &equalWork)
+				}
+			}
 		case "fig3a", "fig3b":
 			variants = []string{"fd-buf", "lsb-only"}
 		case "fig5":
 			variants = []string{"vanilla", "fd-buf", "fd-ftl", "fd"}
+			for _, a := range lc {
+				for _, v := range variants {
+					add(key{a + "+" + apps.Ungzip, v, equalWork.label}, &equalWork)
+				}
+			}
 		case "fig6a":
 			variants, scenarios = []string{"vanilla", "fd-buf", "fd-ftl", "fd"}, []string{apps.ApacheU}
 		case "fig6b":
 			variants = []string{"fd"}
 		case "sensitivity":
-			for _, x := range sensitivityPoints() {
+			// Every claim's runs at the default and at each point.
+			variants = regimeVariants
+			for i := range pts {
 				for _, a := range lc {
-					for _, v := range []string{"vanilla", "fd"} {
-						add(key{a + "+" + apps.Ungzip, v, x})
+					for _, v := range regimeVariants {
+						add(key{a + "+" + apps.Ungzip, v, pts[i].label}, &pts[i])
 					}
 				}
 			}
-			continue
 		}
 		for _, a := range scenarios {
 			for _, v := range variants {
-				add(key{a + "+" + apps.Ungzip, v, ""})
+				add(key{a + "+" + apps.Ungzip, v, ""}, nil)
 			}
 		}
 	}
 	sort.SliceStable(keys, func(i, j int) bool { return keys[i].extra < keys[j].extra })
-	return keys, nil
+	return keys, used, nil
 }
 
-// sensitivityPoints are the extra overrides of the sensitivity study: the write-buffer size
-// (256 MiB, 512 MiB, 1 GiB, with the DRAM sized to hold it) and the host memory (2, 4,
-// 8 GiB).
-func sensitivityPoints() []string {
-	return []string{
-		"firmware.buffer.pages=65536;dram.capacity=256MiB",
-		"firmware.buffer.pages=131072;dram.capacity=512MiB",
-		"firmware.buffer.pages=262144;dram.capacity=1GiB",
-		"host.pagecache.memory=2GiB",
-		"host.pagecache.memory=8GiB",
-	}
-}
+// regimeVariants are the variants the claims compare (the regime map runs them all).
+var regimeVariants = []string{"vanilla", "oracle", "fd-buf", "fd-ftl", "fd", "lsb-only"}
 
 // Run makes every run the selected figures need, in parallel, and returns them.
 func Run(o Options) (*Set, error) {
-	keys, err := wanted(o.Only)
+	base, err := platforms.Load(platforms.Options{Preset: o.Preset, Sets: o.Sets})
 	if err != nil {
 		return nil, err
 	}
+	keys, pts, err := wanted(o.Only, sensitivityPoints(base))
+	if err != nil {
+		return nil, err
+	}
+	byLabel := map[string]point{}
+	for _, p := range pts {
+		byLabel[p.label] = p
+	}
 	var opts []runner.Options
 	for _, k := range keys {
-		sets := append([]string{}, o.Sets...)
-		if k.extra != "" {
-			sets = append(sets, strings.Split(k.extra, ";")...)
+		p := byLabel[k.extra]
+		sets := append(append([]string{}, o.Sets...), p.sets...)
+		if p.seed != 0 {
+			sets = append(sets, fmt.Sprintf("seed=%d", base.Seed+p.seed))
 		}
 		c, err := platforms.Load(platforms.Options{Preset: o.Preset, Variant: k.variant, Sets: sets})
 		if err != nil {
@@ -138,7 +164,18 @@ func Run(o Options) (*Set, error) {
 			return nil, err
 		}
 		sc.Duration = o.Duration
-		opts = append(opts, runner.Options{Label: k.variant, Config: c, Workload: runner.Workload{Scenario: sc, Apps: o.Apps}})
+		if o.Seed != 0 {
+			sc.Seed = o.Seed
+		}
+		sc.Seed += p.seed
+		spec := o.Apps
+		if o.Preset == QuickPreset {
+			spec = spec.Scaled(QuickScale)
+		}
+		if p.apps != nil {
+			p.apps(&spec)
+		}
+		opts = append(opts, runner.Options{Label: k.variant, Config: c, Workload: runner.Workload{Scenario: sc, Apps: spec}})
 	}
 	var progress func(int)
 	if o.Progress != nil {
@@ -148,7 +185,7 @@ func Run(o Options) (*Set, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	s := &Set{Options: o, runs: map[key]*runner.Result{}}
+	s := &Set{Options: o, runs: map[key]*runner.Result{}, points: pts}
 	for i, k := range keys {
 		s.runs[k] = res[i]
 	}

@@ -30,6 +30,11 @@ func TestPlotsWriteFiles(t *testing.T) {
 	require.NoError(t, Bars(filepath.Join(dir, "bars.svg"), "p99", "normalized",
 		[]string{"A", "B"}, []string{"x", "y"}, [][]float64{{1, 2}, {0.5, 0.7}}))
 	require.Error(t, LatencyCDF(filepath.Join(dir, "x.gif"), "bad", hs))
+	panels := []Panel{{"ms", []Line{{"app", []float64{0, 1, 2}, []float64{1, 5, 2}}}},
+		{"pages", []Line{{"flushed", []float64{0.5, 0.5, 1.5, 1.5}, []float64{0, 300, 300, 0}}}}}
+	require.NoError(t, TimeSeriesPanels(filepath.Join(dir, "panels.png"), "two panels", panels, []Span{{0.5, 1.5}}))
+	require.NoError(t, TimeSeriesPanels(filepath.Join(dir, "panels.svg"), "two panels", panels, nil))
+	require.Error(t, TimeSeriesPanels(filepath.Join(dir, "panels.gif"), "bad", panels, nil))
 
 	// Same input, same bytes (reports must be reproducible).
 	p1, p2 := filepath.Join(dir, "d1.svg"), filepath.Join(dir, "d2.svg")

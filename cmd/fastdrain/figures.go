@@ -19,8 +19,10 @@ under Vanilla, Oracle, FD-Buf, FD-FTL, FD and LSB-only on one platform, all vari
 every other parameter — and prints, for Figures 1a, 1b, 2b, 3a, 3b, 5, 6a and 6b, a table with
 the paper's value beside the measured one, then a summary of every claim with its verdict.
 Tables (CSV/JSON) and plots (PNG/SVG) go to --out/figures/. --only selects figures
-(add "sensitivity" for the buffer-size and host-memory study). --quick runs 3 simulated
-seconds per experiment, the default 10, --full the paper's 30.`,
+(add "sensitivity" for the regime map). --quick runs 3 simulated seconds per experiment on
+fastdrain-tlc-8x (fastdrain-tlc scaled down 8× as a whole, applications' data sets
+included, so that the buffer fills and overflows within the run) unless --preset names
+another platform; the default runs 10 s, --full the paper's 30, on fastdrain-tlc.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			rf.seedSet()
@@ -32,7 +34,11 @@ seconds per experiment, the default 10, --full the paper's 30.`,
 				return fmt.Errorf("figures runs every variant itself; --variant is not allowed")
 			}
 			o := figures.Options{Preset: rf.cfg.preset, Sets: rf.cfg.sets, Duration: w.Scenario.Duration,
-				Only: only, Apps: w.Apps, Jobs: rf.jobs}
+				Only: only, Apps: w.Apps, Seed: rf.seed, Jobs: rf.jobs}
+			if rf.quick && !cmd.Flags().Changed("preset") {
+				o = figures.Quick(o)
+			}
+			quick := o.Preset == figures.QuickPreset
 			progress, finish := progressBar(cmd, 1)
 			if progress != nil {
 				var total int
@@ -52,7 +58,11 @@ seconds per experiment, the default 10, --full the paper's 30.`,
 			}
 			figs := set.Figures()
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "FastDrain paper reproduction on %s, %s simulated per experiment\n\n", rf.cfg.preset, w.Scenario.Duration)
+			fmt.Fprintf(out, "FastDrain paper reproduction on %s, %s simulated per experiment\n", o.Preset, w.Scenario.Duration)
+			if quick {
+				fmt.Fprintln(out, figures.QuickNote)
+			}
+			fmt.Fprintln(out)
 			if err := figures.WriteText(out, figs); err != nil {
 				return err
 			}
@@ -68,6 +78,6 @@ seconds per experiment, the default 10, --full the paper's 30.`,
 		},
 	}
 	rf.register(cmd, "")
-	cmd.Flags().StringSliceVar(&only, "only", nil, "figures to make: fig1a, fig1b, fig2b, fig3a, fig3b, fig5, fig6a, fig6b, sensitivity")
+	cmd.Flags().StringSliceVar(&only, "only", nil, "figures to make: fig1a, fig1b, fig2b, fig3a, fig3b, fig5, fig6a, fig6b, sensitivity (the regime map)")
 	return cmd
 }

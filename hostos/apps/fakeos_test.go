@@ -60,9 +60,12 @@ type fakeOS struct {
 	peak     int
 	failOn   opKind // with failAt > 0: the failAt-th call of this kind fails
 	failAt   int64
+	slowOn   opKind // with slowAt > 0: the slowAt-th call of this kind takes slowLat more
+	slowAt   int64
+	slowLat  sim.Time
 }
 
-func newFakeOS() *fakeOS { return &fakeOS{files: map[string]*fakeFile{}, failOn: -1} }
+func newFakeOS() *fakeOS { return &fakeOS{files: map[string]*fakeFile{}, failOn: -1, slowOn: -1} }
 
 var errFake = errors.New("fake I/O error")
 
@@ -81,8 +84,12 @@ func (o *fakeOS) op(p *sim.Proc, k opKind, f File, off, n int64) error {
 	}
 	o.inflight++
 	o.peak = max(o.peak, o.inflight)
-	if o.lat[k] > 0 {
-		p.Sleep(o.lat[k])
+	lat := o.lat[k]
+	if k == o.slowOn && o.count[k] == o.slowAt {
+		lat += o.slowLat
+	}
+	if lat > 0 {
+		p.Sleep(lat)
 	}
 	o.inflight--
 	return nil

@@ -15,6 +15,8 @@ func FuzzDecode(f *testing.F) {
 	f.Add("db_u:\n  clients: 8\n  think_time: 2ms\n")
 	f.Add("apache_f:\n  classes:\n    - {percent: 100, min: 4KiB, max: 8KiB}\n  zipf_alpha: 0.8\n")
 	f.Add("ungzip:\n  output_rate: 100MiB/s\n  keep: 2\n")
+	f.Add("ungzip:\n  open_loop_rate: 80MB/s\n")
+	f.Add("ungzip:\n  output_rate: 100MB/s\n  open_loop_rate: 200MB/s\n")
 	f.Add("x: &a 1KB\nungzip:\n  write_size: *a\n")
 	f.Add("apache_u: [1, 2]\n")
 	f.Fuzz(func(t *testing.T, doc string) {

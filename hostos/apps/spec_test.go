@@ -125,6 +125,8 @@ func TestValidateNamesEveryField(t *testing.T) {
 		{"apps.ungzip.file_size", func(s *Spec) { s.Ungzip.FileSize = 0 }},
 		{"apps.ungzip.files", func(s *Spec) { s.Ungzip.Files = -1 }},
 		{"apps.ungzip.keep", func(s *Spec) { s.Ungzip.Keep = -1 }},
+		{"apps.ungzip.open_loop_rate", func(s *Spec) { s.Ungzip.OpenLoopRate = -1 }},
+		{"apps.ungzip.open_loop_rate", func(s *Spec) { s.Ungzip.OpenLoopRate = s.Ungzip.OutputRate + 1 }},
 		{"apps.series.max_points", func(s *Spec) { s.Series.MaxPoints = 0 }},
 		{"apps.series.interval", func(s *Spec) { s.Series.Interval = 0 }},
 		{"apps.series.max_intervals", func(s *Spec) { s.Series.MaxIntervals = 1 }},

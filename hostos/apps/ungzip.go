@@ -30,6 +30,15 @@ type UngzipSpec struct {
 	// Keep unlinks the oldest output file once more than Keep complete ones exist (a
 	// decompress-process-delete loop); 0 never unlinks.
 	Keep int `yaml:"keep"`
+	// OpenLoopRate, when positive, makes Ungzip open loop: its input is in memory (a tmpfs
+	// file or a pipe), so it makes no device reads, and its output is paced at this rate
+	// (as `gzip -dc | pv -L RATE > out` would write it): chunk k is written once
+	// (k+1)·write_size / OpenLoopRate has passed since the run began, or at once when a
+	// blocked write() has made it late. The output is then the same in every system variant
+	// that keeps up with the rate, which is what an equal-work comparison needs
+	// (docs/workloads.md). 0 (the default) is the closed loop: as fast as the CPU and the
+	// input reads allow. At most OutputRate.
+	OpenLoopRate Rate `yaml:"open_loop_rate"`
 }
 
 // DefaultUngzip returns Ungzip: 1 GiB outputs at 160 MB/s in 32 KiB writes, from inputs
@@ -76,6 +85,9 @@ func (s UngzipSpec) problems(path string) []error {
 	if s.Keep < 0 {
 		bad("keep", "%d must not be negative", s.Keep)
 	}
+	if s.OpenLoopRate < 0 || s.OpenLoopRate > 0 && s.OutputRate >= 1 && s.OpenLoopRate > s.OutputRate {
+		bad("open_loop_rate", "%v must be between 0 (closed loop) and output_rate (%v)", s.OpenLoopRate, s.OutputRate)
+	}
 	return errs
 }
 
@@ -96,18 +108,26 @@ type ungzip struct {
 func newUngzip(name string, spec UngzipSpec) *ungzip { return &ungzip{name: name, spec: spec} }
 
 // setup creates the compressed archive on the device; every output decompresses it again.
+// An open-loop Ungzip's input is in memory: it creates nothing.
 func (u *ungzip) setup(p *sim.Proc, host OS, _ uint64) error {
+	if u.spec.OpenLoopRate > 0 {
+		return nil
+	}
 	var err error
 	u.input, err = openOrCreate(p, host, u.name+"/input.gz", u.spec.inputSize())
 	return err
 }
 
 // run decompresses archives until stop (or Files archives are done). Each step reads as
-// much input as the next chunk needs, computes the chunk at OutputRate and writes it;
-// the write() call's duration is recorded as the step's latency.
+// much input as the next chunk needs (none when open loop), computes the chunk at
+// OutputRate, waits for the chunk's turn when open loop, and writes it; the write() call's
+// duration is recorded as the step's latency.
 func (u *ungzip) run(p *sim.Proc, host OS, stop sim.Time, rec func(start, end sim.Time, bytes int64)) error {
 	in := u.spec.inputSize()
 	out := int64(u.spec.FileSize)
+	open := u.spec.OpenLoopRate > 0
+	began := p.Now()
+	var produced int64 // output bytes written before this chunk, over every archive
 	for n := 0; u.spec.Files == 0 || n < u.spec.Files; n++ {
 		if p.Now() >= stop {
 			return nil
@@ -125,7 +145,7 @@ func (u *ungzip) run(p *sim.Proc, host OS, stop sim.Time, rec func(start, end si
 			}
 			chunk := min(int64(u.spec.WriteSize), out-outPos)
 			need := min(in, ceilDiv((outPos+chunk)*int64(u.spec.CompressedPercent), 100))
-			for inPos < need {
+			for !open && inPos < need {
 				n := min(int64(u.spec.ReadSize), in-inPos)
 				if err := host.Read(p, u.input, inPos, n); err != nil {
 					return err
@@ -133,11 +153,19 @@ func (u *ungzip) run(p *sim.Proc, host OS, stop sim.Time, rec func(start, end si
 				inPos += n
 			}
 			host.Compute(p, u.spec.OutputRate.Duration(chunk))
+			if open {
+				// Due when the open-loop rate has produced this chunk; the sum from the
+				// start (not per chunk) keeps the rounding from drifting.
+				if due := began + u.spec.OpenLoopRate.Duration(produced+chunk); p.Now() < due {
+					p.Sleep(due - p.Now())
+				}
+			}
 			start := p.Now()
 			if err := host.Write(p, f, outPos, chunk); err != nil {
 				return err
 			}
 			outPos += chunk
+			produced += chunk
 			rec(start, p.Now(), chunk)
 		}
 		u.outputs = append(u.outputs, f)

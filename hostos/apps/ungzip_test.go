@@ -68,3 +68,55 @@ func TestUngzipFilesAndKeep(t *testing.T) {
 	// 12 chunks of CPU (three of 3 × 204.8 µs + 25.6 µs) and writes: done long before 1 s.
 	require.Less(t, r.Ended(), 10*sim.Millisecond)
 }
+
+// openLoop returns the default spec with Ungzip open loop at 81.92 MB/s: one 32 KiB chunk
+// per 32768 / 81.92e6 s = 400 µs, twice the 204.8 µs of CPU a chunk takes at 160 MB/s.
+func openLoop() Spec {
+	s := DefaultSpec()
+	s.Ungzip.OpenLoopRate = 81_920_000
+	return s
+}
+
+// TestUngzipOpenLoopSchedule: open loop, chunk k is written at (k+1)·400 µs whatever the
+// write()s take while they fit in the slot (100 µs here): the loop starts chunk k at
+// k·400 µs, so in 10 ms it starts chunks 0…24 (24·400 = 9600 µs < 10 ms = 25·400), the
+// last written at 10 ms: 25 writes, 25 × 204.8 µs = 5120 µs of CPU, 100 µs each. The input
+// is in memory: no reads, and set-up creates nothing (the only file is out0).
+func TestUngzipOpenLoopSchedule(t *testing.T) {
+	o := newFakeOS()
+	o.lat[kWrite] = 100 * sim.Microsecond
+	r := runOne(t, o, openLoop(), 10*sim.Millisecond, Ungzip)
+	res := r.Result(Ungzip)
+	require.EqualValues(t, 25, res.Requests)
+	require.EqualValues(t, 25*32768, res.Bytes)
+	require.Zero(t, o.count[kRead], "the open-loop input is in memory")
+	require.EqualValues(t, 25*204800*sim.Nanosecond, o.cpu)
+	creates := o.ops(kCreate)
+	require.Len(t, creates, 1)
+	require.Equal(t, "ungzip/out0", creates[0].file)
+	for k, w := range o.ops(kWrite) {
+		require.Equal(t, r.Began()+sim.Time(k+1)*400*sim.Microsecond, w.start, "write %d", k)
+	}
+	require.EqualValues(t, 100*sim.Microsecond, res.Latency.Max())
+}
+
+// TestUngzipOpenLoopCatchUp: instant writes but the third (chunk 2, due at 1200 µs) takes
+// 1 ms. It returns at 2200 µs; chunks 3…7 are then late (due 1600 … 3200 µs) and written as
+// soon as their 204.8 µs of CPU is done: at 2404.8, 2609.6, 2814.4, 3019.2 and 3224.0 µs.
+// Chunk 8 is computed by 3428.8 µs, before its due time of 3600 µs, and waits for it: the
+// schedule is back, and 10 ms still give 25 chunks. The closed loop (no pacing) would
+// instead write a chunk every 204.8 µs plus its reads.
+func TestUngzipOpenLoopCatchUp(t *testing.T) {
+	o := newFakeOS()
+	o.slowOn, o.slowAt, o.slowLat = kWrite, 3, sim.Millisecond
+	r := runOne(t, o, openLoop(), 10*sim.Millisecond, Ungzip)
+	us := func(x float64) sim.Time { return r.Began() + sim.Time(x*1e6) }
+	want := []sim.Time{us(400), us(800), us(1200), us(2404.8), us(2609.6), us(2814.4), us(3019.2), us(3224), us(3600), us(4000)}
+	var got []sim.Time
+	for _, w := range o.ops(kWrite)[:len(want)] {
+		got = append(got, w.start)
+	}
+	require.Equal(t, want, got)
+	require.EqualValues(t, 25, r.Result(Ungzip).Requests)
+	require.EqualValues(t, sim.Millisecond, r.Result(Ungzip).Latency.Max())
+}
