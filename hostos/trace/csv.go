@@ -105,6 +105,27 @@ const (
 	scsiRepLuns   = 0xa0
 )
 
+// scsiOp maps a SCSI opcode to its request: reads, writes, UNMAP (trim) and SYNCHRONIZE
+// CACHE (flush) are requests (data); commands that move no user data (TEST UNIT READY,
+// INQUIRY, READ CAPACITY, MODE/LOG SENSE, REQUEST SENSE, REPORT LUNS) are known but not
+// requests; anything else is unknown.
+func scsiOp(code uint64) (op Op, data, known bool) {
+	switch code {
+	case scsiRead6, scsiRead10, scsiRead12, scsiRead16:
+		return Read, true, true
+	case scsiWrite6, scsiWrite10, scsiWrite12, scsiWrite16:
+		return Write, true, true
+	case scsiUnmap:
+		return Trim, true, true
+	case scsiSync10, scsiSync16:
+		return Flush, true, true
+	case scsiTestReady, scsiReqSense, scsiInquiry, scsiModeSns6, scsiReadCap10,
+		scsiLogSense, scsiModeSns10, scsiReadCap16, scsiRepLuns:
+		return 0, false, true
+	}
+	return 0, false, false
+}
+
 // parseVSCSI reads one line of the CloudPhysics vSCSI CSV as written by libCacheSim:
 // version,time,op,size,lbn with op a SCSI opcode in hex, size in bytes and lbn in 512 B
 // sectors. Reads, writes, UNMAP (trim) and SYNCHRONIZE CACHE (flush) become requests;
@@ -129,21 +150,14 @@ func (r *Reader) parseVSCSI(line []byte) (bool, error) {
 	if err != nil {
 		return false, fieldErr("op", opText, err)
 	}
-	switch code {
-	case scsiRead6, scsiRead10, scsiRead12, scsiRead16:
-		r.cur.op = Read
-	case scsiWrite6, scsiWrite10, scsiWrite12, scsiWrite16:
-		r.cur.op = Write
-	case scsiUnmap:
-		r.cur.op = Trim
-	case scsiSync10, scsiSync16:
-		r.cur.op = Flush
-	case scsiTestReady, scsiReqSense, scsiInquiry, scsiModeSns6, scsiReadCap10,
-		scsiLogSense, scsiModeSns10, scsiReadCap16, scsiRepLuns:
-		return false, nil
-	default:
+	op, data, known := scsiOp(uint64(code))
+	switch {
+	case !known:
 		return false, fmt.Errorf("op %q: unknown SCSI opcode", opText)
+	case !data:
+		return false, nil
 	}
+	r.cur.op = op
 	if r.cur.size, err = r.uintField(3, "size"); err != nil {
 		return false, err
 	}

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -178,42 +179,15 @@ func (r *Reader) Next() (Request, error) {
 		return Request{}, r.err
 	}
 	for {
-		if r.format == VSCSIBin {
-			ok, err := r.readRecord()
-			if err == io.EOF {
-				r.err = io.EOF
-				return Request{}, io.EOF
-			}
-			r.stats.Lines++
-			if err == nil && ok {
-				var req Request
-				if req, err = r.normalise(); err == nil {
-					return req, nil
-				}
-			}
-			if err != nil {
-				if ferr := r.skip(err); ferr != nil {
-					return Request{}, ferr
-				}
-				continue // a truncated last record was consumed: the next read ends the trace
-			}
-			r.stats.Ignored++
-			continue
-		}
-		line, err := r.readLine()
+		ok, err := r.nextRaw()
 		if err == io.EOF {
 			r.err = io.EOF
 			return Request{}, io.EOF
 		}
-		if err != nil && err != errLineTooLong {
-			r.err = fmt.Errorf("%s:%d: %w", r.name, r.line+1, err)
+		if err == errStop {
 			return Request{}, r.err
 		}
 		r.stats.Lines++
-		ok := false
-		if err == nil {
-			ok, err = r.parseLine(line)
-		}
 		if err == nil && ok {
 			var req Request
 			if req, err = r.normalise(); err == nil {
@@ -228,6 +202,31 @@ func (r *Reader) Next() (Request, error) {
 		}
 		r.stats.Ignored++
 	}
+}
+
+// errStop marks a read error that ends the trace (r.err holds it, with its position).
+var errStop = errors.New("trace: reading stopped")
+
+// nextRaw reads the next line (or binary record) into r.cur: ok is false for lines that are
+// not requests; an error is a malformed line (skipped in lenient mode), io.EOF the end, or
+// errStop a read error that ends reading (in r.err).
+func (r *Reader) nextRaw() (ok bool, err error) {
+	if r.format == VSCSIBin {
+		// A truncated last record is an error here and consumed: the next read ends the trace.
+		return r.readRecord()
+	}
+	line, err := r.readLine()
+	if err == io.EOF {
+		return false, io.EOF
+	}
+	if err != nil && err != errLineTooLong {
+		r.err = fmt.Errorf("%s:%d: %w", r.name, r.line+1, err)
+		return false, errStop
+	}
+	if err != nil {
+		return false, err
+	}
+	return r.parseLine(line)
 }
 
 // skip records a malformed line; in strict mode it returns the error that stops reading.

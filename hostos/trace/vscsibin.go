@@ -84,21 +84,14 @@ func (r *Reader) readRecord() (ok bool, err error) {
 		return false, fieldErr("time", r.cur.tsText, errors.New("out of range"))
 	}
 	r.cur.ts = stamp{whole: int64(ts)}
-	switch cmd {
-	case scsiRead6, scsiRead10, scsiRead12, scsiRead16:
-		r.cur.op = Read
-	case scsiWrite6, scsiWrite10, scsiWrite12, scsiWrite16:
-		r.cur.op = Write
-	case scsiUnmap:
-		r.cur.op = Trim
-	case scsiSync10, scsiSync16:
-		r.cur.op = Flush
-	case scsiTestReady, scsiReqSense, scsiInquiry, scsiModeSns6, scsiReadCap10,
-		scsiLogSense, scsiModeSns10, scsiReadCap16, scsiRepLuns:
-		return false, nil
-	default:
+	op, data, known := scsiOp(uint64(cmd))
+	switch {
+	case !known:
 		return false, fmt.Errorf("op 0x%02x: unknown SCSI opcode", cmd)
+	case !data:
+		return false, nil
 	}
+	r.cur.op = op
 	if lbn > math.MaxInt64/512 {
 		return false, fmt.Errorf("lbn %d: out of range", lbn)
 	}
