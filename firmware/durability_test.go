@@ -342,3 +342,14 @@ func TestDurabilityUnderPowerCuts(t *testing.T) {
 		}
 	}
 }
+
+// TestPowerLossMemory: the out-of-band records add 8 B a physical page to the estimate:
+// the small rig's 2 × 2 dies × 2 planes × 32 blocks × 64 pages = 16,384 pages, 131,072 B.
+func TestPowerLossMemory(t *testing.T) {
+	s := smallSpec(Vanilla, "sequential")
+	b0, p0 := MemoryBytes(s, smallDie(), 2, 2)
+	s.PowerLoss.Enabled = true
+	b1, p1 := MemoryBytes(s, smallDie(), 2, 2)
+	require.Equal(t, int64(131072), b1-b0)
+	require.Equal(t, int64(131072), p1-p0)
+}
