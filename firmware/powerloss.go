@@ -76,8 +76,10 @@ const plDeadline int64 = 0
 func (p *powerState) HandleEvent(*sim.Event) { p.f.powerOff() }
 
 // PowerCut cuts the device's power now. The firmware takes no more commands and posts no
-// more completions; garbage collection stops (its programs in flight complete, since the
-// copies they replace stay on flash until an erase). Without power_loss_protection the
+// more completions; garbage collection stops, and the host reads and GC operations queued
+// for the dies and not yet handed to a channel are dropped, leaving the dies to the drain
+// (those on a channel complete; a GC copy's original stays on flash until an erase, and
+// GC erases only blocks without valid data). Without power_loss_protection the
 // firmware stops at once: dirty and in-flight buffered data is lost. With it, the evictor
 // drains the dirty buffer in the foreground to every die (real programs on the modelled
 // dies and channels) until it is empty, until no die has room (GC no longer runs), or until
@@ -100,6 +102,7 @@ func (f *Firmware) PowerCut() {
 		f.powerOff()
 		return
 	}
+	f.sched.dropOnCut()
 	if h := f.spec.PowerLoss.Holdup; h > 0 {
 		f.at(now+h, p, plDeadline)
 	}
@@ -174,5 +177,19 @@ func (p *powerState) preconditioned(f *Firmware, b ftl.BlockID, n int) {
 		if ok {
 			p.oob[pg] = Stamp(lpn, 1)
 		}
+	}
+}
+
+// dropOnCut drops the host reads and GC operations queued for every die and not yet on a
+// channel: after a cut, nothing will use their results.
+func (s *scheduler) dropOnCut() {
+	for g := range s.dies {
+		q := &s.dies[g]
+		for _, l := range []*opList{&q.reads, &q.gc} {
+			for l.n > 0 {
+				s.put(l.pop())
+			}
+		}
+		s.refresh(g)
 	}
 }
