@@ -38,7 +38,7 @@ func writeThenCut(t *testing.T, plp bool, holdup sim.Time, n int) *rig {
 			require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)}).status)
 		}
 		require.Equal(t, n, r.fw.Buffer().Dirty(), "nothing evicted before the cut")
-		r.fw.PowerCut()
+		require.NoError(t, r.fw.PowerCut())
 	})
 	r.eng.Run()
 	require.True(t, r.fw.PoweredOff())
@@ -132,7 +132,7 @@ func TestPowerLossValidation(t *testing.T) {
 	s.PowerLoss.Enabled = true
 	require.NoError(t, s.Validate())
 	r := newRig(t, smallSpec(Vanilla, "sequential"), nil)
-	require.PanicsWithValue(t, "firmware ssd.fw: PowerCut without firmware.power_loss.enabled", func() { r.fw.PowerCut() })
+	require.EqualError(t, r.fw.PowerCut(), "firmware ssd.fw: a power cut needs firmware.power_loss.enabled")
 	_, err := r.fw.Recover()
 	require.EqualError(t, err, "firmware: Recover needs firmware.power_loss.enabled")
 }
@@ -242,7 +242,7 @@ func cutRun(t testing.TB, policy Policy, plp bool, seed uint64) cutOutcome {
 	at := sim.Millisecond + sim.Time(rng.Int64N(int64(cutWindow)))
 	r.eng.At(at, func() {
 		dead = true
-		f.PowerCut()
+		require.NoError(t, f.PowerCut())
 	})
 	r.eng.Run()
 	require.True(t, f.PoweredOff(), "seed %d: the firmware did not stop", seed)

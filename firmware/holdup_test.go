@@ -60,7 +60,7 @@ func holdupRunAt(t testing.TB, policy Policy, alloc string, h sim.Time, bursty b
 	})
 	r.eng.At(at, func() {
 		dead = true
-		f.PowerCut()
+		require.NoError(t, f.PowerCut())
 	})
 	r.eng.Run()
 	require.True(t, f.PoweredOff())

@@ -84,15 +84,15 @@ func (p *powerState) HandleEvent(*sim.Event) { p.f.powerOff() }
 // drains the dirty buffer in the foreground to every die (real programs on the modelled
 // dies and channels) until it is empty, until no die has room (GC no longer runs), or until
 // firmware.power_loss.holdup has passed. Report gives the outcome; Recover rebuilds the
-// mapping afterwards. It panics if firmware.power_loss.enabled is off (the caller's bug:
-// nothing would be recoverable).
-func (f *Firmware) PowerCut() {
+// mapping afterwards. It is an error if firmware.power_loss.enabled is off (nothing would
+// be recoverable); a second cut does nothing.
+func (f *Firmware) PowerCut() error {
 	p := &f.pl
 	if p.oob == nil {
-		panic(fmt.Sprintf("firmware %s: PowerCut without firmware.power_loss.enabled", f.name))
+		return fmt.Errorf("firmware %s: a power cut needs firmware.power_loss.enabled", f.name)
 	}
 	if p.cut {
-		return
+		return nil
 	}
 	now := f.eng.Now()
 	p.cut = true
@@ -100,7 +100,7 @@ func (f *Firmware) PowerCut() {
 		Dirty: f.buf.Dirty(), Evicting: f.buf.Evicting()}
 	if !f.spec.PowerLossProtection {
 		f.powerOff()
-		return
+		return nil
 	}
 	f.sched.dropOnCut()
 	if h := f.spec.PowerLoss.Holdup; h > 0 {
@@ -108,9 +108,10 @@ func (f *Firmware) PowerCut() {
 	}
 	if f.buf.Occupancy() == 0 {
 		f.drainIdle() // nothing to drain
-		return
+		return nil
 	}
 	f.evict.notify() // a waiting evictor starts the drain (one in a round goes on with it)
+	return nil
 }
 
 // PowerLossReport returns what the last power cut did (the zero report if none happened).
