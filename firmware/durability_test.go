@@ -131,6 +131,10 @@ func TestPowerLossValidation(t *testing.T) {
 	require.ErrorContains(t, s.Validate(), "firmware.power_loss.holdup: 1ms is set but firmware.power_loss.enabled is false")
 	s.PowerLoss.Enabled = true
 	require.NoError(t, s.Validate())
+	s.PowerLoss.CutAt = -sim.Millisecond
+	require.ErrorContains(t, s.Validate(), "firmware.power_loss.cut_at: -1ms must not be negative")
+	s.PowerLoss.CutAt, s.PowerLoss.Enabled = sim.Millisecond, false
+	require.ErrorContains(t, s.Validate(), "firmware.power_loss.cut_at: 1ms is set but firmware.power_loss.enabled is false")
 	r := newRig(t, smallSpec(Vanilla, "sequential"), nil)
 	require.EqualError(t, r.fw.PowerCut(), "firmware ssd.fw: a power cut needs firmware.power_loss.enabled")
 	_, err := r.fw.Recover()
@@ -352,4 +356,31 @@ func TestPowerLossMemory(t *testing.T) {
 	b1, p1 := MemoryBytes(s, smallDie(), 2, 2)
 	require.Equal(t, int64(131072), b1-b0)
 	require.Equal(t, int64(131072), p1-p0)
+}
+
+// TestScriptedPowerCut: firmware.power_loss.cut_at cuts the power at its instant by
+// itself. 200 one-page writes complete by 2 ms (about 7.6 µs each, one at a time); the
+// next, issued at 6 ms, after the cut at 5 ms, is dropped (never
+// completed); without protection the firmware stops at 5 ms, losing the 200 dirty pages.
+func TestScriptedPowerCut(t *testing.T) {
+	s := plSpec(Vanilla, false, 0)
+	s.PowerLoss.CutAt = 5 * sim.Millisecond
+	r := newRig(t, s, nil)
+	done := 0
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		for i := int64(0); i < 300; i++ {
+			if i == 200 {
+				p.Sleep(6*sim.Millisecond - p.Now())
+			}
+			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			done++
+		}
+	})
+	r.eng.Run()
+	require.True(t, r.fw.PoweredOff())
+	require.Equal(t, 200, done, "the write after the cut never completes")
+	rep := r.fw.PowerLossReport()
+	require.Equal(t, 5*sim.Millisecond, rep.At)
+	require.Equal(t, 200, rep.Lost)
+	r.eng.Close()
 }

@@ -63,6 +63,9 @@ type Firmware struct {
 	// OnGC, if set, is called after every GC victim is erased (tests run the invariant
 	// checker there).
 	OnGC func(f *Firmware)
+	// OnPowerOff, if set, is called when the firmware stops after a power cut (a runner
+	// stops the simulation there).
+	OnPowerOff func()
 
 	Stats Stats
 }
@@ -135,6 +138,9 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	f.pl.f = f
 	if spec.PowerLoss.Enabled {
 		f.pl.oob = make([]uint64, geo.Pages())
+		if spec.PowerLoss.CutAt > 0 {
+			f.at(spec.PowerLoss.CutAt, &f.pl, plCut)
+		}
 	}
 	f.evict.victims = make([]buffer.Victim, 0, 1) // evictOne picks one at a time into it
 	clk := sim.NewClock(spec.CoreFreq)

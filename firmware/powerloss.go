@@ -21,6 +21,11 @@ type PowerLoss struct {
 	// most this long, and what is not programmed by then is lost. Default 0: no bound, the
 	// drain runs to the end and its length is reported (the hold-up the workload needed).
 	Holdup sim.Time `yaml:"holdup"`
+	// CutAt is the simulated instant of a scripted power cut, counted from the machine's
+	// build (a run's set-up included); default 0: none. A cut after the scenario has ended
+	// does not happen. A seeded random instant is the caller's choice of CutAt (the tests
+	// draw theirs from sim.NewRNG).
+	CutAt sim.Time `yaml:"cut_at"`
 }
 
 // validate reports the section's problems, each naming its field.
@@ -31,6 +36,12 @@ func (p PowerLoss) validate() []error {
 	}
 	if p.Holdup > 0 && !p.Enabled {
 		errs = append(errs, fmt.Errorf("firmware.power_loss.holdup: %v is set but firmware.power_loss.enabled is false", p.Holdup))
+	}
+	if p.CutAt < 0 {
+		errs = append(errs, fmt.Errorf("firmware.power_loss.cut_at: %v must not be negative", p.CutAt))
+	}
+	if p.CutAt > 0 && !p.Enabled {
+		errs = append(errs, fmt.Errorf("firmware.power_loss.cut_at: %v is set but firmware.power_loss.enabled is false", p.CutAt))
 	}
 	return errs
 }
@@ -69,11 +80,20 @@ type powerState struct {
 	report   PowerLossReport
 }
 
-// plDeadline is the hold-up's end (powerState's event code).
-const plDeadline int64 = 0
+// powerState's event codes.
+const (
+	plDeadline int64 = iota // the hold-up's end
+	plCut                   // the scripted cut (firmware.power_loss.cut_at)
+)
 
-// HandleEvent ends the hold-up: the firmware stops.
-func (p *powerState) HandleEvent(*sim.Event) { p.f.powerOff() }
+// HandleEvent ends the hold-up (the firmware stops) or makes the scripted cut.
+func (p *powerState) HandleEvent(ev *sim.Event) {
+	if ev.Code == plCut {
+		_ = p.f.PowerCut() // New checked that the records are kept
+		return
+	}
+	p.f.powerOff()
+}
 
 // PowerCut cuts the device's power now. The firmware takes no more commands and posts no
 // more completions; garbage collection stops, and the host reads and GC operations queued
@@ -143,6 +163,9 @@ func (f *Firmware) powerOff() {
 	p.off = true
 	p.report.Off = f.eng.Now()
 	p.report.Lost = f.buf.Occupancy()
+	if f.OnPowerOff != nil {
+		f.OnPowerOff()
+	}
 }
 
 // recordProgram notes the out-of-band record of a completed program.
