@@ -6,6 +6,9 @@ import (
 
 // opDone applies the completion of one flash operation at now (in the channel's event).
 func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
+	if f.pl.off {
+		return // the firmware has stopped: the program never completed, for recovery
+	}
 	switch op.kind {
 	case opHostRead, opGCRead:
 		w := op.w
@@ -17,6 +20,9 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 	case opEvict:
 		f.programDone(op)
 		f.buf.EvictDone(op.victim)
+		if f.pl.cut {
+			f.pl.report.Flushed++
+		}
 		if op.bg {
 			f.evict.bgInFlight--
 		}
@@ -36,6 +42,9 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 // programDone forgets op's in-flight program.
 func (f *Firmware) programDone(op *flashOp) {
 	f.pending.done(op.ppn, op.stamp)
+	if f.pl.oob != nil {
+		f.pl.recordProgram(op)
+	}
 	f.inflightBlock[f.geo.BlockOf(op.ppn)]--
 	f.gc.programsDone(f)
 }

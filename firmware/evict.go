@@ -42,6 +42,9 @@ func (ev *evictor) notify() {
 
 // HandleEvent runs one step of a round.
 func (ev *evictor) HandleEvent(e *sim.Event) {
+	if ev.f.pl.off {
+		return
+	}
 	switch e.Code {
 	case evRound:
 		ev.round()
@@ -71,6 +74,9 @@ func (ev *evictor) round() {
 	f := ev.f
 	if f.buf.Dirty() == 0 {
 		ev.waiting = true
+		if f.pl.cut {
+			f.drainIdle()
+		}
 		return
 	}
 	if d := ev.decide(); d.Mode == EvictIdle {
@@ -100,6 +106,10 @@ func (ev *evictor) decided() {
 // one (one is armed at a time: a later one waits for it).
 func (ev *evictor) wait(d Decision) {
 	ev.waiting = true
+	if ev.f.pl.cut {
+		ev.f.drainIdle()
+		return
+	}
 	if now := ev.f.eng.Now(); d.Retry > now && !ev.retrying {
 		ev.retrying = true
 		ev.f.at(d.Retry, ev, evRetry)
@@ -109,6 +119,9 @@ func (ev *evictor) wait(d Decision) {
 // decide shows the policy the buffer and returns its decision.
 func (ev *evictor) decide() Decision {
 	f := ev.f
+	if f.pl.cut {
+		return Decision{Mode: EvictForeground} // the hold-up drain: everything, to every die
+	}
 	v := &ev.view
 	occ := f.buf.Occupancy()
 	*v = BufferView{Now: f.eng.Now(), Capacity: f.buf.Capacity(), Occupancy: occ, Dirty: f.buf.Dirty(),
@@ -195,6 +208,10 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	}
 	op := f.sched.get(opEvict, g)
 	op.ppn, op.stamp, op.victim = ppn, v.Version, v
+	if f.pl.oob != nil {
+		f.pl.seq++
+		op.oob = Stamp(lpn, f.pl.seq)
+	}
 	if purpose == ftl.Background {
 		op.bg = true
 		f.evict.bgInFlight++

@@ -57,9 +57,15 @@ type Firmware struct {
 	pending       inFlight
 	inflightBlock []uint16
 
+	// pl is the power-loss state: the out-of-band records and the cut (powerloss.go).
+	pl powerState
+
 	// OnGC, if set, is called after every GC victim is erased (tests run the invariant
 	// checker there).
 	OnGC func(f *Firmware)
+	// OnPowerOff, if set, is called when the firmware stops after a power cut (a runner
+	// stops the simulation there).
+	OnPowerOff func()
 
 	Stats Stats
 }
@@ -132,6 +138,13 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	f.pagesPerNS = fl.LogicalPages()
 	f.inflightBlock = make([]uint16, geo.Blocks())
 	f.pending = newInFlight(geo)
+	f.pl.f = f
+	if spec.PowerLoss.Enabled {
+		f.pl.oob = make([]uint64, geo.Pages())
+		if spec.PowerLoss.CutAt > 0 {
+			f.at(spec.PowerLoss.CutAt, &f.pl, plCut)
+		}
+	}
 	f.evict.victims = make([]buffer.Victim, 0, 1) // evictOne picks one at a time into it
 	clk := sim.NewClock(spec.CoreFreq)
 	for i := 0; i < spec.Cores; i++ {
@@ -303,6 +316,7 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 			src := &srcs[dieIdx]
 			src.f, src.die = f, dieIdx
 			img.FillFrom(dieIdx, plane, blk, n, src)
+			f.pl.preconditioned(f, ftl.BlockID(b), n)
 			continue
 		}
 		img.Fill(dieIdx, plane, blk, n, func(page int) uint64 {
@@ -311,6 +325,7 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 			}
 			return staleStamp // superseded data: any value but a live page's stamp
 		})
+		f.pl.preconditioned(f, ftl.BlockID(b), n)
 	}
 	return nil
 }

@@ -59,6 +59,9 @@ func (t *gcTask) notify() {
 
 // HandleEvent runs one step of the task.
 func (t *gcTask) HandleEvent(ev *sim.Event) {
+	if t.f.pl.cut {
+		return // no GC on hold-up power
+	}
 	switch ev.Code {
 	case gcWake:
 		t.look()
@@ -110,6 +113,9 @@ func (t *gcTask) waitPrograms() {
 	if t.erase {
 		op := f.sched.get(opErase, t.g)
 		op.ppn, op.w = f.geo.FirstPage(t.v), &t.w
+		if f.pl.oob != nil {
+			f.pl.eraseIssued(f, t.v)
+		}
 		t.w.pending, t.w.h, t.w.code = 1, t, gcErased
 		f.sched.enqueue(op)
 		return
@@ -164,6 +170,9 @@ func (t *gcTask) relocate() {
 		np, _ := f.ftl.Relocate(old)
 		op := f.sched.get(opGCProgram, t.g)
 		op.ppn, op.stamp, op.w = np, w.stamps[j], w
+		if f.pl.oob != nil {
+			op.oob = f.pl.oob[old] // the copy keeps the original's sequence number
+		}
 		f.pending.put(np, op.stamp)
 		f.inflightBlock[f.geo.BlockOf(np)]++
 		w.pending++

@@ -145,6 +145,11 @@ func (r *rig) Interrupt(now sim.Time, vector int) {
 // cmd issues one command from process p and waits for its completion. For writes, page i
 // of the data carries stamps[i] in its first eight bytes; for reads, stamps receives them.
 func (r *rig) cmd(p *sim.Proc, op nvmectrl.Opcode, lba int64, pages int, hint nvmectrl.Hint, stamps []uint64) *req {
+	return r.cmdFUA(p, op, lba, pages, hint, stamps, false)
+}
+
+// cmdFUA is cmd with the write's Force Unit Access bit set if fua.
+func (r *rig) cmdFUA(p *sim.Proc, op nvmectrl.Opcode, lba int64, pages int, hint nvmectrl.Hint, stamps []uint64, fua bool) *req {
 	for len(r.free) == 0 {
 		p.Wait(&r.slotSig)
 	}
@@ -183,6 +188,9 @@ func (r *rig) cmd(p *sim.Proc, op nvmectrl.Opcode, lba int64, pages int, hint nv
 	}
 	if op == nvmectrl.OpWrite {
 		r.ctrl.Spec().HintCarrier.Encode(&e, hint)
+		if fua {
+			e.SetFUA(true)
+		}
 	}
 	r.mem.WriteSQE(r.sqBase+uint64(r.tail)*nvmectrl.SQESize, &e)
 	if r.tail++; r.tail == r.size {

@@ -36,6 +36,9 @@ const (
 
 // HandleEvent runs one step of the worker (see the codes above).
 func (wk *worker) HandleEvent(ev *sim.Event) {
+	if wk.f.pl.cut {
+		return // no power: the command is never finished
+	}
 	switch ev.Code {
 	case stepStart:
 		wk.start()
@@ -68,6 +71,9 @@ func (wk *worker) HandleEvent(ev *sim.Event) {
 // here has its first step (parsing, and a read's lookups) booked on its core at once and
 // takes the command when that step ends (stepStart).
 func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
+	if f.pl.cut {
+		return // no power: the command is dropped
+	}
 	f.prefetch(cmd)
 	h := &f.hil
 	if len(h.idle) > 0 {
@@ -128,6 +134,9 @@ type roomLook struct {
 // they go to the back of the queue together, in order, as their looks would send them.
 func (l *roomLook) HandleEvent(*sim.Event) {
 	f := l.f
+	if f.pl.cut {
+		return
+	}
 	for first := true; l.head < len(l.wks); first = false {
 		if !first && f.eng.Requeue() {
 			return

@@ -16,7 +16,8 @@ import (
 // gcBatch stamps) and signals, and the workers (the firmware runs no processes since
 // issue 21: its tasks are step handlers, with no coroutine stacks). build is what New
 // allocates; peak adds what a run can grow to: an unbounded buffer (the oracle policies)
-// holding every logical page. spec must be valid for the geometry (ValidateGeometry).
+// holding every logical page. With firmware.power_loss.enabled, an 8-byte out-of-band
+// record a physical page is added at build. spec must be valid for the geometry (ValidateGeometry).
 func MemoryBytes(spec Spec, ds die.Spec, channels, diesPerChannel int) (build, peak int64) {
 	g := ftl.GeometryOf(channels, diesPerChannel, ds)
 	cfg := spec.FTL
@@ -34,6 +35,9 @@ func MemoryBytes(spec Spec, ds die.Spec, channels, diesPerChannel int) (build, p
 		dies*(int64(unsafe.Sizeof(gcTask{}))+gcBatch*int64(unsafe.Sizeof(uint64(0)))) + // GC tasks (step handlers, issue 21)
 		int64(spec.Workers)*int64(unsafe.Sizeof(worker{})) +
 		int64(spec.Cores)*(int64(unsafe.Sizeof(sim.Core{}))+cb)
+	if spec.PowerLoss.Enabled {
+		build += g.Pages() * int64(unsafe.Sizeof(uint64(0))) // out-of-band records (powerloss.go)
+	}
 	peak = build
 	if unbounded {
 		logical := int64(float64(g.Pages()) * (1 - cfg.OverProvisioning))

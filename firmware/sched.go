@@ -44,6 +44,7 @@ type flashOp struct {
 	die    int
 	ppn    ftl.PPN
 	stamp  uint64
+	oob    uint64        // programs, with firmware.power_loss.enabled: the out-of-band record
 	victim buffer.Victim // opEvict
 	bg     bool          // opEvict from background eviction
 	w      *waiter       // reads, GC operations

@@ -40,6 +40,8 @@ type Spec struct {
 	// NVMe SSDs of the Intel 750 class have it. Without it, Flush waits until the buffer's
 	// data has been written to flash.
 	PowerLossProtection bool `yaml:"power_loss_protection"`
+	// PowerLoss configures sudden power loss and recovery (powerloss.go); off by default.
+	PowerLoss PowerLoss `yaml:"power_loss"`
 }
 
 // Buffer configures the DRAM write buffer.
@@ -149,6 +151,7 @@ func (s Spec) Validate() error {
 		bad("firmware.buffer: background_per_die (%d), background_max (%d) and foreground_per_die (%d) must be positive",
 			s.Buffer.BackgroundPerDie, s.Buffer.BackgroundMax, s.Buffer.ForegroundPerDie)
 	}
+	errs = append(errs, s.PowerLoss.validate()...)
 	if _, err := schedOrders.lookup(s.Scheduler.Order); err != nil {
 		errs = append(errs, err)
 	}

@@ -174,6 +174,9 @@ func (r *Result) WriteText(w io.Writer) error {
 	if e := r.EnergyTable(); e != nil {
 		tables = append(tables, e)
 	}
+	if pl := r.PowerLossTable(); pl != nil {
+		tables = append(tables, pl)
+	}
 	for _, t := range tables {
 		if err := t.WriteText(w); err != nil {
 			return err
@@ -200,6 +203,7 @@ type jsonResult struct {
 	Switches    []jsonSwitch    `json:"ratio_switches"`
 	Modes       []jsonModeEvent `json:"buffer_mode_changes"`
 	Energy      *jsonEnergy     `json:"energy,omitempty"`
+	PowerLoss   *report.Table   `json:"power_loss,omitempty"`
 }
 
 // jsonEnergy is the energy account: joules per component and activity, the peaks and the
@@ -264,7 +268,8 @@ func (r *Result) JSON() any {
 	j := jsonResult{Label: r.Label, Platform: r.Config.Name, Scenario: r.Scenario.Name,
 		BeganPS: int64(r.Began), EndedPS: int64(r.Ended), Events: r.Events,
 		Stats: r.StatsTable(), Utilization: r.Utilization, FlashUsed: r.FlashUsed, FlashWasted: r.FlashWasted,
-		Apps: []jsonApp{}, Victims: []jsonVictim{}, Switches: []jsonSwitch{}, Modes: []jsonModeEvent{}}
+		Apps: []jsonApp{}, Victims: []jsonVictim{}, Switches: []jsonSwitch{}, Modes: []jsonModeEvent{},
+		PowerLoss: r.PowerLossTable()}
 	for _, a := range r.Apps {
 		h := a.Latency
 		j.Apps = append(j.Apps, jsonApp{a.App, a.Requests, a.Bytes, h.Mean(), h.Quantile(0.5), h.Quantile(0.9),
@@ -357,4 +362,34 @@ func (r *Result) writeSeriesCSV(w io.Writer) error {
 		}
 	}
 	return t.WriteCSV(w)
+}
+
+// PowerLossTable is what a scripted power cut did and what recovery found (nil without a
+// cut): docs/reliability.md, "Power loss and recovery".
+func (r *Result) PowerLossTable() *report.Table {
+	pl, rec := r.PowerLoss, r.Recovery
+	if pl == nil || rec == nil {
+		return nil
+	}
+	t := &report.Table{Title: "power loss (" + r.Label + ")", Header: []string{"statistic", "value"}}
+	add := func(k string, v any) { t.Append(k, fmt.Sprint(v)) }
+	add("cut at", report.Duration(pl.At))
+	add("power-loss protection", pl.Protected)
+	add("dirty / evicting pages at the cut", fmt.Sprintf("%d / %d", pl.Dirty, pl.Evicting))
+	add("pages flushed after the cut", pl.Flushed)
+	add("pages lost", pl.Lost)
+	outcome := "stopped at the cut"
+	switch {
+	case pl.Drained:
+		outcome = "drained"
+	case pl.Stuck:
+		outcome = "stuck: no room outside the GC reserve"
+	case pl.Protected:
+		outcome = "hold-up ran out"
+	}
+	add("drain", outcome)
+	add("hold-up used", report.Duration(pl.DrainTime()))
+	add("recovery: pages scanned / records / logical pages mapped", fmt.Sprintf("%d / %d / %d", rec.Scanned, rec.Records, rec.Mapped))
+	add("recovery: scan time", report.Duration(rec.Time))
+	return t
 }

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/energy"
@@ -88,6 +89,12 @@ type Result struct {
 	// DataChecked is how many pages read back from the device the data check compared
 	// with what was written (Options.CheckData; 0 without it).
 	DataChecked int64
+	// PowerLoss is what a scripted power cut (firmware.power_loss.cut_at) did, and
+	// Recovery what rebuilding the mapping from flash afterwards found; nil if no cut
+	// happened. A run with a cut ends at the firmware's stop; its measured window ends at
+	// the cut.
+	PowerLoss *firmware.PowerLossReport
+	Recovery  *firmware.Recovery
 }
 
 // App returns the named application's result, or nil.
@@ -107,6 +114,13 @@ func Run(o Options) (*Result, error) {
 		return nil, err
 	}
 	defer m.Eng.Close()
+	cut := o.Config.Firmware.PowerLoss.CutAt > 0
+	if cut && o.CheckData {
+		return nil, errors.New("runner: --check-data cannot be used with a power cut (firmware.power_loss.cut_at): the check reads the device back after the run")
+	}
+	if cut {
+		m.SSD.FW.OnPowerOff = m.Eng.Stop
+	}
 	var check *pagecache.DataCheck
 	if o.CheckData {
 		check = m.Host.Cache.EnableDataCheck(m.SSD.FW.LogicalPages())
@@ -160,6 +174,9 @@ func Run(o Options) (*Result, error) {
 	})
 	run.StopWhenDone()
 	m.Eng.Run()
+	if m.SSD.FW.PoweredOff() {
+		return powerCutResult(o, m, run, rs, start, meter, wasted0)
+	}
 	if !run.Done() {
 		return nil, fmt.Errorf("runner: scenario %s did not finish (engine idle at %v)", o.Workload.Scenario.Name, m.Eng.Now())
 	}
@@ -251,4 +268,44 @@ func verifyData(m *platforms.Machine, check *pagecache.DataCheck) error {
 		return fmt.Errorf("runner: %w", err)
 	}
 	return nil
+}
+
+// powerCutResult ends a run the power cut stopped: the results as of the cut (the
+// applications' requests completed by then, the resources' busy time up to the firmware's
+// stop), the cut's report, and the mapping rebuilt from flash.
+func powerCutResult(o Options, m *platforms.Machine, run *apps.Run, rs []*sim.Resource, start []sim.Snapshot,
+	meter *energy.Meter, wasted0 int64) (*Result, error) {
+	fw := m.SSD.FW
+	rep := fw.PowerLossReport()
+	rec, err := fw.Recover()
+	if err != nil {
+		return nil, err
+	}
+	rec.Map = nil // the summary is kept, not the map
+	end := m.Eng.Now()
+	m.SSD.Sync(end)
+	if len(start) != len(rs) {
+		start = nil
+	}
+	res := &Result{Label: o.Label, Config: o.Config, Scenario: o.Workload.Scenario,
+		Began: run.Began(), Ended: max(run.Began(), rep.At), Events: m.Eng.Fired(),
+		Utilization: report.UtilizationTable("utilization", rs, start, end),
+		Firmware:    fw.Stats, FTL: fw.FTL().Stats, Buffer: fw.Buffer().Stats,
+		BufferPages: fw.Buffer().Capacity(), Cache: *m.Host.Cache.Stats(),
+		ModeChanges: fw.ModeLog(), PowerLoss: &rep, Recovery: rec}
+	if start != nil {
+		res.Energy = meter.Stop(end)
+		res.Energy.Buckets = nil
+	}
+	res.Victims = append([]pagecache.VictimEvent(nil), res.Cache.Victims...)
+	res.Switches = res.Cache.Switches
+	for _, k := range res.FTL.Programmed {
+		res.FlashUsed += k
+	}
+	res.FlashWasted = res.FTL.Wasted - wasted0
+	for _, a := range run.Results() {
+		h := a.Latency
+		res.Apps = append(res.Apps, AppResult{App: a.App, Requests: a.Requests, Bytes: a.Bytes, Latency: &h, Series: a.Series})
+	}
+	return res, nil
 }

@@ -1,0 +1,219 @@
+package firmware
+
+import (
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// PowerLoss configures sudden power loss and recovery (issue 22, item 3; docs/reliability.md,
+// "Power loss and recovery").
+type PowerLoss struct {
+	// Enabled keeps each flash page's out-of-band record (the spare area a program writes
+	// with the data: the logical page and a write sequence number), so that PowerCut and
+	// Recover can be used. It costs 8 B a physical page of memory and one store a program.
+	// Default false: no cut can happen, and results are byte-identical to a firmware
+	// without the feature.
+	Enabled bool `yaml:"enabled"`
+	// Holdup is how long the hold-up capacitors power the device after a cut when
+	// power_loss_protection is on: the firmware drains the dirty buffer to flash for at
+	// most this long, and what is not programmed by then is lost. Default 0: no bound, the
+	// drain runs to the end and its length is reported (the hold-up the workload needed).
+	Holdup sim.Time `yaml:"holdup"`
+	// CutAt is the simulated instant of a scripted power cut, counted from the machine's
+	// build (a run's set-up included); default 0: none. A cut after the scenario has ended
+	// does not happen. A seeded random instant is the caller's choice of CutAt (the tests
+	// draw theirs from sim.NewRNG).
+	CutAt sim.Time `yaml:"cut_at"`
+}
+
+// validate reports the section's problems, each naming its field.
+func (p PowerLoss) validate() []error {
+	var errs []error
+	if p.Holdup < 0 {
+		errs = append(errs, fmt.Errorf("firmware.power_loss.holdup: %v must not be negative", p.Holdup))
+	}
+	if p.Holdup > 0 && !p.Enabled {
+		errs = append(errs, fmt.Errorf("firmware.power_loss.holdup: %v is set but firmware.power_loss.enabled is false", p.Holdup))
+	}
+	if p.CutAt < 0 {
+		errs = append(errs, fmt.Errorf("firmware.power_loss.cut_at: %v must not be negative", p.CutAt))
+	}
+	if p.CutAt > 0 && !p.Enabled {
+		errs = append(errs, fmt.Errorf("firmware.power_loss.cut_at: %v is set but firmware.power_loss.enabled is false", p.CutAt))
+	}
+	return errs
+}
+
+// PowerLossReport is what a power cut did.
+type PowerLossReport struct {
+	At, Off   sim.Time // the cut, and when the firmware stopped (the drain's end, or At)
+	Protected bool     // power_loss_protection was on: the dirty buffer was drained
+	// At the cut: the buffer's dirty pages and the evictions whose programs were in flight.
+	Dirty, Evicting int
+	// Flushed counts the evictions that completed after the cut (the hold-up drain's
+	// programs, and those in flight at the cut).
+	Flushed int64
+	// Lost counts the buffered pages not on flash at power off: still dirty, or with their
+	// program interrupted.
+	Lost int
+	// Drained is true if the drain emptied the buffer before the hold-up ran out; Stuck is
+	// true if it stopped because no die had room outside the GC reserve (GC does not run
+	// after a cut).
+	Drained, Stuck bool
+}
+
+// DrainTime returns how long the firmware ran on hold-up power after the cut.
+func (r PowerLossReport) DrainTime() sim.Time { return r.Off - r.At }
+
+// powerState is the firmware's power-loss state (powerloss.go, recovery.go).
+type powerState struct {
+	f *Firmware
+	// oob holds, per physical page, the out-of-band record of the program that completed
+	// there: Stamp(lpn, seq), 0 for none (erased, never programmed, or interrupted). It
+	// stands for the flash's spare area (docs/reliability.md); nil unless enabled.
+	oob []uint64
+	seq uint64 // the last write sequence number given out (preconditioned data has 1)
+	// cut: power is gone, the HIL and GC no longer run; off: the firmware has stopped.
+	cut, off bool
+	report   PowerLossReport
+}
+
+// powerState's event codes.
+const (
+	plDeadline int64 = iota // the hold-up's end
+	plCut                   // the scripted cut (firmware.power_loss.cut_at)
+)
+
+// HandleEvent ends the hold-up (the firmware stops) or makes the scripted cut.
+func (p *powerState) HandleEvent(ev *sim.Event) {
+	if ev.Code == plCut {
+		_ = p.f.PowerCut() // New checked that the records are kept
+		return
+	}
+	p.f.powerOff()
+}
+
+// PowerCut cuts the device's power now. The firmware takes no more commands and posts no
+// more completions; garbage collection stops, and the host reads and GC operations queued
+// for the dies and not yet handed to a channel are dropped, leaving the dies to the drain
+// (those on a channel complete; a GC copy's original stays on flash until an erase, and
+// GC erases only blocks without valid data). Without power_loss_protection the
+// firmware stops at once: dirty and in-flight buffered data is lost. With it, the evictor
+// drains the dirty buffer in the foreground to every die (real programs on the modelled
+// dies and channels) until it is empty, until no die has room (GC no longer runs), or until
+// firmware.power_loss.holdup has passed. Report gives the outcome; Recover rebuilds the
+// mapping afterwards. It is an error if firmware.power_loss.enabled is off (nothing would
+// be recoverable); a second cut does nothing.
+func (f *Firmware) PowerCut() error {
+	p := &f.pl
+	if p.oob == nil {
+		return fmt.Errorf("firmware %s: a power cut needs firmware.power_loss.enabled", f.name)
+	}
+	if p.cut {
+		return nil
+	}
+	now := f.eng.Now()
+	p.cut = true
+	p.report = PowerLossReport{At: now, Off: now, Protected: f.spec.PowerLossProtection,
+		Dirty: f.buf.Dirty(), Evicting: f.buf.Evicting()}
+	if !f.spec.PowerLossProtection {
+		f.powerOff()
+		return nil
+	}
+	f.sched.dropOnCut()
+	if h := f.spec.PowerLoss.Holdup; h > 0 {
+		f.at(now+h, p, plDeadline)
+	}
+	if f.buf.Occupancy() == 0 {
+		f.drainIdle() // nothing to drain
+		return nil
+	}
+	f.evict.notify() // a waiting evictor starts the drain (one in a round goes on with it)
+	return nil
+}
+
+// PowerLossReport returns what the last power cut did (the zero report if none happened).
+func (f *Firmware) PowerLossReport() PowerLossReport { return f.pl.report }
+
+// PoweredOff reports whether the firmware has stopped after a power cut.
+func (f *Firmware) PoweredOff() bool { return f.pl.off }
+
+// drainIdle is called after a cut when the evictor has nothing to send: the firmware stops
+// once no eviction is in flight (the buffer is clean, or no die has room for the rest).
+func (f *Firmware) drainIdle() {
+	if f.pl.off || f.buf.Evicting() > 0 {
+		return
+	}
+	if f.buf.Dirty() == 0 {
+		f.pl.report.Drained = true
+	} else {
+		f.pl.report.Stuck = true
+	}
+	f.powerOff()
+}
+
+// powerOff stops the firmware: no step of it runs again, and no completion is applied.
+func (f *Firmware) powerOff() {
+	p := &f.pl
+	if p.off {
+		return
+	}
+	p.off = true
+	p.report.Off = f.eng.Now()
+	p.report.Lost = f.buf.Occupancy()
+	if f.OnPowerOff != nil {
+		f.OnPowerOff()
+	}
+}
+
+// recordProgram notes the out-of-band record of a completed program.
+func (p *powerState) recordProgram(op *flashOp) {
+	p.oob[op.ppn] = op.oob
+}
+
+// eraseIssued forgets the records of block b's pages when its erase is queued: an erase
+// the cut interrupts leaves the block's contents undefined, and GC erases only a block
+// holding no valid page.
+func (p *powerState) eraseIssued(f *Firmware, b ftl.BlockID) {
+	first := f.geo.FirstPage(b)
+	clear(p.oob[first : first+ftl.PPN(f.geo.PagesPerBlock)])
+}
+
+// preconditioned gives the records of block b's first n pages, just filled by
+// Precondition, to the pages holding a logical page's data: version 1, sequence number 1
+// (a superseded copy holds the same data as the live one, and either may be recovered).
+// Pages holding superseded data of unknown owner keep no record: a newer copy of their
+// logical page is on flash.
+func (p *powerState) preconditioned(f *Firmware, b ftl.BlockID, n int) {
+	if p.oob == nil {
+		return
+	}
+	p.seq = max(p.seq, 1)
+	first := f.geo.FirstPage(b)
+	for i := 0; i < n; i++ {
+		pg := first + ftl.PPN(i)
+		lpn, ok := f.ftl.PreconditionOwner(pg)
+		if !ok {
+			lpn, ok = f.ftl.Owner(pg)
+		}
+		if ok {
+			p.oob[pg] = Stamp(lpn, 1)
+		}
+	}
+}
+
+// dropOnCut drops the host reads and GC operations queued for every die and not yet on a
+// channel: after a cut, nothing will use their results.
+func (s *scheduler) dropOnCut() {
+	for g := range s.dies {
+		q := &s.dies[g]
+		for _, l := range []*opList{&q.reads, &q.gc} {
+			for l.n > 0 {
+				s.put(l.pop())
+			}
+		}
+		s.refresh(g)
+	}
+}

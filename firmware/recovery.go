@@ -1,0 +1,84 @@
+package firmware
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Recovery is the mapping rebuilt from flash after a power cut, and what rebuilding it
+// cost.
+type Recovery struct {
+	// Map holds, per logical page, the physical page holding its newest version on flash,
+	// or ftl.NoPage if flash holds none.
+	Map []ftl.PPN
+	// Mapped counts the logical pages found; Scanned the pages whose spare area was read;
+	// Records those holding a completed program's record.
+	Mapped, Scanned, Records int64
+	// Time is the scan's simulated length: the dies scan in parallel, each reading its
+	// pages' spare areas one after the other, each read a tR of the page's type.
+	Time sim.Time
+}
+
+// Recover rebuilds the logical-to-physical mapping after a power cut (PowerCut, once the
+// firmware has stopped) from the out-of-band records on flash, as firmware does at the
+// next power-on without a checkpoint: every block is read from its first page up to its
+// write pointer (the FTL's next page: the first page no program was given), and each
+// logical page maps to the copy with the highest write sequence number. A page whose
+// program the cut interrupted has no record (an interrupted program leaves the page
+// unreadable) and is skipped; a GC copy keeps its original's sequence number, so either
+// copy is the same version.
+//
+// The time is an estimate: a spare-area read costs the die a tR of the page's type (the
+// spare area is read into the page register with the data, ONFI Read Page; FACTS.md §3.4
+// for the tR values), the dies work in parallel, a die reads one page at a time (no
+// multi-plane reads: an upper bound), and the few bytes of each record cross the channel
+// in well under 1 % of a tR (not counted). No checkpoint is modelled, and trims are not
+// journaled: a page trimmed before the cut maps again to its last copy on flash.
+func (f *Firmware) Recover() (*Recovery, error) {
+	p := &f.pl
+	if p.oob == nil {
+		return nil, errors.New("firmware: Recover needs firmware.power_loss.enabled")
+	}
+	if !p.off {
+		return nil, fmt.Errorf("firmware %s: Recover before the firmware stopped (call PowerCut and run the simulation until PoweredOff)", f.name)
+	}
+	g := f.geo
+	ds := f.flash.Geometry().Die
+	r := &Recovery{Map: make([]ftl.PPN, f.pagesPerNS)}
+	seqs := make([]uint64, f.pagesPerNS) // the sequence number of Map's copy
+	for i := range r.Map {
+		r.Map[i] = ftl.NoPage
+	}
+	dieTime := make([]sim.Time, g.Dies())
+	for b := 0; b < g.Blocks(); b++ {
+		n := f.ftl.NextPage(ftl.BlockID(b))
+		if n == 0 {
+			continue
+		}
+		d, _, _ := g.BlockAddr(ftl.BlockID(b))
+		first := g.FirstPage(ftl.BlockID(b))
+		for i := 0; i < n; i++ {
+			dieTime[d] += ds.TRead.Of(ds.PageType(i))
+			r.Scanned++
+			rec := p.oob[first+ftl.PPN(i)]
+			lpn, seq, ok := StampParts(rec)
+			if !ok {
+				continue
+			}
+			r.Records++
+			if seq > seqs[lpn] {
+				if seqs[lpn] == 0 {
+					r.Mapped++
+				}
+				seqs[lpn], r.Map[lpn] = seq, first+ftl.PPN(i)
+			}
+		}
+	}
+	for _, t := range dieTime {
+		r.Time = max(r.Time, t)
+	}
+	return r, nil
+}
