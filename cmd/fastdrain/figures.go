@@ -25,6 +25,10 @@ included, so that the buffer fills and overflows within the run) unless --preset
 another platform; the default runs 10 s, --full the paper's 30, on fastdrain-tlc.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if rf.format != "text" {
+				// The figures' tables go to --out/figures as CSV and JSON; the terminal gets text.
+				return fmt.Errorf("--format %q: figures prints text; its tables are written as CSV and JSON under --out/figures", rf.format)
+			}
 			rf.seedSet()
 			w, err := rf.workload("apache-u+ungzip")
 			if err != nil {
