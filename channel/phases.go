@@ -3,6 +3,8 @@ package channel
 import (
 	"math/bits"
 
+	"github.com/fastdrain-sim/fastdrain/die"
+
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -195,13 +197,16 @@ func (c *Channel) busDone(tx *Transaction, now sim.Time) {
 	}
 	d := c.ways[tx.Die].die
 	var end sim.Time
+	tx.Failed = 0
 	switch tx.Kind {
 	case Read:
 		end = d.Read(now, tx.Addrs, tx.Stamps)
 	case Program:
 		end = d.Program(now, tx.Addrs, tx.Stamps)
+		tx.Failed = failedAddrs(d.Failed(), tx.Addrs)
 	case Erase:
 		end = d.Erase(now, tx.Addrs)
+		tx.Failed = failedAddrs(d.Failed(), tx.Addrs)
 	}
 	tx.ArrayStart, tx.ArrayEnd = now, end
 	tx.state = stArray
@@ -258,4 +263,19 @@ func (c *Channel) complete(tx *Transaction, now sim.Time) {
 		c.note = sim.Event{Time: now, Handler: tx.Done, Data: tx, Code: int64(tx.Kind)}
 		tx.Done.HandleEvent(&c.note)
 	}
+}
+
+// failedAddrs turns the die's failed planes into the transaction's failed addresses (bit i
+// for addrs[i]).
+func failedAddrs(planes uint64, addrs []die.Addr) uint64 {
+	if planes == 0 {
+		return 0
+	}
+	var m uint64
+	for i, a := range addrs {
+		if planes&(1<<uint(a.Plane)) != 0 {
+			m |= 1 << uint(i)
+		}
+	}
+	return m
 }

@@ -50,6 +50,9 @@ type Transaction struct {
 	ArrayStart sim.Time // the die accepted the command (start of tR/tPROG/tBERS, or of the suspend that precedes a read's tR)
 	ArrayEnd   sim.Time // the array work ended (for a program or erase, after any suspensions)
 	Completed  sim.Time // the last data byte or status was on the bus; Done was called
+	// Failed has bit i set when the program or erase of Addrs[i] failed (the die's status
+	// FAIL bit: die.Die.Failed); 0 for reads and for operations that succeeded.
+	Failed uint64
 
 	state txState
 	seq   uint64       // submission order

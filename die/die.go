@@ -79,6 +79,9 @@ type Die struct {
 	resumeAt   sim.Time     // when it last resumed (or will resume) after a suspension
 	readEnd    sim.Time     // end of the latest read's tR
 
+	faults *faults // nil unless Spec.Faults can fail something
+	failed uint64  // planes whose part of the last program or erase failed
+
 	stats Stats
 }
 
@@ -115,6 +118,7 @@ func New(name string, spec Spec) (*Die, error) {
 	d.next = make([]uint16, nb)
 	d.erases = make([]uint32, nb)
 	d.oob = make([][]uint64, nb)
+	d.faults = newFaults(name, spec)
 	return d, nil
 }
 

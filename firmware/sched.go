@@ -31,6 +31,7 @@ type waiter struct {
 	code    int64
 	ready   sim.Time // latest time a completed operation's data reached DRAM
 	stamps  []uint64 // per page slot: the stamp a read returned
+	failed  bool     // an erase counted in it failed (the die's status)
 }
 
 // maxPlanes bounds the planes one transaction may span.
@@ -310,9 +311,13 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 		s.dies[g].readsOut--
 		s.refresh(g)
 	}
-	s.f.opDone(now, op, tx.Stamps)
-	for _, m := range op.merged {
-		s.f.opDone(now, m, nil)
+	if tx.Failed != 0 {
+		s.failed(now, op, tx)
+	} else {
+		s.f.opDone(now, op, tx.Stamps)
+		for _, m := range op.merged {
+			s.f.opDone(now, m, nil)
+		}
 	}
 	for _, m := range op.merged {
 		s.put(m)
@@ -320,4 +325,32 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 	op.merged = op.merged[:0]
 	s.put(op)
 	s.dispatch(g)
+}
+
+// failed completes a transaction the die reported failed (some of its addresses): each
+// failed program is handled by programFailed, a failed erase by its GC task (erased), and
+// the transaction's other operations complete as usual.
+func (s *scheduler) failed(now sim.Time, op *flashOp, tx *channel.Transaction) {
+	f := s.f
+	for i := 0; i <= len(op.merged); i++ {
+		o := op
+		if i > 0 {
+			o = op.merged[i-1]
+		}
+		switch {
+		case tx.Failed&(1<<uint(i)) == 0:
+		case o.kind == opErase:
+			f.faults.EraseFailures++
+			o.w.failed = true
+		default:
+			if f.programFailed(now, o) {
+				continue // outstanding until its new program succeeds
+			}
+		}
+		var stamps []uint64
+		if i == 0 {
+			stamps = tx.Stamps
+		}
+		f.opDone(now, o, stamps)
+	}
 }
