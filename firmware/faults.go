@@ -79,11 +79,14 @@ func (f *Firmware) programFailed(now sim.Time, op *flashOp) bool {
 	f.pending.put(np, op.stamp)
 	f.inflightBlock[f.geo.BlockOf(np)]++
 	f.gc.programsDone(f)
+	// The new page is in the GC stream's block, whose programs the die's GC queue carries in
+	// allocation order: the re-program joins that queue now (a buffered page's data leaves
+	// DRAM again, which is charged on the DRAM bus, but the queueing does not wait for it:
+	// it would let a later GC program of the same block overtake it).
 	if op.kind == opEvict {
-		// The page leaves DRAM for the channel again.
-		f.sched.arrive(f.mem.Access(now, f.dramAddr(op.victim.LPN), f.spec.PageSize, false), nop)
-		return true
+		f.mem.Access(now, f.dramAddr(op.victim.LPN), f.spec.PageSize, false)
 	}
+	nop.rewrite = true
 	f.sched.enqueue(nop)
 	return true
 }

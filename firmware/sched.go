@@ -47,12 +47,15 @@ type flashOp struct {
 	stamp  uint64
 	victim buffer.Victim // opEvict
 	bg     bool          // opEvict from background eviction
-	w      *waiter       // reads, GC operations
-	idx    int           // the waiter's slot for this page
-	merged []*flashOp    // other ops carried by tx (multi-plane)
-	next   *flashOp
-	addrs  [maxPlanes]die.Addr
-	stamps [maxPlanes]uint64
+	// rewrite marks a failed program's re-program (faults.go): it goes to the GC queue,
+	// whatever its kind, as its page is in the GC stream's block.
+	rewrite bool
+	w       *waiter    // reads, GC operations
+	idx     int        // the waiter's slot for this page
+	merged  []*flashOp // other ops carried by tx (multi-plane)
+	next    *flashOp
+	addrs   [maxPlanes]die.Addr
+	stamps  [maxPlanes]uint64
 }
 
 // opList is an intrusive FIFO.
@@ -151,7 +154,7 @@ func (s *scheduler) get(kind opKind, g int) *flashOp {
 		op.tx.Done = s
 		op.tx.Tag = op
 	}
-	op.kind, op.die, op.w, op.bg, op.merged = kind, g, nil, false, op.merged[:0]
+	op.kind, op.die, op.w, op.bg, op.rewrite, op.merged = kind, g, nil, false, false, op.merged[:0]
 	return op
 }
 
@@ -191,6 +194,10 @@ func (s *scheduler) enqueue(op *flashOp) {
 	case opHostRead:
 		q.reads.push(op)
 	case opEvict:
+		if op.rewrite {
+			q.gc.push(op)
+			break
+		}
 		q.progs.push(op)
 	default:
 		q.gc.push(op)
