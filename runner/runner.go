@@ -60,6 +60,7 @@ type Result struct {
 
 	Utilization *report.Table // every resource, busy share by activity, over the measured window
 	Firmware    firmware.Stats
+	Faults      firmware.FaultStats // flash faults handled (all 0 unless flash.die.faults is set)
 	FTL         ftl.Stats
 	Buffer      buffer.Stats
 	BufferPages int
@@ -156,7 +157,7 @@ func Run(o Options) (*Result, error) {
 	res := &Result{Label: o.Label, Config: o.Config, Scenario: o.Workload.Scenario,
 		Began: run.Began(), Ended: run.Ended(), Events: m.Eng.Fired(),
 		Utilization: report.UtilizationTable("utilization", rs, start, end),
-		Firmware:    m.SSD.FW.Stats, FTL: m.SSD.FW.FTL().Stats, Buffer: m.SSD.FW.Buffer().Stats,
+		Firmware:    m.SSD.FW.Stats, Faults: m.SSD.FW.FaultStats(), FTL: m.SSD.FW.FTL().Stats, Buffer: m.SSD.FW.Buffer().Stats,
 		BufferPages: m.SSD.FW.Buffer().Capacity(), Cache: *m.Host.Cache.Stats(),
 		ModeChanges: m.SSD.FW.ModeLog()}
 	// Keep the samples, not the series: a series' probe closes over the machine, which must
