@@ -37,6 +37,8 @@ type FaultSpec struct {
 	// grown together).
 	FactoryBad int             `yaml:"factory_bad"`
 	Scripted   []ScriptedFault `yaml:"scripted"` // faults at given places and times
+	// Read is the read-error model (readerrors.go): RBER, ECC and read retry.
+	Read ReadErrorSpec `yaml:"read,omitempty"`
 }
 
 // ScriptedFault makes one operation fail: the first program of (plane, block, page) — or
@@ -52,7 +54,7 @@ type ScriptedFault struct {
 
 // Enabled reports whether the spec can make anything fail.
 func (f FaultSpec) Enabled() bool {
-	return f.ProgramFail > 0 || f.EraseFail > 0 || f.FactoryBad > 0 || len(f.Scripted) > 0
+	return f.ProgramFail > 0 || f.EraseFail > 0 || f.FactoryBad > 0 || len(f.Scripted) > 0 || f.Read.Enabled()
 }
 
 // validate reports the fault spec's problems against the die's geometry s.
@@ -99,7 +101,7 @@ func (f FaultSpec) validate(s Spec) []error {
 			bad("%s.after: %v must not be negative", at, sf.After)
 		}
 	}
-	return errs
+	return append(errs, f.Read.validate(s)...)
 }
 
 // faults is a die's running fault state: its random stream, its scripted faults not yet
@@ -183,6 +185,7 @@ func (d *Die) FactoryBad() []Addr {
 
 // Failed returns the planes whose part of the last program or erase failed (bit p for plane
 // p), 0 if it succeeded: the die's status register after the operation (ONFI Read Status
-// FAIL bit, per plane with Read Status Enhanced). The channel copies it into the
-// transaction.
+// FAIL bit, per plane with Read Status Enhanced); after a read, the planes whose page stays
+// uncorrectable after ReadRetries retry steps (the ECC's verdict, here the die's). The
+// channel copies it into the transaction.
 func (d *Die) Failed() uint64 { return d.failed }

@@ -83,6 +83,14 @@ func TestFaultsValidate(t *testing.T) {
 		"die.faults.scripted[0].page: 24", "die.faults.scripted[0].after"} {
 		require.Contains(t, err.Error(), want)
 	}
+	s = smallSpec()
+	s.Faults.Read = ReadErrorSpec{RBER: 1e-3, Retention: 1e-4, Codeword: 8192, RetryGain: 1, MaxRetries: 65}
+	err = s.Validate()
+	for _, want := range []string{"die.faults.read.age_unit: 0s must be positive when retention is set",
+		"die.faults.read.ecc_bits: 0 must be positive", "die.faults.read.codeword: 8192 is not in 1 … 4096 (the page size)",
+		"die.faults.read.retry_gain: 1 is not in (0, 1)", "die.faults.read.max_retries: 65 is not in 0 … 64"} {
+		require.ErrorContains(t, err, want)
+	}
 }
 
 // TestFaultsYAML: the section parses with unit strings, and a spec without it marshals
@@ -104,4 +112,56 @@ faults:
 	out, err := yaml.Marshal(smallSpec())
 	require.NoError(t, err)
 	require.NotContains(t, string(out), "faults")
+}
+
+// TestReadErrorModel works the RBER law and the retry count by hand.
+//   - rber 1e-4, pe_scale 1,000, pe_exponent 2, retention 1e-4 a day with age_exponent 1,
+//     read_exponent 0.5: a block of 1,000 cycles, data 2 days old, read 3 times:
+//     (1 + 1)² × (1e-4 + 1e-4 × 2 × (1 + 3)^0.5) = 4 × (1e-4 + 4e-4) = 2e-3.
+//   - fresh (0 cycles, age 0, no reads): 1e-4.
+//   - codeword 512 B = 4,096 bits, ecc 30, gain 0.5: RBER 2e-3 gives 8.192 errors: 0 steps;
+//     RBER 0.03 gives 122.88 → 61.44 → 30.72 → 15.36: 3 steps; with max_retries 2 it stays
+//     uncorrectable after 2.
+func TestReadErrorModel(t *testing.T) {
+	day := 24 * 3600 * sim.Second
+	r := ReadErrorSpec{RBER: 1e-4, PEScale: 1000, PEExponent: 2, Retention: 1e-4, AgeUnit: day, AgeExponent: 1,
+		ReadExponent: 0.5, ECCBits: 30, Codeword: 512, RetryGain: 0.5, MaxRetries: 5}
+	require.InDelta(t, 2e-3, r.rberAt(1000, 2*day, 3), 1e-15)
+	require.InDelta(t, 1e-4, r.rberAt(0, 0, 0), 1e-18)
+	s, ok := r.retries(2e-3)
+	require.Equal(t, 0, s)
+	require.True(t, ok)
+	s, ok = r.retries(0.03)
+	require.Equal(t, 3, s)
+	require.True(t, ok)
+	r.MaxRetries = 2
+	s, ok = r.retries(0.03)
+	require.Equal(t, 2, s)
+	require.False(t, ok)
+}
+
+// TestReadRetryOnDie: a read needing 2 steps (RBER 0.01, 1,024-B codewords: 81.92 errors;
+// ecc 40, gain 0.5) reports ReadRetries 2; each Retry is one tR of the page (58 µs for an
+// LSB page) of activity "retry"; a third Retry panics; the block's read count feeds the
+// next read. Validation refuses read retry with suspend.
+func TestReadRetryOnDie(t *testing.T) {
+	s := smallSpec()
+	s.Faults.Read = ReadErrorSpec{RBER: 0.01, ECCBits: 40, Codeword: 1024, RetryGain: 0.5, MaxRetries: 4}
+	d := newDie(t, s)
+	a := []Addr{{Plane: 0, Block: 0, Page: 0}}
+	end := d.Program(0, a, []uint64{7})
+	require.True(t, d.Complete(end))
+	st := make([]uint64, 1)
+	end = d.Read(end, a, st)
+	require.Equal(t, uint64(7), st[0])
+	require.Equal(t, 2, d.ReadRetries())
+	require.Zero(t, d.Failed())
+	e1 := d.Retry(end, a)
+	require.Equal(t, end+58*us, e1)
+	e2 := d.Retry(e1, a)
+	require.Equal(t, e1+58*us, e2)
+	require.Panics(t, func() { d.Retry(e2, a) })
+	require.Equal(t, int64(2), d.Stats().Retries)
+	s.Suspend = true
+	require.ErrorContains(t, s.Validate(), "die.faults.read: read retry is not modelled with die.suspend")
 }

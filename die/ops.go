@@ -55,6 +55,10 @@ func (d *Die) Read(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 		}
 	}
 	d.stats.Reads[pt] += int64(len(addrs))
+	d.failed, d.retryLeft = 0, 0
+	if d.rs.reads != nil {
+		d.readErrors(t, addrs)
+	}
 	d.readEnd = start + tR
 	return d.readEnd
 }
@@ -128,6 +132,9 @@ func (d *Die) Program(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 			d.stats.Skipped++
 		}
 		o[page] = stamps[i]
+		if d.rs.written != nil && d.next[b] == 0 {
+			d.rs.written[b] = t // the block's data ages from its first program
+		}
 		d.next[b] = uint16(page + 1)
 	}
 	d.failed = 0
@@ -167,6 +174,9 @@ func (d *Die) Erase(t sim.Time, addrs []Addr) sim.Time {
 		b := d.blockIndex(a.Plane, a.Block)
 		d.next[b] = 0
 		d.erases[b]++
+		if d.rs.reads != nil {
+			d.rs.reads[b] = 0
+		}
 		if d.skipped != nil {
 			delete(d.skipped, b)
 		}

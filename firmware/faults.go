@@ -20,6 +20,12 @@ import (
 // the block unerased in the bad-block table. A failed erase retires the block (it holds no
 // valid page by then). This is the "block replacement" of NAND datasheets (Numonyx
 // NAND08GW3C2A §9.2).
+//
+// An uncorrectable read (the die's ECC verdict after its read-retry steps, channel.
+// Transaction.Failed on a read) completes a host read with NVMe status Unrecovered Read
+// Error and no data. A GC read or a Write Zeroes read-modify-write that is uncorrectable is
+// counted and goes on with the word the die returned: the model does not yet make the
+// logical page unreadable afterwards.
 
 // FaultStats counts the flash faults the firmware handled.
 type FaultStats struct {
@@ -29,6 +35,8 @@ type FaultStats struct {
 	RetiredBlocks   int64 // blocks retired after a failure (grown bad blocks)
 	FactoryBad      int64 // factory bad blocks found at build
 	RetireMoves     int64 // valid pages moved out of retired blocks
+	ReadRetries     int64 // read-retry steps the dies ran (die.ReadErrorSpec)
+	Uncorrectable   int64 // page reads still uncorrectable after the last retry step (host and GC)
 }
 
 // FaultStats returns the fault counters.

@@ -31,7 +31,7 @@ type waiter struct {
 	code    int64
 	ready   sim.Time // latest time a completed operation's data reached DRAM
 	stamps  []uint64 // per page slot: the stamp a read returned
-	failed  bool     // an erase counted in it failed (the die's status)
+	failed  bool     // an erase counted in it failed (the die's status), or a read stayed uncorrectable
 }
 
 // maxPlanes bounds the planes one transaction may span.
@@ -318,6 +318,9 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 		s.dies[g].readsOut--
 		s.refresh(g)
 	}
+	if tx.Retries > 0 {
+		s.f.faults.ReadRetries += int64(tx.Retries)
+	}
 	if tx.Failed != 0 {
 		s.failed(now, op, tx)
 	} else {
@@ -335,8 +338,9 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 }
 
 // failed completes a transaction the die reported failed (some of its addresses): each
-// failed program is handled by programFailed, a failed erase by its GC task (erased), and
-// the transaction's other operations complete as usual.
+// failed program is handled by programFailed, a failed erase by its GC task (erased), an
+// uncorrectable read by its waiter's owner (a host read completes with Unrecovered Read
+// Error), and the transaction's other operations complete as usual.
 func (s *scheduler) failed(now sim.Time, op *flashOp, tx *channel.Transaction) {
 	f := s.f
 	for i := 0; i <= len(op.merged); i++ {
@@ -348,6 +352,9 @@ func (s *scheduler) failed(now sim.Time, op *flashOp, tx *channel.Transaction) {
 		case tx.Failed&(1<<uint(i)) == 0:
 		case o.kind == opErase:
 			f.faults.EraseFailures++
+			o.w.failed = true
+		case o.kind == opHostRead || o.kind == opGCRead:
+			f.faults.Uncorrectable++
 			o.w.failed = true
 		default:
 			if f.programFailed(now, o) {

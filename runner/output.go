@@ -66,6 +66,7 @@ func (r *Result) StatsTable() *report.Table {
 		add("flash program / erase failures", fmt.Sprintf("%d / %d", x.ProgramFailures, x.EraseFailures))
 		add("bad blocks factory / retired", fmt.Sprintf("%d / %d", x.FactoryBad, x.RetiredBlocks))
 		add("pages re-programmed / moved out of retired blocks", fmt.Sprintf("%d / %d", x.Reprograms, x.RetireMoves))
+		add("read-retry steps / uncorrectable page reads", fmt.Sprintf("%d / %d", x.ReadRetries, x.Uncorrectable))
 	}
 	add("page victimizations", len(r.Victims))
 	add("pages written back", c.PagesWrittenBack)
