@@ -137,6 +137,7 @@ func TestScriptedEraseFailure(t *testing.T) {
 }
 
 // TestProgramFailureRate: with programs failing at a rate of 1 in 200 and erases 1 in 20,
+// and reads needing retry steps as blocks wear,
 // a rewrite-heavy workload (400 pages × 40 versions, GC running) still reads back every page's last version, the FTL invariants hold after every
 // GC (Verify), and the counters agree: each failure either re-programmed its page or found
 // it superseded, and retired at most one block each.
@@ -153,7 +154,13 @@ func TestProgramFailureRate(t *testing.T) {
 }
 
 func faultRateRun(t *testing.T, policy Policy, alloc string, seed uint64) {
-	r := newRig(t, smallSpec(policy, alloc), withFaults(die.FaultSpec{ProgramFail: 0.005, EraseFail: 0.05, Seed: seed}))
+	// Reads: 0.004 × 8,192 bits = 32.8 errors a codeword when fresh (ECC 40: no retry),
+	// doubling every pe_scale of 2 cycles and growing with the block's reads (exponent 0.2
+	// on the retention term), so worn and much-read blocks need retry steps; 8 steps at gain
+	// 0.5 correct up to 40 × 256 errors, so no read is uncorrectable.
+	rd := die.ReadErrorSpec{RBER: 0.004, PEScale: 2, PEExponent: 1, Retention: 0.001, AgeUnit: sim.Second,
+		AgeExponent: 1, ReadExponent: 0.2, ECCBits: 40, Codeword: 1024, RetryGain: 0.5, MaxRetries: 8}
+	r := newRig(t, smallSpec(policy, alloc), withFaults(die.FaultSpec{ProgramFail: 0.005, EraseFail: 0.05, Seed: seed, Read: rd}))
 	const n, versions = 400, 40
 	got := writeReadAll(t, r, n, versions)
 	for lpn := int64(0); lpn < n; lpn++ {
@@ -162,9 +169,16 @@ func faultRateRun(t *testing.T, policy Policy, alloc string, seed uint64) {
 	s := r.fw.FaultStats()
 	require.Positive(t, s.ProgramFailures)
 	require.Positive(t, s.EraseFailures)
+	require.Positive(t, s.ReadRetries)
+	require.Zero(t, s.Uncorrectable)
 	require.LessOrEqual(t, s.Reprograms, s.ProgramFailures)
 	require.LessOrEqual(t, s.RetiredBlocks, s.ProgramFailures+s.EraseFailures)
 	require.Equal(t, int64(r.fw.FTL().BadBlocks()), s.RetiredBlocks)
 	require.NoError(t, r.fw.FTL().Check())
+	g := r.fw.FTL().Geometry()
+	require.NoError(t, r.fw.FTL().CheckProgrammed(func(b ftl.BlockID) int {
+		dieIdx, plane, blk := g.BlockAddr(b)
+		return r.die(dieIdx).NextPage(plane, blk)
+	}), "the FTL's write pointers agree with the dies'")
 	t.Logf("%+v", s)
 }

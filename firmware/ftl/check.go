@@ -138,7 +138,8 @@ func (f *FTL) Check() error {
 // CheckProgrammed compares the FTL's next free page of every block with the flash's own
 // record (nextOnFlash returns the die's next programmable page of a block) and reports
 // disagreements. Pages skipped by an allocator are not programmed on flash, so the flash
-// may be behind the FTL by trailing wasted pages only.
+// may be behind the FTL by trailing wasted pages only (in a bad block, by any number: its
+// skipped pages were turned invalid when it was retired).
 func (f *FTL) CheckProgrammed(nextOnFlash func(b BlockID) int) error {
 	var errs []error
 	for bi := range f.blocks {
@@ -148,6 +149,9 @@ func (f *FTL) CheckProgrammed(nextOnFlash func(b BlockID) int) error {
 		lo := int(m.next)
 		for lo > 0 && f.p2l.at(int64(f.g.FirstPage(b)+PPN(lo-1))) == pWasted {
 			lo--
+		}
+		if m.state == stBad {
+			lo = 0 // Retire counted its skipped pages invalid: trailing ones may be anywhere below
 		}
 		if fl < lo || fl > int(m.next) {
 			errs = append(errs, fmt.Errorf("block %d: FTL next page %d, flash next page %d", b, m.next, fl))
