@@ -182,3 +182,19 @@ func faultRateRun(t *testing.T, policy Policy, alloc string, seed uint64) {
 	}), "the FTL's write pointers agree with the dies'")
 	t.Logf("%+v", s)
 }
+
+// TestFaultsDeterministic: the same fault seed gives the same faults, the same handling and
+// the same end time; another seed gives other faults.
+func TestFaultsDeterministic(t *testing.T) {
+	run := func(seed uint64) (FaultStats, sim.Time) {
+		r := newRig(t, smallSpec(FastDrain, "latency-aware"), withFaults(die.FaultSpec{ProgramFail: 0.01, EraseFail: 0.05, FactoryBad: 1, Seed: seed}))
+		writeReadAll(t, r, 300, 10)
+		return r.fw.FaultStats(), r.eng.Now()
+	}
+	a, ta := run(1)
+	b, tb := run(1)
+	c, _ := run(2)
+	require.Equal(t, a, b)
+	require.Equal(t, ta, tb)
+	require.NotEqual(t, a, c)
+}
