@@ -64,6 +64,17 @@ func (f *Firmware) scanFactoryBad() error {
 			f.faults.FactoryBad++
 		}
 	}
+	// What firmware.ftl.gc_threshold's validation asks of a plane (fewer blocks than the
+	// plane has) must hold of its good blocks: a plane at or below the threshold from the
+	// start would collect forever.
+	for g := 0; g < f.geo.Dies(); g++ {
+		for p := 0; p < f.geo.Planes; p++ {
+			if n := f.ftl.FreeBlocks(g, p); n <= f.spec.FTL.GCThreshold {
+				return fmt.Errorf("firmware %s: flash.die.faults.factory_bad: die %d plane %d keeps %d good blocks, not more than firmware.ftl.gc_threshold (%d); fewer factory bad blocks are needed",
+					f.name, g, p, n, f.spec.FTL.GCThreshold)
+			}
+		}
+	}
 	return nil
 }
 

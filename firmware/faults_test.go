@@ -1,12 +1,15 @@
 package firmware
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/pcie"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -197,4 +200,27 @@ func TestFaultsDeterministic(t *testing.T) {
 	require.Equal(t, a, b)
 	require.Equal(t, ta, tb)
 	require.NotEqual(t, a, c)
+}
+
+// TestFactoryBadTooMany: 60 factory bad blocks of a die's 64 (2 planes × 32) leave at most
+// 4 good blocks on its two planes together, so some plane keeps at most 2, not more than the
+// GC threshold of 3: the build fails naming the key, instead of a device that collects
+// forever.
+func TestFactoryBadTooMany(t *testing.T) {
+	chs := channel.DefaultSpec()
+	chs.Dies = 2
+	chs.Die = smallDie()
+	chs.Die.Faults = die.FaultSpec{FactoryBad: 60}
+	eng := sim.NewEngine()
+	defer eng.Close()
+	var chans []*channel.Channel
+	for i := 0; i < 2; i++ {
+		ch, err := channel.New(eng, fmt.Sprintf("ssd.ch[%d]", i), chs)
+		require.NoError(t, err)
+		chans = append(chans, ch)
+	}
+	ctrl := nvmectrl.New("ssd.nvme", nvmectrl.DefaultSpec(), eng, pcie.NewLink("ssd.pcie", pcie.DefaultSpec()), nvmectrl.NewHostMemory())
+	_, err := New("ssd.fw", smallSpec(Vanilla, "sequential"), eng, Hardware{Channels: chans, DRAM: dram.New("ssd.dram", dram.DefaultSpec()), Ctrl: ctrl})
+	require.ErrorContains(t, err, "flash.die.faults.factory_bad: die 0 plane")
+	require.ErrorContains(t, err, "not more than firmware.ftl.gc_threshold (3)")
 }
