@@ -3,6 +3,8 @@ package channel
 import (
 	"math/bits"
 
+	"github.com/fastdrain-sim/fastdrain/die"
+
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -189,19 +191,28 @@ func (c *Channel) startOut(tx *Transaction, now sim.Time) {
 // busDone handles the end of tx's bus phase: the command reached the die, or the data-out
 // or status finished.
 func (c *Channel) busDone(tx *Transaction, now sim.Time) {
+	d := c.ways[tx.Die].die
 	if tx.state == stOut {
+		if tx.retryLeft > 0 {
+			c.retry(tx, d, now)
+			return
+		}
 		c.complete(tx, now)
 		return
 	}
-	d := c.ways[tx.Die].die
 	var end sim.Time
+	tx.Failed = 0
 	switch tx.Kind {
 	case Read:
 		end = d.Read(now, tx.Addrs, tx.Stamps)
+		tx.Failed = failedAddrs(d.Failed(), tx.Addrs)
+		tx.retryLeft, tx.Retries = d.ReadRetries(), 0
 	case Program:
 		end = d.Program(now, tx.Addrs, tx.Stamps)
+		tx.Failed = failedAddrs(d.Failed(), tx.Addrs)
 	case Erase:
 		end = d.Erase(now, tx.Addrs)
+		tx.Failed = failedAddrs(d.Failed(), tx.Addrs)
 	}
 	tx.ArrayStart, tx.ArrayEnd = now, end
 	tx.state = stArray
@@ -258,4 +269,30 @@ func (c *Channel) complete(tx *Transaction, now sim.Time) {
 		c.note = sim.Event{Time: now, Handler: tx.Done, Data: tx, Code: int64(tx.Kind)}
 		tx.Done.HandleEvent(&c.note)
 	}
+}
+
+// retry runs one read-retry step of tx after its data-out (the ECC could not decode it):
+// another tR on the die (die.Die.Retry), then the data-out again (arrayDone queues it).
+// The die stays tx's: no other operation starts on it between the steps.
+func (c *Channel) retry(tx *Transaction, d *die.Die, now sim.Time) {
+	tx.retryLeft--
+	tx.Retries++
+	end := d.Retry(now, tx.Addrs)
+	tx.state = stArray
+	c.eng.SchedulePhase(end, sim.PhaseHardware, c, tx, evArray)
+}
+
+// failedAddrs turns the die's failed planes into the transaction's failed addresses (bit i
+// for addrs[i]).
+func failedAddrs(planes uint64, addrs []die.Addr) uint64 {
+	if planes == 0 {
+		return 0
+	}
+	var m uint64
+	for i, a := range addrs {
+		if planes&(1<<uint(a.Plane)) != 0 {
+			m |= 1 << uint(i)
+		}
+	}
+	return m
 }

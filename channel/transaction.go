@@ -50,10 +50,18 @@ type Transaction struct {
 	ArrayStart sim.Time // the die accepted the command (start of tR/tPROG/tBERS, or of the suspend that precedes a read's tR)
 	ArrayEnd   sim.Time // the array work ended (for a program or erase, after any suspensions)
 	Completed  sim.Time // the last data byte or status was on the bus; Done was called
+	// Failed has bit i set when the program or erase of Addrs[i] failed (the die's status
+	// FAIL bit: die.Die.Failed), or when the read of Addrs[i] stayed uncorrectable after
+	// every read-retry step; 0 for operations that succeeded.
+	Failed uint64
+	// Retries is the read-retry steps a read took (each a tR and a data-out again, after
+	// the first data-out: die.ReadErrorSpec).
+	Retries int
 
-	state txState
-	seq   uint64       // submission order
-	next  *Transaction // queue link
+	state     txState
+	retryLeft int          // read-retry steps still to run
+	seq       uint64       // submission order
+	next      *Transaction // queue link
 }
 
 // Latency returns Completed − Submitted.

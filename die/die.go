@@ -33,6 +33,9 @@ type Stats struct {
 	Erases   int64    // blocks erased
 	Suspends int64    // program/erase suspensions by reads
 	Skipped  int64    // pages passed over by programs of later pages (left erased)
+	// The read-error model (readerrors.go).
+	Retries       int64 // read-retry steps (each a tR)
+	Uncorrectable int64 // pages still uncorrectable after the last retry step
 }
 
 // Die is one NAND die. It holds the state of every block (next page to program, erase
@@ -79,6 +82,13 @@ type Die struct {
 	resumeAt   sim.Time     // when it last resumed (or will resume) after a suspension
 	readEnd    sim.Time     // end of the latest read's tR
 
+	faults *faults // nil unless Spec.Faults can fail something
+	failed uint64  // planes whose part of the last program or erase failed, or whose last read is uncorrectable
+	// The read-error model's state (readerrors.go): per block, allocated only with it.
+	rs        readState
+	retryLeft int // retry steps the last read still needs
+	actRetry  sim.Activity
+
 	stats Stats
 }
 
@@ -115,6 +125,10 @@ func New(name string, spec Spec) (*Die, error) {
 	d.next = make([]uint16, nb)
 	d.erases = make([]uint32, nb)
 	d.oob = make([][]uint64, nb)
+	d.faults = newFaults(name, spec)
+	if spec.Faults.Read.Enabled() {
+		d.rs = readState{written: make([]sim.Time, nb), reads: make([]uint32, nb)}
+	}
 	return d, nil
 }
 
@@ -126,6 +140,9 @@ func (d *Die) register(r *sim.Resource) {
 	d.actProg[CSB] = r.Activity("program-csb")
 	d.actProg[MSB] = r.Activity("program-msb")
 	d.actErase = r.Activity("erase")
+	if d.spec.Faults.Read.Enabled() { // only with the model: utilization tables are unchanged without it
+		d.actRetry = r.Activity("retry")
+	}
 }
 
 // Name returns the die's hierarchical name.

@@ -15,5 +15,10 @@
 // address, an operation on a busy die) panics with the die's name, the address and the
 // simulated time. A bad configuration is reported by Spec.Validate.
 //
+// An optional fault model (Spec.Faults, off by default) makes programs and erases fail by
+// rate or script and draws factory bad blocks (faults.go), and gives reads a raw bit error
+// rate, an ECC verdict and read-retry steps (readerrors.go); the die reports the outcome in
+// Failed and ReadRetries and the channel carries it in the transaction.
+//
 // Timing defaults are the 2D TLC numbers of FACTS.md §3.4 (SimpleSSD LatencyTLC.cc).
 package die

@@ -12,7 +12,8 @@ import (
 // programmed at least once, 8 bytes more per page for the stored stamps (a block filled
 // by FillFrom stores none until it is next programmed) and every Resource's interval ring.
 // The bitmap of skipped pages, kept only for blocks a skipping allocator passed pages over
-// in, is counted at one bit per page in the peak.
+// in, is counted at one bit per page in the peak. With a fault model, the read-error
+// model's 12 B a block and the factory bad-block list are counted at build.
 func MemoryBytes(s Spec) (build, peak int64) {
 	blocks := int64(s.Planes) * int64(s.BlocksPerPlane)
 	pages := blocks * int64(s.PagesPerBlock)
@@ -24,6 +25,12 @@ func MemoryBytes(s Spec) (build, peak int64) {
 	build = int64(unsafe.Sizeof(Die{})) + res*rb +
 		int64(s.PagesPerBlock)*int64(unsafe.Sizeof(PageType(0))) +
 		blocks*int64(unsafe.Sizeof(uint16(0))+unsafe.Sizeof(uint32(0))+unsafe.Sizeof([]uint64(nil)))
+	if s.Faults.Read.Enabled() { // the read-error model's per-block state (readerrors.go)
+		build += blocks * int64(unsafe.Sizeof(sim.Time(0))+unsafe.Sizeof(uint32(0)))
+	}
+	if s.Faults.FactoryBad > 0 { // the draw's bitmap is garbage after New; the list stays
+		build += int64(s.Faults.FactoryBad) * int64(unsafe.Sizeof(Addr{}))
+	}
 	peak = build + res*(rp-rb) + pages*int64(unsafe.Sizeof(uint64(0))) + pages/8
 	return build, peak
 }

@@ -55,6 +55,10 @@ func (d *Die) Read(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 		}
 	}
 	d.stats.Reads[pt] += int64(len(addrs))
+	d.failed, d.retryLeft = 0, 0
+	if d.rs.reads != nil {
+		d.readErrors(t, addrs)
+	}
 	d.readEnd = start + tR
 	return d.readEnd
 }
@@ -99,6 +103,10 @@ func (d *Die) suspend(t, tR sim.Time, readPlanes uint64) sim.Time {
 // type. With OneShot, only a word line's last page starts the array (for its whole word
 // line, with that page type's tPROG); its earlier pages are latched in the page registers
 // and Program returns t.
+//
+// With a fault model (Spec.Faults), a page's program may fail: the page is still consumed
+// (the write pointer moves past it; its content is not to be trusted) and Failed reports
+// its plane until the die's next program or erase.
 func (d *Die) Program(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 	mask := d.checkAddrs(t, "program", addrs, true)
 	d.mustBeIdle(t, "program", addrs[0])
@@ -124,7 +132,18 @@ func (d *Die) Program(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 			d.stats.Skipped++
 		}
 		o[page] = stamps[i]
+		if d.rs.written != nil && d.next[b] == 0 {
+			d.rs.written[b] = t // the block's data ages from its first program
+		}
 		d.next[b] = uint16(page + 1)
+	}
+	d.failed = 0
+	if d.faults != nil {
+		for _, a := range addrs {
+			if d.faults.fails(t, "program", a, d.erases[d.blockIndex(a.Plane, a.Block)]) {
+				d.failed |= 1 << uint(a.Plane)
+			}
+		}
 	}
 	pt := d.typeOf[page]
 	d.stats.Programs[pt] += int64(len(addrs))
@@ -138,13 +157,26 @@ func (d *Die) Program(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 
 // Erase erases one block per plane at t (the Page field is ignored) and returns when tBERS
 // ends. Each block's erase count goes up by one and its pages read back as ErasedStamp.
+// With a fault model, a block's erase may fail (Failed reports its plane): the firmware
+// must retire the block.
 func (d *Die) Erase(t sim.Time, addrs []Addr) sim.Time {
 	mask := d.checkAddrs(t, "erase", addrs, false)
 	d.mustBeIdle(t, "erase", addrs[0])
+	d.failed = 0
+	if d.faults != nil {
+		for _, a := range addrs {
+			if d.faults.fails(t, "erase", a, d.erases[d.blockIndex(a.Plane, a.Block)]) {
+				d.failed |= 1 << uint(a.Plane)
+			}
+		}
+	}
 	for _, a := range addrs {
 		b := d.blockIndex(a.Plane, a.Block)
 		d.next[b] = 0
 		d.erases[b]++
+		if d.rs.reads != nil {
+			d.rs.reads[b] = 0
+		}
 		if d.skipped != nil {
 			delete(d.skipped, b)
 		}

@@ -108,6 +108,9 @@ type Spec struct {
 	TSuspend    sim.Time `yaml:"t_suspend"`    // time to suspend before the read's tR starts
 	TResume     sim.Time `yaml:"t_resume"`     // time to resume after the read's tR ends
 	MaxSuspends int      `yaml:"max_suspends"` // suspensions allowed per program/erase; 0 = no limit
+
+	// Faults is the fault model (faults.go); the zero value, the default, fails nothing.
+	Faults FaultSpec `yaml:"faults,omitempty"`
 }
 
 // DefaultSpec returns a 2D TLC die with the SimpleSSD LatencyTLC.cc timing of FACTS.md §3.4:
@@ -219,6 +222,7 @@ func (s Spec) Validate() error {
 	if s.MaxSuspends < 0 {
 		bad("die.max_suspends: %d must not be negative", s.MaxSuspends)
 	}
+	errs = append(errs, s.Faults.validate(s)...)
 	return errors.Join(errs...)
 }
 

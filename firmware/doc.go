@@ -16,7 +16,9 @@
 // (docs/firmware.md). Data integrity is end to
 // end: the first eight bytes of every 4 KiB logical page the host writes are its version
 // stamp; the firmware keeps it in the buffer entry and in the flash page's out-of-band
-// area and returns it on reads.
+// area and returns it on reads. Flash faults the dies report — failed programs and
+// erases, uncorrectable reads — are handled in faults.go: re-program elsewhere, retire the
+// block to the FTL's bad-block table, fail the host read (docs/reliability.md).
 //
 // Data flow: nvmectrl → Submit → worker (HIL) → buffer → evictor → FTL allocation →
 // scheduler → channel; reads: buffer hit, or FTL lookup → scheduler → channel → DRAM →

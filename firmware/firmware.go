@@ -3,6 +3,7 @@ package firmware
 import (
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
@@ -50,6 +51,8 @@ type Firmware struct {
 	evict evictor
 	sched *scheduler
 	gc    collector
+	// faults counts the flash faults handled (faults.go).
+	faults FaultStats
 
 	// In-flight programs: a page mapped in the FTL whose program has not completed is
 	// served from DRAM with this stamp; inflightBlock counts them per block (GC waits for
@@ -80,7 +83,7 @@ func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error
 	}
 	cs := hw.Channels[0].Spec()
 	for i, ch := range hw.Channels {
-		if ch.Spec().Dies != cs.Dies || ch.Spec().Die != cs.Die {
+		if ch.Spec().Dies != cs.Dies || !reflect.DeepEqual(ch.Spec().Die, cs.Die) {
 			return nil, fmt.Errorf("firmware: channel %d differs from channel 0; all channels must be alike", i)
 		}
 	}
@@ -155,6 +158,9 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 		f.cores = append(f.cores, c)
 	}
 	f.sched = newScheduler(f)
+	if err := f.scanFactoryBad(); err != nil {
+		return nil, err
+	}
 	host.SetFirmware(f)
 	// Boot: each HIL worker, then the evictor, then each die's GC task takes its first
 	// step now, in that order.

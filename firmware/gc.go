@@ -33,6 +33,9 @@ type gcTask struct {
 	start int  // the batch of valid pages being moved
 	idle  bool // waiting for notify
 	erase bool // waiting for the victim's programs before its erase, not its moves
+	// retire holds the die's blocks retired after a failure whose valid pages are still
+	// to move (faults.go), oldest first; they come before any GC victim.
+	retire []ftl.BlockID
 }
 
 // The steps of a GC task (its event codes).
@@ -82,6 +85,12 @@ func (t *gcTask) HandleEvent(ev *sim.Event) {
 // look picks a victim on a plane that needs GC, or waits for notify.
 func (t *gcTask) look() {
 	f := t.f
+	if len(t.retire) > 0 {
+		t.v, t.erase = t.retire[0], false
+		t.retire = t.retire[1:]
+		t.waitPrograms()
+		return
+	}
 	plane := -1
 	for pl := 0; pl < f.geo.Planes; pl++ {
 		if f.ftl.NeedsGC(t.g, pl) {
@@ -110,13 +119,17 @@ func (t *gcTask) waitPrograms() {
 		f.gc.progWait = append(f.gc.progWait, t)
 		return
 	}
+	if t.erase && f.ftl.IsBad(t.v) {
+		t.retired() // a bad block is never erased
+		return
+	}
 	if t.erase {
 		op := f.sched.get(opErase, t.g)
 		op.ppn, op.w = f.geo.FirstPage(t.v), &t.w
 		if f.pl.oob != nil {
 			f.pl.eraseIssued(f, t.v)
 		}
-		t.w.pending, t.w.h, t.w.code = 1, t, gcErased
+		t.w.pending, t.w.h, t.w.code, t.w.failed = 1, t, gcErased, false
 		f.sched.enqueue(op)
 		return
 	}
@@ -167,7 +180,14 @@ func (t *gcTask) relocate() {
 		if _, ok := f.ftl.Owner(old); !ok {
 			continue // overwritten or trimmed while it was read
 		}
-		np, _ := f.ftl.Relocate(old)
+		var np ftl.PPN
+		if f.ftl.IsBad(t.v) { // a retired block's page (faults.go), not GC's
+			np, _, _ = f.ftl.Rewrite(old)
+			f.faults.RetireMoves++
+		} else {
+			np, _ = f.ftl.Relocate(old)
+			f.Stats.GCPagesMoved++
+		}
 		op := f.sched.get(opGCProgram, t.g)
 		op.ppn, op.stamp, op.w = np, w.stamps[j], w
 		if f.pl.oob != nil {
@@ -176,7 +196,6 @@ func (t *gcTask) relocate() {
 		f.pending.put(np, op.stamp)
 		f.inflightBlock[f.geo.BlockOf(np)]++
 		w.pending++
-		f.Stats.GCPagesMoved++
 		f.sched.enqueue(op)
 	}
 	if w.pending == 0 {
@@ -188,6 +207,12 @@ func (t *gcTask) relocate() {
 // erased frees the victim and looks for more work.
 func (t *gcTask) erased() {
 	f := t.f
+	if t.w.failed { // the die's erase status: the block is retired, not freed
+		f.retire(t.v)
+		t.retire = t.retire[:len(t.retire)-1] // it holds no valid page: nothing to move
+		t.retired()
+		return
+	}
 	f.ftl.Erase(t.v)
 	f.Stats.GCRuns++
 	if f.spec.Verify {
@@ -197,6 +222,21 @@ func (t *gcTask) erased() {
 	}
 	if f.OnGC != nil {
 		f.OnGC(f)
+	}
+	f.evict.notify()
+	f.roomChanged()
+	t.look()
+}
+
+// retired ends the moves out of a retired block (or a GC victim retired meanwhile), checks
+// the FTL if asked, and looks for more work. The block stays where it is, in the bad-block
+// table.
+func (t *gcTask) retired() {
+	f := t.f
+	if f.spec.Verify {
+		if err := f.ftl.Check(); err != nil {
+			panic(fmt.Sprintf("firmware %s at %v: FTL invariants broken after retiring block %d:\n%v", f.name, f.eng.Now(), t.v, err))
+		}
 	}
 	f.evict.notify()
 	f.roomChanged()

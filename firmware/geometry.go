@@ -23,6 +23,12 @@ func (s Spec) ValidateGeometry(ds die.Spec, channels, diesPerChannel int) error 
 		errs = append(errs, fmt.Errorf("flash: %s (%d channels × %d dies × %d planes × %d blocks × %d pages)",
 			msg, channels, diesPerChannel, ds.Planes, ds.BlocksPerPlane, ds.PagesPerBlock))
 	}
+	// Factory bad blocks may all fall on one plane: it must still keep more good blocks
+	// than the GC threshold (New refuses the draw otherwise).
+	if fb := ds.Faults.FactoryBad; fb > 0 && ds.BlocksPerPlane-fb <= s.FTL.GCThreshold {
+		errs = append(errs, fmt.Errorf("flash.die.faults.factory_bad: %d bad blocks a die may all fall on one plane of %d blocks, leaving %d, not more than firmware.ftl.gc_threshold (%d)",
+			fb, ds.BlocksPerPlane, ds.BlocksPerPlane-fb, s.FTL.GCThreshold))
+	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
@@ -50,9 +56,11 @@ func (s Spec) ValidatePrecondition(ds die.Spec, channels, diesPerChannel int, fi
 	if fill <= 0 {
 		return nil
 	}
-	if writes, room := ftl.PreconditionRoom(g, s.FTL, fill, overwrite); writes > room {
-		return fmt.Errorf("precondition.fill (%v) and precondition.overwrite (%v): %d page writes need more than the %d pages outside the GC reserve (firmware.ftl.gc_threshold, the LSB-only region)",
-			fill, overwrite, writes, room)
+	writes, room := ftl.PreconditionRoom(g, s.FTL, fill, overwrite)
+	bad := int64(ds.Faults.FactoryBad) * int64(g.Dies()) * int64(g.PagesPerBlock) // never written
+	if writes > room-bad {
+		return fmt.Errorf("precondition.fill (%v) and precondition.overwrite (%v): %d page writes need more than the %d pages outside the GC reserve (firmware.ftl.gc_threshold, the LSB-only region) and the factory bad blocks (flash.die.faults.factory_bad)",
+			fill, overwrite, writes, room-bad)
 	}
 	return nil
 }

@@ -214,7 +214,7 @@ func (wk *worker) readIssue(now sim.Time, first, last int64) {
 	k := int(last - first + 1)
 	wk.grow(k)
 	w := &wk.w
-	w.pending, w.ready = 0, now
+	w.pending, w.ready, w.failed = 0, now, false
 	for j := 0; j < k; j++ {
 		lpn := first + int64(j)
 		f.Stats.ReadPages++
@@ -249,6 +249,10 @@ func (wk *worker) readDone() {
 	f := wk.f
 	w := &wk.w
 	cmd, off, n, first, last := wk.cmd, wk.off, wk.n, wk.i, wk.last
+	if w.failed { // a page stayed uncorrectable after read retry (faults.go)
+		wk.finish(nvmectrl.StatusUnrecoveredRead)
+		return
+	}
 	out := f.dramMove(f.eng.Now(), first, int(n), false)
 	ps := int64(f.spec.PageSize)
 	for j := 0; j < int(last-first+1); j++ {
@@ -483,7 +487,7 @@ func (wk *worker) oldStamp(lpn int64) (uint64, bool) {
 	}
 	w := &wk.w
 	wk.grow(1)
-	w.pending, w.ready, w.h, w.code = 1, f.eng.Now(), wk, stepOld
+	w.pending, w.ready, w.h, w.code, w.failed = 1, f.eng.Now(), wk, stepOld, false
 	op := f.sched.get(opHostRead, f.geo.Addr(ppn).Die)
 	op.ppn, op.w, op.idx = ppn, w, 0
 	f.sched.enqueue(op)

@@ -56,3 +56,6 @@ func (c *channelPort) FillFrom(g, plane, block, n int, src die.StampSource) {
 }
 
 func (c *channelPort) die(g int) *die.Die { return c.chans[g/c.perCh].Die(g % c.perCh) }
+
+// FactoryBad implements BadBlockScanner: the die's factory bad blocks.
+func (c *channelPort) FactoryBad(g int) []die.Addr { return c.die(g).FactoryBad() }

@@ -31,6 +31,7 @@ type waiter struct {
 	code    int64
 	ready   sim.Time // latest time a completed operation's data reached DRAM
 	stamps  []uint64 // per page slot: the stamp a read returned
+	failed  bool     // an erase counted in it failed (the die's status), or a read stayed uncorrectable
 }
 
 // maxPlanes bounds the planes one transaction may span.
@@ -47,12 +48,15 @@ type flashOp struct {
 	oob    uint64        // programs, with firmware.power_loss.enabled: the out-of-band record
 	victim buffer.Victim // opEvict
 	bg     bool          // opEvict from background eviction
-	w      *waiter       // reads, GC operations
-	idx    int           // the waiter's slot for this page
-	merged []*flashOp    // other ops carried by tx (multi-plane)
-	next   *flashOp
-	addrs  [maxPlanes]die.Addr
-	stamps [maxPlanes]uint64
+	// rewrite marks a failed program's re-program (faults.go): it goes to the GC queue,
+	// whatever its kind, as its page is in the GC stream's block.
+	rewrite bool
+	w       *waiter    // reads, GC operations
+	idx     int        // the waiter's slot for this page
+	merged  []*flashOp // other ops carried by tx (multi-plane)
+	next    *flashOp
+	addrs   [maxPlanes]die.Addr
+	stamps  [maxPlanes]uint64
 }
 
 // opList is an intrusive FIFO.
@@ -157,7 +161,7 @@ func (s *scheduler) get(kind opKind, g int) *flashOp {
 		op.tx.Done = s
 		op.tx.Tag = op
 	}
-	op.kind, op.die, op.w, op.bg, op.merged = kind, g, nil, false, op.merged[:0]
+	op.kind, op.die, op.w, op.bg, op.rewrite, op.merged = kind, g, nil, false, false, op.merged[:0]
 	return op
 }
 
@@ -197,6 +201,10 @@ func (s *scheduler) enqueue(op *flashOp) {
 	case opHostRead:
 		q.reads.push(op)
 	case opEvict:
+		if op.rewrite {
+			q.gc.push(op)
+			break
+		}
 		q.progs.push(op)
 	default:
 		q.gc.push(op)
@@ -369,9 +377,16 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 		s.dies[g].readsOut--
 		s.refresh(g)
 	}
-	s.f.opDone(now, op, tx.Stamps)
-	for _, m := range op.merged {
-		s.f.opDone(now, m, nil)
+	if tx.Retries > 0 {
+		s.f.faults.ReadRetries += int64(tx.Retries)
+	}
+	if tx.Failed != 0 {
+		s.failed(now, op, tx)
+	} else {
+		s.f.opDone(now, op, tx.Stamps)
+		for _, m := range op.merged {
+			s.f.opDone(now, m, nil)
+		}
 	}
 	for _, m := range op.merged {
 		s.put(m)
@@ -385,4 +400,36 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 		}
 	}
 	s.dispatch(g)
+}
+
+// failed completes a transaction the die reported failed (some of its addresses): each
+// failed program is handled by programFailed, a failed erase by its GC task (erased), an
+// uncorrectable read by its waiter's owner (a host read completes with Unrecovered Read
+// Error), and the transaction's other operations complete as usual.
+func (s *scheduler) failed(now sim.Time, op *flashOp, tx *channel.Transaction) {
+	f := s.f
+	for i := 0; i <= len(op.merged); i++ {
+		o := op
+		if i > 0 {
+			o = op.merged[i-1]
+		}
+		switch {
+		case tx.Failed&(1<<uint(i)) == 0:
+		case o.kind == opErase:
+			f.faults.EraseFailures++
+			o.w.failed = true
+		case o.kind == opHostRead || o.kind == opGCRead:
+			f.faults.Uncorrectable++
+			o.w.failed = true
+		default:
+			if f.programFailed(now, o) {
+				continue // outstanding until its new program succeeds
+			}
+		}
+		var stamps []uint64
+		if i == 0 {
+			stamps = tx.Stamps
+		}
+		f.opDone(now, o, stamps)
+	}
 }

@@ -26,6 +26,10 @@ func TestValidatedConfigsBuild(t *testing.T) {
 		{"precondition.fill=1"}, {"precondition.fill=1", "precondition.overwrite=1"},
 		{"flash.die.cell=slc"}, {"flash.die.cell=mlc"}, {"flash.die.one_shot=true"},
 		{"host.nvme.queues=16", "host.nvme.queue_depth=2048"}, {"host.nvme.queues=100"},
+		// Factory bad blocks (tiny: 32 blocks a plane, gc_threshold 3): at most 28 a die.
+		{"flash.die.faults.factory_bad=28"}, {"flash.die.faults.factory_bad=29"},
+		{"flash.die.faults.factory_bad=2", "precondition.fill=1"}, {"flash.die.faults.factory_bad=2", "precondition.fill=0.9"},
+		{"flash.die.faults.factory_bad=8", "precondition.fill=0.5", "firmware.ftl.allocator=sequential"},
 	}
 	files, err := filepath.Glob("testdata/fuzz/FuzzSet/*")
 	require.NoError(t, err)

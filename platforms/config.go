@@ -106,6 +106,7 @@ func (c Config) Validate() error {
 			f.Ways, f.DiesPerPackage))
 	} else {
 		add("flash", f.ChannelSpec().Validate())
+		errs = append(errs, f.validateFaultDies()...)
 	}
 	add("firmware", firmwareSpec(c).Validate())
 	// The FTL section against the array it will manage (the geometry-free checks alone if
@@ -188,4 +189,24 @@ func prefixed(section string, err error) []error {
 		}
 	}
 	return []error{fmt.Errorf("%s: %w", section, err)}
+}
+
+// validateFaultDies checks that every scripted fault names a die of the array, as BuildSSD
+// names them ("ssd.ch[c].die[d]", d counting the channel's ways × dies per package): a
+// fault on a die that does not exist would silently never fire.
+func (f Flash) validateFaultDies() []error {
+	var errs []error
+	for i, sf := range f.Die.Faults.Scripted {
+		var c, d int
+		n, err := fmt.Sscanf(sf.Die, "ssd.ch[%d].die[%d]", &c, &d)
+		if err != nil || n != 2 || fmt.Sprintf("ssd.ch[%d].die[%d]", c, d) != sf.Die {
+			errs = append(errs, fmt.Errorf("flash.die.faults.scripted[%d].die: %q is not a die name of the form ssd.ch[C].die[D]", i, sf.Die))
+			continue
+		}
+		if c < 0 || c >= f.Channels || d < 0 || d >= f.Ways*f.DiesPerPackage {
+			errs = append(errs, fmt.Errorf("flash.die.faults.scripted[%d].die: %q is not in the array (channels 0 … %d, dies 0 … %d a channel)",
+				i, sf.Die, f.Channels-1, f.Ways*f.DiesPerPackage-1))
+		}
+	}
+	return errs
 }

@@ -81,6 +81,14 @@ func TestBadConfigs(t *testing.T) {
 		{"bad size", "dram:\n  capacity: lots\n", "size \"lots\""},
 		{"two documents", "seed: 1\n---\nseed: 2\n", "more than one YAML document"},
 		{"bad fill", "precondition:\n  fill: 2\n", "precondition.fill"},
+		// tiny: 2 channels × 2 dies a channel, 2 planes × 32 blocks × 64 pages.
+		{"fault on a missing die", "flash:\n  die:\n    faults:\n      scripted:\n        - {die: \"ssd.ch[2].die[0]\", op: program}\n",
+			`flash.die.faults.scripted[0].die: "ssd.ch[2].die[0]" is not in the array (channels 0 … 1, dies 0 … 1 a channel)`},
+		{"fault die misnamed", "flash:\n  die:\n    faults:\n      scripted:\n        - {die: \"die0\", op: erase}\n",
+			`flash.die.faults.scripted[0].die: "die0" is not a die name of the form ssd.ch[C].die[D]`},
+		{"fault rate", "flash:\n  die:\n    faults:\n      program_fail: 2\n", "flash: die.faults.program_fail: 2 is not a probability in 0 … 1"},
+		{"fault page", "flash:\n  die:\n    faults:\n      scripted:\n        - {die: \"ssd.ch[0].die[0]\", op: program, page: 64}\n",
+			"flash: die.faults.scripted[0].page: 64 is not in 0 … 63"},
 	}
 	dir := t.TempDir()
 	for _, c := range cases {

@@ -61,6 +61,13 @@ func (r *Result) StatsTable() *report.Table {
 	add("pages wasted (skipped)", r.FlashWasted)
 	add("WAF", fmt.Sprintf("%.3f", l.WAF()))
 	add("GC runs / pages moved / erases", fmt.Sprintf("%d / %d / %d", f.GCRuns, f.GCPagesMoved, l.Erases))
+	if r.Config.Flash.Die.Faults.Enabled() { // rows only with a fault model: outputs without one are unchanged
+		x := r.Faults
+		add("flash program / erase failures", fmt.Sprintf("%d / %d", x.ProgramFailures, x.EraseFailures))
+		add("bad blocks factory / retired", fmt.Sprintf("%d / %d", x.FactoryBad, x.RetiredBlocks))
+		add("pages re-programmed / moved out of retired blocks", fmt.Sprintf("%d / %d", x.Reprograms, x.RetireMoves))
+		add("read-retry steps / uncorrectable page reads", fmt.Sprintf("%d / %d", x.ReadRetries, x.Uncorrectable))
+	}
 	add("page victimizations", len(r.Victims))
 	add("pages written back", c.PagesWrittenBack)
 	add("writer throttle time / pauses", fmt.Sprintf("%s / %d", report.Duration(c.ThrottleTime), c.ThrottlePauses))

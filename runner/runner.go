@@ -63,6 +63,7 @@ type Result struct {
 	// UtilizationFrac is the same as fractions of the window, for utilization.csv.
 	UtilizationFrac *report.Table
 	Firmware        firmware.Stats
+	Faults          firmware.FaultStats // flash faults handled (all 0 unless flash.die.faults is set)
 	FTL             ftl.Stats
 	Buffer          buffer.Stats
 	BufferPages     int
@@ -192,7 +193,7 @@ func Run(o Options) (*Result, error) {
 		Began: run.Began(), Ended: run.Ended(), Events: m.Eng.Fired(),
 		Utilization:     report.UtilizationTable("utilization", rs, start, end),
 		UtilizationFrac: report.UtilizationFractions("utilization", rs, start, end),
-		Firmware:        m.SSD.FW.Stats, FTL: m.SSD.FW.FTL().Stats, Buffer: m.SSD.FW.Buffer().Stats,
+		Firmware:        m.SSD.FW.Stats, Faults: m.SSD.FW.FaultStats(), FTL: m.SSD.FW.FTL().Stats, Buffer: m.SSD.FW.Buffer().Stats,
 		BufferPages: m.SSD.FW.Buffer().Capacity(), Cache: *m.Host.Cache.Stats(),
 		ModeChanges: m.SSD.FW.ModeLog()}
 	// Keep the samples, not the series: a series' probe closes over the machine, which must

@@ -42,6 +42,12 @@ func FuzzRunConfig(f *testing.F) {
 		{"flash: {channels: 0}\n", "nope=1", "flash.channels=x"},
 		{"a: [\n", "", ""},
 		{"---\n---\n", "flash..ways=1", ""},
+		// The fault model (docs/reliability.md): a scripted fault, rates, factory bad blocks
+		// and the read-error model.
+		{"flash:\n  die:\n    faults:\n      scripted:\n        - {die: \"ssd.ch[0].die[0]\", op: program, block: 3, page: 5, after: 1ms}\n",
+			"flash.die.faults.factory_bad=30", "flash.die.faults.program_fail=0.01"},
+		{"flash:\n  die:\n    faults:\n      read: {rber: 0.001, ecc_bits: 40, codeword: 1024, retry_gain: 0.5, max_retries: 4}\n",
+			"flash.die.faults.read.retention=0.1", "flash.die.faults.pe_exponent=2"},
 	} {
 		f.Add([]byte(s.file), s.a, s.b)
 	}

@@ -15,6 +15,8 @@ const maxReported = 20
 //   - pages below a block's next free page are programmed or wasted, pages above are free;
 //   - free lists hold exactly the free blocks of their plane;
 //   - the running wasted-page count equals the sum over blocks;
+//   - bad blocks (the bad-block table) hold no skipped page and match the table's count
+//     (they are never free: the free-list check covers that);
 //   - the allocator's and the victim policy's own invariants, if they implement Checker
 //     (the latency-aware allocator: its open lists hold open blocks, its LSB-only region
 //     and skip region stay within lsb_only_pages and lsb_only_blocks).
@@ -45,6 +47,7 @@ func (f *FTL) Check() error {
 		}
 	}
 	var wasted int64
+	nbad := 0
 	freePerPlane := make([]int, len(f.planes))
 	lsbOnly := make([]int, len(f.dies))
 	for bi := range f.blocks {
@@ -92,6 +95,11 @@ func (f *FTL) Check() error {
 			if int(m.next) != f.g.PagesPerBlock {
 				bad("full block %d has next page %d", b, m.next)
 			}
+		case stBad:
+			nbad++
+			if waste > 0 {
+				bad("bad block %d holds %d skipped pages", b, waste)
+			}
 		}
 	}
 	for pi := range f.planes {
@@ -111,6 +119,9 @@ func (f *FTL) Check() error {
 			bad("die %d: %d blocks hold skipped pages, the LSB-only region count says %d", d, lsbOnly[d], f.dies[d].lsbOnly)
 		}
 	}
+	if nbad != f.bad {
+		bad("%d blocks are bad, the bad-block table counts %d", nbad, f.bad)
+	}
 	if wasted != f.Stats.WastedNow {
 		bad("wasted pages %d, running count %d", wasted, f.Stats.WastedNow)
 	}
@@ -127,7 +138,8 @@ func (f *FTL) Check() error {
 // CheckProgrammed compares the FTL's next free page of every block with the flash's own
 // record (nextOnFlash returns the die's next programmable page of a block) and reports
 // disagreements. Pages skipped by an allocator are not programmed on flash, so the flash
-// may be behind the FTL by trailing wasted pages only.
+// may be behind the FTL by trailing wasted pages only (in a bad block, by any number: its
+// skipped pages were turned invalid when it was retired).
 func (f *FTL) CheckProgrammed(nextOnFlash func(b BlockID) int) error {
 	var errs []error
 	for bi := range f.blocks {
@@ -137,6 +149,9 @@ func (f *FTL) CheckProgrammed(nextOnFlash func(b BlockID) int) error {
 		lo := int(m.next)
 		for lo > 0 && f.p2l.at(int64(f.g.FirstPage(b)+PPN(lo-1))) == pWasted {
 			lo--
+		}
+		if m.state == stBad {
+			lo = 0 // Retire counted its skipped pages invalid: trailing ones may be anywhere below
 		}
 		if fl < lo || fl > int(m.next) {
 			errs = append(errs, fmt.Errorf("block %d: FTL next page %d, flash next page %d", b, m.next, fl))

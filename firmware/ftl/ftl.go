@@ -37,6 +37,7 @@ const (
 	stFree blockState = iota
 	stOpen
 	stFull
+	stBad // in the bad-block table (badblock.go): never allocated, collected or erased
 )
 
 // blockMeta is the per-block state: 16 bytes.
@@ -82,6 +83,7 @@ type FTL struct {
 	// bounded is set (Space.Bounded) when the allocator's current foreground pick could not
 	// reach an LSB page within its bounds (Stats.FGBounded).
 	bounded bool
+	bad     int // blocks in the bad-block table
 	Stats   Stats
 }
 
@@ -103,6 +105,10 @@ type Stats struct {
 	// (LSBOnlyPages) with no room for another block, and the skip region (LSBOnlyBlocks)
 	// full. The latency-aware allocator puts every other foreground write on an LSB page.
 	FGBounded int64
+	// The bad-block table (badblock.go).
+	FactoryBad int64 // blocks marked bad at build
+	Retired    int64 // blocks retired after a failed program or erase
+	Rewrites   int64 // pages re-programmed elsewhere (a failed program, or a retired block's valid page)
 }
 
 // WAF returns the write amplification factor: pages programmed per host page written.
@@ -313,6 +319,9 @@ func (f *FTL) Erase(b BlockID) {
 	}
 	if m.state == stFree {
 		panic(fmt.Sprintf("ftl: erasing free block %d", b))
+	}
+	if m.state == stBad {
+		panic(fmt.Sprintf("ftl: erasing bad block %d", b))
 	}
 	first := f.g.FirstPage(b)
 	for i := 0; i < f.g.PagesPerBlock; i++ {

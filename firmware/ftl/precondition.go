@@ -49,7 +49,9 @@ func (f *FTL) precondition(fill, overwrite float64, random bool, seed uint64, fa
 	}
 	order := newPermutation(n, seed)
 	over := newPermutation(n, seed^0x9E3779B97F4A7C15)
-	if pc, ok := f.alloc.(Preconditioner); ok && fast {
+	// The closed form places blocks by index: with bad blocks in the table (factory bad), the
+	// writes go through the allocator, which skips them.
+	if pc, ok := f.alloc.(Preconditioner); ok && fast && f.bad == 0 {
 		if pre, ok := f.planPrecondition(pc.PreconditionLayout(), n, m, random, order, over); ok {
 			f.fastPrecondition(pc, pre, preconditionWorkers())
 			f.pre = pre
@@ -77,7 +79,7 @@ func (f *FTL) precondition(fill, overwrite float64, random bool, seed uint64, fa
 			return fmt.Errorf("precondition: %w", err)
 		}
 	}
-	f.Stats = Stats{WastedNow: f.Stats.WastedNow}
+	f.Stats = Stats{WastedNow: f.Stats.WastedNow, FactoryBad: f.Stats.FactoryBad}
 	return nil
 }
 

@@ -17,8 +17,10 @@ type Allocator interface {
 	// can be opened outside the GC reserve it returns ErrNoSpace; the firmware then waits for
 	// GC and asks again.
 	Allocate(lpn int64, die int, purpose Purpose) (PPN, error)
-	// Erased tells the allocator that GC erased block b (which held no valid page): any
-	// write point or open-block list entry naming b must go, since b is free again.
+	// Erased tells the allocator that GC erased block b (which held no valid page), or
+	// that b was retired to the bad-block table (ftl.Retire): any
+	// write point or open-block list entry naming b must go (b is free again, or never to be
+	// used).
 	Erased(b BlockID)
 }
 
