@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/sim"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // The electrical quantities of the energy configuration are integers of a small unit, so a

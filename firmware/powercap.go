@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/sim"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Power is a power in microwatts: the scheduler's power cap and the array power of one

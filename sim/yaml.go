@@ -3,7 +3,7 @@ package sim
 import (
 	"fmt"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // The quantities of configuration files (times, sizes, frequencies) decode from YAML

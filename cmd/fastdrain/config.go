@@ -7,7 +7,7 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // configFlags are the flags every command that loads a platform shares.

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/runner"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // runMeta is run.yaml, written beside every run's results: what produced them, so a result

@@ -16,7 +16,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // findingBenches are the micro-benchmarks the finding checks read (uflip.Findings); a

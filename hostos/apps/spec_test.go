@@ -7,7 +7,7 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 func TestDefaultSpecIsValid(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // TestDefaultSpec pins the Linux defaults of FACTS.md §1.4 and §6.

@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"strconv"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // rawJob is a job section as written: each present key keeps its YAML node (for the value

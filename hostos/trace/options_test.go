@@ -6,7 +6,7 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // TestTimeScale checks exact rational scaling: DiskSim times 0, 1000, 3333 ns relative.

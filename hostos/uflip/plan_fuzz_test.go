@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // FuzzPlan fuzzes uFLIP plans: a plan spec given as YAML over DefaultPlanSpec (the field
