@@ -116,14 +116,16 @@ func (r *Result) JSON() JSONResult {
 }
 
 // SummaryCSV is Summary as numbers for files: per operation kind the count, pages and
-// latency in µs (mean, p50, p90, p99, max); an empty kind has zeros.
+// latency in µs (mean, stdev, min, p50, p90, p99, p99.9, max); an empty kind has zeros.
 func (r *Result) SummaryCSV() *report.Table {
-	t := &report.Table{Title: "operations", Header: []string{"op", "count", "pages", "mean_us", "p50_us", "p90_us", "p99_us", "max_us"}}
+	t := &report.Table{Title: "operations", Header: []string{"op", "count", "pages", "mean_us", "stdev_us", "min_us", "p50_us",
+		"p90_us", "p99_us", "p999_us", "max_us"}}
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	us := func(ps int64) string { return f(float64(ps) / float64(sim.Microsecond)) }
 	row := func(name string, n, pages int64, h *sim.Histogram) {
 		t.Append(name, strconv.FormatInt(n, 10), strconv.FormatInt(pages, 10), f(h.Mean()/float64(sim.Microsecond)),
-			us(h.Quantile(0.5)), us(h.Quantile(0.9)), us(h.Quantile(0.99)), us(h.Max()))
+			f(h.Stdev()/float64(sim.Microsecond)), us(h.Min()), us(h.Quantile(0.5)), us(h.Quantile(0.9)),
+			us(h.Quantile(0.99)), us(h.Quantile(0.999)), us(h.Max()))
 	}
 	for k := channel.Read; k <= channel.Erase; k++ {
 		row(k.String(), r.Ops[k], r.Pages[k], r.Latency[k])

@@ -17,13 +17,13 @@ func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // AppCSV is apps.csv: per application its requests, rates and latency statistics in µs.
 func (r *Result) AppCSV() *report.Table {
 	t := &report.Table{Title: "applications (" + r.Label + ")", Header: []string{"app", "requests", "req_per_s", "mb_per_s",
-		"mean_us", "min_us", "p50_us", "p90_us", "p99_us", "p999_us", "p9999_us", "max_us"}}
+		"mean_us", "stdev_us", "min_us", "p50_us", "p90_us", "p99_us", "p999_us", "p9999_us", "max_us"}}
 	secs := r.window().Seconds()
 	us := func(ps int64) string { return num(float64(ps) / float64(sim.Microsecond)) }
 	for _, a := range r.Apps {
 		h := a.Latency
 		t.Append(a.App, strconv.FormatInt(a.Requests, 10), num(float64(a.Requests)/secs), num(r.Throughput(a.App)),
-			num(h.Mean()/float64(sim.Microsecond)), us(h.Min()), us(h.Quantile(0.5)), us(h.Quantile(0.9)),
+			num(h.Mean()/float64(sim.Microsecond)), num(h.Stdev()/float64(sim.Microsecond)), us(h.Min()), us(h.Quantile(0.5)), us(h.Quantile(0.9)),
 			us(h.Quantile(0.99)), us(h.Quantile(0.999)), us(h.Quantile(0.9999)), us(h.Max()))
 	}
 	return t

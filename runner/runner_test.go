@@ -57,10 +57,10 @@ func TestWriteDir(t *testing.T) {
 		return recs
 	}
 	a := rows("apps.csv")
-	require.Equal(t, []string{"app", "requests", "req_per_s", "mb_per_s", "mean_us", "min_us", "p50_us", "p90_us", "p99_us", "p999_us", "p9999_us", "max_us"}, a[0])
+	require.Equal(t, []string{"app", "requests", "req_per_s", "mb_per_s", "mean_us", "stdev_us", "min_us", "p50_us", "p90_us", "p99_us", "p999_us", "p9999_us", "max_us"}, a[0])
 	for _, row := range a[1:] {
 		if row[0] == "apache-u" {
-			p99, err := strconv.ParseFloat(row[8], 64)
+			p99, err := strconv.ParseFloat(row[9], 64)
 			require.NoError(t, err)
 			require.Equal(t, float64(r.App("apache-u").Latency.Quantile(0.99))/1e6, p99)
 		}

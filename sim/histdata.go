@@ -16,6 +16,8 @@ type HistogramData struct {
 	Sum      int64   `json:"sum"`
 	SumExact bool    `json:"sum_exact"`
 	SumFloat float64 `json:"sum_float"`
+	// SumSquares is the sum of the squared samples (for Stdev); 0 in files written before it.
+	SumSquares float64 `json:"sum_sq,omitempty"`
 	// Buckets holds the non-empty buckets, ascending: [smallest value, largest value, count].
 	Buckets [][3]int64 `json:"buckets"`
 }
@@ -23,7 +25,7 @@ type HistogramData struct {
 // Data returns the histogram in portable form.
 func (h *Histogram) Data() HistogramData {
 	d := HistogramData{Count: h.count, Min: h.min, Max: h.max, Sum: h.sumInt, SumExact: !h.sumOvf,
-		SumFloat: h.sum, Buckets: [][3]int64{}}
+		SumFloat: h.sum, SumSquares: h.sumSq, Buckets: [][3]int64{}}
 	for i, c := range h.counts {
 		if c == 0 {
 			continue
@@ -41,7 +43,7 @@ func (h *Histogram) Data() HistogramData {
 func FromData(name string, d HistogramData) (*Histogram, error) {
 	h := &Histogram{Name: name}
 	if d.Count == 0 {
-		if len(d.Buckets) != 0 || d.Min != 0 || d.Max != 0 || d.Sum != 0 || d.SumFloat != 0 {
+		if len(d.Buckets) != 0 || d.Min != 0 || d.Max != 0 || d.Sum != 0 || d.SumFloat != 0 || d.SumSquares != 0 {
 			return nil, fmt.Errorf("histogram %s: count 0 but buckets, min, max or sum set", name)
 		}
 		return h, nil
@@ -88,6 +90,6 @@ func FromData(name string, d HistogramData) (*Histogram, error) {
 		return nil, fmt.Errorf("histogram %s: exact sum %d is negative", name, d.Sum)
 	}
 	h.count, h.min, h.max = d.Count, d.Min, d.Max
-	h.sumInt, h.sumOvf, h.sum = d.Sum, !d.SumExact, d.SumFloat
+	h.sumInt, h.sumOvf, h.sum, h.sumSq = d.Sum, !d.SumExact, d.SumFloat, d.SumSquares
 	return h, nil
 }

@@ -19,8 +19,9 @@ func TestHistogramDataBuckets(t *testing.T) {
 	}
 	d := h.Data()
 	require.Equal(t, [][3]int64{{5, 5, 2}, {200, 200, 1}, {1000, 1003, 1}}, d.Buckets)
+	// Sum of squares 25 + 25 + 40,000 + 1,000,000 = 1,040,050.
 	require.Equal(t, HistogramData{Count: 4, Min: 5, Max: 1000, Sum: 1210, SumExact: true, SumFloat: 1210,
-		Buckets: d.Buckets}, d)
+		SumSquares: 1_040_050, Buckets: d.Buckets}, d)
 }
 
 func TestHistogramDataRoundTrip(t *testing.T) {
@@ -92,4 +93,26 @@ func TestFromDataRejects(t *testing.T) {
 		require.ErrorContains(t, err, tc.err, tc.name)
 		require.ErrorContains(t, err, "histogram lat", tc.name)
 	}
+}
+
+func TestHistogramStdev(t *testing.T) {
+	// 2, 4, 4, 4, 5, 5, 7, 9: mean 5, squared deviations 9+1+1+1+0+0+4+16 = 32, population
+	// variance 32/8 = 4, stdev 2. Merging two halves gives the same; an empty one is 0.
+	var a, b, all Histogram
+	for i, v := range []int64{2, 4, 4, 4, 5, 5, 7, 9} {
+		all.Record(v)
+		if i%2 == 0 {
+			a.Record(v)
+		} else {
+			b.Record(v)
+		}
+	}
+	require.Equal(t, 2.0, all.Stdev())
+	a.Merge(&b)
+	require.Equal(t, 2.0, a.Stdev())
+	var e Histogram
+	require.Equal(t, 0.0, e.Stdev())
+	g, err := FromData("x", all.Data())
+	require.NoError(t, err)
+	require.Equal(t, 2.0, g.Stdev())
 }

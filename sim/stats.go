@@ -33,6 +33,7 @@ type Histogram struct {
 	counts []uint64
 	count  uint64
 	sum    float64 // float only for the mean of very long runs; not used for time arithmetic
+	sumSq  float64 // sum of squared samples, for the standard deviation
 	sumInt int64
 	sumOvf bool
 	min    int64
@@ -89,7 +90,9 @@ func (h *Histogram) Record(v int64) {
 			h.sumInt = int64(s)
 		}
 	}
-	h.sum += float64(v)
+	f := float64(v)
+	h.sum += f
+	h.sumSq += f * f
 }
 
 // Count returns the number of samples.
@@ -113,6 +116,17 @@ func (h *Histogram) Mean() float64 {
 		return float64(h.sumInt) / float64(h.count)
 	}
 	return h.sum / float64(h.count)
+}
+
+// Stdev returns the samples' population standard deviation (0 if empty), from the sums of
+// the samples and of their squares in float64: √(E[x²] − E[x]²), never negative.
+func (h *Histogram) Stdev() float64 {
+	if h.count == 0 {
+		return 0
+	}
+	n := float64(h.count)
+	m := h.sum / n
+	return math.Sqrt(max(h.sumSq/n-m*m, 0))
 }
 
 // Quantile returns the q-quantile (0 ≤ q ≤ 1) by the nearest-rank rule: the value of the
@@ -163,6 +177,7 @@ func (h *Histogram) Merge(o *Histogram) {
 	h.max = max(h.max, o.max)
 	h.count += o.count
 	h.sum += o.sum
+	h.sumSq += o.sumSq
 	if !h.sumOvf && !o.sumOvf {
 		s, carry := bits.Add64(uint64(h.sumInt), uint64(o.sumInt), 0)
 		if carry != 0 || s > math.MaxInt64 {
@@ -178,5 +193,5 @@ func (h *Histogram) Merge(o *Histogram) {
 // Reset forgets all samples, keeping the bucket storage.
 func (h *Histogram) Reset() {
 	clear(h.counts)
-	h.count, h.sum, h.sumInt, h.sumOvf, h.min, h.max = 0, 0, 0, false, 0, 0
+	h.count, h.sum, h.sumSq, h.sumInt, h.sumOvf, h.min, h.max = 0, 0, 0, 0, false, 0, 0
 }

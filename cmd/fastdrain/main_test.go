@@ -233,7 +233,7 @@ func TestCompareAndRunMachineFormats(t *testing.T) {
 	require.True(t, strings.HasPrefix(lines[1], "apache-u+ungzip,apache-u,vanilla,"), lines[1])
 	out, _, err = runStdout("run", "--scenario", "apache-u", "--duration", "100ms", "--no-files", "--format", "csv")
 	require.NoError(t, err)
-	require.True(t, strings.HasPrefix(out, "app,requests,req_per_s,mb_per_s,mean_us,min_us,p50_us"), out)
+	require.True(t, strings.HasPrefix(out, "app,requests,req_per_s,mb_per_s,mean_us,stdev_us,min_us,p50_us"), out)
 }
 
 func TestFlashbenchCSVAndOut(t *testing.T) {
@@ -242,7 +242,7 @@ func TestFlashbenchCSVAndOut(t *testing.T) {
 	out, _, err := runStdout("flashbench", "--channels", "1", "--ways", "1", "--ops", "100", "--format", "csv", "--out", dir)
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	require.Equal(t, "op,count,pages,mean_us,p50_us,p90_us,p99_us,max_us", lines[0])
+	require.Equal(t, "op,count,pages,mean_us,stdev_us,min_us,p50_us,p90_us,p99_us,p999_us,max_us", lines[0])
 	require.Len(t, lines, 5) // read, program, erase, all
 	b, err := os.ReadFile(filepath.Join(dir, "flashbench.csv"))
 	require.NoError(t, err)

@@ -312,11 +312,12 @@ func newReplaySummary(path string, format trace.Format, fit trace.Options, st tr
 func (s *replaySummary) table() *report.Table {
 	t := &report.Table{Title: "replay: per operation (MB = 10⁶ B; asked = as in the trace, moved = rounded out to " +
 		strconv.FormatInt(s.BlockBytes, 10) + " B blocks)",
-		Header: []string{"op", "requests", "iops", "asked_mb", "moved_mb", "mb_per_s", "mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us"}}
+		Header: []string{"op", "requests", "iops", "asked_mb", "moved_mb", "mb_per_s", "mean_us", "stdev_us", "min_us", "p50_us",
+			"p90_us", "p99_us", "p999_us", "p9999_us", "max_us"}}
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 	for _, o := range s.Ops {
 		t.Append(o.Op, strconv.FormatInt(o.Requests, 10), f(o.IOPS), f(float64(o.BytesAsked)/1e6), f(float64(o.BytesMoved)/1e6),
-			f(o.MBps), f(o.MeanUs), f(o.P50Us), f(o.P90Us), f(o.P99Us), f(o.P999Us), f(o.MaxUs))
+			f(o.MBps), f(o.MeanUs), f(o.StdevUs), f(o.MinUs), f(o.P50Us), f(o.P90Us), f(o.P99Us), f(o.P999Us), f(o.P9999Us), f(o.MaxUs))
 	}
 	return t
 }

@@ -83,12 +83,14 @@ func (s compareSummary) writeJSON(w io.Writer) error {
 
 // table is the summary's cells as a table of numbers (summary.csv, --format csv).
 func (s compareSummary) table() *report.Table {
-	t := &report.Table{Title: "summary", Header: []string{"scenario", "app", "variant", "requests", "mean_us", "p50_us",
-		"p90_us", "p99_us", "p999_us", "max_us", "p99_norm", "corunner_mb_per_s", "ssd_avg_w", "ssd_j_per_gb_written"}}
+	t := &report.Table{Title: "summary", Header: []string{"scenario", "app", "variant", "requests", "mean_us", "stdev_us",
+		"min_us", "p50_us", "p90_us", "p99_us", "p999_us", "p9999_us", "max_us", "p99_norm", "corunner_mb_per_s", "ssd_avg_w",
+		"ssd_j_per_gb_written"}}
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	for _, c := range s.Cells {
-		t.Append(c.Scenario, c.App, c.Variant, strconv.FormatInt(c.Requests, 10), f(c.MeanUs), f(c.P50Us), f(c.P90Us),
-			f(c.P99Us), f(c.P999Us), f(c.MaxUs), f(c.P99Norm), f(c.CorunnerMBps), f(c.AvgW), f(c.JPerG))
+		t.Append(c.Scenario, c.App, c.Variant, strconv.FormatInt(c.Requests, 10), f(c.MeanUs), f(c.StdevUs), f(c.MinUs),
+			f(c.P50Us), f(c.P90Us), f(c.P99Us), f(c.P999Us), f(c.P9999Us), f(c.MaxUs), f(c.P99Norm), f(c.CorunnerMBps),
+			f(c.AvgW), f(c.JPerG))
 	}
 	return t
 }
