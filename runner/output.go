@@ -397,6 +397,7 @@ func (r *Result) PowerLossTable() *report.Table {
 	add("drain", outcome)
 	add("hold-up used", report.Duration(pl.DrainTime()))
 	add("recovery: pages scanned / records / logical pages mapped", fmt.Sprintf("%d / %d / %d", rec.Scanned, rec.Records, rec.Mapped))
-	add("recovery: scan time", report.Duration(rec.Time))
+	add("recovery: scan time (simulated)", report.Duration(rec.Time))
+	add("recovery: scan time (closed form, tR only)", report.Duration(rec.Estimate))
 	return t
 }
