@@ -40,7 +40,7 @@ func (f *Firmware) RecoverOn(eng *sim.Engine, port FlashPort) (*Recovery, error)
 	}
 	g := f.geo
 	s := &recoveryScan{f: f, port: port, start: eng.Now(),
-		next: make([]scanCursor, g.Dies()), txs: make([]channel.Transaction, g.Dies())}
+		next: make([]scanCursor, g.Dies()), txs: make([]scanRead, g.Dies())}
 	per := g.Planes * g.BlocksPerPlane // a die's blocks, die-major (ftl.Geometry.BlockAddr)
 	for d := range s.next {
 		lo := d * per
@@ -66,7 +66,7 @@ type recoveryScan struct {
 	f       *Firmware
 	port    FlashPort
 	next    []scanCursor
-	txs     []channel.Transaction // one per die, reused
+	txs     []scanRead // one per die, reused
 	start   sim.Time
 	end     sim.Time
 	pending int
@@ -93,9 +93,11 @@ func (s *recoveryScan) issue(d int) {
 		return
 	}
 	_, plane, blk := s.f.geo.BlockAddr(ftl.BlockID(c.block))
-	tx := &s.txs[d]
+	rd := &s.txs[d]
+	rd.die = d
+	tx := &rd.tx
 	*tx = channel.Transaction{Kind: channel.Read, Addrs: append(tx.Addrs[:0], die.Addr{Plane: plane, Block: blk, Page: c.page}),
-		Stamps: tx.Stamps[:0], Bytes: RecordBytes, Done: s, Tag: d}
+		Stamps: tx.Stamps[:0], Bytes: RecordBytes, Done: s, Tag: rd}
 	c.page++
 	s.pending++
 	s.port.Submit(d, tx)
@@ -106,5 +108,11 @@ func (s *recoveryScan) HandleEvent(ev *sim.Event) {
 	tx := ev.Data.(*channel.Transaction)
 	s.pending--
 	s.end = max(s.end, tx.Completed)
-	s.issue(tx.Tag.(int))
+	s.issue(tx.Tag.(*scanRead).die)
+}
+
+// scanRead is a die's scan read, reused for each page: its Tag points back to it.
+type scanRead struct {
+	tx  channel.Transaction
+	die int
 }
