@@ -58,3 +58,29 @@ func TestRecoverOnSimulatesScan(t *testing.T) {
 	}
 	require.Equal(t, int64(200), reads, "one read a scanned page")
 }
+
+// TestRecoverOnRefused: RecoverOn needs the firmware stopped (Recover's check) and a flash
+// port of the firmware's geometry (the rig has 2 channels × 2 dies; a port of one channel
+// is refused).
+func TestRecoverOnRefused(t *testing.T) {
+	r := newRig(t, plSpec(Vanilla, true, 0), nil)
+	eng, port := powerOnFlash(t, r)
+	_, err := r.fw.RecoverOn(eng, port)
+	require.ErrorContains(t, err, "before the firmware stopped")
+
+	r = writeThenCut(t, false, 0, 8)
+	ch, err := channel.New(eng, "ssd.ch[0]", r.chans[0].Spec())
+	require.NoError(t, err)
+	_, err = r.fw.RecoverOn(eng, Hardware{Channels: []*channel.Channel{ch}}.Ports().Flash)
+	require.ErrorContains(t, err, "another geometry")
+	_, err = r.fw.RecoverOn(nil, nil)
+	require.ErrorContains(t, err, "needs an engine and a flash port")
+}
+
+// TestPowerLossOutcome: the drain's outcome as the run's and compare's tables name it.
+func TestPowerLossOutcome(t *testing.T) {
+	require.Equal(t, "stopped at the cut", PowerLossReport{}.Outcome())
+	require.Equal(t, "drained", PowerLossReport{Protected: true, Drained: true}.Outcome())
+	require.Equal(t, "stuck: no room outside the GC reserve", PowerLossReport{Protected: true, Stuck: true}.Outcome())
+	require.Equal(t, "hold-up ran out", PowerLossReport{Protected: true}.Outcome())
+}

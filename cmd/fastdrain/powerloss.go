@@ -37,23 +37,10 @@ func powerLossCompareTable(cs []runner.Cell) *report.Table {
 	for _, c := range cs {
 		pl, rec := c.Result.PowerLoss, c.Result.Recovery
 		t.Append(c.Scenario, c.Variant, fmt.Sprintf("%d / %d", pl.Dirty, pl.Evicting),
-			fmt.Sprint(pl.Flushed), fmt.Sprint(pl.Lost), drainOutcome(pl.Protected, pl.Drained, pl.Stuck),
+			fmt.Sprint(pl.Flushed), fmt.Sprint(pl.Lost), pl.Outcome(),
 			report.Duration(pl.DrainTime()), report.Duration(rec.Time))
 	}
 	return t
-}
-
-// drainOutcome names how a drain ended, as the run's power-loss table does.
-func drainOutcome(protected, drained, stuck bool) string {
-	switch {
-	case drained:
-		return "drained"
-	case stuck:
-		return "stuck"
-	case protected:
-		return "hold-up ran out"
-	}
-	return "stopped at the cut"
 }
 
 // writePowerLossPlots writes power-loss-holdup.png/.svg (the hold-up each variant used
