@@ -64,6 +64,20 @@ type PowerLossReport struct {
 	Drained, Stuck bool
 }
 
+// Outcome names how the firmware stopped: "stopped at the cut" (no protection), "drained",
+// "stuck: no room outside the GC reserve", or "hold-up ran out".
+func (r PowerLossReport) Outcome() string {
+	switch {
+	case r.Drained:
+		return "drained"
+	case r.Stuck:
+		return "stuck: no room outside the GC reserve"
+	case r.Protected:
+		return "hold-up ran out"
+	}
+	return "stopped at the cut"
+}
+
 // DrainTime returns how long the firmware ran on hold-up power after the cut.
 func (r PowerLossReport) DrainTime() sim.Time { return r.Off - r.At }
 

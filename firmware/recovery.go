@@ -17,9 +17,11 @@ type Recovery struct {
 	// Mapped counts the logical pages found; Scanned the pages whose spare area was read;
 	// Records those holding a completed program's record.
 	Mapped, Scanned, Records int64
-	// Time is the scan's simulated length: the dies scan in parallel, each reading its
-	// pages' spare areas one after the other, each read a tR of the page's type.
-	Time sim.Time
+	// Time is the scan's length. From Recover it is the closed-form estimate: the dies
+	// scan in parallel, each reading its pages' spare areas one after the other, each read
+	// a tR of the page's type. From RecoverOn it is the simulated scan on the dies and
+	// channels, and Estimate holds the closed form (0 from Recover).
+	Time, Estimate sim.Time
 }
 
 // Recover rebuilds the logical-to-physical mapping after a power cut (PowerCut, once the

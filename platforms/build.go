@@ -118,3 +118,22 @@ func (m *Machine) Resources() []*sim.Resource {
 	}
 	return append(rs, m.SSD.Resources()...)
 }
+
+// PowerOnFlash builds the flash of configuration c as it is at the next power-on after a
+// power cut, for firmware.RecoverOn: fresh channels and dies of the same spec on a fresh
+// engine (the run's engine stops at the cut with the dies' interrupted work still
+// queued). The dies hold no data: the recovery scan's reads take their timing from them,
+// and the records from the firmware's copy of the spare areas. The caller closes eng.
+func PowerOnFlash(c Config) (eng *sim.Engine, flash firmware.FlashPort, err error) {
+	eng = sim.NewEngine()
+	cs := c.Flash.ChannelSpec()
+	chans := make([]*channel.Channel, 0, c.Flash.Channels)
+	for i := 0; i < c.Flash.Channels; i++ {
+		ch, err := channel.New(eng, fmt.Sprintf("ssd.ch[%d]", i), cs)
+		if err != nil {
+			return nil, nil, err
+		}
+		chans = append(chans, ch)
+	}
+	return eng, firmware.Hardware{Channels: chans}.Ports().Flash, nil
+}

@@ -385,18 +385,10 @@ func (r *Result) PowerLossTable() *report.Table {
 	add("dirty / evicting pages at the cut", fmt.Sprintf("%d / %d", pl.Dirty, pl.Evicting))
 	add("pages flushed after the cut", pl.Flushed)
 	add("pages lost", pl.Lost)
-	outcome := "stopped at the cut"
-	switch {
-	case pl.Drained:
-		outcome = "drained"
-	case pl.Stuck:
-		outcome = "stuck: no room outside the GC reserve"
-	case pl.Protected:
-		outcome = "hold-up ran out"
-	}
-	add("drain", outcome)
+	add("drain", pl.Outcome())
 	add("hold-up used", report.Duration(pl.DrainTime()))
 	add("recovery: pages scanned / records / logical pages mapped", fmt.Sprintf("%d / %d / %d", rec.Scanned, rec.Records, rec.Mapped))
-	add("recovery: scan time", report.Duration(rec.Time))
+	add("recovery: scan time (simulated)", report.Duration(rec.Time))
+	add("recovery: scan time (closed form, tR only)", report.Duration(rec.Estimate))
 	return t
 }

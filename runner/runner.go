@@ -278,7 +278,12 @@ func powerCutResult(o Options, m *platforms.Machine, run *apps.Run, rs []*sim.Re
 	meter *energy.Meter, wasted0 int64) (*Result, error) {
 	fw := m.SSD.FW
 	rep := fw.PowerLossReport()
-	rec, err := fw.Recover()
+	peng, flash, err := platforms.PowerOnFlash(o.Config)
+	if err != nil {
+		return nil, err
+	}
+	defer peng.Close()
+	rec, err := fw.RecoverOn(peng, flash)
 	if err != nil {
 		return nil, err
 	}

@@ -108,6 +108,13 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	means := meanTable(appsRun, variants, cell)
 	corun := corunnerTable(appsRun, variants, cell)
 	power := energyTable(appsRun, variants, cell)
+	plCells := powerLossCells(scenarios, variants, func(sc, v string) runner.Cell {
+		return runner.Cell{Scenario: sc, Variant: v, Result: results[index[key{sc, v}]]}
+	})
+	var plTab *report.Table
+	if plCells != nil {
+		plTab = powerLossCompareTable(plCells)
+	}
 	out := cmd.OutOrStdout()
 	sum := buildSummary(cf.cfg.preset, opts[0].Workload.Scenario.Duration, scenarios, appsRun, variants, cell)
 	if cf.format == "json" {
@@ -122,7 +129,11 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 		preset := cf.cfg.preset
 		fmt.Fprintf(out, "FastDrain comparison on %s: %d scenarios × %d variants, %s simulated each\n\n",
 			preset, len(scenarios), len(variants), report.Duration(opts[0].Workload.Scenario.Duration))
-		for _, t := range []*report.Table{tab, means, corun, power} {
+		tabs := []*report.Table{tab, means, corun, power}
+		if plTab != nil {
+			tabs = append(tabs, plTab)
+		}
+		for _, t := range tabs {
 			if err := t.WriteText(out); err != nil {
 				return err
 			}
@@ -159,6 +170,14 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	}
 	if err := sum.table().SaveCSV(filepath.Join(dir, "summary.csv")); err != nil {
 		return err
+	}
+	if plTab != nil {
+		if err := plTab.SaveCSV(filepath.Join(dir, "power-loss.csv")); err != nil {
+			return err
+		}
+		if err := writePowerLossPlots(dir, scenarios, variants, plCells); err != nil {
+			return err
+		}
 	}
 	var norm [][]float64
 	for _, v := range variants {
