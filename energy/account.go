@@ -17,6 +17,22 @@ type Account struct {
 	Peaks      []Peak
 	Commands   int64 // host commands served in the window
 	WriteBytes int64 // bytes the host wrote in the window
+	ASPM       bool  // the link had pcie.aspm on: its L0s and L1 rows are shown
+}
+
+// Shown reports whether row i of Rows belongs in the account's table and JSON: every row
+// but the link's L0s and L1 rows, which appear only with pcie.aspm on (so results without
+// it are unchanged).
+func (a *Account) Shown(i int) bool {
+	if a.ASPM {
+		return true
+	}
+	for _, k := range aspmRows {
+		if i == k {
+			return false
+		}
+	}
+	return true
 }
 
 // Peak is the highest average power over any Window of whole buckets of the trace (the
@@ -116,7 +132,7 @@ func (a *Account) Table(title string) *report.Table {
 	line := func(c, act string, j float64) { t.Append(c, act, joules(j), watts(j/secs), share(j)) }
 	for _, c := range Components {
 		for i, r := range rows {
-			if r.Component == c {
+			if r.Component == c && a.Shown(i) {
 				line(c, r.Activity, a.J[i])
 			}
 		}

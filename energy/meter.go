@@ -30,6 +30,9 @@ type Parts struct {
 	HostCommands, HostWriteBytes func() int64
 	// Sync records the link's pending bookings up to t before a reading (nil: none).
 	Sync func(t sim.Time)
+	// Residency returns the link's time in L0s and L1 up to t (nil: always L0). It is read
+	// only with PCIe.ASPM on.
+	Residency func(t sim.Time) pcie.Residency
 }
 
 // Row is one line of the energy table: a component and what it spends energy on.
@@ -60,7 +63,11 @@ var rows = []Row{
 	{DRAMRank, "refresh"}, {DRAMRank, "active standby"},
 	{Cores, "busy"}, {Cores, "idle"},
 	{PCIeLink, "down data"}, {PCIeLink, "up data"}, {PCIeLink, "L0 standby"},
+	{PCIeLink, "L0s standby"}, {PCIeLink, "L1 standby"},
 }
+
+// aspmRows are the rows shown only with pcie.aspm on (an Account's Shown).
+var aspmRows = [...]int{len(rows) - 2, len(rows) - 1}
 
 // Rows returns the rows of every Reading, in order.
 func Rows() []Row { return rows }
@@ -182,6 +189,10 @@ type Meter struct {
 	// Energy per DRAM activate (all devices), charged to actRow.
 	actJ   float64
 	actRow int
+	// With pcie.aspm on: the power of one direction (all lanes) in L0, L0s and L1.
+	aspm                 bool
+	l0W, l0sW, l1W       float64
+	l0Row, l0sRow, l1Row int
 
 	eng     *sim.Engine
 	started bool
@@ -239,6 +250,14 @@ func New(spec Spec, p Parts) (*Meter, error) {
 	}
 	m.steady = append(m.steady, steadyTerm{row: rowIndex(PCIeLink, "L0 standby"),
 		watts: 2 * float64(p.PCIe.Lanes) * spec.PCIe.IdlePowerPerLane.Watts()})
+	if p.PCIe.ASPM.On() && p.Residency != nil {
+		lanes := float64(p.PCIe.Lanes)
+		m.aspm = true
+		m.l0W, m.l0sW, m.l1W = lanes*spec.PCIe.IdlePowerPerLane.Watts(),
+			lanes*spec.PCIe.L0sPowerPerLane.Watts(), lanes*spec.PCIe.L1PowerPerLane.Watts()
+		m.l0Row, m.l0sRow, m.l1Row = rowIndex(PCIeLink, "L0 standby"),
+			rowIndex(PCIeLink, "L0s standby"), rowIndex(PCIeLink, "L1 standby")
+	}
 	m.dram()
 	return m, nil
 }
@@ -308,6 +327,9 @@ func (m *Meter) readInto(r *Reading, t sim.Time) {
 		r.J[s.row] += secs * s.watts
 	}
 	r.J[m.actRow] += float64(m.parts.DRAMActivates()) * m.actJ
+	if m.aspm {
+		m.linkStates(r.J, t)
+	}
 	r.Commands, r.WriteBytes = 0, 0
 	if m.parts.HostCommands != nil {
 		r.Commands = m.parts.HostCommands()
@@ -315,6 +337,20 @@ func (m *Meter) readInto(r *Reading, t sim.Time) {
 	if m.parts.HostWriteBytes != nil {
 		r.WriteBytes = m.parts.HostWriteBytes()
 	}
+}
+
+// linkStates moves each direction's time in L0s and L1 up to t out of the L0 standby
+// row (charged all the time as a steady term) into the L0s and L1 rows. The residency
+// includes the open idle gap up to t, so a gap that spans buckets is split between them.
+func (m *Meter) linkStates(j []float64, t sim.Time) {
+	r := m.parts.Residency(t)
+	for _, s := range r.L0s {
+		j[m.l0Row] -= s.Seconds() * m.l0W
+		j[m.l0sRow] += s.Seconds() * m.l0sW
+	}
+	l1 := 2 * r.L1.Seconds() // both directions
+	j[m.l0Row] -= l1 * m.l0W
+	j[m.l1Row] += l1 * m.l1W
 }
 
 // Start begins measuring at eng's current time: it reads the start and then reads again
@@ -362,7 +398,7 @@ func (m *Meter) Stop(t sim.Time) *Account {
 		m.bucket(t)
 	}
 	end := m.last
-	a := &Account{From: m.start.At, To: t, J: make([]float64, len(rows)), Buckets: m.buckets,
+	a := &Account{From: m.start.At, To: t, ASPM: m.aspm, J: make([]float64, len(rows)), Buckets: m.buckets,
 		Commands: end.Commands - m.start.Commands, WriteBytes: end.WriteBytes - m.start.WriteBytes}
 	for i := range rows {
 		a.J[i] = end.J[i] - m.start.J[i]

@@ -56,11 +56,14 @@ type Controller struct {
 	IdlePower   Power `yaml:"idle_power"`   // per core while idle (clock-gated, leakage)
 }
 
-// PCIe holds the link's power per lane and direction: IdlePowerPerLane always (L0; the
-// link never enters L0s or L1 in the model) and EnergyPerBit on top for every bit a
-// direction puts on the wire (its resource's busy time at the line rate).
+// PCIe holds the link's power per lane and direction: IdlePowerPerLane while the
+// direction is in L0, L0sPowerPerLane and L1PowerPerLane while it is in L0s or L1 (with
+// pcie.aspm on; otherwise the link is always in L0), and EnergyPerBit on top for every bit
+// a direction puts on the wire (its resource's busy time at the line rate).
 type PCIe struct {
 	IdlePowerPerLane Power        `yaml:"idle_power_per_lane"`
+	L0sPowerPerLane  Power        `yaml:"l0s_power_per_lane"`
+	L1PowerPerLane   Power        `yaml:"l1_power_per_lane"`
 	EnergyPerBit     EnergyPerBit `yaml:"energy_per_bit"`
 }
 
@@ -73,8 +76,8 @@ type PCIe struct {
 //     IDD4R 270, IDD4W 280, IDD5B 215 mA at VDD 1.5 V — the device the default 512 MiB
 //     x32 rank is built of (dram.DefaultSpec).
 //   - Controller and PCIe: estimates (no datasheet figure; docs/energy.md says why):
-//     100 mW per busy core, 10 mW idle; 30 mW per lane and direction in L0 plus
-//     1.25 pJ/bit on the wire.
+//     100 mW per busy core, 10 mW idle; 30 mW per lane and direction in L0, 15 mW in
+//     L0s and 3 mW in L1, plus 1.25 pJ/bit on the wire.
 //   - Trace: 1 ms buckets, peak windows 1 ms and 10 ms.
 func DefaultSpec() Spec {
 	const mA, uA = Current(1_000_000), Current(1_000)
@@ -85,7 +88,7 @@ func DefaultSpec() Spec {
 		DRAM: DRAM{VDD: 1_500_000, IDD0: 110 * mA, IDD2N: 42 * mA, IDD3N: 45 * mA, IDD4R: 270 * mA,
 			IDD4W: 280 * mA, IDD5B: 215 * mA, DeviceWidth: 16},
 		Controller:  Controller{ActivePower: 100 * mW, IdlePower: 10 * mW},
-		PCIe:        PCIe{IdlePowerPerLane: 30 * mW, EnergyPerBit: 1250},
+		PCIe:        PCIe{IdlePowerPerLane: 30 * mW, L0sPowerPerLane: 15 * mW, L1PowerPerLane: 3 * mW, EnergyPerBit: 1250},
 		Resolution:  sim.Millisecond,
 		PeakWindows: []sim.Time{sim.Millisecond, 10 * sim.Millisecond},
 	}
@@ -129,6 +132,12 @@ func (s Spec) Validate() error {
 	}
 	if s.Controller.ActivePower < s.Controller.IdlePower {
 		bad("controller.active_power", "%v is below idle_power %v", s.Controller.ActivePower, s.Controller.IdlePower)
+	}
+	switch p := s.PCIe; {
+	case p.L0sPowerPerLane < 0 || p.L0sPowerPerLane > p.IdlePowerPerLane:
+		bad("pcie.l0s_power_per_lane", "%v is not between 0 and idle_power_per_lane %v: L0s draws no more than L0", p.L0sPowerPerLane, p.IdlePowerPerLane)
+	case p.L1PowerPerLane < 0 || p.L1PowerPerLane > p.L0sPowerPerLane:
+		bad("pcie.l1_power_per_lane", "%v is not between 0 and l0s_power_per_lane %v: L1 draws no more than L0s", p.L1PowerPerLane, p.L0sPowerPerLane)
 	}
 	if s.Resolution <= 0 {
 		bad("resolution", "%v must be positive", s.Resolution)

@@ -25,6 +25,14 @@
 // link-layer share of a transfer: ACK and UpdateFC DLLPs and SKP ordered sets, charged right
 // after the TLPs that caused it when Spec.DLLPOverhead is set).
 //
+// # Power states
+//
+// With Spec.ASPM on, a direction idle for ASPM.L0sEntry is in L0s and the whole link, idle
+// in both directions for ASPM.L1Entry, in L1; the next transfer starts the state's exit
+// latency later. This is computed from the end of the last booking when an operation is
+// called, without events; Link.Residency gives the time spent in each state for the energy
+// meter (docs/energy.md, "PCIe link power states").
+//
 // # Time arithmetic
 //
 // A byte on the wire takes an exact rational number of picoseconds (253.90625 ps on Gen3

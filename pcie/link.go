@@ -36,6 +36,8 @@ type Link struct {
 	rates rates
 	down  direction
 	up    direction
+	pm    aspmState // with spec.ASPM on: the idle gaps the power states follow
+	aspm  bool      // spec.ASPM.On()
 	// shapes caches the bursts of recent transfer sizes (see shapeOf).
 	shapes [shapeSlots]shape
 }
@@ -46,7 +48,7 @@ func NewLink(name string, spec Spec) *Link {
 	if err := spec.Validate(); err != nil {
 		panic(fmt.Sprintf("pcie %s: invalid spec: %v", name, err))
 	}
-	l := &Link{name: name, spec: spec, rates: spec.rates()}
+	l := &Link{name: name, spec: spec, rates: spec.rates(), aspm: spec.ASPM.On()}
 	l.down.init(name+".down", &l.DownStats)
 	l.up.init(name+".up", &l.UpStats)
 	l.Down, l.Up = l.down.res, l.up.res
@@ -142,15 +144,50 @@ func (l *Link) badOp(op string, now sim.Time, bytes int) {
 }
 
 func (l *Link) write(d *direction, now sim.Time, k Kind, bytes int) sim.Time {
+	if l.aspm {
+		return l.writeASPM(d, now, k, bytes)
+	}
 	_, end := d.book(l.rates.tlp.den, now, k, &l.shapeOf(bytes).write, bytes)
 	return end + l.spec.Latency
 }
 
 func (l *Link) read(req, cpl *direction, now sim.Time, bytes int) sim.Time {
+	if l.aspm {
+		return l.readASPM(req, cpl, now, bytes)
+	}
 	sh, den, lat := l.shapeOf(bytes), l.rates.tlp.den, l.spec.Latency
 	first, _ := req.book(den, now, MRd, &sh.rq, 0)
 	_, end := cpl.book(den, first+lat, CplD, &sh.cpl, bytes)
 	return end + lat
+}
+
+// writeASPM is write with the power states: the burst waits for the direction's exit from
+// L0s or the link's from L1 (see wake).
+func (l *Link) writeASPM(d *direction, now sim.Time, k Kind, bytes int) sim.Time {
+	x := l.dirIndex(d)
+	_, end := d.book(l.rates.tlp.den, l.wake(x, now), k, &l.shapeOf(bytes).write, bytes)
+	l.busyUntil(x, end)
+	return end + l.spec.Latency
+}
+
+// readASPM is read with the power states: the request waits for its direction's exit, and
+// the completions for theirs (none after an L1 exit, which woke both directions).
+func (l *Link) readASPM(req, cpl *direction, now sim.Time, bytes int) sim.Time {
+	sh, den, lat := l.shapeOf(bytes), l.rates.tlp.den, l.spec.Latency
+	rx, cx := l.dirIndex(req), l.dirIndex(cpl)
+	first, rqEnd := req.book(den, l.wake(rx, now), MRd, &sh.rq, 0)
+	l.busyUntil(rx, rqEnd)
+	_, end := cpl.book(den, l.wake(cx, first+lat), CplD, &sh.cpl, bytes)
+	l.busyUntil(cx, end)
+	return end + lat
+}
+
+// dirIndex returns 0 for the down direction and 1 for up.
+func (l *Link) dirIndex(d *direction) int {
+	if d == &l.down {
+		return 0
+	}
+	return 1
 }
 
 // direction is one side of the link. Transfers are booked into the first idle gap that

@@ -41,10 +41,12 @@ type Spec struct {
 	// lane each, so the interval in bytes grows with the width) instead of as bytes, which
 	// is how pcie-model and FACTS.md §2 read them. Off by default, following FACTS.md.
 	DLLPSymbolTimes bool `yaml:"dllp_symbol_times"`
+	// ASPM configures the link's L0s and L1 power states (off by default).
+	ASPM ASPM `yaml:"aspm"`
 }
 
 // DefaultSpec returns a Gen3 x4 link with MPS 256, MRRS 512, RCB 64, 64-bit addressing, no
-// ECRC, DLLP overhead on and a 400 ns one-way latency. FACTS.md §2: a doorbell posted write
+// ECRC, DLLP overhead on, a 400 ns one-way latency and ASPM off (DefaultASPM). FACTS.md §2: a doorbell posted write
 // takes ~300–500 ns one way and a DMA read round trip ~0.7–1 µs (~850 ns measured); MRRS
 // 512 is the spec default; MPS 256 is the common setting for the FACTS throughput figures.
 func DefaultSpec() Spec {
@@ -57,6 +59,7 @@ func DefaultSpec() Spec {
 		Latency:      400 * sim.Nanosecond,
 		Addr64:       true,
 		DLLPOverhead: true,
+		ASPM:         DefaultASPM(),
 	}
 }
 
@@ -80,6 +83,9 @@ func (s Spec) Validate() error {
 	}
 	if s.Latency < 0 {
 		errs = append(errs, fmt.Errorf("pcie.latency: %v is negative", s.Latency))
+	}
+	if err := s.ASPM.Validate(); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

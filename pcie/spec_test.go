@@ -59,10 +59,13 @@ func TestValidateNamesEveryField(t *testing.T) {
 func TestSpecYAML(t *testing.T) {
 	s := DefaultSpec()
 	in := "gen: 4\nlanes: 8\nmps: 512\nmrrs: 1024\nrcb: 128\nrcb_chunks: true\n" +
-		"latency: 350ns\naddr64: false\necrc: true\ndllp_overhead: false\ndllp_symbol_times: true\n"
+		"latency: 350ns\naddr64: false\necrc: true\ndllp_overhead: false\ndllp_symbol_times: true\n" +
+		"aspm: {l1: true, l1_entry: 20us, l0s_exit: 500ns}\n"
 	require.NoError(t, yaml.Unmarshal([]byte(in), &s))
 	require.Equal(t, Spec{Gen: 4, Lanes: 8, MPS: 512, MRRS: 1024, RCB: 128, RCBChunks: true,
-		Latency: 350 * sim.Nanosecond, ECRC: true, DLLPSymbolTimes: true}, s)
+		Latency: 350 * sim.Nanosecond, ECRC: true, DLLPSymbolTimes: true,
+		ASPM: ASPM{L1: true, L0sEntry: 7 * sim.Microsecond, L0sExit: 500 * sim.Nanosecond,
+			L1Entry: 20 * sim.Microsecond, L1Exit: 4 * sim.Microsecond}}, s)
 	require.NoError(t, s.Validate())
 }
 

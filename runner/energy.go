@@ -18,7 +18,8 @@ func NewEnergyMeter(m *platforms.Machine) (*energy.Meter, error) {
 func energyParts(m *platforms.Machine) energy.Parts {
 	s := m.SSD
 	p := energy.Parts{Link: [2]*sim.Resource{s.Link.Down, s.Link.Up}, PCIe: m.Config.PCIe,
-		DRAM: s.DRAM.Bus(), DRAMSpec: m.Config.DRAM, Sync: s.Sync}
+		DRAM: s.DRAM.Bus(), DRAMSpec: m.Config.DRAM, Sync: s.Sync,
+		Residency: s.Link.Residency}
 	for _, ch := range s.Channels {
 		p.Buses = append(p.Buses, ch.Bus())
 		for d := 0; d < ch.NumDies(); d++ {

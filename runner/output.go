@@ -295,6 +295,9 @@ func (r *Result) JSON() any {
 		e := &jsonEnergy{TotalJ: a.Total(), AverageW: a.AveragePower(), Commands: a.Commands, WriteBytes: a.WriteBytes,
 			PerCommandJ: a.PerCommand(), PerGBWrittenJ: a.PerGBWritten(), Peaks: []jsonPeak{}}
 		for i, row := range energy.Rows() {
+			if !a.Shown(i) {
+				continue
+			}
 			e.Rows = append(e.Rows, jsonEnergyRow{row.Component, row.Activity, a.J[i], a.J[i] / a.Seconds()})
 		}
 		for _, p := range a.Peaks {
