@@ -85,31 +85,7 @@ func integrityRunSpec(t testing.TB, spec Spec, ios int, seed uint64) *rig {
 				for i := lba; i < lba+int64(n); i++ {
 					busy[i] = true
 				}
-				switch op := rng.IntN(20); {
-				case op < 11:
-					for i := 0; i < n; i++ {
-						version++
-						buf[i] = Stamp(lba+int64(i), version)
-					}
-					rq := r.cmd(p, nvmectrl.OpWrite, lba, n, nvmectrl.Hint{Victim: rng.IntN(2) == 0, Pages: uint32(rng.IntN(300))}, buf)
-					require.Equal(t, nvmectrl.StatusSuccess, rq.status)
-					copy(ref[lba:], buf[:n])
-				case op < 18:
-					rq := r.cmd(p, nvmectrl.OpRead, lba, n, nvmectrl.Hint{}, buf)
-					require.Equal(t, nvmectrl.StatusSuccess, rq.status)
-					for i := 0; i < n; i++ {
-						require.Equal(t, ref[lba+int64(i)], buf[i], "lba %d at %v", lba+int64(i), p.Now())
-						checked++
-					}
-				case op < 19:
-					rq := r.cmd(p, nvmectrl.OpDatasetManagement, lba, n, nvmectrl.Hint{}, nil)
-					require.Equal(t, nvmectrl.StatusSuccess, rq.status)
-					for i := lba; i < lba+int64(n); i++ {
-						ref[i] = 0
-					}
-				default:
-					r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
-				}
+				checked += r.mixedOp(t, p, rng, lba, n, buf, ref, &version, 0)
 				for i := lba; i < lba+int64(n); i++ {
 					busy[i] = false
 				}

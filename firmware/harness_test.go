@@ -212,3 +212,40 @@ func (r *rig) cmdFUA(p *sim.Proc, op nvmectrl.Opcode, lba int64, pages int, hint
 	r.slotSig.Notify()
 	return rq
 }
+
+// mixedOp issues one command of the integrity workloads' mix on pages [lba, lba+n), which
+// the caller holds: 55 % writes of fresh stamps (a page in onesEvery carries all-ones data
+// instead when onesEvery > 0), 35 % reads each page checked against ref, 5 % deallocates,
+// 5 % flushes. It draws from rng in the order both workloads always have, and returns the
+// pages a read checked.
+func (r *rig) mixedOp(t testing.TB, p *sim.Proc, rng *sim.RNG, lba int64, n int, buf, ref []uint64, version *uint64, onesEvery int) int {
+	switch op := rng.IntN(20); {
+	case op < 11:
+		for i := 0; i < n; i++ {
+			*version++
+			buf[i] = Stamp(lba+int64(i), *version)
+			if onesEvery > 0 && rng.IntN(onesEvery) == 0 {
+				buf[i] = die.ErasedStamp
+			}
+		}
+		rq := r.cmd(p, nvmectrl.OpWrite, lba, n, nvmectrl.Hint{Victim: rng.IntN(2) == 0, Pages: uint32(rng.IntN(300))}, buf)
+		require.Equal(t, nvmectrl.StatusSuccess, rq.status)
+		copy(ref[lba:], buf[:n])
+	case op < 18:
+		rq := r.cmd(p, nvmectrl.OpRead, lba, n, nvmectrl.Hint{}, buf)
+		require.Equal(t, nvmectrl.StatusSuccess, rq.status)
+		for i := 0; i < n; i++ {
+			require.Equal(t, ref[lba+int64(i)], buf[i], "lba %d at %v", lba+int64(i), p.Now())
+		}
+		return n
+	case op < 19:
+		rq := r.cmd(p, nvmectrl.OpDatasetManagement, lba, n, nvmectrl.Hint{}, nil)
+		require.Equal(t, nvmectrl.StatusSuccess, rq.status)
+		for i := lba; i < lba+int64(n); i++ {
+			ref[i] = 0
+		}
+	default:
+		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+	}
+	return 0
+}
