@@ -190,18 +190,27 @@ func (wk *worker) takeNext(now sim.Time) {
 	f.hil.idle = append(f.hil.idle, wk)
 }
 
+// takeSpan sets the worker's byte range and first and last logical page from its command,
+// or completes the command with LBA Out of Range and reports false.
+func (wk *worker) takeSpan() bool {
+	off, n, first, last, ok := wk.span(wk.cmd)
+	if !ok {
+		wk.finish(nvmectrl.StatusLBAOutOfRange)
+		return false
+	}
+	wk.off, wk.n, wk.i, wk.last = off, n, first, last
+	return true
+}
+
 // read serves the command's pages from the buffer, from in-flight programs, or from flash,
 // and moves them to the host once they are all in DRAM (readDone).
 func (wk *worker) read() {
 	f := wk.f
-	off, n, first, last, ok := wk.span(wk.cmd)
-	if !ok {
-		wk.finish(nvmectrl.StatusLBAOutOfRange)
+	if !wk.takeSpan() {
 		return
 	}
-	wk.off, wk.n, wk.i, wk.last = off, n, first, last
 	wk.w.h, wk.w.code = wk, stepRead
-	wk.readIssue(f.eng.Now(), first, last)
+	wk.readIssue(f.eng.Now(), wk.i, wk.last)
 	if wk.w.pending == 0 {
 		wk.readDone()
 	}
@@ -281,13 +290,10 @@ func (wk *worker) grow(n int) {
 // (MaxCommands bounds the contexts).
 func (wk *worker) write() {
 	f := wk.f
-	off, n, first, last, ok := wk.span(wk.cmd)
-	if !ok {
-		wk.finish(nvmectrl.StatusLBAOutOfRange)
+	if !wk.takeSpan() {
 		return
 	}
-	wk.off, wk.n, wk.i, wk.last = off, n, first, last
-	f.announce(wk.cmd, last-first+1)
+	f.announce(wk.cmd, wk.last-wk.i+1)
 	if wk.held {
 		wk.writeChunk()
 		return
