@@ -26,7 +26,7 @@ type replayFlags struct {
 	traceFormat, format, out, mode, timeScale, past string
 	records, stride                                 string
 	qd, maxReq                                      int
-	lenient                                         bool
+	lenient, sort                                   bool
 	tl                                              timelineFlags
 }
 
@@ -60,6 +60,7 @@ with a warning) or rejected (--past-capacity). An empty trace is an error.`,
 	f.IntVar(&rf.qd, "qd", 32, fmt.Sprintf("outstanding requests in afap mode, 1 … %d", replay.MaxDepth))
 	f.IntVar(&rf.maxReq, "max", 0, "replay at most this many requests (0 = all)")
 	f.BoolVar(&rf.lenient, "lenient", false, "skip malformed lines with a warning instead of stopping")
+	f.BoolVar(&rf.sort, "sort", false, "sort a trace whose lines are out of time order (reads it twice and holds it in memory, about 56 B a request)")
 	f.StringVar(&rf.records, "records", "", "write every request's issue time and latency to this CSV file")
 	f.StringVar(&rf.stride, "device-stride", "", "place trace device d at offset d × this size (default: all devices share offset 0)")
 	return cmd
@@ -154,28 +155,43 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		m.SSD.FW.Track(smp)
 		m.Host.Cache.Track(smp)
 	}
-	tf, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer tf.Close()
 	fit := replay.FitOptions(topt, dev)
-	rd, err := trace.NewReader(tf, path, fit)
-	if err != nil {
-		return err
+	var src replay.Source
+	var st trace.Stats
+	var format trace.Format
+	var rd *trace.Reader
+	if rf.sort {
+		// The whole trace, read twice and sorted by time (trace.ReadSorted).
+		reqs, sst, f, err := trace.ReadSorted(path, fit)
+		if err != nil {
+			return err
+		}
+		src, st, format = replay.FromSlice(reqs), sst, f
+	} else {
+		tf, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer tf.Close()
+		if rd, err = trace.NewReader(tf, path, fit); err != nil {
+			return err
+		}
+		src = rd
 	}
 	var res *replay.Result
 	var runErr error
 	before := m.SSD.FW.Stats
 	m.Eng.Spawn("replay", func(p *sim.Proc) {
-		res, runErr = replay.Run(p, dev, rd, ropt)
+		res, runErr = replay.Run(p, dev, src, ropt)
 		m.Eng.Stop()
 	})
 	m.Eng.Run()
 	if runErr != nil {
 		return runErr
 	}
-	st := rd.Stats()
+	if rd != nil {
+		st, format = rd.Stats(), rd.Format()
+	}
 	if smp != nil {
 		if err := rf.tl.write(tl, cmd.ErrOrStderr(), smp.Series()); err != nil {
 			return err
@@ -185,7 +201,7 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		return fmt.Errorf("%s: no requests in the trace (%d lines: %d ignored by design, %d malformed and skipped)",
 			path, st.Lines, st.Ignored, st.Skipped)
 	}
-	sum := newReplaySummary(path, rd.Format(), fit, st, res)
+	sum := newReplaySummary(path, format, fit, st, res)
 	sum.UnwrittenReadPages = warnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, before)
 	stderr := cmd.ErrOrStderr()
 	for _, w := range st.Warnings {

@@ -276,3 +276,18 @@ func TestUflipTargetNeedsForceToOverwrite(t *testing.T) {
 	_, err := run("uflip", "--bench", "granularity", "--span", "8MiB", "--target", full, "--out", "")
 	require.ErrorContains(t, err, "give --force")
 }
+
+func TestReplaySort(t *testing.T) {
+	// Lines out of time order are refused without --sort and replayed in time order with it:
+	// 4 requests, times 2000, 0, 1000, 0 ns relative to the earliest.
+	path := filepath.Join(t.TempDir(), "u.trace")
+	require.NoError(t, os.WriteFile(path, []byte("3000 0 0 8 1\n1000 0 8 8 0\n2000 0 16 8 1\n1000 0 24 8 1\n"), 0o644))
+	_, err := run("replay", path, "--trace-format", "disksim")
+	require.ErrorContains(t, err, "earlier than the previous request")
+	out, _, err := runStdout("replay", path, "--trace-format", "disksim", "--sort", "--format", "json")
+	require.NoError(t, err)
+	var s replaySummary
+	require.NoError(t, json.Unmarshal([]byte(out), &s))
+	require.Equal(t, int64(4), s.Replayed)
+	require.Equal(t, "disksim", s.TraceFormat)
+}

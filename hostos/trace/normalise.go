@@ -9,11 +9,11 @@ import (
 // alignment, device mapping and capacity, in that order (see the package comment).
 func (r *Reader) normalise() (Request, error) {
 	c := &r.cur
-	if r.started && c.ts.less(r.prev) {
+	if r.started && !r.unordered && c.ts.less(r.prev) {
 		return Request{}, fmt.Errorf("time %q: earlier than the previous request (line %d)", c.tsText, r.prevLine)
 	}
 	base := r.base
-	if !r.started {
+	if !r.started && !r.unordered {
 		base = c.ts
 	}
 	t, err := c.ts.since(base, r.unit)
@@ -44,7 +44,9 @@ func (r *Reader) normalise() (Request, error) {
 	}
 	r.count(req, c.size, rounded, wrapped)
 	if !r.started {
-		r.base = c.ts
+		if !r.unordered {
+			r.base = c.ts
+		}
 		r.started = true
 	}
 	r.prev, r.prevLine = c.ts, r.line

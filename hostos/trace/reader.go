@@ -92,6 +92,10 @@ type Reader struct {
 
 	blkDevs []uint64 // blkparse major<<32|minor, in order of first appearance
 
+	// unordered (ReadSorted's second pass) accepts requests out of time order, their times
+	// relative to base, the trace's earliest timestamp, set beforehand.
+	unordered bool
+
 	vscsiVer int               // binary vSCSI: the records' version (1 or 2)
 	rec      [vscsiV2Size]byte // binary vSCSI: the record being read
 
