@@ -74,21 +74,12 @@ func integrityRunSpec(t testing.TB, spec Spec, ios int, seed uint64) *rig {
 				left--
 				n := 1 + rng.IntN(8)
 				lba := rng.Int64N(span - int64(n))
-				free := true
-				for i := lba; i < lba+int64(n); i++ {
-					free = free && !busy[i]
-				}
-				if !free {
+				if !hold(busy, lba, n) {
 					p.Sleep(sim.Microsecond)
 					continue
 				}
-				for i := lba; i < lba+int64(n); i++ {
-					busy[i] = true
-				}
 				checked += r.mixedOp(t, p, rng, lba, n, buf, ref, &version, 0)
-				for i := lba; i < lba+int64(n); i++ {
-					busy[i] = false
-				}
+				release(busy, lba, n)
 			}
 		})
 	}

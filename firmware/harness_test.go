@@ -249,3 +249,24 @@ func (r *rig) mixedOp(t testing.TB, p *sim.Proc, rng *sim.RNG, lba int64, n int,
 	}
 	return 0
 }
+
+// hold marks pages [lba, lba+n) busy for one host process of an integrity workload and
+// reports true, or reports false, changing nothing, if another holds any of them.
+func hold(busy []bool, lba int64, n int) bool {
+	for i := lba; i < lba+int64(n); i++ {
+		if busy[i] {
+			return false
+		}
+	}
+	for i := lba; i < lba+int64(n); i++ {
+		busy[i] = true
+	}
+	return true
+}
+
+// release frees pages [lba, lba+n) that hold took.
+func release(busy []bool, lba int64, n int) {
+	for i := lba; i < lba+int64(n); i++ {
+		busy[i] = false
+	}
+}
