@@ -142,3 +142,21 @@ func (ps Percentiles) Labels() []string {
 	}
 	return out
 }
+
+// ParsePercentileKey reads a field name's percentile back (the inverse of PercentileKey,
+// without the unit): "p999" → 99.9, "p05" → 5; ok is false for other names ("mean", "p99_norm").
+func ParsePercentileKey(key string) (p float64, ok bool) {
+	d, found := strings.CutPrefix(key, "p")
+	if !found || len(d) < 2 || strings.Trim(d, "0123456789") != "" {
+		return 0, false
+	}
+	s := d[:2]
+	if len(d) > 2 {
+		s += "." + d[2:]
+	}
+	p, err := strconv.ParseFloat(s, 64)
+	if err != nil || p <= 0 || PercentileKey(p) != key {
+		return 0, false
+	}
+	return p, true
+}

@@ -69,3 +69,15 @@ func TestFieldsKeepOrder(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, `{"mean_us":1.5,"p999_us":2,"max_us":3}`, string(b))
 }
+
+func TestParsePercentileKey(t *testing.T) {
+	for _, p := range []float64{5, 9.95, 50, 99, 99.5, 99.9, 99.99, 99.999, 0.1} {
+		got, ok := ParsePercentileKey(PercentileKey(p))
+		require.True(t, ok, p)
+		require.Equal(t, p, got)
+	}
+	for _, k := range []string{"p", "p9", "mean", "p99x", "p00", "p990"} {
+		_, ok := ParsePercentileKey(k)
+		require.False(t, ok, k)
+	}
+}

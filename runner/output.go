@@ -30,16 +30,24 @@ func (r *Result) Throughput(app string) float64 {
 	return float64(a.Bytes) / r.window().Seconds() / 1e6
 }
 
+// textPercentiles are the text table's and result.json's percentiles without
+// --percentiles: p50, p90, p99, p99.9 (apps.csv adds p99.99, report.DefaultPercentiles).
+var textPercentiles = report.Percentiles{50, 90, 99, 99.9}
+
 // AppTable is the per-application latency and throughput table.
 func (r *Result) AppTable() *report.Table {
-	t := &report.Table{Title: "applications (" + r.Label + ")",
-		Header: []string{"app", "requests", "req/s", "MB/s", "mean", "p50", "p90", "p99", "p99.9", "max"}}
+	ps := r.Percentiles.Or(textPercentiles)
+	h := append([]string{"app", "requests", "req/s", "MB/s", "mean"}, ps.Labels()...)
+	t := &report.Table{Title: "applications (" + r.Label + ")", Header: append(h, "max")}
 	secs := r.window().Seconds()
 	for _, a := range r.Apps {
 		h := a.Latency
-		t.Append(a.App, strconv.FormatInt(a.Requests, 10), fmt.Sprintf("%.1f", float64(a.Requests)/secs),
-			fmt.Sprintf("%.1f", r.Throughput(a.App)), ms(int64(h.Mean())), ms(h.Quantile(0.5)),
-			ms(h.Quantile(0.9)), ms(h.Quantile(0.99)), ms(h.Quantile(0.999)), ms(h.Max()))
+		row := []string{a.App, strconv.FormatInt(a.Requests, 10), fmt.Sprintf("%.1f", float64(a.Requests)/secs),
+			fmt.Sprintf("%.1f", r.Throughput(a.App)), ms(int64(h.Mean()))}
+		for _, v := range ps.Quantiles(h) {
+			row = append(row, ms(v))
+		}
+		t.Append(append(row, ms(h.Max()))...)
 	}
 	return t
 }
@@ -239,16 +247,26 @@ type jsonPeak struct {
 	EndPS    int64   `json:"end_ps"`
 }
 
+// jsonApp is one application in result.json: app, requests, bytes, mean_ps, a pXX_ps per
+// percentile (p50, p90, p99, p999 without --percentiles) and max_ps.
 type jsonApp struct {
-	App      string  `json:"app"`
-	Requests int64   `json:"requests"`
-	Bytes    int64   `json:"bytes"`
-	MeanPS   float64 `json:"mean_ps"`
-	P50PS    int64   `json:"p50_ps"`
-	P90PS    int64   `json:"p90_ps"`
-	P99PS    int64   `json:"p99_ps"`
-	P999PS   int64   `json:"p999_ps"`
-	MaxPS    int64   `json:"max_ps"`
+	App      string
+	Requests int64
+	Bytes    int64
+	MeanPS   float64
+	Pcts     report.Percentiles
+	PPS      []int64 // at each of Pcts
+	MaxPS    int64
+}
+
+// MarshalJSON writes the members in order, the percentiles named after the list.
+func (a jsonApp) MarshalJSON() ([]byte, error) {
+	f := report.Fields{{Key: "app", Value: a.App}, {Key: "requests", Value: a.Requests}, {Key: "bytes", Value: a.Bytes},
+		{Key: "mean_ps", Value: a.MeanPS}}
+	for i, k := range a.Pcts.Keys("_ps") {
+		f = append(f, report.Field{Key: k, Value: a.PPS[i]})
+	}
+	return append(f, report.Field{Key: "max_ps", Value: a.MaxPS}).MarshalJSON()
 }
 
 type jsonVictim struct {
@@ -279,8 +297,8 @@ func (r *Result) JSON() any {
 		PowerLoss: r.PowerLossTable()}
 	for _, a := range r.Apps {
 		h := a.Latency
-		j.Apps = append(j.Apps, jsonApp{a.App, a.Requests, a.Bytes, h.Mean(), h.Quantile(0.5), h.Quantile(0.9),
-			h.Quantile(0.99), h.Quantile(0.999), h.Max()})
+		ps := r.Percentiles.Or(textPercentiles)
+		j.Apps = append(j.Apps, jsonApp{a.App, a.Requests, a.Bytes, h.Mean(), ps, ps.Quantiles(h), h.Max()})
 	}
 	for _, v := range r.Victims {
 		j.Victims = append(j.Victims, jsonVictim{int64(v.Start), int64(v.Done), int64(v.Pages), fmt.Sprint(v.Reason)})

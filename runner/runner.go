@@ -58,6 +58,10 @@ type Result struct {
 	Ended    sim.Time
 	Events   uint64
 	Apps     []AppResult
+	// Percentiles, when set (a command's --percentiles), replaces the latency percentiles of
+	// the application tables: AppTable, AppCSV (apps.csv) and JSON (result.json). Nil keeps
+	// each one's default set.
+	Percentiles report.Percentiles
 
 	Utilization *report.Table // every resource, busy share by activity, over the measured window
 	// UtilizationFrac is the same as fractions of the window, for utilization.csv.

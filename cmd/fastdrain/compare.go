@@ -116,7 +116,7 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 		plTab = powerLossCompareTable(plCells)
 	}
 	out := cmd.OutOrStdout()
-	sum := buildSummary(cf.cfg.preset, opts[0].Workload.Scenario.Duration, scenarios, appsRun, variants, cell)
+	sum := buildSummary(cf.cfg.preset, opts[0].Workload.Scenario.Duration, scenarios, appsRun, variants, cf.pcts.list, cell)
 	if cf.format == "json" {
 		if err := sum.writeJSON(out); err != nil {
 			return err
@@ -145,6 +145,7 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	}
 	dir := filepath.Join(cf.out, "compare")
 	for i, r := range results {
+		r.Percentiles = cf.pcts.list
 		d := filepath.Join(dir, opts[i].Workload.Scenario.Name, opts[i].Label)
 		if err := r.WriteDir(d); err != nil {
 			return err

@@ -1,18 +1,16 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/replay"
 	"github.com/fastdrain-sim/fastdrain/hostos/trace"
 	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
 )
@@ -28,6 +26,7 @@ type replayFlags struct {
 	qd, maxReq                                      int
 	lenient, sort                                   bool
 	tl                                              timelineFlags
+	pcts                                            percentileFlag
 }
 
 func newReplay() *cobra.Command {
@@ -62,6 +61,7 @@ with a warning) or rejected (--past-capacity). An empty trace is an error.`,
 	f.BoolVar(&rf.lenient, "lenient", false, "skip malformed lines with a warning instead of stopping")
 	f.BoolVar(&rf.sort, "sort", false, "sort a trace whose lines are out of time order (reads it twice and holds it in memory, about 56 B a request)")
 	f.StringVar(&rf.records, "records", "", "write every request's issue time and latency to this CSV file")
+	rf.pcts.register(cmd, "every table, replay.json and the CSV files")
 	f.StringVar(&rf.stride, "device-stride", "", "place trace device d at offset d × this size (default: all devices share offset 0)")
 	return cmd
 }
@@ -121,6 +121,9 @@ func (rf *replayFlags) options() (trace.Options, replay.Options, error) {
 		errs = append(errs, fmt.Errorf("--max %d: want 0 (all) or a positive count", rf.maxReq))
 	}
 	ropt.QueueDepth, ropt.MaxRequests = rf.qd, int64(rf.maxReq)
+	if err := rf.pcts.parse(); err != nil {
+		errs = append(errs, err)
+	}
 	return topt, ropt, errors.Join(append(errs, ropt.Validate())...)
 }
 
@@ -181,6 +184,7 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 	var res *replay.Result
 	var runErr error
 	before := m.SSD.FW.Stats
+	wasted0 := m.SSD.FW.FTL().Stats.Wasted
 	m.Eng.Spawn("replay", func(p *sim.Proc) {
 		res, runErr = replay.Run(p, dev, src, ropt)
 		m.Eng.Stop()
@@ -201,7 +205,7 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		return fmt.Errorf("%s: no requests in the trace (%d lines: %d ignored by design, %d malformed and skipped)",
 			path, st.Lines, st.Ignored, st.Skipped)
 	}
-	sum := newReplaySummary(path, format, fit, st, res)
+	sum := newReplaySummary(path, format, fit, st, res, rf.pcts.list, runner.MachineStats(m, "replay", wasted0))
 	sum.UnwrittenReadPages = warnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, before)
 	stderr := cmd.ErrOrStderr()
 	for _, w := range st.Warnings {
@@ -232,6 +236,14 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 			fmt.Fprintf(out, "%d requests issued late (device saturated)\n", res.Late)
 		}
 		err = sum.table().WriteText(out)
+		if err == nil && len(sum.Devices) > 2 { // more than one device and the "all" row
+			fmt.Fprintln(out)
+			err = sum.deviceTable().WriteText(out)
+		}
+		if err == nil {
+			fmt.Fprintln(out)
+			err = sum.statsTable.WriteText(out)
+		}
 	}
 	if err != nil || rf.out == "" {
 		return err
@@ -242,108 +254,16 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 	if err := report.WriteFile(filepath.Join(rf.out, "replay.json"), sum.writeJSON); err != nil {
 		return err
 	}
-	return sum.table().SaveCSV(filepath.Join(rf.out, "replay.csv"))
+	for _, f := range []struct {
+		name string
+		t    *report.Table
+	}{{"replay.csv", sum.table()}, {"replay-devices.csv", sum.deviceTable()}, {"replay-stats.csv", sum.statsCSV()}} {
+		if err := f.t.SaveCSV(filepath.Join(rf.out, f.name)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // mb formats bytes as decimal megabytes (10⁶ B) with one decimal.
 func mb(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) }
-
-// replaySummary is replay's result as numbers, units in the field names: what --format
-// json prints and replay.json holds.
-type replaySummary struct {
-	Format      string `json:"format"` // "fastdrain-replay/1"
-	Trace       string `json:"trace"`
-	TraceFormat string `json:"trace_format"`
-	Lines       int64  `json:"lines"`
-	Requests    int64  `json:"requests"`
-	Replayed    int64  `json:"replayed"`
-	Skipped     int64  `json:"skipped"`
-	Rounded     int64  `json:"rounded"`
-	Wrapped     int64  `json:"wrapped"`
-	// BlockBytes is the size requests are rounded out to; CapacityBytes the device's.
-	BlockBytes    int64   `json:"block_bytes"`
-	CapacityBytes int64   `json:"capacity_bytes"`
-	ElapsedUs     float64 `json:"elapsed_us"`
-	IOPS          float64 `json:"iops"`
-	Late          int64   `json:"late"`
-	PeakInFlight  int     `json:"peak_in_flight"`
-	DeviceErrors  int64   `json:"device_errors"`
-	// UnwrittenReadPages counts read pages that had never been written (answered without
-	// touching flash); a warning names them when they are over 1 % of the pages read.
-	UnwrittenReadPages int64         `json:"unwritten_read_pages"`
-	Ops                []replayOpSum `json:"ops"`
-}
-
-// replayOpSum is one operation kind's (read, write, trim, flush; "all" for every one).
-type replayOpSum struct {
-	Op       string `json:"op"`
-	Requests int64  `json:"requests"`
-	// BytesAsked is what the trace asked for; BytesMoved what the device moved after
-	// rounding out to BlockBytes (0 asked for trims and flushes).
-	BytesAsked int64   `json:"bytes_asked"`
-	BytesMoved int64   `json:"bytes_moved"`
-	IOPS       float64 `json:"iops"`
-	MBps       float64 `json:"mb_per_s"` // BytesMoved per simulated second, 10⁶ B
-	latencyUs
-}
-
-// newReplaySummary computes the summary. IOPS and MB/s are over the replay's span, from its
-// start to the last completion.
-func newReplaySummary(path string, format trace.Format, fit trace.Options, st trace.Stats, res *replay.Result) *replaySummary {
-	span := (res.LastCompletion - res.Start).Seconds()
-	per := func(n float64) float64 {
-		if span <= 0 {
-			return 0
-		}
-		return n / span
-	}
-	us := func(ps int64) float64 { return float64(ps) / float64(sim.Microsecond) }
-	s := &replaySummary{Format: "fastdrain-replay/1", Trace: path, TraceFormat: format.String(), Lines: st.Lines,
-		Requests: st.Requests, Replayed: res.Requests, Skipped: st.Skipped, Rounded: st.Rounded, Wrapped: st.Wrapped,
-		BlockBytes: fit.SectorSize, CapacityBytes: fit.Capacity, ElapsedUs: us(int64(res.LastCompletion - res.Start)),
-		IOPS: per(float64(res.Requests)), Late: res.Late, PeakInFlight: res.Peak, DeviceErrors: res.Errors}
-	asked := map[trace.Op]int64{trace.Read: st.ReadBytesAsked, trace.Write: st.WriteBytesAsked}
-	add := func(name string, n, askedB, moved int64, h *sim.Histogram) {
-		s.Ops = append(s.Ops, replayOpSum{Op: name, Requests: n, BytesAsked: askedB, BytesMoved: moved,
-			IOPS: per(float64(n)), MBps: per(float64(moved)) / 1e6, latencyUs: latencyOf(h)})
-	}
-	var allAsked, allMoved int64
-	for op := 0; op < len(res.Count); op++ {
-		if res.Count[op] == 0 {
-			continue
-		}
-		a := asked[trace.Op(op)]
-		if st.Requests != res.Requests { // --max cut the replay short: the trace's bytes are not the replay's
-			a = res.Bytes[op]
-		}
-		add(trace.Op(op).String(), res.Count[op], a, res.Bytes[op], &res.Latency[op])
-		allAsked += a
-		allMoved += res.Bytes[op]
-	}
-	add("all", res.Requests, allAsked, allMoved, res.Total())
-	return s
-}
-
-// table is the summary's per-operation table.
-func (s *replaySummary) table() *report.Table {
-	t := &report.Table{Title: "replay: per operation (MB = 10⁶ B; asked = as in the trace, moved = rounded out to " +
-		strconv.FormatInt(s.BlockBytes, 10) + " B blocks)",
-		Header: []string{"op", "requests", "iops", "asked_mb", "moved_mb", "mb_per_s", "mean_us", "stdev_us", "min_us", "p50_us",
-			"p90_us", "p99_us", "p999_us", "p9999_us", "max_us"}}
-	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
-	for _, o := range s.Ops {
-		t.Append(o.Op, strconv.FormatInt(o.Requests, 10), f(o.IOPS), f(float64(o.BytesAsked)/1e6), f(float64(o.BytesMoved)/1e6),
-			f(o.MBps), f(o.MeanUs), f(o.StdevUs), f(o.MinUs), f(o.P50Us), f(o.P90Us), f(o.P99Us), f(o.P999Us), f(o.P9999Us), f(o.MaxUs))
-	}
-	return t
-}
-
-// writeJSON writes the summary as indented JSON.
-func (s *replaySummary) writeJSON(w io.Writer) error {
-	b, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
-}

@@ -44,6 +44,7 @@ type runFlags struct {
 	seeded   bool
 	check    bool
 	plotDPI  int
+	pcts     percentileFlag
 }
 
 func (rf *runFlags) register(cmd *cobra.Command, scenarioDefault string) {
@@ -61,6 +62,7 @@ func (rf *runFlags) register(cmd *cobra.Command, scenarioDefault string) {
 	f.StringVar(&rf.format, "format", "text", "terminal output: text, json or csv (run: apps.csv's table; compare: summary.json's cells)")
 	f.BoolVar(&rf.noFiles, "no-files", false, "write nothing under --out")
 	f.BoolVar(&rf.check, "check-data", false, "check that every page the host wrote reads back from the device (docs/reliability.md); results are unchanged")
+	rf.pcts.register(cmd, "run: the applications table, apps.csv and result.json; compare: summary.json and summary.csv")
 	f.IntVar(&rf.plotDPI, "plot-dpi", report.DefaultPNGDPI, fmt.Sprintf("resolution of the PNG plots in dots per inch (%d to %d; SVG plots are vector graphics)", report.MinPNGDPI, report.MaxPNGDPI))
 }
 
@@ -118,6 +120,9 @@ func (rf *runFlags) workload(name string) (runner.Workload, error) {
 	}
 	if rf.format != "text" && rf.format != "json" && rf.format != "csv" {
 		errs = append(errs, fmt.Errorf("--format %q: want text, json or csv", rf.format))
+	}
+	if err := rf.pcts.parse(); err != nil {
+		errs = append(errs, err)
 	}
 	if err := report.SetPNGDPI(rf.plotDPI); err != nil {
 		errs = append(errs, fmt.Errorf("--plot-dpi %d: want %d to %d dots per inch", rf.plotDPI, report.MinPNGDPI, report.MaxPNGDPI))
@@ -180,6 +185,7 @@ to --out/run/<preset>-<variant>-<scenario>/.`,
 			if err != nil {
 				return err
 			}
+			res.Percentiles = rf.pcts.list
 			warnUnwritten(cmd.ErrOrStderr(), "", res.Firmware, firmware.Stats{})
 			if !rf.noFiles {
 				dir := filepath.Join(rf.out, "run", fmt.Sprintf("%s-%s-%s", c.Name, label, w.Scenario.Name))

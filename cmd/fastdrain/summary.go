@@ -23,37 +23,74 @@ type compareSummary struct {
 	Variants  []string      `json:"variants"`
 	Scenarios []string      `json:"scenarios"`
 	Cells     []summaryCell `json:"cells"`
+	pcts      report.Percentiles
 }
 
 // summaryCell is one application under one variant.
 type summaryCell struct {
-	Scenario string `json:"scenario"`
-	App      string `json:"app"`
-	Variant  string `json:"variant"`
-	Requests int64  `json:"requests"`
+	Scenario string
+	App      string
+	Variant  string
+	Requests int64
 	latencyUs
 	// P99Norm is p99 over the baseline variant's p99 for the same app (0 if either is empty).
-	P99Norm float64 `json:"p99_norm"`
+	P99Norm float64
 	// CorunnerMBps is Ungzip's write throughput in the same run (10⁶ bytes per second).
-	CorunnerMBps float64 `json:"corunner_mb_per_s"`
-	// SSD power over the measured window (0 when energy was not measured).
-	AvgW  float64 `json:"ssd_avg_w"`
-	JPerG float64 `json:"ssd_j_per_gb_written"`
+	CorunnerMBps float64
+	// SSD power over the measured window and the highest over the last peak window (0 when
+	// energy was not measured), and the energy per GB the host wrote.
+	AvgW, PeakW float64
+	JPerG       float64
+}
+
+// MarshalJSON writes the cell's members in summaryHeader's order: the latency members are
+// named after the --percentiles list.
+func (c summaryCell) MarshalJSON() ([]byte, error) {
+	f := report.Fields{{Key: "scenario", Value: c.Scenario}, {Key: "app", Value: c.App}, {Key: "variant", Value: c.Variant},
+		{Key: "requests", Value: c.Requests}}
+	f = append(f, c.latencyUs.fields()...)
+	f = append(f, report.Fields{{Key: "p99_norm", Value: c.P99Norm}, {Key: "corunner_mb_per_s", Value: c.CorunnerMBps},
+		{Key: "ssd_avg_w", Value: c.AvgW}, {Key: "ssd_peak_w", Value: c.PeakW}, {Key: "ssd_j_per_gb_written", Value: c.JPerG}}...)
+	return f.MarshalJSON()
+}
+
+// UnmarshalJSON reads a cell MarshalJSON wrote.
+func (c *summaryCell) UnmarshalJSON(b []byte) error {
+	var f struct {
+		Scenario     string  `json:"scenario"`
+		App          string  `json:"app"`
+		Variant      string  `json:"variant"`
+		Requests     int64   `json:"requests"`
+		P99Norm      float64 `json:"p99_norm"`
+		CorunnerMBps float64 `json:"corunner_mb_per_s"`
+		AvgW         float64 `json:"ssd_avg_w"`
+		PeakW        float64 `json:"ssd_peak_w"`
+		JPerG        float64 `json:"ssd_j_per_gb_written"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	l, err := decodeLatency(b)
+	*c = summaryCell{Scenario: f.Scenario, App: f.App, Variant: f.Variant, Requests: f.Requests, latencyUs: l,
+		P99Norm: f.P99Norm, CorunnerMBps: f.CorunnerMBps, AvgW: f.AvgW, PeakW: f.PeakW, JPerG: f.JPerG}
+	return err
 }
 
 // buildSummary fills the summary from the compare run's cells.
-func buildSummary(preset string, dur sim.Time, scenarios, appsRun, variants []string, cell func(app, v string) runner.Cell) compareSummary {
+// The latency members are at the percentiles ps (nil: report.DefaultPercentiles).
+func buildSummary(preset string, dur sim.Time, scenarios, appsRun, variants []string, ps report.Percentiles,
+	cell func(app, v string) runner.Cell) compareSummary {
 	s := compareSummary{Format: "fastdrain-compare/1", Preset: preset, Seconds: dur.Seconds(), Baseline: variants[0],
-		Variants: variants, Scenarios: scenarios, Cells: []summaryCell{}}
+		Variants: variants, Scenarios: scenarios, Cells: []summaryCell{}, pcts: ps}
 	for _, a := range appsRun {
 		base := cell(a, variants[0]).P99(a)
 		for _, v := range variants {
 			c := cell(a, v)
-			sc := summaryCell{Scenario: c.Scenario, App: a, Variant: v}
+			sc := summaryCell{Scenario: c.Scenario, App: a, Variant: v, latencyUs: emptyLatency(ps)}
 			if c.Result != nil {
 				if r := c.Result.App(a); r != nil && r.Latency != nil && r.Latency.Count() > 0 {
 					h := r.Latency
-					sc.Requests, sc.latencyUs = r.Requests, latencyOf(h)
+					sc.Requests, sc.latencyUs = r.Requests, latencyOf(h, ps)
 					if base > 0 {
 						sc.P99Norm = float64(h.Quantile(0.99)) / float64(base)
 					}
@@ -63,6 +100,9 @@ func buildSummary(preset string, dur sim.Time, scenarios, appsRun, variants []st
 				}
 				if e := c.Result.Energy; e != nil {
 					sc.AvgW, sc.JPerG = finiteOr0(e.AveragePower()), finiteOr0(e.PerGBWritten())
+					if n := len(e.Peaks); n > 0 {
+						sc.PeakW = e.Peaks[n-1].Watts
+					}
 				}
 			}
 			s.Cells = append(s.Cells, sc)
@@ -83,14 +123,13 @@ func (s compareSummary) writeJSON(w io.Writer) error {
 
 // table is the summary's cells as a table of numbers (summary.csv, --format csv).
 func (s compareSummary) table() *report.Table {
-	t := &report.Table{Title: "summary", Header: []string{"scenario", "app", "variant", "requests", "mean_us", "stdev_us",
-		"min_us", "p50_us", "p90_us", "p99_us", "p999_us", "p9999_us", "max_us", "p99_norm", "corunner_mb_per_s", "ssd_avg_w",
-		"ssd_j_per_gb_written"}}
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	h := append([]string{"scenario", "app", "variant", "requests"}, latencyHeader(s.pcts)...)
+	t := &report.Table{Title: "summary", Header: append(h, "p99_norm", "corunner_mb_per_s", "ssd_avg_w", "ssd_peak_w",
+		"ssd_j_per_gb_written")}
+	f := exact
 	for _, c := range s.Cells {
-		t.Append(c.Scenario, c.App, c.Variant, strconv.FormatInt(c.Requests, 10), f(c.MeanUs), f(c.StdevUs), f(c.MinUs),
-			f(c.P50Us), f(c.P90Us), f(c.P99Us), f(c.P999Us), f(c.P9999Us), f(c.MaxUs), f(c.P99Norm), f(c.CorunnerMBps),
-			f(c.AvgW), f(c.JPerG))
+		row := append([]string{c.Scenario, c.App, c.Variant, strconv.FormatInt(c.Requests, 10)}, c.latencyUs.cells(f)...)
+		t.Append(append(row, f(c.P99Norm), f(c.CorunnerMBps), f(c.AvgW), f(c.PeakW), f(c.JPerG))...)
 	}
 	return t
 }

@@ -245,6 +245,10 @@ func (r *Replay) complete(s *slot) {
 	res.Count[op]++
 	res.Bytes[op] += s.req.Size
 	res.Latency[op].Record(int64(lat))
+	d := res.device(s.req.Device)
+	d.Count[op]++
+	d.Bytes[op] += s.req.Size
+	d.Latency.Record(int64(lat))
 	res.LastCompletion = now
 	failed := s.bio.Err != nil
 	if failed {
@@ -276,6 +280,7 @@ func (r *Replay) slot() *slot {
 // finish flushes the records and wakes the waiters.
 func (r *Replay) finish() {
 	r.finished = true
+	r.res.sortDevices()
 	if r.rec != nil {
 		if err := r.rec.flush(); err != nil && r.err == nil {
 			r.err = fmt.Errorf("replay: records: %w", err)

@@ -1,6 +1,10 @@
 package replay
 
 import (
+	"cmp"
+	"slices"
+	"strconv"
+
 	"github.com/fastdrain-sim/fastdrain/hostos/trace"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -27,6 +31,59 @@ type Result struct {
 	Late     int64         // Timed: requests issued after their trace time
 	Lateness sim.Histogram // Timed: how late they were issued
 	Peak     int           // most requests in flight at once
+
+	// Devices splits the completed requests by the trace's device (trace.Request.Device:
+	// MSR's disk number, SPC's ASU, blkparse's device in order of appearance; all 0 when
+	// the trace has one or its devices were merged), in ascending device order once the
+	// replay has finished.
+	Devices []DeviceResult
+	devIdx  map[int]int // device → index in Devices
+	lastDev int         // index of the last device seen (consecutive requests mostly share one)
+}
+
+// DeviceResult is the completed requests of one trace device.
+type DeviceResult struct {
+	Device  int
+	Count   [NumOps]int64 // requests completed, per operation
+	Bytes   [NumOps]int64 // bytes of the completed requests (rounded out to the device's blocks), per operation
+	Latency sim.Histogram // latency of every operation of the device
+}
+
+// Requests returns the device's completed requests.
+func (d *DeviceResult) Requests() int64 {
+	var n int64
+	for _, c := range d.Count {
+		n += c
+	}
+	return n
+}
+
+// device returns the per-device result of trace device id, adding it on first sight.
+func (r *Result) device(id int) *DeviceResult {
+	if r.lastDev < len(r.Devices) && r.Devices[r.lastDev].Device == id {
+		return &r.Devices[r.lastDev]
+	}
+	i, ok := r.devIdx[id]
+	if !ok {
+		if r.devIdx == nil {
+			r.devIdx = map[int]int{}
+		}
+		i = len(r.Devices)
+		r.devIdx[id] = i
+		r.Devices = append(r.Devices, DeviceResult{Device: id})
+		r.Devices[i].Latency.Name = "replay.device[" + strconv.Itoa(id) + "].latency"
+	}
+	r.lastDev = i
+	return &r.Devices[i]
+}
+
+// sortDevices puts Devices in ascending device order (at the end of the replay).
+func (r *Result) sortDevices() {
+	slices.SortFunc(r.Devices, func(a, b DeviceResult) int { return cmp.Compare(a.Device, b.Device) })
+	for i := range r.Devices {
+		r.devIdx[r.Devices[i].Device] = i
+	}
+	r.lastDev = 0
 }
 
 // Total returns a new latency histogram of every operation together.
