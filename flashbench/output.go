@@ -19,17 +19,32 @@ func (r *Result) IOPS() float64 { return float64(r.TotalOps()) / r.Elapsed.Secon
 // Bandwidth returns data bytes moved per simulated second.
 func (r *Result) Bandwidth() float64 { return float64(r.Bytes) / r.Elapsed.Seconds() }
 
+// textPercentiles are Summary's and JSON's percentiles without --percentiles: p50 and p99.
+var textPercentiles = report.Percentiles{50, 99}
+
+// csvPercentiles are SummaryCSV's without --percentiles: p50, p90, p99 and p99.9.
+var csvPercentiles = report.Percentiles{50, 90, 99, 99.9}
+
 // Summary returns the headline table: per operation kind, count, pages, mean, p50, p99
 // and max latency.
 func (r *Result) Summary() *report.Table {
-	t := &report.Table{Title: "operations", Header: []string{"op", "count", "pages", "mean", "p50", "p99", "max"}}
+	ps := r.Percentiles.Or(textPercentiles)
+	h := append([]string{"op", "count", "pages", "mean"}, ps.Labels()...)
+	t := &report.Table{Title: "operations", Header: append(h, "max")}
 	row := func(name string, n, pages int64, h *sim.Histogram) {
 		if h.Count() == 0 {
-			t.Append(name, "0", "0", "-", "-", "-", "-")
+			cells := []string{name, "0", "0"}
+			for range len(ps) + 2 {
+				cells = append(cells, "-")
+			}
+			t.Append(cells...)
 			return
 		}
-		t.Append(name, fmt.Sprint(n), fmt.Sprint(pages), report.Duration(sim.Time(int64(h.Mean()))),
-			report.Duration(sim.Time(h.Quantile(0.5))), report.Duration(sim.Time(h.Quantile(0.99))), report.Duration(sim.Time(h.Max())))
+		cells := []string{name, fmt.Sprint(n), fmt.Sprint(pages), report.Duration(sim.Time(int64(h.Mean())))}
+		for _, v := range ps.Quantiles(h) {
+			cells = append(cells, report.Duration(sim.Time(v)))
+		}
+		t.Append(append(cells, report.Duration(sim.Time(h.Max())))...)
 	}
 	for k := channel.Read; k <= channel.Erase; k++ {
 		row(k.String(), r.Ops[k], r.Pages[k], r.Latency[k])
@@ -92,14 +107,25 @@ type JSONResult struct {
 	Utilization map[string]*report.Table `json:"utilization"`
 }
 
-// JSONOpStats is the count and latency of one operation kind, latencies in picoseconds.
+// JSONOpStats is the count and latency of one operation kind, latencies in picoseconds:
+// count, pages, mean_ps, a pXX_ps per percentile (p50_ps, p99_ps without --percentiles) and
+// max_ps.
 type JSONOpStats struct {
-	Count  int64   `json:"count"`
-	Pages  int64   `json:"pages"`
-	MeanPS float64 `json:"mean_ps"`
-	P50PS  int64   `json:"p50_ps"`
-	P99PS  int64   `json:"p99_ps"`
-	MaxPS  int64   `json:"max_ps"`
+	Count       int64
+	Pages       int64
+	MeanPS      float64
+	Percentiles report.Percentiles
+	PPS         []int64 // at each of Percentiles
+	MaxPS       int64
+}
+
+// MarshalJSON writes the members in order, the percentiles named after the list.
+func (o JSONOpStats) MarshalJSON() ([]byte, error) {
+	f := report.Fields{{Key: "count", Value: o.Count}, {Key: "pages", Value: o.Pages}, {Key: "mean_ps", Value: o.MeanPS}}
+	for i, k := range o.Percentiles.Keys("_ps") {
+		f = append(f, report.Field{Key: k, Value: o.PPS[i]})
+	}
+	return append(f, report.Field{Key: "max_ps", Value: o.MaxPS}).MarshalJSON()
 }
 
 // JSON returns the machine-readable form of the result.
@@ -109,8 +135,9 @@ func (r *Result) JSON() JSONResult {
 			"channels": r.ChannelTable(), "dies": r.DieTable()}}
 	for k := channel.Read; k <= channel.Erase; k++ {
 		h := r.Latency[k]
+		ps := r.Percentiles.Or(textPercentiles)
 		j.Ops[k.String()] = JSONOpStats{Count: r.Ops[k], Pages: r.Pages[k], MeanPS: h.Mean(),
-			P50PS: h.Quantile(0.5), P99PS: h.Quantile(0.99), MaxPS: h.Max()}
+			Percentiles: ps, PPS: ps.Quantiles(h), MaxPS: h.Max()}
 	}
 	return j
 }
@@ -118,14 +145,18 @@ func (r *Result) JSON() JSONResult {
 // SummaryCSV is Summary as numbers for files: per operation kind the count, pages and
 // latency in µs (mean, stdev, min, p50, p90, p99, p99.9, max); an empty kind has zeros.
 func (r *Result) SummaryCSV() *report.Table {
-	t := &report.Table{Title: "operations", Header: []string{"op", "count", "pages", "mean_us", "stdev_us", "min_us", "p50_us",
-		"p90_us", "p99_us", "p999_us", "max_us"}}
+	ps := r.Percentiles.Or(csvPercentiles)
+	h := append([]string{"op", "count", "pages", "mean_us", "stdev_us", "min_us"}, ps.Keys("_us")...)
+	t := &report.Table{Title: "operations", Header: append(h, "max_us")}
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	us := func(ps int64) string { return f(float64(ps) / float64(sim.Microsecond)) }
 	row := func(name string, n, pages int64, h *sim.Histogram) {
-		t.Append(name, strconv.FormatInt(n, 10), strconv.FormatInt(pages, 10), f(h.Mean()/float64(sim.Microsecond)),
-			f(h.Stdev()/float64(sim.Microsecond)), us(h.Min()), us(h.Quantile(0.5)), us(h.Quantile(0.9)),
-			us(h.Quantile(0.99)), us(h.Quantile(0.999)), us(h.Max()))
+		cells := []string{name, strconv.FormatInt(n, 10), strconv.FormatInt(pages, 10), f(h.Mean() / float64(sim.Microsecond)),
+			f(h.Stdev() / float64(sim.Microsecond)), us(h.Min())}
+		for _, v := range ps.Quantiles(h) {
+			cells = append(cells, us(v))
+		}
+		t.Append(append(cells, us(h.Max()))...)
 	}
 	for k := channel.Read; k <= channel.Erase; k++ {
 		row(k.String(), r.Ops[k], r.Pages[k], r.Latency[k])

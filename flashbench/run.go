@@ -2,6 +2,7 @@ package flashbench
 
 import (
 	"fmt"
+	"github.com/fastdrain-sim/fastdrain/report"
 
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
@@ -19,6 +20,9 @@ type Result struct {
 	Latency  [3]*sim.Histogram
 	All      *sim.Histogram
 	Channels []*channel.Channel
+	// Percentiles, when set (flashbench --percentiles), replaces the latency percentiles of
+	// Summary, JSON and SummaryCSV; nil keeps each one's default set.
+	Percentiles report.Percentiles
 }
 
 // cursor is the write position of one plane of one die.

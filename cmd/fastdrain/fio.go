@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/hostos"
@@ -19,6 +20,7 @@ import (
 func newFio() *cobra.Command {
 	cf := &configFlags{}
 	var idleStr, format, outputFormat, out string
+	var pcts percentileFlag
 	cmd := &cobra.Command{
 		Use:   "fio JOBFILE",
 		Short: "Run fio job files (INI or YAML) on a simulated platform",
@@ -48,6 +50,9 @@ logs (NAME_lat.N.log, N counting every job copy of the file from 1).`,
 			if format != "text" && format != "json" {
 				return fmt.Errorf("--format %q: want text or json", format)
 			}
+			if err := pcts.parse(); err != nil {
+				return err
+			}
 			f, err := os.Open(args[0])
 			if err != nil {
 				return err
@@ -56,6 +61,12 @@ logs (NAME_lat.N.log, N counting every job copy of the file from 1).`,
 			f.Close()
 			if err != nil {
 				return err
+			}
+			if pcts.list != nil {
+				// --percentiles replaces every job's percentile_list.
+				for i := range jobs {
+					jobs[i].Percentiles = pcts.list
+				}
 			}
 			for i, j := range jobs {
 				if j.WriteLatLog != "" && out == "" {
@@ -159,6 +170,7 @@ logs (NAME_lat.N.log, N counting every job copy of the file from 1).`,
 	cmd.Flags().StringVar(&format, "format", "text", "terminal output: text or json (fio's JSON schema)")
 	cmd.Flags().StringVar(&outputFormat, "output-format", "text", "fio's name for --format (normal = text, json)")
 	cmd.Flags().StringVar(&out, "out", "", "directory for fio.json and latency logs (empty: no files)")
+	pcts.register(cmd, "the text table and fio.json's clat_ns percentiles, replacing every job's percentile_list")
 	return cmd
 }
 
@@ -167,7 +179,9 @@ func fioTable(jobs []fio.Job, res []fio.JobResult) *report.Table {
 	if jobs[0].GroupReporting && len(res) > 1 {
 		res = []fio.JobResult{fio.MergeResults(res)}
 	}
-	t := &report.Table{Title: "fio jobs", Header: []string{"job", "dir", "IOs", "IOPS", "MB/s", "mean", "p50", "p99", "max"}}
+	ps := fioTextPercentiles(jobs)
+	h := append([]string{"job", "dir", "IOs", "IOPS", "MB/s", "mean"}, ps.Labels()...)
+	t := &report.Table{Title: "fio jobs", Header: append(h, "max")}
 	for _, r := range res {
 		secs := max(r.End-r.MeasureStart, 1).Seconds()
 		for _, d := range []struct {
@@ -178,13 +192,37 @@ func fioTable(jobs []fio.Job, res []fio.JobResult) *report.Table {
 				continue
 			}
 			h := &d.s.Lat
-			t.Append(r.Name, d.name, fmt.Sprint(d.s.IOs), fmt.Sprintf("%.0f", float64(d.s.IOs)/secs),
-				fmt.Sprintf("%.1f", float64(d.s.Bytes)/secs/1e6), report.Duration(sim.Time(int64(h.Mean()))),
-				report.Duration(sim.Time(h.Quantile(0.5))), report.Duration(sim.Time(h.Quantile(0.99))), report.Duration(sim.Time(h.Max())))
+			row := []string{r.Name, d.name, fmt.Sprint(d.s.IOs), fmt.Sprintf("%.0f", float64(d.s.IOs)/secs),
+				fmt.Sprintf("%.1f", float64(d.s.Bytes)/secs/1e6), report.Duration(sim.Time(int64(h.Mean())))}
+			for _, v := range ps.Quantiles(h) {
+				row = append(row, report.Duration(sim.Time(v)))
+			}
+			t.Append(append(row, report.Duration(sim.Time(h.Max())))...)
 		}
 	}
 	return t
 }
+
+// fioTextPercentiles are the text table's percentiles: the jobs' percentile_list when every
+// job has the same one (--percentiles sets them all), else p50 and p99.
+func fioTextPercentiles(jobs []fio.Job) report.Percentiles {
+	first := jobs[0].Percentiles
+	for _, j := range jobs[1:] {
+		if !slices.Equal(j.Percentiles, first) {
+			return fioDefaultText
+		}
+	}
+	if first == nil {
+		return fioDefaultText
+	}
+	// percentile_list keeps fio's order and repeats; the table's columns are sorted.
+	ps := slices.Clone(report.Percentiles(first))
+	slices.Sort(ps)
+	return slices.Compact(ps)
+}
+
+// fioDefaultText are the text table's percentiles without a common percentile_list.
+var fioDefaultText = report.Percentiles{50, 99}
 
 // writeFioOut writes dir/fio.json and a NAME_lat.N.log per copy of each write_lat_log job
 // (N: the copy's 1-based position among all job copies of the file, as fio numbers them).

@@ -33,6 +33,7 @@ type flashbenchFlags struct {
 	files                         []string // --config layers on the preset
 	tl                            timelineFlags
 	out                           string // --out: directory for flashbench.json and .csv
+	pcts                          percentileFlag
 }
 
 func newFlashbench() *cobra.Command {
@@ -77,6 +78,7 @@ func (fb *flashbenchFlags) register(cmd *cobra.Command) {
 	f.StringVar(&fb.out, "out", "", "also write flashbench.json and flashbench.csv to this directory")
 	f.StringVar(&fb.preset, "preset", "", "take the flash array from a platform preset; other flags given explicitly override it")
 	fb.tl.register(cmd, "0s:10ms")
+	fb.pcts.register(cmd, "the operations table, flashbench.json and flashbench.csv")
 	f.StringArrayVar(&fb.files, "config", nil, "YAML configuration layered on --preset (repeatable), e.g. from config import mqsim; its flash section is used")
 }
 
@@ -153,6 +155,9 @@ func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error)
 	if fb.format != "text" && fb.format != "json" && fb.format != "csv" {
 		errs = append(errs, fmt.Errorf("--format %q: want text, json or csv", fb.format))
 	}
+	if err := fb.pcts.parse(); err != nil {
+		errs = append(errs, err)
+	}
 	if err := c.Validate(); err != nil {
 		errs = append(errs, err)
 	}
@@ -192,6 +197,7 @@ func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	res.Percentiles = fb.pcts.list
 	if err := fb.tl.write(tl, cmd.ErrOrStderr(), nil); err != nil {
 		return err
 	}

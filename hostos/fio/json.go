@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
+	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -103,7 +104,7 @@ func latNs(d *DirStats, pct []float64) LatNs {
 	if pct != nil {
 		p := &Percentiles{P: pct, Ns: make([]int64, len(pct))}
 		for i, q := range pct {
-			p.Ns[i] = psToNs(h.Quantile(q / 100))
+			p.Ns[i] = psToNs(h.Quantile(report.Fraction(q))) // q/100 in decimal: 99.9 asks rank 999 of 1,000
 		}
 		l.Percentile = p
 	}
