@@ -154,17 +154,14 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	if err := tab.SaveCSV(filepath.Join(dir, "p99.csv")); err != nil {
-		return err
-	}
-	if err := means.SaveCSV(filepath.Join(dir, "mean.csv")); err != nil {
-		return err
-	}
-	if err := corun.SaveCSV(filepath.Join(dir, "corunner.csv")); err != nil {
-		return err
-	}
-	if err := power.SaveCSV(filepath.Join(dir, "energy.csv")); err != nil {
-		return err
+	for _, f := range []struct {
+		name string
+		t    *report.Table
+	}{{"p99.csv", p99CSV(appsRun, variants, cell)}, {"mean.csv", meanCSV(appsRun, variants, cell)},
+		{"corunner.csv", corunnerCSV(appsRun, variants, cell)}, {"energy.csv", energyCSV(appsRun, variants, cell)}} {
+		if err := f.t.SaveCSV(filepath.Join(dir, f.name)); err != nil {
+			return err
+		}
 	}
 	if err := report.WriteFile(filepath.Join(dir, "summary.json"), sum.writeJSON); err != nil {
 		return err
