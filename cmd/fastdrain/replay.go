@@ -42,7 +42,10 @@ scaled by --time-scale) or as fast as possible at --qd. It prints, per operation
 IOPS, the bytes the trace asked for and the bytes moved after rounding each request out to
 the device's 4 KiB blocks (both named), MB/s, and latency mean, p50, p90, p99, p99.9 and max;
 --format json or csv prints the same as numbers with units in the field names, and --out DIR
-writes DIR/replay.json and DIR/replay.csv. Addresses past the device are wrapped (counted,
+writes DIR/replay.json and DIR/replay.csv. The same numbers per device of the trace (MSR disk,
+SPC ASU, blkparse device) follow, and the simulated SSD's statistics as run reports them
+(DIR/replay-devices.csv, DIR/replay-stats.csv); --percentiles changes the percentiles of every
+output. Addresses past the device are wrapped (counted,
 with a warning) or rejected (--past-capacity). An empty trace is an error.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return rf.run(cmd, args[0]) },
