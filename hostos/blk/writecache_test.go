@@ -111,3 +111,22 @@ func TestWriteCacheYAML(t *testing.T) {
 	s.WriteCache = 7
 	require.ErrorContains(t, s.Validate(), "blk.write_cache: WriteCache(7) is not one of auto, true, false")
 }
+
+// FuzzParseWriteCache: ParseWriteCache accepts exactly the three names, each of which
+// String gives back, and rejects anything else with an error naming the value.
+func FuzzParseWriteCache(f *testing.F) {
+	for _, s := range []string{"auto", "true", "false", "", "True", "on", "write back", "auto "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		w, err := ParseWriteCache(s)
+		if err != nil {
+			require.ErrorContains(t, err, "is not one of auto, true, false")
+			return
+		}
+		require.Equal(t, s, w.String())
+		var y Spec
+		require.NoError(t, yaml.Unmarshal([]byte("write_cache: "+w.String()), &y))
+		require.Equal(t, w, y.WriteCache)
+	})
+}
