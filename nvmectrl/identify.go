@@ -13,6 +13,10 @@ const (
 	IdentifyVWC  = 525  // VWC: bit 0 set = a volatile write cache is present
 )
 
+// CNSController is Identify's CNS value (CDW10 bits 7:0) for the Identify Controller data
+// structure.
+const CNSController = 0x01
+
 // VWCPresent is the VWC field's bit 0, Linux's NVME_CTRL_VWC_PRESENT.
 const VWCPresent = 1 << 0
 
@@ -28,8 +32,8 @@ type CacheReporter interface {
 // DMA to the host for Identify CNS 01h, with SQES 66h and CQES 44h (64-byte SQEs and
 // 16-byte CQEs, the only sizes the model moves), one namespace, and VWC bit 0 from the
 // firmware (CacheReporter; set when the firmware does not say, or none is attached).
-// Other fields are zero. The driver reads it at set-up, as it reads the registers, with no
-// link traffic.
+// Other fields are zero. An admin Identify with CNS 01h DMAs it to the host; the driver
+// reads it at set-up, as it reads the registers, with no link traffic.
 func (c *Controller) IdentifyController() [IdentifySize]byte {
 	var id [IdentifySize]byte
 	id[IdentifySQES] = 6<<4 | 6
