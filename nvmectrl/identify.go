@@ -23,7 +23,7 @@ const VWCPresent = 1 << 0
 // CacheReporter is implemented by firmware that tells the controller whether its write
 // cache is volatile. A cache whose contents the drive writes to flash on power loss (a
 // capacitor-backed buffer) is not volatile in NVMe's sense: the Volatile Write Cache
-// feature "does not apply" to it and VWC bit 0 is clear.
+// feature does not cover it and VWC bit 0 is clear.
 type CacheReporter interface {
 	VolatileWriteCache() bool
 }
