@@ -112,8 +112,9 @@ func benchStack(b *testing.B, op uflip.Op, variant string) {
 // wall-second per core.
 func BenchmarkStackRandRead4K(b *testing.B) { benchStack(b, uflip.OpRead, "") }
 
-// BenchmarkStackRandWrite4K: 4 KiB random writes at QD 32 (O_DIRECT|O_SYNC: FUA, served
-// by the power-loss-protected DRAM buffer, evicted to flash). Target as above.
+// BenchmarkStackRandWrite4K: 4 KiB random writes at QD 32 (O_DIRECT|O_SYNC, whose FUA the
+// block layer drops: the drive's buffer is power-loss protected, so it reports no volatile
+// write cache; served by that buffer, evicted to flash). Target as above.
 func BenchmarkStackRandWrite4K(b *testing.B) { benchStack(b, uflip.OpWrite, "") }
 
 // BenchmarkStackRandWrite4KFD: the random writes with the full FastDrain variant (fd:

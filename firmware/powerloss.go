@@ -231,3 +231,10 @@ func (s *scheduler) dropOnCut() {
 		s.refresh(g)
 	}
 }
+
+// VolatileWriteCache reports whether the DRAM buffer is a volatile write cache in NVMe's
+// sense, for the controller's Identify Controller VWC bit (nvmectrl.CacheReporter): only
+// without power_loss_protection. With it, data in the buffer reaches flash on power loss,
+// so the cache is not volatile, Flush has nothing to do (it completes at once, hil.go) and
+// FUA writes complete as any other; a host that reads VWC 0 sends neither.
+func (f *Firmware) VolatileWriteCache() bool { return !f.spec.PowerLossProtection }

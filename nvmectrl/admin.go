@@ -2,11 +2,12 @@ package nvmectrl
 
 import "github.com/fastdrain-sim/fastdrain/sim"
 
-// ownsAdmin reports whether the controller executes an admin opcode itself; the others go
-// to the firmware.
+// ownsAdmin reports whether the controller executes an admin opcode itself (queue set-up,
+// features, Identify); the others go to the firmware.
 func (c *Controller) ownsAdmin(op Opcode) bool {
 	switch op {
-	case AdminCreateIOCQ, AdminCreateIOSQ, AdminDeleteIOCQ, AdminDeleteIOSQ, AdminSetFeatures, AdminGetFeatures:
+	case AdminCreateIOCQ, AdminCreateIOSQ, AdminDeleteIOCQ, AdminDeleteIOSQ, AdminSetFeatures, AdminGetFeatures,
+		AdminIdentify:
 		return true
 	}
 	return false
@@ -44,9 +45,28 @@ func (c *Controller) admin(now sim.Time, cmd *Command) {
 		dw0, st = c.SetFeature(uint8(cdw10), cdw11)
 	case AdminGetFeatures:
 		dw0, st = c.GetFeature(uint8(cdw10))
+	case AdminIdentify:
+		st = c.identify(now, cmd, uint8(cdw10))
 	}
 	c.Stats.AdminHandled++
 	c.Complete(now, cmd, st, dw0, NoLevel)
+}
+
+// identify serves Identify with CNS cns (CDW10 bits 7:0): 01h, the Identify Controller data
+// structure, is DMA'd to the command's PRPs (its CQE follows the data, as posted writes stay
+// in order); the model has no other data structure, so any other CNS is Invalid Field.
+func (c *Controller) identify(now sim.Time, cmd *Command, cns uint8) Status {
+	if cns != CNSController {
+		return StatusInvalidField
+	}
+	cmd.DataLen = IdentifySize
+	if c.preparePRP(cmd) != nil {
+		return StatusInvalidField.WithDNR()
+	}
+	id := c.IdentifyController()
+	c.CopyToHost(cmd, 0, id[:])
+	c.WriteHostData(now, cmd, 0, IdentifySize)
+	return StatusSuccess
 }
 
 // SetFeature applies Set Features for feature fid with CDW11 value cdw11 and returns the

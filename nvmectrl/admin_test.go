@@ -52,8 +52,12 @@ func TestAdminQueue(t *testing.T) {
 		{adminSQE(AdminDeleteIOCQ, 9, 0, 1, 0), StatusInvalidQueueDeletion, 0, "delcq"},
 		// An unknown feature.
 		{adminSQE(AdminSetFeatures, 10, 0, 0x7E, 0), StatusInvalidField, 0, "fid"},
-		// Identify goes to the firmware, which completes it.
-		{adminSQE(AdminIdentify, 11, 0, 1, 0), StatusSuccess, 0, "identify"},
+		// Identify Controller (CNS 01h) into a 4 KiB buffer: the controller serves it.
+		{adminSQE(AdminIdentify, 11, r.mem.Alloc(IdentifySize), 1, 0), StatusSuccess, 0, "identify"},
+		// Identify Namespace (CNS 00h) is not modelled.
+		{adminSQE(AdminIdentify, 12, r.mem.Alloc(IdentifySize), 0, 0), StatusInvalidField, 0, "cns"},
+		// Abort goes to the firmware, which completes it.
+		{adminSQE(AdminAbort, 13, 0, 0, 0), StatusSuccess, 0, "abort"},
 	}
 	r.at(0, func() {
 		for i := range cmds {
@@ -63,7 +67,7 @@ func TestAdminQueue(t *testing.T) {
 	})
 	r.eng.Run()
 	require.Len(t, r.host.seen, len(cmds))
-	// Completions may come back out of order (the firmware answers Identify at once, the
+	// Completions may come back out of order (the firmware answers Abort at once, the
 	// controller's own admin commands take an event more), so match them by CID.
 	for _, s := range r.host.seen {
 		c := cmds[s.cqe.CID()]
@@ -71,8 +75,8 @@ func TestAdminQueue(t *testing.T) {
 		require.Equal(t, c.dw0, s.cqe.DW0(), c.name)
 		require.Equal(t, uint16(0), s.cqe.SQID())
 	}
-	require.Equal(t, []uint16{0}, r.fw.order) // only Identify reached the firmware
-	require.Equal(t, int64(11), r.c.Stats.AdminHandled)
+	require.Equal(t, []uint16{0}, r.fw.order) // only Abort reached the firmware
+	require.Equal(t, int64(13), r.c.Stats.AdminHandled)
 
 	// The I/O queue works.
 	r.host.qs[1] = &hostQueue{sqBase: sq1, cqBase: cq1, sqSize: 16, cqSize: 16, phase: 1, vector: 1}

@@ -57,7 +57,7 @@ type Spec struct {
 	// CompletionCycles is the delay from the firmware's Complete to the CQE write.
 	CompletionCycles int64 `yaml:"completion_cycles"`
 	// AdminCycles is the time the controller spends on an admin command it handles itself
-	// (queue creation and deletion, features).
+	// (queue creation and deletion, features, Identify Controller).
 	AdminCycles int64 `yaml:"admin_cycles"`
 	// HintCarrier is where Write SQEs carry FastDrain's victimization hint; the controller
 	// decodes it into Command.Hint.

@@ -84,7 +84,10 @@ func runFuzzBody(t *testing.T, data []byte) {
 		spec.NrRequests = 1 + int(data[3]>>3)%16
 	}
 	// Writeback throttling on (default 2 ms) or off, with or without a write cache.
-	spec.WriteCache = data[2]&0x40 == 0
+	spec.WriteCache = WriteCacheOn
+	if data[2]&0x40 != 0 {
+		spec.WriteCache = WriteCacheOff
+	}
 	if data[2]&0x80 != 0 {
 		spec.WBTLat = 0
 	}

@@ -31,6 +31,7 @@ type Queue struct {
 	asyncDepth int   // of which writes and async I/O may hold
 	maxReq     int64 // MaxRequestBytes
 	front      bool  // front merges allowed
+	wc         bool  // the device has a volatile write cache (Spec.WriteCache resolved)
 	allocated  int
 	inDriver   int
 	pool       []*Request
@@ -64,7 +65,7 @@ func New(name string, eng *sim.Engine, spec Spec, drv Driver) (*Queue, error) {
 		return nil, err
 	}
 	q := &Queue{name: name, eng: eng, spec: spec, drv: drv,
-		maxReq: int64(spec.MaxRequestBytes), front: true}
+		maxReq: int64(spec.MaxRequestBytes), front: true, wc: spec.WriteCache.resolve(drv)}
 	q.nr = spec.nrRequests()
 	q.asyncDepth = spec.asyncDepth(q.nr)
 	q.freeTags = make([]int, spec.QueueDepth)
@@ -89,7 +90,7 @@ func New(name string, eng *sim.Engine, spec Spec, drv Driver) (*Queue, error) {
 		q.sched = newKyber(q, spec.Kyber)
 	}
 	if spec.WBTLat > 0 {
-		q.wbt = newWBT(q, spec.WBTLat, q.nr, spec.WriteCache)
+		q.wbt = newWBT(q, spec.WBTLat, q.nr, q.wc)
 	}
 	q.stats.init(name)
 	return q, nil
@@ -100,6 +101,11 @@ func (q *Queue) Name() string { return q.name }
 
 // Spec returns the queue's configuration.
 func (q *Queue) Spec() Spec { return q.spec }
+
+// WriteCache reports whether the queue treats its device as having a volatile write cache
+// (sysfs queue/write_cache "write back"): Spec.WriteCache, with auto resolved from the
+// driver.
+func (q *Queue) WriteCache() bool { return q.wc }
 
 // NrRequests returns how many requests may be allocated at once (nr_requests resolved).
 func (q *Queue) NrRequests() int { return q.nr }
@@ -149,7 +155,7 @@ func (q *Queue) Submit(b *Bio) {
 	now := q.eng.Now()
 	q.checkBio(b)
 	b.Issued, b.Err, b.finished = now, nil, false
-	if !q.spec.WriteCache {
+	if !q.wc {
 		// Without a volatile write cache FUA means nothing and an empty flush is done at
 		// once (blk_queue_write_cache clears QUEUE_FLAG_FUA; blk_insert_flush, policy 0).
 		b.FUA = false

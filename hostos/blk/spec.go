@@ -48,12 +48,14 @@ type Spec struct {
 	// Documentation/ABI/stable/sysfs-block). See wbt.go.
 	WBTLat sim.Time `yaml:"wbt_lat"`
 	// WriteCache is whether the device has a volatile write cache (sysfs write_cache "write
-	// back", QUEUE_FLAG_WC, from the NVMe Identify VWC bit). Off ("write through"), flush
-	// bios complete at once without reaching the device and FUA is dropped, as
-	// blk_insert_flush and blk_queue_write_cache do, and writeback throttling wakes waiters
-	// at wb_normal instead of only when nothing is in flight. Default on: the host model
-	// has always sent flushes and FUA, which Linux does only to such a device.
-	WriteCache bool `yaml:"write_cache"`
+	// back", QUEUE_FLAG_WC). Off ("write through"), flush bios complete at once without
+	// reaching the device and FUA is dropped, as blk_insert_flush and blk_queue_write_cache
+	// do, and writeback throttling wakes waiters at wb_normal instead of only when nothing
+	// is in flight. Default auto: what the driver reports, which for NVMe is the Identify
+	// Controller VWC bit (Linux nvme_set_queue_limits); a drive whose buffer survives power
+	// loss reports none (firmware.power_loss_protection, docs/fidelity.md). true or false
+	// override it, as writing the sysfs file does.
+	WriteCache WriteCache `yaml:"write_cache"`
 }
 
 // DeadlineSpec holds mq-deadline's tunables (block/mq-deadline.c, FACTS.md §6.2).
@@ -103,7 +105,7 @@ func DefaultSpec() Spec {
 		MaxRequestBytes: 512 * sim.KiB,
 		Merges:          true,
 		WBTLat:          2 * sim.Millisecond,
-		WriteCache:      true,
+		WriteCache:      WriteCacheAuto,
 		Deadline: DeadlineSpec{
 			ReadExpire:    500 * sim.Millisecond,
 			WriteExpire:   5 * sim.Second,
@@ -184,6 +186,9 @@ func (s Spec) Validate() error {
 	}
 	if k.AsyncPercent < 1 || k.AsyncPercent > 100 {
 		bad("kyber.async_percent", k.AsyncPercent, "is not in 1..100")
+	}
+	if s.WriteCache > WriteCacheOff {
+		bad("write_cache", s.WriteCache, "is not one of auto, true, false")
 	}
 	if s.WBTLat < 0 || s.WBTLat > 10*sim.Second {
 		bad("wbt_lat", s.WBTLat, "is not in 0..10s (0 = off)")

@@ -24,7 +24,7 @@ func TestDefaultSpec(t *testing.T) {
 	require.Equal(t, []int{256, 128, 64, 16}, []int{s.Kyber.ReadDepth, s.Kyber.WriteDepth, s.Kyber.DiscardDepth, s.Kyber.OtherDepth})
 	require.Equal(t, 75, s.Kyber.AsyncPercent)
 	require.Equal(t, 2*sim.Millisecond, s.WBTLat, "wbt_default_latency_nsec, non-rotational")
-	require.True(t, s.WriteCache, "the host sends flushes: write back")
+	require.Equal(t, WriteCacheAuto, s.WriteCache, "what the driver reports")
 	require.Equal(t, 1023, s.nrRequests(), "none: nr_requests = queue depth")
 	s.Scheduler = SchedKyber
 	require.Equal(t, 256, s.nrRequests(), "2·min(1023, 128)")
@@ -104,7 +104,7 @@ write_cache: false
 	require.Equal(t, sim.Millisecond, s.Kyber.ReadTarget)
 	require.Equal(t, 64, s.Kyber.WriteDepth)
 	require.Equal(t, 75*sim.Millisecond, s.WBTLat)
-	require.False(t, s.WriteCache)
+	require.Equal(t, WriteCacheOff, s.WriteCache)
 	out, err := yaml.Marshal(s)
 	require.NoError(t, err)
 	var back Spec

@@ -226,7 +226,7 @@ func TestWriteThrough(t *testing.T) {
 	us := sim.Microsecond
 	spec := DefaultSpec()
 	spec.Merges = false
-	spec.WriteCache = false
+	spec.WriteCache = WriteCacheOff
 	eng, q, dev := newTestQueue(t, spec, fixed(100*us))
 	done := newDoneLog()
 	flush := &Bio{Op: OpFlush, Done: done}

@@ -95,12 +95,14 @@ type Driver struct {
 	maxXfer int // bytes per command: min(Spec.MaxTransfer, controller MDTS)
 	rr      int // next queue for round robin
 	refused bool
+	vwc     bool // Identify Controller VWC bit 0: the controller has a volatile write cache
 
 	rangeBuf [16]byte
 }
 
 // New probes controller ctrl the way nvme_probe and nvme_setup_io_queues do: it enables the
-// controller with an admin queue pair if it is not ready, then creates the I/O queue pairs
+// controller with an admin queue pair if it is not ready, reads its Identify Controller data
+// (the VWC bit: VolatileWriteCache), then creates the I/O queue pairs
 // (CQ first, then SQ, each CQ on its own MSI-X vector 1, 2, …) with the controller's set-up
 // calls, and allocates the rings, the per-command DMA buffers and their PRP list pages in
 // the controller's host memory. Queue pair i's interrupts are handled on cores[i mod
@@ -134,6 +136,10 @@ func New(name string, spec Spec, eng *sim.Engine, ctrl *nvmectrl.Controller, cor
 			return nil, fmt.Errorf("nvmedrv %s: %w", name, err)
 		}
 	}
+	// nvme_init_identify keeps Identify Controller's VWC (ctrl->vwc = id->vwc), and
+	// nvme_set_queue_limits gives the block queue a write cache and FUA only if bit 0 is set.
+	id := ctrl.IdentifyController()
+	d.vwc = id[nvmectrl.IdentifyVWC]&nvmectrl.VWCPresent != 0
 	// q_depth = min(CAP.MQES + 1, io_queue_depth) (FACTS.md §1.4).
 	depth := min(int(ctrl.ReadReg(nvmectrl.RegCAP)&0xFFFF)+1, spec.QueueDepth)
 	d.vectors = make([]*vector, nq+1)
@@ -188,6 +194,11 @@ func (d *Driver) addQueue(qid uint16, depth int, core *sim.Core) error {
 	d.queues = append(d.queues, q)
 	return nil
 }
+
+// VolatileWriteCache reports whether the controller has a volatile write cache (Identify
+// Controller VWC bit 0), which the block queue takes for its write_cache setting when that
+// is auto (blk.DeviceCache; Linux blk_queue_write_cache(q, vwc, vwc)).
+func (d *Driver) VolatileWriteCache() bool { return d.vwc }
 
 // IRQCores returns the cores' interrupt contexts (Spec.IRQPreempts), nil when off.
 func (d *Driver) IRQCores() []*sim.Core { return d.irqs }
