@@ -114,11 +114,15 @@ func TestQualitativeResults(t *testing.T) {
 		require.Equal(t, ftlSt.ForegroundWr, ftlSt.LSBForFG+ftlSt.FGBounded,
 			"FD-FTL: every foreground eviction on an LSB page but those the LSB-only bound refused (%s)", a)
 		// The fastdrain-small version of this test also asserted that the bound refuses under
-		// 1 %. On fastdrain-tlc-8x it refuses 3–6 % in five apps' runs and 28 % in
+		// 1 %. On fastdrain-tlc-8x it refuses 3–6 % in five apps' runs and 29 % in
 		// ImgServer-U's: the skip region (1 block per die, fastdrain-tlc's 4 scaled by 8 and
 		// rounded up) fills within the run and no GC empties it (docs/fidelity.md).
 		// FD switches dirty ratios in every run whose buffer reached the high watermark
-		// (the predictive upcall reports above-high by then at the latest).
+		// (the predictive upcall reports above-high by then at the latest). It may evict in
+		// the foreground and never switch in a run that does not: the prediction crosses
+		// high when a pass's writes arrive, and they complete together once their data is
+		// fetched, 0.6–2.3 ms later, when foreground eviction has brought it back under
+		// (Apache-U, DB-U and ImgServer-F at 2 s; docs/fidelity.md, quick platform).
 		fd := set.result(a, "fd", "")
 		if high := fd.Config.Firmware.Buffer.Watermarks.High * float64(fd.BufferPages); float64(fd.Buffer.PeakOccupancy) >= high {
 			require.NotEmpty(t, fd.Switches, "FD's buffer reached high but it never switched ratios (%s)", a)
