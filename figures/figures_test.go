@@ -10,6 +10,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -33,6 +34,58 @@ func TestUnknownFigure(t *testing.T) {
 	require.ErrorContains(t, err, `unknown figure "fig4"`)
 }
 
+// oracleBound checks the Oracle bound on app (issue 20's "Done when"): the never-draining
+// Oracle programs nothing, so no read of any app meets a program and no write waits for
+// room; its p99 is at most Vanilla's, and no variant beats it by more than the spread of
+// its p99 over three seeds (what a different seed alone moves it by) where the SSD delays
+// the app's I/O. A variant may beat it by more in two regimes, each with its mechanism
+// checked:
+//
+//   - Closed loop (the default runs): the Oracle never programs, so Ungzip's input reads
+//     never wait behind a program and it writes more than under a variant that programs;
+//     that extra write-back is host load the app's own I/O queues behind. Such a variant
+//     must have let Ungzip write at least 5 % less (on fastdrain-tlc-8x at 2 s Oracle-BG
+//     beats the Oracle on ImgServer-U on seed 4, 2.10 vs 2.22 ms, spread 0.10 ms, with
+//     Ungzip writing 282 MB against 311 MB).
+//   - Equal work (Ungzip open loop, its input cached): the variant must not beat the
+//     equal-work Oracle by more than the spread, unless the SSD delayed nothing in either
+//     run: no page read from flash and no write stalled for room in both. Then both
+//     served every command from DRAM at once, and what differs is the host's: on seed 4
+//     ImgServer-U's p99 of 707 requests is 2.17 ms under the Oracle and 1.99 ms under
+//     Oracle-BG, the same to the p90, with the applications' CPU time on different host
+//     cores in the two runs (one 40 % busy, against two at 25 and 22 %).
+//
+// It reports whether the bound holds, each failure through t.
+func oracleBound(t *testing.T, set *Set, a string, variants []string) bool {
+	po := set.p99(a, "oracle", "")
+	spread := set.oracleSpread(a)
+	ok := assert.False(t, math.IsNaN(spread), "the Oracle's seed runs (%s)", a)
+	ok = assert.LessOrEqual(t, po, set.p99(a, "vanilla", ""), "Oracle ≤ Vanilla (%s)", a) && ok
+	or, ore := set.result(a, "oracle", ""), set.result(a, "oracle", equalWork.label)
+	poe := set.p99(a, "oracle", equalWork.label)
+	ssdIdle := func(r *runner.Result) bool { return r.Firmware.FlashReads == 0 && r.Firmware.Stalls == 0 }
+	for _, v := range variants {
+		if p := set.p99(a, v, ""); p < po-spread {
+			r := set.result(a, v, "")
+			t.Logf("%s beats the Oracle on %s by %v (spread %v); Ungzip wrote %d B under the Oracle, %d B under %s",
+				v, a, dur(po-p), dur(spread), or.App(apps.Ungzip).Bytes, r.App(apps.Ungzip).Bytes, v)
+			ok = assert.Less(t, float64(r.App(apps.Ungzip).Bytes), 0.95*float64(or.App(apps.Ungzip).Bytes),
+				"%s beats the Oracle on %s by more than its three-seed spread (%v) without the closed loop", v, a, dur(spread)) && ok
+		}
+		re := set.result(a, v, equalWork.label)
+		if re == nil { // lsb-only has no equal-work run
+			continue
+		}
+		if pe := set.p99(a, v, equalWork.label); pe < poe-spread {
+			t.Logf("at equal work %s beats the Oracle on %s by %v (spread %v); flash reads %d / %d, stalls %d / %d",
+				v, a, dur(poe-pe), dur(spread), ore.Firmware.FlashReads, re.Firmware.FlashReads, ore.Firmware.Stalls, re.Firmware.Stalls)
+			ok = assert.True(t, ssdIdle(ore) && ssdIdle(re),
+				"at equal work %s beats the Oracle on %s by more than its three-seed spread (%v) with the SSD delaying I/O", v, a, dur(spread)) && ok
+		}
+	}
+	return ok
+}
+
 // TestQualitativeResults runs the Fig. 2b, 3b and 5 experiments at quick scale (2 s on
 // fastdrain-tlc-8x, the platform of `figures --quick`) and checks issue 20's assertions about
 // the mechanisms, each of which engages there (checked at the end).
@@ -45,40 +98,12 @@ func TestQualitativeResults(t *testing.T) {
 	lc := apps.LatencyCritical()
 	variants := []string{"vanilla", "oracle-bg", "fd-buf", "fd-ftl", "fd", "lsb-only"}
 	for _, a := range lc {
-		// The never-draining Oracle programs nothing, so no read of any app meets a
-		// program: its p99 is at most Vanilla's on every app, and no variant beats it by
-		// more than the spread of its p99 over three seeds (what a different seed alone
-		// moves it by).
+		// The Oracle bound (oracleBound): Oracle ≤ Vanilla, and no variant beats the Oracle
+		// by more than its three-seed spread where the SSD delayed any of the run's I/O.
 		or := set.result(a, "oracle", "")
 		require.Zero(t, or.Firmware.ForegroundEvictions+or.Firmware.BackgroundEvictions, "the Oracle never evicts (%s)", a)
-		po := set.p99(a, "oracle", "")
-		require.LessOrEqual(t, po, set.p99(a, "vanilla", ""), "Oracle ≤ Vanilla (%s)", a)
-		spread := set.oracleSpread(a)
-		require.False(t, math.IsNaN(spread), "the Oracle's seed runs (%s)", a)
-		// One exception, with its mechanism checked: the closed loop. The Oracle never
-		// programs, so Ungzip's input reads never wait behind a program and it writes more
-		// than under a variant that programs; that extra write-back is load the app's own
-		// I/O queues behind on the host. On fastdrain-tlc-8x Oracle-BG beats the Oracle on
-		// ImgServer-U by 9–22 % on each of five seeds while Ungzip writes 150 MB/s under the
-		// Oracle against 123–137. Such a variant must have let Ungzip write at least 5 %
-		// less, and at equal co-runner work (Ungzip open loop) it must not beat the Oracle
-		// by more than the spread.
-		ugz := or.App(apps.Ungzip).Bytes
-		for _, v := range variants {
-			p := set.p99(a, v, "")
-			if p >= po-spread {
-				continue
-			}
-			r := set.result(a, v, "")
-			t.Logf("%s beats the Oracle on %s by %v (spread %v); Ungzip wrote %d B under the Oracle, %d B under %s",
-				v, a, dur(po-p), dur(spread), ugz, r.App(apps.Ungzip).Bytes, v)
-			require.Less(t, float64(r.App(apps.Ungzip).Bytes), 0.95*float64(ugz),
-				"%s beats the Oracle on %s by more than its three-seed spread (%v) without the closed loop", v, a, dur(spread))
-			pe := set.p99(a, v, equalWork.label)
-			require.False(t, math.IsNaN(pe), "%s's equal-work run on %s", v, a)
-			require.GreaterOrEqual(t, pe, set.p99(a, "oracle", equalWork.label)-spread,
-				"at equal work %s beats the Oracle on %s by more than its three-seed spread (%v)", v, a, dur(spread))
-		}
+		po, spread := set.p99(a, "oracle", ""), set.oracleSpread(a)
+		require.True(t, oracleBound(t, set, a, variants), "the Oracle bound (%s)", a)
 		// Vanilla evicts on demand only.
 		require.Zero(t, set.result(a, "vanilla", "").Firmware.BackgroundEvictions, "Vanilla is on demand only (%s)", a)
 		// Under FD-FTL every foreground eviction lands on an LSB page unless the paper's
@@ -89,11 +114,15 @@ func TestQualitativeResults(t *testing.T) {
 		require.Equal(t, ftlSt.ForegroundWr, ftlSt.LSBForFG+ftlSt.FGBounded,
 			"FD-FTL: every foreground eviction on an LSB page but those the LSB-only bound refused (%s)", a)
 		// The fastdrain-small version of this test also asserted that the bound refuses under
-		// 1 %. On fastdrain-tlc-8x it refuses 3–6 % in five apps' runs and 28 % in
+		// 1 %. On fastdrain-tlc-8x it refuses 3–6 % in five apps' runs and 29 % in
 		// ImgServer-U's: the skip region (1 block per die, fastdrain-tlc's 4 scaled by 8 and
 		// rounded up) fills within the run and no GC empties it (docs/fidelity.md).
 		// FD switches dirty ratios in every run whose buffer reached the high watermark
-		// (the predictive upcall reports above-high by then at the latest).
+		// (the predictive upcall reports above-high by then at the latest). It may evict in
+		// the foreground and never switch in a run that does not: the prediction crosses
+		// high when a pass's writes arrive, and they complete together once their data is
+		// fetched, 0.6–2.3 ms later, when foreground eviction has brought it back under
+		// (Apache-U, DB-U and ImgServer-F at 2 s; docs/fidelity.md, quick platform).
 		fd := set.result(a, "fd", "")
 		if high := fd.Config.Firmware.Buffer.Watermarks.High * float64(fd.BufferPages); float64(fd.Buffer.PeakOccupancy) >= high {
 			require.NotEmpty(t, fd.Switches, "FD's buffer reached high but it never switched ratios (%s)", a)
@@ -108,11 +137,15 @@ func TestQualitativeResults(t *testing.T) {
 		// At equal co-runner work (Ungzip open loop at EqualWorkRate, the same output
 		// under every variant) the time writes stall on a full SSD buffer is FD-FTL ≤
 		// FD-Buf ≤ Vanilla: the hint starts FD-Buf's eviction before the victimization
-		// arrives, and FD-FTL's foreground eviction programs LSB pages only. The exception
-		// is the LSB-only bound's: once it refuses foreground writes an LSB page
-		// (FGBounded > 0), they take the CSB/MSB pages the LSB ones left behind, slower than
-		// the sequential mix, and FD-FTL may stall longer than FD-Buf (ImgServer-U,
-		// docs/fidelity.md).
+		// arrives, and FD-FTL's foreground eviction programs LSB pages. At 80 MB/s the
+		// background eviction alone keeps FD-Buf's buffer from overflowing in every app's
+		// run but ImgServer-U's on some seeds (15.6 µs of stalls on seed 4; 0 on seeds 1–3
+		// and 5, and at 3 s on seeds 1–3), so FD-FTL ≤ FD-Buf is mostly 0 ≤ 0. It holds
+		// with no exception: the LSB-only bound's refusals (FGBounded, 14–21 k in
+		// ImgServer-U's equal-work runs at 2 s) send foreground writes to CSB/MSB pages,
+		// but no write then waits for room. (It used to be excused where FGBounded > 0:
+		// before the host's writeback throttling and interrupt contexts of issue 19,
+		// FD-FTL stalled 1.99 ms against FD-Buf's 0.80 ms there at 3 s.)
 		ew := func(v string) *runner.Result { return set.result(a, v, equalWork.label) }
 		out := ew("vanilla").App(apps.Ungzip).Bytes
 		for _, v := range []string{"fd-buf", "fd-ftl", "fd"} {
@@ -120,9 +153,7 @@ func TestQualitativeResults(t *testing.T) {
 		}
 		van, buf, ftlR := ew("vanilla").Firmware.StallTime, ew("fd-buf").Firmware.StallTime, ew("fd-ftl")
 		require.LessOrEqual(t, buf, van, "equal work: FD-Buf stalls no longer than Vanilla (%s)", a)
-		if ftlR.FTL.FGBounded == 0 {
-			require.LessOrEqual(t, ftlR.Firmware.StallTime, buf, "equal work: FD-FTL stalls no longer than FD-Buf (%s)", a)
-		}
+		require.LessOrEqual(t, ftlR.Firmware.StallTime, buf, "equal work: FD-FTL stalls no longer than FD-Buf (%s)", a)
 		t.Logf("%s: oracle p99 %v spread %v; fd-ftl fg %d bounded %d; waste fd-ftl %d lsb-only %d; equal-work stall %v / %v / %v (bounded %d); fd switches %d peak %d",
 			a, dur(po), dur(spread), ftlSt.ForegroundWr, ftlSt.FGBounded, set.result(a, "fd-ftl", "").FlashWasted, skip,
 			van, buf, ftlR.Firmware.StallTime, ftlR.FTL.FGBounded, len(fd.Switches), fd.Buffer.PeakOccupancy)

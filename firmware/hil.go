@@ -353,6 +353,7 @@ func (wk *worker) writeRoom() {
 	ps := int64(f.spec.PageSize)
 	k := min(wk.last-wk.i+1, int64(room))
 	f.wb.reserved += int(k)
+	f.victimReserved(wk.cmd, k)
 	lo := max(wk.off, wk.i*ps)
 	hi := min(wk.off+wk.n, (wk.i+k)*ps)
 	wk.k = k
@@ -441,7 +442,7 @@ func (wk *worker) storePages() {
 				}
 			}
 		default:
-			f.storePage(cmd, j, wk.stamp)
+			f.storePage(j, wk.stamp)
 			wk.j++
 			wk.jStep = 0
 		}
@@ -466,14 +467,13 @@ func (wk *worker) oldDone() {
 }
 
 // storePage puts logical page j of a write, whose slot was reserved, in the buffer with its
-// version stamp, and counts it off the victimization the command's hint announced.
-func (f *Firmware) storePage(cmd *nvmectrl.Command, j int64, stamp uint64) {
+// version stamp (the hint's count of it moved to reserved with the slot: victimReserved).
+func (f *Firmware) storePage(j int64, stamp uint64) {
 	f.wb.reserved--
 	if !f.buf.Write(j, stamp) {
 		panic("firmware: buffer refused a reserved write")
 	}
 	f.Stats.WritePages++
-	f.victimStored(cmd)
 }
 
 // oldStamp returns the current version of page lpn for a read-modify-write if it is in
@@ -657,6 +657,7 @@ func (wk *worker) zeroRoom() {
 		f.Stats.StallTime += f.eng.Now() - wk.stallFrom
 	}
 	f.wb.reserved++
+	f.victimReserved(wk.cmd, 1)
 	if s, ok := wk.oldStamp(wk.zp[wk.zi]); ok {
 		wk.stamp = s
 		wk.zeroStore()
@@ -680,7 +681,7 @@ func (wk *worker) zeroPage() {
 	if wk.zword[wk.zi] {
 		stamp = 0
 	}
-	f.storePage(wk.cmd, wk.zp[wk.zi], stamp)
+	f.storePage(wk.zp[wk.zi], stamp)
 	f.evict.notify()
 	wk.zi++
 	wk.zeroNext()

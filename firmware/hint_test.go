@@ -58,10 +58,10 @@ func TestUpcallReportsPredictedOccupancy(t *testing.T) {
 
 // TestHintsInFlightCountedOnce: two hinted writes of 4 pages each are received before
 // either's data is in the buffer; the first announces 8 pages (itself and the second), the
-// second 4 (itself). Still to come: 4 + 4 pages received and not yet stored, 0 after the
+// second 4 (itself). Still to come: 4 + 4 pages received and not yet reserved, 0 after the
 // second: 8. (Overwriting the count with the latest hint said 4, and counting both writes'
-// pages off it then went to 0 with 4 pages still to come.) As the 8 pages are stored the
-// prediction counts down to 0.
+// pages off it then went to 0 with 4 pages still to come.) As the 8 pages' slots are
+// reserved, one of each write at a time, the count of pages still to come goes down to 0.
 func TestHintsInFlightCountedOnce(t *testing.T) {
 	r := newFake(t, smallSpec(FastDrain, "sequential"), 4096)
 	f := r.fw
@@ -72,12 +72,52 @@ func TestHintsInFlightCountedOnce(t *testing.T) {
 	f.announce(b, 4)
 	require.Equal(t, int64(8), f.announced())
 	for i := 0; i < 4; i++ {
-		f.victimStored(a)
-		f.victimStored(b)
+		f.victimReserved(a, 1)
+		f.victimReserved(b, 1)
 		require.Equal(t, int64(8-2*(i+1)), f.announced())
 	}
 	plain := &nvmectrl.Command{}
 	f.announce(plain, 4)
-	f.victimStored(plain)
+	f.victimReserved(plain, 4)
 	require.Zero(t, f.announced(), "unhinted writes are not counted")
+}
+
+// TestPredictionCountsAPageOnce follows one hinted write of 4 pages that announces only
+// itself (hint 4) into an empty Vanilla buffer of 100 pages, sampling the predicted
+// occupancy every 100 ns from its submission to 10 µs after. Each page is counted once,
+// still to come (announced), on its way into a reserved slot (the fake DMA takes 1 µs, the
+// DRAM move 1 µs more), or in the buffer, so once the write is received every sample reads
+// 4 (0 before). (Counting the pages off the announcement only once stored read 4 + 4 = 8
+// while the data was on its way.)
+func TestPredictionCountsAPageOnce(t *testing.T) {
+	r := newFake(t, smallSpec(Vanilla, "sequential"), 4096)
+	f := r.fw
+	var samples, received, inFlight int
+	r.eng.Spawn("probe", func(p *sim.Proc) {
+		for i := 0; i < 100; i++ {
+			samples++
+			want := int64(4)
+			if received == 0 && f.predicted() == 0 {
+				want = 0 // not yet received
+			}
+			require.Equal(t, want, f.predicted(), "at %v: occupancy %d, reserved %d, announced %d",
+				p.Now(), f.Buffer().Occupancy(), f.wb.reserved, f.announced())
+			if want == 4 {
+				received++
+			}
+			if f.wb.reserved > 0 {
+				inFlight++
+			}
+			p.Sleep(100 * sim.Nanosecond)
+		}
+	})
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		r.cmd(p, nvmectrl.OpWrite, 0, 4, nvmectrl.Hint{Victim: true, Pages: 4},
+			[]uint64{Stamp(0, 1), Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)})
+	})
+	r.eng.Run()
+	require.Equal(t, 100, samples)
+	require.GreaterOrEqual(t, received, 50, "the write is received within 5 µs")
+	require.Positive(t, inFlight, "some samples fall while the data is on its way")
+	require.Equal(t, 4, f.Buffer().Occupancy())
 }

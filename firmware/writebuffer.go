@@ -10,7 +10,7 @@ type writeBuffer struct {
 	freeLooks   []*roomLook
 	flushers    int       // flushes waiting for the flash
 	flushQ      []*worker // flushes waiting for the buffer to empty, longest first
-	// The hint's prediction (hint.go): pages of hinted writes received and not yet in the
-	// buffer, and pages the latest hinted write announced after itself.
+	// The hint's prediction (hint.go): pages of hinted writes received whose slots are not
+	// yet reserved, and pages the latest hinted write announced after itself.
 	victimOut, announcedAfter int64
 }
