@@ -120,7 +120,10 @@ func (c *Controller) FetchHostData(now sim.Time, cmd *Command, off, n int, sink 
 		e.hold(done, e.tagsFor(n))
 		return done, true
 	}
-	cmd.dma = dmaWait{off: off, end: off + n, ready: t, done: now, sink: sink, h: h, code: code}
+	// Field by field (push sets next): a composite literal would be built on the stack
+	// and copied over.
+	w := &cmd.dma
+	w.off, w.end, w.ready, w.done, w.sink, w.h, w.code = off, off+n, t, now, sink, h, code
 	e.push(cmd)
 	c.Stats.DataWaits++
 	c.dmaFill(now, cmd)
