@@ -20,12 +20,13 @@ type Stats struct {
 }
 
 // bank is the state of one bank: which row is open and when each command may next issue.
+// The bank is open while epoch is the DRAM's (a refresh closes every bank by starting a new
+// epoch); a closed bank's times are stale and never read (its next activate sets them).
 type bank struct {
-	open     bool
+	epoch    uint64
 	row      uint64
 	colReady sim.Time // earliest read/write command (activate + tRCD)
 	preReady sim.Time // earliest precharge (tRAS, tRTP, tWR)
-	actReady sim.Time // earliest activate while closed (after a refresh)
 }
 
 // timing holds the spec's parameters rounded up to whole clock cycles, in ps.
@@ -64,7 +65,15 @@ type DRAM struct {
 	lastCol     sim.Time // last column command (tCCD)
 	wtrReady    sim.Time // earliest read command after the last write data (tWTR)
 	nextRefresh sim.Time // when the next refresh falls due
-	stats       Stats
+	// epoch counts refreshes plus one: the banks with this epoch are open. refreshEnd is
+	// when the last refresh ended, before which no bank may activate (tRFC), and openPre
+	// the latest preReady of the banks open now (longAgo if none is): a bank's preReady
+	// only grows while it is open, so this running maximum is the one a refresh needs,
+	// without a walk over the banks.
+	epoch      uint64
+	refreshEnd sim.Time
+	openPre    sim.Time
+	stats      Stats
 }
 
 // longAgo stands for "no such command yet": far enough back that no constraint binds.
@@ -100,6 +109,8 @@ func New(name string, spec Spec) *DRAM {
 		lastAct:    longAgo,
 		lastCol:    longAgo,
 		wtrReady:   longAgo,
+		epoch:      1,
+		openPre:    longAgo,
 	}
 	d.actRead, d.actWrite, d.actRefresh = d.bus.Activity("read"), d.bus.Activity("write"), d.bus.Activity("refresh")
 	for i := range d.acts {
@@ -182,7 +193,7 @@ func (d *DRAM) rowAccess(start sim.Time, addr, col, n uint64, write bool) sim.Ti
 	b := &d.banks[unit&d.bankMask]
 	row := unit >> d.bankShift
 	colAt := max(start, b.colReady)
-	if !b.open || b.row != row {
+	if b.epoch != d.epoch || b.row != row {
 		colAt = d.activate(start, b, row) + t.rcd
 		b.colReady = colAt
 	} else {
@@ -209,6 +220,7 @@ func (d *DRAM) rowAccess(start sim.Time, addr, col, n uint64, write bool) sim.Ti
 	} else {
 		b.preReady = max(b.preReady, lastCol+t.rtp)
 	}
+	d.openPre = max(d.openPre, b.preReady)
 	return dataEnd
 }
 
@@ -216,8 +228,8 @@ func (d *DRAM) rowAccess(start sim.Time, addr, col, n uint64, write bool) sim.Ti
 // returns the time of the activate command.
 func (d *DRAM) activate(start sim.Time, b *bank, row uint64) sim.Time {
 	t := &d.t
-	at := max(start, b.actReady)
-	if b.open {
+	at := max(start, d.refreshEnd)
+	if b.epoch == d.epoch {
 		d.stats.RowConflicts++
 		at = max(at, b.preReady+t.rp, start+t.rp)
 	} else {
@@ -228,8 +240,9 @@ func (d *DRAM) activate(start sim.Time, b *bank, row uint64) sim.Time {
 	d.lastAct = at
 	d.acts[d.actIdx] = at
 	d.actIdx = (d.actIdx + 1) & 3
-	b.open, b.row = true, row
+	b.epoch, b.row = d.epoch, row
 	b.preReady = at + t.ras
+	d.openPre = max(d.openPre, b.preReady)
 	return at
 }
 
@@ -238,23 +251,14 @@ func (d *DRAM) activate(start sim.Time, b *bank, row uint64) sim.Time {
 // due while the bus is booked waits for the bus (JEDEC lets refreshes be postponed).
 func (d *DRAM) refresh() {
 	t := &d.t
-	at := d.bus.FreeAt(d.nextRefresh)
-	var preAt sim.Time = longAgo
-	for i := range d.banks {
-		b := &d.banks[i]
-		at = max(at, b.actReady)
-		if b.open {
-			preAt = max(preAt, b.preReady)
-		}
-	}
-	if preAt != longAgo {
-		at = max(at, max(preAt, d.nextRefresh)+t.rp)
+	at := max(d.bus.FreeAt(d.nextRefresh), d.refreshEnd)
+	if d.openPre != longAgo {
+		at = max(at, max(d.openPre, d.nextRefresh)+t.rp)
 	}
 	end := at + t.rfc
 	d.bus.Occupy(at, end, d.actRefresh)
-	for i := range d.banks {
-		d.banks[i] = bank{actReady: end}
-	}
+	d.epoch++
+	d.refreshEnd, d.openPre = end, longAgo
 	d.stats.Refreshes++
 	d.nextRefresh += t.refi
 }

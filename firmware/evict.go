@@ -124,10 +124,11 @@ func (ev *evictor) decide() Decision {
 	}
 	v := &ev.view
 	occ := f.buf.Occupancy()
-	*v = BufferView{Now: f.eng.Now(), Capacity: f.buf.Capacity(), Occupancy: occ, Dirty: f.buf.Dirty(),
-		Reserved: f.wb.reserved, Announced: f.announced(), Watermarks: f.spec.Buffer.Watermarks,
-		RoomWaits: f.wb.roomWaiters, Flushes: f.wb.flushers,
-		Evictions: f.Stats.ForegroundEvictions + f.Stats.BackgroundEvictions, ev: ev}
+	// Every field, one by one: a composite literal would be built on the stack and copied.
+	v.Now, v.Capacity, v.Occupancy, v.Dirty = f.eng.Now(), f.buf.Capacity(), occ, f.buf.Dirty()
+	v.Reserved, v.Announced, v.Watermarks = f.wb.reserved, f.announced(), f.spec.Buffer.Watermarks
+	v.RoomWaits, v.Flushes, v.ev = f.wb.roomWaiters, f.wb.flushers, ev
+	v.Evictions = f.Stats.ForegroundEvictions + f.Stats.BackgroundEvictions
 	v.Predicted = int64(occ) + v.Announced + int64(v.Reserved)
 	return ev.policy.Decide(v)
 }

@@ -138,6 +138,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 		lbaSize: host.Spec().LBASize,
 	}
 	f.hil.cmds = sim.NewQueue[*nvmectrl.Command](name+".cmdq", host.Spec().MaxCommands)
+	f.hil.idle = sim.NewQueue[*worker](name+".idle", spec.Workers)
 	f.pagesPerNS = fl.LogicalPages()
 	f.inflightBlock = make([]uint16, geo.Blocks())
 	f.pending = newInFlight(geo)

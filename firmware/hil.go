@@ -187,7 +187,7 @@ func (wk *worker) takeNext(now sim.Time) {
 		return
 	}
 	wk.held = false
-	f.hil.idle = append(f.hil.idle, wk)
+	f.hil.idle.TrySend(wk) // it has a slot: no worker is on the list twice
 }
 
 // takeSpan sets the worker's byte range and first and last logical page from its command,

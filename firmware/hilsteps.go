@@ -11,7 +11,9 @@ import (
 // idle workers and the spare write contexts.
 type hil struct {
 	cmds *sim.Queue[*nvmectrl.Command] // commands no worker was free to take
-	idle []*worker                     // workers waiting for a command, longest first
+	// idle holds the workers waiting for a command, longest first: a ring (one slot per
+	// worker), so taking the first does not move the others.
+	idle *sim.Queue[*worker]
 	// spare holds write contexts not in use: a worker hands each whole-page write to one
 	// and goes back for the next command (worker.write).
 	spare []*worker
@@ -76,11 +78,7 @@ func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
 	}
 	f.prefetch(cmd)
 	h := &f.hil
-	if len(h.idle) > 0 {
-		wk := h.idle[0]
-		copy(h.idle, h.idle[1:])
-		h.idle[len(h.idle)-1] = nil
-		h.idle = h.idle[:len(h.idle)-1]
+	if wk, ok := h.idle.TryRecv(); ok {
 		wk.next = cmd
 		f.at(max(now, wk.core.Book(now, f.acts.hil, wk.front(cmd))), wk, stepStart)
 		return

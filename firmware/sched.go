@@ -223,11 +223,12 @@ func (s *scheduler) dispatch(g int) {
 // in the order the scheduler's ordering picks (schedorder.go).
 func (s *scheduler) dispatchOps(g int) {
 	q := &s.dies[g]
-	sp := s.f.spec.Scheduler
+	sp := &s.f.spec.Scheduler
 	v := &s.view
 	for q.inChannel < sp.DieDepth {
-		*v = DieView{Die: g, Reads: q.reads.n, Programs: q.progs.n, GC: q.gc.n, InChannel: q.inChannel,
-			HostRun: q.hostRun, s: s}
+		// Field by field: a composite literal would be built on the stack and copied over.
+		v.Die, v.Reads, v.Programs, v.GC, v.InChannel, v.HostRun, v.s = g, q.reads.n, q.progs.n, q.gc.n,
+			q.inChannel, q.hostRun, s
 		var op *flashOp
 		pk := s.ordering.Next(v)
 		if s.cap != nil && s.needsSlot(q, pk) && !s.takeSlot(g) {

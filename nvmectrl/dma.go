@@ -29,8 +29,10 @@ type dmaEngine struct {
 	tags int // Spec.ReadTags
 	mrrs int // the link's Max Read Request Size
 	free int // tags not held
-	// held lists the quanta in flight, each holding its tags until it arrives.
-	held []dmaHold
+	// held lists the quanta in flight, each holding its tags until it arrives, in no
+	// particular order; first is the earliest arrival among them (sim.MaxTime if none).
+	held  []dmaHold
+	first sim.Time
 	// head and tail are the commands waiting for tags, in round-robin order.
 	head, tail *Command
 	queued     bool // an evDMA event is scheduled
@@ -62,40 +64,44 @@ type dmaWait struct {
 }
 
 func (e *dmaEngine) init(tags, mrrs int) {
-	*e = dmaEngine{tags: tags, mrrs: mrrs, free: tags, held: make([]dmaHold, 0, tags)}
+	*e = dmaEngine{tags: tags, mrrs: mrrs, free: tags, held: make([]dmaHold, 0, tags), first: sim.MaxTime}
 }
 
 // tagsFor returns the read requests n bytes need: one per MRRS bytes (an aligned start).
 func (e *dmaEngine) tagsFor(n int) int { return (n + e.mrrs - 1) / e.mrrs }
 
-// release frees the tags of every quantum that has arrived by now.
+// release frees the tags of every quantum that has arrived by now. Before the first
+// arrival it has nothing to do; otherwise each arrived quantum's place is taken by the
+// last one (the order of held does not matter), and first is found again.
 func (e *dmaEngine) release(now sim.Time) {
-	k := 0
-	for _, h := range e.held {
+	if now < e.first {
+		return
+	}
+	first := sim.MaxTime
+	for i := 0; i < len(e.held); {
+		h := e.held[i]
 		if h.arrive <= now {
 			e.free += h.tags
+			last := len(e.held) - 1
+			e.held[i] = e.held[last]
+			e.held = e.held[:last]
 			continue
 		}
-		e.held[k] = h
-		k++
+		first = min(first, h.arrive)
+		i++
 	}
-	e.held = e.held[:k]
+	e.first = first
 }
 
 // hold records a quantum of tags tags in flight until arrive.
 func (e *dmaEngine) hold(arrive sim.Time, tags int) {
 	e.free -= tags
 	e.held = append(e.held, dmaHold{arrive, tags})
+	e.first = min(e.first, arrive)
 }
 
-// firstArrival returns the earliest arrival of a quantum in flight.
-func (e *dmaEngine) firstArrival() sim.Time {
-	t := sim.MaxTime
-	for _, h := range e.held {
-		t = min(t, h.arrive)
-	}
-	return t
-}
+// firstArrival returns the earliest arrival of a quantum in flight (sim.MaxTime if none).
+func (e *dmaEngine) firstArrival() sim.Time { return e.first }
 
 // FetchHostData moves bytes [off, off+n) of cmd's data from host memory into device memory
 // (a Write's payload) through the DMA engine, starting at now: each piece is fetched by DMA
@@ -120,7 +126,10 @@ func (c *Controller) FetchHostData(now sim.Time, cmd *Command, off, n int, sink 
 		e.hold(done, e.tagsFor(n))
 		return done, true
 	}
-	cmd.dma = dmaWait{off: off, end: off + n, ready: t, done: now, sink: sink, h: h, code: code}
+	// Field by field (push sets next): a composite literal would be built on the stack
+	// and copied over.
+	w := &cmd.dma
+	w.off, w.end, w.ready, w.done, w.sink, w.h, w.code = off, off+n, t, now, sink, h, code
 	e.push(cmd)
 	c.Stats.DataWaits++
 	c.dmaFill(now, cmd)

@@ -233,14 +233,22 @@ func (d *direction) commit(t sim.Time) {
 		d.head++
 	}
 	d.run = max(d.run, d.head)
-	if d.head > 0 && d.head >= len(d.pending)/2 {
-		// Compact, amortized O(1) per booking.
-		n := copy(d.pending, d.pending[d.head:])
+	if h := d.head; h > 0 && (h == len(d.pending) || h >= max(compactAfter, len(d.pending)/2)) {
+		// Compact, amortized O(1) per booking; when every booking is recorded (the common
+		// case) there is nothing to move.
+		n := 0
+		if h < len(d.pending) {
+			n = copy(d.pending, d.pending[h:])
+		}
 		d.pending = d.pending[:n]
-		d.run -= d.head
+		d.run -= h
 		d.head = 0
 	}
 }
+
+// compactAfter is the fewest recorded bookings commit moves the pending ones down for
+// (unless none is pending): moving a few at every call cost more than the room it saves.
+const compactAfter = 8
 
 // book places a burst (payload bytes of data) in the first gap at or after t and returns when
 // its first lead bytes and the whole burst leave the wire. den is the rates' denominator.

@@ -32,17 +32,25 @@ func newBurst(r rates, tlps, tlpBytes, lead int) burst {
 	}
 }
 
-// shapeOf returns the shape of a transfer of bytes, from the cache or computed into it.
+// shapeOf returns the shape of a transfer of bytes, from the cache or computed into it. The
+// computation is out of line (fillShape), so that the cache look is inlined.
 func (l *Link) shapeOf(bytes int) *shape {
 	sh := &l.shapes[uint(bytes)%shapeSlots]
 	if sh.bytes != bytes {
-		s, r := &l.spec, l.rates
-		*sh = shape{
-			bytes: bytes,
-			write: newBurst(r, s.WriteTLPs(bytes), s.WriteTLPBytes(bytes), 0),
-			rq:    newBurst(r, s.ReadRequests(bytes), s.ReadRequestBytes(bytes), s.RequestOverhead()),
-			cpl:   newBurst(r, s.Completions(bytes), s.CompletionBytes(bytes), 0),
-		}
+		l.fillShape(sh, bytes)
 	}
 	return sh
+}
+
+// fillShape computes the shape of a transfer of bytes into cache entry sh.
+//
+//go:noinline
+func (l *Link) fillShape(sh *shape, bytes int) {
+	s, r := &l.spec, l.rates
+	*sh = shape{
+		bytes: bytes,
+		write: newBurst(r, s.WriteTLPs(bytes), s.WriteTLPBytes(bytes), 0),
+		rq:    newBurst(r, s.ReadRequests(bytes), s.ReadRequestBytes(bytes), s.RequestOverhead()),
+		cpl:   newBurst(r, s.Completions(bytes), s.CompletionBytes(bytes), 0),
+	}
 }

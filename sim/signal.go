@@ -12,12 +12,16 @@ type Signal struct {
 // Waiting returns how many processes wait on s.
 func (s *Signal) Waiting() int { return len(s.waiters) }
 
-// Notify wakes the process that has waited longest, if any.
+// Notify wakes the process that has waited longest, if any. With none waiting (as on the
+// non-blocking queue operations of event handlers) it is a length test, inlined.
 func (s *Signal) Notify() {
-	if p := s.first(); p != nil {
-		p.wake()
+	if len(s.waiters) > 0 {
+		s.notify()
 	}
 }
+
+// notify is Notify with a waiter: out of line, so that Notify is inlined.
+func (s *Signal) notify() { s.first().wake() }
 
 // NotifyAt is Notify with the wake-up deferred to time t (not before now): the process
 // that has waited longest stops waiting now and resumes at t. It saves a process switch

@@ -100,6 +100,16 @@ func (k *kyber) insert(_ sim.Time, rq *Request) {
 	k.lists[rq.domain].pushBack(rq)
 }
 
+// empty reports whether no domain has a request queued.
+func (k *kyber) empty() bool {
+	for d := range k.lists {
+		if k.lists[d].head != nil {
+			return false
+		}
+	}
+	return true
+}
+
 // dispatch continues the current domain's batch while it has requests and tokens, then
 // moves round robin to the next domain that can dispatch (kyber_dispatch_request).
 func (k *kyber) dispatch(sim.Time) *Request {
@@ -109,6 +119,10 @@ func (k *kyber) dispatch(sim.Time) *Request {
 		}
 	}
 	k.batching = 0
+	if k.empty() {
+		// The round below would find no request and bring cur back where it is.
+		return nil
+	}
 	for range NumDomains {
 		k.cur = (k.cur + 1) % NumDomains
 		if rq := k.dispatchCur(); rq != nil {
