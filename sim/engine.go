@@ -74,6 +74,11 @@ type Engine struct {
 	cur *Event
 	// closes counts Close calls, so a slot is not freed after a Close inside its handler.
 	closes int
+	// watches are the attached boundary observers (boundary.go); until is the time up to
+	// which the time queue hands over events: the current run's limit, or the earliest
+	// watch boundary if that is earlier.
+	watches      []*Watch
+	until, limit Time
 }
 
 // key orders one pending event; slot indexes the event.
@@ -86,7 +91,7 @@ type key struct {
 // NewEngine returns an engine at time zero with no events.
 func NewEngine() *Engine {
 	e := &Engine{nowq: make([]key, 0, 256), slots: make([]Event, 0, 1024),
-		free: make([]int32, 0, 1024)}
+		free: make([]int32, 0, 1024), until: MaxTime, limit: MaxTime}
 	e.q = newTimeQueue(&e.slots)
 	return e
 }
@@ -250,6 +255,8 @@ func (e *Engine) run(limit Time) {
 	}
 	e.running = true
 	e.stopped = false
+	e.limit = limit
+	e.setUntil()
 	defer func() { e.running = false }()
 	for !e.stopped {
 		if e.live == 0 && limit == MaxTime {
@@ -266,9 +273,13 @@ func (e *Engine) run(limit Time) {
 			}
 		} else {
 			// Nothing is left at the current time: on to the earliest later one, which the
-			// time queue hands over (the FIFO is empty).
+			// time queue hands over (the FIFO is empty) if it is not after until. If none is,
+			// a watch's boundary may come first (crossBoundary).
 			var ok bool
-			if s, ok = e.q.advance(limit); !ok {
+			if s, ok = e.q.advance(e.until); !ok {
+				if e.crossBoundary() {
+					continue
+				}
 				return
 			}
 		}
