@@ -77,6 +77,15 @@ func (w *Watch) Close(t Time) {
 	w.e.setUntil()
 }
 
+// dropWatches detaches every watch (Close): a closed watch tells its observer nothing.
+func (e *Engine) dropWatches() {
+	for _, w := range e.watches {
+		w.attached = false
+	}
+	e.watches = nil
+	e.setUntil()
+}
+
 // setUntil sets the time up to which the time queue hands over events: the current run's
 // limit, or the earliest boundary of a watch if that is earlier.
 func (e *Engine) setUntil() {

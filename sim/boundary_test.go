@@ -194,3 +194,15 @@ func TestWatchMatchesDaemon(t *testing.T) {
 		require.Equal(t, firedDaemon-uint64(len(want)), fired, "seed %d", seed)
 	}
 }
+
+// TestEngineCloseDetachesWatches: after Close, a watch is told of nothing more, even by
+// its own Close.
+func TestEngineCloseDetachesWatches(t *testing.T) {
+	e := NewEngine()
+	log := &boundaryLog{e: e, t: &tally{}}
+	w := e.Observe(10, 10, log)
+	e.Close()
+	e.RunUntil(100)
+	w.Close(100)
+	require.Empty(t, log.got)
+}
