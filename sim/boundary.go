@@ -44,6 +44,11 @@ func (e *Engine) Observe(first, period Time, o BoundaryObserver) *Watch {
 	w := &Watch{e: e, o: o, next: first, period: period, attached: true}
 	e.watches = append(e.watches, w)
 	e.setUntil()
+	if e.running && !e.stopped {
+		// The loop runs with the until it started with: end it after the current event
+		// and start it again with this watch's boundary (it pays nothing per event so).
+		e.stopped, e.resume = true, true
+	}
 	return w
 }
 
@@ -95,19 +100,19 @@ func (e *Engine) setUntil() {
 	}
 }
 
-// crossBoundary is called when no event is pending up to until. If that is a watch's
-// boundary within the run's limit, it tells the watch's observer (with the engine's time
-// reading the boundary during the call) and reports true: the run goes on. Otherwise the
-// run is over.
-func (e *Engine) crossBoundary() bool {
+// crossBoundary is called when no event is pending up to until, which is before the
+// run's limit. If it is a watch's boundary (the earliest, as until was set when the loop
+// started; a watch closed since leaves none), it tells the watch's observer, with the
+// engine's time reading the boundary during the call.
+func (e *Engine) crossBoundary(until Time) {
 	var w *Watch
 	for _, x := range e.watches {
 		if w == nil || x.next < w.next {
 			w = x
 		}
 	}
-	if w == nil || w.next > e.limit {
-		return false
+	if w == nil || w.next > until {
+		return
 	}
 	b := w.next
 	w.next += w.period
@@ -116,5 +121,4 @@ func (e *Engine) crossBoundary() bool {
 	w.o.AtBoundary(b)
 	e.now = now
 	e.setUntil()
-	return true
 }

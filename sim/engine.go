@@ -79,6 +79,9 @@ type Engine struct {
 	// watch boundary if that is earlier.
 	watches      []*Watch
 	until, limit Time
+	// resume is set with stopped by a watch attached during a run, so the loop returns
+	// and starts again with the watch's boundary (Stop clears it).
+	resume bool
 }
 
 // key orders one pending event; slot indexes the event.
@@ -231,7 +234,7 @@ func (e *Engine) nextNow() *key {
 }
 
 // Stop makes Run or RunUntil return after the current event.
-func (e *Engine) Stop() { e.stopped = true }
+func (e *Engine) Stop() { e.stopped, e.resume = true, false }
 
 // Run fires events in order until no non-daemon event remains or Stop is called.
 func (e *Engine) Run() { e.run(MaxTime) }
@@ -258,8 +261,12 @@ func (e *Engine) run(limit Time) {
 	e.limit = limit
 	e.setUntil()
 	defer func() { e.running = false }()
+	// The time queue hands over events up to until: the limit, or the earliest boundary
+	// of a watch (boundary.go) if that is earlier.
+	until := e.until
+again:
 	for !e.stopped {
-		if e.live == 0 && limit == MaxTime {
+		if e.live == 0 && e.limit == MaxTime {
 			return
 		}
 		var s int32
@@ -273,14 +280,16 @@ func (e *Engine) run(limit Time) {
 			}
 		} else {
 			// Nothing is left at the current time: on to the earliest later one, which the
-			// time queue hands over (the FIFO is empty) if it is not after until. If none is,
-			// a watch's boundary may come first (crossBoundary).
+			// time queue hands over (the FIFO is empty) if it is not after until.
 			var ok bool
-			if s, ok = e.q.advance(e.until); !ok {
-				if e.crossBoundary() {
-					continue
+			if s, ok = e.q.advance(until); !ok {
+				// Nothing is pending up to until: the end of the run, or a boundary.
+				if until >= e.limit {
+					return
 				}
-				return
+				e.crossBoundary(until)
+				until = e.until
+				continue
 			}
 		}
 		ev := &e.slots[s]
@@ -303,5 +312,11 @@ func (e *Engine) run(limit Time) {
 			// reused last-in first-out, so few linger) or the engine is closed.
 			e.free = append(e.free, s)
 		}
+	}
+	if e.resume {
+		// A watch was attached during the last event: go on with its boundary.
+		e.stopped, e.resume = false, false
+		until = e.until
+		goto again
 	}
 }
