@@ -21,8 +21,8 @@ type BoundaryObserver interface {
 // When it has none left, nothing is pending at or before the boundary, so every
 // resource's record and every counter holds at the boundary exactly what it will hold
 // until the next event, which is after it; the observer reads them then. A queue that
-// jumps over several boundaries (an idle gap) is read at each in turn. An engine with no
-// watch pays nothing per event.
+// jumps over several boundaries (an idle gap) is read at each in turn. Watches add no test
+// per event, attached or not (the run loop's until replaces its limit).
 type Watch struct {
 	e            *Engine
 	o            BoundaryObserver
