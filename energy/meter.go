@@ -194,7 +194,7 @@ type Meter struct {
 	l0W, l0sW, l1W       float64
 	l0Row, l0sRow, l1Row int
 
-	eng     *sim.Engine
+	watch   *sim.Watch // tells the meter of every bucket's end
 	started bool
 	last    Reading  // the latest bucket boundary's reading
 	start   Reading  // when measurement started
@@ -354,24 +354,23 @@ func (m *Meter) linkStates(j []float64, t sim.Time) {
 }
 
 // Start begins measuring at eng's current time: it reads the start and then reads again
-// at the end of every bucket of Spec.Resolution, as a daemon event in PhaseStats (the
-// trace never keeps a run going). Call it once.
+// at the end of every bucket of Spec.Resolution. The readings add no events: the engine
+// tells the meter of each bucket's end (sim.Engine.Observe) once every event up to it has
+// fired and before any later one, so the resources and counters then hold exactly their
+// state at the bucket's end; the trace never keeps a run going. Call it once.
 func (m *Meter) Start(eng *sim.Engine) {
 	if m.started {
 		panic("energy: meter started twice")
 	}
-	m.started, m.eng = true, eng
+	m.started = true
 	m.start = m.Read(eng.Now())
 	m.last = m.Read(eng.Now())
-	eng.ScheduleDaemon(eng.Now()+m.spec.Resolution, sim.PhaseStats, m, nil, 0)
+	m.watch = eng.Observe(eng.Now()+m.spec.Resolution, m.spec.Resolution, m)
 }
 
-// HandleEvent closes one bucket of the trace and schedules the next; it implements
-// sim.Handler.
-func (m *Meter) HandleEvent(ev *sim.Event) {
-	m.bucket(ev.Time)
-	m.eng.ScheduleDaemon(ev.Time+m.spec.Resolution, sim.PhaseStats, m, nil, 0)
-}
+// AtBoundary closes the bucket of the trace that ends at t; it implements
+// sim.BoundaryObserver.
+func (m *Meter) AtBoundary(t sim.Time) { m.bucket(t) }
 
 // bucket closes the bucket that ends at t: the energy since the last reading, by
 // component.
@@ -394,6 +393,9 @@ func (m *Meter) Stop(t sim.Time) *Account {
 	if !m.started {
 		panic("energy: meter stopped before it started")
 	}
+	// The bucket ends up to t the engine has not reached yet (at most one, at t itself,
+	// when the run's last event is at a bucket's end), then the final part-bucket.
+	m.watch.Close(t)
 	if t > m.last.At {
 		m.bucket(t)
 	}

@@ -16,7 +16,7 @@ type Spec struct {
 	Controller Controller `yaml:"controller"` // every firmware core
 	PCIe       PCIe       `yaml:"pcie"`       // the link, per lane and direction
 	// Resolution is the length of the buckets of the power trace: the meter reads the
-	// resource records once per bucket (a daemon event, none per I/O).
+	// resource records at the end of each bucket (no events: sim.Engine.Observe).
 	Resolution sim.Time `yaml:"resolution"`
 	// PeakWindows are the windows of the peak-power figures ("1ms", "10ms"), each a whole
 	// number of buckets; a window slides over the trace one bucket at a time.

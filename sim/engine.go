@@ -74,6 +74,14 @@ type Engine struct {
 	cur *Event
 	// closes counts Close calls, so a slot is not freed after a Close inside its handler.
 	closes int
+	// watches are the attached boundary observers (boundary.go); until is the time up to
+	// which the time queue hands over events: the current run's limit, or the earliest
+	// watch boundary if that is earlier.
+	watches      []*Watch
+	until, limit Time
+	// resume is set with stopped by a watch attached during a run, so the loop returns
+	// and starts again with the watch's boundary (Stop clears it).
+	resume bool
 }
 
 // key orders one pending event; slot indexes the event.
@@ -86,7 +94,7 @@ type key struct {
 // NewEngine returns an engine at time zero with no events.
 func NewEngine() *Engine {
 	e := &Engine{nowq: make([]key, 0, 256), slots: make([]Event, 0, 1024),
-		free: make([]int32, 0, 1024)}
+		free: make([]int32, 0, 1024), until: MaxTime, limit: MaxTime}
 	e.q = newTimeQueue(&e.slots)
 	return e
 }
@@ -226,7 +234,7 @@ func (e *Engine) nextNow() *key {
 }
 
 // Stop makes Run or RunUntil return after the current event.
-func (e *Engine) Stop() { e.stopped = true }
+func (e *Engine) Stop() { e.stopped, e.resume = true, false }
 
 // Run fires events in order until no non-daemon event remains or Stop is called.
 func (e *Engine) Run() { e.run(MaxTime) }
@@ -250,9 +258,15 @@ func (e *Engine) run(limit Time) {
 	}
 	e.running = true
 	e.stopped = false
+	e.limit = limit
+	e.setUntil()
 	defer func() { e.running = false }()
+	// The time queue hands over events up to until: the limit, or the earliest boundary
+	// of a watch (boundary.go) if that is earlier.
+	until := e.until
+again:
 	for !e.stopped {
-		if e.live == 0 && limit == MaxTime {
+		if e.live == 0 && e.limit == MaxTime {
 			return
 		}
 		var s int32
@@ -266,10 +280,16 @@ func (e *Engine) run(limit Time) {
 			}
 		} else {
 			// Nothing is left at the current time: on to the earliest later one, which the
-			// time queue hands over (the FIFO is empty).
+			// time queue hands over (the FIFO is empty) if it is not after until.
 			var ok bool
-			if s, ok = e.q.advance(limit); !ok {
-				return
+			if s, ok = e.q.advance(until); !ok {
+				// Nothing is pending up to until: the end of the run, or a boundary.
+				if until >= e.limit {
+					return
+				}
+				e.crossBoundary(until)
+				until = e.until
+				continue
 			}
 		}
 		ev := &e.slots[s]
@@ -292,5 +312,11 @@ func (e *Engine) run(limit Time) {
 			// reused last-in first-out, so few linger) or the engine is closed.
 			e.free = append(e.free, s)
 		}
+	}
+	if e.resume {
+		// A watch was attached during the last event: go on with its boundary.
+		e.stopped, e.resume = false, false
+		until = e.until
+		goto again
 	}
 }

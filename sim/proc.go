@@ -162,9 +162,9 @@ func (p *Proc) Wait(s *Signal) {
 }
 
 // Close ends every process that has not finished (each is unwound at its blocking call, so
-// its deferred functions run) and drops all pending events. Call it when a simulation is
-// over and the program goes on, e.g. between the points of a sweep, so blocked processes do
-// not hold memory.
+// its deferred functions run), drops all pending events and detaches every boundary watch.
+// Call it when a simulation is over and the program goes on, e.g. between the points of a
+// sweep, so blocked processes do not hold memory.
 func (e *Engine) Close() {
 	for _, p := range e.procList {
 		if !p.done {
@@ -180,6 +180,7 @@ func (e *Engine) Close() {
 	clear(e.slots)
 	e.slots, e.free = e.slots[:0], e.free[:0]
 	e.live = 0
+	e.dropWatches()
 }
 
 // Processes returns the number of processes spawned and not yet finished.
