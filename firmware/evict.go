@@ -191,6 +191,17 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	if !ok {
 		return false
 	}
+	if f.ftl.Hybrid() { // the page's die is the mapping scheme's (ftl.HomeDie)
+		h := f.ftl.HomeDie(lpn)
+		limit := f.spec.Buffer.ForegroundPerDie
+		if purpose == ftl.Background {
+			limit = f.spec.Buffer.BackgroundPerDie
+		}
+		if h != g && f.sched.queuedPrograms(h) >= limit {
+			return false
+		}
+		g = h
+	}
 	ppn, err := f.ftl.WriteHost(lpn, g, purpose)
 	if err != nil {
 		f.gc.tasks[g].notify()

@@ -185,11 +185,12 @@ func (b *bast) write(lpn int64, purpose Purpose) (PPN, error) {
 
 // claim binds a free log block of lbn's die to lbn and returns its slot, or, with the pool
 // in use (or no free block outside the GC reserve), queues the merge of the die's least
-// recently written log block not already merging and returns −1.
+// recently written log block, unless one of the die's log blocks is merging already, and
+// returns −1.
 func (b *bast) claim(lbn int64) int32 {
 	die := b.dieOf(lbn)
 	lo := int32(die * b.per)
-	victim := int32(-1)
+	victim, merging := int32(-1), false
 	for s := lo; s < lo+int32(b.per); s++ {
 		l := &b.logs[s]
 		if l.lbn < 0 {
@@ -201,11 +202,15 @@ func (b *bast) claim(lbn int64) int32 {
 			}
 			continue
 		}
+		merging = merging || l.queued
 		if !l.queued && (victim < 0 || l.used < b.logs[victim].used) {
 			victim = s
 		}
 	}
-	if victim >= 0 {
+	// A merge already queued or running frees a slot (and a block) when it is done: the
+	// write waits for it rather than queue another (a write retried before the merge ends
+	// would otherwise merge a log block per retry).
+	if victim >= 0 && !merging {
 		b.enqueue(victim)
 	}
 	return -1
