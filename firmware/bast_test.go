@@ -183,3 +183,78 @@ func TestBASTRefusesFaultsAndPowerLoss(t *testing.T) {
 	require.ErrorContains(t, build(bastSpec(Vanilla), die.FaultSpec{FactoryBad: 1, Seed: 1}), "firmware.ftl.mapping: bast does not handle flash faults")
 	require.NoError(t, build(bastSpec(Vanilla), die.FaultSpec{}))
 }
+
+// TestBASTIntegrityPatterns: BAST over a preconditioned half-full device under three
+// patterns that take each kind of merge. First one process writes 4,096 pages sequentially
+// in IOs of 8 (switch merges: 4,096 pages are 16 whole logical blocks a die), then four
+// processes run the integrity mix (writes of fresh stamps, reads each page checked,
+// deallocates, flushes: mixedOp) with random IOs of 1–4 pages inside a focused 2 MiB area
+// (512 pages, two logical blocks a die: full merges as log blocks fill), then anywhere
+// (more logical blocks than log blocks: merges to free the pool). Every page is read back
+// at the end; the FTL is checked after every merge (Spec.Verify) and at the end.
+func TestBASTIntegrityPatterns(t *testing.T) {
+	r := newRig(t, bastSpec(FastDrain), nil)
+	f := r.fw
+	require.NoError(t, f.Precondition(0.5, 0, false, 1))
+	span := f.LogicalPages()
+	ref := make([]uint64, span)
+	for lpn := int64(0); lpn < span/2; lpn++ {
+		ref[lpn] = Stamp(lpn, 1)
+	}
+	version := uint64(1)
+	r.eng.Spawn("seq", func(p *sim.Proc) {
+		buf := make([]uint64, 8)
+		for lba := int64(0); lba < 4096; lba += 8 {
+			for i := range buf {
+				version++
+				buf[i] = Stamp(lba+int64(i), version)
+			}
+			require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpWrite, lba, 8, nvmectrl.Hint{}, buf).status)
+			copy(ref[lba:], buf)
+		}
+	})
+	r.eng.Run()
+	require.Equal(t, int64(4096/64), f.FTL().Stats.SwitchMerges, "16 logical blocks on each of 4 dies")
+	busy := make([]bool, span)
+	checked := 0
+	const procs, perPhase = 4, 300
+	for k := 0; k < procs; k++ {
+		rng := sim.NewRNG(9, "bast"+string(rune('a'+k)))
+		r.eng.Spawn("host", func(p *sim.Proc) {
+			buf := make([]uint64, 8)
+			for i := 0; i < 2*perPhase; {
+				n := 1 + rng.IntN(4)
+				lba := 4096 + rng.Int64N(512-int64(n)) // focused
+				if i >= perPhase {
+					lba = rng.Int64N(span - int64(n))
+				}
+				if !hold(busy, lba, n) {
+					p.Sleep(sim.Microsecond)
+					continue
+				}
+				checked += r.mixedOp(t, p, rng, lba, n, buf, ref, &version, 0)
+				release(busy, lba, n)
+				i++
+			}
+		})
+	}
+	r.eng.Run()
+	require.NoError(t, f.FTL().Check())
+	s := f.FTL().Stats
+	require.Positive(t, s.FullMerges)
+	require.Positive(t, s.Trims)
+	require.Positive(t, checked)
+	r.eng.Spawn("final", func(p *sim.Proc) {
+		got := make([]uint64, 8)
+		for lba := int64(0); lba < span; lba += 8 {
+			n := int(min(8, span-lba))
+			require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpRead, lba, n, nvmectrl.Hint{}, got).status)
+			for i := 0; i < n; i++ {
+				require.Equal(t, ref[lba+int64(i)], got[i], "final read of lba %d", lba+int64(i))
+			}
+		}
+	})
+	r.eng.Run()
+	t.Logf("%d reads checked; merges: %d switch, %d partial, %d full; %d copies; %d trims; WAF %.2f",
+		checked, s.SwitchMerges, s.PartialMerges, s.FullMerges, s.MergeCopies, s.Trims, s.WAF())
+}
