@@ -144,9 +144,6 @@ func (b *bast) dieOf(lbn int64) int { return b.f.g.InterleavedDie(int(lbn % int6
 // homeDie implements hybrid.
 func (b *bast) homeDie(lpn int64) int { return b.f.g.InterleavedDie(int(lpn % int64(b.dies))) }
 
-// pending implements hybrid.
-func (b *bast) pending(die int) bool { return len(b.queue[die]) > 0 }
-
 // write implements hybrid: append lpn to its logical block's log block.
 func (b *bast) write(lpn int64, purpose Purpose) (PPN, error) {
 	f := b.f
@@ -234,6 +231,7 @@ func (b *bast) enqueue(s int32) {
 	b.logs[s].queued = true
 	die := int(s) / b.per
 	b.queue[die] = append(b.queue[die], s)
+	b.f.dies[die].merges++
 }
 
 // waste leaves block blk's next page unprogrammed (a merge passes over an offset with no

@@ -92,6 +92,9 @@ func (b *bast) check() []error {
 		}
 	}
 	for die := range b.run {
+		if f.dies[die].merges != len(b.queue[die]) {
+			bad("die %d counts %d queued merges, its queue holds %d", die, f.dies[die].merges, len(b.queue[die]))
+		}
 		for _, s := range b.queue[die] {
 			if l := &b.logs[s]; l.lbn < 0 || !l.queued || int(s)/b.per != die {
 				bad("die %d queues log slot %d (logical block %d, queued %v)", die, s, l.lbn, l.queued)

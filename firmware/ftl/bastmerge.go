@@ -14,6 +14,7 @@ func (b *bast) nextMerge(die int, m *Merge) bool {
 	s := q[0]
 	copy(q, q[1:])
 	b.queue[die] = q[:len(q)-1]
+	f.dies[die].merges--
 	l := &b.logs[s]
 	d := b.data[l.lbn]
 	next := int(f.blocks[l.blk].next)

@@ -26,8 +26,6 @@ type hybrid interface {
 	write(lpn int64, purpose Purpose) (PPN, error)
 	// homeDie returns the die lpn's pages live on.
 	homeDie(lpn int64) int
-	// pending reports whether die has a merge queued or running.
-	pending(die int) bool
 	// nextMerge starts the die's next queued merge and describes it in m.
 	nextMerge(die int, m *Merge) bool
 	// move binds a page copied by the running merge of old's die and returns its new page.
