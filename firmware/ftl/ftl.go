@@ -188,7 +188,7 @@ func (f *FTL) Owner(p PPN) (lpn int64, valid bool) {
 func (f *FTL) FreeBlocks(die, plane int) int { return f.planes[die*f.g.Planes+plane].freeN }
 
 // NeedsGC reports whether a plane is at or below the GC threshold (under a hybrid mapping
-// scheme: whether the plane's die has a merge queued or running).
+// scheme: whether the plane's die has a merge queued and not yet started).
 func (f *FTL) NeedsGC(die, plane int) bool {
 	if f.hyb != nil {
 		return f.dies[die].merges > 0 // a field, not a call: NeedsGC stays inlinable
