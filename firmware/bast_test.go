@@ -8,6 +8,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/internal/testtier"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/pcie"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -257,4 +258,17 @@ func TestBASTIntegrityPatterns(t *testing.T) {
 	r.eng.Run()
 	t.Logf("%d reads checked; merges: %d switch, %d partial, %d full; %d copies; %d trims; WAF %.2f",
 		checked, s.SwitchMerges, s.PartialMerges, s.FullMerges, s.MergeCopies, s.Trims, s.WAF())
+}
+
+// TestBASTIntegrityLong is TestBASTIntegrity at 20,000 I/Os with 50 forced collisions of
+// each kind, for both evicting policies (long tier, FASTDRAIN_LONG=1).
+func TestBASTIntegrityLong(t *testing.T) {
+	testtier.SkipUnlessLong(t, "BAST whole-span integrity runs")
+	for _, pol := range []Policy{Vanilla, FastDrain} {
+		t.Run(pol.String(), func(t *testing.T) {
+			r, ev, gc := spanRun(t, bastSpec(pol), 20_000, 13, 50)
+			require.Positive(t, r.fw.FTL().Stats.FullMerges)
+			require.Equal(t, 100, ev+gc)
+		})
+	}
 }
