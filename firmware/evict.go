@@ -186,11 +186,24 @@ func (f *Firmware) evictRound(d Decision) int {
 
 // evictOne allocates a flash page on die g for the oldest dirty page and queues its program
 // once the data has been read out of DRAM. It reports false when the die has no space
-// outside the GC reserve (its GC is woken).
+// outside the GC reserve (its GC is woken). Under a hybrid mapping scheme the page goes to
+// its home die (ftl.HomeDie) instead, unless that die already has the round's per-die bound
+// of programs queued; false then also means its logical block waits for a merge.
 func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	lpn, ok := f.buf.Oldest()
 	if !ok {
 		return false
+	}
+	if f.ftl.Hybrid() { // the page's die is the mapping scheme's (ftl.HomeDie)
+		h := f.ftl.HomeDie(lpn)
+		limit := f.spec.Buffer.ForegroundPerDie
+		if purpose == ftl.Background {
+			limit = f.spec.Buffer.BackgroundPerDie
+		}
+		if h != g && f.sched.queuedPrograms(h) >= limit {
+			return false
+		}
+		g = h
 	}
 	ppn, err := f.ftl.WriteHost(lpn, g, purpose)
 	if err != nil {

@@ -126,6 +126,14 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	if err != nil {
 		return nil, ftlErrors(err)
 	}
+	if fl.Hybrid() {
+		if ds.Faults.Enabled() {
+			return nil, fmt.Errorf("firmware.ftl.mapping: %s does not handle flash faults (flash.die.faults): its merges assume every program and erase succeeds", spec.FTL.Mapping)
+		}
+		if spec.PowerLoss.Enabled {
+			return nil, fmt.Errorf("firmware.ftl.mapping: %s does not support firmware.power_loss (recovery rebuilds a page-level map only)", spec.FTL.Mapping)
+		}
+	}
 	order, _ := buffer.ParseOrder(spec.Buffer.Order)
 	capPages := spec.Buffer.Pages
 	if spec.Buffer.Policy.Unbounded() {

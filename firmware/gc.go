@@ -36,6 +36,11 @@ type gcTask struct {
 	// retire holds the die's blocks retired after a failure whose valid pages are still
 	// to move (faults.go), oldest first; they come before any GC victim.
 	retire []ftl.BlockID
+	// A hybrid mapping scheme's merge in progress (merge.go) and the next of its blocks to
+	// erase.
+	merge   ftl.Merge
+	merging bool
+	eraseAt int
 }
 
 // The steps of a GC task (its event codes).
@@ -91,6 +96,10 @@ func (t *gcTask) look() {
 		t.waitPrograms()
 		return
 	}
+	if f.ftl.Hybrid() {
+		t.lookMerge()
+		return
+	}
 	plane := -1
 	for pl := 0; pl < f.geo.Planes; pl++ {
 		if f.ftl.NeedsGC(t.g, pl) {
@@ -115,6 +124,10 @@ func (t *gcTask) look() {
 // its erase after them.
 func (t *gcTask) waitPrograms() {
 	f := t.f
+	if t.merging {
+		t.mergePrograms()
+		return
+	}
 	if f.inflightBlock[t.v] > 0 {
 		f.gc.progWait = append(f.gc.progWait, t)
 		return
@@ -207,6 +220,10 @@ func (t *gcTask) relocate() {
 // erased frees the victim and looks for more work.
 func (t *gcTask) erased() {
 	f := t.f
+	if t.merging {
+		t.mergeErased()
+		return
+	}
 	if t.w.failed { // the die's erase status: the block is retired, not freed
 		f.retire(t.v)
 		t.retire = t.retire[:len(t.retire)-1] // it holds no valid page: nothing to move

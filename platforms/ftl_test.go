@@ -34,6 +34,7 @@ func TestFTLErrorsAtValidate(t *testing.T) {
 		{"over_provisioning=0.99999", "firmware.ftl.over_provisioning: 0.99999 leaves 0 logical pages of the 16384 physical ones; want 1 … 4294967292"},
 		{"allocator=lsb-first", `firmware.ftl.allocator: unknown allocator "lsb-first" (known: latency-aware, sequential, skip-to-lsb)`},
 		{"gc_victim=lru", `firmware.ftl.gc_victim: unknown gc victim policy "lru" (known: cost-benefit, greedy)`},
+		{"mapping=fast", `firmware.ftl.mapping: unknown mapping "fast" (known: bast, page)`},
 	}
 	for _, c := range cases {
 		t.Run(c.set, func(t *testing.T) {
@@ -41,6 +42,22 @@ func TestFTLErrorsAtValidate(t *testing.T) {
 			require.EqualError(t, err, c.want)
 		})
 	}
+}
+
+// TestBASTLogBlocksValidated: ftl.log_blocks is checked, with its field path, when mapping
+// is bast. tiny's die has 2 × 32 blocks of 64 pages over 4 dies; 25 % over-provisioning
+// leaves 12,288 logical pages, 48 logical blocks a die: 48 + log_blocks + 1 (a merge's
+// block) + 2 (gc_reserve 1 a plane) ≤ 64 allows 13 log blocks, not 14.
+func TestBASTLogBlocksValidated(t *testing.T) {
+	load := func(sets ...string) error {
+		_, err := Load(Options{Preset: "tiny", Sets: append([]string{"firmware.ftl.mapping=bast"}, sets...)})
+		return err
+	}
+	require.NoError(t, load())
+	require.NoError(t, load("firmware.ftl.log_blocks=13"))
+	require.EqualError(t, load("firmware.ftl.log_blocks=0"), "firmware.ftl.log_blocks: 0 must be at least 1 (mapping bast writes every page to a log block)")
+	require.ErrorContains(t, load("firmware.ftl.log_blocks=14"), "firmware.ftl.log_blocks: 14 log blocks per die, with 48 data blocks (over_provisioning 0.25), a merge's new block and the GC reserve (1 a plane), need 65 blocks; a die has 64")
+	require.NoError(t, load("firmware.ftl.log_blocks=0", "firmware.ftl.mapping=page"), "log_blocks is read by bast only")
 }
 
 // TestFTLErrorsAtBuild: a configuration that skipped validation still fails at build with

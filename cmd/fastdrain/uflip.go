@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -32,6 +33,7 @@ type uflipDevice struct {
 	capacity int64
 	close    func()
 	fwStats  func() firmware.Stats // simulated devices: the firmware's counters; nil for a target
+	ftl      func() *ftl.FTL       // simulated devices: the FTL (merge counters of a hybrid mapping)
 	runs     []uflip.RunStats
 	trace    []uflip.IORecord // the traced run's records (rep 0, stream 0)
 	points   []uflip.Point
@@ -207,7 +209,7 @@ func (o *uflipOptions) devices() ([]*uflipDevice, error) {
 			return err
 		}
 		devs = append(devs, &uflipDevice{name: preset, dev: raw, eng: m.Eng, capacity: raw.Capacity(), close: m.Eng.Close,
-			fwStats: func() firmware.Stats { return m.SSD.FW.Stats }})
+			fwStats: func() firmware.Stats { return m.SSD.FW.Stats }, ftl: m.SSD.FW.FTL})
 		return nil
 	}
 	if o.target != "" {
@@ -288,6 +290,13 @@ func (o *uflipOptions) run(w io.Writer) error {
 				"%d foreground and %d background page evictions, %d GC runs moving %d pages\n", d.name, st.WritePages,
 				st.Stalls, report.Duration(st.StallTime), st.ForegroundEvictions, st.BackgroundEvictions, st.GCRuns, st.GCPagesMoved); err != nil {
 				return err
+			}
+			if fl := d.ftl(); fl.Hybrid() {
+				fs := fl.Stats
+				if _, err := fmt.Fprintf(w, "ftl on %s (mapping %s): %d switch, %d partial and %d full merges copying %d pages, %d erases\n",
+					d.name, fl.Config().Mapping, fs.SwitchMerges, fs.PartialMerges, fs.FullMerges, fs.MergeCopies, fs.Erases); err != nil {
+					return err
+				}
 			}
 		}
 	}

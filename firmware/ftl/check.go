@@ -19,7 +19,8 @@ const maxReported = 20
 //     (they are never free: the free-list check covers that);
 //   - the allocator's and the victim policy's own invariants, if they implement Checker
 //     (the latency-aware allocator: its open lists hold open blocks, its LSB-only region
-//     and skip region stay within lsb_only_pages and lsb_only_blocks).
+//     and skip region stay within lsb_only_pages and lsb_only_blocks);
+//   - a hybrid mapping scheme's own (BAST: bastcheck.go).
 //
 // Tests call it after every GC and at the end of every run.
 func (f *FTL) Check() error {
@@ -124,6 +125,11 @@ func (f *FTL) Check() error {
 	}
 	if wasted != f.Stats.WastedNow {
 		bad("wasted pages %d, running count %d", wasted, f.Stats.WastedNow)
+	}
+	if f.hyb != nil {
+		for _, e := range f.hyb.check() {
+			bad("%v", e)
+		}
 	}
 	for _, p := range []any{f.alloc, f.victim} {
 		if c, ok := p.(Checker); ok {

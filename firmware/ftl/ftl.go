@@ -64,6 +64,7 @@ type planeState struct {
 type dieState struct {
 	gcPlaneRR int
 	lsbOnly   int // blocks holding skipped pages, not yet erased (the skip region)
+	merges    int // a hybrid mapping scheme's merges queued on the die, not yet started
 }
 
 // FTL is the page-level flash translation layer.
@@ -84,7 +85,9 @@ type FTL struct {
 	// reach an LSB page within its bounds (Stats.FGBounded).
 	bounded bool
 	bad     int // blocks in the bad-block table
-	Stats   Stats
+	// hyb is the hybrid mapping scheme (mapping.go), nil for page-level mapping.
+	hyb   hybrid
+	Stats Stats
 }
 
 // Stats are the FTL's cumulative counters.
@@ -109,6 +112,9 @@ type Stats struct {
 	FactoryBad int64 // blocks marked bad at build
 	Retired    int64 // blocks retired after a failed program or erase
 	Rewrites   int64 // pages re-programmed elsewhere (a failed program, or a retired block's valid page)
+	// Merges of a hybrid mapping scheme (mapping.go); their copies count in GCWrites too.
+	SwitchMerges, PartialMerges, FullMerges int64
+	MergeCopies                             int64 // pages copied by merges
 }
 
 // WAF returns the write amplification factor: pages programmed per host page written.
@@ -149,6 +155,8 @@ func New(g Geometry, cfg Config) (*FTL, error) {
 	f.dies = make([]dieState, g.Dies())
 	f.alloc = newAlloc(Space{View{f}})
 	f.victim = newVictim(View{f})
+	newMapping, _ := mappings.Lookup(cfg.mapping())
+	f.hyb = newMapping(f)
 	return f, nil
 }
 
@@ -179,8 +187,12 @@ func (f *FTL) Owner(p PPN) (lpn int64, valid bool) {
 // FreeBlocks returns the number of free blocks of a plane.
 func (f *FTL) FreeBlocks(die, plane int) int { return f.planes[die*f.g.Planes+plane].freeN }
 
-// NeedsGC reports whether a plane is at or below the GC threshold.
+// NeedsGC reports whether a plane is at or below the GC threshold (under a hybrid mapping
+// scheme: whether the plane's die has a merge queued and not yet started).
 func (f *FTL) NeedsGC(die, plane int) bool {
+	if f.hyb != nil {
+		return f.dies[die].merges > 0 // a field, not a call: NeedsGC stays inlinable
+	}
 	return f.planes[die*f.g.Planes+plane].freeN <= f.cfg.GCThreshold
 }
 
@@ -195,9 +207,14 @@ func (f *FTL) NextPage(b BlockID) int { return int(f.blocks[b].next) }
 
 // WriteHost maps lpn to a newly allocated page on die (invalidating its previous page) and
 // returns the page to program. It returns ErrNoSpace when only the GC reserve is left.
+// Under a hybrid mapping scheme the page goes to die HomeDie(lpn) whatever die says, and
+// ErrNoSpace means the page's logical block waits for a merge (NextMerge).
 func (f *FTL) WriteHost(lpn int64, die int, purpose Purpose) (PPN, error) {
 	if purpose == GC {
 		panic("ftl: WriteHost with the GC purpose; use Relocate")
+	}
+	if f.hyb != nil {
+		return f.hyb.write(lpn, purpose)
 	}
 	f.bounded = false
 	p, err := f.alloc.Allocate(lpn, die, purpose)
@@ -219,11 +236,15 @@ func (f *FTL) WriteHost(lpn int64, die int, purpose Purpose) (PPN, error) {
 
 // Relocate moves the valid page old to a new page allocated by the GC stream on the same
 // die, updates the mapping and returns the new page and its logical page. The caller reads
-// old and programs the new page.
+// old and programs the new page. Under a hybrid mapping scheme old is a page of the die's
+// running merge (Merge.Moves), and the new page is where that merge puts it.
 func (f *FTL) Relocate(old PPN) (PPN, int64) {
 	lpn, ok := f.Owner(old)
 	if !ok {
 		panic(fmt.Sprintf("ftl: relocating page %d which holds no valid data", old))
+	}
+	if f.hyb != nil {
+		return f.hyb.move(old)
 	}
 	die := f.g.Addr(old).Die
 	p := f.allocateGC(die)

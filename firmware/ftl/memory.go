@@ -8,6 +8,10 @@ import "unsafe"
 // ring and each die's open-block list. The FTL allocates nothing per page after New; a
 // closed-form Precondition adds only its per-die tables.
 func MemoryBytes(g Geometry, cfg Config) int64 {
+	var hyb int64
+	if cfg.mapping() == BASTMapping {
+		hyb = bastBytes(g, cfg)
+	}
 	logical := int64(float64(g.Pages()) * (1 - cfg.OverProvisioning))
 	planes := int64(g.Dies()) * int64(g.Planes)
 	return int64(unsafe.Sizeof(FTL{})) +
@@ -17,5 +21,6 @@ func MemoryBytes(g Geometry, cfg Config) int64 {
 		int64(g.Blocks())*int64(unsafe.Sizeof(blockMeta{})) +
 		planes*(int64(unsafe.Sizeof(planeState{}))+int64(g.BlocksPerPlane)*int64(unsafe.Sizeof(BlockID(0)))) +
 		int64(g.Dies())*(int64(unsafe.Sizeof(dieState{}))+int64(cfg.regionBlocks(g))*int64(unsafe.Sizeof(BlockID(0)))+
-			2*int64(unsafe.Sizeof(0))) // precondition's slot tables
+			2*int64(unsafe.Sizeof(0))) + // precondition's slot tables
+		hyb
 }

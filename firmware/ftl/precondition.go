@@ -37,6 +37,9 @@ func (f *FTL) precondition(fill, overwrite float64, random bool, seed uint64, fa
 	if overwrite < 0 {
 		return fmt.Errorf("precondition.overwrite: %v must not be negative", overwrite)
 	}
+	if f.hyb != nil {
+		return f.hyb.precondition(fill, random, seed)
+	}
 	n := int64(fill * float64(len(f.l2p)))
 	m := int64(overwrite * float64(n))
 	// Per plane: the GC threshold, the LSB-only region's open blocks (spread over the

@@ -66,8 +66,9 @@ type Finding struct {
 }
 
 // Mechanisms named for findings that do not hold. They describe the page-mapped,
-// write-back firmware of this project (firmware/buffer, firmware/ftl, firmware/sched.go);
-// docs/uflip.md shows each with a control run.
+// write-back firmware of this project (firmware/buffer, firmware/ftl, firmware/sched.go),
+// page-level mapping being the default (firmware.ftl.mapping=bast, the hybrid log-block
+// FTL, is compared in docs/uflip.md); docs/uflip.md shows each with a control run.
 const (
 	mechBuffer = "write-back DRAM buffer (firmware/buffer): a write completes when its pages are in the buffer, " +
 		"whatever its address; a random write over an area not much larger than the buffer often overwrites a page " +
@@ -75,7 +76,7 @@ const (
 	mechMapping = "page-level mapping with dynamic allocation (firmware/ftl alloc.go): every written page goes to the next " +
 		"free page of the open blocks whatever its logical address, so random and sequential writes, and any number of " +
 		"interleaved sequential streams, cost the same flash work per page; uFLIP's devices used block or hybrid mapping, " +
-		"where scattered writes cost merges (a hybrid log-block FTL, issue 25 item 3, is not built)"
+		"where scattered writes cost merges (firmware.ftl.mapping=bast selects one, the BAST log-block FTL: docs/uflip.md)"
 	mechArea = "areas up to the size of the DRAM buffer are absorbed as overwrite hits (firmware/buffer) and beyond it the " +
 		"page-level mapping (firmware/ftl alloc.go) makes a wide area cost the same flash work per page as a narrow one; " +
 		"a drive whose back end drains the buffer as fast as one synchronous stream fills it shows neither"
