@@ -35,7 +35,7 @@ type Timeline struct {
 	events   []tlEvent
 	counters []*sim.Series
 	spans    spanTracks // slices of tracks of their own and the flow arrows between them (timelineflows.go)
-	Dropped  int64 // intervals not recorded because MaxEvents was reached
+	Dropped  int64      // intervals not recorded because MaxEvents was reached
 	// TruncatedAt is the start of the first interval dropped (valid when Dropped > 0).
 	TruncatedAt sim.Time
 }
