@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"fmt"
+	"sort"
 	"strconv"
 
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -17,7 +18,8 @@ import (
 // "bp":"e" on the resource's track at a time inside the caused interval, bound to the slice
 // enclosing that; both with the same "cat" and "id". Spans and flows count toward MaxEvents
 // like intervals, follow the Tracks filter and the window: a flow is written only when both
-// its ends are on kept tracks, inside the window, and its cause lies inside its span.
+// its ends are on kept tracks, inside the window, its cause lies inside its span and a
+// recorded interval holds its end (not one of a Skip activity, nor one past MaxEvents).
 
 // span is one slice on a span track.
 type span struct {
@@ -133,9 +135,17 @@ func (tl *Timeline) Flow(id uint64, from sim.Time, r *sim.Resource, at sim.Time)
 // counted).
 func (tl *Timeline) Spans() int { return tl.spans.live }
 
-// Flows returns the number of flows recorded (WriteJSON drops those whose cause turned out
-// to lie outside its span).
+// Flows returns the number of flows recorded (WriteJSON leaves out those whose cause turned
+// out to lie outside its span or whose end no recorded interval holds).
 func (tl *Timeline) Flows() int { return len(tl.spans.flows) }
+
+// holds reports whether one of the intervals evs (indices into tl.events, by start) holds
+// time t: a flow's end needs a slice to bind to, which an activity left out (Skip) or an
+// interval dropped at MaxEvents does not leave.
+func (tl *Timeline) holds(evs []int32, t sim.Time) bool {
+	i := sort.Search(len(evs), func(i int) bool { return tl.events[evs[i]].start > t }) - 1
+	return i >= 0 && t < tl.events[evs[i]].end
+}
 
 // writeSpans writes the spans as complete events on their tracks (tids from tid0 on) and
 // the flows as flow event pairs, numbered from 1 in the order they were recorded.
@@ -158,10 +168,16 @@ func (tl *Timeline) writeSpans(bw *bufio.Writer, sep func(), pidOf func(string) 
 		fmt.Fprintf(bw, `{"ph":"X","cat":"nvme","name":%s,"pid":%d,"tid":%d,"ts":%s,"dur":%s}`,
 			strconv.Quote(sp.name), pid, tid0+int(sp.track), micros(from), micros(end(sp)-from))
 	}
+	// Each resource track's recorded intervals, in the order recorded, which is by start:
+	// a resource's intervals do not overlap and each starts after the previous one ends.
+	byTrack := make([][]int32, len(tl.tracks))
+	for i, e := range tl.events {
+		byTrack[e.track] = append(byTrack[e.track], int32(i))
+	}
 	n := 0
 	for _, fl := range st.flows {
 		sp := st.span(fl.id)
-		if sp == nil || fl.from < sp.start || fl.from >= end(sp) {
+		if sp == nil || fl.from < sp.start || fl.from >= end(sp) || !tl.holds(byTrack[fl.target], fl.at) {
 			continue
 		}
 		n++

@@ -106,3 +106,27 @@ func TestTimelineFlowsFollowFilterAndCap(t *testing.T) {
 	require.Equal(t, int64(1), tl.Dropped)
 	require.Equal(t, sim.Time(199), tl.TruncatedAt)
 }
+
+func TestTimelineFlowNeedsARecordedInterval(t *testing.T) {
+	// A flow whose end falls in an activity the timeline skips, or in no interval at all,
+	// has no slice to bind to and is not written; one inside a recorded interval is.
+	die := sim.NewResource("ssd.ch[0].die[0]", "read", "retry")
+	tl := NewTimeline(0, sim.Millisecond)
+	tl.Skip = []string{"retry"}
+	tl.Attach(die)
+	id := tl.StartSpan("ssd.nvme.slot[0]", 0, "Read sq 1 cid 0")
+	die.Occupy(100, 200, die.Activity("read"))
+	die.Occupy(200, 300, die.Activity("retry"))
+	tl.Flow(id, 1, die, 199) // inside the read [100, 200)
+	tl.Flow(id, 1, die, 250) // inside the skipped retry
+	tl.Flow(id, 1, die, 300) // after every interval
+	tl.Flow(id, 1, die, 99)  // before every interval
+	tl.EndSpan(id, 400)
+	var ends []string
+	for _, e := range events(t, tl) {
+		if e["ph"] == "f" {
+			ends = append(ends, fmtNum(e["ts"]))
+		}
+	}
+	require.Equal(t, []string{"0.000199"}, ends)
+}
