@@ -222,6 +222,9 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	}
 	op := f.sched.get(opEvict, g)
 	op.ppn, op.stamp, op.victim = ppn, v.Version, v
+	if f.flows != nil {
+		op.flow = f.flows.evicted(v)
+	}
 	if f.pl.oob != nil {
 		f.pl.seq++
 		op.oob = Stamp(lpn, f.pl.seq)

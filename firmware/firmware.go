@@ -37,6 +37,7 @@ type Firmware struct {
 	host   HostPort
 	cores  []*sim.Core
 	acts   struct{ hil, evict, gc sim.Activity }
+	flows  *flows // nil unless a timeline traces flow arrows (flows.go)
 
 	geo        ftl.Geometry
 	ftl        *ftl.FTL

@@ -247,6 +247,9 @@ func (wk *worker) readIssue(now sim.Time, first, last int64) {
 		f.flash.Prefetch(g, a) // wall-clock only: the die reads its state when the read starts
 		op := f.sched.get(opHostRead, g)
 		op.ppn, op.w, op.idx = ppn, w, j
+		if f.flows != nil {
+			op.flow = flowSrc{wk.cmd.Flow, now}
+		}
 		w.pending++
 		f.Stats.FlashReads++
 		f.sched.enqueue(op)
@@ -395,7 +398,11 @@ func (wk *worker) fetched(landed sim.Time) {
 // into its pages' buffer slots in DRAM (addressed from the page holding its first byte).
 func (f *Firmware) Land(t sim.Time, cmd *nvmectrl.Command, off, n int) sim.Time {
 	ps := int64(f.spec.PageSize)
-	return f.dramMove(t, (int64(cmd.SQE.SLBA())*int64(f.lbaSize)+int64(off))/ps, n, true)
+	done := f.dramMove(t, (int64(cmd.SQE.SLBA())*int64(f.lbaSize)+int64(off))/ps, n, true)
+	if f.flows != nil && cmd.Flow != 0 && done > t {
+		f.flows.t.DRAMWrite(cmd.Flow, t, done)
+	}
+	return done
 }
 
 // writeData charges the chunk's per-page work once its data is in DRAM.
@@ -473,6 +480,9 @@ func (f *Firmware) storePage(j int64, stamp uint64) {
 	if !f.buf.Write(j, stamp) {
 		panic("firmware: buffer refused a reserved write")
 	}
+	if f.flows != nil {
+		f.flows.stored(j, stamp, cmd.Flow, f.eng.Now())
+	}
 	f.Stats.WritePages++
 }
 
@@ -496,6 +506,9 @@ func (wk *worker) oldStamp(lpn int64) (uint64, bool) {
 	w.pending, w.ready, w.h, w.code, w.failed = 1, f.eng.Now(), wk, stepOld, false
 	op := f.sched.get(opHostRead, f.geo.Addr(ppn).Die)
 	op.ppn, op.w, op.idx = ppn, w, 0
+	if f.flows != nil {
+		op.flow = flowSrc{wk.cmd.Flow, f.eng.Now()}
+	}
 	f.sched.enqueue(op)
 	return 0, false
 }

@@ -51,6 +51,7 @@ type flashOp struct {
 	// rewrite marks a failed program's re-program (faults.go): it goes to the GC queue,
 	// whatever its kind, as its page is in the GC stream's block.
 	rewrite bool
+	flow    flowSrc    // the host command that caused it, when flows are traced (flows.go)
 	w       *waiter    // reads, GC operations
 	idx     int        // the waiter's slot for this page
 	merged  []*flashOp // other ops carried by tx (multi-plane)
@@ -162,6 +163,7 @@ func (s *scheduler) get(kind opKind, g int) *flashOp {
 		op.tx.Tag = op
 	}
 	op.kind, op.die, op.w, op.bg, op.rewrite, op.merged = kind, g, nil, false, false, op.merged[:0]
+	op.flow = flowSrc{}
 	return op
 }
 
@@ -373,6 +375,9 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 	op := tx.Tag.(*flashOp)
 	now := ev.Time
 	g := op.die
+	if s.f.flows != nil {
+		s.f.flows.done(op, tx)
+	}
 	s.dies[g].inChannel--
 	if op.kind == opHostRead {
 		s.dies[g].readsOut--

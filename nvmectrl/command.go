@@ -17,6 +17,9 @@ type Command struct {
 	// Write and Compare, the range list for Dataset Management, otherwise 0. Firmware
 	// serving another command with data (Identify, say) sets it before moving data.
 	DataLen int
+	// Flow is the command's id in a timeline's flow arrows (CommandTracer), 0 when no
+	// tracer is attached: firmware copies it to the work the command causes.
+	Flow uint64
 
 	prp        PRPs
 	prpReady   bool     // prp walked for DataLen
@@ -68,6 +71,9 @@ func (c *Controller) fetchDone(now sim.Time, f *fetch) {
 		cmd.Doorbell = q.dbTime[idx]
 		cmd.Fetched = now
 		c.Stats.Commands++
+		if c.tracer != nil {
+			cmd.Flow = c.tracer.CommandStart(now, cmd)
+		}
 		c.deliver(now, cmd)
 	}
 	if c.arb.waiting() {

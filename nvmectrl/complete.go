@@ -16,6 +16,9 @@ func (c *Controller) Complete(now sim.Time, cmd *Command, st Status, dw0 uint32,
 	}
 	cmd.completed = true
 	cmd.level = level
+	if c.tracer != nil {
+		c.tracer.CommandEnd(now, cmd)
+	}
 	if cmd.SQID != 0 && cmd.SQE.Opcode() == OpRead {
 		c.Reads.FetchWait.Record(int64(cmd.Fetched - cmd.Doorbell))
 		c.Reads.Service.Record(int64(now - cmd.Fetched))

@@ -77,6 +77,8 @@ type Controller struct {
 	mem  *HostMemory
 	fw   Firmware
 	host Host
+	// tracer, if set, is told of every command's arrival and completion (tracer.go).
+	tracer CommandTracer
 
 	regs    registers
 	sqs     []*subQueue // by qid; nil if absent

@@ -30,10 +30,12 @@ type Timeline struct {
 	// Skip lists activity names whose intervals are not recorded.
 	Skip     []string
 	tracks   []*sim.Resource
-	skip     [][]bool // per track, per activity: skipped
+	trackOf  map[*sim.Resource]int32 // index in tracks
+	skip     [][]bool                // per track, per activity: skipped
 	events   []tlEvent
 	counters []*sim.Series
-	Dropped  int64 // intervals not recorded because MaxEvents was reached
+	spans    spanTracks // slices of tracks of their own and the flow arrows between them (timelineflows.go)
+	Dropped  int64      // intervals not recorded because MaxEvents was reached
 	// TruncatedAt is the start of the first interval dropped (valid when Dropped > 0).
 	TruncatedAt sim.Time
 }
@@ -50,9 +52,8 @@ func NewTimeline(from, to sim.Time) *Timeline { return &Timeline{From: from, To:
 // Attach hooks the timeline to the resources its Tracks filter keeps. Attach before the
 // run starts.
 func (tl *Timeline) Attach(rs ...*sim.Resource) {
-	limit := tl.MaxEvents
-	if limit == 0 {
-		limit = 2_000_000
+	if tl.trackOf == nil {
+		tl.trackOf = map[*sim.Resource]int32{}
 	}
 	for _, r := range rs {
 		if !tl.keeps(r.Name()) {
@@ -60,6 +61,7 @@ func (tl *Timeline) Attach(rs ...*sim.Resource) {
 		}
 		idx := int32(len(tl.tracks))
 		tl.tracks = append(tl.tracks, r)
+		tl.trackOf[r] = idx
 		acts := r.Activities()
 		skip := make([]bool, len(acts))
 		for i, a := range acts {
@@ -72,16 +74,33 @@ func (tl *Timeline) Attach(rs ...*sim.Resource) {
 			if end <= tl.From || start >= tl.To || (int(act) < len(skip) && skip[act]) {
 				return
 			}
-			if len(tl.events) >= limit {
-				if tl.Dropped == 0 || start < tl.TruncatedAt {
-					tl.TruncatedAt = max(start, tl.From)
-				}
-				tl.Dropped++
+			if !tl.room(start) {
 				return
 			}
 			tl.events = append(tl.events, tlEvent{idx, act, max(start, tl.From), min(end, tl.To)})
 		})
 	}
+}
+
+// limit returns MaxEvents or its default.
+func (tl *Timeline) limit() int {
+	if tl.MaxEvents == 0 {
+		return 2_000_000
+	}
+	return tl.MaxEvents
+}
+
+// room reports whether one more item (an interval, a span or a flow) may be recorded, and
+// counts it as dropped (at time t) if not: intervals, spans and flows share MaxEvents.
+func (tl *Timeline) room(t sim.Time) bool {
+	if len(tl.events)+tl.spans.recorded() < tl.limit() {
+		return true
+	}
+	if tl.Dropped == 0 || t < tl.TruncatedAt {
+		tl.TruncatedAt = max(t, tl.From)
+	}
+	tl.Dropped++
+	return false
 }
 
 // keeps applies the Tracks filter to a resource name.
@@ -107,7 +126,7 @@ func (tl *Timeline) AddCounters(series ...*sim.Series) { tl.counters = append(tl
 // NumTracks returns the number of resource tracks attached.
 func (tl *Timeline) NumTracks() int { return len(tl.tracks) }
 
-// Len returns the number of recorded intervals.
+// Len returns the number of recorded intervals (spans and flows not counted: Spans, Flows).
 func (tl *Timeline) Len() int { return len(tl.events) }
 
 // WriteJSON writes the trace-event JSON. Times are in microseconds with picosecond
@@ -140,6 +159,12 @@ func (tl *Timeline) WriteJSON(w io.Writer) error {
 		sep()
 		fmt.Fprintf(bw, `{"ph":"M","name":"thread_name","pid":%d,"tid":%d,"args":{"name":%s}}`, pid, i+1, strconv.Quote(track))
 	}
+	spanTid := len(tl.tracks) + 1 // span tracks follow the resource tracks
+	for i, name := range tl.spans.names {
+		pid, track := pidOf(name)
+		sep()
+		fmt.Fprintf(bw, `{"ph":"M","name":"thread_name","pid":%d,"tid":%d,"args":{"name":%s}}`, pid, spanTid+i, strconv.Quote(track))
+	}
 	for _, p := range procs {
 		sep()
 		fmt.Fprintf(bw, `{"ph":"M","name":"process_name","pid":%d,"args":{"name":%s}}`, pids[p], strconv.Quote(p))
@@ -151,6 +176,7 @@ func (tl *Timeline) WriteJSON(w io.Writer) error {
 		fmt.Fprintf(bw, `{"ph":"X","name":%s,"pid":%d,"tid":%d,"ts":%s,"dur":%s}`,
 			strconv.Quote(r.Activities()[e.act]), pid, e.track+1, micros(e.start), micros(e.end-e.start))
 	}
+	tl.writeSpans(bw, sep, pidOf, spanTid)
 	if len(tl.counters) > 0 {
 		cpid := len(procs) + 1
 		sep()
@@ -169,7 +195,7 @@ func (tl *Timeline) WriteJSON(w io.Writer) error {
 	if tl.Dropped > 0 {
 		sep()
 		fmt.Fprintf(bw, `{"ph":"i","s":"g","name":%s,"pid":1,"tid":1,"ts":%s}`,
-			strconv.Quote(fmt.Sprintf("timeline truncated: %d more intervals after this point were not recorded (MaxEvents %d)", tl.Dropped, len(tl.events))),
+			strconv.Quote(fmt.Sprintf("timeline truncated: %d more intervals after this point were not recorded (MaxEvents %d)", tl.Dropped, tl.limit())),
 			micros(tl.TruncatedAt))
 	}
 	bw.WriteString("]}\n")

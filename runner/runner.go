@@ -145,6 +145,7 @@ func Run(o Options) (*Result, error) {
 	rs := m.Resources()
 	if o.Timeline != nil {
 		o.Timeline.Attach(rs...)
+		TraceFlows(m.SSD, o.Timeline)
 	}
 	meter, err := NewEnergyMeter(m)
 	if err != nil {

@@ -89,7 +89,7 @@ func Run(s Spec, o Options) (*Result, error) {
 	}
 	switch s.Kind {
 	case KindFlashbench:
-		runFlashbench(jobs, rows, o)
+		runFlashbench(s, jobs, rows, o)
 	case KindRun:
 		if err := runRun(s, jobs, rows, o); err != nil {
 			return nil, err
@@ -137,14 +137,15 @@ func (s Spec) job(sets []string) (job, error) {
 
 // runFlashbench runs every point on a bounded pool of workers; each result goes to its
 // point's row.
-func runFlashbench(jobs []job, rows []Row, o Options) {
+func runFlashbench(s Spec, jobs []job, rows []Row, o Options) {
+	ps := s.Percentiles.Or(benchPercentiles)
 	runner.Parallel(len(jobs), o.Jobs, o.Progress, func(j int) {
 		res, err := flashbench.Run(flashbenchConfig(jobs[j].config, jobs[j].flashbench))
 		if err != nil {
 			rows[j].Error = err.Error()
 			return
 		}
-		m, err := flashbenchMetrics(res, jobs[j].config.Energy)
+		m, err := flashbenchMetrics(res, jobs[j].config.Energy, ps)
 		if err != nil {
 			rows[j].Error = err.Error()
 			return
@@ -171,7 +172,7 @@ func runRun(s Spec, jobs []job, rows []Row, o Options) error {
 			rows[j].Error = errs[j].Error()
 			continue
 		}
-		rows[j].Metrics = runMetrics(res[j], sc.Apps)
+		rows[j].Metrics = runMetrics(res[j], sc.Apps, s.Percentiles.Or(runPercentiles))
 		rows[j].Latency = runDistributions(res[j], sc.Apps)
 	}
 	return nil

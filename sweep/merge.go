@@ -136,7 +136,8 @@ func specDiff(a, b Spec) string {
 		name string
 		a, b any
 	}{{"kind", a.Kind, b.Kind}, {"base configuration", a.Base, b.Base}, {"axes", a.Axes, b.Axes},
-		{"flashbench parameters", a.Flashbench, b.Flashbench}, {"run parameters", a.Run, b.Run}} {
+		{"flashbench parameters", a.Flashbench, b.Flashbench}, {"run parameters", a.Run, b.Run},
+		{"percentiles", a.Percentiles, b.Percentiles}} {
 		ja, _ := json.Marshal(f.a)
 		jb, _ := json.Marshal(f.b)
 		if !bytes.Equal(ja, jb) {

@@ -8,6 +8,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/flashbench"
+	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -27,12 +28,33 @@ func finite(v float64) float64 {
 	return v
 }
 
-// flashbenchColumns names the metrics of a flashbench point.
-func flashbenchColumns() []string {
+// benchPercentiles and runPercentiles are the latency percentiles of a flashbench point's
+// and a run point's columns without sweep --percentiles (the columns sweeps have always had).
+var (
+	benchPercentiles = report.Percentiles{99}
+	runPercentiles   = report.Percentiles{50, 99, 99.9}
+)
+
+// latencyMetrics returns h's mean and its values at the percentiles ps, in microseconds:
+// the latency columns of one distribution (report.Fraction turns p into the quantile, so
+// p99.9 of 1,000 samples is the 999th).
+func latencyMetrics(h *sim.Histogram, ps report.Percentiles) []float64 {
+	m := []float64{us(h.Mean())}
+	for _, v := range ps.Quantiles(h) {
+		m = append(m, us(float64(v)))
+	}
+	return m
+}
+
+// flashbenchColumns names the metrics of a flashbench point, with the latency percentiles ps.
+func flashbenchColumns(ps report.Percentiles) []string {
 	cols := []string{"iops", "mb_per_s", "elapsed_us"}
 	for k := channel.Read; k <= channel.Erase; k++ {
 		n := k.String()
-		cols = append(cols, n+"_ops", n+"_mean_us", n+"_p99_us")
+		cols = append(cols, n+"_ops", n+"_mean_us")
+		for _, key := range ps.Keys("_us") {
+			cols = append(cols, n+"_"+key)
+		}
 	}
 	return append(cols, "channel_busy_mean", "die_busy_mean", "nand_array_j", "onfi_bus_j", "flash_avg_w")
 }
@@ -42,11 +64,11 @@ func flashbenchColumns() []string {
 // picoseconds and divided once. The energies are the point's energy section applied to
 // the array's records (energy.Array: the die arrays with their standby, the ONFI buses;
 // docs/energy.md), and flash_avg_w is their sum over the elapsed time.
-func flashbenchMetrics(r *flashbench.Result, es energy.Spec) ([]float64, error) {
+func flashbenchMetrics(r *flashbench.Result, es energy.Spec, ps report.Percentiles) ([]float64, error) {
 	m := []float64{r.IOPS(), r.Bandwidth() / 1e6, us(float64(r.Elapsed))}
 	for k := channel.Read; k <= channel.Erase; k++ {
-		h := r.Latency[k]
-		m = append(m, float64(r.Ops[k]), us(h.Mean()), us(float64(h.Quantile(0.99))))
+		m = append(m, float64(r.Ops[k]))
+		m = append(m, latencyMetrics(r.Latency[k], ps)...)
 	}
 	var bus, arr sim.Time
 	var buses, dies []*sim.Resource
@@ -72,11 +94,15 @@ func flashbenchMetrics(r *flashbench.Result, es energy.Spec) ([]float64, error) 
 	return m, nil
 }
 
-// runColumns names the metrics of a run point whose scenario runs appNames.
-func runColumns(appNames []string) []string {
+// runColumns names the metrics of a run point whose scenario runs appNames, with the
+// latency percentiles ps.
+func runColumns(appNames []string, ps report.Percentiles) []string {
 	var cols []string
 	for _, a := range appNames {
-		cols = append(cols, a+".requests", a+".mean_us", a+".p50_us", a+".p99_us", a+".p999_us")
+		cols = append(cols, a+".requests", a+".mean_us")
+		for _, key := range ps.Keys("_us") {
+			cols = append(cols, a+"."+key)
+		}
 	}
 	return append(cols, "waf", "flash_used_pages", "flash_wasted_pages", "gc_runs", "gc_pages_moved", "erases",
 		"evictions_fg", "evictions_bg", "stalls", "stall_time_us", "buffer_peak_pages", "victimizations",
@@ -84,19 +110,18 @@ func runColumns(appNames []string) []string {
 		"ssd_avg_w", "ssd_peak_w", "ssd_j_per_gb_written")
 }
 
-// runMetrics returns a run result's metrics in runColumns order; an application that did
-// not report has zeros.
-func runMetrics(r *runner.Result, appNames []string) []float64 {
+// runMetrics returns a run result's metrics in runColumns order (latency percentiles ps);
+// an application that did not report has zeros.
+func runMetrics(r *runner.Result, appNames []string, ps report.Percentiles) []float64 {
 	var m []float64
 	for _, name := range appNames {
 		a := r.App(name)
 		if a == nil || a.Latency == nil {
-			m = append(m, 0, 0, 0, 0, 0)
+			m = append(m, make([]float64, 2+len(ps))...)
 			continue
 		}
-		h := a.Latency
-		m = append(m, float64(a.Requests), us(h.Mean()), us(float64(h.Quantile(0.5))),
-			us(float64(h.Quantile(0.99))), us(float64(h.Quantile(0.999))))
+		m = append(m, float64(a.Requests))
+		m = append(m, latencyMetrics(a.Latency, ps)...)
 	}
 	f := r.Firmware
 	m = append(m, r.FTL.WAF(), float64(r.FlashUsed), float64(r.FlashWasted), float64(f.GCRuns),

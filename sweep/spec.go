@@ -6,8 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -76,6 +80,9 @@ type Spec struct {
 	Axes       Grid              `json:"axes"`
 	Flashbench *FlashbenchParams `json:"flashbench,omitempty"`
 	Run        *RunParams        `json:"run,omitempty"`
+	// Percentiles are the latency percentiles of the metric columns (sweep --percentiles),
+	// ascending, each in (0, 100); none: the defaults (runPercentiles, benchPercentiles).
+	Percentiles report.Percentiles `json:"percentiles,omitempty"`
 }
 
 // Validate reports every problem with the spec, each naming its field. Configuration keys
@@ -102,6 +109,9 @@ func (s Spec) Validate() error {
 	}
 	if err := s.Axes.Validate(); err != nil {
 		errs = append(errs, err)
+	}
+	if err := validPercentiles(s.Percentiles); err != nil {
+		errs = append(errs, fmt.Errorf("percentiles: %w", err))
 	}
 	if p := s.Flashbench; p != nil {
 		if p.Ops < 1 {
@@ -133,13 +143,13 @@ func (s Spec) Validate() error {
 func (s Spec) Columns() []string {
 	switch {
 	case s.Kind == KindFlashbench:
-		return flashbenchColumns()
+		return flashbenchColumns(s.Percentiles.Or(benchPercentiles))
 	case s.Kind == KindRun && s.Run != nil:
 		sc, err := apps.LookupScenario(s.Run.Scenario)
 		if err != nil {
 			return nil
 		}
-		return runColumns(sc.Apps)
+		return runColumns(sc.Apps, s.Percentiles.Or(runPercentiles))
 	}
 	return nil
 }
@@ -166,6 +176,10 @@ func (s Spec) sealed() (Spec, error) {
 		return out, fmt.Errorf("base configuration: %w", err)
 	}
 	out.Base.SHA256 = digest(y)
+	out.Percentiles = append(report.Percentiles(nil), s.Percentiles...)
+	if len(out.Percentiles) == 0 {
+		out.Percentiles = nil
+	}
 	if s.Flashbench != nil {
 		p := *s.Flashbench
 		out.Flashbench = &p
@@ -188,4 +202,25 @@ func (s Spec) sealed() (Spec, error) {
 func digest(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
+}
+
+// validPercentiles checks a percentile list read from outside (a shard file) as
+// report.ParsePercentiles would have built it: ascending, no repeats, each in (0, 100)
+// with at most six decimals, at most report.MaxPercentiles of them.
+func validPercentiles(ps report.Percentiles) error {
+	if len(ps) == 0 {
+		return nil
+	}
+	text := make([]string, len(ps))
+	for i, p := range ps {
+		text[i] = strconv.FormatFloat(p, 'f', -1, 64)
+	}
+	got, err := report.ParsePercentiles(strings.Join(text, ","))
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(got, ps) {
+		return fmt.Errorf("%v is not ascending without repeats", []float64(ps))
+	}
+	return nil
 }

@@ -34,6 +34,7 @@ type sweepFlags struct {
 	qd         int
 	mix        string
 	multiPlane bool
+	pcts       percentileFlag
 }
 
 func newSweepCmd() *cobra.Command {
@@ -95,6 +96,7 @@ Flags given explicitly override the file; --axis flags add axes after the file's
 	f.IntVar(&sf.qd, "qd", d.QueueDepth, "flashbench points: operations outstanding across the array")
 	f.StringVar(&sf.mix, "mix", fmt.Sprintf("%d/%d/%d", d.Mix[0], d.Mix[1], d.Mix[2]), "flashbench points: read/program/erase weights")
 	f.BoolVar(&sf.multiPlane, "multi-plane", false, "flashbench points: use all planes of a die in every operation")
+	sf.pcts.register(cmd, "the metric columns APP.pXX_us of run points, read_/program_/erase_pXX_us of flashbench points; without it p50, p99, p99.9 and p99 respectively")
 	return cmd
 }
 
@@ -141,6 +143,10 @@ func (sf *sweepFlags) spec(cmd *cobra.Command) (sweep.Spec, sweep.Shard, error) 
 		errs = append(errs, err)
 	}
 	sf.shardFrom = from
+	if err := sf.pcts.parse(); err != nil {
+		errs = append(errs, err)
+	}
+	s.Percentiles = sf.pcts.list
 	if sf.format != "text" && sf.format != "csv" && sf.format != "json" {
 		errs = append(errs, fmt.Errorf("--format %q: want text, csv or json", sf.format))
 	}

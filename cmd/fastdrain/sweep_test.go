@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/fastdrain-sim/fastdrain/sweep"
 
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/require"
@@ -138,4 +142,52 @@ func TestSweepShardAutoFromA1BasedSlurmArray(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, string(want), string(got))
 	require.Contains(t, string(got), `"latency_ps":[{"name":"read"`)
+}
+
+func TestSweepPercentilesShardedIsUnsharded(t *testing.T) {
+	// --percentiles 50,99.99 replaces each operation kind's p99 column with p50 and p99.99,
+	// read from the point's latency distribution; shards merge byte for byte as before, and
+	// shards of another percentile list do not merge with them.
+	pcts := append(append([]string(nil), tinySweep...), "--percentiles", "99.99,50")
+	whole, parts, merged, other := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
+	_, err := runSweepCmd(newSweepCmd(), append(pcts, "--out", whole, "--jobs", "1")...)
+	require.NoError(t, err)
+	var files []string
+	for _, sh := range []string{"0/2", "1/2"} {
+		_, err := runSweepCmd(newSweepCmd(), append(pcts, "--out", parts, "--shard", sh, "--jobs", "2")...)
+		require.NoError(t, err)
+	}
+	files = append(files, filepath.Join(parts, "sweep", "shard-1-of-2.json"), filepath.Join(parts, "sweep", "shard-0-of-2.json"))
+	_, err = runSweepCmd(newMergeCmd(), append([]string{"-o", merged}, files...)...)
+	require.NoError(t, err)
+	for _, f := range []string{"sweep.json", "sweep.csv"} {
+		want, err := os.ReadFile(filepath.Join(whole, "sweep", f))
+		require.NoError(t, err)
+		got, err := os.ReadFile(filepath.Join(merged, f))
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(got), f)
+	}
+
+	r, err := sweep.ReadFile(filepath.Join(whole, "sweep", "sweep.json"))
+	require.NoError(t, err)
+	require.Equal(t, report.Percentiles{50, 99.99}, r.Spec.Percentiles)
+	require.NotContains(t, r.Columns, "read_p99_us")
+	for _, w := range r.Rows {
+		h, err := r.Pool("read", w.Point)
+		require.NoError(t, err)
+		for _, c := range []struct {
+			col string
+			q   float64
+		}{{"read_p50_us", 0.5}, {"read_p9999_us", 0.9999}} {
+			v := w.Metrics[slices.Index(r.Columns, c.col)]
+			require.Equal(t, float64(h.Quantile(c.q))/1e6, v, "point %d %s", w.Point, c.col)
+		}
+	}
+
+	_, err = runSweepCmd(newSweepCmd(), append(tinySweep, "--out", other, "--shard", "1/2", "--percentiles", "50")...)
+	require.NoError(t, err)
+	_, err = runSweepCmd(newMergeCmd(), "-o", merged, files[1], filepath.Join(other, "sweep", "shard-1-of-2.json"))
+	require.ErrorContains(t, err, "percentiles differ")
+	_, err = runSweepCmd(newSweepCmd(), append(tinySweep, "--no-files", "--percentiles", "50,100")...)
+	require.ErrorContains(t, err, `--percentiles "50,100"`)
 }

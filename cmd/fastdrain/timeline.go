@@ -25,7 +25,7 @@ func (tf *timelineFlags) register(cmd *cobra.Command, window string) {
 	f.StringVar(&tf.window, "timeline-window", window, "simulated time window of the timeline, FROM:TO")
 	f.StringVar(&tf.tracks, "timeline-tracks", "", "keep only tracks whose name contains one of these comma-separated substrings; -S excludes S (e.g. ch[0],-die[)")
 	f.StringVar(&tf.skip, "timeline-skip", "refresh", "activities left out of the timeline, comma-separated (empty: none); DRAM refresh is about half of a DRAM track otherwise")
-	f.IntVar(&tf.max, "timeline-max", 2_000_000, "most intervals recorded; past it the file is marked truncated and a warning says where")
+	f.IntVar(&tf.max, "timeline-max", 2_000_000, "most intervals, command slices and flow arrows recorded; past it the file is marked truncated and a warning says where")
 }
 
 // build returns the timeline the flags ask for, or nil without --timeline.

@@ -50,3 +50,53 @@ func TestFlashbenchTimelineTruncatedAndFiltered(t *testing.T) {
 	require.Equal(t, 1, marks)
 	require.Equal(t, map[string]bool{"ch[0]": true, "ch[1]": true}, tracks)
 }
+
+func TestRunTimelineFlowsFilteredAndGzipped(t *testing.T) {
+	// 10 ms of apache-u+ungzip on fastdrain-tlc, gzip-compressed, without the DRAM track:
+	// the commands' spans are on the controller slot tracks, their flows end on the dies
+	// and channels only (a write's DRAM insert has no track to end on, so it is dropped),
+	// and every flow has its start and its end with the same id.
+	path := filepath.Join(t.TempDir(), "tl.json.gz")
+	_, err := run("run", "--preset", "fastdrain-tlc", "--scenario", "apache-u+ungzip", "--duration", "120ms",
+		"--no-files", "--timeline", path, "--timeline-window", "100ms:110ms", "--timeline-tracks=-dram")
+	require.NoError(t, err)
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	require.NoError(t, err)
+	var doc struct {
+		TraceEvents []struct {
+			Ph   string         `json:"ph"`
+			Name string         `json:"name"`
+			ID   int            `json:"id"`
+			Pid  int            `json:"pid"`
+			Tid  int            `json:"tid"`
+			Args map[string]any `json:"args"`
+		} `json:"traceEvents"`
+	}
+	require.NoError(t, json.NewDecoder(zr).Decode(&doc))
+	type key struct{ pid, tid int }
+	tracks := map[key]string{}
+	starts, ends := map[int]string{}, map[int]string{}
+	for _, e := range doc.TraceEvents {
+		switch e.Ph {
+		case "M":
+			if e.Name == "thread_name" {
+				tracks[key{e.Pid, e.Tid}] = e.Args["name"].(string)
+			}
+		case "s":
+			starts[e.ID] = tracks[key{e.Pid, e.Tid}]
+		case "f":
+			ends[e.ID] = tracks[key{e.Pid, e.Tid}]
+		}
+	}
+	require.NotEmpty(t, starts)
+	require.Equal(t, len(starts), len(ends))
+	for id, from := range starts {
+		require.True(t, strings.HasPrefix(from, "nvme.slot["), "flow %d starts on %s", id, from)
+		to, ok := ends[id]
+		require.True(t, ok, "flow %d has an end", id)
+		require.True(t, strings.HasPrefix(to, "ch["), "flow %d ends on %s", id, to)
+	}
+}
