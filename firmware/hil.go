@@ -449,7 +449,7 @@ func (wk *worker) storePages() {
 				}
 			}
 		default:
-			f.storePage(j, wk.stamp)
+			f.storePage(cmd, j, wk.stamp)
 			wk.j++
 			wk.jStep = 0
 		}
@@ -475,7 +475,7 @@ func (wk *worker) oldDone() {
 
 // storePage puts logical page j of a write, whose slot was reserved, in the buffer with its
 // version stamp (the hint's count of it moved to reserved with the slot: victimReserved).
-func (f *Firmware) storePage(j int64, stamp uint64) {
+func (f *Firmware) storePage(cmd *nvmectrl.Command, j int64, stamp uint64) {
 	f.wb.reserved--
 	if !f.buf.Write(j, stamp) {
 		panic("firmware: buffer refused a reserved write")
@@ -694,7 +694,7 @@ func (wk *worker) zeroPage() {
 	if wk.zword[wk.zi] {
 		stamp = 0
 	}
-	f.storePage(wk.zp[wk.zi], stamp)
+	f.storePage(wk.cmd, wk.zp[wk.zi], stamp)
 	f.evict.notify()
 	wk.zi++
 	wk.zeroNext()
