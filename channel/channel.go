@@ -161,14 +161,15 @@ func (c *Channel) Submit(tx *Transaction) {
 	if tx.Bytes < 0 || tx.Bytes > c.spec.Die.PageSize {
 		c.fail("%v of %d bytes per plane; pages hold %d", tx.Kind, tx.Bytes, c.spec.Die.PageSize)
 	}
+	ns := n * c.spec.Die.StampsPerPage() // a page's stamps: one per slot (die.Spec.Slots)
 	switch tx.Kind {
 	case Read:
-		if cap(tx.Stamps) < n {
-			tx.Stamps = make([]uint64, n)
+		if cap(tx.Stamps) < ns {
+			tx.Stamps = make([]uint64, ns)
 		}
-		tx.Stamps = tx.Stamps[:n]
+		tx.Stamps = tx.Stamps[:ns]
 	case Program:
-		if len(tx.Stamps) < n {
+		if len(tx.Stamps) < ns {
 			c.fail("program of %d planes on die %d with %d stamps", n, tx.Die, len(tx.Stamps))
 		}
 	case Erase:
