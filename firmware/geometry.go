@@ -64,3 +64,34 @@ func (s Spec) ValidatePrecondition(ds die.Spec, channels, diesPerChannel int, fi
 	}
 	return nil
 }
+
+// UnitsPerPage returns how many mapping units (firmware.page_size) a flash page of
+// pageSize bytes holds, k = 1, 2 or 4 (sub-page mapping: 4 KiB units in 4, 8 or 16 KiB
+// pages), or why the two sizes cannot be used together, naming firmware.page_size. k above
+// 4 is refused: no current NAND page is larger than 16 KiB (FACTS.md §3.4: the TLC dies of
+// the presets), and ftl.MaxUnitsPerPage bounds the slots a program carries.
+func (s Spec) UnitsPerPage(pageSize int) (int, error) {
+	if s.PageSize <= 0 || pageSize < s.PageSize || pageSize%s.PageSize != 0 {
+		return 0, fmt.Errorf("firmware.page_size: %d does not divide the flash page size %d (flash.die.page_size)", s.PageSize, pageSize)
+	}
+	k := pageSize / s.PageSize
+	if k != 1 && k != 2 && k != ftl.MaxUnitsPerPage {
+		return 0, fmt.Errorf("firmware.page_size: %d-byte mapping units in %d-byte flash pages are %d a page; sub-page mapping packs 1, 2 or 4",
+			s.PageSize, pageSize, k)
+	}
+	return k, nil
+}
+
+// unitsPerPage is Spec.UnitsPerPage for the dies of spec ds, which must keep one
+// out-of-band stamp per unit (die.Spec.Slots).
+func unitsPerPage(spec Spec, ds die.Spec) (int, error) {
+	k, err := spec.UnitsPerPage(ds.PageSize)
+	if err != nil {
+		return 0, err
+	}
+	if ds.StampsPerPage() != k {
+		return 0, fmt.Errorf("firmware: the flash dies keep %d out-of-band stamps a page, the firmware packs %d mapping units into one (die.Spec.Slots must be %d)",
+			ds.StampsPerPage(), k, k)
+	}
+	return k, nil
+}

@@ -70,7 +70,7 @@ func TestAllOnesDataEndToEnd(t *testing.T) {
 	r.eng.Run()
 	require.Equal(t, ones, got)
 	for lpn := int64(0); lpn < 4; lpn++ {
-		g, a := r.fw.addr(r.fw.FTL().Lookup(lpn))
+		g, a := r.fw.addr(r.fw.FTL().PageOf(r.fw.FTL().Lookup(lpn)))
 		d := r.die(g)
 		require.True(t, d.Programmed(a), "lpn %d", lpn)
 		require.Equal(t, die.ErasedStamp, d.Stamp(a), "lpn %d", lpn)
