@@ -68,8 +68,9 @@ func (s Spec) ValidatePrecondition(ds die.Spec, channels, diesPerChannel int, fi
 // UnitsPerPage returns how many mapping units (firmware.page_size) a flash page of
 // pageSize bytes holds, k = 1, 2 or 4 (sub-page mapping: 4 KiB units in 4, 8 or 16 KiB
 // pages), or why the two sizes cannot be used together, naming firmware.page_size. k above
-// 4 is refused: no current NAND page is larger than 16 KiB (FACTS.md §3.4: the TLC dies of
-// the presets), and ftl.MaxUnitsPerPage bounds the slots a program carries.
+// 4 is refused (our bound, ftl.MaxUnitsPerPage): 16 KiB is the page of die.DefaultSpec's
+// TLC die and the largest any preset or the MQSim importer produces; a 32 KiB page would
+// be a one-line change of the bound, untested.
 func (s Spec) UnitsPerPage(pageSize int) (int, error) {
 	if s.PageSize <= 0 || pageSize < s.PageSize || pageSize%s.PageSize != 0 {
 		return 0, fmt.Errorf("firmware.page_size: %d does not divide the flash page size %d (flash.die.page_size)", s.PageSize, pageSize)

@@ -37,9 +37,10 @@ type Geometry struct {
 	UnitsPerPage int
 }
 
-// MaxUnitsPerPage bounds Geometry.UnitsPerPage: a 16 KiB page of 4 KiB units, the largest
-// page of current NAND (FACTS.md §3.4: 16 KiB TLC pages), and the most slots a program's
-// out-of-band stamps carry per plane in a transaction.
+// MaxUnitsPerPage bounds Geometry.UnitsPerPage: a 16 KiB page of 4 KiB units (the page of
+// die.DefaultSpec's TLC die, the largest the presets and the MQSim importer use; our
+// bound), and the most slots a program's out-of-band stamps carry per plane in a
+// transaction.
 const MaxUnitsPerPage = 4
 
 // Units returns the mapping units per physical page (UnitsPerPage, at least 1).
