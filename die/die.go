@@ -43,7 +43,8 @@ type Stats struct {
 // It is idle until the channel hands it a command and never ticks through a tPROG.
 //
 // Memory per die: 30 B per block (next page, erase count, a slice header for its stamps),
-// plus 8 B per page for the stamps of blocks that have been programmed at least once
+// plus 8 B per page and stamp slot (Spec.Slots) for the stamps of blocks that have been
+// programmed at least once
 // (allocated on a block's first program and kept). Blocks filled by FillFrom cost nothing
 // per page: their stamps are computed on demand until the block is next programmed (they
 // are copied then) or erased. A 400 GB device of 4 KiB pages (~100 M pages, ~200 k blocks)

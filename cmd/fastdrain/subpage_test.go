@@ -19,6 +19,13 @@ func TestSubPagePresetsRun(t *testing.T) {
 		require.Contains(t, out, "pages read back from the device as written")
 		require.Contains(t, out, "page slots padded (sub-page mapping)")
 	}
+	// Deterministic: the same configuration and seed give the same output, byte for byte.
+	args := []string{"run", "--preset", "mqsim-ref", "--set", "flash.die.page_size=16384", "--duration", "50ms", "--no-files", "--seed", "3"}
+	a, err := run(args...)
+	require.NoError(t, err)
+	b, err := run(args...)
+	require.NoError(t, err)
+	require.Equal(t, a, b)
 	tr := "../../../shared/traces/mqsim_tpcc-small.trace"
 	if _, err := os.Stat(tr); err != nil {
 		t.Skip("shared traces not present")
