@@ -20,7 +20,8 @@ func subPageDies(k int) func(*channel.Spec) {
 // (8 and 16 KiB pages): the whole span preconditioned 90 % full (k writes a page), random
 // writes, reads (each page checked against the reference: the die returns every slot's
 // stamp and the firmware takes the unit's), deallocates (trim per unit) and flushes
-// (which pad pages), with GC packing victims' valid units k to a page and the FTL's
+// (which pad pages), under the sequential, skip-to-lsb and latency-aware allocators, with
+// GC packing victims' valid units k to a page and the FTL's
 // invariants checked after every GC (Verify), per slot; 10 forced collisions of host
 // rewrites with the evictor's and GC's programs. Then every page reads back.
 func TestIntegritySubPage(t *testing.T) {
@@ -29,9 +30,12 @@ func TestIntegritySubPage(t *testing.T) {
 		ios = 1500
 	}
 	for _, k := range []int{2, 4} {
-		for _, pol := range []Policy{Vanilla, FastDrain} {
-			t.Run(fmt.Sprintf("k=%d/%v", k, pol), func(t *testing.T) {
-				r, ev, gc := spanRunOn(t, steadySpec(pol, "sequential"), subPageDies(k), ios, 5, 10)
+		for _, tc := range []struct {
+			pol   Policy
+			alloc string
+		}{{Vanilla, "sequential"}, {FastDrain, "sequential"}, {Vanilla, "skip-to-lsb"}, {FastDrain, "latency-aware"}} {
+			t.Run(fmt.Sprintf("k=%d/%v/%s", k, tc.pol, tc.alloc), func(t *testing.T) {
+				r, ev, gc := spanRunOn(t, steadySpec(tc.pol, tc.alloc), subPageDies(k), ios, 5, 10)
 				fl := r.fw.FTL()
 				require.Equal(t, k, fl.UnitsPerPage())
 				require.Positive(t, r.fw.Stats.GCRuns)
