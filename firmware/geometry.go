@@ -57,10 +57,14 @@ func (s Spec) ValidatePrecondition(ds die.Spec, channels, diesPerChannel int, fi
 		return nil
 	}
 	writes, room := ftl.PreconditionRoom(g, s.FTL, fill, overwrite)
-	bad := int64(ds.Faults.FactoryBad) * int64(g.Dies()) * int64(g.PagesPerBlock) // never written
+	bad := int64(ds.Faults.FactoryBad) * int64(g.Dies()) * int64(g.PagesPerBlock) * int64(g.Units()) // never written
 	if writes > room-bad {
-		return fmt.Errorf("precondition.fill (%v) and precondition.overwrite (%v): %d page writes need more than the %d pages outside the GC reserve (firmware.ftl.gc_threshold, the LSB-only region) and the factory bad blocks (flash.die.faults.factory_bad)",
-			fill, overwrite, writes, room-bad)
+		w, r := "page writes", "pages"
+		if g.Units() > 1 {
+			w, r = "mapping-unit writes", "mapping units"
+		}
+		return fmt.Errorf("precondition.fill (%v) and precondition.overwrite (%v): %d %s need more than the %d %s outside the GC reserve (firmware.ftl.gc_threshold, the LSB-only region) and the factory bad blocks (flash.die.faults.factory_bad)",
+			fill, overwrite, writes, w, room-bad, r)
 	}
 	return nil
 }
