@@ -20,7 +20,7 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 		f.release(now, w)
 	case opEvict:
 		f.programDone(op)
-		if f.sched.units > 1 {
+		if f.units > 1 {
 			for _, v := range op.victims[:op.units] {
 				f.buf.EvictDone(v)
 			}
@@ -48,7 +48,7 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 
 // programDone forgets op's in-flight program (of each of its units).
 func (f *Firmware) programDone(op *flashOp) {
-	if f.sched.units > 1 {
+	if f.units > 1 {
 		u := f.geo.UnitOf(op.ppn, 0)
 		for i, s := range op.ustamps[:op.units] {
 			f.pending.done(u+ftl.Unit(i), s)

@@ -194,7 +194,7 @@ func (f *Firmware) evictRound(d Decision) int {
 // outside the GC reserve (its GC is woken). With several units a page it packs them
 // (evictUnits).
 func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
-	if f.sched.units > 1 {
+	if f.units > 1 {
 		return f.evictUnits(g, purpose)
 	}
 	lpn, ok := f.buf.Oldest()
@@ -248,7 +248,7 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 // never read-modify-written: the units of a page are always written together, so no slot
 // is ever partly valid.
 func (f *Firmware) evictUnits(g int, purpose ftl.Purpose) bool {
-	k := f.sched.units
+	k := f.units
 	var lpns [ftl.MaxUnitsPerPage]int64
 	n := f.buf.OldestN(lpns[:k])
 	if n == 0 || (n < k && !f.mustPad()) {

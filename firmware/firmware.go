@@ -43,6 +43,7 @@ type Firmware struct {
 	buf        *buffer.Buffer
 	lbaSize    int
 	pagesPerNS int64
+	units      int // mapping units a flash page (sub-page mapping; 1 by default)
 
 	// The firmware's parts, each holding its own state: the host interface layer, the
 	// write-buffer manager, the evictor, the flash scheduler and garbage collection.
@@ -139,7 +140,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	f := &Firmware{name: name, spec: spec, eng: tm, geo: geo, ftl: fl,
 		flash: ports.Flash, mem: ports.Memory, memCap: memCap, host: host,
 		buf:     buffer.New(capPages, order),
-		lbaSize: host.Spec().LBASize,
+		lbaSize: host.Spec().LBASize, units: k,
 	}
 	f.hil.cmds = sim.NewQueue[*nvmectrl.Command](name+".cmdq", host.Spec().MaxCommands)
 	f.pagesPerNS = fl.LogicalPages()

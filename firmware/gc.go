@@ -180,7 +180,7 @@ func (t *gcTask) relocate() {
 	f := t.f
 	w := &t.w
 	w.pending, w.code = 0, gcMoved
-	if f.sched.units > 1 {
+	if f.units > 1 {
 		t.relocateUnits()
 		return
 	}
@@ -220,7 +220,7 @@ func (t *gcTask) relocate() {
 func (t *gcTask) relocateUnits() {
 	f := t.f
 	w := &t.w
-	k := f.sched.units
+	k := f.units
 	var olds [ftl.MaxUnitsPerPage]ftl.Unit
 	var stamps [ftl.MaxUnitsPerPage]uint64
 	n := 0

@@ -215,10 +215,31 @@ func (f *FTL) NextPage(b BlockID) int { return int(f.blocks[b].next) }
 
 // WriteHost maps lpn to a newly allocated page on die (invalidating its previous unit) and
 // returns the page to program: WriteUnits of lpn alone (with several units a page, the
-// others are padded).
+// others are padded). It returns ErrNoSpace when only the GC reserve is left.
 func (f *FTL) WriteHost(lpn int64, die int, purpose Purpose) (PPN, error) {
-	f.one[0] = lpn
-	return f.WriteUnits(f.one[:], die, purpose)
+	if f.k > 1 {
+		f.one[0] = lpn
+		return f.WriteUnits(f.one[:], die, purpose)
+	}
+	if purpose == GC {
+		panic("ftl: WriteHost with the GC purpose; use Relocate")
+	}
+	f.bounded = false
+	p, err := f.alloc.Allocate(lpn, die, purpose)
+	if err != nil {
+		return NoPage, err
+	}
+	f.Stats.HostWrites++
+	if purpose == Foreground {
+		f.Stats.ForegroundWr++
+		if f.kinds[f.pageIndex(p)] == LSB {
+			f.Stats.LSBForFG++
+		} else if f.bounded {
+			f.Stats.FGBounded++
+		}
+	}
+	f.bind(lpn, Unit(p))
+	return p, nil
 }
 
 // WriteUnits maps lpns (1 … UnitsPerPage distinct logical pages) to the slots of a newly
@@ -273,9 +294,15 @@ func (f *FTL) Relocate(old Unit) (Unit, int64) {
 	if !ok {
 		panic(fmt.Sprintf("ftl: relocating unit %d which holds no valid data", old))
 	}
-	f.one[0] = int64(old) // stands for the unit while the slice is lent
-	p := f.relocate(f.one[:])
-	return Unit(p) << f.shift, lpn
+	if f.k > 1 {
+		f.one[0] = int64(old) // stands for the unit while the slice is lent
+		p := f.relocate(f.one[:])
+		return Unit(p) << f.shift, lpn
+	}
+	p := f.allocateGC(f.g.Addr(PPN(old)).Die)
+	f.Stats.GCWrites++
+	f.bind(lpn, Unit(p))
+	return Unit(p), lpn
 }
 
 // RelocateUnits moves the valid units olds (1 … UnitsPerPage of them, on one die) to the
