@@ -49,15 +49,18 @@ func (d *Die) Read(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 			d.planes[bits.TrailingZeros64(m)].Occupy(start, start+tR, d.actRead)
 		}
 	}
-	for i, a := range addrs {
-		b := d.blockIndex(a.Plane, a.Block)
-		switch {
-		case d.k > 1:
-			d.readSlots(b, a, stamps[i*d.k:(i+1)*d.k])
-		case a.Page < int(d.next[b]):
-			stamps[i] = d.stampOf(b, a)
-		default:
-			stamps[i] = ErasedStamp
+	if d.k > 1 {
+		for i, a := range addrs {
+			d.readSlots(d.blockIndex(a.Plane, a.Block), a, stamps[i*d.k:(i+1)*d.k])
+		}
+	} else {
+		for i, a := range addrs {
+			b := d.blockIndex(a.Plane, a.Block)
+			if a.Page < int(d.next[b]) {
+				stamps[i] = d.stampOf(b, a)
+			} else {
+				stamps[i] = ErasedStamp
+			}
 		}
 	}
 	d.stats.Reads[pt] += int64(len(addrs))

@@ -243,11 +243,17 @@ func (wk *worker) readIssue(now sim.Time, first, last int64) {
 			f.Stats.PendingHits++
 			continue
 		}
-		ppn := f.ftl.PageOf(u)
+		ppn := ftl.PPN(u)
+		if f.units > 1 {
+			ppn = f.ftl.PageOf(u)
+		}
 		g, a := f.addr(ppn)
 		f.flash.Prefetch(g, a) // wall-clock only: the die reads its state when the read starts
 		op := f.sched.get(opHostRead, g)
-		op.ppn, op.slot, op.w, op.idx = ppn, uint8(f.ftl.SlotOf(u)), w, j
+		op.ppn, op.w, op.idx = ppn, w, j
+		if f.units > 1 {
+			op.slot = uint8(f.ftl.SlotOf(u))
+		}
 		w.pending++
 		f.Stats.FlashReads++
 		f.sched.enqueue(op)
