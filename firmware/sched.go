@@ -47,7 +47,7 @@ type flashOp struct {
 	stamp uint64
 	// Sub-page mapping (several units a page): slot is a read's unit in its page (0 with
 	// one unit a page); a program carries units slots 0 … units−1 of its page, with
-	// stamps[i] and, for an eviction, victims[i] (stamp and victim are slot 0's), the
+	// ustamps[i] and, for an eviction, victims[i] (stamp and victim are slot 0's), the
 	// page's other slots padded.
 	slot    uint8
 	units   uint8
