@@ -48,6 +48,7 @@ type Channel struct {
 	candWays bitset.Set
 
 	actCmd, actIn, actOut sim.Activity
+	slots                 int // stamps per page (spec.Die.StampsPerPage), kept to spare Submit a copy of the spec
 
 	busBusy         bool   // a bus phase is running (its end event is pending)
 	dispatchPending bool   // an evDispatch event is scheduled
@@ -73,7 +74,7 @@ func New(eng *sim.Engine, name string, spec Spec) (*Channel, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Channel{name: name, eng: eng, spec: spec}
+	c := &Channel{name: name, eng: eng, spec: spec, slots: spec.Die.StampsPerPage()}
 	c.bus = sim.NewResource(name)
 	c.actCmd = c.bus.Activity("command")
 	c.actIn = c.bus.Activity("data-in")
@@ -161,14 +162,15 @@ func (c *Channel) Submit(tx *Transaction) {
 	if tx.Bytes < 0 || tx.Bytes > c.spec.Die.PageSize {
 		c.fail("%v of %d bytes per plane; pages hold %d", tx.Kind, tx.Bytes, c.spec.Die.PageSize)
 	}
+	ns := n * c.slots // a page's stamps: one per slot (die.Spec.Slots)
 	switch tx.Kind {
 	case Read:
-		if cap(tx.Stamps) < n {
-			tx.Stamps = make([]uint64, n)
+		if cap(tx.Stamps) < ns {
+			tx.Stamps = make([]uint64, ns)
 		}
-		tx.Stamps = tx.Stamps[:n]
+		tx.Stamps = tx.Stamps[:ns]
 	case Program:
-		if len(tx.Stamps) < n {
+		if len(tx.Stamps) < ns {
 			c.fail("program of %d planes on die %d with %d stamps", n, tx.Die, len(tx.Stamps))
 		}
 	case Erase:

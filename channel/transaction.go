@@ -36,9 +36,10 @@ type Transaction struct {
 	Kind  Kind
 	Die   int        // index of the die on the channel
 	Addrs []die.Addr // one address per plane (multi-plane rule: see package die)
-	// Stamps holds one out-of-band stamp per address: stored by a program, returned by a
-	// read (die.ErasedStamp for an unprogrammed page). For reads, give it capacity
-	// len(Addrs) to avoid an allocation; Submit sets its length.
+	// Stamps holds one out-of-band stamp per address (die.Spec.StampsPerPage per address,
+	// address-major, with several a page): stored by a program, returned by a read
+	// (die.ErasedStamp for an unprogrammed page). For reads, give it capacity
+	// len(Addrs)·StampsPerPage to avoid an allocation; Submit sets its length.
 	Stamps []uint64
 	Bytes  int         // data bytes per plane on the bus (reads, programs); 0 = a full page
 	Done   sim.Handler // notified at completion with Event.Data = this *Transaction; may be nil

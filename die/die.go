@@ -43,7 +43,8 @@ type Stats struct {
 // It is idle until the channel hands it a command and never ticks through a tPROG.
 //
 // Memory per die: 30 B per block (next page, erase count, a slice header for its stamps),
-// plus 8 B per page for the stamps of blocks that have been programmed at least once
+// plus 8 B per page and stamp slot (Spec.Slots) for the stamps of blocks that have been
+// programmed at least once
 // (allocated on a block's first program and kept). Blocks filled by FillFrom cost nothing
 // per page: their stamps are computed on demand until the block is next programmed (they
 // are copied then) or erased. A 400 GB device of 4 KiB pages (~100 M pages, ~200 k blocks)
@@ -62,6 +63,7 @@ type Die struct {
 	actProg                       [3]sim.Activity
 	tRead, tProg                  [3]sim.Time
 	typeOf                        []PageType // page type per page index
+	k                             int        // stamps per page (Spec.StampsPerPage)
 
 	// Per block, indexed by plane*BlocksPerPlane + block.
 	next   []uint16    // next page to program; PagesPerBlock when full, 0 when erased
@@ -98,7 +100,7 @@ func New(name string, spec Spec) (*Die, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	d := &Die{name: name, spec: spec}
+	d := &Die{name: name, spec: spec, k: spec.StampsPerPage()}
 	d.array = sim.NewResource(name)
 	d.register(d.array)
 	d.actSuspend = d.array.Activity("suspend")
@@ -172,13 +174,20 @@ func (d *Die) NextPage(plane, block int) int { return int(d.next[d.blockIndex(pl
 // EraseCount returns how many times a block has been erased.
 func (d *Die) EraseCount(plane, block int) int { return int(d.erases[d.blockIndex(plane, block)]) }
 
-// Stamp returns the out-of-band stamp of a page without taking time: ErasedStamp if the
-// page has not been programmed since its block's last erase. Checkers use it; a page
-// programmed with all ones returns the same, so they ask Programmed which it is.
-func (d *Die) Stamp(a Addr) uint64 {
+// Stamp returns the out-of-band stamp of a page (its first slot's, with several stamps a
+// page) without taking time: ErasedStamp if the page has not been programmed since its
+// block's last erase. Checkers use it; a page programmed with all ones returns the same, so
+// they ask Programmed which it is.
+func (d *Die) Stamp(a Addr) uint64 { return d.SlotStamp(a, 0) }
+
+// SlotStamp is Stamp of slot slot (0 … Spec.StampsPerPage − 1) of page a.
+func (d *Die) SlotStamp(a Addr, slot int) uint64 {
 	b := d.blockIndex(a.Plane, a.Block)
 	if a.Page >= int(d.next[b]) {
 		return ErasedStamp
+	}
+	if d.k > 1 {
+		return d.oob[b][a.Page*d.k+slot]
 	}
 	return d.stampOf(b, a)
 }
@@ -210,7 +219,7 @@ func (d *Die) markSkipped(b, page int) {
 }
 
 // stampOf returns the stamp of a programmed page a of block index b: stored, or from the
-// fill source.
+// fill source. With several stamps a page it is not used (they are always stored).
 func (d *Die) stampOf(b int, a Addr) uint64 {
 	if o := d.oob[b]; o != nil {
 		return o[a.Page]
@@ -223,8 +232,8 @@ func (d *Die) stampOf(b int, a Addr) uint64 {
 func (d *Die) stored(b, plane, block int) []uint64 {
 	o := d.oob[b]
 	if o == nil {
-		o = make([]uint64, d.spec.PagesPerBlock)
-		for p := 0; p < int(d.next[b]); p++ {
+		o = make([]uint64, d.spec.PagesPerBlock*d.k)
+		for p := 0; p < int(d.next[b]) && d.src != nil; p++ {
 			o[p] = d.src.FillStamp(plane, block, p)
 		}
 		d.oob[b] = o
@@ -258,7 +267,7 @@ func (d *Die) fail(t sim.Time, format string, a ...any) {
 }
 
 // Fill programs pages 0 … n−1 of an erased block instantly, with stamp(page) as each page's
-// stamp, as if they had been programmed before the simulation started. Preconditioning uses
+// stamp (with several stamps a page, stamp(page·StampsPerPage + slot) as each slot's), as if they had been programmed before the simulation started. Preconditioning uses
 // it to bring a device to a filled state without simulating every write; it takes no time
 // and records no busy interval. Filling a block that is not erased is a bug and panics.
 func (d *Die) Fill(plane, block, n int, stamp func(page int) uint64) {
@@ -273,8 +282,8 @@ func (d *Die) Fill(plane, block, n int, stamp func(page int) uint64) {
 		return
 	}
 	o := d.stored(b, plane, block)
-	for p := 0; p < n; p++ {
-		o[p] = stamp(p)
+	for i := 0; i < n*d.k; i++ {
+		o[i] = stamp(i)
 	}
 	d.next[b] = uint16(n)
 }
@@ -298,6 +307,9 @@ func (d *Die) FillFrom(plane, block, n int, src StampSource) {
 	}
 	if n < 0 || n > d.spec.PagesPerBlock {
 		d.fail(0, "fill of %d pages; blocks hold %d", n, d.spec.PagesPerBlock)
+	}
+	if d.k > 1 {
+		d.fail(0, "fill of plane %d block %d from a stamp source, which keeps one stamp a page; the die keeps %d", plane, block, d.k)
 	}
 	if src == nil || (d.src != nil && d.src != src) {
 		d.fail(0, "fill of plane %d block %d from a second (or nil) stamp source", plane, block)

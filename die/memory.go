@@ -9,7 +9,8 @@ import (
 // MemoryBytes returns the heap one die of spec takes (see Die's doc comment): at build,
 // the struct, its array and plane Resources, the page-type table and the per-block state
 // (write pointer, erase count, stamp slice header); and at most, once every block has been
-// programmed at least once, 8 bytes more per page for the stored stamps (a block filled
+// programmed at least once, 8 bytes more per page and stamp slot (Spec.StampsPerPage) for
+// the stored stamps (a block filled
 // by FillFrom stores none until it is next programmed) and every Resource's interval ring.
 // The bitmap of skipped pages, kept only for blocks a skipping allocator passed pages over
 // in, is counted at one bit per page in the peak. With a fault model, the read-error
@@ -31,6 +32,6 @@ func MemoryBytes(s Spec) (build, peak int64) {
 	if s.Faults.FactoryBad > 0 { // the draw's bitmap is garbage after New; the list stays
 		build += int64(s.Faults.FactoryBad) * int64(unsafe.Sizeof(Addr{}))
 	}
-	peak = build + res*(rp-rb) + pages*int64(unsafe.Sizeof(uint64(0))) + pages/8
+	peak = build + res*(rp-rb) + pages*int64(s.StampsPerPage())*int64(unsafe.Sizeof(uint64(0))) + pages/8
 	return build, peak
 }

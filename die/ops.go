@@ -13,6 +13,9 @@ import (
 
 // Read starts a read of one page per plane at t, copies each page's out-of-band stamp into
 // stamps (ErasedStamp for a page not programmed since its block's erase) and returns when tR
+// ends. With several stamps a page (Spec.Slots) the whole page is sensed: stamps gets all of
+// them, slot s of addrs[i] at stamps[i·StampsPerPage + s], and the channel moves only the
+// bytes asked for (Transaction.Bytes, a column range of the page register). tR
 // ends; tR is that of the page type (all planes read the same page index, so the same type).
 //
 // If the die is running a program or erase and Suspendable(t) holds, the read suspends it:
@@ -22,7 +25,7 @@ import (
 // and cannot be suspended is a channel bug and panics.
 func (d *Die) Read(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 	mask := d.checkAddrs(t, "read", addrs, true)
-	if len(stamps) < len(addrs) {
+	if len(stamps) < len(addrs)*d.k {
 		d.fail(t, "read of %d planes given room for %d stamps", len(addrs), len(stamps))
 	}
 	if t < d.readEnd {
@@ -46,12 +49,18 @@ func (d *Die) Read(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 			d.planes[bits.TrailingZeros64(m)].Occupy(start, start+tR, d.actRead)
 		}
 	}
-	for i, a := range addrs {
-		b := d.blockIndex(a.Plane, a.Block)
-		if a.Page < int(d.next[b]) {
-			stamps[i] = d.stampOf(b, a)
-		} else {
-			stamps[i] = ErasedStamp
+	if d.k > 1 {
+		for i, a := range addrs {
+			d.readSlots(d.blockIndex(a.Plane, a.Block), a, stamps[i*d.k:(i+1)*d.k])
+		}
+	} else {
+		for i, a := range addrs {
+			b := d.blockIndex(a.Plane, a.Block)
+			if a.Page < int(d.next[b]) {
+				stamps[i] = d.stampOf(b, a)
+			} else {
+				stamps[i] = ErasedStamp
+			}
 		}
 	}
 	d.stats.Reads[pt] += int64(len(addrs))
@@ -61,6 +70,17 @@ func (d *Die) Read(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 	}
 	d.readEnd = start + tR
 	return d.readEnd
+}
+
+// readSlots copies the stamps of every slot of page a of block index b into dst.
+func (d *Die) readSlots(b int, a Addr, dst []uint64) {
+	if a.Page >= int(d.next[b]) {
+		for s := range dst {
+			dst[s] = ErasedStamp
+		}
+		return
+	}
+	copy(dst, d.oob[b][a.Page*d.k:])
 }
 
 // suspend interrupts the running operation for a read of length tR on the planes in
@@ -94,7 +114,8 @@ func (d *Die) suspend(t, tR sim.Time, readPlanes uint64) sim.Time {
 }
 
 // Program programs one page per plane at t with the given out-of-band stamps (any values,
-// ErasedStamp included: see Programmed) and returns when tPROG ends. Pages of a block are
+// ErasedStamp included: see Programmed; with several stamps a page, StampsPerPage per
+// address, slot s of addrs[i] at stamps[i·StampsPerPage + s]) and returns when tPROG ends. Pages of a block are
 // programmed in ascending order: each page must be at or after its block's next free page (a full block must be erased first); programming a
 // page below it is a firmware bug and panics naming the die, block, page and time. Pages
 // passed over stay erased and cannot be programmed until the block is erased: this is how
@@ -110,7 +131,7 @@ func (d *Die) suspend(t, tR sim.Time, readPlanes uint64) sim.Time {
 func (d *Die) Program(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 	mask := d.checkAddrs(t, "program", addrs, true)
 	d.mustBeIdle(t, "program", addrs[0])
-	if len(stamps) < len(addrs) {
+	if len(stamps) < len(addrs)*d.k {
 		d.fail(t, "program of %d planes given %d stamps", len(addrs), len(stamps))
 	}
 	page := addrs[0].Page
@@ -127,11 +148,17 @@ func (d *Die) Program(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 		b := d.blockIndex(a.Plane, a.Block)
 		o := d.stored(b, a.Plane, a.Block)
 		for skipped := int(d.next[b]); skipped < page; skipped++ {
-			o[skipped] = ErasedStamp // what the erased page reads back
+			for s := 0; s < d.k; s++ {
+				o[skipped*d.k+s] = ErasedStamp // what the erased page reads back
+			}
 			d.markSkipped(b, skipped)
 			d.stats.Skipped++
 		}
-		o[page] = stamps[i]
+		if d.k > 1 {
+			copy(o[page*d.k:(page+1)*d.k], stamps[i*d.k:])
+		} else {
+			o[page] = stamps[i]
+		}
 		if d.rs.written != nil && d.next[b] == 0 {
 			d.rs.written[b] = t // the block's data ages from its first program
 		}

@@ -111,7 +111,16 @@ type Spec struct {
 
 	// Faults is the fault model (faults.go); the zero value, the default, fails nothing.
 	Faults FaultSpec `yaml:"faults,omitempty"`
+
+	// Slots is how many out-of-band stamps a page keeps: one per mapping unit the firmware
+	// packs into it (sub-page mapping, docs/firmware.md), 0 or 1 for one a page. It is not a
+	// property of the flash but of how the firmware uses it, so it is not read from YAML:
+	// the platform sets it to flash.die.page_size / firmware.page_size.
+	Slots int `yaml:"-"`
 }
+
+// StampsPerPage returns the out-of-band stamps a page keeps: Slots, at least 1.
+func (s Spec) StampsPerPage() int { return max(1, s.Slots) }
 
 // DefaultSpec returns a 2D TLC die with the SimpleSSD LatencyTLC.cc timing of FACTS.md §3.4:
 // read 58/78/107 µs, program 558/2,201/5,001 µs (LSB/CSB/MSB), erase 2,274 µs. The geometry
@@ -209,6 +218,9 @@ func (s Spec) Validate() error {
 		if s.TProg.Of(pt) <= 0 {
 			bad("die.t_prog.%v: %v must be positive for %v", pt, s.TProg.Of(pt), s.Cell)
 		}
+	}
+	if s.Slots < 0 || s.Slots > 64 {
+		bad("die.slots: %d stamps per page is not in 0 … 64", s.Slots)
 	}
 	if s.TErase <= 0 {
 		bad("die.t_erase: %v must be positive", s.TErase)

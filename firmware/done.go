@@ -1,6 +1,7 @@
 package firmware
 
 import (
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -12,16 +13,22 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 	switch op.kind {
 	case opHostRead, opGCRead:
 		w := op.w
-		w.stamps[op.idx] = stamps[0]
+		w.stamps[op.idx] = stamps[op.slot]
 		// The page moves from the channel into DRAM.
 		t := f.mem.Access(now, f.stagingAddr(op.idx), f.spec.PageSize, true)
 		w.ready = max(w.ready, t)
 		f.release(now, w)
 	case opEvict:
 		f.programDone(op)
-		f.buf.EvictDone(op.victim)
+		if f.units > 1 {
+			for _, v := range op.victims[:op.units] {
+				f.buf.EvictDone(v)
+			}
+		} else {
+			f.buf.EvictDone(op.victim)
+		}
 		if f.pl.cut {
-			f.pl.report.Flushed++
+			f.pl.report.Flushed++ // programs (power-loss records refuse sub-page mapping)
 		}
 		if op.bg {
 			f.evict.bgInFlight--
@@ -39,9 +46,16 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 	}
 }
 
-// programDone forgets op's in-flight program.
+// programDone forgets op's in-flight program (of each of its units).
 func (f *Firmware) programDone(op *flashOp) {
-	f.pending.done(op.ppn, op.stamp)
+	if f.units > 1 {
+		u := f.geo.UnitOf(op.ppn, 0)
+		for i, s := range op.ustamps[:op.units] {
+			f.pending.done(u+ftl.Unit(i), s)
+		}
+	} else {
+		f.pending.done(ftl.Unit(op.ppn), op.stamp)
+	}
 	if f.pl.oob != nil {
 		f.pl.recordProgram(op)
 	}

@@ -1,6 +1,7 @@
 package firmware
 
 import (
+	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -22,6 +23,9 @@ type evictor struct {
 	dieRR      int  // the die a round starts at, round robin
 	victims    []buffer.Victim
 	modeLog    []ModeChange
+	// extraUnits counts the units a round's programs carried beyond one each (sub-page
+	// mapping), charged Cycles.Allocate each with the round's issue.
+	extraUnits int64
 }
 
 // Codes of the evictor's events.
@@ -97,7 +101,9 @@ func (ev *evictor) decided() {
 		ev.wait(d)
 		return
 	}
-	if !ev.compute(int64(issued)*(f.spec.Cycles.Allocate+f.spec.Cycles.FlashIssue), evIssued) {
+	c := int64(issued)*(f.spec.Cycles.Allocate+f.spec.Cycles.FlashIssue) + ev.extraUnits*f.spec.Cycles.Allocate
+	ev.extraUnits = 0
+	if !ev.compute(c, evIssued) {
 		ev.round()
 	}
 }
@@ -188,8 +194,12 @@ func (f *Firmware) evictRound(d Decision) int {
 // once the data has been read out of DRAM. It reports false when the die has no space
 // outside the GC reserve (its GC is woken). Under a hybrid mapping scheme the page goes to
 // its home die (ftl.HomeDie) instead, unless that die already has the round's per-die bound
-// of programs queued; false then also means its logical block waits for a merge.
+// of programs queued; false then also means its logical block waits for a merge. With
+// several units a page it packs them (evictUnits).
 func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
+	if f.units > 1 {
+		return f.evictUnits(g, purpose)
+	}
 	lpn, ok := f.buf.Oldest()
 	if !ok {
 		return false
@@ -236,7 +246,7 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	} else {
 		f.Stats.ForegroundEvictions++
 	}
-	f.pending.put(ppn, v.Version)
+	f.pending.put(ftl.Unit(ppn), v.Version)
 	f.inflightBlock[f.geo.BlockOf(ppn)]++
 	if f.ftl.NeedsGC(g, f.geo.Addr(ppn).Plane) {
 		f.gc.tasks[g].notify()
@@ -245,4 +255,64 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	t := f.mem.Access(f.eng.Now(), f.dramAddr(lpn), f.spec.PageSize, false)
 	f.sched.arrive(t, op)
 	return true
+}
+
+// evictUnits is evictOne with sub-page mapping (k = UnitsPerPage units a flash page): it
+// packs the k oldest dirty pages into one flash page on die g, slot i holding the i-th
+// oldest, and queues its program once all of their data has been read out of DRAM. With
+// fewer than k dirty it programs a padded page only when it must (mustPad), the empty slots
+// counted in the FTL's Stats.Padded; otherwise it waits for more writes (false). A page is
+// never read-modify-written: the units of a page are always written together, so no slot
+// is ever partly valid.
+func (f *Firmware) evictUnits(g int, purpose ftl.Purpose) bool {
+	k := f.units
+	var lpns [ftl.MaxUnitsPerPage]int64
+	n := f.buf.OldestN(lpns[:k])
+	if n == 0 || (n < k && !f.mustPad()) {
+		return false
+	}
+	ppn, err := f.ftl.WriteUnits(lpns[:n], g, purpose)
+	if err != nil {
+		f.gc.tasks[g].notify()
+		return false
+	}
+	vs := f.buf.PickVictims(n, f.evict.victims[:0])
+	op := f.sched.get(opEvict, g)
+	op.ppn, op.units = ppn, uint8(n)
+	now := f.eng.Now()
+	t := now
+	u := f.geo.UnitOf(ppn, 0)
+	for i := 0; i < k; i++ {
+		if i >= n {
+			op.ustamps[i] = die.ErasedStamp // a padded slot: programmed with no data
+			continue
+		}
+		v := vs[i]
+		op.victims[i], op.ustamps[i] = v, v.Version
+		f.pending.put(u+ftl.Unit(i), v.Version)
+		// Each unit leaves its own place in DRAM for the channel.
+		t = max(t, f.mem.Access(now, f.dramAddr(v.LPN), f.spec.PageSize, false))
+	}
+	op.stamp, op.victim = op.ustamps[0], vs[0]
+	if purpose == ftl.Background {
+		op.bg = true
+		f.evict.bgInFlight++
+		f.Stats.BackgroundEvictions += int64(n)
+	} else {
+		f.Stats.ForegroundEvictions += int64(n)
+	}
+	f.evict.extraUnits += int64(n - 1)
+	f.inflightBlock[f.geo.BlockOf(ppn)]++
+	if f.ftl.NeedsGC(g, f.geo.Addr(ppn).Plane) {
+		f.gc.tasks[g].notify()
+	}
+	f.sched.arrive(t, op)
+	return true
+}
+
+// mustPad reports whether a page must be programmed with fewer units than it holds: data
+// is waited for (a Flush or an FUA write), a write waits for buffer room, or the hold-up
+// drain after a power cut is writing out everything.
+func (f *Firmware) mustPad() bool {
+	return f.pl.cut || f.wb.flushers > 0 || f.wb.roomWaiters > 0
 }

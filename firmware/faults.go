@@ -85,17 +85,18 @@ func (f *Firmware) scanFactoryBad() error {
 func (f *Firmware) programFailed(now sim.Time, op *flashOp) bool {
 	f.faults.ProgramFailures++
 	f.retire(f.geo.BlockOf(op.ppn))
-	np, _, ok := f.ftl.Rewrite(op.ppn)
+	nu, _, ok := f.ftl.Rewrite(ftl.Unit(op.ppn)) // one unit a page: the configuration refuses program faults with sub-page mapping
 	if !ok {
 		return false
 	}
+	np := ftl.PPN(nu)
 	f.faults.Reprograms++
 	nop := f.sched.get(op.kind, op.die)
 	nop.ppn, nop.stamp, nop.victim, nop.bg, nop.w, nop.idx = np, op.stamp, op.victim, op.bg, op.w, op.idx
 	// The in-flight record moves to the new page (reads of it are still served from DRAM).
-	f.pending.done(op.ppn, op.stamp)
+	f.pending.done(ftl.Unit(op.ppn), op.stamp)
 	f.inflightBlock[f.geo.BlockOf(op.ppn)]--
-	f.pending.put(np, op.stamp)
+	f.pending.put(nu, op.stamp)
 	f.inflightBlock[f.geo.BlockOf(np)]++
 	f.gc.programsDone(f)
 	// The new page is in the GC stream's block, whose programs the die's GC queue carries in

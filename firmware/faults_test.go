@@ -65,7 +65,7 @@ func TestScriptedProgramFailure(t *testing.T) {
 	require.Equal(t, 1, fl.BadBlocks())
 	require.Zero(t, fl.ValidCount(b3), "every valid page of block 3 moved out")
 	failedLPN := int64(r.die(0).Stamp(die.Addr{Plane: 0, Block: 3, Page: 5}) >> 32)
-	moved := f.geo.BlockOf(fl.Lookup(failedLPN))
+	moved := f.geo.BlockOf(fl.PageOf(fl.Lookup(failedLPN)))
 	require.NotEqual(t, b3, moved, "the failed page's data is in another block")
 	wp := r.die(0).NextPage(0, 3)
 	require.Greater(t, wp, 5)
@@ -76,7 +76,7 @@ func TestScriptedProgramFailure(t *testing.T) {
 	require.Zero(t, f.Stats.GCRuns)
 	require.Zero(t, r.die(0).EraseCount(0, 3))
 	for lpn := int64(0); lpn < n; lpn++ {
-		require.NotEqual(t, b3, f.geo.BlockOf(fl.Lookup(lpn)), "lpn %d", lpn)
+		require.NotEqual(t, b3, f.geo.BlockOf(fl.PageOf(fl.Lookup(lpn))), "lpn %d", lpn)
 	}
 	require.NoError(t, fl.Check())
 }

@@ -44,6 +44,7 @@ type Firmware struct {
 	buf        *buffer.Buffer
 	lbaSize    int
 	pagesPerNS int64
+	units      int // mapping units a flash page (sub-page mapping; 1 by default)
 
 	// The firmware's parts, each holding its own state: the host interface layer, the
 	// write-buffer manager, the evictor, the flash scheduler and garbage collection.
@@ -102,9 +103,9 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	}
 	fg := ports.Flash.Geometry()
 	ds := fg.Die
-	if ds.PageSize != spec.PageSize {
-		return nil, fmt.Errorf("firmware.page_size: %d differs from the flash page size %d (sub-page mapping is not supported)",
-			spec.PageSize, ds.PageSize)
+	k, err := unitsPerPage(spec, ds)
+	if err != nil {
+		return nil, err
 	}
 	if fg.Channels < 1 || fg.DiesPerChannel < 1 {
 		return nil, fmt.Errorf("firmware: flash port has %d channels of %d dies; it needs at least one of each", fg.Channels, fg.DiesPerChannel)
@@ -122,7 +123,11 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	}
 	geo := ftl.Geometry{Channels: fg.Channels, DiesPerChannel: fg.DiesPerChannel, Planes: ds.Planes,
 		BlocksPerPlane: ds.BlocksPerPlane, PagesPerBlock: ds.PagesPerBlock,
-		Kind: ds.PageType}
+		Kind: ds.PageType, UnitsPerPage: k}
+	if k > 1 && spec.PowerLoss.Enabled {
+		return nil, fmt.Errorf("firmware.power_loss.enabled: the out-of-band records of power-loss recovery keep one logical page a flash page; with %d-byte mapping units in %d-byte pages (sub-page mapping) it is not supported",
+			spec.PageSize, ds.PageSize)
+	}
 	fl, err := ftl.New(geo, spec.FTL)
 	if err != nil {
 		return nil, ftlErrors(err)
@@ -144,7 +149,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	f := &Firmware{name: name, spec: spec, eng: tm, geo: geo, ftl: fl,
 		flash: ports.Flash, mem: ports.Memory, memCap: memCap, host: host,
 		buf:     buffer.New(capPages, order),
-		lbaSize: host.Spec().LBASize,
+		lbaSize: host.Spec().LBASize, units: k,
 	}
 	f.hil.cmds = sim.NewQueue[*nvmectrl.Command](name+".cmdq", host.Spec().MaxCommands)
 	f.hil.idle = sim.NewQueue[*worker](name+".idle", spec.Workers)
@@ -158,7 +163,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 			f.at(spec.PowerLoss.CutAt, &f.pl, plCut)
 		}
 	}
-	f.evict.victims = make([]buffer.Victim, 0, 1) // evictOne picks one at a time into it
+	f.evict.victims = make([]buffer.Victim, 0, geo.Units()) // evictOne picks a page's worth at a time into it
 	clk := sim.NewClock(spec.CoreFreq)
 	for i := 0; i < spec.Cores; i++ {
 		c := sim.NewCore(fmt.Sprintf("%s.core[%d]", name, i), clk)
@@ -335,8 +340,9 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 			f.pl.preconditioned(f, ftl.BlockID(b), n)
 			continue
 		}
-		img.Fill(dieIdx, plane, blk, n, func(page int) uint64 {
-			if lpn, ok := f.ftl.Owner(first + ftl.PPN(page)); ok {
+		u0 := f.geo.UnitOf(first, 0)
+		img.Fill(dieIdx, plane, blk, n, func(i int) uint64 { // i: the page's unit (die.Die.Fill)
+			if lpn, ok := f.ftl.Owner(u0 + ftl.Unit(i)); ok {
 				return Stamp(lpn, 1)
 			}
 			return staleStamp // superseded data: any value but a live page's stamp

@@ -3,11 +3,13 @@ package firmware
 import (
 	"fmt"
 
+	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// gcBatch is how many valid pages GC reads before moving them.
+// gcBatch is how many valid pages (mapping units) GC reads before moving them: a multiple
+// of every UnitsPerPage (1, 2, 4), so a batch of valid units fills whole pages.
 const gcBatch = 32
 
 // collector is garbage collection: one task per die, and the tasks that wait for a victim
@@ -28,7 +30,7 @@ type gcTask struct {
 	g     int
 	core  *sim.Core
 	w     waiter
-	valid []ftl.PPN
+	valid []ftl.Unit
 	v     ftl.BlockID
 	start int  // the batch of valid pages being moved
 	idle  bool // waiting for notify
@@ -146,13 +148,13 @@ func (t *gcTask) waitPrograms() {
 		f.sched.enqueue(op)
 		return
 	}
-	t.valid = f.ftl.ValidPages(t.v, t.valid[:0])
+	t.valid = f.ftl.ValidUnits(t.v, t.valid[:0])
 	t.start = 0
 	t.moveBatch()
 }
 
-// batch returns the valid pages being moved.
-func (t *gcTask) batch() []ftl.PPN {
+// batch returns the valid units being moved.
+func (t *gcTask) batch() []ftl.Unit {
 	return t.valid[t.start:min(t.start+gcBatch, len(t.valid))]
 }
 
@@ -167,8 +169,10 @@ func (t *gcTask) moveBatch() {
 	w := &t.w
 	w.pending, w.h, w.code = 0, t, gcRead
 	for j, old := range t.batch() {
+		// One read per unit: each senses its page and moves the unit's bytes (units of one
+		// page are not merged into one sense; the scheduler merges no reads).
 		op := f.sched.get(opGCRead, t.g)
-		op.ppn, op.w, op.idx = old, w, j
+		op.ppn, op.slot, op.w, op.idx = f.ftl.PageOf(old), uint8(f.ftl.SlotOf(old)), w, j
 		w.pending++
 		f.sched.enqueue(op)
 	}
@@ -189,27 +193,80 @@ func (t *gcTask) relocate() {
 	f := t.f
 	w := &t.w
 	w.pending, w.code = 0, gcMoved
+	if f.units > 1 {
+		t.relocateUnits()
+		return
+	}
 	for j, old := range t.batch() {
 		if _, ok := f.ftl.Owner(old); !ok {
 			continue // overwritten or trimmed while it was read
 		}
-		var np ftl.PPN
+		var nu ftl.Unit
 		if f.ftl.IsBad(t.v) { // a retired block's page (faults.go), not GC's
-			np, _, _ = f.ftl.Rewrite(old)
+			nu, _, _ = f.ftl.Rewrite(old)
 			f.faults.RetireMoves++
 		} else {
-			np, _ = f.ftl.Relocate(old)
+			nu, _ = f.ftl.Relocate(old)
 			f.Stats.GCPagesMoved++
 		}
+		np := ftl.PPN(nu) // one unit a page
 		op := f.sched.get(opGCProgram, t.g)
 		op.ppn, op.stamp, op.w = np, w.stamps[j], w
 		if f.pl.oob != nil {
 			op.oob = f.pl.oob[old] // the copy keeps the original's sequence number
 		}
-		f.pending.put(np, op.stamp)
+		f.pending.put(nu, op.stamp)
 		f.inflightBlock[f.geo.BlockOf(np)]++
 		w.pending++
 		f.sched.enqueue(op)
+	}
+	if w.pending == 0 {
+		t.start += gcBatch
+		t.moveBatch()
+	}
+}
+
+// relocateUnits is relocate with sub-page mapping: the batch's units still valid are
+// packed, in order, UnitsPerPage to a new page of the die's GC stream (ftl.RelocateUnits),
+// the batch's last page padded if they do not fill it. Moving u valid units thus costs
+// ⌈u / UnitsPerPage⌉ page programs per batch.
+func (t *gcTask) relocateUnits() {
+	f := t.f
+	w := &t.w
+	k := f.units
+	var olds [ftl.MaxUnitsPerPage]ftl.Unit
+	var stamps [ftl.MaxUnitsPerPage]uint64
+	n := 0
+	program := func() {
+		np := f.ftl.RelocateUnits(olds[:n])
+		f.Stats.GCPagesMoved += int64(n)
+		op := f.sched.get(opGCProgram, t.g)
+		op.ppn, op.units, op.w = np, uint8(n), w
+		u := f.geo.UnitOf(np, 0)
+		for i := 0; i < k; i++ {
+			op.ustamps[i] = die.ErasedStamp // a padded slot
+			if i < n {
+				op.ustamps[i] = stamps[i]
+				f.pending.put(u+ftl.Unit(i), stamps[i])
+			}
+		}
+		op.stamp = op.ustamps[0]
+		f.inflightBlock[f.geo.BlockOf(np)]++
+		w.pending++
+		f.sched.enqueue(op)
+		n = 0
+	}
+	for j, old := range t.batch() {
+		if _, ok := f.ftl.Owner(old); !ok {
+			continue // overwritten or trimmed while it was read
+		}
+		olds[n], stamps[n] = old, w.stamps[j]
+		if n++; n == k {
+			program()
+		}
+	}
+	if n > 0 {
+		program()
 	}
 	if w.pending == 0 {
 		t.start += gcBatch

@@ -57,10 +57,46 @@ func (s Spec) ValidatePrecondition(ds die.Spec, channels, diesPerChannel int, fi
 		return nil
 	}
 	writes, room := ftl.PreconditionRoom(g, s.FTL, fill, overwrite)
-	bad := int64(ds.Faults.FactoryBad) * int64(g.Dies()) * int64(g.PagesPerBlock) // never written
+	bad := int64(ds.Faults.FactoryBad) * int64(g.Dies()) * int64(g.PagesPerBlock) * int64(g.Units()) // never written
 	if writes > room-bad {
-		return fmt.Errorf("precondition.fill (%v) and precondition.overwrite (%v): %d page writes need more than the %d pages outside the GC reserve (firmware.ftl.gc_threshold, the LSB-only region) and the factory bad blocks (flash.die.faults.factory_bad)",
-			fill, overwrite, writes, room-bad)
+		w, r := "page writes", "pages"
+		if g.Units() > 1 {
+			w, r = "mapping-unit writes", "mapping units"
+		}
+		return fmt.Errorf("precondition.fill (%v) and precondition.overwrite (%v): %d %s need more than the %d %s outside the GC reserve (firmware.ftl.gc_threshold, the LSB-only region) and the factory bad blocks (flash.die.faults.factory_bad)",
+			fill, overwrite, writes, w, room-bad, r)
 	}
 	return nil
+}
+
+// UnitsPerPage returns how many mapping units (firmware.page_size) a flash page of
+// pageSize bytes holds, k = 1, 2 or 4 (sub-page mapping: 4 KiB units in 4, 8 or 16 KiB
+// pages), or why the two sizes cannot be used together, naming firmware.page_size. k above
+// 4 is refused (our bound, ftl.MaxUnitsPerPage): 16 KiB is the page of die.DefaultSpec's
+// TLC die and the largest any preset or the MQSim importer produces; a 32 KiB page would
+// be a one-line change of the bound, untested.
+func (s Spec) UnitsPerPage(pageSize int) (int, error) {
+	if s.PageSize <= 0 || pageSize < s.PageSize || pageSize%s.PageSize != 0 {
+		return 0, fmt.Errorf("firmware.page_size: %d does not divide the flash page size %d (flash.die.page_size)", s.PageSize, pageSize)
+	}
+	k := pageSize / s.PageSize
+	if k != 1 && k != 2 && k != ftl.MaxUnitsPerPage {
+		return 0, fmt.Errorf("firmware.page_size: %d-byte mapping units in %d-byte flash pages are %d a page; sub-page mapping packs 1, 2 or 4",
+			s.PageSize, pageSize, k)
+	}
+	return k, nil
+}
+
+// unitsPerPage is Spec.UnitsPerPage for the dies of spec ds, which must keep one
+// out-of-band stamp per unit (die.Spec.Slots).
+func unitsPerPage(spec Spec, ds die.Spec) (int, error) {
+	k, err := spec.UnitsPerPage(ds.PageSize)
+	if err != nil {
+		return 0, err
+	}
+	if ds.StampsPerPage() != k {
+		return 0, fmt.Errorf("firmware: the flash dies keep %d out-of-band stamps a page, the firmware packs %d mapping units into one (die.Spec.Slots must be %d)",
+			ds.StampsPerPage(), k, k)
+	}
+	return k, nil
 }

@@ -232,16 +232,20 @@ func (wk *worker) readIssue(now sim.Time, first, last int64) {
 			f.Stats.ReadHits++
 			continue
 		}
-		ppn := f.ftl.Lookup(lpn)
-		if ppn == ftl.NoPage {
+		u := f.ftl.Lookup(lpn)
+		if u == ftl.NoUnit {
 			w.stamps[j] = 0
 			f.Stats.Unmapped++
 			continue
 		}
-		if s, ok := f.pending.get(ppn); ok {
+		if s, ok := f.pending.get(u); ok {
 			w.stamps[j] = s
 			f.Stats.PendingHits++
 			continue
+		}
+		ppn := ftl.PPN(u)
+		if f.units > 1 {
+			ppn = f.ftl.PageOf(u)
 		}
 		g, a := f.addr(ppn)
 		f.flash.Prefetch(g, a) // wall-clock only: the die reads its state when the read starts
@@ -249,6 +253,9 @@ func (wk *worker) readIssue(now sim.Time, first, last int64) {
 		op.ppn, op.w, op.idx = ppn, w, j
 		if f.flows != nil {
 			op.flow = flowSrc{wk.cmd.Flow, now}
+		}
+		if f.units > 1 {
+			op.slot = uint8(f.ftl.SlotOf(u))
 		}
 		w.pending++
 		f.Stats.FlashReads++
@@ -494,18 +501,19 @@ func (wk *worker) oldStamp(lpn int64) (uint64, bool) {
 		v, _ := f.buf.Read(lpn)
 		return v, true
 	}
-	ppn := f.ftl.Lookup(lpn)
-	if ppn == ftl.NoPage {
+	u := f.ftl.Lookup(lpn)
+	if u == ftl.NoUnit {
 		return 0, true
 	}
-	if s, ok := f.pending.get(ppn); ok {
+	if s, ok := f.pending.get(u); ok {
 		return s, true
 	}
+	ppn := f.ftl.PageOf(u)
 	w := &wk.w
 	wk.grow(1)
 	w.pending, w.ready, w.h, w.code, w.failed = 1, f.eng.Now(), wk, stepOld, false
 	op := f.sched.get(opHostRead, f.geo.Addr(ppn).Die)
-	op.ppn, op.w, op.idx = ppn, w, 0
+	op.ppn, op.slot, op.w, op.idx = ppn, uint8(f.ftl.SlotOf(u)), w, 0
 	if f.flows != nil {
 		op.flow = flowSrc{wk.cmd.Flow, f.eng.Now()}
 	}
@@ -641,7 +649,7 @@ func (wk *worker) zeroNext() {
 	f := wk.f
 	for wk.zi < wk.zn {
 		lpn := wk.zp[wk.zi]
-		if _, ok := f.buf.Contains(lpn); !ok && f.ftl.Lookup(lpn) == ftl.NoPage {
+		if _, ok := f.buf.Contains(lpn); !ok && f.ftl.Lookup(lpn) == ftl.NoUnit {
 			wk.zi++
 			continue
 		}

@@ -3,6 +3,7 @@ package firmware
 import (
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/internal/testtier"
@@ -70,7 +71,7 @@ func TestAllOnesDataEndToEnd(t *testing.T) {
 	r.eng.Run()
 	require.Equal(t, ones, got)
 	for lpn := int64(0); lpn < 4; lpn++ {
-		g, a := r.fw.addr(r.fw.FTL().Lookup(lpn))
+		g, a := r.fw.addr(r.fw.FTL().PageOf(r.fw.FTL().Lookup(lpn)))
 		d := r.die(g)
 		require.True(t, d.Programmed(a), "lpn %d", lpn)
 		require.Equal(t, die.ErasedStamp, d.Stamp(a), "lpn %d", lpn)
@@ -91,7 +92,12 @@ func TestAllOnesDataEndToEnd(t *testing.T) {
 // whose page is Evicting in the buffer is the evictor's, any other is GC's relocation.
 // It returns the run's rig and how many of each it forced.
 func spanRun(t testing.TB, spec Spec, ios int, seed uint64, collisions int) (r *rig, evictHits, gcHits int) {
-	r = newRig(t, spec, nil)
+	return spanRunOn(t, spec, nil, ios, seed, collisions)
+}
+
+// spanRunOn is spanRun on channels of newRig's spec changed by mod.
+func spanRunOn(t testing.TB, spec Spec, mod func(*channel.Spec), ios int, seed uint64, collisions int) (r *rig, evictHits, gcHits int) {
+	r = newRig(t, spec, mod)
 	f := r.fw
 	const fill = 0.9 // as full as the GC reserve lets preconditioning make it
 	require.NoError(t, f.Precondition(fill, 0.03, true, seed))

@@ -40,7 +40,7 @@ func MemoryBytes(spec Spec, ds die.Spec, channels, diesPerChannel int) (build, p
 	}
 	peak = build
 	if unbounded {
-		logical := int64(float64(g.Pages()) * (1 - cfg.OverProvisioning))
+		logical := int64(float64(g.AllUnits()) * (1 - cfg.OverProvisioning))
 		peak += buffer.MemoryBytes(int(logical), true) - bufBuild
 	}
 	return build, peak

@@ -14,11 +14,11 @@ import (
 func TestInFlightAgainstMap(t *testing.T) {
 	g := ftl.Geometry{Channels: 2, DiesPerChannel: 2, Planes: 2, BlocksPerPlane: 4, PagesPerBlock: 8}
 	x := newInFlight(g)
-	ref := map[ftl.PPN]uint64{}
+	ref := map[ftl.Unit]uint64{}
 	rng := rand.New(rand.NewPCG(1, 2))
 	pages := g.Pages()
 	for i := 0; i < 20000; i++ {
-		p := ftl.PPN(rng.Int64N(pages))
+		p := ftl.Unit(rng.Int64N(pages))
 		switch rng.IntN(3) {
 		case 0:
 			s := rng.Uint64()
@@ -34,7 +34,7 @@ func TestInFlightAgainstMap(t *testing.T) {
 				delete(ref, p)
 			}
 		}
-		for _, q := range []ftl.PPN{p, ftl.PPN(rng.Int64N(pages))} {
+		for _, q := range []ftl.Unit{p, ftl.Unit(rng.Int64N(pages))} {
 			s, ok := x.get(q)
 			want, wok := ref[q]
 			require.Equal(t, wok, ok, "op %d page %d", i, q)

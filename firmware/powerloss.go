@@ -210,7 +210,7 @@ func (p *powerState) preconditioned(f *Firmware, b ftl.BlockID, n int) {
 		pg := first + ftl.PPN(i)
 		lpn, ok := f.ftl.PreconditionOwner(pg)
 		if !ok {
-			lpn, ok = f.ftl.Owner(pg)
+			lpn, ok = f.ftl.Owner(ftl.Unit(pg)) // one unit a page: power-loss records refuse sub-page mapping
 		}
 		if ok {
 			p.oob[pg] = Stamp(lpn, 1)

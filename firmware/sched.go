@@ -40,14 +40,22 @@ const maxPlanes = 16
 // flashOp is one page (or block, for an erase) of flash work. Programs queued on one die
 // may be merged into one multi-plane transaction, carried by the first op's tx.
 type flashOp struct {
-	tx     channel.Transaction
-	kind   opKind
-	die    int
-	ppn    ftl.PPN
-	stamp  uint64
-	oob    uint64        // programs, with firmware.power_loss.enabled: the out-of-band record
-	victim buffer.Victim // opEvict
-	bg     bool          // opEvict from background eviction
+	tx    channel.Transaction
+	kind  opKind
+	die   int
+	ppn   ftl.PPN // the page (programs, reads), or the block's first page (erases)
+	stamp uint64
+	// Sub-page mapping (several units a page): slot is a read's unit in its page (0 with
+	// one unit a page); a program carries units slots 0 … units−1 of its page, with
+	// ustamps[i] and, for an eviction, victims[i] (stamp and victim are slot 0's), the
+	// page's other slots padded.
+	slot    uint8
+	units   uint8
+	ustamps [ftl.MaxUnitsPerPage]uint64
+	victims [ftl.MaxUnitsPerPage]buffer.Victim
+	oob     uint64        // programs, with firmware.power_loss.enabled: the out-of-band record
+	victim  buffer.Victim // opEvict
+	bg      bool          // opEvict from background eviction
 	// rewrite marks a failed program's re-program (faults.go): it goes to the GC queue,
 	// whatever its kind, as its page is in the GC stream's block.
 	rewrite bool
@@ -57,7 +65,7 @@ type flashOp struct {
 	merged  []*flashOp // other ops carried by tx (multi-plane)
 	next    *flashOp
 	addrs   [maxPlanes]die.Addr
-	stamps  [maxPlanes]uint64
+	stamps  [maxPlanes * ftl.MaxUnitsPerPage]uint64
 }
 
 // opList is an intrusive FIFO.
@@ -120,6 +128,7 @@ type scheduler struct {
 	ordering SchedOrder // the ordering of each die's queues (schedorder.go)
 	view     DieView    // shown to the ordering (kept here so it is not allocated per pick)
 	cap      *powerCap  // nil: no power cap (powercap.go)
+	units    int        // mapping units a page (ftl.FTL.UnitsPerPage)
 }
 
 func newScheduler(f *Firmware) *scheduler {
@@ -128,6 +137,7 @@ func newScheduler(f *Firmware) *scheduler {
 		sameBlock: f.flash.Geometry().Die.MultiPlaneSameBlock,
 		pos:       make([]int32, n), order: make([]int32, n), fgOpen: bitset.New(n), bgOpen: bitset.New(n)}
 	s.arrival = &arrivalHandler{s}
+	s.units = f.geo.Units()
 	def, _ := schedOrders.lookup(f.spec.Scheduler.Order) // Validate checked it
 	s.ordering = def.New(f.spec)
 	if k := capSlots(f.spec.Scheduler, n); k > 0 {
@@ -162,7 +172,7 @@ func (s *scheduler) get(kind opKind, g int) *flashOp {
 		op.tx.Done = s
 		op.tx.Tag = op
 	}
-	op.kind, op.die, op.w, op.bg, op.rewrite, op.merged = kind, g, nil, false, false, op.merged[:0]
+	op.kind, op.die, op.w, op.bg, op.rewrite, op.merged, op.slot = kind, g, nil, false, false, op.merged[:0], 0
 	op.flow = flowSrc{}
 	return op
 }
@@ -348,15 +358,26 @@ func (s *scheduler) submit(op *flashOp) {
 		tx.Kind = channel.Read
 		_, a := s.f.addr(op.ppn)
 		tx.Addrs = append(tx.Addrs, a)
+		if s.units > 1 {
+			tx.Bytes = s.f.spec.PageSize // the unit's columns of the page register (ONFI Change Read Column)
+		}
 	case opEvict, opGCProgram:
 		tx.Kind = channel.Program
 		_, a := s.f.addr(op.ppn)
 		tx.Addrs = append(tx.Addrs, a)
-		tx.Stamps = append(tx.Stamps, op.stamp)
+		if s.units > 1 {
+			tx.Stamps = append(tx.Stamps, op.ustamps[:s.units]...)
+		} else {
+			tx.Stamps = append(tx.Stamps, op.stamp)
+		}
 		for _, m := range op.merged {
 			_, a := s.f.addr(m.ppn)
 			tx.Addrs = append(tx.Addrs, a)
-			tx.Stamps = append(tx.Stamps, m.stamp)
+			if s.units > 1 {
+				tx.Stamps = append(tx.Stamps, m.ustamps[:s.units]...)
+			} else {
+				tx.Stamps = append(tx.Stamps, m.stamp)
+			}
 		}
 	case opErase:
 		tx.Kind = channel.Erase

@@ -32,7 +32,7 @@ func TestReadGoesBeforeQueuedPrograms(t *testing.T) {
 		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
 		p.Sleep(sim.Millisecond) // the flush's program is long done
 		f.buf.Invalidate(0)      // its clean copy leaves DRAM, as a reclaimed slot would
-		ppn := f.FTL().Lookup(0)
+		ppn := f.FTL().PageOf(f.FTL().Lookup(0))
 		require.Equal(t, 0, f.geo.Addr(ppn).Page)
 		g := f.geo.Addr(ppn).Die
 		r.cmd(p, nvmectrl.OpWrite, 1, 3, nvmectrl.Hint{}, []uint64{Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)})

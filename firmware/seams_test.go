@@ -141,7 +141,7 @@ func TestSchedOrderSeam(t *testing.T) {
 			r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
 			p.Sleep(sim.Millisecond)
 			f.buf.Invalidate(0) // its clean copy leaves DRAM
-			g := f.geo.Addr(f.FTL().Lookup(0)).Die
+			g := f.geo.Addr(f.FTL().PageOf(f.FTL().Lookup(0))).Die
 			r.cmd(p, nvmectrl.OpWrite, 1, 3, nvmectrl.Hint{}, []uint64{Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)})
 			for range 3 {
 				require.True(t, f.evictOne(g, ftl.Foreground))

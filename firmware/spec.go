@@ -30,7 +30,7 @@ type Spec struct {
 	CoreFreq  sim.Freq   `yaml:"core_freq"` // e.g. "400MHz" (SimpleSSD's Intel 750 preset, FACTS.md §4.2)
 	Workers   int        `yaml:"workers"`   // commands handled concurrently by the HIL
 	Cycles    Cycles     `yaml:"cycles"`    // per-step CPU costs
-	PageSize  int        `yaml:"page_size"` // logical page (mapping unit) in bytes; must equal the flash page size
+	PageSize  int        `yaml:"page_size"` // logical page (mapping unit) in bytes: 4096; the flash page holds 1, 2 or 4 (docs/firmware.md, sub-page mapping)
 	Buffer    Buffer     `yaml:"buffer"`    // write buffer
 	FTL       ftl.Config `yaml:"ftl"`       // mapping, allocation, GC (checked against the flash geometry by ftl.Config.Validate)
 	Scheduler Sched      `yaml:"scheduler"` // flash scheduler

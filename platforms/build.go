@@ -27,7 +27,7 @@ type SSD struct {
 func BuildSSD(eng *sim.Engine, c Config, mem *nvmectrl.HostMemory) (*SSD, error) {
 	s := &SSD{Link: pcie.NewLink("ssd.pcie", c.PCIe), DRAM: dram.New("ssd.dram", c.DRAM)}
 	s.Ctrl = nvmectrl.New("ssd.nvme", c.NVMe, eng, s.Link, mem)
-	cs := c.Flash.ChannelSpec()
+	cs := c.SSDChannelSpec()
 	for i := 0; i < c.Flash.Channels; i++ {
 		ch, err := channel.New(eng, fmt.Sprintf("ssd.ch[%d]", i), cs)
 		if err != nil {
@@ -126,7 +126,7 @@ func (m *Machine) Resources() []*sim.Resource {
 // and the records from the firmware's copy of the spare areas. The caller closes eng.
 func PowerOnFlash(c Config) (eng *sim.Engine, flash firmware.FlashPort, err error) {
 	eng = sim.NewEngine()
-	cs := c.Flash.ChannelSpec()
+	cs := c.SSDChannelSpec()
 	chans := make([]*channel.Channel, 0, c.Flash.Channels)
 	for i := 0; i < c.Flash.Channels; i++ {
 		ch, err := channel.New(eng, fmt.Sprintf("ssd.ch[%d]", i), cs)

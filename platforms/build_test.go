@@ -22,7 +22,7 @@ func TestBuildTinySSD(t *testing.T) {
 	half := fw.LogicalPages() / 2
 	require.NoError(t, fw.FTL().Check())
 	for lpn := int64(0); lpn < fw.LogicalPages(); lpn++ {
-		require.Equal(t, lpn < half, fw.FTL().Lookup(lpn) != ftl.NoPage, "lpn %d", lpn)
+		require.Equal(t, lpn < half, fw.FTL().Lookup(lpn) != ftl.NoUnit, "lpn %d", lpn)
 	}
 	// 2 link directions + 4 cores + DRAM bus + 2 channel buses + 4 dies.
 	require.Len(t, s.Resources(), 2+4+1+2+4)
@@ -49,9 +49,9 @@ func TestBuildTinyWithFactoryBad(t *testing.T) {
 	half := s.FW.LogicalPages() / 2
 	for lpn := int64(0); lpn < s.FW.LogicalPages(); lpn++ {
 		p := fl.Lookup(lpn)
-		require.Equal(t, lpn < half, p != ftl.NoPage, "lpn %d", lpn)
-		if p != ftl.NoPage {
-			require.False(t, fl.IsBad(g.BlockOf(p)), "lpn %d on a bad block", lpn)
+		require.Equal(t, lpn < half, p != ftl.NoUnit, "lpn %d", lpn)
+		if p != ftl.NoUnit {
+			require.False(t, fl.IsBad(g.BlockOf(fl.PageOf(p))), "lpn %d on a bad block", lpn)
 		}
 	}
 	for ci, ch := range s.Channels {

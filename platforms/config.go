@@ -50,6 +50,25 @@ func (f Flash) ChannelSpec() channel.Spec {
 		ONFI: f.ONFI, Die: f.Die}
 }
 
+// DieSpec returns the spec every die of c's SSD is built with: flash.die with one
+// out-of-band stamp slot per mapping unit a page holds (die.Spec.Slots = flash.die.page_size
+// / firmware.page_size: sub-page mapping), or one slot if the two sizes do not fit
+// together (Validate reports why).
+func (c Config) DieSpec() die.Spec {
+	d := c.Flash.Die
+	if k, err := c.Firmware.UnitsPerPage(d.PageSize); err == nil && k > 1 {
+		d.Slots = k
+	}
+	return d
+}
+
+// SSDChannelSpec is Flash.ChannelSpec with the dies of DieSpec: the channels of c's SSD.
+func (c Config) SSDChannelSpec() channel.Spec {
+	cs := c.Flash.ChannelSpec()
+	cs.Die = c.DieSpec()
+	return cs
+}
+
 // Dies returns the number of dies in the array.
 func (f Flash) Dies() int { return f.Channels * f.Ways * f.DiesPerPackage }
 
@@ -113,15 +132,16 @@ func (c Config) Validate() error {
 	// the array's shape is itself wrong): ftl.New would reject the same at build time.
 	var geo ftl.Geometry
 	if f.Channels >= 1 && f.Ways >= 1 && f.DiesPerPackage >= 1 {
-		geo = ftl.GeometryOf(f.Channels, f.Ways*f.DiesPerPackage, f.Die)
+		geo = ftl.GeometryOf(f.Channels, f.Ways*f.DiesPerPackage, c.DieSpec())
 	}
 	add("firmware", c.Firmware.ValidateFTL(geo))
 	if f.Die.PageSize%512 != 0 {
 		errs = append(errs, fmt.Errorf("flash.die.page_size: %d is not a multiple of the 512-byte sector", f.Die.PageSize))
 	}
-	if c.Firmware.PageSize != f.Die.PageSize {
-		errs = append(errs, fmt.Errorf("firmware.page_size (%d) must equal flash.die.page_size (%d): sub-page mapping is not supported",
-			c.Firmware.PageSize, f.Die.PageSize))
+	if k, err := c.Firmware.UnitsPerPage(f.Die.PageSize); err != nil {
+		errs = append(errs, err)
+	} else if k > 1 {
+		errs = append(errs, c.subPageLimits(k)...)
 	}
 	// nvme.Validate reports a non-positive lba_size; only a positive one can divide.
 	if c.NVMe.LBASize > 0 && c.Firmware.PageSize%c.NVMe.LBASize != 0 {
@@ -154,10 +174,10 @@ func (c Config) Validate() error {
 	// The models' own limits on the whole machine (what firmware.New and hostos.New would
 	// refuse), then the resource guard, which needs a machine the models accept.
 	dpc := f.Ways * f.DiesPerPackage
-	if err := errors.Join(c.Firmware.ValidateGeometry(f.Die, f.Channels, dpc), c.Host.ValidateWith(c.NVMe)); err != nil {
+	if err := errors.Join(c.Firmware.ValidateGeometry(c.DieSpec(), f.Channels, dpc), c.Host.ValidateWith(c.NVMe)); err != nil {
 		return err
 	}
-	if err := c.Firmware.ValidatePrecondition(f.Die, f.Channels, dpc, p.Fill, p.Overwrite); err != nil {
+	if err := c.Firmware.ValidatePrecondition(c.DieSpec(), f.Channels, dpc, p.Fill, p.Overwrite); err != nil {
 		return err
 	}
 	return c.CheckMemory()
@@ -206,6 +226,28 @@ func (f Flash) validateFaultDies() []error {
 		if c < 0 || c >= f.Channels || d < 0 || d >= f.Ways*f.DiesPerPackage {
 			errs = append(errs, fmt.Errorf("flash.die.faults.scripted[%d].die: %q is not in the array (channels 0 … %d, dies 0 … %d a channel)",
 				i, sf.Die, f.Channels-1, f.Ways*f.DiesPerPackage-1))
+		}
+	}
+	return errs
+}
+
+// subPageLimits reports the features that keep one logical page a flash page, which
+// sub-page mapping (k mapping units a page) cannot be combined with yet: power-loss
+// recovery's out-of-band records, and program failures (their re-program moves one page's
+// data, not several units'). Erase failures, factory bad blocks and read errors work.
+func (c Config) subPageLimits(k int) []error {
+	var errs []error
+	why := fmt.Sprintf("not supported with sub-page mapping (%d mapping units of firmware.page_size %d in flash.die.page_size %d)",
+		k, c.Firmware.PageSize, c.Flash.Die.PageSize)
+	if c.Firmware.PowerLoss.Enabled {
+		errs = append(errs, fmt.Errorf("firmware.power_loss.enabled: %s", why))
+	}
+	if c.Flash.Die.Faults.ProgramFail > 0 {
+		errs = append(errs, fmt.Errorf("flash.die.faults.program_fail: %v: %s", c.Flash.Die.Faults.ProgramFail, why))
+	}
+	for i, sf := range c.Flash.Die.Faults.Scripted {
+		if sf.Op == "program" {
+			errs = append(errs, fmt.Errorf("flash.die.faults.scripted[%d].op: program: %s", i, why))
 		}
 	}
 	return errs

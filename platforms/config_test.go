@@ -15,11 +15,6 @@ func TestEveryPresetAndVariantLoads(t *testing.T) {
 	for _, p := range Presets() {
 		for _, v := range append([]string{""}, Variants()...) {
 			c, err := Load(Options{Preset: p, Variant: v})
-			if p == "mqsim-ref" {
-				// 8 KiB pages: refused for full-system use, with the reason.
-				require.ErrorContains(t, err, "sub-page mapping is not supported")
-				continue
-			}
 			require.NoError(t, err, "%s/%s", p, v)
 			require.Equal(t, p, c.Name)
 		}

@@ -50,9 +50,10 @@ type MemoryEstimate struct {
 func (c Config) EstimateMemory() MemoryEstimate {
 	f := c.Flash
 	dies := int64(f.Dies())
-	db, dp := die.MemoryBytes(f.Die)
-	fb, fp := firmware.MemoryBytes(c.Firmware, f.Die, f.Channels, f.Ways*f.DiesPerPackage)
-	logical := int64(float64(f.Bytes()/int64(f.Die.PageSize)) * (1 - c.Firmware.FTL.OverProvisioning))
+	ds := c.DieSpec()
+	db, dp := die.MemoryBytes(ds)
+	fb, fp := firmware.MemoryBytes(c.Firmware, ds, f.Channels, f.Ways*f.DiesPerPackage)
+	logical := int64(float64(f.Bytes()/int64(f.Die.PageSize)*int64(ds.StampsPerPage())) * (1 - c.Firmware.FTL.OverProvisioning))
 	host := c.Host.PageCache.MemoryBytes(logical)
 	drv := c.Host.Driver.MemoryBytes(c.NVMe, c.Host.PageCache.CPU.Cores)
 	e := MemoryEstimate{Parts: []MemoryPart{

@@ -57,7 +57,7 @@ func fewCommands(t *testing.T, tl *report.Timeline) (*platforms.Machine, int64, 
 	page := int64(c.Firmware.PageSize)
 	r, w := int64(-1), int64(-1)
 	for l := range m.SSD.FW.LogicalPages() {
-		mapped := m.SSD.FW.FTL().Lookup(l) != ftl.NoPage
+		mapped := m.SSD.FW.FTL().Lookup(l) != ftl.NoUnit
 		if mapped && r < 0 {
 			r = l
 		}
@@ -156,7 +156,7 @@ func TestFlowsOfAFewCommands(t *testing.T) {
 	// Every flow's two ends, by hand: which command it leaves and which interval it ends on.
 	geo := m.SSD.FW.FTL().Geometry()
 	dieTrack := func(l int64) (die, ch string) {
-		g := geo.Addr(m.SSD.FW.FTL().Lookup(l)).Die
+		g := geo.Addr(m.SSD.FW.FTL().PageOf(m.SSD.FW.FTL().Lookup(l))).Die
 		per := m.SSD.Channels[0].NumDies()
 		return "ch[" + itoa(g/per) + "].die[" + itoa(g%per) + "]", "ch[" + itoa(g/per) + "]"
 	}

@@ -67,6 +67,9 @@ func (r *Result) StatsTable() *report.Table {
 	add("flash reads (host pages)", f.FlashReads)
 	add("pages programmed LSB / CSB / MSB", fmt.Sprintf("%d / %d / %d", l.Programmed[0], l.Programmed[1], l.Programmed[2]))
 	add("pages wasted (skipped)", r.FlashWasted)
+	if l.Padded > 0 { // sub-page mapping only: outputs with one unit a page are unchanged
+		add("page slots padded (sub-page mapping)", l.Padded)
+	}
 	add("WAF", fmt.Sprintf("%.3f", l.WAF()))
 	add("GC runs / pages moved / erases", fmt.Sprintf("%d / %d / %d", f.GCRuns, f.GCPagesMoved, l.Erases))
 	if r.Config.Flash.Die.Faults.Enabled() { // rows only with a fault model: outputs without one are unchanged

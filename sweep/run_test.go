@@ -221,11 +221,13 @@ func TestBadAxisKeyIsNamed(t *testing.T) {
 }
 
 func TestFlashbenchAcceptsAFlashOnlyPreset(t *testing.T) {
-	// mqsim-ref's 8 KiB pages are refused for full-system use but are a valid flash array.
-	_, err := platforms.Load(platforms.Options{Preset: "mqsim-ref"})
+	// mqsim-ref with 12 KiB pages (three 4 KiB mapping units, which sub-page mapping does not
+	// pack) is refused for full-system use but is a valid flash array.
+	sets := []string{"flash.die.page_size=12288"}
+	_, err := platforms.Load(platforms.Options{Preset: "mqsim-ref", Sets: sets})
 	require.Error(t, err)
 	s := tinyBench()
-	s.Base.Preset = "mqsim-ref"
+	s.Base.Preset, s.Base.Sets = "mqsim-ref", sets
 	s.Axes = Grid{{Key: "flash.channels", Values: []string{"1", "2"}}}
 	r, err := Run(s, Options{})
 	require.NoError(t, err)

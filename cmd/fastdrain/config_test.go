@@ -72,12 +72,13 @@ func TestRunGolden(t *testing.T) {
 }
 
 func TestConfigImportMQSim(t *testing.T) {
-	// MQSim's default file: 8 KiB pages, so the layer validates for flashbench only; the
-	// flash array it describes (8 channels × 4 chips × 2 dies) runs through --config.
+	// MQSim's default file: 8 KiB pages, two 4 KiB mapping units a page (sub-page mapping),
+	// so the layer validates for whole-system runs; the flash array it describes (8 channels
+	// × 4 chips × 2 dies) runs through --config.
 	out := filepath.Join(t.TempDir(), "mq.yaml")
 	msg, err := run("config", "import", "mqsim", "../../platforms/mqsim/testdata/mqsim-default.xml", "-o", out)
 	require.NoError(t, err)
-	require.Contains(t, msg, "does not validate for whole-system runs: firmware.page_size (4096) must equal flash.die.page_size (8192)")
+	require.Contains(t, msg, "on preset fastdrain-tlc it validates for whole-system runs")
 	b, err := os.ReadFile(out)
 	require.NoError(t, err)
 	require.Contains(t, string(b), "channels: 8 # MQSim Flash_Channel_Count = 8")

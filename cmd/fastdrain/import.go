@@ -24,8 +24,8 @@ preset for the host side, e.g.
   fastdrain run --preset fastdrain-tlc --config mqsim.yaml
 
 The layer is checked on --preset: whether it validates for whole-system runs is printed (a
-flash page other than 4 KiB validates only for flashbench and flash sweeps until sub-page
-mapping exists).
+flash page other than 4, 8 or 16 KiB, two or four 4 KiB mapping units a page, validates only
+for flashbench and flash sweeps).
 
 import mqsim-workload reads an MQSim workload file (MQSim_IO_Scenarios) and writes one
 fio-like job file per IO_Scenario, OUT/scenario-N.yaml (-o is a directory, default "."),

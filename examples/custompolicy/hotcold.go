@@ -73,10 +73,10 @@ func newHotCold(s ftl.Space) *hotCold {
 // stream returns the stream of a host write of lpn.
 func (a *hotCold) stream(lpn int64) int {
 	old := a.Lookup(lpn)
-	if old == ftl.NoPage {
+	if old == ftl.NoUnit {
 		return cold
 	}
-	if a.Clock()-a.Written(a.Geometry().BlockOf(old)) < a.hotWindow {
+	if a.Clock()-a.Written(a.Geometry().BlockOf(a.Geometry().PageOf(old))) < a.hotWindow {
 		return hot
 	}
 	return cold

@@ -342,6 +342,18 @@ func (b *Buffer) unlink(l *list, s int32) {
 	l.n--
 }
 
+// OldestN writes the logical pages of the len(dst) oldest dirty pages (fewer if there are
+// fewer), oldest first, into dst and returns how many: the pages PickVictims(len(dst))
+// would hand out, in its order, without marking them.
+func (b *Buffer) OldestN(dst []int64) int {
+	n := 0
+	for s := b.dirty.tail; s != nilSlot && n < len(dst); s = b.slots[s].prev {
+		dst[n] = b.slots[s].lpn
+		n++
+	}
+	return n
+}
+
 // Oldest returns the dirty page PickVictims would hand out next, without marking it.
 func (b *Buffer) Oldest() (lpn int64, ok bool) {
 	if b.dirty.tail == nilSlot {

@@ -58,10 +58,10 @@ func (f *FTL) Retire(b BlockID) bool {
 	if m.state == stFree {
 		panic(fmt.Sprintf("ftl: retiring free block %d (its failure was on a block the FTL had not opened)", b))
 	}
-	first := f.g.FirstPage(b)
-	for i := 0; i < int(m.next); i++ {
-		if f.p2l.at(int64(first+PPN(i))) == pWasted {
-			f.p2l.put(int64(first+PPN(i)), pInvalid)
+	first := int64(f.g.FirstPage(b)) << f.shift
+	for i := int64(0); i < int64(int(m.next)*f.k); i++ {
+		if f.p2l.at(first+i) == pWasted {
+			f.p2l.put(first+i, pInvalid)
 		}
 	}
 	if m.wasted > 0 {
@@ -85,13 +85,19 @@ func (f *FTL) Retire(b BlockID) bool {
 // of a retired block) to a new page of the die's GC stream, updates the mapping and
 // returns the new page and its logical page; false if old holds no current data (it was
 // overwritten or trimmed). The caller programs the new page.
-func (f *FTL) Rewrite(old PPN) (PPN, int64, bool) {
+//
+// Rewrite needs one unit a page: with sub-page mapping a failed program holds several units
+// (the configuration refuses fault models with it, docs/firmware.md).
+func (f *FTL) Rewrite(old Unit) (Unit, int64, bool) {
+	if f.k > 1 {
+		panic("ftl: Rewrite with sub-page mapping (several units a page)")
+	}
 	lpn, ok := f.Owner(old)
 	if !ok {
-		return NoPage, 0, false
+		return NoUnit, 0, false
 	}
-	p := f.allocateGC(f.g.Addr(old).Die)
+	p := f.allocateGC(f.g.Addr(PPN(old)).Die)
 	f.Stats.Rewrites++
-	f.bind(lpn, p)
-	return p, lpn, true
+	f.bind(lpn, Unit(p))
+	return Unit(p), lpn, true
 }

@@ -112,6 +112,10 @@ func (c Config) validateBAST(g Geometry) []error {
 		errs = append(errs, fmt.Errorf("ftl.log_blocks: %d must be at least 1 (mapping bast writes every page to a log block)", c.LogBlocks))
 		return errs
 	}
+	if g.Units() > 1 {
+		errs = append(errs, fmt.Errorf("ftl.mapping: bast maps whole flash pages; with %d mapping units a page (firmware.page_size below flash.die.page_size: sub-page mapping) use mapping page", g.Units()))
+		return errs
+	}
 	if g.Pages() == 0 || g.Validate() != nil || c.OverProvisioning <= 0 || c.OverProvisioning >= 1 {
 		return errs
 	}
@@ -173,7 +177,7 @@ func (b *bast) write(lpn int64, purpose Purpose) (PPN, error) {
 			f.Stats.LSBForFG++
 		}
 	}
-	f.bind(lpn, p)
+	f.bind(lpn, Unit(p)) // one unit a page under BAST
 	if idx+1 == b.ppb {
 		b.enqueue(s)
 	}

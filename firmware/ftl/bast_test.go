@@ -84,7 +84,7 @@ func TestBASTSequentialWritesTakeSwitchMerges(t *testing.T) {
 	// Reads: the data block's page i holds offset i.
 	d := f.hyb.(*bast).data[0]
 	for lpn := int64(0); lpn < 8; lpn++ {
-		require.Equal(t, f.g.FirstPage(d)+PPN(lpn), f.Lookup(lpn))
+		require.Equal(t, f.g.FirstPage(d)+PPN(lpn), f.PageOf(f.Lookup(lpn)))
 	}
 }
 
@@ -141,7 +141,7 @@ func TestBASTPartialMergeCopiesTheRestOfTheDataBlock(t *testing.T) {
 	// Block 0's data block is its old log block, page i offset i.
 	d := f.hyb.(*bast).data[0]
 	for lpn := int64(0); lpn < 8; lpn++ {
-		require.Equal(t, f.g.FirstPage(d)+PPN(lpn), f.Lookup(lpn))
+		require.Equal(t, f.g.FirstPage(d)+PPN(lpn), f.PageOf(f.Lookup(lpn)))
 	}
 }
 
@@ -203,7 +203,7 @@ func TestBASTTrimAndRandomWritesKeepInvariants(t *testing.T) {
 		require.NoError(t, f.Check(), "step %d", i)
 	}
 	for lpn := int64(0); lpn < n; lpn++ {
-		require.Equal(t, live[lpn], f.Lookup(lpn) != NoPage, "lpn %d", lpn)
+		require.Equal(t, live[lpn], f.Lookup(lpn) != NoUnit, "lpn %d", lpn)
 	}
 	require.Positive(t, f.Stats.FullMerges)
 }
@@ -218,7 +218,7 @@ func TestBASTPreconditionPutsPagesInDataBlocks(t *testing.T) {
 	for lpn := int64(0); lpn < 96; lpn++ {
 		lbn, off := b.split(lpn)
 		if lpn < 48 {
-			require.Equal(t, f.g.FirstPage(b.data[lbn])+PPN(off), f.Lookup(lpn))
+			require.Equal(t, f.g.FirstPage(b.data[lbn])+PPN(off), f.PageOf(f.Lookup(lpn)))
 		} else {
 			require.Equal(t, NoPage, f.Lookup(lpn))
 		}
@@ -245,4 +245,13 @@ func TestBASTConfigValidation(t *testing.T) {
 	require.ErrorContains(t, c.Validate(oneDie()), "ftl.log_blocks: 3 log blocks per die, with 12 data blocks")
 	c.Mapping = ""
 	require.NoError(t, c.Validate(oneDie()), "empty mapping is page-level mapping")
+}
+
+// TestBASTRefusesSubPageUnits: BAST's block map keeps one logical page a flash page, so a
+// geometry with two 4 KiB units in an 8 KiB page is refused, naming the mapping.
+func TestBASTRefusesSubPageUnits(t *testing.T) {
+	c := DefaultConfig()
+	c.Mapping, c.LogBlocks = BASTMapping, 4
+	err := c.Validate(Geometry{UnitsPerPage: 2})
+	require.ErrorContains(t, err, "ftl.mapping: bast maps whole flash pages; with 2 mapping units a page")
 }

@@ -115,7 +115,7 @@ func (b *bast) check() []error {
 		}
 	}
 	for lpn := int64(0); lpn < int64(len(f.l2p)); lpn++ {
-		p := f.l2p.at(lpn)
+		p := f.PageOf(f.l2p.at(lpn)) // one unit a page: NoUnit reads as NoPage
 		lbn, off := b.split(lpn)
 		found, ok := b.lookup(lpn)
 		if p == NoPage {
@@ -165,7 +165,7 @@ func (b *bast) precondition(fill float64, _ bool, _ uint64) error {
 			for int(f.blocks[d].next) < off {
 				b.waste(d)
 			}
-			f.bind(lpn, f.take(d))
+			f.bind(lpn, Unit(f.take(d)))
 		}
 	}
 	f.Stats = Stats{WastedNow: f.Stats.WastedNow}

@@ -33,7 +33,7 @@ func (b *bast) nextMerge(die int, m *Merge) bool {
 			first := f.g.FirstPage(d)
 			for i := next; i < int(f.blocks[d].next); i++ {
 				if f.p2l.at(int64(first+PPN(i))) <= maxLPN {
-					m.Moves = append(m.Moves, first+PPN(i))
+					m.Moves = append(m.Moves, Unit(first+PPN(i)))
 				}
 			}
 		}
@@ -47,8 +47,8 @@ func (b *bast) nextMerge(die int, m *Merge) bool {
 		logical := int64(len(f.l2p))
 		for off := 0; off < b.ppb; off++ {
 			if lpn := b.lpnOf(l.lbn, off); lpn < logical {
-				if p := f.l2p.at(lpn); p != NoPage {
-					m.Moves = append(m.Moves, p)
+				if u := f.l2p.at(lpn); u != NoUnit {
+					m.Moves = append(m.Moves, u)
 				}
 			}
 		}
@@ -63,7 +63,7 @@ func (b *bast) nextMerge(die int, m *Merge) bool {
 func (b *bast) move(old PPN) (PPN, int64) {
 	f := b.f
 	r := &b.run[f.g.Addr(old).Die]
-	lpn, _ := f.Owner(old)
+	lpn, _ := f.Owner(Unit(old))
 	lbn, off := b.split(lpn)
 	if !r.active || r.lbn != lbn {
 		panic(fmt.Sprintf("ftl: bast: page %d (lpn %d) is not part of its die's running merge", old, lpn))
@@ -80,7 +80,7 @@ func (b *bast) move(old PPN) (PPN, int64) {
 	}
 	f.Stats.GCWrites++
 	f.Stats.MergeCopies++
-	f.bind(lpn, p)
+	f.bind(lpn, Unit(p))
 	return p, lpn
 }
 

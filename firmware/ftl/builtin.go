@@ -33,6 +33,6 @@ const (
 func init() {
 	RegisterVictimPolicy(Greedy, func(v View) VictimPolicy { return greedy{v} })
 	RegisterVictimPolicy(CostBenefit, func(v View) VictimPolicy {
-		return costBenefit{View: v, pagesPerBlock: v.Geometry().PagesPerBlock}
+		return costBenefit{View: v, pagesPerBlock: v.Geometry().PagesPerBlock * v.Geometry().Units()}
 	})
 }

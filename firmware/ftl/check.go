@@ -9,10 +9,11 @@ import (
 const maxReported = 20
 
 // Check verifies every FTL invariant and returns the problems found (at most 20), or nil:
-//   - map and reverse map agree both ways;
-//   - every mapped page is below its block's next free page;
-//   - each block's valid and wasted counts equal its pages' states;
-//   - pages below a block's next free page are programmed or wasted, pages above are free;
+//   - map and reverse map agree both ways (per unit, with sub-page mapping: every slot);
+//   - every mapped unit is in a page below its block's next free page;
+//   - each block's valid count equals its units' states, its wasted count its pages';
+//   - units of pages below a block's next free page are programmed (valid, invalid or
+//     padded) or wasted, a skipped page's slots all wasted; units above are free;
 //   - free lists hold exactly the free blocks of their plane;
 //   - the running wasted-page count equals the sum over blocks;
 //   - bad blocks (the bad-block table) hold no skipped page and match the table's count
@@ -31,20 +32,21 @@ func (f *FTL) Check() error {
 		}
 	}
 	for lpn := range f.l2p {
-		p := f.l2p.at(int64(lpn))
-		if p == NoPage {
+		u := f.l2p.at(int64(lpn))
+		if u == NoUnit {
 			continue
 		}
-		if int64(p) >= f.g.Pages() {
-			bad("lpn %d maps to page %d beyond the array", lpn, p)
+		if int64(u) >= f.g.AllUnits() {
+			bad("lpn %d maps to unit %d beyond the array", lpn, u)
 			continue
 		}
-		if f.p2l.at(int64(p)) != uint32(lpn) {
-			bad("lpn %d maps to page %d whose reverse map says %#x", lpn, p, f.p2l.at(int64(p)))
+		if f.p2l.at(int64(u)) != uint32(lpn) {
+			bad("lpn %d maps to unit %d whose reverse map says %#x", lpn, u, f.p2l.at(int64(u)))
 		}
+		p := f.PageOf(u)
 		b := f.g.BlockOf(p)
 		if f.pageIndex(p) >= int(f.blocks[b].next) {
-			bad("lpn %d maps to page %d at or past block %d's next free page %d", lpn, p, b, f.blocks[b].next)
+			bad("lpn %d maps to unit %d (page %d) at or past block %d's next free page %d", lpn, u, p, b, f.blocks[b].next)
 		}
 	}
 	var wasted int64
@@ -54,23 +56,30 @@ func (f *FTL) Check() error {
 	for bi := range f.blocks {
 		b := BlockID(bi)
 		m := &f.blocks[b]
-		first := f.g.FirstPage(b)
+		first := Unit(f.g.FirstPage(b)) << f.shift
 		valid, waste := 0, 0
-		for i := 0; i < f.g.PagesPerBlock; i++ {
-			v := f.p2l.at(int64(first + PPN(i)))
+		for i := 0; i < f.g.PagesPerBlock*f.k; i++ {
+			u := first + Unit(i)
+			v := f.p2l.at(int64(u))
+			pg, slot := i>>f.shift, i&(f.k-1)
 			switch {
-			case i >= int(m.next):
+			case pg >= int(m.next):
 				if v != pFree {
-					bad("block %d page %d is past the next free page %d but not free (%#x)", b, i, m.next, v)
+					bad("block %d page %d slot %d is past the next free page %d but not free (%#x)", b, pg, slot, m.next, v)
 				}
 			case v == pFree:
-				bad("block %d page %d is below the next free page %d but free", b, i, m.next)
+				bad("block %d page %d slot %d is below the next free page %d but free", b, pg, slot, m.next)
 			case v == pWasted:
-				waste++
+				if slot == 0 {
+					waste++
+				}
+				if w0 := f.p2l.at(int64(u) - int64(slot)); w0 != pWasted {
+					bad("block %d page %d slot %d is wasted but slot 0 is not (%#x)", b, pg, slot, w0)
+				}
 			case v <= maxLPN:
 				valid++
-				if int64(v) >= int64(len(f.l2p)) || f.l2p.at(int64(v)) != first+PPN(i) {
-					bad("page %d claims lpn %d, which maps elsewhere", first+PPN(i), v)
+				if int64(v) >= int64(len(f.l2p)) || f.l2p.at(int64(v)) != u {
+					bad("unit %d claims lpn %d, which maps elsewhere", u, v)
 				}
 			}
 		}
@@ -153,7 +162,7 @@ func (f *FTL) CheckProgrammed(nextOnFlash func(b BlockID) int) error {
 		m := &f.blocks[b]
 		fl := nextOnFlash(b)
 		lo := int(m.next)
-		for lo > 0 && f.p2l.at(int64(f.g.FirstPage(b)+PPN(lo-1))) == pWasted {
+		for lo > 0 && f.p2l.at(int64(f.g.FirstPage(b)+PPN(lo-1))<<f.shift) == pWasted {
 			lo--
 		}
 		if m.state == stBad {

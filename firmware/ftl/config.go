@@ -125,14 +125,18 @@ func (c Config) Validate(g Geometry) error {
 	}
 	if opOK && g.Pages() > 0 {
 		if logical := c.logicalPages(g); logical < 1 || logical > int64(maxLPN) {
-			bad("ftl.over_provisioning: %v leaves %d logical pages of the %d physical ones; want 1 … %d",
-				c.OverProvisioning, logical, g.Pages(), int64(maxLPN))
+			what := "physical ones"
+			if g.Units() > 1 {
+				what = "physical mapping units"
+			}
+			bad("ftl.over_provisioning: %v leaves %d logical pages of the %d %s; want 1 … %d",
+				c.OverProvisioning, logical, g.AllUnits(), what, int64(maxLPN))
 		}
 	}
 	return errors.Join(errs...)
 }
 
-// logicalPages returns the logical pages exported over geometry g.
+// logicalPages returns the logical pages (mapping units) exported over geometry g.
 func (c Config) logicalPages(g Geometry) int64 {
-	return int64(float64(g.Pages()) * (1 - c.OverProvisioning))
+	return int64(float64(g.AllUnits()) * (1 - c.OverProvisioning))
 }

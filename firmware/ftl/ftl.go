@@ -23,10 +23,10 @@ const (
 // the GC reserve; the caller waits for GC and retries.
 var ErrNoSpace = errors.New("ftl: no free page outside the GC reserve")
 
-// Reverse-map markers for physical pages that hold no logical page.
+// Reverse-map markers for physical units that hold no logical page.
 const (
 	pFree    uint32 = 0xFFFFFFFF // erased, not yet programmed
-	pInvalid uint32 = 0xFFFFFFFE // programmed, data superseded or trimmed
+	pInvalid uint32 = 0xFFFFFFFE // programmed, data superseded or trimmed, or a padded slot
 	pWasted  uint32 = 0xFFFFFFFD // skipped by an allocator; unusable until erased
 	maxLPN   uint32 = 0xFFFFFFFC
 )
@@ -43,7 +43,7 @@ const (
 // blockMeta is the per-block state: 16 bytes.
 type blockMeta struct {
 	next   uint16 // next free page index
-	valid  uint16 // pages holding current data
+	valid  uint16 // units holding current data (pages, with one unit a page)
 	wasted uint16 // pages skipped
 	state  blockState
 	gc     bool   // opened by the GC stream
@@ -72,8 +72,11 @@ type FTL struct {
 	g      Geometry
 	cfg    Config
 	kinds  []PageKind    // page index → kind, cached from g.Kind
-	l2p    table[PPN]    // logical page → physical page
-	p2l    table[uint32] // physical page → logical page or a marker
+	l2p    table[Unit]   // logical page → physical unit
+	p2l    table[uint32] // physical unit → logical page or a marker
+	k      int           // mapping units per page (g.Units())
+	shift  uint          // log2 k: unit u is in page u >> shift
+	one    [1]int64      // WriteHost's one logical page, as a slice without allocating
 	blocks []blockMeta
 	planes []planeState // indexed die·Planes + plane
 	dies   []dieState
@@ -92,8 +95,12 @@ type FTL struct {
 
 // Stats are the FTL's cumulative counters.
 type Stats struct {
-	HostWrites   int64           // logical pages written by the host (after buffering)
-	GCWrites     int64           // pages moved by GC
+	HostWrites int64 // logical pages written by the host (after buffering)
+	GCWrites   int64 // logical pages (units) moved by GC
+	// Padded counts the slots of programmed pages that held no data (sub-page mapping: a
+	// page programmed with fewer than UnitsPerPage units, at a flush, a power-cut drain or
+	// the end of a GC batch); 0 with one unit a page.
+	Padded       int64
 	Programmed   [numKinds]int64 // pages programmed, by kind
 	Wasted       int64           // pages skipped by allocators (cumulative)
 	WastedNow    int64           // skipped pages not yet reclaimed by erase
@@ -117,7 +124,8 @@ type Stats struct {
 	MergeCopies                             int64 // pages copied by merges
 }
 
-// WAF returns the write amplification factor: pages programmed per host page written.
+// WAF returns the write amplification factor: logical pages (units) written to flash per
+// host page written. Padded slots are not counted (Padded gives them).
 func (s Stats) WAF() float64 {
 	if s.HostWrites == 0 {
 		return 0
@@ -134,13 +142,16 @@ func New(g Geometry, cfg Config) (*FTL, error) {
 	newAlloc, _ := allocators.Lookup(cfg.Allocator)
 	newVictim, _ := victims.Lookup(cfg.GCVictim)
 	logical := cfg.logicalPages(g)
-	f := &FTL{g: g, cfg: cfg}
+	f := &FTL{g: g, cfg: cfg, k: g.Units()}
+	for 1<<f.shift < f.k {
+		f.shift++
+	}
 	f.kinds = make([]PageKind, g.PagesPerBlock)
 	for i := range f.kinds {
 		f.kinds[i] = g.Kind(i)
 	}
-	f.l2p = make(table[PPN], logical)      // all NoPage
-	f.p2l = make(table[uint32], g.Pages()) // all pFree
+	f.l2p = make(table[Unit], logical)        // all NoUnit
+	f.p2l = make(table[uint32], g.AllUnits()) // all pFree
 	f.blocks = make([]blockMeta, g.Blocks())
 	f.planes = make([]planeState, g.Dies()*g.Planes)
 	for pi := range f.planes {
@@ -172,12 +183,21 @@ func (f *FTL) LogicalPages() int64 { return int64(len(f.l2p)) }
 // Kind returns the kind of page index i within a block.
 func (f *FTL) Kind(i int) PageKind { return f.kinds[i] }
 
-// Lookup returns the physical page holding lpn, or NoPage.
-func (f *FTL) Lookup(lpn int64) PPN { return f.l2p.at(lpn) }
+// UnitsPerPage returns the mapping units a physical page holds (Geometry.Units).
+func (f *FTL) UnitsPerPage() int { return f.k }
 
-// Owner returns the logical page stored in physical page p and whether p holds current data.
-func (f *FTL) Owner(p PPN) (lpn int64, valid bool) {
-	v := f.p2l.at(int64(p))
+// Lookup returns the physical unit holding lpn (its page with one unit a page), or NoUnit.
+func (f *FTL) Lookup(lpn int64) Unit { return f.l2p.at(lpn) }
+
+// PageOf returns the page holding unit u (Geometry.PageOf, by a shift).
+func (f *FTL) PageOf(u Unit) PPN { return PPN(u >> f.shift) }
+
+// SlotOf returns unit u's slot in its page (Geometry.SlotOf, by a mask).
+func (f *FTL) SlotOf(u Unit) int { return int(u) & (f.k - 1) }
+
+// Owner returns the logical page stored in physical unit u and whether u holds current data.
+func (f *FTL) Owner(u Unit) (lpn int64, valid bool) {
+	v := f.p2l.at(int64(u))
 	if v > maxLPN {
 		return 0, false
 	}
@@ -199,17 +219,22 @@ func (f *FTL) NeedsGC(die, plane int) bool {
 // EraseCount returns the P/E cycles of block b.
 func (f *FTL) EraseCount(b BlockID) int { return int(f.blocks[b].erases) }
 
-// ValidCount returns the number of valid pages in block b.
+// ValidCount returns the number of valid units (pages, with one unit a page) in block b.
 func (f *FTL) ValidCount(b BlockID) int { return int(f.blocks[b].valid) }
 
 // NextPage returns the next free page index of block b (PagesPerBlock when full).
 func (f *FTL) NextPage(b BlockID) int { return int(f.blocks[b].next) }
 
-// WriteHost maps lpn to a newly allocated page on die (invalidating its previous page) and
-// returns the page to program. It returns ErrNoSpace when only the GC reserve is left.
-// Under a hybrid mapping scheme the page goes to die HomeDie(lpn) whatever die says, and
-// ErrNoSpace means the page's logical block waits for a merge (NextMerge).
+// WriteHost maps lpn to a newly allocated page on die (invalidating its previous unit) and
+// returns the page to program: WriteUnits of lpn alone (with several units a page, the
+// others are padded). It returns ErrNoSpace when only the GC reserve is left. Under a
+// hybrid mapping scheme (one unit a page) the page goes to die HomeDie(lpn) whatever die
+// says, and ErrNoSpace means the page's logical block waits for a merge (NextMerge).
 func (f *FTL) WriteHost(lpn int64, die int, purpose Purpose) (PPN, error) {
+	if f.k > 1 {
+		f.one[0] = lpn
+		return f.WriteUnits(f.one[:], die, purpose)
+	}
 	if purpose == GC {
 		panic("ftl: WriteHost with the GC purpose; use Relocate")
 	}
@@ -230,53 +255,134 @@ func (f *FTL) WriteHost(lpn int64, die int, purpose Purpose) (PPN, error) {
 			f.Stats.FGBounded++
 		}
 	}
-	f.bind(lpn, p)
+	f.bind(lpn, Unit(p))
 	return p, nil
 }
 
-// Relocate moves the valid page old to a new page allocated by the GC stream on the same
-// die, updates the mapping and returns the new page and its logical page. The caller reads
-// old and programs the new page. Under a hybrid mapping scheme old is a page of the die's
-// running merge (Merge.Moves), and the new page is where that merge puts it.
-func (f *FTL) Relocate(old PPN) (PPN, int64) {
-	lpn, ok := f.Owner(old)
-	if !ok {
-		panic(fmt.Sprintf("ftl: relocating page %d which holds no valid data", old))
+// WriteUnits maps lpns (1 … UnitsPerPage distinct logical pages) to the slots of a newly
+// allocated page on die, lpns[i] to slot i, invalidating their previous units, and returns
+// the page to program. Slots past len(lpns) are padded: programmed with no data, invalid
+// from the start (Stats.Padded). The allocator is asked for a page for lpns[0]. It returns
+// ErrNoSpace, having changed nothing, when only the GC reserve is left.
+func (f *FTL) WriteUnits(lpns []int64, die int, purpose Purpose) (PPN, error) {
+	if purpose == GC {
+		panic("ftl: WriteUnits with the GC purpose; use Relocate")
 	}
-	if f.hyb != nil {
-		return f.hyb.move(old)
+	if len(lpns) == 0 || len(lpns) > f.k {
+		panic(fmt.Sprintf("ftl: writing %d logical pages to a page of %d units", len(lpns), f.k))
 	}
-	die := f.g.Addr(old).Die
-	p := f.allocateGC(die)
-	f.Stats.GCWrites++
-	f.bind(lpn, p)
-	return p, lpn
+	f.bounded = false
+	p, err := f.alloc.Allocate(lpns[0], die, purpose)
+	if err != nil {
+		return NoPage, err
+	}
+	n := int64(len(lpns))
+	f.Stats.HostWrites += n
+	if purpose == Foreground {
+		f.Stats.ForegroundWr += n
+		if f.kinds[f.pageIndex(p)] == LSB {
+			f.Stats.LSBForFG += n
+		} else if f.bounded {
+			f.Stats.FGBounded += n
+		}
+	}
+	u := Unit(p) << f.shift
+	for i, lpn := range lpns {
+		f.bind(lpn, u+Unit(i))
+	}
+	f.pad(u, len(lpns))
+	return p, nil
 }
 
-// Trim unmaps lpn; its page becomes invalid.
+// pad marks slots from n on of the page whose first unit is u programmed with no data.
+func (f *FTL) pad(u Unit, n int) {
+	for i := n; i < f.k; i++ {
+		f.p2l.put(int64(u)+int64(i), pInvalid)
+		f.Stats.Padded++
+	}
+}
+
+// Relocate moves the valid unit old to a new page allocated by the GC stream on the same
+// die, updates the mapping and returns the new unit and its logical page: RelocateUnits of
+// old alone (with several units a page, the new page's other slots are padded). The caller
+// reads old and programs the new page.
+func (f *FTL) Relocate(old Unit) (Unit, int64) {
+	lpn, ok := f.Owner(old)
+	if !ok {
+		panic(fmt.Sprintf("ftl: relocating unit %d which holds no valid data", old))
+	}
+	if f.hyb != nil { // one unit a page: a unit is its page
+		p, lpn := f.hyb.move(PPN(old))
+		return Unit(p), lpn
+	}
+	if f.k > 1 {
+		f.one[0] = int64(old) // stands for the unit while the slice is lent
+		p := f.relocate(f.one[:])
+		return Unit(p) << f.shift, lpn
+	}
+	p := f.allocateGC(f.g.Addr(PPN(old)).Die)
+	f.Stats.GCWrites++
+	f.bind(lpn, Unit(p))
+	return Unit(p), lpn
+}
+
+// RelocateUnits moves the valid units olds (1 … UnitsPerPage of them, on one die) to the
+// slots of one new page of the die's GC stream, olds[i] to slot i, padding the rest, and
+// returns the page; the caller reads olds and programs it. Packing a victim's valid units
+// into full pages is what makes GC with sub-page mapping cost a page program per
+// UnitsPerPage units moved.
+func (f *FTL) RelocateUnits(olds []Unit) PPN {
+	if len(olds) == 0 || len(olds) > f.k {
+		panic(fmt.Sprintf("ftl: relocating %d units to a page of %d units", len(olds), f.k))
+	}
+	var tmp [MaxUnitsPerPage]int64
+	for i, u := range olds {
+		if _, ok := f.Owner(u); !ok {
+			panic(fmt.Sprintf("ftl: relocating unit %d which holds no valid data", u))
+		}
+		tmp[i] = int64(u)
+	}
+	return f.relocate(tmp[:len(olds)])
+}
+
+// relocate is RelocateUnits of the units in olds (as int64).
+func (f *FTL) relocate(olds []int64) PPN {
+	die := f.g.Addr(f.PageOf(Unit(olds[0]))).Die
+	p := f.allocateGC(die)
+	u := Unit(p) << f.shift
+	for i, o := range olds {
+		lpn, _ := f.Owner(Unit(o))
+		f.Stats.GCWrites++
+		f.bind(lpn, u+Unit(i))
+	}
+	f.pad(u, len(olds))
+	return p
+}
+
+// Trim unmaps lpn; its unit becomes invalid.
 func (f *FTL) Trim(lpn int64) {
-	if old := f.l2p.at(lpn); old != NoPage {
+	if old := f.l2p.at(lpn); old != NoUnit {
 		f.invalidate(old)
-		f.l2p.put(lpn, NoPage)
+		f.l2p.put(lpn, NoUnit)
 		f.Stats.Trims++
 	}
 }
 
 func (f *FTL) pageIndex(p PPN) int { return int(p) % f.g.PagesPerBlock }
 
-// bind points lpn at p and invalidates lpn's previous page.
-func (f *FTL) bind(lpn int64, p PPN) {
-	if old := f.l2p.at(lpn); old != NoPage {
+// bind points lpn at unit u and invalidates lpn's previous unit.
+func (f *FTL) bind(lpn int64, u Unit) {
+	if old := f.l2p.at(lpn); old != NoUnit {
 		f.invalidate(old)
 	}
-	f.l2p.put(lpn, p)
-	f.p2l.put(int64(p), uint32(lpn))
-	f.blocks[f.g.BlockOf(p)].valid++
+	f.l2p.put(lpn, u)
+	f.p2l.put(int64(u), uint32(lpn))
+	f.blocks[f.g.BlockOf(f.PageOf(u))].valid++
 }
 
-func (f *FTL) invalidate(p PPN) {
-	f.p2l.put(int64(p), pInvalid)
-	f.blocks[f.g.BlockOf(p)].valid--
+func (f *FTL) invalidate(u Unit) {
+	f.p2l.put(int64(u), pInvalid)
+	f.blocks[f.g.BlockOf(f.PageOf(u))].valid--
 }
 
 // take consumes the next free page of open block b and returns it.
@@ -300,7 +406,10 @@ func (f *FTL) skip(b BlockID) {
 		die, _, _ := f.g.BlockAddr(b)
 		f.dies[die].lsbOnly++
 	}
-	f.p2l.put(int64(f.g.FirstPage(b)+PPN(m.next)), pWasted)
+	u := int64(f.g.FirstPage(b)+PPN(m.next)) << f.shift
+	for i := int64(0); i < int64(f.k); i++ {
+		f.p2l.put(u+i, pWasted)
+	}
 	m.next++
 	m.wasted++
 	f.Stats.Wasted++
@@ -344,9 +453,9 @@ func (f *FTL) Erase(b BlockID) {
 	if m.state == stBad {
 		panic(fmt.Sprintf("ftl: erasing bad block %d", b))
 	}
-	first := f.g.FirstPage(b)
-	for i := 0; i < f.g.PagesPerBlock; i++ {
-		f.p2l.put(int64(first+PPN(i)), pFree)
+	first := int64(f.g.FirstPage(b)) << f.shift
+	for i := int64(0); i < int64(f.g.PagesPerBlock*f.k); i++ {
+		f.p2l.put(first+i, pFree)
 	}
 	f.Stats.WastedNow -= int64(m.wasted)
 	if m.wasted > 0 {
@@ -371,5 +480,6 @@ func (f *FTL) Erase(b BlockID) {
 }
 
 // MappingBytes returns the memory held by the map and reverse map: 4 bytes per logical
-// page plus 4 per physical page, at most 8 bytes per physical page (issue 3's budget).
+// page plus 4 per physical unit, at most 8 bytes per physical 4 KiB unit (issue 3's budget,
+// kept with sub-page mapping: the tables are per unit, not per page).
 func (f *FTL) MappingBytes() int64 { return 4*int64(len(f.l2p)) + 4*int64(len(f.p2l)) }

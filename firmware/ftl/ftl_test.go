@@ -67,7 +67,7 @@ func TestSequentialAllocatorRoundRobinsPlanes(t *testing.T) {
 	p, err := f.WriteHost(0, 0, Background)
 	require.NoError(t, err)
 	require.Equal(t, Addr{0, 0, 0, 2}, g.Addr(p))
-	_, valid := f.Owner(g.PPN(Addr{0, 0, 0, 0}))
+	_, valid := f.Owner(Unit(g.PPN(Addr{0, 0, 0, 0})))
 	require.False(t, valid)
 	require.Equal(t, 2, f.ValidCount(0))
 	require.NoError(t, f.Check())
@@ -154,7 +154,7 @@ func TestGreedyGCReclaims(t *testing.T) {
 	v, ok = f.PickVictim(0, 0)
 	require.True(t, ok)
 	require.Equal(t, BlockID(1), v)
-	valid := f.ValidPages(v, nil)
+	valid := f.ValidUnits(v, nil)
 	require.Len(t, valid, 10)
 	for _, p := range valid {
 		np, lpn := f.Relocate(p)
@@ -193,8 +193,8 @@ func TestTrim(t *testing.T) {
 	f := newFTL(t, small(), nil)
 	p, _ := f.WriteHost(7, 1, Background)
 	f.Trim(7)
-	require.Equal(t, NoPage, f.Lookup(7))
-	_, valid := f.Owner(p)
+	require.Equal(t, NoUnit, f.Lookup(7))
+	_, valid := f.Owner(Unit(p))
 	require.False(t, valid)
 	f.Trim(7) // trimming an unmapped page is a no-op
 	require.Equal(t, int64(1), f.Stats.Trims)
@@ -229,7 +229,7 @@ func TestPrecondition(t *testing.T) {
 		n := f.LogicalPages() / 2
 		mapped := int64(0)
 		for lpn := int64(0); lpn < f.LogicalPages(); lpn++ {
-			if f.Lookup(lpn) != NoPage {
+			if f.Lookup(lpn) != NoUnit {
 				mapped++
 				require.Less(t, lpn, n)
 			}
@@ -293,7 +293,7 @@ func TestRandomWorkloadInvariants(t *testing.T) {
 			ref := make(map[int64]bool) // lpn → mapped
 			n := f.LogicalPages()
 			gcs := 0
-			var buf []PPN
+			var buf []Unit
 			for i := 0; i < ops; i++ {
 				lpn := r.Int64N(n)
 				if r.IntN(20) == 0 {
@@ -320,7 +320,7 @@ func TestRandomWorkloadInvariants(t *testing.T) {
 							if !ok {
 								break
 							}
-							buf = f.ValidPages(v, buf[:0])
+							buf = f.ValidUnits(v, buf[:0])
 							for _, p := range buf {
 								f.Relocate(p)
 							}
@@ -336,8 +336,8 @@ func TestRandomWorkloadInvariants(t *testing.T) {
 			}
 			for lpn := int64(0); lpn < n; lpn++ {
 				p := f.Lookup(lpn)
-				require.Equal(t, ref[lpn], p != NoPage, "lpn %d", lpn)
-				if p != NoPage {
+				require.Equal(t, ref[lpn], p != NoUnit, "lpn %d", lpn)
+				if p != NoUnit {
 					owner, ok := f.Owner(p)
 					require.True(t, ok)
 					require.Equal(t, lpn, owner)

@@ -28,7 +28,7 @@ func (p greedy) Victim(die, plane int) (BlockID, bool) {
 // (u = 0) wins outright, the first such block of the plane on a tie.
 type costBenefit struct {
 	View
-	pagesPerBlock int
+	pagesPerBlock int // mapping units per block (pages, with one unit a page)
 }
 
 // Victim implements VictimPolicy.
@@ -73,12 +73,13 @@ func (f *FTL) PickVictim(die, plane int) (BlockID, bool) {
 	return b, true
 }
 
-// ValidPages appends the valid pages of block b to dst and returns it.
-func (f *FTL) ValidPages(b BlockID, dst []PPN) []PPN {
-	first := f.g.FirstPage(b)
-	for i := 0; i < int(f.blocks[b].next); i++ {
-		if f.p2l.at(int64(first+PPN(i))) <= maxLPN {
-			dst = append(dst, first+PPN(i))
+// ValidUnits appends the valid units of block b to dst, in page and slot order, and
+// returns it.
+func (f *FTL) ValidUnits(b BlockID, dst []Unit) []Unit {
+	first := Unit(f.g.FirstPage(b)) << f.shift
+	for i := Unit(0); i < Unit(int(f.blocks[b].next)*f.k); i++ {
+		if f.p2l.at(int64(first+i)) <= maxLPN {
+			dst = append(dst, first+i)
 		}
 	}
 	return dst

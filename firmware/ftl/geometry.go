@@ -31,7 +31,23 @@ type Geometry struct {
 	PagesPerBlock  int
 	// Kind maps a page index within a block to its kind (the die's page-type map).
 	Kind func(page int) PageKind
+	// UnitsPerPage is how many mapping units a physical page holds (sub-page mapping: a
+	// 4 KiB unit in an 8 KiB or 16 KiB page): 1, 2 or 4; 0 means 1. The map, reverse map and
+	// valid counts are in units; the allocators place pages.
+	UnitsPerPage int
 }
+
+// MaxUnitsPerPage bounds Geometry.UnitsPerPage: a 16 KiB page of 4 KiB units (the page of
+// die.DefaultSpec's TLC die, the largest the presets and the MQSim importer use; our
+// bound), and the most slots a program's out-of-band stamps carry per plane in a
+// transaction.
+const MaxUnitsPerPage = 4
+
+// Units returns the mapping units per physical page (UnitsPerPage, at least 1).
+func (g Geometry) Units() int { return max(1, g.UnitsPerPage) }
+
+// AllUnits returns the number of physical mapping units in the array: Pages · Units.
+func (g Geometry) AllUnits() int64 { return g.Pages() * int64(g.Units()) }
 
 // Validate reports every problem with the geometry.
 func (g Geometry) Validate() error {
@@ -49,20 +65,32 @@ func (g Geometry) Validate() error {
 	if g.PagesPerBlock > 65535 {
 		errs = append(errs, fmt.Errorf("ftl geometry: pages per block %d exceeds 65535", g.PagesPerBlock))
 	}
+	if u := g.UnitsPerPage; u != 0 && u != 1 && u != 2 && u != 4 {
+		errs = append(errs, fmt.Errorf("ftl geometry: %d mapping units per page; want 1, 2 or 4 (a 4 KiB unit in a 4, 8 or 16 KiB page)", u))
+	} else if g.PagesPerBlock > 0 && g.PagesPerBlock*g.Units() > 65535 {
+		errs = append(errs, fmt.Errorf("ftl geometry: %d pages per block of %d units exceed the 65535 units a block's valid count holds",
+			g.PagesPerBlock, g.Units()))
+	}
 	if g.Kind == nil {
 		errs = append(errs, errors.New("ftl geometry: page kind map is missing"))
 	}
-	if len(errs) == 0 && uint64(g.Pages()) >= uint64(NoPage) {
-		errs = append(errs, fmt.Errorf("ftl geometry: %d physical pages do not fit 32-bit page numbers", g.Pages()))
+	if len(errs) == 0 && uint64(g.AllUnits()) >= uint64(NoPage) {
+		if g.Units() > 1 {
+			errs = append(errs, fmt.Errorf("ftl geometry: %d physical pages of %d mapping units do not fit 32-bit unit numbers", g.Pages(), g.Units()))
+		} else {
+			errs = append(errs, fmt.Errorf("ftl geometry: %d physical pages do not fit 32-bit page numbers", g.Pages()))
+		}
 	}
 	return errors.Join(errs...)
 }
 
 // GeometryOf returns the geometry of an array of channels × diesPerChannel dies of spec d,
-// with d's page-type map.
+// with d's page-type map and one mapping unit per out-of-band stamp slot of its pages
+// (die.Spec.Slots).
 func GeometryOf(channels, diesPerChannel int, d die.Spec) Geometry {
 	return Geometry{Channels: channels, DiesPerChannel: diesPerChannel, Planes: d.Planes,
-		BlocksPerPlane: d.BlocksPerPlane, PagesPerBlock: d.PagesPerBlock, Kind: d.PageType}
+		BlocksPerPlane: d.BlocksPerPlane, PagesPerBlock: d.PagesPerBlock, Kind: d.PageType,
+		UnitsPerPage: d.StampsPerPage()}
 }
 
 // Dies returns the number of dies.
@@ -76,6 +104,22 @@ func (g Geometry) Pages() int64 { return int64(g.Blocks()) * int64(g.PagesPerBlo
 
 // PPN is a physical page number: ((die·Planes + plane)·BlocksPerPlane + block)·PagesPerBlock + page.
 type PPN uint32
+
+// Unit is a physical mapping unit: PPN·UnitsPerPage + slot, the slot being the unit's place
+// in its page (the PPN itself with one unit a page). The map holds units.
+type Unit uint32
+
+// NoUnit marks an unmapped logical page.
+const NoUnit Unit = 0xFFFFFFFF
+
+// UnitOf returns slot slot of page p.
+func (g Geometry) UnitOf(p PPN, slot int) Unit { return Unit(int(p)*g.Units() + slot) }
+
+// PageOf returns the page holding unit u.
+func (g Geometry) PageOf(u Unit) PPN { return PPN(int(u) / g.Units()) }
+
+// SlotOf returns unit u's slot in its page.
+func (g Geometry) SlotOf(u Unit) int { return int(u) % g.Units() }
 
 // BlockID is a global block number: (die·Planes + plane)·BlocksPerPlane + block.
 type BlockID uint32

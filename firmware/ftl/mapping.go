@@ -99,7 +99,7 @@ func (k MergeKind) String() string {
 type Merge struct {
 	Kind  MergeKind
 	Wait  []BlockID
-	Moves []PPN
+	Moves []Unit // one unit a page under a hybrid scheme: each a page
 	Erase []BlockID
 }
 

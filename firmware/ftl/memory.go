@@ -12,12 +12,12 @@ func MemoryBytes(g Geometry, cfg Config) int64 {
 	if cfg.mapping() == BASTMapping {
 		hyb = bastBytes(g, cfg)
 	}
-	logical := int64(float64(g.Pages()) * (1 - cfg.OverProvisioning))
+	logical := cfg.logicalPages(g)
 	planes := int64(g.Dies()) * int64(g.Planes)
 	return int64(unsafe.Sizeof(FTL{})) +
 		int64(g.PagesPerBlock)*int64(unsafe.Sizeof(PageKind(0))) +
-		logical*int64(unsafe.Sizeof(PPN(0))) +
-		g.Pages()*int64(unsafe.Sizeof(uint32(0))) +
+		logical*int64(unsafe.Sizeof(Unit(0))) +
+		g.AllUnits()*int64(unsafe.Sizeof(uint32(0))) +
 		int64(g.Blocks())*int64(unsafe.Sizeof(blockMeta{})) +
 		planes*(int64(unsafe.Sizeof(planeState{}))+int64(g.BlocksPerPlane)*int64(unsafe.Sizeof(BlockID(0)))) +
 		int64(g.Dies())*(int64(unsafe.Sizeof(dieState{}))+int64(cfg.regionBlocks(g))*int64(unsafe.Sizeof(BlockID(0)))+

@@ -46,15 +46,19 @@ func (f *FTL) precondition(fill, overwrite float64, random bool, seed uint64, fa
 	// planes) and one more.
 	open := (f.cfg.regionBlocks(f.g) + f.g.Planes - 1) / f.g.Planes
 	reserve := int64(f.cfg.GCThreshold+open+1) * int64(f.g.Dies()*f.g.Planes) * int64(f.g.PagesPerBlock)
-	if n+m > f.g.Pages()-reserve {
-		return fmt.Errorf("precondition: %d writes (fill %v, overwrite %v) need more than the %d pages outside the GC reserve",
-			n+m, fill, overwrite, f.g.Pages()-reserve)
+	if room := (f.g.Pages() - reserve) * int64(f.k); n+m > room {
+		unit := "pages"
+		if f.k > 1 {
+			unit = "mapping units"
+		}
+		return fmt.Errorf("precondition: %d writes (fill %v, overwrite %v) need more than the %d %s outside the GC reserve",
+			n+m, fill, overwrite, room, unit)
 	}
 	order := newPermutation(n, seed)
 	over := newPermutation(n, seed^0x9E3779B97F4A7C15)
 	// The closed form places blocks by index: with bad blocks in the table (factory bad), the
-	// writes go through the allocator, which skips them.
-	if pc, ok := f.alloc.(Preconditioner); ok && fast && f.bad == 0 {
+	// writes go through the allocator, which skips them. It places one unit a page.
+	if pc, ok := f.alloc.(Preconditioner); ok && fast && f.bad == 0 && f.k == 1 {
 		if pre, ok := f.planPrecondition(pc.PreconditionLayout(), n, m, random, order, over); ok {
 			f.fastPrecondition(pc, pre, preconditionWorkers())
 			f.pre = pre
@@ -62,11 +66,35 @@ func (f *FTL) precondition(fill, overwrite float64, random bool, seed uint64, fa
 			return nil
 		}
 	}
+	// Through the allocator: with several units a page, every UnitsPerPage consecutive
+	// writes fill one page (as the buffer's eviction packs them), the last one padded if
+	// the writes do not fill it.
 	die := 0
-	write := func(lpn int64) error {
-		_, err := f.WriteHost(lpn, f.g.InterleavedDie(die), Background)
+	var group [MaxUnitsPerPage]int64
+	ng := 0
+	flush := func() error {
+		if ng == 0 {
+			return nil
+		}
+		_, err := f.WriteUnits(group[:ng], f.g.InterleavedDie(die), Background)
 		die++
+		ng = 0
 		return err
+	}
+	write := func(lpn int64) error {
+		for i := 0; i < ng; i++ {
+			if group[i] == lpn { // an overwrite of a page in the group: the group goes first
+				if err := flush(); err != nil {
+					return err
+				}
+				break
+			}
+		}
+		group[ng] = lpn
+		if ng++; ng < f.k {
+			return nil
+		}
+		return flush()
 	}
 	for i := int64(0); i < n; i++ {
 		lpn := i
@@ -81,6 +109,9 @@ func (f *FTL) precondition(fill, overwrite float64, random bool, seed uint64, fa
 		if err := write(over.at(i % n)); err != nil {
 			return fmt.Errorf("precondition: %w", err)
 		}
+	}
+	if err := flush(); err != nil {
+		return fmt.Errorf("precondition: %w", err)
 	}
 	f.Stats = Stats{WastedNow: f.Stats.WastedNow, FactoryBad: f.Stats.FactoryBad}
 	return nil
@@ -374,7 +405,7 @@ func (f *FTL) fillMap(s *preState, lo, hi int64) {
 		if u < m {
 			k = n + u + n*((m-1-u)/n)
 		}
-		l2p[i] = ^s.place(uint64(k)) // stored complemented (table)
+		l2p[i] = ^Unit(s.place(uint64(k))) // stored complemented (table); one unit a page
 		if s.random {
 			if kInv += s.orderInv; kInv >= n {
 				kInv -= n

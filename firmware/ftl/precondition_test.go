@@ -45,7 +45,7 @@ func TestFastPreconditionMatchesAllocator(t *testing.T) {
 							lpn, ok := fast.PreconditionOwner(p)
 							programmed := g.Addr(p).Page < fast.NextPage(g.BlockOf(p))
 							require.Equal(t, programmed, ok, "page %d", p)
-							if cur, valid := slow.Owner(p); valid {
+							if cur, valid := slow.Owner(Unit(p)); valid {
 								require.Equal(t, cur, lpn, "page %d", p)
 							}
 						}

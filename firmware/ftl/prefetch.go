@@ -22,8 +22,8 @@ func (f *FTL) PrefetchRebind(lpn int64) {
 	if lpn < 0 || lpn >= int64(len(f.l2p)) {
 		return
 	}
-	if old := f.l2p.at(lpn); old != NoPage {
+	if old := f.l2p.at(lpn); old != NoUnit {
 		prefetch.Line(unsafe.Pointer(&f.p2l[old]))
-		prefetch.Line(unsafe.Pointer(&f.blocks[f.g.BlockOf(old)]))
+		prefetch.Line(unsafe.Pointer(&f.blocks[f.g.BlockOf(f.PageOf(old))]))
 	}
 }

@@ -110,15 +110,15 @@ func TestPreconditionWithoutCapability(t *testing.T) {
 	_, ok := f.alloc.(Preconditioner)
 	require.False(t, ok)
 	require.NoError(t, f.Precondition(0.25, 0, false, 5))
-	for lpn, want := range map[int64]PPN{0: 0, 1: 256, 2: 1, 33: 272, 95: 303} {
+	for lpn, want := range map[int64]Unit{0: 0, 1: 256, 2: 1, 33: 272, 95: 303} {
 		require.Equal(t, want, f.Lookup(lpn), "lpn %d", lpn)
 	}
 	for k := int64(0); k < 96; k++ {
 		d, j := k%2, k/2
-		want := PPN(((2*d+0)*8+j/16)*16 + j%16)
+		want := Unit(((2*d+0)*8+j/16)*16 + j%16)
 		require.Equal(t, want, f.Lookup(k), "lpn %d", k)
 	}
-	require.Equal(t, NoPage, f.Lookup(96))
+	require.Equal(t, NoUnit, f.Lookup(96))
 	// Blocks 0–2 of plane 0 of each die are full (48 = 3 × 16 writes); plane 1 is untouched.
 	for _, b := range []BlockID{0, 1, 2, 16, 17, 18} {
 		require.Equal(t, 16, f.NextPage(b), "block %d", b)
@@ -141,7 +141,7 @@ func TestPreconditionWithoutCapabilityRandom(t *testing.T) {
 	require.NoError(t, f.Precondition(0.4, 0.5, true, 9))
 	mapped := 0
 	for lpn := int64(0); lpn < f.LogicalPages(); lpn++ {
-		if p := f.Lookup(lpn); p != NoPage {
+		if p := f.Lookup(lpn); p != NoUnit {
 			mapped++
 			owner, ok := f.Owner(p)
 			require.True(t, ok)

@@ -25,18 +25,18 @@ func TestTableStoresComplements(t *testing.T) {
 func TestNewFTLIsEmpty(t *testing.T) {
 	f := newFTL(t, small(), nil)
 	for lpn := range f.LogicalPages() {
-		require.Equal(t, NoPage, f.Lookup(lpn))
+		require.Equal(t, NoUnit, f.Lookup(lpn))
 	}
 	for p := range PPN(small().Pages()) {
-		_, valid := f.Owner(p)
+		_, valid := f.Owner(Unit(p))
 		require.False(t, valid)
 		require.Equal(t, pFree, f.p2l.at(int64(p)))
 	}
 	require.NoError(t, f.Check())
 	p, err := f.WriteHost(5, 0, Foreground)
 	require.NoError(t, err)
-	require.Equal(t, p, f.Lookup(5))
-	lpn, valid := f.Owner(p)
+	require.Equal(t, Unit(p), f.Lookup(5))
+	lpn, valid := f.Owner(Unit(p))
 	require.True(t, valid)
 	require.Equal(t, int64(5), lpn)
 	require.NoError(t, f.Check())

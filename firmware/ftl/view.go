@@ -28,10 +28,11 @@ func (v View) IsFull(b BlockID) bool { return v.f.blocks[b].state == stFull }
 // that is invalid or was skipped.
 func (v View) Reclaimable(b BlockID) bool {
 	m := &v.f.blocks[b]
-	return m.state == stFull && int(m.valid) != v.f.g.PagesPerBlock
+	return m.state == stFull && int(m.valid) != v.f.g.PagesPerBlock*v.f.k
 }
 
-// ValidCount returns the pages of block b holding current data.
+// ValidCount returns the units of block b holding current data (pages, with one unit a
+// page: Geometry.UnitsPerPage).
 func (v View) ValidCount(b BlockID) int { return int(v.f.blocks[b].valid) }
 
 // WastedCount returns the pages of block b an allocator skipped (Space.Skip).
@@ -45,8 +46,8 @@ func (v View) Written(b BlockID) uint32 { return v.f.blocks[b].age }
 // the clock Written is read on, so Clock() − Written(b) is block b's age.
 func (v View) Clock() uint32 { return uint32(v.f.clock / uint64(v.f.g.PagesPerBlock)) }
 
-// Lookup returns the physical page holding lpn, or NoPage.
-func (v View) Lookup(lpn int64) PPN { return v.f.l2p.at(lpn) }
+// Lookup returns the physical unit holding lpn (its page, with one unit a page), or NoUnit.
+func (v View) Lookup(lpn int64) Unit { return v.f.l2p.at(lpn) }
 
 // FreeBlocks returns the free blocks of a plane (the GC reserve included).
 func (v View) FreeBlocks(die, plane int) int { return v.f.planes[die*v.f.g.Planes+plane].freeN }

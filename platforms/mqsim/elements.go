@@ -199,8 +199,8 @@ func (im *importer) element(e element) {
 			return
 		}
 		im.set("flash.die.page_size", int(n), e)
-		if n != 4096 {
-			im.note(e, true, "the firmware maps 4 KiB pages and does not yet map sub-pages: with %d B flash pages the imported drive runs flashbench and flash sweeps, not whole-system runs", n)
+		if n != 4096 && n != 8192 && n != 16384 {
+			im.note(e, true, "the firmware maps 4 KiB units into 4, 8 or 16 KiB flash pages (sub-page mapping): with %d B flash pages the imported drive runs flashbench and flash sweeps, not whole-system runs", n)
 		}
 	default:
 		im.note(e, false, "not an element this importer knows (MQSim version or a typo?)")
