@@ -220,7 +220,7 @@ func TestBASTPreconditionPutsPagesInDataBlocks(t *testing.T) {
 		if lpn < 48 {
 			require.Equal(t, f.g.FirstPage(b.data[lbn])+PPN(off), f.PageOf(f.Lookup(lpn)))
 		} else {
-			require.Equal(t, NoPage, f.Lookup(lpn))
+			require.Equal(t, NoUnit, f.Lookup(lpn))
 		}
 	}
 	require.Equal(t, Stats{}, f.Stats)
