@@ -139,13 +139,7 @@ func (t *gcTask) waitPrograms() {
 		return
 	}
 	if t.erase {
-		op := f.sched.get(opErase, t.g)
-		op.ppn, op.w = f.geo.FirstPage(t.v), &t.w
-		if f.pl.oob != nil {
-			f.pl.eraseIssued(f, t.v)
-		}
-		t.w.pending, t.w.h, t.w.code, t.w.failed = 1, t, gcErased, false
-		f.sched.enqueue(op)
+		t.issueErase()
 		return
 	}
 	t.valid = f.ftl.ValidUnits(t.v, t.valid[:0])
@@ -328,4 +322,17 @@ func (c *collector) programsDone(f *Firmware) {
 		c.progWait[i] = nil
 	}
 	c.progWait = c.progWait[:0]
+}
+
+// issueErase queues the erase of block t.v; gcErased follows (GC's victim, or the block a
+// merge frees).
+func (t *gcTask) issueErase() {
+	f := t.f
+	op := f.sched.get(opErase, t.g)
+	op.ppn, op.w = f.geo.FirstPage(t.v), &t.w
+	if f.pl.oob != nil {
+		f.pl.eraseIssued(f, t.v)
+	}
+	t.w.pending, t.w.h, t.w.code, t.w.failed = 1, t, gcErased, false
+	f.sched.enqueue(op)
 }

@@ -48,13 +48,7 @@ func (t *gcTask) mergePrograms() {
 		return
 	}
 	t.v = t.merge.Erase[t.eraseAt]
-	op := f.sched.get(opErase, t.g)
-	op.ppn, op.w = f.geo.FirstPage(t.v), &t.w
-	if f.pl.oob != nil {
-		f.pl.eraseIssued(f, t.v)
-	}
-	t.w.pending, t.w.h, t.w.code, t.w.failed = 1, t, gcErased, false
-	f.sched.enqueue(op)
+	t.issueErase()
 }
 
 // mergeErased frees the erased block and goes on with the merge.

@@ -105,3 +105,15 @@ func (l latencyUs) at(p float64) float64 {
 	}
 	return math.NaN()
 }
+
+// decodeWithLatency reads a JSON object written with fields into tagged (a summary type's
+// shadow without its UnmarshalJSON: the members with json tags) and its latency members
+// into l.
+func decodeWithLatency(b []byte, tagged any, l *latencyUs) error {
+	if err := json.Unmarshal(b, tagged); err != nil {
+		return err
+	}
+	var err error
+	*l, err = decodeLatency(b)
+	return err
+}

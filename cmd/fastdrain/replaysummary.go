@@ -49,15 +49,15 @@ type replaySummary struct {
 
 // replayOpSum is one operation kind's (read, write, trim, flush; "all" for every one).
 type replayOpSum struct {
-	Op       string
-	Requests int64
+	Op       string `json:"op"`
+	Requests int64  `json:"requests"`
 	// BytesAsked is what the trace asked for; BytesMoved what the device moved after
 	// rounding out to BlockBytes (0 asked for trims and flushes).
-	BytesAsked int64
-	BytesMoved int64
-	IOPS       float64
-	MBps       float64 // BytesMoved per simulated second, 10⁶ B
-	latencyUs
+	BytesAsked int64   `json:"bytes_asked"`
+	BytesMoved int64   `json:"bytes_moved"`
+	IOPS       float64 `json:"iops"`
+	MBps       float64 `json:"mb_per_s"` // BytesMoved per simulated second, 10⁶ B
+	latencyUs  `json:"-"`
 }
 
 // MarshalJSON writes the members in order, the percentiles named after the list.
@@ -69,32 +69,21 @@ func (o replayOpSum) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads an entry MarshalJSON wrote.
 func (o *replayOpSum) UnmarshalJSON(b []byte) error {
-	var f struct {
-		Op         string  `json:"op"`
-		Requests   int64   `json:"requests"`
-		BytesAsked int64   `json:"bytes_asked"`
-		BytesMoved int64   `json:"bytes_moved"`
-		IOPS       float64 `json:"iops"`
-		MBps       float64 `json:"mb_per_s"`
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		return err
-	}
-	l, err := decodeLatency(b)
-	*o = replayOpSum{Op: f.Op, Requests: f.Requests, BytesAsked: f.BytesAsked, BytesMoved: f.BytesMoved, IOPS: f.IOPS, MBps: f.MBps, latencyUs: l}
-	return err
+	type tagged replayOpSum // the tagged members, without this method
+	*o = replayOpSum{}
+	return decodeWithLatency(b, (*tagged)(o), &o.latencyUs)
 }
 
 // replayDevSum is one trace device's requests ("all" for the whole trace).
 type replayDevSum struct {
-	Device     string // the trace's device number, or "all"
-	Requests   int64
-	Reads      int64
-	Writes     int64
-	BytesMoved int64 // after rounding out to BlockBytes
-	IOPS       float64
-	MBps       float64 // BytesMoved per simulated second of the whole replay, 10⁶ B
-	latencyUs          // every operation of the device
+	Device     string     `json:"device"` // the trace's device number, or "all"
+	Requests   int64      `json:"requests"`
+	Reads      int64      `json:"reads"`
+	Writes     int64      `json:"writes"`
+	BytesMoved int64      `json:"bytes_moved"` // after rounding out to BlockBytes
+	IOPS       float64    `json:"iops"`
+	MBps       float64    `json:"mb_per_s"` // BytesMoved per simulated second of the whole replay, 10⁶ B
+	latencyUs  `json:"-"` // every operation of the device
 }
 
 // MarshalJSON writes the members in order, the percentiles named after the list.
@@ -107,22 +96,9 @@ func (d replayDevSum) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads an entry MarshalJSON wrote.
 func (d *replayDevSum) UnmarshalJSON(b []byte) error {
-	var f struct {
-		Device     string  `json:"device"`
-		Requests   int64   `json:"requests"`
-		Reads      int64   `json:"reads"`
-		Writes     int64   `json:"writes"`
-		BytesMoved int64   `json:"bytes_moved"`
-		IOPS       float64 `json:"iops"`
-		MBps       float64 `json:"mb_per_s"`
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		return err
-	}
-	l, err := decodeLatency(b)
-	*d = replayDevSum{Device: f.Device, Requests: f.Requests, Reads: f.Reads, Writes: f.Writes, BytesMoved: f.BytesMoved,
-		IOPS: f.IOPS, MBps: f.MBps, latencyUs: l}
-	return err
+	type tagged replayDevSum // the tagged members, without this method
+	*d = replayDevSum{}
+	return decodeWithLatency(b, (*tagged)(d), &d.latencyUs)
 }
 
 // newReplaySummary computes the summary at the percentiles ps (nil: the default) with the

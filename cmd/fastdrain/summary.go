@@ -28,19 +28,20 @@ type compareSummary struct {
 
 // summaryCell is one application under one variant.
 type summaryCell struct {
-	Scenario string
-	App      string
-	Variant  string
-	Requests int64
-	latencyUs
+	Scenario  string `json:"scenario"`
+	App       string `json:"app"`
+	Variant   string `json:"variant"`
+	Requests  int64  `json:"requests"`
+	latencyUs `json:"-"`
 	// P99Norm is p99 over the baseline variant's p99 for the same app (0 if either is empty).
-	P99Norm float64
+	P99Norm float64 `json:"p99_norm"`
 	// CorunnerMBps is Ungzip's write throughput in the same run (10⁶ bytes per second).
-	CorunnerMBps float64
+	CorunnerMBps float64 `json:"corunner_mb_per_s"`
 	// SSD power over the measured window and the highest over the last peak window (0 when
 	// energy was not measured), and the energy per GB the host wrote.
-	AvgW, PeakW float64
-	JPerG       float64
+	AvgW  float64 `json:"ssd_avg_w"`
+	PeakW float64 `json:"ssd_peak_w"`
+	JPerG float64 `json:"ssd_j_per_gb_written"`
 }
 
 // MarshalJSON writes the cell's members in summaryHeader's order: the latency members are
@@ -56,24 +57,9 @@ func (c summaryCell) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads a cell MarshalJSON wrote.
 func (c *summaryCell) UnmarshalJSON(b []byte) error {
-	var f struct {
-		Scenario     string  `json:"scenario"`
-		App          string  `json:"app"`
-		Variant      string  `json:"variant"`
-		Requests     int64   `json:"requests"`
-		P99Norm      float64 `json:"p99_norm"`
-		CorunnerMBps float64 `json:"corunner_mb_per_s"`
-		AvgW         float64 `json:"ssd_avg_w"`
-		PeakW        float64 `json:"ssd_peak_w"`
-		JPerG        float64 `json:"ssd_j_per_gb_written"`
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		return err
-	}
-	l, err := decodeLatency(b)
-	*c = summaryCell{Scenario: f.Scenario, App: f.App, Variant: f.Variant, Requests: f.Requests, latencyUs: l,
-		P99Norm: f.P99Norm, CorunnerMBps: f.CorunnerMBps, AvgW: f.AvgW, PeakW: f.PeakW, JPerG: f.JPerG}
-	return err
+	type tagged summaryCell // the tagged members, without this method
+	*c = summaryCell{}
+	return decodeWithLatency(b, (*tagged)(c), &c.latencyUs)
 }
 
 // buildSummary fills the summary from the compare run's cells.
