@@ -76,7 +76,9 @@ type Value struct {
 }
 
 // add appends a named number to the finding's values.
-func (f *Finding) add(name string, v float64) { f.Values = append(f.Values, Value{Name: name, Value: v}) }
+func (f *Finding) add(name string, v float64) {
+	f.Values = append(f.Values, Value{Name: name, Value: v})
+}
 
 // psUs converts a latency in ps to µs for a Value.
 func psUs(ps float64) float64 { return ps / 1e6 }
