@@ -17,10 +17,10 @@ import (
 
 // uflipDocJSON is uflip.json as a reader decodes it.
 type uflipDocJSON struct {
-	Format        string   `json:"format"`
-	CapacityBytes int64    `json:"capacity_bytes"`
-	IOSizeBytes   int64    `json:"io_size_bytes"`
-	NbRun         int64    `json:"nb_run"`
+	Format        string `json:"format"`
+	CapacityBytes int64  `json:"capacity_bytes"`
+	IOSizeBytes   int64  `json:"io_size_bytes"`
+	NbRun         int64  `json:"nb_run"`
 	Auto          *struct {
 		RelErrFrac float64 `json:"rel_err_frac"`
 		MinIOs     int64   `json:"min_ios"`
