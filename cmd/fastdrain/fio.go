@@ -50,6 +50,9 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 				if format == "normal" { // fio's name for its text output
 					format = "text"
 				}
+				if format == "terse" {
+					return errors.New(`--output-format "terse": fio's terse (semicolon) format is not written; --format csv gives the same numbers with a header (docs/fio.md)`)
+				}
 			}
 			if format != "text" && format != "json" && format != "csv" {
 				return fmt.Errorf("--format %q: want text, json or csv", format)

@@ -103,6 +103,9 @@ func TestFioCSV(t *testing.T) {
 	require.NoError(t, err)
 	hdr, _ = readCSV(t, doc)
 	require.Equal(t, []string{"mean_us", "stdev_us", "min_us", "p50_us", "p999_us", "max_us"}, hdr[7:])
+
+	_, err = run("fio", "--output-format", "terse", "testdata/jobs.yaml")
+	require.ErrorContains(t, err, `--output-format "terse": fio's terse (semicolon) format is not written`)
 }
 
 // TestFioTimeline: --timeline on fio writes the trace-event JSON with the resources' tracks
