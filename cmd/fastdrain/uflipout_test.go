@@ -256,3 +256,40 @@ func TestUflipFindingsJSON(t *testing.T) {
 	al := v("alignment")
 	require.Equal(t, al["unaligned_per_aligned"] >= al["unaligned_per_aligned_min"], fs[byID["alignment"]].Held)
 }
+
+// TestUflipCalibrationJSON: the same granularity plan on fastdrain-small and tiny; the JSON's
+// calibration rows are the text table's: per base, the points both ran (11 IO sizes) and the
+// average of the point means on each device (one run per point with --nbrun 1, so the
+// average of the runs' mean_us of that base), and a_per_b = mean_a_us / mean_b_us; the
+// "all" row averages all 44 points.
+func TestUflipCalibrationJSON(t *testing.T) {
+	js, _, err := runStdout("uflip", "--bench", "granularity", "--io-divisor", "64", "--nbrun", "1", "--format-device", "none",
+		"--span", "16MiB", "--vs", "tiny", "--out", "", "--format", "json")
+	require.NoError(t, err)
+	var doc uflipDocJSON
+	require.NoError(t, json.Unmarshal([]byte(js), &doc))
+	require.Len(t, doc.Devices, 2)
+	avg := func(dev int, base string) (float64, int) {
+		sum, n := 0.0, 0
+		for _, r := range doc.Devices[dev].Runs {
+			if base == "all" || strings.Split(r.Label, "/")[1] == base {
+				sum += r.MeanUs
+				n++
+			}
+		}
+		return sum / float64(n), n
+	}
+	require.Len(t, doc.Calibration, 5, "SR, RR, SW, RW and all")
+	for _, c := range doc.Calibration {
+		require.Equal(t, "fastdrain-small", c["device_a"])
+		require.Equal(t, "tiny", c["device_b"])
+		require.Equal(t, "granularity", c["bench"])
+		base := c["base"].(string)
+		a, n := avg(0, base)
+		b, _ := avg(1, base)
+		require.Equal(t, float64(n), c["points"], base)
+		require.InDelta(t, a, c["mean_a_us"].(float64), 1e-9*a, base)
+		require.InDelta(t, b, c["mean_b_us"].(float64), 1e-9*b, base)
+		require.InDelta(t, a/b, c["a_per_b"].(float64), 1e-9*a/b, base)
+	}
+}
