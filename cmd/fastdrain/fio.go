@@ -21,6 +21,7 @@ func newFio() *cobra.Command {
 	cf := &configFlags{}
 	var idleStr, format, outputFormat, out string
 	var pcts percentileFlag
+	var tlf timelineFlags
 	cmd := &cobra.Command{
 		Use:   "fio JOBFILE",
 		Short: "Run fio job files (INI or YAML) on a simulated platform",
@@ -30,8 +31,11 @@ direct jobs on the raw block device (O_DIRECT), buffered jobs on a file in the p
 (all jobs of a file must agree). --format text prints IOPS, bandwidth and latency per job
 and direction, then the SSD's energy over the jobs (and over --idle, if given) per
 component and activity (docs/energy.md); --format json (or --output-format=json) prints
-fio's JSON document instead. --out DIR also writes DIR/fio.json and the write_lat_log
-logs (NAME_lat.N.log, N counting every job copy of the file from 1).`,
+fio's JSON document instead; --format csv prints one row of numbers per job and direction
+(docs/fio.md; not fio's terse format). --out DIR also writes DIR/fio.json, DIR/fio.csv and
+the write_lat_log logs (NAME_lat.N.log, N counting every job copy of the file from 1).
+--timeline FILE writes a Perfetto trace of the resources, the NVMe commands and the
+sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			idle, err := sim.ParseTime(idleStr)
@@ -46,9 +50,12 @@ logs (NAME_lat.N.log, N counting every job copy of the file from 1).`,
 				if format == "normal" { // fio's name for its text output
 					format = "text"
 				}
+				if format == "terse" {
+					return errors.New(`--output-format "terse": fio's terse (semicolon) format is not written; --format csv gives the same numbers with a header (docs/fio.md)`)
+				}
 			}
-			if format != "text" && format != "json" {
-				return fmt.Errorf("--format %q: want text or json", format)
+			if format != "text" && format != "json" && format != "csv" {
+				return fmt.Errorf("--format %q: want text, json or csv", format)
 			}
 			if err := pcts.parse(); err != nil {
 				return err
@@ -80,11 +87,25 @@ logs (NAME_lat.N.log, N counting every job copy of the file from 1).`,
 						args[0], jobs[0].Name, direct, j.Name, j.Direct)
 				}
 			}
+			tl, err := tlf.build()
+			if err != nil {
+				return err
+			}
 			m, raw, err := simDevice(cf)
 			if err != nil {
 				return err
 			}
 			defer m.Eng.Close()
+			var smp *sim.Sampler
+			if tl != nil {
+				// As replay: every resource, each NVMe command's slice and flows, and the
+				// firmware's and page cache's state sampled every 100 µs as counters.
+				tl.Attach(m.Resources()...)
+				runner.TraceFlows(m.SSD, tl)
+				smp = sim.NewSampler(m.Eng, 100*sim.Microsecond)
+				m.SSD.FW.Track(smp)
+				m.Host.Cache.Track(smp)
+			}
 			idleMeter, err := runner.NewEnergyMeter(m)
 			if err != nil {
 				return err
@@ -133,6 +154,11 @@ logs (NAME_lat.N.log, N counting every job copy of the file from 1).`,
 			if runErr != nil {
 				return runErr
 			}
+			if smp != nil {
+				if err := tlf.write(tl, cmd.ErrOrStderr(), smp.Series()); err != nil {
+					return err
+				}
+			}
 			if len(res) == 0 {
 				return errors.New("fio: no job ran")
 			}
@@ -142,8 +168,11 @@ logs (NAME_lat.N.log, N counting every job copy of the file from 1).`,
 					return err
 				}
 			}
-			if format == "json" {
+			switch format {
+			case "json":
 				return fio.Report(jobs, res, "fastdrain "+version).WriteJSON(cmd.OutOrStdout())
+			case "csv":
+				return fioCSV(jobs, res).WriteCSV(cmd.OutOrStdout())
 			}
 			t := fioTable(jobs, res)
 			w := cmd.OutOrStdout()
@@ -167,10 +196,11 @@ logs (NAME_lat.N.log, N counting every job copy of the file from 1).`,
 	}
 	cf.register(cmd, "fastdrain-small")
 	cmd.Flags().StringVar(&idleStr, "idle", "0", "simulated time the machine idles before the jobs, metered apart (e.g. 100ms)")
-	cmd.Flags().StringVar(&format, "format", "text", "terminal output: text or json (fio's JSON schema)")
+	cmd.Flags().StringVar(&format, "format", "text", "terminal output: text, json (fio's JSON schema) or csv (one row of numbers per job and direction)")
 	cmd.Flags().StringVar(&outputFormat, "output-format", "text", "fio's name for --format (normal = text, json)")
-	cmd.Flags().StringVar(&out, "out", "", "directory for fio.json and latency logs (empty: no files)")
-	pcts.register(cmd, "the text table and fio.json's clat_ns percentiles, replacing every job's percentile_list")
+	cmd.Flags().StringVar(&out, "out", "", "directory for fio.json, fio.csv and latency logs (empty: no files)")
+	pcts.register(cmd, "the text table, fio.csv and fio.json's clat_ns percentiles, replacing every job's percentile_list")
+	tlf.register(cmd, "0s:100ms")
 	return cmd
 }
 
@@ -224,7 +254,7 @@ func fioTextPercentiles(jobs []fio.Job) report.Percentiles {
 // fioDefaultText are the text table's percentiles without a common percentile_list.
 var fioDefaultText = report.Percentiles{50, 99}
 
-// writeFioOut writes dir/fio.json and a NAME_lat.N.log per copy of each write_lat_log job
+// writeFioOut writes dir/fio.json, dir/fio.csv and a NAME_lat.N.log per copy of each write_lat_log job
 // (N: the copy's 1-based position among all job copies of the file, as fio numbers them).
 func writeFioOut(dir string, jobs []fio.Job, res []fio.JobResult) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -239,6 +269,9 @@ func writeFioOut(dir string, jobs []fio.Job, res []fio.JobResult) error {
 		err = cerr
 	}
 	if err != nil {
+		return err
+	}
+	if err := fioCSV(jobs, res).SaveCSV(filepath.Join(dir, "fio.csv")); err != nil {
 		return err
 	}
 	n := 0 // fio numbers the logs by job copy across the file, from 1

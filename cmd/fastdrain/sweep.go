@@ -280,7 +280,7 @@ func axisSizes(g sweep.Grid) []string {
 }
 
 func newMergeCmd() *cobra.Command {
-	var out string
+	var out, format string
 	cmd := &cobra.Command{
 		Use:   "merge -o DIR SHARD.json…",
 		Short: "Join the shard results of a sweep into the whole sweep's results",
@@ -288,9 +288,13 @@ func newMergeCmd() *cobra.Command {
 from the same sweep (kind, base configuration and its digest, axes, job parameters) and
 together hold every grid point exactly once — naming the files of any mismatch, missing
 shard or duplicate point — and writes DIR/sweep.json and DIR/sweep.csv, byte-identical to
-the output of the same sweep run without --shard.`,
+the output of the same sweep run without --shard. --format json or csv also prints
+sweep.json's document or sweep.csv's table (the summary line then goes to stderr).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "json" && format != "csv" {
+				return fmt.Errorf("--format %q: want text, json or csv", format)
+			}
 			var parts []*sweep.Result
 			var errs []error
 			for _, a := range args {
@@ -312,10 +316,23 @@ the output of the same sweep run without --shard.`,
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "merged %d files: %d points → %s\n", len(args), m.Points, strings.Join(paths, ", "))
-			return err
+			status := cmd.OutOrStdout()
+			if format != "text" {
+				status = cmd.ErrOrStderr()
+			}
+			if _, err = fmt.Fprintf(status, "merged %d files: %d points → %s\n", len(args), m.Points, strings.Join(paths, ", ")); err != nil {
+				return err
+			}
+			switch format {
+			case "json":
+				return m.WriteJSON(cmd.OutOrStdout())
+			case "csv":
+				return m.WriteCSV(cmd.OutOrStdout())
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", filepath.Join("results", "sweep"), "directory for sweep.json and sweep.csv")
+	cmd.Flags().StringVar(&format, "format", "text", "terminal output: text (a summary line), json (sweep.json's document) or csv (sweep.csv's table)")
 	return cmd
 }

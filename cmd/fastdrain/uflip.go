@@ -37,13 +37,14 @@ type uflipDevice struct {
 	runs     []uflip.RunStats
 	trace    []uflip.IORecord // the traced run's records (rep 0, stream 0)
 	points   []uflip.Point
+	findings []uflip.Finding // with --findings
 }
 
 // uflipOptions are the uflip command's flags.
 type uflipOptions struct {
 	cf                                 *configFlags
 	benches, format, target, out, span string
-	vs, traceRun, planFile             string
+	vs, traceRun, planFile, outFormat  string
 	nbrun, scale, autoMin, autoCap     int64
 	auto                               float64
 	seed                               uint64
@@ -60,7 +61,10 @@ partitioning, order, parallelism, mix, pause, bursts) over --span bytes of the d
 the methodology (device state enforcement, IOIgnore, IOCount, NbRun, pauses between runs,
 experiment ordering), runs them through the direct I/O path at one outstanding IO per stream,
 and prints mean/min/max/std-dev latency per run; per-run and per-IO CSV (and, with
---findings, findings.txt) go to --out/uflip/.
+--findings, findings.txt) go to --out/uflip/, with uflip.json (the settings, every run with
+its IOIgnore/IOCount and precision, the findings with their numbers, the calibration) and
+uflip.csv (one row of numbers per run). --format json or csv prints that document or table
+instead of the text tables (docs/outputs.md).
 With --target PATH the same plan runs on a real file or block device with O_DIRECT, so the
 model can be compared with a drive.
 
@@ -93,6 +97,7 @@ See docs/uflip.md.`,
 	f.BoolVar(&o.plots, "plots", false, "draw uFLIP's figures into --out/uflip/plots")
 	f.StringVar(&o.traceRun, "trace-run", "", "run label whose per-IO trace is plotted (default: the RW run at the default IO size)")
 	f.StringVar(&o.out, "out", "results", "output directory (empty: no files)")
+	f.StringVar(&o.outFormat, "format", "text", "terminal output: text, json (uflip.json's document) or csv (uflip.csv's table); the device state is --format-device")
 	f.StringVar(&o.planFile, "plan", "", "YAML plan spec over uFLIP's defaults (PlanSpec keys: io_size, io_count, partitions, …); the flags above override it")
 	return cmd
 }
@@ -146,6 +151,9 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 		c := o.autoCap
 		spec.IOCount = uflip.BaseCounts{SR: c, RR: c, SW: c, RW: c}
 		spec.IOIgnore = uflip.BaseCounts{}
+	}
+	if o.outFormat != "text" && o.outFormat != "json" && o.outFormat != "csv" {
+		errs = append(errs, fmt.Errorf("--format %q: want text, json or csv (the device state enforcement is --format-device)", o.outFormat))
 	}
 	if o.plots && o.out == "" {
 		errs = append(errs, errors.New("--plots draws into --out/uflip/plots: give --out a directory"))
@@ -248,7 +256,11 @@ func (o *uflipOptions) dir(d *uflipDevice, n int) string {
 	return filepath.Join(o.out, "uflip", d.name)
 }
 
-func (o *uflipOptions) run(w io.Writer) error {
+func (o *uflipOptions) run(stdout io.Writer) error {
+	w := stdout // the text tables
+	if o.outFormat != "text" {
+		w = io.Discard
+	}
 	spec, span, err := o.spec()
 	if err != nil {
 		return err
@@ -303,6 +315,7 @@ func (o *uflipOptions) run(w io.Writer) error {
 	if o.findings {
 		for _, d := range devs {
 			fs := uflip.Findings(d.points, spec.IOSize)
+			d.findings = fs
 			if err := findingsTable(w, d.name, fs); err != nil {
 				return err
 			}
@@ -315,6 +328,25 @@ func (o *uflipOptions) run(w io.Writer) error {
 	}
 	for _, d := range devs[1:] {
 		if err := calibrationTable(w, devs[0], d); err != nil {
+			return err
+		}
+	}
+	if o.out != "" {
+		dir := filepath.Join(o.out, "uflip")
+		if err := report.WriteFile(filepath.Join(dir, "uflip.json"), func(w io.Writer) error { return o.uflipJSON(w, plan, devs) }); err != nil {
+			return err
+		}
+		if err := uflipCSV(plan, devs).SaveCSV(filepath.Join(dir, "uflip.csv")); err != nil {
+			return err
+		}
+	}
+	switch o.outFormat {
+	case "json":
+		if err := o.uflipJSON(stdout, plan, devs); err != nil {
+			return err
+		}
+	case "csv":
+		if err := uflipCSV(plan, devs).WriteCSV(stdout); err != nil {
 			return err
 		}
 	}

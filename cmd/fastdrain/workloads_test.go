@@ -164,8 +164,8 @@ func TestFioINICommand(t *testing.T) {
 		require.Equal(t, "1", f[2])
 		require.Equal(t, "4096", f[3])
 	}
-	_, err = run("fio", "--format", "csv", "testdata/jobs.fio")
-	require.ErrorContains(t, err, `--format "csv": want text or json`)
+	_, err = run("fio", "--format", "xml", "testdata/jobs.yaml")
+	require.ErrorContains(t, err, `--format "xml": want text, json or csv`)
 	_, err = run("fio", "--format", "text", "--output-format", "json", "testdata/jobs.fio")
 	require.ErrorContains(t, err, "disagree")
 	_, err = run("fio", "--output-format", "normal", "testdata/jobs.yaml")

@@ -63,7 +63,25 @@ type Finding struct {
 	Verdict   Verdict // held, not held or not evaluated
 	Evidence  string  // the numbers behind the verdict (or what is missing)
 	Mechanism string  // when not held: the model mechanism that decides it
+	// Values are Evidence's numbers, unit in the name (_us, _bytes; ratios are named
+	// A_per_B), and the thresholds the verdict compared them with (_min: at least, _max: at
+	// most, _below: strictly less), in a fixed order; empty when not evaluated.
+	Values []Value
 }
+
+// Value is one named number behind a finding.
+type Value struct {
+	Name  string
+	Value float64
+}
+
+// add appends a named number to the finding's values.
+func (f *Finding) add(name string, v float64) {
+	f.Values = append(f.Values, Value{Name: name, Value: v})
+}
+
+// psUs converts a latency in ps to µs for a Value.
+func psUs(ps float64) float64 { return ps / 1e6 }
 
 // Mechanisms named for findings that do not hold. They describe the page-mapped,
 // write-back firmware of this project (firmware/buffer, firmware/ftl, firmware/sched.go),
@@ -181,6 +199,12 @@ func findSequential(pts []Point) Finding {
 	f.Verdict = verdict(worst <= 1)
 	f.Evidence = fmt.Sprintf("at %d IO sizes, SW/RW mean is at most %.2f (at %s: SW %s, RW %s)",
 		n, worst, fmtSize(wsw.X), fmtLat(wsw.Mean), fmtLat(wrw.Mean))
+	f.add("io_sizes", float64(n))
+	f.add("sw_per_rw_mean", worst)
+	f.add("sw_per_rw_mean_max", 1)
+	f.add("io_size_bytes", wsw.X)
+	f.add("sw_mean_us", psUs(wsw.Mean))
+	f.add("rw_mean_us", psUs(wrw.Mean))
 	if f.Verdict == NotHeld {
 		f.Mechanism = mechMapping + "; where RW is the cheaper, the " + mechBuffer
 	}
@@ -213,6 +237,15 @@ func findLocality(pts []Point, ioSize int64) Finding {
 	f.Verdict = verdict(near <= CloseRatio && worse >= WorseRatio)
 	f.Evidence = fmt.Sprintf("RW in %s: %s = %.2f× SW (%s); RW in %s: %s = %.2f× the focused area",
 		fmtSize(focused.X), fmtLat(focused.Mean), near, fmtLat(sw.Mean), fmtSize(large.X), fmtLat(large.Mean), worse)
+	f.add("focused_area_bytes", focused.X)
+	f.add("focused_rw_mean_us", psUs(focused.Mean))
+	f.add("sw_mean_us", psUs(sw.Mean))
+	f.add("focused_per_sw", near)
+	f.add("focused_per_sw_max", CloseRatio)
+	f.add("large_area_bytes", large.X)
+	f.add("large_rw_mean_us", psUs(large.Mean))
+	f.add("large_per_focused", worse)
+	f.add("large_per_focused_min", WorseRatio)
 	if f.Verdict == NotHeld {
 		if near > CloseRatio {
 			f.Mechanism = "focused random writes cost more than sequential ones: " + mechBuffer
@@ -246,6 +279,11 @@ func findAlignment(pts []Point) Finding {
 		}
 		best = max(best, worst)
 		parts = append(parts, fmt.Sprintf("%s %s → %s (%.2f×, shift %s)", base, fmtLat(al.Mean), fmtLat(at.Mean), worst, fmtSize(at.X)))
+		b := strings.ToLower(base.String())
+		f.add(b+"_aligned_mean_us", psUs(al.Mean))
+		f.add(b+"_unaligned_mean_us", psUs(at.Mean))
+		f.add(b+"_shift_bytes", at.X)
+		f.add(b+"_unaligned_per_aligned", worst)
 	}
 	if len(parts) == 0 {
 		f.Evidence = "needs the alignment benchmark with shift 0 and a shift below the IO size"
@@ -253,6 +291,8 @@ func findAlignment(pts []Point) Finding {
 	}
 	f.Verdict = verdict(best >= UnalignedRatio)
 	f.Evidence = strings.Join(parts, "; ")
+	f.add("unaligned_per_aligned", best)
+	f.add("unaligned_per_aligned_min", UnalignedRatio)
 	if f.Verdict == NotHeld {
 		f.Mechanism = mechAlign
 	}
@@ -287,6 +327,15 @@ func findErases(pts []Point, ioSize int64) Finding {
 	f.Verdict = verdict(costly >= WorseRatio && spread >= EraseRatio)
 	f.Evidence = fmt.Sprintf("at %s: RW mean %s = %.1f× the slowest of SR/RR/SW (%s %s); RW min %s, max %s (%.0f×)",
 		fmtSize(x), fmtLat(rw.Mean), costly, which, fmtLat(small), fmtLat(float64(rw.Min)), fmtLat(float64(rw.Max)), spread)
+	f.add("io_size_bytes", x)
+	f.add("rw_mean_us", psUs(rw.Mean))
+	f.add("slowest_other_mean_us", psUs(small))
+	f.add("rw_per_slowest_other", costly)
+	f.add("rw_per_slowest_other_min", WorseRatio)
+	f.add("rw_min_us", psUs(float64(rw.Min)))
+	f.add("rw_max_us", psUs(float64(rw.Max)))
+	f.add("rw_max_per_min", spread)
+	f.add("rw_max_per_min_min", EraseRatio)
 	if f.Verdict == NotHeld {
 		f.Mechanism = mechErase
 	}
@@ -319,6 +368,15 @@ func findPartitions(pts []Point) Finding {
 	f.Verdict = verdict(cheap <= CloseRatio && worse >= WorseRatio)
 	f.Evidence = fmt.Sprintf("SW P=1 %s; worst of P≤8 (P=%.0f) %s = %.2f×; P=%.0f %s = %.2f×",
 		fmtLat(one.Mean), few.X, fmtLat(few.Mean), cheap, many.X, fmtLat(many.Mean), worse)
+	f.add("one_partition_mean_us", psUs(one.Mean))
+	f.add("few_partitions", few.X)
+	f.add("few_partitions_mean_us", psUs(few.Mean))
+	f.add("few_per_one", cheap)
+	f.add("few_per_one_max", CloseRatio)
+	f.add("many_partitions", many.X)
+	f.add("many_partitions_mean_us", psUs(many.Mean))
+	f.add("many_per_one", worse)
+	f.add("many_per_one_min", WorseRatio)
 	if f.Verdict == NotHeld {
 		f.Mechanism = mechMapping
 	}
@@ -349,6 +407,9 @@ func findParallel(pts []Point) Finding {
 		gain := top.X * one.Mean / top.Mean
 		best = max(best, gain)
 		parts = append(parts, fmt.Sprintf("%s D=%.0f: %.2f× the throughput of D=1", base, top.X, gain))
+		b := strings.ToLower(base.String())
+		f.add(b+"_degree", top.X)
+		f.add(b+"_throughput_gain", gain)
 	}
 	if len(parts) == 0 {
 		f.Evidence = "needs the parallelism benchmark at D = 1 and a larger D"
@@ -356,6 +417,8 @@ func findParallel(pts []Point) Finding {
 	}
 	f.Verdict = verdict(best < GainRatio)
 	f.Evidence = strings.Join(parts, "; ")
+	f.add("throughput_gain", best)
+	f.add("throughput_gain_below", GainRatio)
 	if f.Verdict == NotHeld {
 		f.Mechanism = mechParallel
 	}
@@ -396,6 +459,16 @@ func findPause(pts []Point, ioSize int64) Finding {
 			best = r
 		}
 		parts = append(parts, fmt.Sprintf("%s: %s with %s, %s with pause %.0fus (%.2f×)", base, fmtLat(ref.Mean), refName, fmtLat(hi.Mean), hi.X, r))
+		b := strings.ToLower(base.String())
+		refPause := 0.0 // "no pause": the granularity run
+		if refName != "no pause" {
+			refPause = lo.X
+		}
+		f.add(b+"_ref_pause_us", refPause)
+		f.add(b+"_ref_mean_us", psUs(ref.Mean))
+		f.add(b+"_longest_pause_us", hi.X)
+		f.add(b+"_paused_mean_us", psUs(hi.Mean))
+		f.add(b+"_paused_per_ref", r)
 	}
 	if len(parts) == 0 {
 		f.Evidence = "needs the pause benchmark with SW or RW"
@@ -403,6 +476,8 @@ func findPause(pts []Point, ioSize int64) Finding {
 	}
 	f.Verdict = verdict(best <= PauseRatio)
 	f.Evidence = strings.Join(parts, "; ")
+	f.add("paused_per_ref", best)
+	f.add("paused_per_ref_max", PauseRatio)
 	if f.Verdict == NotHeld {
 		f.Mechanism = mechPause
 	}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"strconv"
+
+	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
+	"github.com/fastdrain-sim/fastdrain/report"
+)
+
+// uflipFormat is the version tag of uflip's JSON document (docs/outputs.md).
+const uflipFormat = "fastdrain-uflip/1"
+
+// uflipCounts returns each run's IOIgnore and IOCount per stream: the automatic rule's
+// choice when it ran, else the plan's fixed counts of the run's step.
+func uflipCounts(plan *uflip.Plan) func(r *uflip.RunStats) (ignore, count int64) {
+	byLabel := make(map[string]uflip.Run, len(plan.Steps))
+	for _, st := range plan.Steps {
+		if st.Kind == uflip.StepRun {
+			byLabel[st.Label] = st.Run
+		}
+	}
+	return func(r *uflip.RunStats) (int64, int64) {
+		if a := r.Auto; a != nil {
+			return a.IOIgnore, a.IOCount
+		}
+		run := byLabel[r.Label]
+		return run.IOIgnore, run.IOCount
+	}
+}
+
+// uflipRunFields is one run of the JSON document, times in µs.
+func uflipRunFields(r *uflip.RunStats, ignore, count int64) report.Fields {
+	f := report.Fields{{Key: "label", Value: r.Label}, {Key: "bench", Value: r.Bench.String()}, {Key: "point", Value: r.Point},
+		{Key: "rep", Value: r.Rep}, {Key: "start_us", Value: psToUs(int64(r.Start))}, {Key: "end_us", Value: psToUs(int64(r.End))},
+		{Key: "ios", Value: r.IOs}, {Key: "counted", Value: r.Counted}, {Key: "io_ignore", Value: ignore}, {Key: "io_count", Value: count},
+		{Key: "mean_us", Value: r.Mean / 1e6}, {Key: "stdev_us", Value: r.StdDev / 1e6}, {Key: "min_us", Value: psToUs(int64(r.Min))},
+		{Key: "max_us", Value: psToUs(int64(r.Max))}, {Key: "auto", Value: r.Auto != nil}}
+	var prec, conv any // null with fixed counts
+	if a := r.Auto; a != nil {
+		prec, conv = a.Precision, a.Converged
+	}
+	return append(f, report.Field{Key: "precision_frac", Value: prec}, report.Field{Key: "converged", Value: conv})
+}
+
+// uflipFindingFields is one finding of the JSON document.
+func uflipFindingFields(fd uflip.Finding) report.Fields {
+	vals := make(report.Fields, len(fd.Values))
+	for i, v := range fd.Values {
+		vals[i] = report.Field{Key: v.Name, Value: v.Value}
+	}
+	return report.Fields{{Key: "id", Value: fd.ID}, {Key: "claim", Value: fd.Claim}, {Key: "verdict", Value: fd.Verdict.String()},
+		{Key: "held", Value: fd.Verdict == uflip.Held}, {Key: "evaluated", Value: fd.Verdict != uflip.NotEvaluated},
+		{Key: "values", Value: vals}, {Key: "evidence", Value: fd.Evidence}, {Key: "mechanism", Value: fd.Mechanism}}
+}
+
+// uflipDeviceFields is one device of the JSON document: its runs, the firmware's and (for
+// a hybrid mapping) the FTL's counters of a simulated device, and its findings.
+func uflipDeviceFields(d *uflipDevice, counts func(*uflip.RunStats) (int64, int64), findings bool) report.Fields {
+	runs := make([]report.Fields, len(d.runs))
+	for i := range d.runs {
+		ig, n := counts(&d.runs[i])
+		runs[i] = uflipRunFields(&d.runs[i], ig, n)
+	}
+	f := report.Fields{{Key: "name", Value: d.name}, {Key: "simulated", Value: d.fwStats != nil}, {Key: "runs", Value: runs}}
+	if d.fwStats != nil {
+		st := d.fwStats()
+		f = append(f, report.Field{Key: "firmware", Value: report.Fields{{Key: "pages_written", Value: st.WritePages},
+			{Key: "writes_stalled", Value: st.Stalls}, {Key: "write_stall_time_us", Value: psToUs(int64(st.StallTime))},
+			{Key: "evictions_foreground_pages", Value: st.ForegroundEvictions}, {Key: "evictions_background_pages", Value: st.BackgroundEvictions},
+			{Key: "gc_runs", Value: st.GCRuns}, {Key: "gc_pages_moved", Value: st.GCPagesMoved}}})
+		if fl := d.ftl(); fl.Hybrid() {
+			fs := fl.Stats
+			f = append(f, report.Field{Key: "ftl", Value: report.Fields{{Key: "mapping", Value: fl.Config().Mapping},
+				{Key: "switch_merges", Value: fs.SwitchMerges}, {Key: "partial_merges", Value: fs.PartialMerges},
+				{Key: "full_merges", Value: fs.FullMerges}, {Key: "merge_copies_pages", Value: fs.MergeCopies}, {Key: "erases", Value: fs.Erases}}})
+		}
+	}
+	if findings {
+		fs := make([]report.Fields, len(d.findings))
+		for i, fd := range d.findings {
+			fs[i] = uflipFindingFields(fd)
+		}
+		f = append(f, report.Field{Key: "findings", Value: fs})
+	}
+	return f
+}
+
+// uflipJSON writes the whole result as one JSON document: the plan's settings, every
+// device's runs (and findings with --findings) and the calibration rows against the first
+// device.
+func (o *uflipOptions) uflipJSON(w io.Writer, plan *uflip.Plan, devs []*uflipDevice) error {
+	spec := plan.Spec
+	var auto any // null with uFLIP's fixed counts
+	if spec.Auto.On() {
+		auto = report.Fields{{Key: "rel_err_frac", Value: spec.Auto.RelErr}, {Key: "min_ios", Value: spec.Auto.Min}, {Key: "cap_ios", Value: o.autoCap}}
+	}
+	counts := uflipCounts(plan)
+	ds := make([]report.Fields, len(devs))
+	for i, d := range devs {
+		ds[i] = uflipDeviceFields(d, counts, o.findings)
+	}
+	cal := []report.Fields{}
+	for _, d := range devs[1:] {
+		for _, r := range uflip.Calibrate(devs[0].points, d.points) {
+			cal = append(cal, report.Fields{{Key: "device_a", Value: devs[0].name}, {Key: "device_b", Value: d.name},
+				{Key: "bench", Value: r.Bench.String()}, {Key: "base", Value: r.Base}, {Key: "points", Value: r.Points},
+				{Key: "mean_a_us", Value: r.MeanA / 1e6}, {Key: "mean_b_us", Value: r.MeanB / 1e6}, {Key: "a_per_b", Value: r.Ratio}})
+		}
+	}
+	doc := report.Fields{{Key: "format", Value: uflipFormat}, {Key: "capacity_bytes", Value: plan.Capacity},
+		{Key: "io_size_bytes", Value: spec.IOSize}, {Key: "nb_run", Value: spec.NbRun}, {Key: "seed", Value: o.seed},
+		{Key: "auto", Value: auto}, {Key: "devices", Value: ds}, {Key: "calibration", Value: cal}}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// uflipCSVHeader is uflip.csv's header: one row per run of every device, times in µs;
+// precision_frac and converged (1 or 0) are empty with fixed counts.
+var uflipCSVHeader = []string{"device", "bench", "run", "point", "rep", "ios", "counted", "io_ignore", "io_count",
+	"mean_us", "stdev_us", "min_us", "max_us", "start_us", "end_us", "precision_frac", "converged"}
+
+// uflipCSV is one row per run of every device, numbers only (the device, bench and run
+// label name the row).
+func uflipCSV(plan *uflip.Plan, devs []*uflipDevice) *report.Table {
+	t := &report.Table{Title: "uFLIP runs", Header: uflipCSVHeader}
+	counts := uflipCounts(plan)
+	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
+	for _, d := range devs {
+		for i := range d.runs {
+			r := &d.runs[i]
+			ig, n := counts(r)
+			prec, conv := "", ""
+			if a := r.Auto; a != nil {
+				prec, conv = exact(a.Precision), "0"
+				if a.Converged {
+					conv = "1"
+				}
+			}
+			t.Append(d.name, r.Bench.String(), r.Label, strconv.Itoa(r.Point), strconv.Itoa(r.Rep), i64(r.IOs), i64(r.Counted),
+				i64(ig), i64(n), exact(r.Mean/1e6), exact(r.StdDev/1e6), exact(psToUs(int64(r.Min))), exact(psToUs(int64(r.Max))),
+				exact(psToUs(int64(r.Start))), exact(psToUs(int64(r.End))), prec, conv)
+		}
+	}
+	return t
+}
