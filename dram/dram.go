@@ -164,6 +164,9 @@ func (d *DRAM) Access(now sim.Time, addr uint64, bytes int, write bool) sim.Time
 	}
 	start := (now + d.t.tck - 1) / d.t.tck * d.t.tck
 	for d.nextRefresh <= start {
+		if d.refreshIdle(start) {
+			break
+		}
 		d.refresh()
 	}
 	if write {
@@ -261,6 +264,28 @@ func (d *DRAM) refresh() {
 	d.refreshEnd, d.openPre = end, longAgo
 	d.stats.Refreshes++
 	d.nextRefresh += t.refi
+}
+
+// refreshIdle issues at once every refresh due by start when none of them waits (the bus is
+// free from the next one on, no row is open, and the last refresh has ended), as refresh
+// would one by one: each then holds the bus for tRFC from its due time. It reports whether
+// it did; a stretch of idle simulated seconds is otherwise 128,000 calls a second (tREFI
+// 7.8 µs).
+func (d *DRAM) refreshIdle(start sim.Time) bool {
+	t := &d.t
+	next := d.nextRefresh
+	if d.openPre != longAgo || d.refreshEnd > next || d.bus.FreeAt(next) != next || t.rfc > t.refi {
+		return false
+	}
+	k := int64((start-next)/t.refi) + 1
+	if k < 2 || !d.bus.OccupyPeriodic(next, t.refi, t.rfc, k, d.actRefresh) {
+		return false
+	}
+	d.epoch += uint64(k)
+	d.stats.Refreshes += k
+	d.refreshEnd = next + sim.Time(k-1)*t.refi + t.rfc
+	d.nextRefresh = next + sim.Time(k)*t.refi
+	return true
 }
 
 // fail panics with the component name and simulated time: a model bug, not bad input.

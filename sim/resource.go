@@ -159,6 +159,38 @@ func (r *Resource) Occupy(start, end Time, act Activity) {
 	}
 }
 
+// OccupyPeriodic records the k intervals [first + i·period, first + i·period + length) of
+// act, i = 0 … k−1, leaving the resource exactly as k calls of Occupy would, in a number of
+// steps that does not grow with k when the intervals ended by now (a DRAM's refreshes over an
+// idle stretch). It needs the engine (Follow), no hook (a hook sees every interval), k ≥ 1
+// and 0 < length ≤ period, and reports false, recording nothing, without them.
+func (r *Resource) OccupyPeriodic(first, period, length Time, k int64, act Activity) bool {
+	if r.hook != nil || r.eng == nil || k < 1 || length <= 0 || length > period {
+		return false
+	}
+	r.mustBeFree(first, act)
+	r.record(first, first+length, act)
+	// Intervals 0 … m−1 end by now and each has a successor: recording interval i ≤ m lets
+	// every kept interval go (letGo: the latest, i−1, ended by now) and keeps i alone.
+	var m int64
+	if now := r.eng.now; now >= first+length {
+		m = min(k-1, int64((now-first-length)/period)+1)
+	}
+	if m > 0 {
+		r.busy[act] += Time(m) * length
+		r.dropped = max(r.dropped, first+Time(m-1)*period+length)
+		start := first + Time(m)*period
+		r.head, r.n = 0, 1
+		r.ring[0] = interval{start, start + length, act}
+		r.lastEnd = start + length
+	}
+	for i := m + 1; i < k; i++ {
+		start := first + Time(i)*period
+		r.record(start, start+length, act)
+	}
+	return true
+}
+
 // OccupyPair records two back-to-back intervals, [start, mid) of a then [mid, end) of b,
 // exactly as Occupy(start, mid, a) followed by Occupy(mid, end, b) would (a PCIe burst: its
 // TLPs, then their share of link-layer packets), in one call.
