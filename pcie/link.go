@@ -208,7 +208,8 @@ type direction struct {
 	mark    sim.Time // latest time an operation was called at
 }
 
-// booking is one burst: TLPs over [start, mid), their DLLP share over [mid, end).
+// booking is one burst: TLPs over [start, mid), their DLLP share over [mid, end). Kind
+// exitWindow marks an ASPM exit instead, which carries nothing (see Link.block).
 type booking struct {
 	start, mid, end exact
 	kind            Kind
@@ -228,7 +229,9 @@ func (d *direction) init(name string, st *Stats) {
 func (d *direction) commit(t sim.Time) {
 	for d.head < len(d.pending) && d.pending[d.head].start.whole < t {
 		b := &d.pending[d.head]
-		d.res.OccupyPair(b.start.ceil(), b.mid.ceil(), b.end.ceil(), d.act[b.kind], d.dllp)
+		if b.kind != exitWindow {
+			d.res.OccupyPair(b.start.ceil(), b.mid.ceil(), b.end.ceil(), d.act[b.kind], d.dllp)
+		}
 		d.floor = b.end
 		d.head++
 	}
@@ -245,6 +248,9 @@ func (d *direction) commit(t sim.Time) {
 		d.head = 0
 	}
 }
+
+// exitWindow is the kind of a booking that is an ASPM exit window, not a burst of TLPs.
+const exitWindow = NumKinds
 
 // compactAfter is the fewest recorded bookings commit moves the pending ones down for
 // (unless none is pending): moving a few at every call cost more than the room it saves.
