@@ -78,8 +78,9 @@ type aspmState struct {
 // then closes. The exit is booked as a window no TLP can use (see block): in both
 // directions for L1, which retrains the whole link, and in d for L0s. Without it a TLP asked
 // for during the exit would be placed in the idle-looking gap before the one that woke the
-// link and pass it, and posted writes must not pass posted writes (PCIe base spec §2.4.1):
-// two SQ tail doorbells swapped so, and the controller took the older tail for a wrap.
+// link and pass it, and posted writes must not pass posted writes (PCIe base spec §2.4,
+// transaction ordering): two SQ tail doorbells swapped so, and the controller took the
+// older tail for a wrap.
 func (l *Link) wake(d int, t sim.Time) sim.Time {
 	a, st := l.spec.ASPM, &l.pm
 	if a.L1 && t >= st.link+a.L1Entry {

@@ -94,8 +94,8 @@ func TestASPMValidate(t *testing.T) {
 // (nvmedrv "completion for command identifier 0, which is not in flight"): two SQ tail
 // doorbells rung 2.5 µs apart, the first waking the link from L1, arrived in the reverse
 // order, because the second was booked into the exit's idle-looking gap. Posted writes must
-// not pass posted writes (PCIe base spec §2.4.1), and an exit delays the link, it does not
-// free it: nothing may use the wire before the exit ends.
+// not pass posted writes (PCIe base spec §2.4, transaction ordering), and an exit delays
+// the link, it does not free it: nothing may use the wire before the exit ends.
 func TestASPMExitKeepsPostedOrder(t *testing.T) {
 	// Gen3 ×4, no DLLP share: a byte takes 8 b × 130/128 / 8 GT/s / 4 lanes = 65000/256 ps
 	// = 253.90625 ps; a 4 B memory write is 4 + 16 header + 8 framing = 28 B = 7109.375 ps.

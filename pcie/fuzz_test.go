@@ -62,8 +62,9 @@ func checkOps(t *testing.T, data []byte) {
 	l := NewLink("f", s)
 
 	// Posted writes of one size in one direction issued in time order arrive in that order
-	// (PCIe base spec §2.4.1: posted writes do not pass posted writes); writes of different
-	// sizes may be placed in different gaps, so only equal sizes are compared.
+	// (PCIe base spec §2.4, transaction ordering: a posted write does not pass a posted
+	// write); writes of different sizes may be placed in different gaps, so only equal
+	// sizes are compared.
 	type posted struct{ now, got sim.Time }
 	lastPosted := map[[2]int]posted{}
 	inOrder := func(dir, n int, now, got sim.Time) {
