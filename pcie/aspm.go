@@ -128,6 +128,7 @@ func (l *Link) block(d *direction, from, to sim.Time) {
 		d.run = n // a new back-to-back tail starts with the window
 	}
 	d.pending = append(d.pending, b)
+	d.windows++
 }
 
 // exitOverlap panics on an ASPM exit window that would start before a booking of its
