@@ -75,7 +75,12 @@ type aspmState struct {
 
 // wake returns when a TLP asked for at t in direction d (0 down, 1 up) can start: t, or
 // after the exit latency of the state the idle gap up to t put it in, whose residency it
-// then closes.
+// then closes. The exit is booked as a window no TLP can use (see block): in both
+// directions for L1, which retrains the whole link, and in d for L0s. Without it a TLP asked
+// for during the exit would be placed in the idle-looking gap before the one that woke the
+// link and pass it, and posted writes must not pass posted writes (PCIe base spec §2.4,
+// transaction ordering): two SQ tail doorbells swapped so, and the controller took the
+// older tail for a wrap.
 func (l *Link) wake(d int, t sim.Time) sim.Time {
 	a, st := l.spec.ASPM, &l.pm
 	if a.L1 && t >= st.link+a.L1Entry {
@@ -87,14 +92,57 @@ func (l *Link) wake(d int, t sim.Time) sim.Time {
 			}
 			st.since[x] = t + a.L1Exit // back in L0 and idle from the exit
 		}
+		l.block(&l.down, t, t+a.L1Exit)
+		l.block(&l.up, t, t+a.L1Exit)
 		return t + a.L1Exit
 	}
 	if a.L0s && t >= st.since[d]+a.L0sEntry {
 		st.closed.L0s[d] += t - (st.since[d] + a.L0sEntry)
 		st.since[d] = t + a.L0sExit
+		if d == 0 {
+			l.block(&l.down, t, t+a.L0sExit)
+		} else {
+			l.block(&l.up, t, t+a.L0sExit)
+		}
 		return t + a.L0sExit
 	}
 	return t
+}
+
+// block books [from, to), an exit from L0s or L1, in d as a window that carries nothing:
+// later bookings go around it like around a TLP's, but it is not recorded on the resource
+// (the exit is idle wire time, charged as L0) and not counted in the stats. An exit starts
+// at the end of an idle gap that began after every booking of d (wake only exits a state
+// the whole gap since d's or the link's last booking put it in), so the window goes after
+// everything pending; one that would not is an invariant violation and panics naming it.
+func (l *Link) block(d *direction, from, to sim.Time) {
+	if to <= from {
+		return // a zero exit latency
+	}
+	b := booking{start: at(from), mid: at(to), end: at(to), kind: exitWindow}
+	n := len(d.pending)
+	if n > d.head && b.start.less(d.pending[n-1].end) || b.start.less(d.floor) {
+		l.exitOverlap(d, from)
+	}
+	if n == d.head || d.pending[n-1].end != b.start {
+		d.run = n // a new back-to-back tail starts with the window
+	}
+	d.pending = append(d.pending, b)
+	d.windows++
+}
+
+// exitOverlap panics on an ASPM exit window that would start before a booking of its
+// direction ends (see block).
+//
+//go:noinline
+func (l *Link) exitOverlap(d *direction, from sim.Time) {
+	last := d.floor
+	if n := len(d.pending); n > d.head {
+		last = laterOf(last, d.pending[n-1].end)
+	}
+	panic(fmt.Sprintf("pcie %s: ASPM exit at %v in %s starts before its booking until %v ends "+
+		"(the idle gap that put the link in a low-power state was not idle)",
+		l.name, from, d.res.Name(), last.ceil()))
 }
 
 // busyUntil notes that direction d carries a booking until end.

@@ -89,3 +89,44 @@ func TestASPMValidate(t *testing.T) {
 		require.ErrorContains(t, err, f)
 	}
 }
+
+// TestASPMExitKeepsPostedOrder is the regression test of the whole-stack panic with L1 on
+// (nvmedrv "completion for command identifier 0, which is not in flight"): two SQ tail
+// doorbells rung 2.5 µs apart, the first waking the link from L1, arrived in the reverse
+// order, because the second was booked into the exit's idle-looking gap. Posted writes must
+// not pass posted writes (PCIe base spec §2.4, transaction ordering), and an exit delays
+// the link, it does not free it: nothing may use the wire before the exit ends.
+func TestASPMExitKeepsPostedOrder(t *testing.T) {
+	// Gen3 ×4, no DLLP share: a byte takes 8 b × 130/128 / 8 GT/s / 4 lanes = 65000/256 ps
+	// = 253.90625 ps; a 4 B memory write is 4 + 16 header + 8 framing = 28 B = 7109.375 ps.
+	// L1 entry 5 µs, exit 3 µs; the link idle from 0.
+	l := NewLink("l1", aspmSpec(false, true, 7*us, us, 5*us, 3*us))
+	// Doorbell A at 10 µs: the link is in L1 (since 5 µs); A starts at 13 µs and leaves the
+	// wire at 13 µs + 7109.375 ps, arriving 400 ns later (rounded up to 7110 ps).
+	require.Equal(t, 13*us+7110+latency, l.MMIOWrite(10*us, 4))
+	// Doorbell B at 11 µs, during the exit: it follows A on the wire, from 13 µs + 7109.375
+	// ps to 13 µs + 14 218.75 ps (14 219 ps rounded up). Before the fix it was placed at
+	// 11 µs and arrived at 11 µs + 7110 ps + 400 ns, 2 µs before A.
+	require.Equal(t, 13*us+14_219+latency, l.MMIOWrite(11*us, 4))
+	// L1 retrains the whole link: an MSI-X (4 B posted write up) at 12 µs, still in the
+	// exit, waits for its end too and starts at 13 µs on the idle up direction.
+	require.Equal(t, 13*us+7110+latency, l.MSIX(12*us))
+	// The exit is idle wire, not a booking: each direction records only its TLPs, 2 × 28 B
+	// down (14 218.75 ps, recorded as 7110 + 7109 ps at whole-picosecond ends) and 28 B up.
+	l.Sync(sim.MaxTime)
+	require.Equal(t, sim.Time(14_219), l.Down.TotalBusyAt(sim.Second))
+	require.Equal(t, sim.Time(7110), l.Up.TotalBusyAt(sim.Second))
+	require.Equal(t, int64(2), l.DownStats.Transfers)
+	require.Equal(t, int64(1), l.UpStats.Transfers)
+
+	// L0s is per direction: with L0s entry 2 µs and exit 1 µs (no L1), a doorbell at 3 µs
+	// starts at 4 µs; one at 3.5 µs follows it (from 4 µs + 7109.375 ps) instead of using
+	// [3.5 µs, 4 µs). Down's exit does not hold up: an MSI-X at 1 µs (up idle 1 µs < 2 µs)
+	// starts at once; one at 3.2 µs pays only up's own L0s exit (up idle since 1 µs +
+	// 7109.375 ps, entered L0s 2 µs later, before 3.2 µs): it starts at 4.2 µs.
+	s := NewLink("l0s", aspmSpec(true, false, 2*us, us, 30*us, 4*us))
+	require.Equal(t, us+7110+latency, s.MSIX(us))
+	require.Equal(t, 4*us+7110+latency, s.MMIOWrite(3*us, 4))
+	require.Equal(t, 4*us+14_219+latency, s.MMIOWrite(3500*sim.Nanosecond, 4))
+	require.Equal(t, 4200*sim.Nanosecond+7110+latency, s.MSIX(3200*sim.Nanosecond))
+}

@@ -29,8 +29,10 @@
 //
 // With Spec.ASPM on, a direction idle for ASPM.L0sEntry is in L0s and the whole link, idle
 // in both directions for ASPM.L1Entry, in L1; the next transfer starts the state's exit
-// latency later. This is computed from the end of the last booking when an operation is
-// called, without events; Link.Residency gives the time spent in each state for the energy
+// latency later, and so does any other transfer asked for during the exit (in both
+// directions for L1, in the exiting one for L0s): the exit is a window no TLP uses, so none
+// passes the one that woke the link. This is computed from the end of the last booking when
+// an operation is called, without events; Link.Residency gives the time spent in each state for the energy
 // meter (docs/energy.md, "PCIe link power states").
 //
 // # Time arithmetic

@@ -206,9 +206,11 @@ type direction struct {
 	run     int
 	floor   exact    // end of the last recorded booking: nothing is placed before it
 	mark    sim.Time // latest time an operation was called at
+	windows int      // ASPM exit windows among pending[head:] (see Link.block)
 }
 
-// booking is one burst: TLPs over [start, mid), their DLLP share over [mid, end).
+// booking is one burst: TLPs over [start, mid), their DLLP share over [mid, end). Kind
+// exitWindow marks an ASPM exit instead, which carries nothing (see Link.block).
 type booking struct {
 	start, mid, end exact
 	kind            Kind
@@ -226,6 +228,9 @@ func (d *direction) init(name string, st *Stats) {
 
 // commit records every pending booking that starts before t, in order.
 func (d *direction) commit(t sim.Time) {
+	if d.windows > 0 {
+		d.commitWindows(t)
+	}
 	for d.head < len(d.pending) && d.pending[d.head].start.whole < t {
 		b := &d.pending[d.head]
 		d.res.OccupyPair(b.start.ceil(), b.mid.ceil(), b.end.ceil(), d.act[b.kind], d.dllp)
@@ -245,6 +250,25 @@ func (d *direction) commit(t sim.Time) {
 		d.head = 0
 	}
 }
+
+// commitWindows is commit's loop while ASPM exit windows are pending (only with ASPM on):
+// it passes over the windows without recording them, up to t or the last window. Kept out
+// of commit's loop, which would otherwise test every booking's kind with ASPM off too.
+func (d *direction) commitWindows(t sim.Time) {
+	for d.windows > 0 && d.head < len(d.pending) && d.pending[d.head].start.whole < t {
+		b := &d.pending[d.head]
+		if b.kind == exitWindow {
+			d.windows--
+		} else {
+			d.res.OccupyPair(b.start.ceil(), b.mid.ceil(), b.end.ceil(), d.act[b.kind], d.dllp)
+		}
+		d.floor = b.end
+		d.head++
+	}
+}
+
+// exitWindow is the kind of a booking that is an ASPM exit window, not a burst of TLPs.
+const exitWindow = NumKinds
 
 // compactAfter is the fewest recorded bookings commit moves the pending ones down for
 // (unless none is pending): moving a few at every call cost more than the room it saves.
