@@ -68,6 +68,38 @@ func (c Claim) Verdict() string {
 	return "not reproduced"
 }
 
+// Outcome is the verdict without its details: "reproduced", "not reproduced", "not
+// engaged", "tie" or "not run".
+func (c Claim) Outcome() string {
+	switch {
+	case c.Missing:
+		return "not run"
+	case c.NotEngaged != "":
+		return "not engaged"
+	case c.Tie:
+		return "tie"
+	case c.OK():
+		return "reproduced"
+	}
+	return "not reproduced"
+}
+
+// measured is the measured value, NaN when the runs were not made.
+func (c Claim) measured() float64 {
+	if c.Missing {
+		return nan
+	}
+	return c.Measured
+}
+
+// String names the kind: "about" or "at_least".
+func (k Kind) String() string {
+	if k == AtLeast {
+		return "at_least"
+	}
+	return "about"
+}
+
 func (c Claim) format(v float64) string {
 	switch c.Unit {
 	case "%":

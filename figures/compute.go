@@ -3,7 +3,6 @@ package figures
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
 	"github.com/fastdrain-sim/fastdrain/report"
@@ -15,11 +14,15 @@ var nan = math.NaN()
 
 // Figure is one reproduced figure: its data table, its claims and how to plot it.
 type Figure struct {
-	Name   string
-	Title  string
-	Table  *report.Table
-	Claims []Claim
-	plot   func(dir, ext string) error
+	Name  string
+	Title string
+	Table *report.Table // the text table
+	// Numbers is Table's numeric twin (NAME.csv, NAME.json): the same values as numbers
+	// with the unit in the column name.
+	Numbers *report.Table
+	Claims  []Claim
+	d       *dual
+	plot    func(dir, ext string) error
 }
 
 // avg is the mean of the values that are not NaN (NaN if none).
@@ -82,17 +85,21 @@ func (s *Set) fig1a() *Figure {
 	if !s.has(lc[0], "vanilla") {
 		return nil
 	}
-	t := &report.Table{Title: "Fig. 1a: average vs p99 response time, Vanilla", Header: []string{"app", "mean", "p99", "p99/mean"}}
+	d := newDual("Fig. 1a: average vs p99 response time, Vanilla")
+	d.textCol("app", "app")
+	d.col("mean", "mean_us")
+	d.col("p99", "p99_us")
+	d.col("p99/mean", "p99_per_mean")
 	var ratios []float64
 	for _, a := range lc {
 		m, p := s.mean(a, "vanilla"), s.p99(a, "vanilla", "")
 		ratios = append(ratios, p/m)
-		t.Append(a, dur(m), dur(p), f2(p/m))
+		d.append(str(a), durC(m), durC(p), ratioC(p/m))
 	}
 	c := Claim{ID: "1a", Figure: "1a", Text: "p99 ≈ 9 × mean for the six latency-critical apps under Vanilla",
 		Unit: "×", Paper: 9, Tolerance: 4.5, Measured: avg(ratios)}
 	s.judge(&c, "", "", need{variant: "vanilla", m: filled})
-	fig := &Figure{Name: "fig1a", Title: t.Title, Table: t, Claims: []Claim{c}}
+	fig := newFigure("fig1a", d, c)
 	fig.plot = func(dir, ext string) error {
 		ones := make([]float64, len(lc))
 		for i := range ones {
@@ -144,16 +151,17 @@ func (s *Set) fig1b() *Figure {
 		return nil
 	}
 	in, out, worst := victimWindows(r, apps.ApacheU)
-	t := &report.Table{Title: "Fig. 1b: Apache-U response time during and outside page victimizations (Vanilla)",
-		Header: []string{"window", "mean response time"}}
-	t.Append("during victimization", dur(in))
-	t.Append("outside", dur(out))
-	t.Append("worst during victimization", dur(worst))
+	d := newDual("Fig. 1b: Apache-U response time during and outside page victimizations (Vanilla)")
+	d.textCol("window", "window")
+	d.col("mean response time", "response_time_us")
+	d.append(str("during victimization"), durC(in))
+	d.append(str("outside"), durC(out))
+	d.append(str("worst during victimization"), durC(worst))
 	c := Claim{ID: "1b", Figure: "1b", Text: "Apache-U response time jumps when the flusher writes dirty pages (mean during / outside)",
 		Unit: "×", Paper: 2, Tolerance: 0, Kind: AtLeast, Measured: in / out,
 		Note: "the paper shows it as a time series; ≥ 2× is our reading of 'drastically increases'"}
 	s.judge(&c, "", "", need{variant: "vanilla", m: filled, app: apps.ApacheU})
-	fig := &Figure{Name: "fig1b", Title: t.Title, Table: t, Claims: []Claim{c}}
+	fig := newFigure("fig1b", d, c)
 	fig.plot = func(dir, ext string) error {
 		return report.TimeSeriesPanels(dir+"/fig1b"+ext, "Fig. 1b: Apache-U under Vanilla (victimizations shaded)",
 			[]report.Panel{{YLabel: "response time (ms)", Lines: []report.Line{runner.ResponseLine(*r.App(apps.ApacheU))}},
@@ -179,24 +187,26 @@ func flushedLine(r *runner.Result) report.Line {
 // normalized builds a p99 table of variants against a baseline with a bar plot.
 func (s *Set) normalized(name, title, base string, variants []string) (*Figure, [][]float64) {
 	lc := apps.LatencyCritical()
-	h := []string{"app", base + " p99"}
+	d := newDual(title)
+	d.textCol("app", "app")
+	d.col(base+" p99", base+"_p99_us")
 	for _, v := range variants {
-		h = append(h, v+" p99", v+"/"+base)
+		d.col(v+" p99", v+"_p99_us")
+		d.col(v+"/"+base, v+"_p99_per_"+base)
 	}
-	t := &report.Table{Title: title, Header: h}
 	norm := make([][]float64, len(variants)+1)
 	for _, a := range lc {
 		b := s.p99(a, base, "")
-		row := []string{a, dur(b)}
+		row := []cell{str(a), durC(b)}
 		norm[0] = append(norm[0], 1)
 		for i, v := range variants {
 			p := s.p99(a, v, "")
-			row = append(row, dur(p), f2(p/b))
+			row = append(row, durC(p), ratioC(p/b))
 			norm[i+1] = append(norm[i+1], p/b)
 		}
-		t.Append(row...)
+		d.append(row...)
 	}
-	fig := &Figure{Name: name, Title: title, Table: t}
+	fig := newFigure(name, d)
 	fig.plot = func(dir, ext string) error {
 		vals := make([][]float64, len(norm))
 		for i, row := range norm {
@@ -234,22 +244,24 @@ func (s *Set) fig2b() *Figure {
 	}
 	fig, norm := s.normalized("fig2b", "Fig. 2b: p99 response time, Vanilla vs Oracle", "vanilla", vs)
 	if s.result(apps.ApacheF, "oracle", seedPoints[0].label) != nil {
-		fig.Table.Header = append(fig.Table.Header, "oracle p99 spread over 3 seeds")
+		fig.d.col("oracle p99 spread over 3 seeds", "oracle_p99_spread_3_seeds_us")
 		for i, a := range apps.LatencyCritical() {
-			fig.Table.Rows[i] = append(fig.Table.Rows[i], dur(s.oracleSpread(a)))
+			fig.d.extend(i, durC(s.oracleSpread(a)))
 		}
 	}
 	if s.result(apps.ApacheF, "oracle-bg", equalWork.label) != nil {
 		// With the closed-loop Ungzip the Oracle lets it write more than Oracle-BG does (no
 		// input read waits behind a program), and that extra write-back is load on the
 		// host; at equal work the two compare on the buffer alone.
-		fig.Table.Header = append(fig.Table.Header, "ungzip MB/s (oracle/oracle-bg)", "equal work: oracle p99", "oracle-bg p99")
+		fig.d.col("ungzip MB/s (oracle/oracle-bg)", "oracle_ungzip_mb_per_s", "oracle-bg_ungzip_mb_per_s")
+		fig.d.col("equal work: oracle p99", "equal_work_oracle_p99_us")
+		fig.d.col("oracle-bg p99", "equal_work_oracle-bg_p99_us")
 		for i, a := range apps.LatencyCritical() {
-			mbs := "-"
+			mbs := cell{"-", []string{"", ""}}
 			if ro, rb := s.result(a, "oracle", ""), s.result(a, "oracle-bg", ""); ro != nil && rb != nil {
-				mbs = fmt.Sprintf("%.0f/%.0f", ro.Throughput(apps.Ungzip), rb.Throughput(apps.Ungzip))
+				mbs = joined(mbsC(ro.Throughput(apps.Ungzip), true), mbsC(rb.Throughput(apps.Ungzip), true))
 			}
-			fig.Table.Rows[i] = append(fig.Table.Rows[i], mbs, dur(s.p99(a, "oracle", equalWork.label)), dur(s.p99(a, "oracle-bg", equalWork.label)))
+			fig.d.extend(i, mbs, durC(s.p99(a, "oracle", equalWork.label)), durC(s.p99(a, "oracle-bg", equalWork.label)))
 		}
 	}
 	fig.Claims = []Claim{{ID: "2b", Figure: "2b", Text: "Oracle (infinite buffer) cuts p99 by 91 % on average vs Vanilla",
@@ -288,7 +300,12 @@ func (s *Set) fig3a() *Figure {
 // wasteTable builds a used/wasted flash page table for variant.
 func (s *Set) wasteTable(name, title, variant string) (*Figure, float64) {
 	lc := apps.LatencyCritical()
-	t := &report.Table{Title: title, Header: []string{"app", "pages programmed", "pages wasted", "wasted share", "used share"}}
+	d := newDual(title)
+	d.textCol("app", "app")
+	d.col("pages programmed", "pages_programmed")
+	d.col("pages wasted", "pages_wasted")
+	d.col("wasted share", "wasted_frac")
+	d.col("used share", "used_frac")
 	var shares []float64
 	var used, wasted []float64
 	var sumUsed, sumWasted int64
@@ -305,7 +322,7 @@ func (s *Set) wasteTable(name, title, variant string) (*Figure, float64) {
 		shares = append(shares, w)
 		used = append(used, 1-w)
 		wasted = append(wasted, w)
-		t.Append(a, fmt.Sprint(r.FlashUsed), fmt.Sprint(r.FlashWasted), f2(w), f2(1-w))
+		d.append(str(a), countC(r.FlashUsed), countC(r.FlashWasted), ratioC(w), ratioC(1-w))
 		sumUsed += r.FlashUsed
 		sumWasted += r.FlashWasted
 	}
@@ -313,12 +330,12 @@ func (s *Set) wasteTable(name, title, variant string) (*Figure, float64) {
 	// that programs few pages weighs as much as one that programs many in the mean.
 	if tot := float64(sumUsed + sumWasted); tot > 0 {
 		pw := float64(sumWasted) / tot
-		t.Append("pooled", fmt.Sprint(sumUsed), fmt.Sprint(sumWasted), f2(pw), f2(1-pw))
+		d.append(str("pooled"), countC(sumUsed), countC(sumWasted), ratioC(pw), ratioC(1-pw))
 	}
 	if m := avg(shares); !math.IsNaN(m) {
-		t.Append("mean of apps", "", "", f2(m), f2(1-m))
+		d.append(str("mean of apps"), blank, blank, ratioC(m), ratioC(1-m))
 	}
-	fig := &Figure{Name: name, Title: title, Table: t}
+	fig := newFigure(name, d)
 	fig.plot = func(dir, ext string) error {
 		return report.Bars(dir+"/"+name+ext, title, "share of flash pages", lc, []string{"used", "wasted"}, [][]float64{zero(used), zero(wasted)})
 	}
@@ -357,19 +374,16 @@ func (s *Set) fig5() *Figure {
 	lc := apps.LatencyCritical()
 	// The co-runner's throughput, so that a p99 is read with the load that made it: Ungzip
 	// is closed-loop, and a variant that drains faster lets it write more (docs/fidelity.md).
-	fig.Table.Header = append(fig.Table.Header, "ungzip MB/s (vanilla/fd-buf/fd-ftl/fd)")
+	fig.d.col("ungzip MB/s (vanilla/fd-buf/fd-ftl/fd)", "vanilla_ungzip_mb_per_s", "fd-buf_ungzip_mb_per_s", "fd-ftl_ungzip_mb_per_s", "fd_ungzip_mb_per_s")
 	for i, a := range lc {
-		var mbs []string
+		var mbs []cell
 		for _, v := range []string{"vanilla", "fd-buf", "fd-ftl", "fd"} {
-			if r := s.result(a, v, ""); r != nil {
-				mbs = append(mbs, fmt.Sprintf("%.0f", r.Throughput(apps.Ungzip)))
-			} else {
-				mbs = append(mbs, "-")
-			}
+			r := s.result(a, v, "")
+			mbs = append(mbs, mbsC(throughput(r), r != nil))
 		}
-		fig.Table.Rows[i] = append(fig.Table.Rows[i], strings.Join(mbs, "/"))
+		fig.d.extend(i, joined(mbs...))
 	}
-	s.equalWorkColumns(fig.Table)
+	s.equalWorkColumns(fig.d)
 	var fdVsFtl []float64
 	ordered := 0
 	for i, a := range lc {
@@ -402,29 +416,32 @@ func (s *Set) fig6a() *Figure {
 			return nil
 		}
 	}
-	t := &report.Table{Title: "Fig. 6a: Apache-U response time with Ungzip, per variant",
-		Header: []string{"variant", "mean outside victimization", "mean during", "worst during", "max"}}
+	d := newDual("Fig. 6a: Apache-U response time with Ungzip, per variant")
+	d.textCol("variant", "variant")
+	d.col("mean outside victimization", "mean_outside_victimization_us")
+	d.col("mean during", "mean_during_victimization_us")
+	d.col("worst during", "worst_during_victimization_us")
+	d.col("max", "max_us")
 	worst := map[string]float64{}
 	var lines []report.Line
 	for _, v := range variants {
 		r := s.result(apps.ApacheU, v, "")
 		in, out, w := victimWindows(r, apps.ApacheU)
 		worst[v] = float64(r.App(apps.ApacheU).Latency.Max())
-		t.Append(v, dur(out), dur(in), dur(w), dur(worst[v]))
+		d.append(str(v), durC(out), durC(in), durC(w), durC(worst[v]))
 		l := runner.ResponseLine(*r.App(apps.ApacheU))
 		l.Name = v
 		lines = append(lines, l)
 	}
 	rv := s.result(apps.ApacheU, "vanilla", "")
 	_, outV, _ := victimWindows(rv, apps.ApacheU)
-	fig := &Figure{Name: "fig6a", Title: t.Title, Table: t, Claims: []Claim{
-		{ID: "6a-normal", Figure: "6a", Text: "Vanilla Apache-U stays under 5 ms outside victimizations (mean)", Unit: "ms",
+	fig := newFigure("fig6a", d,
+		Claim{ID: "6a-normal", Figure: "6a", Text: "Vanilla Apache-U stays under 5 ms outside victimizations (mean)", Unit: "ms",
 			Paper: 5, Tolerance: 5, Measured: outV / float64(sim.Millisecond), Note: "judged as 0–10 ms"},
-		{ID: "6a-peak", Figure: "6a", Text: "Vanilla Apache-U reaches ~35 ms during victimizations (max)", Unit: "ms",
+		Claim{ID: "6a-peak", Figure: "6a", Text: "Vanilla Apache-U reaches ~35 ms during victimizations (max)", Unit: "ms",
 			Paper: 35, Tolerance: 17.5, Measured: worst["vanilla"] / float64(sim.Millisecond)},
-		{ID: "6a-ftl", Figure: "6a", Text: "FD-FTL's worst case is 3 × better than FD-Buf's", Unit: "×",
-			Paper: 3, Tolerance: 1.5, Measured: worst["fd-buf"] / worst["fd-ftl"]},
-	}}
+		Claim{ID: "6a-ftl", Figure: "6a", Text: "FD-FTL's worst case is 3 × better than FD-Buf's", Unit: "×",
+			Paper: 3, Tolerance: 1.5, Measured: worst["fd-buf"] / worst["fd-ftl"]})
 	s.judge(&fig.Claims[0], "", "", need{variant: "vanilla", m: filled, app: apps.ApacheU})
 	s.judge(&fig.Claims[1], "", "", need{variant: "vanilla", m: filled, app: apps.ApacheU})
 	s.judge(&fig.Claims[2], "", "", need{variant: "fd-buf", m: foreground, app: apps.ApacheU}, need{variant: "fd-ftl", m: foreground, app: apps.ApacheU})
@@ -450,29 +467,52 @@ func (s *Set) fig6b() *Figure {
 // equalWorkColumns adds Fig. 5's equal-work control to its table (issue 20 item 11): the same
 // p99s with Ungzip open loop at EqualWorkRate, its input in memory, so that it does the same
 // work under every variant; with its output and the time writes stalled on a full SSD buffer.
-func (s *Set) equalWorkColumns(t *report.Table) {
+func (s *Set) equalWorkColumns(d *dual) {
 	x := equalWork.label
 	if s.result(apps.ApacheF, "vanilla", x) == nil {
 		return
 	}
 	vs := []string{"vanilla", "fd-buf", "fd-ftl", "fd"}
-	t.Header = append(t.Header, "equal work: vanilla p99", "fd-buf/vanilla", "fd-ftl/vanilla", "fd/vanilla",
-		"ungzip MB/s (equal work)", "write-stall time (vanilla/fd-buf/fd-ftl/fd)")
+	d.col("equal work: vanilla p99", "equal_work_vanilla_p99_us")
+	for _, v := range vs[1:] {
+		d.col(v+"/vanilla", "equal_work_"+v+"_p99_per_vanilla")
+	}
+	var mbsCols, stallCols []string
+	for _, v := range vs {
+		mbsCols = append(mbsCols, "equal_work_"+v+"_ungzip_mb_per_s")
+		stallCols = append(stallCols, "equal_work_"+v+"_write_stall_us")
+	}
+	d.col("ungzip MB/s (equal work)", mbsCols...)
+	d.col("write-stall time (vanilla/fd-buf/fd-ftl/fd)", stallCols...)
 	for i, a := range apps.LatencyCritical() {
 		b := s.p99(a, "vanilla", x)
-		row := []string{dur(b)}
+		row := []cell{durC(b)}
 		for _, v := range vs[1:] {
-			row = append(row, f2(s.p99(a, v, x)/b))
+			row = append(row, ratioC(s.p99(a, v, x)/b))
 		}
-		var mbs, stalls []string
+		var mbs, stalls []cell
 		for _, v := range vs {
-			if r := s.result(a, v, x); r != nil {
-				mbs = append(mbs, fmt.Sprintf("%.0f", r.Throughput(apps.Ungzip)))
-				stalls = append(stalls, report.Duration(r.Firmware.StallTime))
+			r := s.result(a, v, x)
+			mbs = append(mbs, mbsC(throughput(r), r != nil))
+			if r != nil {
+				stalls = append(stalls, durC(float64(r.Firmware.StallTime)))
 			} else {
-				mbs, stalls = append(mbs, "-"), append(stalls, "-")
+				stalls = append(stalls, cell{"-", []string{""}})
 			}
 		}
-		t.Rows[i] = append(t.Rows[i], append(row, strings.Join(mbs, "/"), strings.Join(stalls, "/"))...)
+		d.extend(i, append(row, joined(mbs...), joined(stalls...))...)
 	}
+}
+
+// throughput is Ungzip's write throughput in r (10⁶ B/s; 0 when r is nil).
+func throughput(r *runner.Result) float64 {
+	if r == nil {
+		return 0
+	}
+	return r.Throughput(apps.Ungzip)
+}
+
+// newFigure is a figure of d's two tables and its claims.
+func newFigure(name string, d *dual, claims ...Claim) *Figure {
+	return &Figure{Name: name, Title: d.text.Title, Table: d.text, Numbers: d.num, Claims: claims, d: d}
 }

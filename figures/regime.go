@@ -32,9 +32,9 @@ func (s *Set) claims() []Claim {
 	return out
 }
 
-// cell is a claim's verdict at one point, short: "✓ 77 %", "✗ 10 %", "n.e." (its mechanism
+// verdictCell is a claim's verdict at one point, short: "✓ 77 %", "✗ 10 %", "n.e." (its mechanism
 // never engaged), "tie", "-" (not run).
-func cell(c Claim) string {
+func verdictCell(c Claim) string {
 	switch {
 	case c.Missing || math.IsNaN(c.Measured):
 		return "-"
@@ -66,27 +66,32 @@ func (s *Set) sensitivity() *Figure {
 	if len(def) == 0 {
 		return nil
 	}
-	header := []string{"sweep", "setting"}
+	d := newDual("Regime map: each claim's verdict per setting (✓ holds, ✗ does not, n.e. mechanism not engaged)")
+	d.textCol("sweep", "sweep")
+	d.textCol("setting", "setting")
 	for _, c := range def {
-		header = append(header, c.ID)
+		// Numerically, each claim is two columns: its measured value (in its unit) and
+		// its verdict as text.
+		d.col(c.ID, c.ID+"_measured_"+unitName(c.Unit))
+		d.textCols = append(d.textCols, true)
+		d.num.Header = append(d.num.Header, c.ID+"_verdict")
 	}
-	t := &report.Table{Title: "Regime map: each claim's verdict per setting (✓ holds, ✗ does not, n.e. mechanism not engaged)", Header: header}
 	labels := []string{"default"}
 	rows := [][]Claim{def}
 	row := func(sweep, setting string, cs []Claim) {
-		cells := []string{sweep, setting}
+		cells := []cell{str(sweep), str(setting)}
 		byID := map[string]Claim{}
 		for _, c := range cs {
 			byID[c.ID] = c
 		}
 		for _, c := range def {
 			if x, ok := byID[c.ID]; ok {
-				cells = append(cells, cell(x))
+				cells = append(cells, cell{verdictCell(x), []string{num(x.measured()), x.Outcome()}})
 			} else {
-				cells = append(cells, "-")
+				cells = append(cells, cell{"-", []string{"", "not run"}})
 			}
 		}
-		t.Append(cells...)
+		d.append(cells...)
 	}
 	row("", "default", def)
 	for _, p := range pts {
@@ -95,7 +100,7 @@ func (s *Set) sensitivity() *Figure {
 		labels = append(labels, p.short)
 		rows = append(rows, cs)
 	}
-	fig := &Figure{Name: "sensitivity", Title: t.Title, Table: t}
+	fig := newFigure("sensitivity", d)
 	fig.plot = func(dir, ext string) error {
 		for i, c := range def {
 			measured := make([]float64, len(rows))
