@@ -55,17 +55,10 @@ func (c Claim) OK() bool {
 // variants compared were identical), "reproduced" or "not reproduced", the first that
 // applies.
 func (c Claim) Verdict() string {
-	switch {
-	case c.Missing:
-		return "not run"
-	case c.NotEngaged != "":
+	if c.NotEngaged != "" && !c.Missing {
 		return "not engaged: " + c.NotEngaged
-	case c.Tie:
-		return "tie"
-	case c.OK():
-		return "reproduced"
 	}
-	return "not reproduced"
+	return c.Outcome()
 }
 
 // Outcome is the verdict without its details: "reproduced", "not reproduced", "not

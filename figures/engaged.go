@@ -118,22 +118,6 @@ func (s *Set) judge(c *Claim, a, b string, needs ...need) {
 
 // Tally counts the claims by verdict class, ties and "not engaged" apart from the others.
 func Tally(figs []*Figure) string {
-	var rep, not, ne, tie, missing int
-	for _, f := range figs {
-		for _, c := range f.Claims {
-			switch {
-			case c.Missing:
-				missing++
-			case c.NotEngaged != "":
-				ne++
-			case c.Tie:
-				tie++
-			case c.OK():
-				rep++
-			default:
-				not++
-			}
-		}
-	}
-	return fmt.Sprintf("%d reproduced, %d not reproduced, %d not engaged, %d ties, %d not run", rep, not, ne, tie, missing)
+	t := SummaryDoc(figs).Tally
+	return fmt.Sprintf("%d reproduced, %d not reproduced, %d not engaged, %d ties, %d not run", t.Reproduced, t.NotReproduced, t.NotEngaged, t.Tie, t.NotRun)
 }
