@@ -73,6 +73,7 @@ func joined(cs ...cell) cell {
 type dual struct {
 	text, num *report.Table
 	textCols  []bool // per numeric column: holds text, not numbers
+	spans     []int  // per text column: how many numeric columns it renders as
 }
 
 func newDual(title string) *dual {
@@ -83,6 +84,7 @@ func newDual(title string) *dual {
 func (d *dual) col(text string, nums ...string) {
 	d.text.Header = append(d.text.Header, text)
 	d.num.Header = append(d.num.Header, nums...)
+	d.spans = append(d.spans, len(nums))
 	for range nums {
 		d.textCols = append(d.textCols, false)
 	}
@@ -92,6 +94,7 @@ func (d *dual) col(text string, nums ...string) {
 func (d *dual) textCol(text, num string) {
 	d.text.Header = append(d.text.Header, text)
 	d.num.Header = append(d.num.Header, num)
+	d.spans = append(d.spans, 1)
 	d.textCols = append(d.textCols, true)
 }
 

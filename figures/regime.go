@@ -72,9 +72,8 @@ func (s *Set) sensitivity() *Figure {
 	for _, c := range def {
 		// Numerically, each claim is two columns: its measured value (in its unit) and
 		// its verdict as text.
-		d.col(c.ID, c.ID+"_measured_"+unitName(c.Unit))
-		d.textCols = append(d.textCols, true)
-		d.num.Header = append(d.num.Header, c.ID+"_verdict")
+		d.col(c.ID, c.ID+"_measured_"+unitName(c.Unit), c.ID+"_verdict")
+		d.textCols[len(d.textCols)-1] = true
 	}
 	labels := []string{"default"}
 	rows := [][]Claim{def}
