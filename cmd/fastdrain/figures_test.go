@@ -1,7 +1,11 @@
 package main
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/figures"
 
 	"github.com/stretchr/testify/require"
 )
@@ -20,4 +24,29 @@ func TestFiguresQuickPlatform(t *testing.T) {
 	require.NotContains(t, out, "quick mode:")
 	_, err = run("figures", "--quick", "--variant", "fd", "--no-files")
 	require.ErrorContains(t, err, "--variant is not allowed")
+}
+
+// TestFiguresFormats: --format json prints the summary document with the preset, the
+// simulated time per run (200 ms = 0.2 s) and the figures' numeric tables; --format csv
+// prints summary.csv. One 200 ms Vanilla run (Fig. 1b).
+func TestFiguresFormats(t *testing.T) {
+	out, err := run("figures", "--quick", "--duration", "200ms", "--only", "fig1b", "--no-files", "--format", "json")
+	require.NoError(t, err)
+	var doc figures.Document
+	require.NoError(t, json.Unmarshal([]byte(out), &doc), out)
+	require.Equal(t, "fastdrain-tlc-8x", doc.Preset)
+	require.Equal(t, 0.2, *doc.DurationS)
+	require.Len(t, doc.Claims, 1)
+	require.Equal(t, "1b", doc.Claims[0].ID)
+	require.Equal(t, "at_least", doc.Claims[0].Kind)
+	require.Contains(t, []string{"reproduced", "not reproduced", "not engaged", "tie", "not run"}, doc.Claims[0].Verdict)
+	require.Len(t, doc.Figures, 1)
+	require.Equal(t, "fig1b", doc.Figures[0].Name)
+	require.Equal(t, []string{"window", "response_time_us"}, doc.Figures[0].Table.Header)
+	out, err = run("figures", "--quick", "--duration", "200ms", "--only", "fig1b", "--no-files", "--format", "csv")
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 2, out)
+	require.Equal(t, "id,figure,claim,unit,paper,tolerance,kind,measured,verdict,not_engaged,engaged,note", lines[0])
+	require.True(t, strings.HasPrefix(lines[1], "1b,1b,"), lines[1])
 }

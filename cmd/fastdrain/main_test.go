@@ -250,8 +250,3 @@ func TestFlashbenchCSVAndOut(t *testing.T) {
 	_, err = os.Stat(filepath.Join(dir, "flashbench.json"))
 	require.NoError(t, err)
 }
-
-func TestFiguresRefusesMachineFormats(t *testing.T) {
-	_, err := run("figures", "--format", "json", "--quick")
-	require.ErrorContains(t, err, `--format "json": figures prints text; its tables are written as CSV and JSON under --out/figures`)
-}
