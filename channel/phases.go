@@ -266,7 +266,10 @@ func (c *Channel) complete(tx *Transaction, now sim.Time) {
 		c.stats.Erases++
 	}
 	if tx.Done != nil {
-		c.note = sim.Event{Time: now, Handler: tx.Done, Data: tx, Code: int64(tx.Kind)}
+		// Field by field: a literal holding interfaces is built in a temporary and copied
+		// over. The unexported fields stay zero (only this line writes the note).
+		n := &c.note
+		n.Time, n.Handler, n.Data, n.Code = now, tx.Done, tx, int64(tx.Kind)
 		tx.Done.HandleEvent(&c.note)
 	}
 }

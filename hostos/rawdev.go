@@ -159,8 +159,11 @@ func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []
 	io := d.get()
 	// O_DIRECT: REQ_SYNC, and REQ_IDLE on writes (dio_bio_write_op), which wbt does not
 	// throttle.
-	io.bio = blk.Bio{Op: op, Offset: offset, Size: size, Sync: true, Idle: op == blk.OpWrite,
-		FUA: op == blk.OpWrite && d.fua, Wake: &io.sig}
+	// io.bio is zero (put clears it, get's new record is zero): set only what differs, field
+	// by field (a literal holding interfaces is built in a temporary and copied over).
+	b := &io.bio
+	b.Op, b.Offset, b.Size, b.Sync, b.Idle = op, offset, size, true, op == blk.OpWrite
+	b.FUA, b.Wake = op == blk.OpWrite && d.fua, &io.sig
 	io.q = d.h.Queue
 	if stamps != nil {
 		io.data.Stamps = stamps

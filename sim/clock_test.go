@@ -64,3 +64,31 @@ func TestClockWholePeriodMatchesExact(t *testing.T) {
 	}
 	require.Equal(t, Time(5000), NewClock(400*MHz).NextEdge(2501))
 }
+
+// TestClockAfterWholePeriod checks After's whole-period shortcut by hand at 400 MHz
+// (period 10¹²/4·10⁸ = 2500 ps) and against Edge(EdgeIndex(t)+n) around the edges.
+func TestClockAfterWholePeriod(t *testing.T) {
+	c := NewClock(400 * MHz)
+	for _, tc := range []struct {
+		t    Time
+		n    int64
+		want Time
+	}{
+		{0, 3, 7500},     // edge 0 is at 0: 3 cycles end at 3·2500
+		{1, 3, 10000},    // waits for edge 1 at 2500, then 3 cycles: 2500+7500
+		{2500, 3, 10000}, // on edge 1 already: 2500+7500
+		{2501, 0, 5000},  // next edge is edge 2 at 5000, no cycles
+		{-7, 2, 5000},    // before time zero: edge 0, then 2 cycles
+	} {
+		if got := c.After(tc.t, tc.n); got != tc.want {
+			t.Errorf("After(%d, %d) = %d, want %d", tc.t, tc.n, got, tc.want)
+		}
+	}
+	for ts := Time(-3); ts <= 3*2500+3; ts++ {
+		for n := int64(0); n < 3; n++ {
+			if got, want := c.After(ts, n), c.Edge(c.EdgeIndex(ts)+n); got != want {
+				t.Fatalf("After(%d, %d) = %d, Edge(EdgeIndex+n) = %d", ts, n, got, want)
+			}
+		}
+	}
+}
