@@ -96,16 +96,7 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 				return err
 			}
 			defer m.Eng.Close()
-			var smp *sim.Sampler
-			if tl != nil {
-				// As replay: every resource, each NVMe command's slice and flows, and the
-				// firmware's and page cache's state sampled every 100 µs as counters.
-				tl.Attach(m.Resources()...)
-				runner.TraceFlows(m.SSD, tl)
-				smp = sim.NewSampler(m.Eng, 100*sim.Microsecond)
-				m.SSD.FW.Track(smp)
-				m.Host.Cache.Track(smp)
-			}
+			smp := traceMachine(m, tl)
 			idleMeter, err := runner.NewEnergyMeter(m)
 			if err != nil {
 				return err
@@ -206,21 +197,12 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 
 // fioTable is the text table of the results, merged when the first job has group_reporting.
 func fioTable(jobs []fio.Job, res []fio.JobResult) *report.Table {
-	if jobs[0].GroupReporting && len(res) > 1 {
-		res = []fio.JobResult{fio.MergeResults(res)}
-	}
 	ps := fioTextPercentiles(jobs)
 	h := append([]string{"job", "dir", "IOs", "IOPS", "MB/s", "mean"}, ps.Labels()...)
 	t := &report.Table{Title: "fio jobs", Header: append(h, "max")}
-	for _, r := range res {
+	for _, r := range fioGroups(jobs, res) {
 		secs := max(r.End-r.MeasureStart, 1).Seconds()
-		for _, d := range []struct {
-			name string
-			s    *fio.DirStats
-		}{{"read", &r.Read}, {"write", &r.Write}, {"flush", &r.Flush}} {
-			if d.s.IOs == 0 {
-				continue
-			}
+		for _, d := range fioDirs(&r) {
 			h := &d.s.Lat
 			row := []string{r.Name, d.name, fmt.Sprint(d.s.IOs), fmt.Sprintf("%.0f", float64(d.s.IOs)/secs),
 				fmt.Sprintf("%.1f", float64(d.s.Bytes)/secs/1e6), report.Duration(sim.Time(int64(h.Mean())))}
@@ -231,6 +213,32 @@ func fioTable(jobs []fio.Job, res []fio.JobResult) *report.Table {
 		}
 	}
 	return t
+}
+
+// fioGroups returns the results a table reports: one merged result with group_reporting
+// (the jobs' first section sets it for all), else each job's.
+func fioGroups(jobs []fio.Job, res []fio.JobResult) []fio.JobResult {
+	if jobs[0].GroupReporting && len(res) > 1 {
+		return []fio.JobResult{fio.MergeResults(res)}
+	}
+	return res
+}
+
+// fioDir is one direction's statistics of a job's result.
+type fioDir struct {
+	name string
+	s    *fio.DirStats
+}
+
+// fioDirs returns the directions of r that did any I/O: read, write, flush in that order.
+func fioDirs(r *fio.JobResult) []fioDir {
+	var ds []fioDir
+	for _, d := range [...]fioDir{{"read", &r.Read}, {"write", &r.Write}, {"flush", &r.Flush}} {
+		if d.s.IOs > 0 {
+			ds = append(ds, d)
+		}
+	}
+	return ds
 }
 
 // fioTextPercentiles are the text table's percentiles: the jobs' percentile_list when every

@@ -14,22 +14,13 @@ import (
 // job's measured span (MeasureStart to its last completion, as fio.json's bw and iops), the
 // latency in µs at the percentiles of fioCSVPercentiles.
 func fioCSV(jobs []fio.Job, res []fio.JobResult) *report.Table {
-	if jobs[0].GroupReporting && len(res) > 1 {
-		res = []fio.JobResult{fio.MergeResults(res)}
-	}
 	ps := fioCSVPercentiles(jobs)
 	h := []string{"job", "dir", "ios", "io_bytes", "runtime_us", "iops", "mb_per_s"}
 	t := &report.Table{Title: "fio jobs", Header: append(h, latencyHeader(ps)...)}
-	for _, r := range res {
+	for _, r := range fioGroups(jobs, res) {
 		span := max(r.End-r.MeasureStart, 1)
 		secs := span.Seconds()
-		for _, d := range []struct {
-			name string
-			s    *fio.DirStats
-		}{{"read", &r.Read}, {"write", &r.Write}, {"flush", &r.Flush}} {
-			if d.s.IOs == 0 {
-				continue
-			}
+		for _, d := range fioDirs(&r) {
 			row := []string{r.Name, d.name, strconv.FormatInt(d.s.IOs, 10), strconv.FormatInt(d.s.Bytes, 10),
 				exact(psToUs(int64(span))), exact(float64(d.s.IOs) / secs), exact(float64(d.s.Bytes) / secs / 1e6)}
 			t.Append(append(row, latencyOf(&d.s.Lat, ps).cells(exact)...)...)

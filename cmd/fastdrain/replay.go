@@ -152,16 +152,7 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		return err
 	}
 	defer m.Eng.Close()
-	var smp *sim.Sampler
-	if tl != nil {
-		// The timeline gets every resource and, as counter tracks, the firmware's and the
-		// page cache's sampled state every 100 µs.
-		tl.Attach(m.Resources()...)
-		runner.TraceFlows(m.SSD, tl)
-		smp = sim.NewSampler(m.Eng, 100*sim.Microsecond)
-		m.SSD.FW.Track(smp)
-		m.Host.Cache.Track(smp)
-	}
+	smp := traceMachine(m, tl)
 	fit := replay.FitOptions(topt, dev)
 	var src replay.Source
 	var st trace.Stats

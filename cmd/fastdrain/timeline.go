@@ -7,7 +7,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
 )
@@ -80,4 +82,20 @@ func (tf *timelineFlags) write(tl *report.Timeline, stderr io.Writer, counters [
 		}
 	}
 	return f.Close()
+}
+
+// traceMachine attaches timeline tl (nil: none) to a whole machine as replay and fio trace
+// it: every resource, each NVMe command's slice and its flows, and the firmware's and the
+// page cache's state sampled every 100 µs as counter tracks (the sampler returned; nil
+// without a timeline).
+func traceMachine(m *platforms.Machine, tl *report.Timeline) *sim.Sampler {
+	if tl == nil {
+		return nil
+	}
+	tl.Attach(m.Resources()...)
+	runner.TraceFlows(m.SSD, tl)
+	smp := sim.NewSampler(m.Eng, 100*sim.Microsecond)
+	m.SSD.FW.Track(smp)
+	m.Host.Cache.Track(smp)
+	return smp
 }
