@@ -245,17 +245,7 @@ func TestBASTIntegrityPatterns(t *testing.T) {
 	require.Positive(t, s.FullMerges)
 	require.Positive(t, s.Trims)
 	require.Positive(t, checked)
-	r.eng.Spawn("final", func(p *sim.Proc) {
-		got := make([]uint64, 8)
-		for lba := int64(0); lba < span; lba += 8 {
-			n := int(min(8, span-lba))
-			require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpRead, lba, n, nvmectrl.Hint{}, got).status)
-			for i := 0; i < n; i++ {
-				require.Equal(t, ref[lba+int64(i)], got[i], "final read of lba %d", lba+int64(i))
-			}
-		}
-	})
-	r.eng.Run()
+	r.readBack(t, span, ref)
 	t.Logf("%d reads checked; merges: %d switch, %d partial, %d full; %d copies; %d trims; WAF %.2f",
 		checked, s.SwitchMerges, s.PartialMerges, s.FullMerges, s.MergeCopies, s.Trims, s.WAF())
 }

@@ -270,3 +270,20 @@ func release(busy []bool, lba int64, n int) {
 		busy[i] = false
 	}
 }
+
+// readBack reads every page of the first span back, eight at a time, from wherever it is
+// (buffer or flash), and checks each against its expected stamp ref[lba].
+func (r *rig) readBack(t testing.TB, span int64, ref []uint64) {
+	t.Helper()
+	r.eng.Spawn("final", func(p *sim.Proc) {
+		got := make([]uint64, 8)
+		for lba := int64(0); lba < span; lba += 8 {
+			n := int(min(8, span-lba))
+			require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpRead, lba, n, nvmectrl.Hint{}, got).status)
+			for i := 0; i < n; i++ {
+				require.Equal(t, ref[lba+int64(i)], got[i], "final read of lba %d", lba+int64(i))
+			}
+		}
+	})
+	r.eng.Run()
+}

@@ -161,17 +161,7 @@ func spanRunOn(t testing.TB, spec Spec, mod func(*channel.Spec), ios int, seed u
 	require.NoError(t, f.FTL().Check())
 	require.Positive(t, checked)
 	// After the run, every page read back from wherever it is, buffer or flash.
-	r.eng.Spawn("final", func(p *sim.Proc) {
-		got := make([]uint64, 8)
-		for lba := int64(0); lba < span; lba += 8 {
-			n := int(min(8, span-lba))
-			require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpRead, lba, n, nvmectrl.Hint{}, got).status)
-			for i := 0; i < n; i++ {
-				require.Equal(t, ref[lba+int64(i)], got[i], "final read of lba %d", lba+int64(i))
-			}
-		}
-	})
-	r.eng.Run()
+	r.readBack(t, span, ref)
 	if testing.Verbose() {
 		t.Logf("%v/%v: %d reads checked, %d GC runs, %d pages moved, WAF %.2f, %d evictor and %d GC collisions, sim time %v",
 			spec.Buffer.Policy, spec.FTL.Allocator, checked, f.Stats.GCRuns, f.Stats.GCPagesMoved, f.FTL().Stats.WAF(), evictHits, gcHits, r.eng.Now())

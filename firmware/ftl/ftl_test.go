@@ -313,36 +313,18 @@ func TestRandomWorkloadInvariants(t *testing.T) {
 					}
 					require.ErrorIs(t, err, ErrNoSpace)
 					// Clean every plane of this die that needs it, then retry.
-					cleaned := false
-					for pl := 0; pl < g.Planes; pl++ {
-						for f.NeedsGC(die, pl) {
-							v, ok := f.PickVictim(die, pl)
-							if !ok {
-								break
-							}
-							buf = f.ValidUnits(v, buf[:0])
-							for _, p := range buf {
-								f.Relocate(p)
-							}
-							f.Erase(v)
-							gcs++
-							cleaned = true
-							require.NoError(t, f.Check())
+					var cleaned int
+					buf, cleaned = cleanDie(t, f, die, buf, func(valid []Unit) {
+						for _, p := range valid {
+							f.Relocate(p)
 						}
-					}
-					require.True(t, cleaned, "write failed and GC found nothing to clean on die %d", die)
+					})
+					gcs += cleaned
+					require.Positive(t, cleaned, "write failed and GC found nothing to clean on die %d", die)
 				}
 				ref[lpn] = true
 			}
-			for lpn := int64(0); lpn < n; lpn++ {
-				p := f.Lookup(lpn)
-				require.Equal(t, ref[lpn], p != NoUnit, "lpn %d", lpn)
-				if p != NoUnit {
-					owner, ok := f.Owner(p)
-					require.True(t, ok)
-					require.Equal(t, lpn, owner)
-				}
-			}
+			requireMapped(t, f, ref)
 			require.NoError(t, f.Check())
 			require.Positive(t, gcs)
 			if tc.allLSB {
@@ -363,4 +345,41 @@ func TestMappingMemoryBudget(t *testing.T) {
 	// 4 B per physical page (reverse map) + 4 B per logical page (93 % of them).
 	require.LessOrEqual(t, f.MappingBytes(), 8*g.Pages())
 	require.Equal(t, 4*g.Pages()+4*f.LogicalPages(), f.MappingBytes())
+}
+
+// cleanDie collects every plane of die that needs GC, as the firmware's GC task does: each
+// victim's valid units go to move (which relocates them), then the victim is erased and the
+// FTL's invariants checked. It returns buf (reused for the valid units) and the blocks erased.
+func cleanDie(t *testing.T, f *FTL, die int, buf []Unit, move func(valid []Unit)) ([]Unit, int) {
+	t.Helper()
+	erased := 0
+	for pl := 0; pl < f.g.Planes; pl++ {
+		for f.NeedsGC(die, pl) {
+			v, ok := f.PickVictim(die, pl)
+			if !ok {
+				break
+			}
+			buf = f.ValidUnits(v, buf[:0])
+			move(buf)
+			f.Erase(v)
+			erased++
+			require.NoError(t, f.Check())
+		}
+	}
+	return buf, erased
+}
+
+// requireMapped checks that exactly the logical pages in ref are mapped, each to a unit
+// whose reverse map names it.
+func requireMapped(t *testing.T, f *FTL, ref map[int64]bool) {
+	t.Helper()
+	for lpn := int64(0); lpn < f.LogicalPages(); lpn++ {
+		u := f.Lookup(lpn)
+		require.Equal(t, ref[lpn], u != NoUnit, "lpn %d", lpn)
+		if u != NoUnit {
+			owner, ok := f.Owner(u)
+			require.True(t, ok)
+			require.Equal(t, lpn, owner)
+		}
+	}
 }

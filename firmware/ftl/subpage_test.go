@@ -132,40 +132,22 @@ func TestSubPageRandomWorkload(t *testing.T) {
 						break
 					}
 					require.ErrorIs(t, err, ErrNoSpace)
-					cleaned := false
-					for pl := 0; pl < g.Planes; pl++ {
-						for f.NeedsGC(die, pl) {
-							v, ok := f.PickVictim(die, pl)
-							if !ok {
-								break
-							}
-							buf = f.ValidUnits(v, buf[:0])
-							for j := 0; j < len(buf); j += k {
-								chunk := buf[j:min(j+k, len(buf))]
-								padded += int64(k - len(chunk))
-								f.RelocateUnits(chunk)
-							}
-							f.Erase(v)
-							gcs++
-							cleaned = true
-							require.NoError(t, f.Check())
+					var cleaned int
+					buf, cleaned = cleanDie(t, f, die, buf, func(valid []Unit) {
+						for j := 0; j < len(valid); j += k {
+							chunk := valid[j:min(j+k, len(valid))]
+							padded += int64(k - len(chunk))
+							f.RelocateUnits(chunk)
 						}
-					}
-					require.True(t, cleaned, "write failed and GC found nothing to clean on die %d (op %d)", die, i)
+					})
+					gcs += cleaned
+					require.Positive(t, cleaned, "write failed and GC found nothing to clean on die %d (op %d)", die, i)
 				}
 				for _, l := range lpns {
 					ref[l] = true
 				}
 			}
-			for lpn := int64(0); lpn < n; lpn++ {
-				u := f.Lookup(lpn)
-				require.Equal(t, ref[lpn], u != NoUnit, "lpn %d", lpn)
-				if u != NoUnit {
-					owner, ok := f.Owner(u)
-					require.True(t, ok)
-					require.Equal(t, lpn, owner)
-				}
-			}
+			requireMapped(t, f, ref)
 			require.NoError(t, f.Check())
 			require.Positive(t, gcs)
 			require.Equal(t, padded, f.Stats.Padded)
