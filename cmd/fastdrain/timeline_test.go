@@ -20,19 +20,7 @@ func TestFlashbenchTimelineTruncatedAndFiltered(t *testing.T) {
 		"--timeline", path, "--timeline-max", "100", "--timeline-tracks", "-die[")
 	require.NoError(t, err)
 	require.Contains(t, out, "warning: the timeline reached --timeline-max 100 intervals at ")
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	require.NoError(t, err)
-	var doc struct {
-		TraceEvents []struct {
-			Ph   string         `json:"ph"`
-			Name string         `json:"name"`
-			Args map[string]any `json:"args"`
-		} `json:"traceEvents"`
-	}
-	require.NoError(t, json.NewDecoder(zr).Decode(&doc))
+	doc := readGzipTrace(t, path)
 	var xs, marks int
 	tracks := map[string]bool{}
 	for _, e := range doc.TraceEvents {
@@ -60,22 +48,7 @@ func TestRunTimelineFlowsFilteredAndGzipped(t *testing.T) {
 	_, err := run("run", "--preset", "fastdrain-tlc", "--scenario", "apache-u+ungzip", "--duration", "120ms",
 		"--no-files", "--timeline", path, "--timeline-window", "100ms:110ms", "--timeline-tracks=-dram")
 	require.NoError(t, err)
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	require.NoError(t, err)
-	var doc struct {
-		TraceEvents []struct {
-			Ph   string         `json:"ph"`
-			Name string         `json:"name"`
-			ID   int            `json:"id"`
-			Pid  int            `json:"pid"`
-			Tid  int            `json:"tid"`
-			Args map[string]any `json:"args"`
-		} `json:"traceEvents"`
-	}
-	require.NoError(t, json.NewDecoder(zr).Decode(&doc))
+	doc := readGzipTrace(t, path)
 	type key struct{ pid, tid int }
 	tracks := map[key]string{}
 	starts, ends := map[int]string{}, map[int]string{}
@@ -99,4 +72,29 @@ func TestRunTimelineFlowsFilteredAndGzipped(t *testing.T) {
 		require.True(t, ok, "flow %d has an end", id)
 		require.True(t, strings.HasPrefix(to, "ch["), "flow %d ends on %s", id, to)
 	}
+}
+
+// gzipTrace is the part of a trace-event file the timeline tests read.
+type gzipTrace struct {
+	TraceEvents []struct {
+		Ph   string         `json:"ph"`
+		Name string         `json:"name"`
+		ID   int            `json:"id"`
+		Pid  int            `json:"pid"`
+		Tid  int            `json:"tid"`
+		Args map[string]any `json:"args"`
+	} `json:"traceEvents"`
+}
+
+// readGzipTrace decodes the gzip-compressed trace-event file at path.
+func readGzipTrace(t *testing.T, path string) gzipTrace {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	require.NoError(t, err)
+	var doc gzipTrace
+	require.NoError(t, json.NewDecoder(zr).Decode(&doc))
+	return doc
 }
