@@ -10,9 +10,13 @@ import (
 // evictor is the buffer manager: it decides, by policy, when to write buffered pages to
 // flash, to which dies, and whether in the foreground (urgent: LSB pages under the
 // latency-aware allocator) or the background. It works in rounds, one after the other
-// while a round sends pages, and otherwise waits to be notified. A round is two
-// run-to-completion steps: the decision (charged Cycles.Evict on core 0) and the issue of
-// its programs (charged per page).
+// while a round sends pages, and otherwise waits to be notified. A round is a decision
+// (one run-to-completion step, charged Cycles.Evict on core 0) followed by the issue of its
+// programs in steps of at most Buffer.IssueBatch pages (each charged per page on core 0),
+// so the HIL's steps that share the core run between them, as a firmware main loop serves
+// its host queues between flash requests. Between issue steps the decision is looked at
+// again (a state check, inside the round's Evict charge): a round whose mode has changed
+// ends, and the next is decided afresh.
 type evictor struct {
 	f          *Firmware
 	policy     EvictionPolicy
@@ -23,6 +27,16 @@ type evictor struct {
 	dieRR      int  // the die a round starts at, round robin
 	victims    []buffer.Victim
 	modeLog    []ModeChange
+	// The round in progress, between its issue steps: its mode, the pages it may still send
+	// (Decision.Pages), and where in its visit of the dies the next step goes on (the pass
+	// and the place in the scheduler's interleaved order; start is the round's first place).
+	mode         EvictMode
+	left         int
+	start        int
+	pass, cursor int
+	batchFull    bool // the last issue step sent a whole batch
+	midVisit     bool // the step stopped inside a foreground visit to the die at cursor
+	visitRoom    int  // the programs that visit may still send
 	// extraUnits counts the units a round's programs carried beyond one each (sub-page
 	// mapping), charged Cycles.Allocate each with the round's issue.
 	extraUnits int64
@@ -32,9 +46,12 @@ type evictor struct {
 const (
 	evRound   int64 = iota // start a round
 	evDecided              // the round's decision has been computed
-	evIssued               // the round's allocations and issues have been computed
+	evIssued               // an issue step's allocations and issues have been computed
 	evRetry                // the policy's retry time has come
 )
+
+// noLimit is a round's page budget when its decision sets none.
+const noLimit = int(^uint(0) >> 1)
 
 // notify starts a round if the evictor is waiting (a signal's Notify).
 func (ev *evictor) notify() {
@@ -55,7 +72,7 @@ func (ev *evictor) HandleEvent(e *sim.Event) {
 	case evDecided:
 		ev.decided()
 	case evIssued:
-		ev.round() // a round that sent pages is followed by another
+		ev.issued()
 	case evRetry:
 		ev.retrying = false
 		ev.notify()
@@ -92,20 +109,56 @@ func (ev *evictor) round() {
 	}
 }
 
-// decided issues the round's evictions and charges their work, or waits if there were none.
+// decided begins the round's issue, or waits if the round sends nothing.
 func (ev *evictor) decided() {
 	f := ev.f
 	d := ev.decide() // the state may have moved while the decision was computed
-	issued := f.evictRound(d)
-	if issued == 0 {
-		ev.wait(d)
+	if d.Mode == EvictIdle {
+		ev.wait(d) // the write it was for found room meanwhile
 		return
 	}
-	c := int64(issued)*(f.spec.Cycles.Allocate+f.spec.Cycles.FlashIssue) + ev.extraUnits*f.spec.Cycles.Allocate
-	ev.extraUnits = 0
-	if !ev.compute(c, evIssued) {
-		ev.round()
+	ev.mode, ev.left = d.Mode, d.Pages
+	if ev.left <= 0 {
+		ev.left = noLimit
 	}
+	ev.start, ev.pass, ev.cursor, ev.midVisit = f.evict.dieRR, 0, f.evict.dieRR, false
+	f.evict.dieRR = (f.evict.dieRR + 1) % f.geo.Dies()
+	if n := ev.step(); n == 0 {
+		ev.wait(d)
+	}
+}
+
+// step issues up to IssueBatch of the round's pages and charges their work; it returns how
+// many it sent. When their work is charged, issued goes on with the round.
+func (ev *evictor) step() int {
+	f := ev.f
+	n := f.evictRound(ev.mode, min(ev.left, f.spec.Buffer.IssueBatch))
+	if n == 0 {
+		return 0
+	}
+	if ev.left != noLimit {
+		ev.left -= n
+	}
+	c := int64(n)*(f.spec.Cycles.Allocate+f.spec.Cycles.FlashIssue) + ev.extraUnits*f.spec.Cycles.Allocate
+	ev.extraUnits = 0
+	ev.batchFull = n == f.spec.Buffer.IssueBatch
+	if !ev.compute(c, evIssued) {
+		ev.issued()
+	}
+	return n
+}
+
+// issued goes on after an issue step: a step that filled its batch is followed by the
+// round's next step while the round's mode holds and it may send more; otherwise (the
+// round sent all it could, or its mode changed) a new round is decided, as a round that
+// sent pages is followed by another.
+func (ev *evictor) issued() {
+	if ev.batchFull && ev.left > 0 && ev.pass < 2 {
+		if d := ev.decide(); d.Mode == ev.mode && ev.step() > 0 {
+			return
+		}
+	}
+	ev.round()
 }
 
 // wait makes the evictor wait to be notified, and arms the policy's retry if it asked for
@@ -139,45 +192,63 @@ func (ev *evictor) decide() Decision {
 	return ev.policy.Decide(v)
 }
 
-// evictRound issues one round of evictions as decided and returns how many pages it sent.
-// It visits, in channel-first interleaved order from the round-robin start, the dies in
-// the scheduler's open set for the mode: foreground fills each up to ForegroundPerDie
-// programs queued; background sends one page to each, up to BackgroundMax in flight; at
-// most d.Pages in all if that is positive.
-func (f *Firmware) evictRound(d Decision) int {
-	if d.Mode == EvictIdle {
-		return 0 // the write it was for found room meanwhile
-	}
-	fg := d.Mode == EvictForeground
-	limit := d.Pages
-	if limit <= 0 {
-		limit = int(^uint(0) >> 1)
-	}
+// evictRound issues up to limit pages of the round in progress in mode and returns how many
+// it sent. A round visits, in channel-first interleaved order from its round-robin start
+// (ev.start), the dies in the scheduler's open set for the mode: foreground fills each up to
+// ForegroundPerDie programs queued; background sends one page to each, up to BackgroundMax
+// in flight. A call that stops at limit leaves the round's place (ev.pass, ev.cursor) where
+// the next call goes on: at the die it was filling (foreground) or the one after it
+// (background), so the round's issue steps together send what one uninterrupted round would.
+func (f *Firmware) evictRound(mode EvictMode, limit int) int {
+	ev := &f.evict
+	fg := mode == EvictForeground
 	dies := f.geo.Dies()
 	open := f.sched.bgOpen
 	if fg {
 		open = f.sched.fgOpen
 	}
 	issued := 0
-	start := f.evict.dieRR
-	f.evict.dieRR = (f.evict.dieRR + 1) % dies
-	for pass := 0; pass < 2; pass++ {
-		lo, hi := start, dies // from the start to the end, then round to the start
-		if pass == 1 {
-			lo, hi = 0, start
+	for ; ev.pass < 2; ev.pass, ev.cursor = ev.pass+1, 0 {
+		hi := dies // from the start to the end, then round to the start
+		if ev.pass == 1 {
+			hi = ev.start
 		}
-		for p := open.Next(lo, hi); p < hi && f.buf.Dirty() > 0 && issued < limit; p = open.Next(p+1, hi) {
+		for p := open.Next(ev.cursor, hi); p < hi && f.buf.Dirty() > 0; p = open.Next(p+1, hi) {
+			if issued == limit {
+				ev.cursor = p
+				return issued
+			}
 			g := int(f.sched.order[p])
 			if fg {
-				for f.sched.queuedPrograms(g) < f.spec.Buffer.ForegroundPerDie && f.buf.Dirty() > 0 && issued < limit {
+				// A visit fills the die to ForegroundPerDie programs queued. A visit cut by
+				// the step's limit goes on with the room the die had at the cut, although
+				// the die may have taken queued programs into its channel since: the round
+				// sends what it would have sent uninterrupted.
+				resumed := ev.midVisit && p == ev.cursor
+				room := ev.visitRoom
+				ev.midVisit = false
+				for (resumed && room > 0) || (!resumed && f.sched.queuedPrograms(g) < f.spec.Buffer.ForegroundPerDie) {
+					if f.buf.Dirty() == 0 {
+						break
+					}
+					if issued == limit {
+						ev.cursor, ev.midVisit = p, true
+						ev.visitRoom = f.spec.Buffer.ForegroundPerDie - f.sched.queuedPrograms(g)
+						if resumed {
+							ev.visitRoom = room
+						}
+						return issued
+					}
 					if !f.evictOne(g, ftl.Foreground) {
 						break
 					}
 					issued++
+					room--
 				}
 				continue
 			}
-			if f.evict.bgInFlight >= f.spec.Buffer.BackgroundMax {
+			if ev.bgInFlight >= f.spec.Buffer.BackgroundMax {
+				ev.pass = 2 // the round is done
 				return issued
 			}
 			// Background: one page to an open die (bgOpen: no host reads on it and fewer than
@@ -185,6 +256,10 @@ func (f *Firmware) evictRound(d Decision) int {
 			if f.evictOne(g, ftl.Background) {
 				issued++
 			}
+		}
+		if f.buf.Dirty() == 0 {
+			ev.pass = 2
+			return issued
 		}
 	}
 	return issued

@@ -57,6 +57,10 @@ type Buffer struct {
 	// ForegroundPerDie bounds the eviction programs queued per die in foreground (and
 	// vanilla on-demand) eviction.
 	ForegroundPerDie int `yaml:"foreground_per_die"`
+	// IssueBatch bounds the pages the evictor allocates and issues in one run-to-completion
+	// step on core 0 (each charged Cycles.Allocate + Cycles.FlashIssue); the HIL's steps on
+	// that core run between the steps (evict.go).
+	IssueBatch int `yaml:"issue_batch"`
 	// Upcall is which occupancy the level in completions reports: "predicted" (default;
 	// occupancy + announced + reserved, the paper's "buffer overflow in the near-future") or
 	// "current" (the occupancy alone). hint.go documents both readings of the paper.
@@ -98,7 +102,7 @@ func DefaultSpec() Spec {
 			Complete: 400, GCPerPage: 300, FlashIssue: 200},
 		Buffer: Buffer{Policy: Vanilla, Pages: 131072, Order: "lru",
 			Watermarks: buffer.Watermarks{Low: 0.5, High: 0.8}, BackgroundPerDie: 1,
-			BackgroundMax: 64, ForegroundPerDie: 2},
+			BackgroundMax: 64, ForegroundPerDie: 2, IssueBatch: 4},
 		FTL:       ftl.DefaultConfig(),
 		Scheduler: Sched{ReadFirst: true, GCWeight: 4, DieDepth: 2, MultiPlane: true, Order: PriorityOrder},
 	}
@@ -150,6 +154,9 @@ func (s Spec) Validate() error {
 	if s.Buffer.BackgroundPerDie < 1 || s.Buffer.BackgroundMax < 1 || s.Buffer.ForegroundPerDie < 1 {
 		bad("firmware.buffer: background_per_die (%d), background_max (%d) and foreground_per_die (%d) must be positive",
 			s.Buffer.BackgroundPerDie, s.Buffer.BackgroundMax, s.Buffer.ForegroundPerDie)
+	}
+	if s.Buffer.IssueBatch < 1 {
+		bad("firmware.buffer.issue_batch: %d must be at least 1", s.Buffer.IssueBatch)
 	}
 	errs = append(errs, s.PowerLoss.validate()...)
 	if _, err := schedOrders.lookup(s.Scheduler.Order); err != nil {

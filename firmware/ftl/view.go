@@ -24,11 +24,16 @@ func (v View) IsOpen(b BlockID) bool { return v.f.blocks[b].state == stOpen }
 // IsFull reports whether every page of block b has been programmed or skipped.
 func (v View) IsFull(b BlockID) bool { return v.f.blocks[b].state == stFull }
 
-// Reclaimable reports whether block b is a GC candidate: full, with at least one page
-// that is invalid or was skipped.
+// Reclaimable reports whether block b is a GC candidate: full, and its valid units fill
+// fewer pages than it has, so moving them frees at least one page. With one unit a page
+// that is a block with at least one page invalid or skipped. With k units a page, GC packs
+// the units it moves k to a page, in batches that hold a whole number of pages, so v valid
+// units take ⌈v / k⌉ pages: a block of 64 pages and k = 4 with 253 valid units would take
+// ⌈253 / 4⌉ = 64 pages to free 64, and a die whose blocks are all like it would collect
+// them for ever without gaining a page. It is a candidate only with at most 63 · 4 = 252.
 func (v View) Reclaimable(b BlockID) bool {
 	m := &v.f.blocks[b]
-	return m.state == stFull && int(m.valid) != v.f.g.PagesPerBlock*v.f.k
+	return m.state == stFull && int(m.valid) <= (v.f.g.PagesPerBlock-1)*v.f.k
 }
 
 // ValidCount returns the units of block b holding current data (pages, with one unit a
