@@ -33,8 +33,8 @@ func TestSlotTracksShowTheCommandsInFlight(t *testing.T) {
 	// data-out, while the last SQE arrives within a few syscalls and fetches of the
 	// first — so they take slots 0, 1, 2 and 3, one each. Every slice is on its slot's
 	// track, so the serial reads are two slices on nvme.slot[0] and the burst is four
-	// overlapping slices on nvme.slot[0] … nvme.slot[3]: the tracks a window uses are
-	// nvme.slot[0] up to nvme.slot[k−1], k the most commands the controller held at once.
+	// overlapping slices on nvme.slot[0] … nvme.slot[3]: a run's commands use nvme.slot[0]
+	// up to nvme.slot[k−1], k the most commands the controller has held at once so far.
 	c, err := platforms.Load(platforms.Options{Preset: "tiny"})
 	require.NoError(t, err)
 	m, err := platforms.Build(c)
