@@ -12,7 +12,8 @@ import (
 
 // TraceFlows gives the timeline one span per NVMe command, on the track of the controller
 // slot holding it ("ssd.nvme.slot[3]": a slot holds one command at a time, from the SQE's
-// arrival to the completion), named by opcode, submission queue and command id (the pair
+// arrival to the completion; the controller reuses the slot freed last, so commands one at a
+// time share one track and k held at once use k), named by opcode, submission queue and command id (the pair
 // NVMe makes unique among outstanding commands), and flow arrows from it to what it
 // caused (firmware.FlowTracer): a read's sense on the die (its tR) and data-out on the
 // channel bus, a write's data written into DRAM, and the program of an eviction that

@@ -54,7 +54,7 @@ func (tf *timelineFlags) write(tl *report.Timeline, stderr io.Writer, counters [
 		return nil
 	}
 	tl.AddCounters(counters...)
-	if tl.NumTracks() == 0 {
+	if tl.NumTracks() == 0 && tl.Spans() == 0 { // a filter may keep only the command slot tracks
 		fmt.Fprintf(stderr, "warning: --timeline-tracks %q kept no track\n", tf.tracks)
 	}
 	if tl.Dropped > 0 {

@@ -74,6 +74,32 @@ func TestRunTimelineFlowsFilteredAndGzipped(t *testing.T) {
 	}
 }
 
+func TestRunTimelineOfTheSlotTracksOnly(t *testing.T) {
+	// --timeline-tracks nvme keeps no resource (none is named with "nvme") but keeps the
+	// controller's command slot tracks, ssd.nvme.slot[K]: the file has command slices on
+	// them and no other thread track, and the command does not warn that the filter kept
+	// nothing. apache-u+ungzip issues its first read within the first 10 µs, so 20 ms hold
+	// some commands.
+	path := filepath.Join(t.TempDir(), "tl.json.gz")
+	out, err := run("run", "--preset", "fastdrain-tlc", "--scenario", "apache-u+ungzip", "--duration", "20ms",
+		"--no-files", "--timeline", path, "--timeline-window", "0s:20ms", "--timeline-tracks", "nvme")
+	require.NoError(t, err)
+	require.False(t, strings.Contains(out, "kept no track"), "the filter kept the slot tracks")
+	doc := readGzipTrace(t, path)
+	threads, slices := 0, 0
+	for _, e := range doc.TraceEvents {
+		switch {
+		case e.Ph == "M" && e.Name == "thread_name":
+			threads++
+			require.True(t, strings.HasPrefix(e.Args["name"].(string), "nvme.slot["), e.Args["name"])
+		case e.Ph == "X":
+			slices++
+		}
+	}
+	require.Positive(t, threads)
+	require.Positive(t, slices)
+}
+
 // gzipTrace is the part of a trace-event file the timeline tests read.
 type gzipTrace struct {
 	TraceEvents []struct {
