@@ -121,8 +121,8 @@ func (ev *evictor) decided() {
 	if ev.left <= 0 {
 		ev.left = noLimit
 	}
-	ev.start, ev.pass, ev.cursor, ev.midVisit = f.evict.dieRR, 0, f.evict.dieRR, false
-	f.evict.dieRR = (f.evict.dieRR + 1) % f.geo.Dies()
+	ev.start, ev.pass, ev.cursor, ev.midVisit = ev.dieRR, 0, ev.dieRR, false
+	ev.dieRR = (ev.dieRR + 1) % f.geo.Dies()
 	if n := ev.step(); n == 0 {
 		ev.wait(d)
 	}
@@ -232,11 +232,10 @@ func (f *Firmware) evictRound(mode EvictMode, limit int) int {
 						break
 					}
 					if issued == limit {
-						ev.cursor, ev.midVisit = p, true
-						ev.visitRoom = f.spec.Buffer.ForegroundPerDie - f.sched.queuedPrograms(g)
-						if resumed {
-							ev.visitRoom = room
+						if !resumed {
+							room = f.spec.Buffer.ForegroundPerDie - f.sched.queuedPrograms(g)
 						}
+						ev.cursor, ev.midVisit, ev.visitRoom = p, true, room
 						return issued
 					}
 					if !f.evictOne(g, ftl.Foreground) {
