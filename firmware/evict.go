@@ -40,6 +40,16 @@ type evictor struct {
 	// extraUnits counts the units a round's programs carried beyond one each (sub-page
 	// mapping), charged Cycles.Allocate each with the round's issue.
 	extraUnits int64
+	// idleDies is the round's Decision.IdleDies: a background round sends only to dies idle
+	// of host work (activity.go).
+	idleDies bool
+	// The evictor's mode for Stats.ForegroundTime: whether its last decision was
+	// foreground, and since when.
+	fgOn    bool
+	fgSince sim.Time
+	// hintEp: the policy's foreground mode in force was started by the hint (LogSwitch),
+	// for Stats.HintActedOn.
+	hintEp bool
 }
 
 // Codes of the evictor's events.
@@ -94,6 +104,7 @@ func (ev *evictor) compute(n int64, code int64) bool {
 func (ev *evictor) round() {
 	f := ev.f
 	if f.buf.Dirty() == 0 {
+		ev.setMode(EvictIdle)
 		ev.waiting = true
 		if f.pl.cut {
 			f.drainIdle()
@@ -117,7 +128,8 @@ func (ev *evictor) decided() {
 		ev.wait(d) // the write it was for found room meanwhile
 		return
 	}
-	ev.mode, ev.left = d.Mode, d.Pages
+	ev.setMode(d.Mode)
+	ev.mode, ev.left, ev.idleDies = d.Mode, d.Pages, d.IdleDies
 	if ev.left <= 0 {
 		ev.left = noLimit
 	}
@@ -164,6 +176,7 @@ func (ev *evictor) issued() {
 // wait makes the evictor wait to be notified, and arms the policy's retry if it asked for
 // one (one is armed at a time: a later one waits for it).
 func (ev *evictor) wait(d Decision) {
+	ev.setMode(d.Mode) // a foreground round that found no die with room is still foreground
 	ev.waiting = true
 	if ev.f.pl.cut {
 		ev.f.drainIdle()
@@ -173,6 +186,34 @@ func (ev *evictor) wait(d Decision) {
 		ev.retrying = true
 		ev.f.at(d.Retry, ev, evRetry)
 	}
+}
+
+// setMode records the mode of the evictor's latest decision for Stats.ForegroundTime: the
+// time from a decision to evict in the foreground (sending pages or waiting for a die with
+// room) to the next decision that is not, or to a round that finds nothing dirty.
+func (ev *evictor) setMode(m EvictMode) {
+	fg := m == EvictForeground
+	if fg == ev.fgOn {
+		return
+	}
+	f := ev.f
+	now := f.eng.Now()
+	ev.fgOn = fg
+	if fg {
+		ev.fgSince = now
+	} else {
+		f.Stats.ForegroundTime += now - ev.fgSince
+	}
+}
+
+// StatsAt returns the counters as of now: Stats with a foreground episode still in force
+// counted up to now.
+func (f *Firmware) StatsAt(now sim.Time) Stats {
+	s := f.Stats
+	if ev := &f.evict; ev.fgOn && now > ev.fgSince {
+		s.ForegroundTime += now - ev.fgSince
+	}
+	return s
 }
 
 // decide shows the policy the buffer and returns its decision.
@@ -251,7 +292,11 @@ func (f *Firmware) evictRound(mode EvictMode, limit int) int {
 				return issued
 			}
 			// Background: one page to an open die (bgOpen: no host reads on it and fewer than
-			// BackgroundPerDie programs queued), a little at a time.
+			// BackgroundPerDie programs queued), a little at a time; under the idle-die rule
+			// only to a die the applications are not using (activity.go).
+			if ev.idleDies && f.activity.busy(g, f.eng.Now()) {
+				continue
+			}
 			if f.evictOne(g, ftl.Background) {
 				issued++
 			}
@@ -317,6 +362,7 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 		op.bg = true
 		f.evict.bgInFlight++
 		f.Stats.BackgroundEvictions++
+		f.countBackground(g, 1)
 	} else {
 		f.Stats.ForegroundEvictions++
 	}
@@ -372,6 +418,7 @@ func (f *Firmware) evictUnits(g int, purpose ftl.Purpose) bool {
 		op.bg = true
 		f.evict.bgInFlight++
 		f.Stats.BackgroundEvictions += int64(n)
+		f.countBackground(g, int64(n))
 	} else {
 		f.Stats.ForegroundEvictions += int64(n)
 	}
@@ -389,4 +436,14 @@ func (f *Firmware) evictUnits(g int, purpose ftl.Purpose) bool {
 // drain after a power cut is writing out everything.
 func (f *Firmware) mustPad() bool {
 	return f.pl.cut || f.wb.flushers > 0 || f.wb.roomWaiters > 0
+}
+
+// countBackground counts n background pages sent to die g as sent to an idle or a busy die
+// (Stats.BackgroundIdle, BackgroundBusy), by the idle-die estimate at now.
+func (f *Firmware) countBackground(g int, n int64) {
+	if f.activity.busy(g, f.eng.Now()) {
+		f.Stats.BackgroundBusy += n
+	} else {
+		f.Stats.BackgroundIdle += n
+	}
 }

@@ -211,6 +211,7 @@ func (s *scheduler) enqueue(op *flashOp) {
 	q := &s.dies[op.die]
 	switch op.kind {
 	case opHostRead:
+		s.f.activity.note(op.die, s.f.eng.Now())
 		q.reads.push(op)
 	case opEvict:
 		if op.rewrite {
@@ -356,6 +357,9 @@ func (s *scheduler) submit(op *flashOp) {
 	switch op.kind {
 	case opHostRead, opGCRead:
 		tx.Kind = channel.Read
+		// A host read may suspend the die's program or erase (when the die has suspend);
+		// GC's reads wait for the die.
+		tx.MaySuspend = op.kind == opHostRead
 		_, a := s.f.addr(op.ppn)
 		tx.Addrs = append(tx.Addrs, a)
 		if s.units > 1 {
@@ -403,6 +407,9 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 	if op.kind == opHostRead {
 		s.dies[g].readsOut--
 		s.refresh(g)
+		if tx.Suspended {
+			s.f.Stats.ReadSuspends++
+		}
 	}
 	if tx.Retries > 0 {
 		s.f.faults.ReadRetries += int64(tx.Retries)

@@ -45,7 +45,7 @@ type StatValue struct {
 func (r *Result) StatValues() []StatValue {
 	f, b, l, c := r.Firmware, r.Buffer, r.FTL, r.Cache
 	us := func(t sim.Time) float64 { return float64(t) / float64(sim.Microsecond) }
-	return []StatValue{
+	return append([]StatValue{
 		{"buffer_capacity_pages", float64(r.BufferPages)},
 		{"buffer_peak_occupancy_pages", float64(b.PeakOccupancy)},
 		{"buffer_read_hits", float64(b.ReadHits)},
@@ -71,7 +71,7 @@ func (r *Result) StatValues() []StatValue {
 		{"writer_throttle_pauses", float64(c.ThrottlePauses)},
 		{"dirty_ratio_switches", float64(len(r.Switches))},
 		{"simulated_events", float64(r.Events)},
-	}
+	}, r.engagementValues()...)
 }
 
 // StatsCSV is stats.csv: StatValues as "statistic,value".

@@ -10,9 +10,10 @@ import "github.com/fastdrain-sim/fastdrain/platforms"
 // does; the FTL's other counters start at zero after preconditioning.
 func MachineStats(m *platforms.Machine, label string, wastedBefore int64) *Result {
 	fw := m.SSD.FW
-	r := &Result{Label: label, Config: m.Config, Events: m.Eng.Fired(), Firmware: fw.Stats, Faults: fw.FaultStats(),
+	r := &Result{Label: label, Config: m.Config, Events: m.Eng.Fired(), Firmware: fw.StatsAt(m.Eng.Now()), Faults: fw.FaultStats(),
 		FTL: fw.FTL().Stats, Buffer: fw.Buffer().Stats, BufferPages: fw.Buffer().Capacity(), Cache: *m.Host.Cache.Stats(),
-		ModeChanges: fw.ModeLog()}
+		ModeChanges: fw.ModeLog(), HintedSent: m.Host.Driver.Stats.Hinted}
+	r.ForegroundWindow = r.Firmware.ForegroundTime
 	r.Victims, r.Switches = r.Cache.Victims, r.Cache.Switches
 	for _, k := range r.FTL.Programmed {
 		r.FlashUsed += k

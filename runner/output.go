@@ -83,6 +83,9 @@ func (r *Result) StatsTable() *report.Table {
 	add("pages written back", c.PagesWrittenBack)
 	add("writer throttle time / pauses", fmt.Sprintf("%s / %d", report.Duration(c.ThrottleTime), c.ThrottlePauses))
 	add("dirty-ratio switches", len(r.Switches))
+	for _, e := range r.engagementRows() {
+		add(e[0], e[1])
+	}
 	add("simulated events", r.Events)
 	return t
 }

@@ -84,6 +84,11 @@ type Result struct {
 	Victims     []pagecache.VictimEvent
 	Switches    []pagecache.RatioSwitch
 	ModeChanges []firmware.ModeChange
+	// ForegroundWindow is the time the firmware's evictor was in foreground mode within the
+	// measured window (Firmware.ForegroundTime counts from time 0), and HintedSent the
+	// writes the host's NVMe driver sent with the victimization hint (engagement.go).
+	ForegroundWindow sim.Time
+	HintedSent       int64
 	// Energy is the SSD's energy over the measured window: per component and activity and
 	// its peaks (nil if measurement never started); its power trace is in Series
 	// ("energy.*_mW"), not in Energy.Buckets.
@@ -168,11 +173,13 @@ func Run(o Options) (*Result, error) {
 	// Snapshot every resource when measurement starts (after the data sets exist), then
 	// run to the end of the scenario.
 	var start []sim.Snapshot
+	var fgBefore sim.Time // the evictor's foreground time when measurement starts
 	m.Eng.Spawn("runner.measure", func(p *sim.Proc) {
 		for !run.Started() && !run.Done() {
 			p.Sleep(sim.Millisecond)
 		}
 		m.SSD.Sync(p.Now())
+		fgBefore = m.SSD.FW.StatsAt(p.Now()).ForegroundTime
 		for _, r := range rs {
 			start = append(start, r.Snapshot(p.Now()))
 		}
@@ -198,9 +205,10 @@ func Run(o Options) (*Result, error) {
 		Began: run.Began(), Ended: run.Ended(), Events: m.Eng.Fired(),
 		Utilization:     report.UtilizationTable("utilization", rs, start, end),
 		UtilizationFrac: report.UtilizationFractions("utilization", rs, start, end),
-		Firmware:        m.SSD.FW.Stats, Faults: m.SSD.FW.FaultStats(), FTL: m.SSD.FW.FTL().Stats, Buffer: m.SSD.FW.Buffer().Stats,
+		Firmware:        m.SSD.FW.StatsAt(end), Faults: m.SSD.FW.FaultStats(), FTL: m.SSD.FW.FTL().Stats, Buffer: m.SSD.FW.Buffer().Stats,
 		BufferPages: m.SSD.FW.Buffer().Capacity(), Cache: *m.Host.Cache.Stats(),
-		ModeChanges: m.SSD.FW.ModeLog()}
+		ModeChanges: m.SSD.FW.ModeLog(), HintedSent: m.Host.Driver.Stats.Hinted}
+	res.ForegroundWindow = res.Firmware.ForegroundTime - fgBefore
 	// Keep the samples, not the series: a series' probe closes over the machine, which must
 	// be freed when the run ends (sweeps and figures hold hundreds of results).
 	for _, s := range smp.Series() {

@@ -108,6 +108,7 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	means := meanTable(appsRun, variants, cell)
 	corun := corunnerTable(appsRun, variants, cell)
 	power := energyTable(appsRun, variants, cell)
+	engaged := engagementTable(appsRun, variants, cell)
 	plCells := powerLossCells(scenarios, variants, func(sc, v string) runner.Cell {
 		return runner.Cell{Scenario: sc, Variant: v, Result: results[index[key{sc, v}]]}
 	})
@@ -129,7 +130,7 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 		preset := cf.cfg.preset
 		fmt.Fprintf(out, "FastDrain comparison on %s: %d scenarios × %d variants, %s simulated each\n\n",
 			preset, len(scenarios), len(variants), report.Duration(opts[0].Workload.Scenario.Duration))
-		tabs := []*report.Table{tab, means, corun, power}
+		tabs := []*report.Table{tab, means, corun, power, engaged}
 		if plTab != nil {
 			tabs = append(tabs, plTab)
 		}
@@ -158,7 +159,8 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 		name string
 		t    *report.Table
 	}{{"p99.csv", p99CSV(appsRun, variants, cell)}, {"mean.csv", meanCSV(appsRun, variants, cell)},
-		{"corunner.csv", corunnerCSV(appsRun, variants, cell)}, {"energy.csv", energyCSV(appsRun, variants, cell)}} {
+		{"corunner.csv", corunnerCSV(appsRun, variants, cell)}, {"energy.csv", energyCSV(appsRun, variants, cell)},
+		{"engagement.csv", engagementCSV(appsRun, variants, cell)}} {
 		if err := f.t.SaveCSV(filepath.Join(dir, f.name)); err != nil {
 			return err
 		}
