@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -69,4 +71,78 @@ func TestMeanProgramTime(t *testing.T) {
 	d.OneShot = true
 	require.Equal(t, 5001*sim.Microsecond, meanProgramTime(d))
 	require.Equal(t, 300*sim.Microsecond, meanProgramTime(die.SpecFor(die.SLC)))
+}
+
+// TestBackgroundSkipsBusyDies: FD-Buf's background eviction sends pages only to dies idle
+// of host work; Oracle-BG, the control, to every die without a host read queued or in
+// flight. On the fake (4 dies, background_per_die 1), with idle_half_life 1 ms:
+//   - 4 pages are written and evicted (one a die), and their buffer copies dropped;
+//   - at 2 ms and 2.5 ms the host reads page 0 from flash, on its die X: at the second read
+//     X's count is 1.75 reads, so X stays busy until 1.357 ms after it (TestHostActivityDecay
+//     worked the numbers), whatever the few µs of parsing before each read reaches the
+//     scheduler (the same for both);
+//   - at 3 ms 4 new pages are written (no hint: background eviction).
+//
+// FD-Buf sends all 4 to the three other dies within microseconds (a die whose program has
+// gone to the flash has room for another: background_per_die counts queued programs) and
+// none to X, which is busy until 2.5 + 1.357 = 3.857 ms (plus the few µs). So no background
+// page goes to a busy die. Oracle-BG sends one page to every die at once, X included: one
+// background page to a busy die.
+func TestBackgroundSkipsBusyDies(t *testing.T) {
+	ms := sim.Millisecond
+	run := func(p Policy) (*fake, int, sim.Time) {
+		s := smallSpec(p, "sequential")
+		s.Buffer.IdleHalfLife = ms
+		r := newFake(t, s, 4096)
+		x := -1
+		var read2 sim.Time
+		r.eng.Spawn("host", func(pr *sim.Proc) {
+			w := []uint64{Stamp(0, 1), Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)}
+			r.cmd(pr, nvmectrl.OpWrite, 0, 4, nvmectrl.Hint{}, w)
+			pr.SleepUntil(2 * ms)
+			require.Equal(t, int64(4), r.flash.programs)
+			for lpn := int64(0); lpn < 4; lpn++ {
+				r.fw.buf.Invalidate(lpn)
+			}
+			x = r.fw.geo.Addr(ftl.PPN(r.fw.ftl.Lookup(0))).Die
+			got := make([]uint64, 1)
+			r.cmd(pr, nvmectrl.OpRead, 0, 1, nvmectrl.Hint{}, got)
+			require.Equal(t, Stamp(0, 1), got[0])
+			pr.SleepUntil(2*ms + ms/2)
+			read2 = pr.Now()
+			r.cmd(pr, nvmectrl.OpRead, 0, 1, nvmectrl.Hint{}, got)
+			pr.SleepUntil(3 * ms)
+			w = []uint64{Stamp(10, 1), Stamp(11, 1), Stamp(12, 1), Stamp(13, 1)}
+			r.cmd(pr, nvmectrl.OpWrite, 10, 4, nvmectrl.Hint{}, w)
+		})
+		r.eng.Run()
+		require.Equal(t, int64(2), r.flash.reads)
+		require.Equal(t, int64(8), r.flash.programs)
+		return r, x, read2
+	}
+	r, x, read2 := run(FastDrain)
+	busyUntil := read2 + 1357*sim.Microsecond
+	others := 0
+	for _, p := range r.flash.progLog[4:] {
+		if p.g == x {
+			require.Greater(t, p.at, busyUntil, "a background page went to busy die %d at %v", x, p.at)
+		} else if p.at < busyUntil {
+			others++
+		}
+	}
+	require.Equal(t, 4, others, "the three idle dies took all four pages")
+	require.Zero(t, r.fw.Stats.BackgroundBusy)
+	require.Equal(t, int64(8), r.fw.Stats.BackgroundIdle)
+
+	r, x, read2 = run(OracleBG)
+	busyUntil = read2 + 1357*sim.Microsecond
+	toX := 0
+	for _, p := range r.flash.progLog[4:] {
+		if p.g == x && p.at < busyUntil {
+			toX++
+		}
+	}
+	require.Equal(t, 1, toX, "Oracle-BG sends to every die, busy or not")
+	require.Equal(t, int64(1), r.fw.Stats.BackgroundBusy)
+	require.Equal(t, int64(7), r.fw.Stats.BackgroundIdle)
 }

@@ -43,7 +43,7 @@ func (p *fastDrain) Decide(v *BufferView) Decision {
 	if p.fg || v.Urgent() {
 		return Decision{Mode: EvictForeground}
 	}
-	return Decision{Mode: EvictBackground}
+	return Decision{Mode: EvictBackground, IdleDies: true}
 }
 
 // oracle is the unbounded buffer: it evicts in the foreground only for a flush that waits
