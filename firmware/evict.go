@@ -43,6 +43,13 @@ type evictor struct {
 	// idleDies is the round's Decision.IdleDies: a background round sends only to dies idle
 	// of host work (activity.go).
 	idleDies bool
+	// A foreground round under an allocator that gives fast pages (ftl.FastPager) first
+	// sends only to dies with an LSB page to take without skipping (fastOnly), across all
+	// dies; a round that could send nothing that way although a die with room lacked one
+	// (sawSlow) visits the dies again letting the allocator skip or take slower pages.
+	// roundSent counts the round's pages over its issue steps.
+	fastOnly, sawSlow bool
+	roundSent         int
 	// The evictor's mode for Stats.ForegroundTime: whether its last decision was
 	// foreground, and since when.
 	fgOn    bool
@@ -134,6 +141,8 @@ func (ev *evictor) decided() {
 		ev.left = noLimit
 	}
 	ev.start, ev.pass, ev.cursor, ev.midVisit = ev.dieRR, 0, ev.dieRR, false
+	ev.fastOnly = d.Mode == EvictForeground && f.fastPaging && !f.pl.cut
+	ev.sawSlow, ev.roundSent = false, 0
 	ev.dieRR = (ev.dieRR + 1) % f.geo.Dies()
 	if n := ev.step(); n == 0 {
 		ev.wait(d)
@@ -148,6 +157,7 @@ func (ev *evictor) step() int {
 	if n == 0 {
 		return 0
 	}
+	ev.roundSent += n
 	if ev.left != noLimit {
 		ev.left -= n
 	}
@@ -249,6 +259,7 @@ func (f *Firmware) evictRound(mode EvictMode, limit int) int {
 		open = f.sched.fgOpen
 	}
 	issued := 0
+again:
 	for ; ev.pass < 2; ev.pass, ev.cursor = ev.pass+1, 0 {
 		hi := dies // from the start to the end, then round to the start
 		if ev.pass == 1 {
@@ -270,6 +281,12 @@ func (f *Firmware) evictRound(mode EvictMode, limit int) int {
 				ev.midVisit = false
 				for (resumed && room > 0) || (!resumed && f.sched.queuedPrograms(g) < f.spec.Buffer.ForegroundPerDie) {
 					if f.buf.Dirty() == 0 {
+						break
+					}
+					if ev.fastOnly && !f.ftl.HasFastPage(g) {
+						// No LSB page on this die without skipping: leave it to another die's.
+						ev.sawSlow = true
+						f.Stats.ForegroundSlowDies++
 						break
 					}
 					if issued == limit {
@@ -305,6 +322,15 @@ func (f *Firmware) evictRound(mode EvictMode, limit int) int {
 			ev.pass = 2
 			return issued
 		}
+	}
+	if fg && ev.fastOnly && ev.sawSlow && ev.roundSent+issued == 0 {
+		// No die with room had a fast page: visit them again, the allocator skipping to an
+		// LSB page or taking a slower one within its bounds (ftl.Stats.LSBAfterSkip,
+		// FGBounded), so foreground eviction never stalls for want of LSB pages.
+		f.Stats.ForegroundFallbacks++
+		ev.fastOnly = false
+		ev.pass, ev.cursor, ev.midVisit = 0, ev.start, false
+		goto again
 	}
 	return issued
 }

@@ -48,6 +48,17 @@ type Stats struct {
 	// ReadSuspends counts host flash reads that suspended a program or erase on their die
 	// (flash.die.suspend).
 	ReadSuspends int64
+	// ReadsBehindArray counts host flash reads that arrived at a die already running a
+	// program, an erase or a GC read (handed to its channel), the reads that wait behind
+	// flash work unless they suspend it; ReadsBehindBackground those of them whose die was
+	// running a background eviction program.
+	ReadsBehindArray, ReadsBehindBackground int64
+	// Under an allocator that gives foreground writes fast pages (the latency-aware one):
+	// ForegroundSlowDies counts the dies a foreground round passed over, though they had
+	// room, because they had no LSB page to take without skipping; ForegroundFallbacks
+	// the rounds that found no die with room and such a page and let the allocator skip
+	// or take slower pages (evict.go).
+	ForegroundSlowDies, ForegroundFallbacks int64
 }
 
 // Firmware is the SSD firmware of one controller.
@@ -70,6 +81,7 @@ type Firmware struct {
 	lbaSize    int
 	pagesPerNS int64
 	units      int // mapping units a flash page (sub-page mapping; 1 by default)
+	fastPaging bool // the allocator gives foreground writes fast pages (ftl.FTL.FastPaging)
 
 	// The firmware's parts, each holding its own state: the host interface layer, the
 	// write-buffer manager, the evictor, the flash scheduler and garbage collection.
@@ -204,6 +216,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 		half = meanProgramTime(ports.Flash.Geometry().Die)
 	}
 	f.activity = newHostActivity(geo.Dies(), max(half, 1))
+	f.fastPaging = fl.FastPaging()
 	f.sched = newScheduler(f)
 	if err := f.scanFactoryBad(); err != nil {
 		return nil, err
