@@ -80,7 +80,7 @@ type Firmware struct {
 	buf        *buffer.Buffer
 	lbaSize    int
 	pagesPerNS int64
-	units      int // mapping units a flash page (sub-page mapping; 1 by default)
+	units      int  // mapping units a flash page (sub-page mapping; 1 by default)
 	fastPaging bool // the allocator gives foreground writes fast pages (ftl.FTL.FastPaging)
 
 	// The firmware's parts, each holding its own state: the host interface layer, the

@@ -88,7 +88,7 @@ type FTL struct {
 	// reach an LSB page within its bounds (Stats.FGBounded).
 	bounded bool
 	skipped bool // the current allocation skipped a page (Stats.LSBAfterSkip)
-	bad     int // blocks in the bad-block table
+	bad     int  // blocks in the bad-block table
 	// hyb is the hybrid mapping scheme (mapping.go), nil for page-level mapping.
 	hyb   hybrid
 	Stats Stats
