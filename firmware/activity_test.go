@@ -146,3 +146,13 @@ func TestBackgroundSkipsBusyDies(t *testing.T) {
 	require.Equal(t, int64(1), r.fw.Stats.BackgroundBusy)
 	require.Equal(t, int64(7), r.fw.Stats.BackgroundIdle)
 }
+
+// TestIdleHalfLifeValidated: idle_half_life must not be negative, and the error names the
+// field; 0 (the default) takes the flash's mean program time.
+func TestIdleHalfLifeValidated(t *testing.T) {
+	s := DefaultSpec()
+	require.Zero(t, s.Buffer.IdleHalfLife)
+	require.NoError(t, s.Validate())
+	s.Buffer.IdleHalfLife = -sim.Millisecond
+	require.ErrorContains(t, s.Validate(), "firmware.buffer.idle_half_life: -1ms must not be negative")
+}
