@@ -160,20 +160,28 @@ func TestMultiPlane(t *testing.T) {
 	require.Equal(t, at, eng.Now())
 }
 
-// TestSuspendMovesProgramEnd: with program suspend on (tSuspend 20 µs, tResume 30 µs), a
-// read on the die of a running MSB program suspends it and delays its end by 20 + 58 + 30
-// = 108 µs.
-func TestSuspendMovesProgramEnd(t *testing.T) {
+// suspendRun runs an MSB program (page 12) on die 0 with program suspend on (tSuspend 20
+// µs, tResume 30 µs) and, 1,000 µs after it, a read of page 2 that may suspend it or not.
+func suspendRun(t *testing.T, maySuspend bool) (c *Channel, t0 sim.Time, pg, r *Transaction) {
 	eng, c := newChannel(t, func(s *Spec) {
 		s.Die.Suspend, s.Die.TSuspend, s.Die.TResume = true, 20*us, 30*us
 	})
 	fillTo(eng, c, 0, 12)
-	t0 := eng.Now()
-	pg := prog(0, die.Addr{Page: 12}, 77, nil)
-	r := read(0, die.Addr{Page: 2}, nil)
+	t0 = eng.Now()
+	pg = prog(0, die.Addr{Page: 12}, 77, nil)
+	r = read(0, die.Addr{Page: 2}, nil)
+	r.MaySuspend = maySuspend
 	eng.At(t0, func() { c.Submit(pg) })
 	eng.At(t0+1000*us, func() { c.Submit(r) })
 	eng.Run()
+	return c, t0, pg, r
+}
+
+// TestSuspendMovesProgramEnd: with program suspend on (tSuspend 20 µs, tResume 30 µs), a
+// read on the die of a running MSB program suspends it and delays its end by 20 + 58 + 30
+// = 108 µs.
+func TestSuspendMovesProgramEnd(t *testing.T) {
+	c, t0, pg, r := suspendRun(t, true)
 	// Read: command at 1,000 µs (275 ns), suspend 20 µs, tR 58 µs, data-out.
 	require.Equal(t, t0+1000*us+readCmd, r.ArrayStart)
 	require.Equal(t, t0+1000*us+readCmd+78*us, r.ArrayEnd)
@@ -190,17 +198,7 @@ func TestSuspendMovesProgramEnd(t *testing.T) {
 // does not let suspend, such as GC's) waits for the program: its command goes on the bus
 // when the program's 5,001 µs tPROG ends, and the program is not delayed.
 func TestSuspendNeedsMaySuspend(t *testing.T) {
-	eng, c := newChannel(t, func(s *Spec) {
-		s.Die.Suspend, s.Die.TSuspend, s.Die.TResume = true, 20*us, 30*us
-	})
-	fillTo(eng, c, 0, 12)
-	t0 := eng.Now()
-	pg := prog(0, die.Addr{Page: 12}, 77, nil)
-	r := read(0, die.Addr{Page: 2}, nil)
-	r.MaySuspend = false
-	eng.At(t0, func() { c.Submit(pg) })
-	eng.At(t0+1000*us, func() { c.Submit(r) })
-	eng.Run()
+	c, t0, pg, r := suspendRun(t, false)
 	require.Equal(t, t0+progBus+5001*us, pg.Completed)
 	require.Equal(t, pg.Completed+readCmd, r.ArrayStart)
 	require.False(t, r.Suspended)
