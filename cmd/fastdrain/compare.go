@@ -22,7 +22,9 @@ type compareFlags struct {
 }
 
 func (cf *compareFlags) register(cmd *cobra.Command) {
-	cf.runFlags.register(cmd, "")
+	cf.runFlags.register(cmd, "compare", "", "json: summary.json's document; csv: summary.csv's table",
+		"summary.json, summary.csv and every run's apps.csv and result.json")
+	cf.refuse("timeline", "it runs many simulations in parallel; trace one of them with fastdrain run --timeline")
 	f := cmd.Flags()
 	f.StringVar(&cf.variants, "variants", "vanilla,fd-buf,fd-ftl,fd", "variants to compare, the first is the baseline")
 	var lc []string
@@ -140,10 +142,10 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 			fmt.Fprintln(out)
 		}
 	}
-	if cf.noFiles {
+	dir := cf.dir()
+	if dir == "" {
 		return nil
 	}
-	dir := filepath.Join(cf.out, "compare")
 	for i, r := range results {
 		r.Percentiles = cf.pcts.list
 		d := filepath.Join(dir, opts[i].Workload.Scenario.Name, opts[i].Label)
@@ -196,11 +198,7 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	msg := out
-	if cf.format != "text" {
-		msg = cmd.ErrOrStderr() // standard output holds only the JSON or CSV
-	}
-	fmt.Fprintf(msg, "results written to %s\n", dir)
+	fmt.Fprintf(cf.status(), "results written to %s\n", dir)
 	return nil
 }
 
