@@ -68,14 +68,14 @@ type Result struct {
 	UtilizationFrac *report.Table
 	// Stats is the machine's statistics (Statistics), taken once at the end of the run:
 	// what every statistics output (text, CSV, JSON, sweep columns) reads.
-	Stats           *sim.StatSnapshot
-	Firmware        firmware.Stats
-	Faults          firmware.FaultStats // flash faults handled (all 0 unless flash.die.faults is set)
-	FTL             ftl.Stats
-	Buffer          buffer.Stats
-	BufferPages     int
-	Cache           pagecache.Stats
-	Series          []*sim.Series
+	Stats       *sim.StatSnapshot
+	Firmware    firmware.Stats
+	Faults      firmware.FaultStats // flash faults handled (all 0 unless flash.die.faults is set)
+	FTL         ftl.Stats
+	Buffer      buffer.Stats
+	BufferPages int
+	Cache       pagecache.Stats
+	Series      []*sim.Series
 	// ChannelBusy and DieBusy are the cumulative busy time of every channel bus and of
 	// every die row (per die up to MaxDieRows dies, else per channel) at each sample, for
 	// the utilization heat maps (BusyGrid).
