@@ -4,10 +4,10 @@ package report
 // rendered as a text table (Text) and as a table of numbers for CSV and JSON (Numbers), so
 // a table is built once, not written twice. A column may appear in one form only.
 type ValueTable struct {
-	Title      string   // the text table's title
-	NumTitle   string   // the numbers table's title ("" = Title)
-	Columns    []Column // in order
-	Rows       [][]Cell // each as long as Columns
+	Title    string   // the text table's title
+	NumTitle string   // the numbers table's title ("" = Title)
+	Columns  []Column // in order
+	Rows     [][]Cell // each as long as Columns
 }
 
 // Column is one column of a ValueTable: its header in the text table and its name in the numbers

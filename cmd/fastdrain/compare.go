@@ -211,4 +211,3 @@ func splitList(s string) []string {
 	}
 	return out
 }
-
