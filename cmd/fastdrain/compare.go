@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -118,20 +119,10 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	if plCells != nil {
 		plTab = powerLossCompareTable(plCells)
 	}
-	out := cmd.OutOrStdout()
 	sum := buildSummary(cf.cfg.preset, opts[0].Workload.Scenario.Duration, scenarios, appsRun, variants, cf.pcts.list, cell)
-	if cf.format == "json" {
-		if err := sum.writeJSON(out); err != nil {
-			return err
-		}
-	} else if cf.format == "csv" {
-		if err := sum.table().WriteCSV(out); err != nil {
-			return err
-		}
-	} else {
-		preset := cf.cfg.preset
+	err := cf.write(func(out io.Writer) error {
 		fmt.Fprintf(out, "FastDrain comparison on %s: %d scenarios × %d variants, %s simulated each\n\n",
-			preset, len(scenarios), len(variants), report.Duration(opts[0].Workload.Scenario.Duration))
+			cf.cfg.preset, len(scenarios), len(variants), report.Duration(opts[0].Workload.Scenario.Duration))
 		var text []*report.Table
 		for _, t := range tabs {
 			text = append(text, t.Text())
@@ -145,6 +136,10 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 			}
 			fmt.Fprintln(out)
 		}
+		return nil
+	}, sum.writeJSON, sum.table().WriteCSV)
+	if err != nil {
+		return err
 	}
 	dir := cf.dir()
 	if dir == "" {

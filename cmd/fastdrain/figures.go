@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/figures"
@@ -65,13 +64,8 @@ another platform; the default runs 10 s, --full the paper's 30, on fastdrain-tlc
 					return err
 				}
 			}
-			switch rf.format {
-			case "json":
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(figures.FullDoc(figs, o.Preset, w.Scenario.Duration))
-			case "csv":
-				return figures.SummaryCSV(figs).WriteCSV(out)
+			if rf.format != "text" {
+				return rf.write(nil, jsonWriter(figures.FullDoc(figs, o.Preset, w.Scenario.Duration)), figures.SummaryCSV(figs).WriteCSV)
 			}
 			fmt.Fprintf(out, "FastDrain paper reproduction on %s, %s simulated per experiment\n", o.Preset, w.Scenario.Duration)
 			if quick {

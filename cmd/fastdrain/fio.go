@@ -162,11 +162,8 @@ replay do (docs/outputs.md).`,
 					return err
 				}
 			}
-			switch o.format {
-			case "json":
-				return writeFioJSON(cmd.OutOrStdout(), jobs, res, ssd)
-			case "csv":
-				return fioCSV(jobs, res).WriteCSV(cmd.OutOrStdout())
+			if o.format != "text" {
+				return o.write(nil, func(w io.Writer) error { return writeFioJSON(w, jobs, res, ssd) }, fioCSV(jobs, res).WriteCSV)
 			}
 			t := fioTable(jobs, res)
 			w := cmd.OutOrStdout()

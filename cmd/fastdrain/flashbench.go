@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -194,11 +192,7 @@ func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 	if err := fb.tl.write(tl, cmd.ErrOrStderr(), nil); err != nil {
 		return err
 	}
-	writeJSON := func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res.JSON())
-	}
+	writeJSON := jsonWriter(res.JSON())
 	if dir := fb.dir(); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
@@ -210,12 +204,5 @@ func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	out := cmd.OutOrStdout()
-	switch fb.format {
-	case "json":
-		return writeJSON(out)
-	case "csv":
-		return res.SummaryCSV().WriteCSV(out)
-	}
-	return res.WriteText(out)
+	return fb.write(res.WriteText, writeJSON, res.SummaryCSV().WriteCSV)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -105,4 +106,30 @@ func (o *outputFlags) status() io.Writer {
 		return o.cmd.OutOrStdout()
 	}
 	return o.cmd.ErrOrStderr()
+}
+
+// write prints the command's result on standard output in --format, with the function
+// for that format (nil: that format prints nothing more): the one place the format is
+// dispatched.
+func (o *outputFlags) write(text, jsonDoc, csvTable func(io.Writer) error) error {
+	f := text
+	switch o.format {
+	case "json":
+		f = jsonDoc
+	case "csv":
+		f = csvTable
+	}
+	if f == nil {
+		return nil
+	}
+	return f(o.cmd.OutOrStdout())
+}
+
+// jsonWriter returns a function writing v as indented JSON, for write.
+func jsonWriter(v any) func(io.Writer) error {
+	return func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -208,20 +209,14 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		fmt.Fprintf(stderr, "note: %d requests were rounded out to %d B blocks: %s asked, %s moved\n",
 			st.Rounded, fit.SectorSize, mb(st.ReadBytesAsked+st.WriteBytesAsked), mb(st.ReadBytes+st.WriteBytes))
 	}
-	out := cmd.OutOrStdout()
-	switch rf.format {
-	case "json":
-		err = sum.writeJSON(out)
-	case "csv":
-		err = sum.table().WriteCSV(out)
-	default:
+	err = rf.write(func(out io.Writer) error {
 		fmt.Fprintf(out, "%s (%s): %d lines, %d requests (%d reads, %d writes, %d trims, %d flushes), %d skipped; replayed %d in %s simulated, %.0f IOPS\n",
 			path, sum.TraceFormat, st.Lines, st.Requests, st.Reads, st.Writes, st.Trims, st.Flushes, st.Skipped,
 			res.Requests, report.Duration(res.LastCompletion-res.Start), sum.IOPS)
 		if res.Late > 0 {
 			fmt.Fprintf(out, "%d requests issued late (device saturated)\n", res.Late)
 		}
-		err = sum.table().WriteText(out)
+		err := sum.table().WriteText(out)
 		if err == nil && len(sum.Devices) > 2 { // more than one device and the "all" row
 			fmt.Fprintln(out)
 			err = sum.deviceTable().WriteText(out)
@@ -230,7 +225,8 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 			fmt.Fprintln(out)
 			err = sum.statsTable.WriteText(out)
 		}
-	}
+		return err
+	}, sum.writeJSON, sum.table().WriteCSV)
 	dir := rf.dir()
 	if err != nil || dir == "" {
 		return err

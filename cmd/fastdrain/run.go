@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -196,24 +194,12 @@ to --out/run/<preset>-<variant>-<scenario>/ (docs/outputs.md).`,
 				// run without the check.
 				fmt.Fprintf(cmd.ErrOrStderr(), "data check: %d pages read back from the device as written\n", res.DataChecked)
 			}
-			return printResult(cmd.OutOrStdout(), rf.format, res)
+			return rf.write(res.WriteText, jsonWriter(res.JSON()), res.AppCSV().WriteCSV)
 		},
 	}
 	rf.register(cmd, "run", "apache-u+ungzip", "json: result.json's document; csv: apps.csv's table",
 		"the applications table, apps.csv and result.json")
 	return cmd
-}
-
-func printResult(w io.Writer, format string, r *runner.Result) error {
-	switch format {
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r.JSON())
-	case "csv":
-		return r.AppCSV().WriteCSV(w)
-	}
-	return r.WriteText(w)
 }
 
 func parseWindow(s string) (sim.Time, sim.Time, error) {

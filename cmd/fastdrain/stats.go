@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/spf13/cobra"
@@ -42,20 +40,12 @@ alike. docs/outputs.md says how to declare a new one.`,
 			if err := o.parse(); err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			switch o.format {
-			case "json":
-				es := []catalogueEntry{}
-				for _, s := range runner.Statistics.Stats() {
-					es = append(es, catalogueEntry{s.Name, s.Unit.String(), s.Desc, s.Row})
-				}
-				enc := json.NewEncoder(w)
-				enc.SetIndent("", "  ")
-				return enc.Encode(es)
-			case "csv":
-				return report.CatalogueTable("statistics", runner.Statistics).WriteCSV(w)
+			es := []catalogueEntry{}
+			for _, s := range runner.Statistics.Stats() {
+				es = append(es, catalogueEntry{s.Name, s.Unit.String(), s.Desc, s.Row})
 			}
-			return report.CatalogueTable("statistics", runner.Statistics).WriteText(w)
+			t := report.CatalogueTable("statistics", runner.Statistics)
+			return o.write(t.WriteText, jsonWriter(es), t.WriteCSV)
 		},
 	}
 	o.register(cmd, "stats", "json: a list of {name, unit, description, text_row}; csv: name, unit, description", "0s:100ms", "")

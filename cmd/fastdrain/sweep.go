@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -222,16 +223,11 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	out := cmd.OutOrStdout()
-	switch sf.format {
-	case "json":
-		err = r.WriteJSON(out)
-	case "csv":
-		err = r.WriteCSV(out)
-	default:
-		fmt.Fprintf(out, "sweep of %s points on %s: %d grid points (%s), shard %s runs %d\n\n",
+	err = sf.write(func(w io.Writer) error {
+		fmt.Fprintf(w, "sweep of %s points on %s: %d grid points (%s), shard %s runs %d\n\n",
 			s.Kind, baseName(s.Base), s.Size(), strings.Join(axisSizes(s.Axes), " × "), sh, len(r.Rows))
-		err = r.TextTable().WriteText(out)
-	}
+		return r.TextTable().WriteText(w)
+	}, r.WriteJSON, r.WriteCSV)
 	if err != nil {
 		return err
 	}
@@ -316,13 +312,7 @@ line then goes to stderr).`,
 			if _, err = fmt.Fprintf(o.status(), "merged %d files: %d points%s\n", len(args), m.Points, written); err != nil {
 				return err
 			}
-			switch o.format {
-			case "json":
-				return m.WriteJSON(cmd.OutOrStdout())
-			case "csv":
-				return m.WriteCSV(cmd.OutOrStdout())
-			}
-			return nil
+			return o.write(nil, m.WriteJSON, m.WriteCSV)
 		},
 	}
 	o.register(cmd, "sweep", "json: sweep.json's document; csv: sweep.csv's table", "0s:100ms", "")

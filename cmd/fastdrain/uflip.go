@@ -358,15 +358,9 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 			return err
 		}
 	}
-	switch o.format {
-	case "json":
-		if err := o.uflipJSON(stdout, plan, devs); err != nil {
-			return err
-		}
-	case "csv":
-		if err := uflipCSV(plan, devs).WriteCSV(stdout); err != nil {
-			return err
-		}
+	// The text tables went out as each device finished (w); JSON and CSV go out whole.
+	if err := o.write(nil, func(w io.Writer) error { return o.uflipJSON(w, plan, devs) }, uflipCSV(plan, devs).WriteCSV); err != nil {
+		return err
 	}
 	if o.plots {
 		return uflipPlots(filepath.Join(o.outputFlags.dir(), "plots"), devs, traceLabel)
