@@ -237,6 +237,15 @@ func TestStatsSameInEveryRunOutput(t *testing.T) {
 	require.Equal(t, len(sweepNames), n, "every statistics column is in the sweep")
 }
 
+// topSSDStats returns the ssd_stats member of a JSON document (replay.json, fio.json).
+func topSSDStats(t *testing.T, b []byte) json.RawMessage {
+	var d struct {
+		S json.RawMessage `json:"ssd_stats"`
+	}
+	require.NoError(t, json.Unmarshal(b, &d))
+	return d.S
+}
+
 // TestStatsSameInReplayFioUflip: replay, fio and uflip on fastdrain-small with the fault
 // model (a power cut stops their workloads mid-request, which they do not take yet): each
 // carries the catalogue but page_slots_padded, with the same values in its text table, its
@@ -251,22 +260,10 @@ func TestStatsSameInReplayFioUflip(t *testing.T) {
 	}{
 		{"replay", "replay/replay-stats.csv", "replay/replay.json", "statistics (replay)",
 			[]string{"replay", "--preset", "fastdrain-small", "testdata/small.disksim"},
-			func(t *testing.T, b []byte) json.RawMessage {
-				var d struct {
-					S json.RawMessage `json:"ssd_stats"`
-				}
-				require.NoError(t, json.Unmarshal(b, &d))
-				return d.S
-			}},
+			topSSDStats},
 		{"fio", "fio/fio-stats.csv", "fio/fio.json", "statistics (fio)",
 			[]string{"fio", "--preset", "fastdrain-small", "testdata/jobs.yaml"},
-			func(t *testing.T, b []byte) json.RawMessage {
-				var d struct {
-					S json.RawMessage `json:"ssd_stats"`
-				}
-				require.NoError(t, json.Unmarshal(b, &d))
-				return d.S
-			}},
+			topSSDStats},
 		{"uflip", "uflip/stats.csv", "uflip/uflip.json", "statistics (fastdrain-small)",
 			[]string{"uflip", "--preset", "fastdrain-small", "--bench", "granularity", "--nbrun", "1", "--io-divisor", "16", "--span", "64MiB"},
 			func(t *testing.T, b []byte) json.RawMessage {
