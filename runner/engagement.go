@@ -3,28 +3,43 @@ package runner
 import (
 	"fmt"
 
+	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/hostos/pagecache"
+	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// The engagement of FastDrain's mechanisms in a run (issue 31): how much each was in force,
-// for the statistics table, stats.csv and result.json. The counters are the firmware's
-// (firmware.Stats, the FTL's foreground counts) and the host's (the NVMe driver's hinted
-// writes, the page cache's ratio switches); the time shares are of the measured window.
+// The engagement of FastDrain's mechanisms in a run (issue 31): how much each was in force.
+// The firmware and the FTL declare their counters (firmware.StatHintedWrites …,
+// ftl.StatForegroundWrites …); these are the host's and the ones that need the measured
+// window, which the runner puts.
+var (
+	StatHintedSent = &sim.Stat{Name: "hinted_writes_sent", Unit: sim.UnitCount,
+		Desc: "writes the host's NVMe driver sent with the victimization hint", Row: "hinted writes sent (host) / received / acted on"}
+	StatForegroundShare = &sim.Stat{Name: "foreground_time_share", Unit: sim.UnitRatio,
+		Desc: "share of the measured run the evictor was in foreground mode", Row: "time in foreground eviction / share of the run"}
+	StatHighSetTime = &sim.Stat{Name: "high_ratio_set_time_us", Unit: sim.UnitTime,
+		Desc: "time the page cache's high dirty-ratio set (FastDrain's adaptive scheduling) was in force", Row: "time in the high dirty-ratio set / share of the run"}
+	StatHighSetShare = &sim.Stat{Name: "high_ratio_set_share", Unit: sim.UnitRatio,
+		Desc: "share of the measured run the high dirty-ratio set was in force", Row: "time in the high dirty-ratio set / share of the run"}
+)
 
-// ForegroundShare returns the share of the measured window the firmware's evictor spent in
-// foreground mode.
-func (r *Result) ForegroundShare() float64 {
-	return float64(r.ForegroundWindow) / float64(r.window())
+// putEngagement puts the statistics that need a window into sn, over [from, to): the
+// evictor's foreground time (fgFrom is its cumulative foreground time at from) and its
+// share, the time the high dirty-ratio set was in force and its share, and the hinted
+// writes the host's driver sent.
+func putEngagement(sn *sim.StatSnapshot, m *platforms.Machine, from, to, fgFrom sim.Time) {
+	w := float64(max(to-from, 1))
+	fg := m.SSD.FW.StatsAt(to).ForegroundTime - fgFrom
+	hi := highSetTime(m.Host.Cache.Stats().Switches, from, to)
+	sn.PutInt(StatHintedSent, m.Host.Driver.Stats.Hinted)
+	sn.PutInt(firmware.StatForegroundTime, int64(fg))
+	sn.Put(StatForegroundShare, float64(fg)/w)
+	sn.PutInt(StatHighSetTime, int64(hi))
+	sn.Put(StatHighSetShare, float64(hi)/w)
 }
-
-// HighSetTime returns the time the page cache's high dirty-ratio set (FastDrain's adaptive
-// scheduling) was in force within the measured window.
-func (r *Result) HighSetTime() sim.Time { return highSetTime(r.Switches, r.Began, r.Ended) }
-
-// HighSetShare returns HighSetTime as a share of the measured window.
-func (r *Result) HighSetShare() float64 { return float64(r.HighSetTime()) / float64(r.window()) }
 
 // highSetTime sums, over [from, to), the spans in which the last switch in sw (in time
 // order) put the high set in force; before the first switch the low set is.
@@ -44,55 +59,65 @@ func highSetTime(sw []pagecache.RatioSwitch, from, to sim.Time) sim.Time {
 	return total
 }
 
-// share formats d and its share of the measured window.
-func (r *Result) share(d sim.Time) string {
-	return fmt.Sprintf("%s (%.1f%%)", report.Duration(d), 100*float64(d)/float64(r.window()))
+// value returns a statistic of the run's snapshot (0 when absent).
+func (r *Result) value(s *sim.Stat) float64 {
+	v, _ := r.Stats.Value(s)
+	return v
 }
 
-// engagementRows returns the statistics table's engagement rows, in order.
-func (r *Result) engagementRows() [][2]string {
-	f, l := r.Firmware, r.FTL
-	return [][2]string{
-		{"hinted writes sent (host) / received / acted on", fmt.Sprintf("%d / %d / %d", r.HintedSent, f.HintedWrites, f.HintActedOn)},
-		{"foreground episodes started by the hint", fmt.Sprint(f.HintEpisodes)},
-		{"time in foreground eviction", r.share(r.ForegroundWindow)},
-		{"foreground writes on LSB pages", fmt.Sprintf("%d of %d", l.LSBForFG, l.ForegroundWr)},
-		{"foreground writes on LSB after skipping / on CSB-MSB (bounded)", fmt.Sprintf("%d / %d", l.LSBAfterSkip, l.FGBounded)},
-		{"foreground: dies passed over for want of an LSB page / fallback rounds", fmt.Sprintf("%d / %d", f.ForegroundSlowDies, f.ForegroundFallbacks)},
-		{"completions reporting above-high", fmt.Sprint(f.AboveHigh)},
-		{"background pages to idle / busy dies", fmt.Sprintf("%d / %d", f.BackgroundIdle, f.BackgroundBusy)},
-		{"host flash reads behind flash work / behind a background program", fmt.Sprintf("%d / %d", f.ReadsBehindArray, f.ReadsBehindBackground)},
-		{"host reads that suspended a program or erase", fmt.Sprint(f.ReadSuspends)},
-		{"time in the high dirty-ratio set", r.share(r.HighSetTime())},
+// EngagementTable lists, per app and variant, how much FastDrain's mechanisms were in force
+// in the run (compare's engagement table and engagement.csv): hinted writes received and
+// acted on, the share of the run in foreground eviction, the foreground writes on LSB pages,
+// completions reporting above-high, background pages to idle and busy dies, host flash reads
+// that met flash work on their die (and a background program), reads that suspended it,
+// ratio switches and the share of the run in the high dirty-ratio set.
+func EngagementTable(appNames, variants []string, cell CellFunc) *report.ValueTable {
+	t := &report.ValueTable{Title: "engagement of the mechanisms per variant (shares of the measured run)",
+		NumTitle: "engagement"}
+	col := func(text, name string) { t.Columns = append(t.Columns, report.Column{Text: text, Name: name}) }
+	col("app", "app")
+	col("variant", "variant")
+	col("hinted recv / acted", "")
+	col("", firmware.StatHintedWrites.Name)
+	col("", firmware.StatHintActedOn.Name)
+	col("foreground", StatForegroundShare.Name)
+	col("fg writes on LSB", "")
+	col("", ftl.StatForegroundWrites.Name)
+	col("", ftl.StatForegroundLSB.Name)
+	col("above-high", firmware.StatAboveHigh.Name)
+	col("bg idle / busy dies", "")
+	col("", firmware.StatBackgroundIdle.Name)
+	col("", firmware.StatBackgroundBusy.Name)
+	col("reads behind flash work / bg", "")
+	col("", firmware.StatReadsBehindArray.Name)
+	col("", firmware.StatReadsBehindBackground.Name)
+	col("read suspends", firmware.StatReadSuspends.Name)
+	col("ratio switches", pagecache.StatRatioSwitches.Name)
+	col("high set", StatHighSetShare.Name)
+	n := func(v float64) report.Cell { return report.Num(v, fmt.Sprint(int64(v))) }
+	pct := func(v float64) report.Cell { return report.Num(v, fmt.Sprintf("%.1f%%", 100*v)) }
+	for _, a := range appNames {
+		for _, v := range variants {
+			r := cell(a, v).Result
+			if r == nil {
+				continue
+			}
+			g := r.value
+			hw, ha := g(firmware.StatHintedWrites), g(firmware.StatHintActedOn)
+			fw, fl := g(ftl.StatForegroundWrites), g(ftl.StatForegroundLSB)
+			bi, bb := g(firmware.StatBackgroundIdle), g(firmware.StatBackgroundBusy)
+			ra, rb := g(firmware.StatReadsBehindArray), g(firmware.StatReadsBehindBackground)
+			lsb := report.None()
+			if fw > 0 {
+				lsb = report.Label(fmt.Sprintf("%.1f%%", 100*fl/fw))
+			}
+			t.AddRow(report.Label(a), report.Label(v),
+				report.Label(fmt.Sprintf("%d / %d", int64(hw), int64(ha))), n(hw), n(ha),
+				pct(g(StatForegroundShare)), lsb, n(fw), n(fl), n(g(firmware.StatAboveHigh)),
+				report.Label(fmt.Sprintf("%d / %d", int64(bi), int64(bb))), n(bi), n(bb),
+				report.Label(fmt.Sprintf("%d / %d", int64(ra), int64(rb))), n(ra), n(rb),
+				n(g(firmware.StatReadSuspends)), n(g(pagecache.StatRatioSwitches)), pct(g(StatHighSetShare)))
+		}
 	}
-}
-
-// engagementValues returns the engagement statistics as numbers, each named with its unit
-// (stats.csv, StatValues).
-func (r *Result) engagementValues() []StatValue {
-	f, l := r.Firmware, r.FTL
-	us := func(t sim.Time) float64 { return float64(t) / float64(sim.Microsecond) }
-	hi := r.HighSetTime()
-	return []StatValue{
-		{"hinted_writes_sent", float64(r.HintedSent)},
-		{"hinted_writes_received", float64(f.HintedWrites)},
-		{"hinted_writes_acted_on", float64(f.HintActedOn)},
-		{"hint_foreground_episodes", float64(f.HintEpisodes)},
-		{"foreground_time_us", us(r.ForegroundWindow)},
-		{"foreground_time_share", r.ForegroundShare()},
-		{"foreground_writes", float64(l.ForegroundWr)},
-		{"foreground_writes_lsb", float64(l.LSBForFG)},
-		{"foreground_writes_lsb_after_skip", float64(l.LSBAfterSkip)},
-		{"foreground_writes_bounded", float64(l.FGBounded)},
-		{"foreground_slow_dies", float64(f.ForegroundSlowDies)},
-		{"foreground_fallback_rounds", float64(f.ForegroundFallbacks)},
-		{"completions_above_high", float64(f.AboveHigh)},
-		{"background_pages_idle_dies", float64(f.BackgroundIdle)},
-		{"background_pages_busy_dies", float64(f.BackgroundBusy)},
-		{"reads_behind_flash_work", float64(f.ReadsBehindArray)},
-		{"reads_behind_background_program", float64(f.ReadsBehindBackground)},
-		{"read_suspends", float64(f.ReadSuspends)},
-		{"high_ratio_set_time_us", us(hi)},
-		{"high_ratio_set_share", r.HighSetShare()},
-	}
+	return t
 }

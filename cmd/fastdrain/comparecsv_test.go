@@ -112,14 +112,6 @@ func TestCompareCSVsAreNumbers(t *testing.T) {
 		}
 		for _, name := range head[2:] {
 			want, ok := stats[name]
-			switch name {
-			case "foreground_share":
-				want, ok = stats["foreground_time_share"], true
-			case "high_set_share":
-				want, ok = stats["high_ratio_set_share"], true
-			case "ratio_switches":
-				want, ok = stats["dirty_ratio_switches"], true
-			}
 			require.True(t, ok, name)
 			require.Equal(t, want, eng[i][name], "%s %s", v, name)
 		}
