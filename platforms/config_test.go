@@ -122,6 +122,8 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add([]byte("flash: {channels: -1}"))
 	f.Add([]byte("firmware:\n  core_freq: 1e9Hz\n"))
+	f.Add([]byte("flash: ~\nfirmware: {buffer: {pages: 3.7}}\n"))
+	f.Add([]byte("flash:\n  die:\n    faults:\n      scripted:\n        - {die: x, block: 1.5}\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := Decode(Source{"fuzz", b})
 		if err != nil {

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -17,7 +15,6 @@ import (
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
-	"go.yaml.in/yaml/v3"
 )
 
 // findingBenches are the micro-benchmarks the finding checks read (uflip.Findings); a
@@ -168,23 +165,14 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 	return spec, int64(sz), spec.Validate()
 }
 
-// goType matches the " in type uflip.X" the YAML decoder appends to unknown-field errors.
-var goType = regexp.MustCompile(` in type [A-Za-z0-9_.\[\]*]+`)
-
-// loadPlanSpec decodes the YAML plan spec in path over spec, rejecting unknown keys; the
-// error names the file (and, from the decoder, the line).
+// loadPlanSpec decodes the YAML plan spec in path over spec (uflip.DecodePlanSpec); the
+// error names the file and, from the decoder, the line.
 func loadPlanSpec(path string, spec *uflip.PlanSpec) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("--plan: %w", err)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(spec); err != nil && !errors.Is(err, io.EOF) {
-		// The decoder names lines and keys; drop the Go type names it adds.
-		return fmt.Errorf("--plan %s: %s", path, goType.ReplaceAllString(err.Error(), ""))
-	}
-	if err := spec.Validate(); err != nil {
+	if err := uflip.DecodePlanSpec(b, spec); err != nil {
 		return fmt.Errorf("--plan %s: %w", path, err)
 	}
 	return nil
