@@ -66,7 +66,7 @@ func TestBadConfigs(t *testing.T) {
 		{"unknown key", "flash:\n  channls: 2\n", "line 2: unknown key flash.channls (did you mean flash.channels?)"},
 		{"wrong unit", "flash:\n  die:\n    t_erase: 5 parsecs\n", "line 3: time \"5 parsecs\""},
 		{"zero channels", "flash:\n  channels: 0\n", "flash.channels: 0 is not in 1 … 256"},
-		{"page not sector multiple", "flash:\n  die:\n    page_size: 1000\nfirmware:\n  page_size: 1000\n", "not a multiple of the 512-byte sector"},
+		{"page not sector multiple", "flash:\n  die:\n    page_size: 1000\nfirmware:\n  page_size: 1000\n", "flash: die.page_size: 1000 is not a positive multiple of the 512-byte sector"},
 		{"watermarks reversed", "firmware:\n  buffer:\n    watermarks: {low: 0.9, high: 0.5}\n", "watermarks"},
 		{"buffer larger than DRAM", "firmware:\n  buffer:\n    pages: 100000\n", "do not fit in dram.capacity"},
 		// 2⁶⁰ pages × 4096 B overflows int64; tiny's 64 MiB DRAM holds 16,384 pages.

@@ -123,9 +123,6 @@ func Run(o Options) (*Result, error) {
 	if cut && o.CheckData {
 		return nil, errors.New("runner: --check-data cannot be used with a power cut (firmware.power_loss.cut_at): the check reads the device back after the run")
 	}
-	if cut {
-		m.SSD.FW.OnPowerOff = m.Eng.Stop
-	}
 	var check *pagecache.DataCheck
 	if o.CheckData {
 		check = m.Host.Cache.EnableDataCheck(m.SSD.FW.LogicalPages())
@@ -182,6 +179,9 @@ func Run(o Options) (*Result, error) {
 	m.Eng.Run()
 	if m.SSD.FW.PoweredOff() {
 		return powerCutResult(o, m, run, rs, start, meter, wasted0)
+	}
+	if _, _, err := CutOutcome(m); err != nil {
+		return nil, err // a cut the scenario ended before
 	}
 	if !run.Done() {
 		return nil, fmt.Errorf("runner: scenario %s did not finish (engine idle at %v)", o.Workload.Scenario.Name, m.Eng.Now())
@@ -282,17 +282,10 @@ func verifyData(m *platforms.Machine, check *pagecache.DataCheck) error {
 func powerCutResult(o Options, m *platforms.Machine, run *apps.Run, rs []*sim.Resource, start []sim.Snapshot,
 	meter *energy.Meter, wasted0 int64) (*Result, error) {
 	fw := m.SSD.FW
-	rep := fw.PowerLossReport()
-	peng, flash, err := platforms.PowerOnFlash(o.Config)
+	rep, rec, err := CutOutcome(m)
 	if err != nil {
 		return nil, err
 	}
-	defer peng.Close()
-	rec, err := fw.RecoverOn(peng, flash)
-	if err != nil {
-		return nil, err
-	}
-	rec.Map = nil // the summary is kept, not the map
 	end := m.Eng.Now()
 	m.SSD.Sync(end)
 	if len(start) != len(rs) {
@@ -303,7 +296,7 @@ func powerCutResult(o Options, m *platforms.Machine, run *apps.Run, rs []*sim.Re
 		Utilization: report.UtilizationTable("utilization", rs, start, end),
 		Firmware:    fw.Stats, FTL: fw.FTL().Stats, Buffer: fw.Buffer().Stats,
 		BufferPages: fw.Buffer().Capacity(), Cache: *m.Host.Cache.Stats(),
-		ModeChanges: fw.ModeLog(), PowerLoss: &rep, Recovery: rec}
+		ModeChanges: fw.ModeLog(), PowerLoss: rep, Recovery: rec}
 	if start != nil {
 		res.Energy = meter.Stop(end)
 		res.Energy.Buckets = nil

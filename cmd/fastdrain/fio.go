@@ -3,11 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/fastdrain-sim/fastdrain/energy"
+	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/hostos"
 	"github.com/fastdrain-sim/fastdrain/hostos/fio"
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
@@ -38,9 +40,9 @@ the write_lat_log logs (NAME_lat.N.log, N counting every job copy of the file fr
 sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			idle, err := sim.ParseTime(idleStr)
-			if err != nil || idle < 0 {
-				return fmt.Errorf("--idle %q: want a time such as 100ms", idleStr)
+			idle, err := timeFlag("idle", idleStr, false)
+			if err != nil {
+				return err
 			}
 			if cmd.Flags().Changed("output-format") {
 				if cmd.Flags().Changed("format") && format != outputFormat {
@@ -107,6 +109,7 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 			}
 			var idleAcct, jobAcct *energy.Account
 			var res []fio.JobResult
+			var x *fio.Execution
 			var runErr error
 			m.Eng.Spawn("fio", func(p *sim.Proc) {
 				defer m.Eng.Stop()
@@ -138,12 +141,23 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 					}
 					dev, capacity = fd, size
 				}
-				res, runErr = fio.Run(p, dev, capacity, jobs)
+				if x, runErr = fio.Start(p.Engine(), dev, capacity, jobs); runErr == nil {
+					x.Wait(p)
+					res, runErr = x.Results(), x.Err()
+				}
 			})
 			before := m.SSD.FW.Stats
 			m.Eng.Run()
 			if runErr != nil {
 				return runErr
+			}
+			pl, rec, err := runner.CutOutcome(m)
+			if err != nil {
+				return err
+			}
+			if pl != nil {
+				// The cut stopped the jobs: report what they completed before it.
+				return fioCutReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), format, out, jobs, x, pl, rec)
 			}
 			if smp != nil {
 				if err := tlf.write(tl, cmd.ErrOrStderr(), smp.Series()); err != nil {
@@ -193,6 +207,48 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 	pcts.register(cmd, "the text table, fio.csv and fio.json's clat_ns percentiles, replacing every job's percentile_list")
 	tlf.register(cmd, "0s:100ms")
 	return cmd
+}
+
+// fioCutReport reports a run of jobs a power cut (firmware.power_loss.cut_at) stopped, x
+// nil if it came before they started: the IOs completed before the cut (the jobs' table,
+// JSON or CSV on w, and the files, as after a whole run), and, on w for text and on
+// stderr beside the numbers of json and csv, the cut, the IOs in flight that never
+// completed, and what the cut did and recovery found.
+func fioCutReport(w, stderr io.Writer, format, out string, jobs []fio.Job, x *fio.Execution, pl *firmware.PowerLossReport, rec *firmware.Recovery) error {
+	line := runner.CutLine(pl) + "; no job had started"
+	var res []fio.JobResult
+	if x != nil {
+		res = x.Results()
+		line = fmt.Sprintf("%s; the jobs' results are of the IOs completed before it; %d IOs in flight at the cut never completed",
+			runner.CutLine(pl), x.InFlight())
+		if out != "" {
+			if err := writeFioOut(out, jobs, res); err != nil {
+				return err
+			}
+		}
+	}
+	plt := (&runner.Result{Label: "fio", PowerLoss: pl, Recovery: rec}).PowerLossTable()
+	note := w
+	switch {
+	case format == "json" && res != nil:
+		note = stderr
+		if err := fio.Report(jobs, res, "fastdrain "+version).WriteJSON(w); err != nil {
+			return err
+		}
+	case format == "csv" && res != nil:
+		note = stderr
+		if err := fioCSV(jobs, res).WriteCSV(w); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(note, line)
+	if format == "text" && res != nil {
+		if err := fioTable(jobs, res).WriteText(w); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(note)
+	return plt.WriteText(note)
 }
 
 // fioTable is the text table of the results, merged when the first job has group_reporting.

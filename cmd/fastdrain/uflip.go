@@ -13,6 +13,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
 	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
 )
@@ -35,6 +36,12 @@ type uflipDevice struct {
 	trace    []uflip.IORecord // the traced run's records (rep 0, stream 0)
 	points   []uflip.Point
 	findings []uflip.Finding // with --findings
+	// cut, for a simulated device, reports its scripted power cut (runner.CutOutcome);
+	// powerLoss and recovery hold what it did, and cutStep the plan step it stopped.
+	cut       func() (*firmware.PowerLossReport, *firmware.Recovery, error)
+	powerLoss *firmware.PowerLossReport
+	recovery  *firmware.Recovery
+	cutStep   int
 }
 
 // uflipOptions are the uflip command's flags.
@@ -46,6 +53,7 @@ type uflipOptions struct {
 	auto                               float64
 	seed                               uint64
 	findings, plots, force             bool
+	spanSet                            bool // --span was given (not its default)
 }
 
 func newUflip() *cobra.Command {
@@ -74,7 +82,10 @@ first device's mean to each other's. --plots draws uFLIP's figures (one per micr
 and base, devices overlaid, and a per-IO trace with its start-up phase) in --out/uflip/plots.
 See docs/uflip.md.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.OutOrStdout()) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.spanSet = cmd.Flags().Changed("span")
+			return o.run(cmd.OutOrStdout())
+		},
 	}
 	o.cf.register(cmd, "fastdrain-small")
 	f := cmd.Flags()
@@ -205,7 +216,8 @@ func (o *uflipOptions) devices() ([]*uflipDevice, error) {
 			return err
 		}
 		devs = append(devs, &uflipDevice{name: preset, dev: raw, eng: m.Eng, capacity: raw.Capacity(), close: m.Eng.Close,
-			fwStats: func() firmware.Stats { return m.SSD.FW.Stats }, ftl: m.SSD.FW.FTL})
+			fwStats: func() firmware.Stats { return m.SSD.FW.Stats }, ftl: m.SSD.FW.FTL,
+			cut: func() (*firmware.PowerLossReport, *firmware.Recovery, error) { return runner.CutOutcome(m) }})
 		return nil
 	}
 	if o.target != "" {
@@ -262,11 +274,18 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 			d.close()
 		}
 	}()
-	capacity := span
 	for _, d := range devs {
-		capacity = min(capacity, d.capacity)
+		if span > d.capacity {
+			// The plan covers --span on every device: a smaller device is not a smaller plan.
+			given := o.span
+			if !o.spanSet {
+				given += " (the default)"
+			}
+			return fmt.Errorf("--span %s: larger than device %s (%d bytes = %v); give --span %v or less",
+				given, d.name, d.capacity, sim.Size(d.capacity), sim.Size(d.capacity))
+		}
 	}
-	plan, err := uflip.NewPlan(spec, capacity)
+	plan, err := uflip.NewPlan(spec, span)
 	if err != nil {
 		return err
 	}
@@ -279,6 +298,11 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 			return fmt.Errorf("%s: %w", d.name, err)
 		}
 		d.points = uflip.Points(plan, d.runs)
+		if d.powerLoss != nil {
+			st := plan.Steps[d.cutStep]
+			fmt.Fprintf(w, "%s; on %s the cut stopped step %d of %d (%s): the runs below are those completed before it\n",
+				runner.CutLine(d.powerLoss), d.name, d.cutStep+1, len(plan.Steps), st.Label)
+		}
 		if err := runTable(w, d, spec.Auto.On()); err != nil {
 			return err
 		}
@@ -297,6 +321,12 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 					d.name, fl.Config().Mapping, fs.SwitchMerges, fs.PartialMerges, fs.FullMerges, fs.MergeCopies, fs.Erases); err != nil {
 					return err
 				}
+			}
+		}
+		if d.powerLoss != nil {
+			fmt.Fprintln(w)
+			if err := d.powerLossTable().WriteText(w); err != nil {
+				return err
 			}
 		}
 	}
@@ -405,6 +435,14 @@ func (o *uflipOptions) execute(d *uflipDevice, plan *uflip.Plan, traceLabel stri
 	if runErr != nil {
 		return runErr
 	}
+	if d.cut != nil {
+		pl, rec, err := d.cut()
+		if err != nil {
+			return err
+		}
+		// A cut stops the plan in step res.Steps; the runs completed before it are kept.
+		d.powerLoss, d.recovery, d.cutStep = pl, rec, res.Steps
+	}
 	d.runs = res.Runs
 	if iw == nil {
 		return nil
@@ -416,6 +454,11 @@ func (o *uflipOptions) execute(d *uflipDevice, plan *uflip.Plan, traceLabel stri
 		return err
 	}
 	return report.WriteFile(filepath.Join(dir, "runs.csv"), func(w io.Writer) error { return uflip.WriteRunCSV(w, res.Runs) })
+}
+
+// powerLossTable is what d's power cut did and what recovery found (runner's table).
+func (d *uflipDevice) powerLossTable() *report.Table {
+	return (&runner.Result{Label: d.name, PowerLoss: d.powerLoss, Recovery: d.recovery}).PowerLossTable()
 }
 
 // runTable prints one row per run (with the automatic rule's choice when it is on).

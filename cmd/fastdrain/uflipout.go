@@ -77,6 +77,9 @@ func uflipDeviceFields(d *uflipDevice, counts func(*uflip.RunStats) (int64, int6
 				{Key: "full_merges", Value: fs.FullMerges}, {Key: "merge_copies_pages", Value: fs.MergeCopies}, {Key: "erases", Value: fs.Erases}}})
 		}
 	}
+	if d.powerLoss != nil {
+		f = append(f, report.Field{Key: "power_loss", Value: d.powerLossTable()})
+	}
 	if findings {
 		fs := make([]report.Fields, len(d.findings))
 		for i, fd := range d.findings {
