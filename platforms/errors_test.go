@@ -37,6 +37,7 @@ func TestBadSetsAndNames(t *testing.T) {
 		{"set fraction", Options{Preset: "tiny", Sets: []string{"flash.channels=3.7"}}, "--set flash.channels=3.7: flash.channels: 3.7 is not a whole number"},
 		{"set empty value", Options{Preset: "tiny", Sets: []string{"flash.channels="}}, `--set "flash.channels=": no value after "="`},
 		{"set blank value", Options{Preset: "tiny", Sets: []string{"name= "}}, `--set "name= ": no value after "="`},
+		{"set not a number", Options{Preset: "tiny", Sets: []string{"precondition.fill=.nan"}}, "--set precondition.fill=.nan: precondition.fill: .nan is not a finite number"},
 		{"set null", Options{Preset: "tiny", Sets: []string{"flash=~"}}, "--set flash=~: flash: the section is empty (null): give its keys or leave it out"},
 		{"file fraction", Options{Preset: "tiny", Files: []string{fraction}}, fraction + ": line 3: flash.die.blocks_per_plane: 31.5 is not a whole number"},
 		{"file null section", Options{Preset: "tiny", Files: []string{null}}, null + ": line 2: flash: the section is empty (null)"},

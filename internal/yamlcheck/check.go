@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -19,6 +18,7 @@ const (
 	UnknownKey Kind = iota // a key the type has no field for
 	Null                   // a null value where null would keep the field's value
 	NotWhole               // a fractional (or, for an unsigned field, negative) number for an integer field
+	NotFinite              // .nan or .inf for a number field, which every range check lets through
 )
 
 // Problem is one mistake in a document: its line, the dotted path of the key or value
@@ -118,6 +118,8 @@ func (w *walker) value(n *yaml.Node, t reflect.Type, path string) {
 		w.whole(n, path, false)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		w.whole(n, path, true)
+	case reflect.Float32, reflect.Float64:
+		w.finite(n, path)
 	}
 }
 
@@ -139,18 +141,35 @@ func (w *walker) mapping(n *yaml.Node, t reflect.Type, path string) {
 	}
 }
 
+// number returns the value of a float scalar n as the decoder reads it (".inf", "1e3",
+// "1_000.5"), or false if n is not one.
+func number(n *yaml.Node) (float64, bool) {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!float" {
+		return 0, false
+	}
+	var f float64
+	return f, n.Decode(&f) == nil
+}
+
 // whole checks that a number given for an integer field is a whole number (and, for an
 // unsigned one, not negative): the decoder converts 3.7 to 3 without a word.
 func (w *walker) whole(n *yaml.Node, path string, unsigned bool) {
-	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!float" {
-		return // an integer, or something the decoder refuses itself
-	}
-	f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+	f, ok := number(n)
 	switch {
-	case err != nil || math.IsInf(f, 0) || math.IsNaN(f) || f != math.Trunc(f):
+	case !ok:
+		return // an integer, or something the decoder refuses itself
+	case math.IsInf(f, 0) || math.IsNaN(f) || f != math.Trunc(f):
 		w.add(n, path, NotWhole, fmt.Sprintf("%s: %s is not a whole number (the field counts whole units)", label(path), n.Value))
 	case unsigned && f < 0:
 		w.add(n, path, NotWhole, fmt.Sprintf("%s: %s must not be negative", label(path), n.Value))
+	}
+}
+
+// finite checks that a number given for a float field is finite: NaN fails every
+// comparison, so a range check such as "fill < 0 || fill > 1" lets it through.
+func (w *walker) finite(n *yaml.Node, path string) {
+	if f, ok := number(n); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
+		w.add(n, path, NotFinite, fmt.Sprintf("%s: %s is not a finite number", label(path), n.Value))
 	}
 }
 

@@ -43,6 +43,8 @@ func TestCheck(t *testing.T) {
 		{"fraction in a list", "list:\n  - {count: 1}\n  - {count: .5}\n", "line 3: root.list[1].count: .5 is not a whole number"},
 		{"fraction in an int list", "tags: [1, 2.5]\n", "line 1: root.tags[1]: 2.5 is not a whole number"},
 		{"infinity", "section: {count: .inf}\n", "line 1: root.section.count: .inf is not a whole number"},
+		{"not a number", "section: {ratio: .nan}\n", "line 1: root.section.ratio: .nan is not a finite number"},
+		{"infinite ratio", "section: {ratio: -.Inf}\n", "line 1: root.section.ratio: -.Inf is not a finite number"},
 		{"negative unsigned", "section: {seed: -2.0}\n", "line 1: root.section.seed: -2.0 must not be negative"},
 		{"null section", "section: ~\n", "line 1: root.section: the section is empty (null): give its keys or leave it out"},
 		{"empty section", "section:\n", "line 1: root.section: the section is empty (null)"},
