@@ -30,14 +30,10 @@ func TestAppendBytes(t *testing.T) {
 	require.Equal(t, int64(80), AppendBytes(3, 20))
 	require.Equal(t, int64(20), AppendBytes(1, 20))
 	require.Zero(t, AppendBytes(0, 20))
-	type rec struct {
-		a, b, c, d int32
-		e          uint8
-	} // 20 bytes, as the page cache's frame
 	for _, n := range []int64{5000, 100000, 262144} {
-		var s []rec
+		var s [][20]byte // 20 bytes, as the page cache's frame
 		for range n {
-			s = append(s, rec{})
+			s = append(s, [20]byte{})
 		}
 		require.InDelta(t, float64(cap(s))*20, float64(AppendBytes(n, 20)), 20, "n=%d", n)
 	}
