@@ -27,10 +27,10 @@ const rssChild = "FASTDRAIN_RSS_CHILD"
 // a 4 TiB array, whose maps are zeros the run has not written. The tiny preset calibrates
 // the flat part (programBytes: the program, the runtime, the small structures); the others
 // check what the parts count, within 20 %: fastdrain-small here, and in the long tier
-// fastdrain-tlc-8x, fastdrain-tlc (143.8 MB estimated, 141 MB measured with fio), mqsim-ref
+// fastdrain-tlc-8x, fastdrain-tlc (141.7 MB estimated, 140.6 MB measured), mqsim-ref
 // (sub-page mapping, not preconditioned: its maps untouched) and fastdrain-small at 131,072
 // blocks a plane, 4 TiB, whose touched maps are by hand 0.5 × 834,619,520 map entries and
-// 1.1 × that reverse-map entries at 4 B: 3.51 GB of the 3.64 GB estimated (3.6 GiB
+// 1.1 × that reverse-map entries at 4 B: 3.51 GB of the 3.60 GB estimated (3.80 GB
 // measured; the whole maps are 7.63 GB).
 func TestMemoryEstimateMatchesRSS(t *testing.T) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
