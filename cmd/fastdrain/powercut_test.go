@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// cutSets are the --set flags of a scripted cut at cutAt on the tiny machine, with
+// tinyCutSets are the --set flags of a scripted cut at cutAt on the tiny machine, with
 // power-loss protection (the drain runs).
-func cutSets(cutAt string) []string {
+func tinyCutSets(cutAt string) []string {
 	return []string{"--preset", "tiny", "--set", "firmware.power_loss.enabled=true",
 		"--set", "firmware.power_loss_protection=true", "--set", "firmware.power_loss.cut_at=" + cutAt}
 }
@@ -37,7 +37,7 @@ func writeTrace(t *testing.T, n int) string {
 // is an error naming cut_at.
 func TestReplayPowerCut(t *testing.T) {
 	trace := writeTrace(t, 2000)
-	args := append([]string{"replay", trace, "--qd", "8"}, cutSets("3ms")...)
+	args := append([]string{"replay", trace, "--qd", "8"}, tinyCutSets("3ms")...)
 	out, err := run(args...)
 	require.NoError(t, err)
 	require.Contains(t, out, "power cut at 3.000ms (firmware.power_loss.cut_at): ")
@@ -52,7 +52,7 @@ func TestReplayPowerCut(t *testing.T) {
 	require.Positive(t, s.Replayed)
 	require.Less(t, s.Replayed, int64(2000-8))
 	require.NotNil(t, s.PowerLoss)
-	_, err = run(append([]string{"replay", trace}, cutSets("100s")...)...)
+	_, err = run(append([]string{"replay", trace}, tinyCutSets("100s")...)...)
 	require.ErrorContains(t, err, "firmware.power_loss.cut_at: 100s is after the end of the run (it ended at ")
 }
 
@@ -63,16 +63,16 @@ func TestReplayPowerCut(t *testing.T) {
 func TestFioPowerCut(t *testing.T) {
 	job := filepath.Join(t.TempDir(), "w.fio")
 	require.NoError(t, os.WriteFile(job, []byte("[w]\nrw=randwrite\nbs=4k\ndirect=1\nsize=16m\nio_size=8m\n"), 0o644))
-	out, err := run(append([]string{"fio", job}, cutSets("5ms")...)...)
+	out, err := run(append([]string{"fio", job}, tinyCutSets("5ms")...)...)
 	require.NoError(t, err)
 	require.Contains(t, out, "the jobs' results are of the IOs completed before it; 1 IOs in flight at the cut never completed")
 	require.Contains(t, out, "fio jobs")
 	require.Contains(t, out, "power loss (fio)")
-	out, err = run(append([]string{"fio", job, "--idle", "10ms"}, cutSets("5ms")...)...)
+	out, err = run(append([]string{"fio", job, "--idle", "10ms"}, tinyCutSets("5ms")...)...)
 	require.NoError(t, err)
 	require.Contains(t, out, "; no job had started")
 	require.NotContains(t, out, "fio jobs")
-	_, err = run(append([]string{"fio", job}, cutSets("100s")...)...)
+	_, err = run(append([]string{"fio", job}, tinyCutSets("100s")...)...)
 	require.ErrorContains(t, err, "firmware.power_loss.cut_at: 100s is after the end of the run")
 }
 
@@ -82,16 +82,16 @@ func TestFioPowerCut(t *testing.T) {
 // the format leaves no run; a cut after the plan is an error naming cut_at.
 func TestUflipPowerCut(t *testing.T) {
 	args := []string{"uflip", "--span", "16MiB", "--nbrun", "1", "--bench", "granularity", "--io-divisor", "8", "--out", ""}
-	out, err := run(append(args, cutSets("3s")...)...)
+	out, err := run(append(args, tinyCutSets("3s")...)...)
 	require.NoError(t, err)
 	require.Contains(t, out, "on tiny the cut stopped step 3 of 48 (granularity/SR/io_size=1024): the runs below are those completed before it")
 	require.Contains(t, out, "granularity/SR/io_size=512")
 	require.Contains(t, out, "power loss (tiny)")
-	out, err = run(append(args, cutSets("300ms")...)...)
+	out, err = run(append(args, tinyCutSets("300ms")...)...)
 	require.NoError(t, err)
 	require.Contains(t, out, "the cut stopped step 1 of 48 (format/random)")
 	plan := filepath.Join(t.TempDir(), "plan.yaml")
 	require.NoError(t, os.WriteFile(plan, []byte("benches: [granularity]\nio_sizes: [4096]\nio_count: {sr: 8, rr: 8, sw: 8, rw: 8}\nio_ignore: {rw: 0}\nnb_run: 1\nformat: none\n"), 0o644))
-	_, err = run(append([]string{"uflip", "--plan", plan, "--span", "16MiB", "--out", ""}, cutSets("1000s")...)...)
+	_, err = run(append([]string{"uflip", "--plan", plan, "--span", "16MiB", "--out", ""}, tinyCutSets("1000s")...)...)
 	require.ErrorContains(t, err, "firmware.power_loss.cut_at: 1000s is after the end of the run")
 }
