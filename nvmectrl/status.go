@@ -33,9 +33,14 @@ const (
 	StatusInvalidQueueID         Status = Status(SCTCommandSpecific)<<8 | 0x01
 	StatusInvalidQueueSize       Status = Status(SCTCommandSpecific)<<8 | 0x02
 	StatusInvalidVector          Status = Status(SCTCommandSpecific)<<8 | 0x08
+	StatusInvalidLogPage         Status = Status(SCTCommandSpecific)<<8 | 0x09
 	StatusInvalidQueueDeletion   Status = Status(SCTCommandSpecific)<<8 | 0x0C
-	StatusWriteFault             Status = Status(SCTMediaError)<<8 | 0x80
-	StatusUnrecoveredRead        Status = Status(SCTMediaError)<<8 | 0x81
+	// StatusWriteReadOnlyRange is Attempted Write to Read Only Range (command specific
+	// 82h, NVM Command Set Specification 1.0 Figure 16 and §3.2.6.1 Figure 67; Linux's
+	// NVME_SC_READ_ONLY, 0x182): a write to media placed in read-only mode.
+	StatusWriteReadOnlyRange Status = Status(SCTCommandSpecific)<<8 | 0x82
+	StatusWriteFault         Status = Status(SCTMediaError)<<8 | 0x80
+	StatusUnrecoveredRead    Status = Status(SCTMediaError)<<8 | 0x81
 )
 
 // MakeStatus returns the status with the given status code type and status code, with CRD,
