@@ -114,7 +114,7 @@ func (f *Firmware) programFailed(now sim.Time, op *flashOp) bool {
 	if _, ok := f.ftl.Owner(ftl.Unit(op.ppn)); !ok { // one unit a page: the configuration refuses program faults with sub-page mapping
 		return false
 	}
-	if !f.gcRoom(op.die) {
+	if (f.ro.on && !f.pl.cut) || !f.gcRoom(op.die) { // read-only: nothing more is programmed (readonly.go)
 		f.unplaced(now, op)
 		return true
 	}

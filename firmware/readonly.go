@@ -32,15 +32,17 @@ import (
 //   - garbage collection stops (it would wear the dies further): the pages of retired
 //     blocks stay where they are, readable (a failed program or erase leaves the other
 //     pages of its block intact, Numonyx NAND08GW3C2A datasheet §9.2);
-//   - the evictor goes on writing the buffer's dirty pages where there is room outside the
-//     GC reserve (acknowledged data reaches the flash if it can), and a failed program is
-//     still programmed again elsewhere while a die has a free block; a page that cannot
-//     be placed goes back to the buffer, dirty, and is served from there.
+//   - nothing more is programmed: the evictor stops (dirty pages stay in the buffer, which
+//     serves their reads; a Flush finding them fails, as above), and a program in flight
+//     that fails is not programmed again: its data goes back to where it came from (a
+//     buffered page to the buffer, dirty; a GC copy's logical page to its original). A
+//     power cut's hold-up drain is the exception: with power-loss protection the
+//     acknowledged pages still go to the flash where there is room (powerloss.go).
 
-// Why the drive went read-only.
+// Why the drive went read-only: what its die did.
 const (
-	roSpare  = "its spare pool was used up"
-	roNoRoom = "it had no free block left to program into"
+	roSpare  = "used up its spare pool"
+	roNoRoom = "had no free block left to program into"
 )
 
 // readOnly is the drive's read-only mode: when it began and why.
@@ -137,7 +139,7 @@ type Health struct {
 	ReadOnly       bool     // the drive is in read-only mode
 	ReadOnlyAt     sim.Time // when it went read-only
 	ReadOnlyDie    int      // the die that caused it
-	ReadOnlyReason string   // why: "its spare pool was used up" or "it had no free block left to program into"
+	ReadOnlyReason string   // what its die did: "used up its spare pool" or "had no free block left to program into"
 	GrownBad       int      // the grown bad blocks of that die (of every die if not read-only)
 }
 

@@ -12,7 +12,7 @@ func MachineStats(m *platforms.Machine, label string, wastedBefore int64) *Resul
 	fw := m.SSD.FW
 	r := &Result{Label: label, Config: m.Config, Events: m.Eng.Fired(), Firmware: fw.Stats, Faults: fw.FaultStats(),
 		FTL: fw.FTL().Stats, Buffer: fw.Buffer().Stats, BufferPages: fw.Buffer().Capacity(), Cache: *m.Host.Cache.Stats(),
-		ModeChanges: fw.ModeLog()}
+		ModeChanges: fw.ModeLog(), Health: healthOf(m)}
 	r.Victims, r.Switches = r.Cache.Victims, r.Cache.Switches
 	for _, k := range r.FTL.Programmed {
 		r.FlashUsed += k

@@ -47,6 +47,11 @@ type AppResult struct {
 	Bytes    int64
 	Latency  *sim.Histogram
 	Series   *apps.Series
+	// IOErrors counts the requests the device failed (apps.Result.IOErrors); FirstIOError
+	// is the first one's error in words and FirstIOErrorAt when it came.
+	IOErrors       int64
+	FirstIOError   string
+	FirstIOErrorAt sim.Time
 }
 
 // Result is everything one run observed.
@@ -68,6 +73,9 @@ type Result struct {
 	UtilizationFrac *report.Table
 	Firmware        firmware.Stats
 	Faults          firmware.FaultStats // flash faults handled (all 0 unless flash.die.faults is set)
+	// Health is the drive's health at the end (spare pool, read-only mode, its SMART /
+	// Health log); nil without a fault model (flash.die.faults).
+	Health          *Health
 	FTL             ftl.Stats
 	Buffer          buffer.Stats
 	BufferPages     int
@@ -200,7 +208,7 @@ func Run(o Options) (*Result, error) {
 		UtilizationFrac: report.UtilizationFractions("utilization", rs, start, end),
 		Firmware:        m.SSD.FW.Stats, Faults: m.SSD.FW.FaultStats(), FTL: m.SSD.FW.FTL().Stats, Buffer: m.SSD.FW.Buffer().Stats,
 		BufferPages: m.SSD.FW.Buffer().Capacity(), Cache: *m.Host.Cache.Stats(),
-		ModeChanges: m.SSD.FW.ModeLog()}
+		ModeChanges: m.SSD.FW.ModeLog(), Health: healthOf(m)}
 	// Keep the samples, not the series: a series' probe closes over the machine, which must
 	// be freed when the run ends (sweeps and figures hold hundreds of results).
 	for _, s := range smp.Series() {
@@ -230,8 +238,7 @@ func Run(o Options) (*Result, error) {
 	}
 	res.FlashWasted = res.FTL.Wasted - wasted0
 	for _, a := range run.Results() {
-		h := a.Latency
-		res.Apps = append(res.Apps, AppResult{App: a.App, Requests: a.Requests, Bytes: a.Bytes, Latency: &h, Series: a.Series})
+		res.Apps = append(res.Apps, appResult(a))
 	}
 	if check != nil {
 		// The cache goes on recording victimizations (the last one may complete during
@@ -301,9 +308,9 @@ func powerCutResult(o Options, m *platforms.Machine, run *apps.Run, rs []*sim.Re
 	res := &Result{Label: o.Label, Config: o.Config, Scenario: o.Workload.Scenario,
 		Began: run.Began(), Ended: max(run.Began(), rep.At), Events: m.Eng.Fired(),
 		Utilization: report.UtilizationTable("utilization", rs, start, end),
-		Firmware:    fw.Stats, FTL: fw.FTL().Stats, Buffer: fw.Buffer().Stats,
+		Firmware:    fw.Stats, Faults: fw.FaultStats(), FTL: fw.FTL().Stats, Buffer: fw.Buffer().Stats,
 		BufferPages: fw.Buffer().Capacity(), Cache: *m.Host.Cache.Stats(),
-		ModeChanges: fw.ModeLog(), PowerLoss: &rep, Recovery: rec}
+		ModeChanges: fw.ModeLog(), PowerLoss: &rep, Recovery: rec, Health: healthOf(m)}
 	if start != nil {
 		res.Energy = meter.Stop(end)
 		res.Energy.Buckets = nil
@@ -315,8 +322,7 @@ func powerCutResult(o Options, m *platforms.Machine, run *apps.Run, rs []*sim.Re
 	}
 	res.FlashWasted = res.FTL.Wasted - wasted0
 	for _, a := range run.Results() {
-		h := a.Latency
-		res.Apps = append(res.Apps, AppResult{App: a.App, Requests: a.Requests, Bytes: a.Bytes, Latency: &h, Series: a.Series})
+		res.Apps = append(res.Apps, appResult(a))
 	}
 	return res, nil
 }

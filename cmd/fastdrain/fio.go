@@ -170,6 +170,10 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 			if err := t.WriteText(w); err != nil {
 				return err
 			}
+			if notes := fioNotes(res, runner.MachineStats(m, "fio", 0)); len(notes) > 0 {
+				fmt.Fprintln(w)
+				runner.WriteNotes(w, "fio", notes)
+			}
 			for _, a := range []struct {
 				title string
 				acct  *energy.Account
