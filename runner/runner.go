@@ -75,12 +75,12 @@ type Result struct {
 	Faults          firmware.FaultStats // flash faults handled (all 0 unless flash.die.faults is set)
 	// Health is the drive's health at the end (spare pool, read-only mode, its SMART /
 	// Health log); nil without a fault model (flash.die.faults).
-	Health          *Health
-	FTL             ftl.Stats
-	Buffer          buffer.Stats
-	BufferPages     int
-	Cache           pagecache.Stats
-	Series          []*sim.Series
+	Health      *Health
+	FTL         ftl.Stats
+	Buffer      buffer.Stats
+	BufferPages int
+	Cache       pagecache.Stats
+	Series      []*sim.Series
 	// ChannelBusy and DieBusy are the cumulative busy time of every channel bus and of
 	// every die row (per die up to MaxDieRows dies, else per channel) at each sample, for
 	// the utilization heat maps (BusyGrid).

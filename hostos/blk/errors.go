@@ -11,11 +11,11 @@ type Status uint8
 
 // Classes of failed requests (the blk_status_t values the model's driver produces).
 const (
-	StatusIOErr  Status = iota // BLK_STS_IOERR: any other error (errno EIO)
-	StatusMedium               // BLK_STS_MEDIUM: the medium could not be read or written (ENODATA)
-	StatusTarget               // BLK_STS_TARGET: the request addressed nothing valid, e.g. past the end (EREMOTEIO)
-	StatusNotSupp              // BLK_STS_NOTSUPP: the device does not support the operation (EOPNOTSUPP)
-	StatusNoSpace              // BLK_STS_NOSPC: the device ran out of space (ENOSPC)
+	StatusIOErr   Status = iota // BLK_STS_IOERR: any other error (errno EIO)
+	StatusMedium                // BLK_STS_MEDIUM: the medium could not be read or written (ENODATA)
+	StatusTarget                // BLK_STS_TARGET: the request addressed nothing valid, e.g. past the end (EREMOTEIO)
+	StatusNotSupp               // BLK_STS_NOTSUPP: the device does not support the operation (EOPNOTSUPP)
+	StatusNoSpace               // BLK_STS_NOSPC: the device ran out of space (ENOSPC)
 )
 
 var statusNames = [...]string{"I/O", "critical medium", "critical target", "operation not supported", "critical space allocation"}
