@@ -11,7 +11,7 @@ import (
 // mediumErr is a driver error of class StatusMedium.
 type mediumErr struct{}
 
-func (mediumErr) Error() string        { return "the device could not read it" }
+func (mediumErr) Error() string       { return "the device could not read it" }
 func (mediumErr) BlockStatus() Status { return StatusMedium }
 
 // TestIOError: a request the driver fails reaches each of its bios as an IOError naming
