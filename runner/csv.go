@@ -45,7 +45,7 @@ type StatValue struct {
 func (r *Result) StatValues() []StatValue {
 	f, b, l, c := r.Firmware, r.Buffer, r.FTL, r.Cache
 	us := func(t sim.Time) float64 { return float64(t) / float64(sim.Microsecond) }
-	return []StatValue{
+	return append([]StatValue{
 		{"buffer_capacity_pages", float64(r.BufferPages)},
 		{"buffer_peak_occupancy_pages", float64(b.PeakOccupancy)},
 		{"buffer_read_hits", float64(b.ReadHits)},
@@ -71,6 +71,32 @@ func (r *Result) StatValues() []StatValue {
 		{"writer_throttle_pauses", float64(c.ThrottlePauses)},
 		{"dirty_ratio_switches", float64(len(r.Switches))},
 		{"simulated_events", float64(r.Events)},
+	}, r.faultValues()...)
+}
+
+// faultValues are the fault model's statistics for stats.csv, after the others; none
+// without a fault model, so its file is unchanged.
+func (r *Result) faultValues() []StatValue {
+	h, x := r.Health, r.Faults
+	if h == nil {
+		return nil
+	}
+	b2f := func(b bool) float64 {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	return []StatValue{
+		{"program_failures", float64(x.ProgramFailures)}, {"erase_failures", float64(x.EraseFailures)},
+		{"factory_bad_blocks", float64(x.FactoryBad)}, {"grown_bad_blocks", float64(x.RetiredBlocks)},
+		{"pages_reprogrammed", float64(x.Reprograms)}, {"pages_moved_out_of_bad_blocks", float64(x.RetireMoves)},
+		{"pages_unplaced", float64(x.Unplaced)}, {"read_retry_steps", float64(x.ReadRetries)},
+		{"uncorrectable_page_reads", float64(x.Uncorrectable)}, {"failed_host_reads", float64(x.FailedReads)},
+		{"refused_writes", float64(x.RefusedWrites)}, {"spare_blocks_a_die", float64(h.SparePool)},
+		{"least_spare_left", float64(h.SpareLeft)}, {"available_spare_percent", float64(h.AvailableSpare)},
+		{"critical_warning", float64(h.Log.CriticalWarning)}, {"read_only", b2f(h.ReadOnly)},
+		{"read_only_at_us", float64(h.ReadOnlyAt) / float64(sim.Microsecond)}, // 0 while writable
 	}
 }
 

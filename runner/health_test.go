@@ -92,6 +92,14 @@ func TestRunReadOnlyReported(t *testing.T) {
 	}
 	require.Contains(t, rows["drive read-only"], "die ")
 	require.Equal(t, "0x0d / 0 %", rows["SMART critical warning / available spare"])
+	vals := map[string]float64{}
+	for _, v := range r.StatValues() {
+		vals[v.Name] = v.Value
+	}
+	require.Equal(t, 1.0, vals["read_only"])
+	require.Equal(t, 13.0, vals["critical_warning"])
+	require.Equal(t, float64(r.Faults.RefusedWrites), vals["refused_writes"])
+	require.Equal(t, float64(h.ReadOnlyAt)/1e6, vals["read_only_at_us"])
 }
 
 // TestRunFaultsWithinThePoolNoNotes: a fault model that fails nothing in the run (program
