@@ -92,7 +92,7 @@ func (r *Result) Notes() []string {
 	}
 	for _, a := range r.Apps {
 		if a.IOErrors > 0 {
-			notes = append(notes, fmt.Sprintf("%s: %d requests failed with an I/O error and were not counted in its latency (%d succeeded); the first, at %s: %s.",
+			notes = append(notes, fmt.Sprintf("%s: %d requests failed with an I/O error and are not in its latency figures (%d completed); the first, at %s: %s.",
 				a.App, a.IOErrors, a.Requests, report.Duration(a.FirstIOErrorAt), a.FirstIOError))
 		}
 	}
