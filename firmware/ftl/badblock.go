@@ -67,7 +67,7 @@ func (f *FTL) BadBlocks() int { return f.bad }
 // MarkFactoryBad enters free block b in the bad-block table and takes it off its plane's
 // free list. Call it at build, before preconditioning; a block that is not free is an error.
 func (f *FTL) MarkFactoryBad(b BlockID) error {
-	if b < 0 || int64(b) >= int64(len(f.blocks)) {
+	if int(b) >= len(f.blocks) { // BlockID is unsigned: no lower bound to check
 		return fmt.Errorf("ftl: factory bad block %d is outside the array's %d blocks", b, len(f.blocks))
 	}
 	m := &f.blocks[b]
