@@ -101,25 +101,11 @@ func TestGetLogPage(t *testing.T) {
 		e.SetDW(12, off)
 		return e
 	}
-	cmds := []struct {
-		e  SQE
-		st Status
-	}{
-		{logPage(0, full, LogHealth, 127, 0), StatusSuccess},
-		{logPage(1, part, LogHealth, 3, 160), StatusSuccess},
-		{logPage(2, part, 0x01, 127, 0), StatusInvalidLogPage},
-		{logPage(3, part, LogHealth, 0, 2), StatusInvalidField},
-	}
-	r.at(0, func() {
-		for i := range cmds {
-			r.host.push(0, &cmds[i].e)
-		}
-		r.host.ring(0, 0)
-	})
-	r.eng.Run()
-	require.Len(t, r.host.seen, len(cmds))
-	for _, s := range r.host.seen {
-		require.Equal(t, cmds[s.cqe.CID()].st, s.cqe.Status(), "cid %d", s.cqe.CID())
+	want := []Status{StatusSuccess, StatusSuccess, StatusInvalidLogPage, StatusInvalidField}
+	done := r.runAdmin(t, []SQE{logPage(0, full, LogHealth, 127, 0), logPage(1, part, LogHealth, 3, 160),
+		logPage(2, part, 0x01, 127, 0), logPage(3, part, LogHealth, 0, 2)})
+	for cid, cqe := range done {
+		require.Equal(t, want[cid], cqe.Status(), "cid %d", cid)
 	}
 	var page [512]byte
 	r.mem.Read(full, page[:])
