@@ -101,11 +101,11 @@ func TestGetLogPage(t *testing.T) {
 		e.SetDW(12, off)
 		return e
 	}
-	want := []Status{StatusSuccess, StatusSuccess, StatusInvalidLogPage, StatusInvalidField}
+	statuses := []Status{StatusSuccess, StatusSuccess, StatusInvalidLogPage, StatusInvalidField}
 	done := r.runAdmin(t, []SQE{logPage(0, full, LogHealth, 127, 0), logPage(1, part, LogHealth, 3, 160),
 		logPage(2, part, 0x01, 127, 0), logPage(3, part, LogHealth, 0, 2)})
 	for cid, cqe := range done {
-		require.Equal(t, want[cid], cqe.Status(), "cid %d", cid)
+		require.Equal(t, statuses[cid], cqe.Status(), "cid %d", cid)
 	}
 	var page [512]byte
 	r.mem.Read(full, page[:])
