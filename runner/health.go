@@ -59,22 +59,6 @@ func criticalWarning(cw uint8, h nvmectrl.HealthInfo) string {
 	return fmt.Sprintf("0x%02x: %s", cw, strings.Join(parts, ", "))
 }
 
-// healthRows adds the fault model's rows to the statistics table.
-func (r *Result) healthRows(add func(string, any)) {
-	h := r.Health
-	if h == nil {
-		return
-	}
-	add("spare blocks a die: pool / least left", fmt.Sprintf("%d / %d", h.SparePool, max(h.SpareLeft, 0)))
-	ro := "no"
-	if h.ReadOnly {
-		ro = fmt.Sprintf("since %s (die %d %s)", report.Duration(h.ReadOnlyAt), h.ReadOnlyDie, h.ReadOnlyReason)
-	}
-	add("drive read-only", ro)
-	add("commands refused read-only / host reads failed", fmt.Sprintf("%d / %d", r.Faults.RefusedWrites, r.Faults.FailedReads))
-	add("SMART critical warning / available spare", fmt.Sprintf("0x%02x / %d %%", h.Log.CriticalWarning, h.Log.AvailableSpare))
-}
-
 // Notes returns what went wrong in the run, in sentences, for the text output: the drive's
 // read-only mode, its uncorrectable reads, and the I/O errors the applications and the
 // page cache saw. None without a fault, so outputs of runs without one are unchanged.

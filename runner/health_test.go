@@ -10,6 +10,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
 	"github.com/fastdrain-sim/fastdrain/internal/testtier"
 	"github.com/fastdrain-sim/fastdrain/platforms"
+	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -90,16 +91,17 @@ func TestRunReadOnlyReported(t *testing.T) {
 	for _, row := range r.StatsTable().Rows {
 		rows[row[0]] = row[1]
 	}
-	require.Contains(t, rows["drive read-only"], "die ")
-	require.Equal(t, "0x0d / 0 %", rows["SMART critical warning / available spare"])
+	require.Equal(t, "1 / "+report.Duration(h.ReadOnlyAt), rows["drive read-only / since"])
+	require.Equal(t, "0 / 13", rows["SMART available spare % / critical warning"])
 	vals := map[string]float64{}
 	for _, v := range r.StatValues() {
 		vals[v.Name] = v.Value
 	}
 	require.Equal(t, 1.0, vals["read_only"])
 	require.Equal(t, 13.0, vals["critical_warning"])
-	require.Equal(t, float64(r.Faults.RefusedWrites), vals["refused_writes"])
+	require.Equal(t, float64(r.Faults.RefusedWrites), vals["commands_refused_read_only"])
 	require.Equal(t, float64(h.ReadOnlyAt)/1e6, vals["read_only_at_us"])
+	require.Equal(t, float64(h.SparePool), vals["spare_blocks_a_die"])
 }
 
 // TestRunFaultsWithinThePoolNoNotes: a fault model that fails nothing in the run (program
