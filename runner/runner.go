@@ -73,12 +73,12 @@ type Result struct {
 	UtilizationFrac *report.Table
 	// Stats is the machine's statistics (Statistics), taken once at the end of the run:
 	// what every statistics output (text, CSV, JSON, sweep columns) reads.
-	Stats       *sim.StatSnapshot
-	Firmware    firmware.Stats
-	Faults      firmware.FaultStats // flash faults handled (all 0 unless flash.die.faults is set)
+	Stats    *sim.StatSnapshot
+	Firmware firmware.Stats
+	Faults   firmware.FaultStats // flash faults handled (all 0 unless flash.die.faults is set)
 	// Health is the drive's health at the end (spare pool, read-only mode, its SMART /
 	// Health log); nil without a fault model (flash.die.faults).
-	Health *Health
+	Health      *Health
 	FTL         ftl.Stats
 	Buffer      buffer.Stats
 	BufferPages int
