@@ -33,26 +33,21 @@ func TestPowerCutWithProgramFailuresEnds(t *testing.T) {
 			r := newRig(t, spec, withFaults(die.FaultSpec{ProgramFail: 0.01, Seed: seed}))
 			f := r.fw
 			require.NoError(t, f.Precondition(0.9, cutOverwrite, true, seed))
-			span := f.LogicalPages()
+			// 8 writers, writer k owning the logical pages ≡ k (mod 8): one-page writes of
+			// increasing versions, each page's last acknowledged one kept.
+			const writers = 8
+			span := f.LogicalPages() / writers
 			acked := map[int64]uint64{}
 			dead := false
-			const procs = 8
-			part := span / procs
-			for k := 0; k < procs; k++ {
-				rng := sim.NewRNG(seed, fmt.Sprintf("cut%d", k))
-				lo := int64(k) * part
-				r.eng.Spawn("host", func(p *sim.Proc) {
-					buf := make([]uint64, 8)
+			for k := range int64(writers) {
+				rng := sim.NewRNG(seed, fmt.Sprint("writer", k))
+				r.eng.Spawn(fmt.Sprint("writer", k), func(p *sim.Proc) {
+					buf := []uint64{0}
 					for v := uint64(2); !dead; v++ {
-						n := 1 + rng.IntN(8)
-						lba := lo + rng.Int64N(part-int64(n)+1)
-						for i := range n {
-							buf[i] = Stamp(lba+int64(i), v)
-						}
-						if r.cmd(p, nvmectrl.OpWrite, lba, n, nvmectrl.Hint{}, buf).status == nvmectrl.StatusSuccess {
-							for i := range n {
-								acked[lba+int64(i)] = buf[i]
-							}
+						lpn := k + writers*rng.Int64N(span)
+						buf[0] = Stamp(lpn, v)
+						if r.cmd(p, nvmectrl.OpWrite, lpn, 1, nvmectrl.Hint{}, buf).status == nvmectrl.StatusSuccess {
+							acked[lpn] = buf[0]
 						}
 					}
 				})
