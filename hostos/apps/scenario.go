@@ -114,8 +114,8 @@ type Result struct {
 	// Err is the first error, other than an I/O error, the host returned to the
 	// application; the process that got it stopped.
 	Err error
-	// IOErrors counts the requests (Ungzip: the input reads and file removals) that failed
-	// with an I/O error (ErrIO): the device failed them. The application went on with its
+	// IOErrors counts the requests (Ungzip: the input reads) that failed with an I/O error
+	// (ErrIO): the device failed them. The application went on with its
 	// next request, as a server answers a failed request with an error and serves the
 	// next; failed requests are not in Latency. FirstIOError is the first of them and
 	// FirstIOErrorAt when it came.

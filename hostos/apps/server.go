@@ -375,7 +375,7 @@ func (m *server) upload(p *sim.Proc, host OS, size int64) error {
 // a failed upload (an upload that failed does not stay to fill the file system), and
 // returns err.
 func (m *server) abandon(p *sim.Proc, host OS, f File, err error) error {
-	_ = host.Unlink(p, f) // its discards may fail too (a read-only drive): err says why the upload failed
+	_ = host.Unlink(p, f) // err, not the removal's outcome, is what the client is told
 	return err
 }
 

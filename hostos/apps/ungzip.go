@@ -121,9 +121,9 @@ func (u *ungzip) setup(p *sim.Proc, host OS, _ uint64) error {
 // run decompresses archives until stop (or Files archives are done). Each step reads as
 // much input as the next chunk needs (none when open loop), computes the chunk at
 // OutputRate, waits for the chunk's turn when open loop, and writes it; the write() call's
-// duration is recorded as the step's latency. An input read or an output removal that
-// fails is passed to ioErr (with when the call began and ended): if it returns true, Ungzip
-// goes on as if the call had succeeded (the error is counted there), else it stops with it.
+// duration is recorded as the step's latency. An input read that fails is passed to ioErr
+// (with when the call began and ended): if it returns true, Ungzip goes on as if the read
+// had succeeded (the error is counted there), else it stops with it.
 func (u *ungzip) run(p *sim.Proc, host OS, stop sim.Time, rec func(start, end sim.Time, bytes int64),
 	ioErr func(start, end sim.Time, err error) bool) error {
 	in := u.spec.inputSize()
@@ -176,8 +176,7 @@ func (u *ungzip) run(p *sim.Proc, host OS, stop sim.Time, rec func(start, end si
 		if u.spec.Keep > 0 && len(u.outputs) > u.spec.Keep {
 			old := u.outputs[0]
 			u.outputs = u.outputs[1:]
-			t0 := p.Now()
-			if err := host.Unlink(p, old); err != nil && !ioErr(t0, p.Now(), err) {
+			if err := host.Unlink(p, old); err != nil {
 				return err
 			}
 		}
