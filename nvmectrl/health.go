@@ -122,9 +122,9 @@ func (c *Controller) HealthLog() [HealthLogSize]byte {
 // log identifier, bits 31:16 the lower and CDW11 bits 15:0 the upper half of the number of
 // dwords to return, 0's based; CDW12 and CDW13 the byte offset into the log). Only the SMART /
 // Health log (02h) exists; another identifier is Invalid Log Page (command specific 09h),
-// an offset that is not a multiple of 4 or past the page is Invalid Field in Command. The
-// page's bytes from the offset are DMA'd, up to the length asked (bytes past the page's
-// end read 0).
+// an offset that is not a multiple of 4 or past the page, or a length past the largest
+// transfer (MaxTransfer, the MDTS), is Invalid Field in Command. The page's bytes from the
+// offset are DMA'd, up to the length asked (bytes past the page's end read 0).
 func (c *Controller) getLogPage(now sim.Time, cmd *Command) Status {
 	cdw10, cdw11 := cmd.SQE.DW(10), cmd.SQE.DW(11)
 	if uint8(cdw10) != LogHealth {
@@ -135,6 +135,9 @@ func (c *Controller) getLogPage(now sim.Time, cmd *Command) Status {
 		return StatusInvalidField
 	}
 	n := (int(cdw11&0xFFFF)<<16 | int(cdw10>>16) + 1) * 4
+	if n > c.spec.MaxTransfer {
+		return StatusInvalidField
+	}
 	cmd.DataLen = n
 	if c.preparePRP(cmd) != nil {
 		return StatusInvalidField.WithDNR()

@@ -89,8 +89,8 @@ func (f healthFW) HealthInfo() HealthInfo { return f.h }
 // with NUMDL 127 (128 dwords, 0's based: the whole 512-byte page) lands in the host buffer
 // as the firmware's HealthInfo marshals it; with offset 160 (CDW12) and NUMDL 3 (16 bytes)
 // the buffer gets the Media and Data Integrity Errors counter alone; LID 01h (Error
-// Information, not modelled) is Invalid Log Page; an offset of 2 (not dword aligned) is
-// Invalid Field in Command.
+// Information, not modelled) is Invalid Log Page; an offset of 2 (not dword aligned), and
+// NUMDU 1 (2¹⁶ + 1 dwords, past the 128 KiB largest transfer), are Invalid Field in Command.
 func TestGetLogPage(t *testing.T) {
 	r := newRig(t, testSpec(), ArbRoundRobin)
 	want := HealthInfo{CriticalWarning: CriticalReadOnly, AvailableSpare: 3, AvailableSpareThreshold: 10, MediaErrors: 42, PowerCycles: 1}
@@ -101,9 +101,11 @@ func TestGetLogPage(t *testing.T) {
 		e.SetDW(12, off)
 		return e
 	}
-	statuses := []Status{StatusSuccess, StatusSuccess, StatusInvalidLogPage, StatusInvalidField}
+	huge := logPage(4, part, LogHealth, 0, 0)
+	huge.SetDW(11, 1) // NUMDU
+	statuses := []Status{StatusSuccess, StatusSuccess, StatusInvalidLogPage, StatusInvalidField, StatusInvalidField}
 	done := r.runAdmin(t, []SQE{logPage(0, full, LogHealth, 127, 0), logPage(1, part, LogHealth, 3, 160),
-		logPage(2, part, 0x01, 127, 0), logPage(3, part, LogHealth, 0, 2)})
+		logPage(2, part, 0x01, 127, 0), logPage(3, part, LogHealth, 0, 2), huge})
 	for cid, cqe := range done {
 		require.Equal(t, statuses[cid], cqe.Status(), "cid %d", cid)
 	}
