@@ -22,6 +22,7 @@ import (
 func newFio() *cobra.Command {
 	cf := &configFlags{}
 	var idleStr, outputFormat string
+	var countEvents bool
 	var o outputFlags
 	cmd := &cobra.Command{
 		Use:   "fio JOBFILE",
@@ -147,6 +148,10 @@ replay do (docs/outputs.md).`,
 			})
 			before := m.SSD.FW.Stats
 			wasted0 := m.SSD.FW.FTL().Stats.Wasted
+			var events *runner.EventCounts
+			if countEvents {
+				events = runner.CountEvents(m)
+			}
 			m.Eng.Run()
 			if runErr != nil {
 				return runErr
@@ -188,7 +193,10 @@ replay do (docs/outputs.md).`,
 				}
 			}
 			if o.format != "text" {
-				return o.write(nil, func(w io.Writer) error { return writeFioJSON(w, jobs, res, ssd) }, fioCSV(jobs, res).WriteCSV)
+				if err := o.write(nil, func(w io.Writer) error { return writeFioJSON(w, jobs, res, ssd) }, fioCSV(jobs, res).WriteCSV); err != nil {
+					return err
+				}
+				return writeEventCounts(o, events, fioIOs(res))
 			}
 			t := fioTable(jobs, res)
 			w := cmd.OutOrStdout()
@@ -221,7 +229,7 @@ replay do (docs/outputs.md).`,
 				fmt.Fprintln(w)
 				runner.WriteNotes(w, "fio", notes)
 			}
-			return nil
+			return writeEventCounts(o, events, fioIOs(res))
 		},
 	}
 	cf.register(cmd, "fastdrain-small")
@@ -229,7 +237,17 @@ replay do (docs/outputs.md).`,
 	o.register(cmd, "fio", "json: fio's JSON schema with the SSD's statistics; csv: one row of numbers per job and direction",
 		"0s:100ms", "the text table, fio.csv and fio.json's clat_ns percentiles, replacing every job's percentile_list")
 	cmd.Flags().StringVar(&outputFormat, "output-format", "text", "fio's name for --format (normal = text, json)")
+	cmd.Flags().BoolVar(&countEvents, "count-events", false, countEventsUsage)
 	return cmd
+}
+
+// fioIOs returns the host I/Os the jobs completed (reads, writes and flushes).
+func fioIOs(res []fio.JobResult) int64 {
+	var n int64
+	for _, r := range res {
+		n += r.Read.IOs + r.Write.IOs + r.Flush.IOs
+	}
+	return n
 }
 
 // fioJSON is fio's JSON document (fio.Report) with the simulated SSD's statistics as
