@@ -2,12 +2,15 @@ package figures
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/hostos"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/assert"
@@ -87,14 +90,18 @@ func oracleBound(t *testing.T, set *Set, a string, variants []string) bool {
 }
 
 // TestQualitativeResults runs the Fig. 2b, 3b and 5 experiments at quick scale (2 s on
-// fastdrain-tlc-8x, the platform of `figures --quick`) and checks issue 20's assertions about
-// the mechanisms, each of which engages there (checked at the end).
+// fastdrain-tlc-8x, the platform of `figures --quick`) on the paper's host and checks issue
+// 20's assertions about the mechanisms, each of which engages there for at least the share of
+// the run a claim needs (EngagedShare, checked at the end); then issue 19's bound on both
+// hosts (soloBound).
 func TestQualitativeResults(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 90 whole-machine experiments")
+		t.Skip("runs 108 whole-machine experiments")
 	}
-	set, err := Run(Quick(Options{Duration: 2 * sim.Second, Only: []string{"fig2b", "fig3b", "fig5"}, Apps: apps.DefaultSpec()}))
+	set, err := Run(Quick(Options{Duration: 2 * sim.Second, Only: []string{"fig2b", "fig3b", "fig5"}, Apps: apps.DefaultSpec(),
+		Hosts: []string{hostos.ProfilePaper}}))
 	require.NoError(t, err)
+	set = set.onHost(hostos.ProfilePaper)
 	lc := apps.LatencyCritical()
 	variants := []string{"vanilla", "oracle-bg", "fd-buf", "fd-ftl", "fd", "lsb-only"}
 	for _, a := range lc {
@@ -158,14 +165,17 @@ func TestQualitativeResults(t *testing.T) {
 			a, dur(po), dur(spread), ftlSt.ForegroundWr, ftlSt.FGBounded, set.result(a, "fd-ftl", "").FlashWasted, skip,
 			van, buf, ftlR.Firmware.StallTime, ftlR.FTL.FGBounded, len(fd.Switches), fd.Buffer.PeakOccupancy)
 	}
-	// Every mechanism the claims are about engages at this scale (issue 20 item 8): Vanilla's
-	// buffer fills, every FastDrain variant evicts in the foreground, FD-FTL programs LSB
-	// pages for it, FD switches dirty ratios in some app's run.
+	// Every mechanism the claims are about engages at this scale (issue 20 item 8), each in
+	// force for at least EngagedShare (1 %) of the run (issue 31 item 5): Vanilla's buffer is
+	// full, every FastDrain variant evicts in the foreground, FD-FTL programs LSB pages for
+	// it, FD runs its high dirty-ratio set in some app's run.
 	nSwitched := 0
 	for _, a := range lc {
-		require.True(t, filled.happened(set.result(a, "vanilla", "")), "Vanilla's buffer fills (%s)", a)
+		require.True(t, filled.happened(set.result(a, "vanilla", "")), "Vanilla's buffer is full ≥ 1 %% of the run (%s: %.4f)",
+			a, filled.share(set.result(a, "vanilla", "")))
 		for _, v := range []string{"fd-buf", "fd-ftl", "fd", "lsb-only"} {
-			require.True(t, foreground.happened(set.result(a, v, "")), "%s evicts in the foreground (%s)", v, a)
+			require.True(t, foreground.happened(set.result(a, v, "")), "%s evicts in the foreground ≥ 1 %% of the run (%s: %.4f)",
+				v, a, foreground.share(set.result(a, v, "")))
 		}
 		require.Positive(t, set.result(a, "fd-ftl", "").FTL.LSBForFG, "FD-FTL's foreground writes on LSB pages (%s)", a)
 		if switched.happened(set.result(a, "fd", "")) {
@@ -196,4 +206,35 @@ func TestQualitativeResults(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, WriteText(&b, figs))
 	require.Contains(t, b.String(), "FastDrain claims: paper vs measured")
+	for _, h := range hostos.Profiles() {
+		soloBound(t, h)
+	}
+}
+
+// soloBound checks issue 19's target on host profile h at quick scale: with a buffer that
+// never drains (the Oracle programs nothing during the run), every app that does not fsync
+// has a co-located p99 within 2× of its p99 alone; the three fsync apps (Apache-U, DB-U,
+// ImgServer-U) are exempt (issue 31, the decision on issue 19): their excess is the host's
+// writeback throttling admitting fsync writes behind the flusher's on a saturated link,
+// Linux's behaviour (docs/fidelity.md).
+func soloBound(t *testing.T, h string) {
+	var opts []runner.Options
+	nonFsync := []string{apps.ApacheF, apps.DBS, apps.ImgServerF}
+	for _, a := range nonFsync {
+		for _, sc := range []string{a + "+" + apps.Ungzip, a} {
+			c, err := platforms.Load(platforms.Options{Preset: QuickPreset, Variant: "oracle", Sets: []string{"host.profile=" + h}})
+			require.NoError(t, err)
+			w, err := apps.LookupScenario(sc)
+			require.NoError(t, err)
+			w.Duration = 2 * sim.Second
+			opts = append(opts, runner.Options{Label: sc, Config: c, Workload: runner.Workload{Scenario: w, Apps: apps.DefaultSpec().Scaled(QuickScale)}})
+		}
+	}
+	res, errs := runner.RunAll(opts, 0, nil)
+	require.NoError(t, errors.Join(errs...))
+	for i, a := range nonFsync {
+		co, solo := res[2*i].App(a).Latency.Quantile(0.99), res[2*i+1].App(a).Latency.Quantile(0.99)
+		t.Logf("%s host, %s under the Oracle: co-located p99 %v, solo %v", h, a, dur(float64(co)), dur(float64(solo)))
+		require.LessOrEqual(t, co, 2*solo, "%s host: %s's co-located p99 within 2× of solo under the Oracle", h, a)
+	}
 }
