@@ -24,8 +24,8 @@ type Figure struct {
 	Claims  []Claim
 	// Others are the same figure on the other host profiles (Name "NAME-HOST").
 	Others []*Figure
-	d       *dual
-	plot    func(dir, ext string) error
+	d      *dual
+	plot   func(dir, ext string) error
 }
 
 // avg is the mean of the values that are not NaN (NaN if none).

@@ -40,13 +40,15 @@ func Summary(figs []*Figure) *report.Table {
 // claimHosts are the hosts of the first claim and its other hosts ([""] for a one-host set).
 func claimHosts(figs []*Figure) []string {
 	for _, f := range figs {
-		for _, c := range f.Claims {
-			hs := []string{c.Host}
-			for _, x := range c.Hosts {
-				hs = append(hs, x.Host)
-			}
-			return hs
+		if len(f.Claims) == 0 {
+			continue
 		}
+		c := f.Claims[0]
+		hs := []string{c.Host}
+		for _, x := range c.Hosts {
+			hs = append(hs, x.Host)
+		}
+		return hs
 	}
 	return []string{""}
 }
@@ -219,13 +221,13 @@ type FigureJSON struct {
 // Document is summary.json: every claim and the tally; on standard output (--format json)
 // also the platform preset, the simulated time per run and each figure's numeric table.
 type Document struct {
-	Preset    string       `json:"preset,omitempty"`
-	DurationS *float64     `json:"duration_s,omitempty"`
-	Claims    []ClaimJSON  `json:"claims"`
-	Tally     TallyJSON    `json:"tally"` // the headline host's
+	Preset    string      `json:"preset,omitempty"`
+	DurationS *float64    `json:"duration_s,omitempty"`
+	Claims    []ClaimJSON `json:"claims"`
+	Tally     TallyJSON   `json:"tally"` // the headline host's
 	// HostTallies are the other host profiles' tallies, in order.
 	HostTallies []HostTallyJSON `json:"host_tallies,omitempty"`
-	Figures   []FigureJSON `json:"figures,omitempty"`
+	Figures     []FigureJSON    `json:"figures,omitempty"`
 }
 
 // SummaryDoc is summary.json's document for figs.
