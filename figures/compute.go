@@ -520,7 +520,10 @@ func (s *Set) fig5() *Figure {
 			Paper: 5, Kind: AtLeast, Measured: float64(ordered),
 			Band: "Fig. 5's bars show the order in all six apps; one app may miss it where two bars are too close to read apart"},
 	}
-	s.judge(&fig.Claims[0], "vanilla", "fd-buf", need{variant: "vanilla", m: filled})
+	// FD-Buf's own mechanism is the hint-driven eviction that makes room before a
+	// victimization arrives: foreground eviction on the hint. Without it FD-Buf is a buffer
+	// drained in the background, Oracle-BG's behaviour.
+	s.judge(&fig.Claims[0], "vanilla", "fd-buf", need{variant: "vanilla", m: filled}, need{variant: "fd-buf", m: foreground})
 	s.judge(&fig.Claims[1], "vanilla", "fd-ftl", need{variant: "vanilla", m: filled}, need{variant: "fd-ftl", m: foreground})
 	s.judge(&fig.Claims[2], "vanilla", "fd", need{variant: "vanilla", m: filled}, need{variant: "fd", m: switched})
 	s.judge(&fig.Claims[3], "fd-ftl", "fd", need{variant: "fd", m: switched})
