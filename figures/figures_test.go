@@ -210,7 +210,7 @@ func TestQualitativeResults(t *testing.T) {
 	for _, f := range figs {
 		names = append(names, f.Name)
 	}
-	require.Equal(t, []string{"fig2b", "fig3b", "fig5"}, names)
+	require.Equal(t, []string{"fig2b", "fig3b", "fig5", "engagement"}, names)
 	dir := t.TempDir()
 	require.NoError(t, WriteDir(dir, figs))
 	for _, f := range []string{"fig5.csv", "fig5.json", "fig5.png", "fig2b.svg", "summary.csv", "summary.json"} {
