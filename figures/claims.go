@@ -31,14 +31,11 @@ type Claim struct {
 	Kind      Kind    `json:"kind"`
 	Measured  float64 `json:"measured"`
 	Missing   bool    `json:"missing"` // the runs needed were not made
-	// NotEngaged names the mechanism the claim is about that never engaged in the runs (no
-	// foreground eviction, no dirty-ratio switch, a buffer that never filled): the measured
-	// value then says nothing about the claim (DESIGN.md "Decisions after the first
-	// measurements"). Empty when every mechanism engaged.
+	// NotEngaged names the mechanisms the claim is about that were not in force for
+	// EngagedShare of the run in every app's run the claim is computed from (engaged.go):
+	// the measured value then says nothing about the claim (DESIGN.md "Decisions after the
+	// first measurements"). Empty when every mechanism engaged.
 	NotEngaged string `json:"not_engaged,omitempty"`
-	// Engaged lists the mechanisms that engaged in some apps' runs only ("fd-ftl:
-	// foreground eviction in 1 of 6 apps"): the claim's average then mixes the two regimes.
-	Engaged string `json:"engaged,omitempty"`
 	// Tie: the variants compared gave identical results on every app.
 	Tie  bool   `json:"tie,omitempty"`
 	Note string `json:"note,omitempty"`

@@ -134,9 +134,8 @@ type need struct {
 // run"). A claim averaged over the six apps is about all six: where its mechanism was not in
 // force in some, the average mixes in apps the claim does not describe, and a band met that
 // way would be met by accident (at 10 s FD's 6b "92 % used" came from five apps that never
-// evicted in the foreground and so wasted nothing). partial is kept for callers that name
-// the apps that did engage; it is always "" now.
-func (s *Set) notEngaged(needs ...need) (none, partial string) {
+// evicted in the foreground and so wasted nothing).
+func (s *Set) notEngaged(needs ...need) string {
 	var out []string
 	for _, n := range needs {
 		ran, ok := 0, 0
@@ -155,7 +154,7 @@ func (s *Set) notEngaged(needs ...need) (none, partial string) {
 			out = append(out, fmt.Sprintf("%s: %v in force ≥ %s of the run in %d of %d apps", n.variant, n.m, pct(EngagedShare), ok, ran))
 		}
 	}
-	return strings.Join(out, "; "), ""
+	return strings.Join(out, "; ")
 }
 
 // pct formats a share as a percentage with one decimal ("0.4 %").
@@ -175,13 +174,10 @@ func (s *Set) tie(a, b string) bool {
 	return n > 0
 }
 
-// judge sets the claim's NotEngaged (and, for mechanisms that engaged in some apps only, a
-// note saying in how many) from needs, and Tie from the variant pair (a, b) if a is not
-// empty.
+// judge sets the claim's NotEngaged from needs, and Tie from the variant pair (a, b) if a is
+// not empty.
 func (s *Set) judge(c *Claim, a, b string, needs ...need) {
-	var partial string
-	c.NotEngaged, partial = s.notEngaged(needs...)
-	c.Engaged = partial
+	c.NotEngaged = s.notEngaged(needs...)
 	if a != "" {
 		c.Tie = s.tie(a, b)
 	}

@@ -53,14 +53,8 @@ func claimHosts(figs []*Figure) []string {
 	return []string{""}
 }
 
-// verdictCell is the verdict with the share of apps a mechanism engaged in when not all.
-func (c Claim) verdictCell() string {
-	v := c.Verdict()
-	if c.Engaged != "" && c.NotEngaged == "" && !c.Missing {
-		v += " (" + c.Engaged + ")"
-	}
-	return v
-}
+// verdictCell is the verdict, with what fell short when not engaged.
+func (c Claim) verdictCell() string { return c.Verdict() }
 
 // details lists, per claim and host, what the summary's cells leave out: the values on every
 // seed, the shorter duration, the mechanisms engaged in some apps only, the note.
@@ -152,7 +146,6 @@ type ClaimJSON struct {
 	Measured   *float64 `json:"measured"`
 	Verdict    string   `json:"verdict"` // Claim.Outcome
 	NotEngaged string   `json:"not_engaged,omitempty"`
-	Engaged    string   `json:"engaged,omitempty"`
 	Note       string   `json:"note,omitempty"`
 	Band       string   `json:"band,omitempty"` // why the tolerance is what it is
 	Host       string   `json:"host,omitempty"` // the host profile measured on
@@ -172,7 +165,7 @@ type ClaimJSON struct {
 // JSON is the claim as ClaimJSON.
 func (c Claim) JSON() ClaimJSON {
 	j := ClaimJSON{ID: c.ID, Figure: c.Figure, Claim: c.Text, Unit: c.Unit, Paper: c.Paper, Tolerance: c.Tolerance,
-		Kind: c.Kind.String(), Verdict: c.Outcome(), NotEngaged: c.NotEngaged, Engaged: c.Engaged, Note: c.Note}
+		Kind: c.Kind.String(), Verdict: c.Outcome(), NotEngaged: c.NotEngaged, Note: c.Note}
 	if m := c.measured(); !math.IsNaN(m) {
 		j.Measured = &m
 	}
@@ -286,12 +279,12 @@ func FullDoc(figs []*Figure, preset string, duration sim.Time) Document {
 // summaryTextCols are summary.csv's text columns; the others hold numbers (measured empty
 // when not run).
 var summaryTextCols = map[string]bool{"id": true, "host": true, "figure": true, "claim": true, "unit": true, "kind": true,
-	"verdict": true, "not_engaged": true, "engaged": true, "note": true, "band": true, "seeds": true, "short_verdict": true}
+	"verdict": true, "not_engaged": true, "note": true, "band": true, "seeds": true, "short_verdict": true}
 
 // SummaryCSV is summary.csv: one row a claim, its numbers and its verdict by name.
 func SummaryCSV(figs []*Figure) *report.Table {
 	t := &report.Table{Title: "FastDrain claims: paper vs measured",
-		Header: []string{"id", "host", "figure", "claim", "unit", "paper", "tolerance", "kind", "measured", "verdict", "not_engaged", "engaged", "note",
+		Header: []string{"id", "host", "figure", "claim", "unit", "paper", "tolerance", "kind", "measured", "verdict", "not_engaged", "note",
 			"band", "seeds", "seeds_ok", "short_measured", "short_verdict"}}
 	for _, f := range figs {
 		for _, c := range f.Claims {
@@ -305,7 +298,7 @@ func SummaryCSV(figs []*Figure) *report.Table {
 					sm, sv = num(x.Short.measured()), x.Short.Outcome()
 				}
 				t.Append(x.ID, x.Host, x.Figure, x.Text, x.Unit, num(x.Paper), num(x.Tolerance), x.Kind.String(), num(x.measured()),
-					x.Outcome(), x.NotEngaged, x.Engaged, x.Note, x.Band, strings.Join(seeds, " "), fmt.Sprint(x.SeedsOK), sm, sv)
+					x.Outcome(), x.NotEngaged, x.Note, x.Band, strings.Join(seeds, " "), fmt.Sprint(x.SeedsOK), sm, sv)
 			}
 		}
 	}

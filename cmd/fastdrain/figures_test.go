@@ -62,7 +62,7 @@ func TestFiguresFormats(t *testing.T) {
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 3, out)
-	require.Equal(t, "id,host,figure,claim,unit,paper,tolerance,kind,measured,verdict,not_engaged,engaged,note,band,seeds,seeds_ok,short_measured,short_verdict", lines[0])
+	require.Equal(t, "id,host,figure,claim,unit,paper,tolerance,kind,measured,verdict,not_engaged,note,band,seeds,seeds_ok,short_measured,short_verdict", lines[0])
 	require.True(t, strings.HasPrefix(lines[1], "1b,paper,1b,"), lines[1])
 	require.True(t, strings.HasPrefix(lines[2], "1b,linux6,1b,"), lines[2])
 }
