@@ -83,8 +83,8 @@ type Spec struct {
 	// 800 MT/s (ONFI 4.1/4.2: 1,200 and 1,600 MT/s), NV-LPDDR4 (ONFI 5.x: 2,400 MT/s and up)
 	// and Toggle (Toggle 4.0/5.0: 1,200 … 2,400 MT/s and up), up to 3,600 MT/s. When set it
 	// replaces the mode's rate (Mode is then not used); required for nv-lpddr4 and toggle.
-	Rate int `yaml:"rate,omitempty"`
-	BusWidth  int       `yaml:"bus_width"` // data bus width in bits: 8 (16 allowed, FACTS.md §3.1)
+	Rate     int `yaml:"rate,omitempty"`
+	BusWidth int `yaml:"bus_width"` // data bus width in bits: 8 (16 allowed, FACTS.md §3.1)
 
 	ColumnCycles int `yaml:"column_cycles"` // address cycles for the column (byte in page), usually 2
 	RowCycles    int `yaml:"row_cycles"`    // address cycles for the row (page, block, LUN), usually 3
