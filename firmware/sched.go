@@ -108,6 +108,7 @@ type dieQueue struct {
 	readsOut  int // host reads handed to the channel and not yet completed
 	arrayOut  int // programs and erases handed to the channel (power cap only)
 	capWait   bool
+	held      bool // host reads queued by hold, not yet dispatched (readmerge.go)
 }
 
 // scheduler is the flash transaction scheduler: per-die queues feeding the channels.
@@ -130,6 +131,7 @@ type scheduler struct {
 	view     DieView    // shown to the ordering (kept here so it is not allocated per pick)
 	cap      *powerCap  // nil: no power cap (powercap.go)
 	units    int        // mapping units a page (ftl.FTL.UnitsPerPage)
+	held     []int      // dies with reads queued by hold (readmerge.go)
 }
 
 func newScheduler(f *Firmware) *scheduler {
@@ -174,6 +176,7 @@ func (s *scheduler) get(kind opKind, g int) *flashOp {
 		op.tx.Tag = op
 	}
 	op.kind, op.die, op.w, op.bg, op.rewrite, op.merged, op.slot = kind, g, nil, false, false, op.merged[:0], 0
+	op.units = 0
 	op.flow = flowSrc{}
 	return op
 }
@@ -252,6 +255,9 @@ func (s *scheduler) dispatchOps(g int) {
 			return
 		case pk == PickRead && q.reads.n > 0:
 			op = q.reads.pop()
+			if s.units > 1 && q.reads.n > 0 {
+				op.units = uint8(s.mergeReads(q, op))
+			}
 		case pk == PickGC && q.gc.n > 0:
 			op = q.gc.pop()
 			q.hostRun = 0
@@ -360,7 +366,9 @@ func (s *scheduler) submit(op *flashOp) {
 		_, a := s.f.addr(op.ppn)
 		tx.Addrs = append(tx.Addrs, a)
 		if s.units > 1 {
-			tx.Bytes = s.f.spec.PageSize // the unit's columns of the page register (ONFI Change Read Column)
+			// The unit's columns of the page register (ONFI Change Read Column), or every
+			// merged read's (readmerge.go).
+			tx.Bytes = s.f.spec.PageSize * max(1, int(op.units))
 		}
 	case opEvict, opGCProgram:
 		tx.Kind = channel.Program
@@ -413,7 +421,7 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 	} else {
 		s.f.opDone(now, op, tx.Stamps)
 		for _, m := range op.merged {
-			s.f.opDone(now, m, nil)
+			s.f.opDone(now, m, s.mergedStamps(m, tx))
 		}
 	}
 	for _, m := range op.merged {
@@ -441,8 +449,12 @@ func (s *scheduler) failed(now sim.Time, op *flashOp, tx *channel.Transaction) {
 		if i > 0 {
 			o = op.merged[i-1]
 		}
+		bit := uint(i)
+		if op.kind == opHostRead {
+			bit = 0 // merged reads (readmerge.go) share the transaction's one address
+		}
 		switch {
-		case tx.Failed&(1<<uint(i)) == 0:
+		case tx.Failed&(1<<bit) == 0:
 		case o.kind == opErase:
 			f.faults.EraseFailures++
 			o.w.failed = true
@@ -455,7 +467,7 @@ func (s *scheduler) failed(now sim.Time, op *flashOp, tx *channel.Transaction) {
 			}
 		}
 		var stamps []uint64
-		if i == 0 {
+		if i == 0 || o.kind == opHostRead {
 			stamps = tx.Stamps
 		}
 		f.opDone(now, o, stamps)
