@@ -206,3 +206,17 @@ func TestSchemeYAML(t *testing.T) {
 	bad.TRead.TSB = 0
 	require.ErrorContains(t, bad.Validate(), "die.t_read.tsb")
 }
+
+// FuzzScheme checks the programming-scheme parser: whatever it accepts prints back
+// unchanged.
+func FuzzScheme(f *testing.F) {
+	for _, s := range []string{"page", "one-shot", "two-pass", "", "One-Shot", "three-pass"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var sc Scheme
+		if sc.UnmarshalText([]byte(s)) == nil {
+			require.Equal(t, s, sc.String())
+		}
+	})
+}
