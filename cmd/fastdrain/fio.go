@@ -10,7 +10,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/hostos"
 	"github.com/fastdrain-sim/fastdrain/hostos/fio"
-	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
+	"github.com/fastdrain-sim/fastdrain/hostos/pagecache"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -54,38 +54,11 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 					return errors.New(`--output-format "terse": fio's terse (semicolon) format is not written; --format csv gives the same numbers with a header (docs/fio.md)`)
 				}
 			}
-			if format != "text" && format != "json" && format != "csv" {
-				return fmt.Errorf("--format %q: want text, json or csv", format)
+			if format != "text" && format != "json" && format != "json+" && format != "csv" {
+				return fmt.Errorf("--format %q: want text, json, json+ or csv", format)
 			}
 			if err := pcts.parse(); err != nil {
 				return err
-			}
-			f, err := os.Open(args[0])
-			if err != nil {
-				return err
-			}
-			jobs, err := fio.Decode(f, args[0])
-			f.Close()
-			if err != nil {
-				return err
-			}
-			if pcts.list != nil {
-				// --percentiles replaces every job's percentile_list.
-				for i := range jobs {
-					jobs[i].Percentiles = pcts.list
-				}
-			}
-			for i, j := range jobs {
-				if j.WriteLatLog != "" && out == "" {
-					return fmt.Errorf("%s: job %q (job %d) has write_lat_log=%s: give --out DIR for the log", args[0], j.Name, i+1, j.WriteLatLog)
-				}
-			}
-			direct := jobs[0].Direct
-			for _, j := range jobs {
-				if j.Direct != direct {
-					return fmt.Errorf("%s: job %q has direct=%v but job %q has direct=%v; run them from separate files",
-						args[0], jobs[0].Name, direct, j.Name, j.Direct)
-				}
 			}
 			tl, err := tlf.build()
 			if err != nil {
@@ -96,6 +69,23 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 				return err
 			}
 			defer m.Eng.Close()
+			jobs, err := decodeFioFile(args[0], m.Host.Cache.Spec())
+			if err != nil {
+				return err
+			}
+			if pcts.list != nil {
+				// --percentiles replaces every job's percentile_list.
+				for i := range jobs {
+					jobs[i].Percentiles = pcts.list
+				}
+			}
+			if logs := fio.LogFiles(jobs); len(logs) > 0 && out == "" {
+				return fmt.Errorf("%s: the jobs write fio logs (%s, …): give --out DIR for them", args[0], logs[0])
+			}
+			fm, err := hostos.NewFioMachine(m.Host, raw, fio.NeedsDataCheck(jobs))
+			if err != nil {
+				return err
+			}
 			smp := traceMachine(m, tl)
 			idleMeter, err := runner.NewEnergyMeter(m)
 			if err != nil {
@@ -118,27 +108,7 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 				}
 				jobMeter.Start(m.Eng)
 				defer func() { jobAcct = jobMeter.Stop(p.Now()) }()
-				var dev uflip.Device = raw
-				capacity := raw.Capacity()
-				if !direct {
-					// Buffered jobs share one file covering the jobs' regions.
-					var size int64
-					for _, j := range jobs {
-						off, n, err := j.Region(capacity)
-						if err != nil {
-							runErr = err
-							return
-						}
-						size = max(size, off+n)
-					}
-					fd, err := hostos.NewFileDevice(p, m.Host, "fio.data", size, false)
-					if err != nil {
-						runErr = err
-						return
-					}
-					dev, capacity = fd, size
-				}
-				res, runErr = fio.Run(p, dev, capacity, jobs)
+				res, runErr = fio.RunMachine(p, fm, jobs)
 			})
 			before := m.SSD.FW.Stats
 			m.Eng.Run()
@@ -154,6 +124,7 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 				return errors.New("fio: no job ran")
 			}
 			warnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, before)
+			fio.WriteVerifyErrors(cmd.ErrOrStderr(), jobs, res)
 			if out != "" {
 				if err := writeFioOut(out, jobs, res); err != nil {
 					return err
@@ -162,6 +133,8 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 			switch format {
 			case "json":
 				return fio.Report(jobs, res, "fastdrain "+version).WriteJSON(cmd.OutOrStdout())
+			case "json+":
+				return fio.ReportPlus(jobs, res, "fastdrain "+version).WriteJSON(cmd.OutOrStdout())
 			case "csv":
 				return fioCSV(jobs, res).WriteCSV(cmd.OutOrStdout())
 			}
@@ -188,7 +161,7 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 	cf.register(cmd, "fastdrain-small")
 	cmd.Flags().StringVar(&idleStr, "idle", "0", "simulated time the machine idles before the jobs, metered apart (e.g. 100ms)")
 	cmd.Flags().StringVar(&format, "format", "text", "terminal output: text, json (fio's JSON schema) or csv (one row of numbers per job and direction)")
-	cmd.Flags().StringVar(&outputFormat, "output-format", "text", "fio's name for --format (normal = text, json)")
+	cmd.Flags().StringVar(&outputFormat, "output-format", "text", "fio's name for --format (normal = text, json, json+)")
 	cmd.Flags().StringVar(&out, "out", "", "directory for fio.json, fio.csv and latency logs (empty: no files)")
 	pcts.register(cmd, "the text table, fio.csv and fio.json's clat_ns percentiles, replacing every job's percentile_list")
 	tlf.register(cmd, "0s:100ms")
@@ -263,7 +236,8 @@ func fioTextPercentiles(jobs []fio.Job) report.Percentiles {
 var fioDefaultText = report.Percentiles{50, 99}
 
 // writeFioOut writes dir/fio.json, dir/fio.csv and a NAME_lat.N.log per copy of each write_lat_log job
-// (N: the copy's 1-based position among all job copies of the file, as fio numbers them).
+// (N: the copy's 1-based position among all job copies of the file, as fio numbers them)
+// and the bandwidth and IOPS logs the jobs ask for.
 func writeFioOut(dir string, jobs []fio.Job, res []fio.JobResult) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -282,25 +256,20 @@ func writeFioOut(dir string, jobs []fio.Job, res []fio.JobResult) error {
 	if err := fioCSV(jobs, res).SaveCSV(filepath.Join(dir, "fio.csv")); err != nil {
 		return err
 	}
-	n := 0 // fio numbers the logs by job copy across the file, from 1
-	for i, j := range jobs {
-		for k := range res[i].Copies {
-			n++
-			if j.WriteLatLog == "" {
-				continue
-			}
-			f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s_lat.%d.log", j.WriteLatLog, n)))
-			if err != nil {
-				return err
-			}
-			err = fio.WriteLatLog(f, &res[i].Copies[k])
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return err
-			}
-		}
+	return fio.WriteLogs(dir, jobs, res)
+}
+
+// decodeFioFile reads a job file as fio would: include directives relative to it, ${VAR}
+// from the environment, $pagesize/$mb_memory/$ncpus from the simulated host.
+func decodeFioFile(path string, host pagecache.Spec) ([]fio.Job, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	defer f.Close()
+	return fio.DecodeWith(f, path, fio.DecodeOptions{
+		Env:     os.LookupEnv,
+		Include: os.ReadFile,
+		Host:    fio.HostFacts{PageSize: pagecache.PageSize, MemoryMB: int64(host.Memory) >> 20, CPUs: int64(host.CPU.Cores)},
+	})
 }

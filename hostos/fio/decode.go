@@ -53,7 +53,7 @@ type rawJob struct {
 func shared(key string, node func(r *rawJob) *yaml.Node) field {
 	return field{key, node, func(j *Job, v string) error {
 		o, _ := lookupOption(key)
-		return o.set(j, v, yamlKB)
+		return o.set(j, v, setCtx{kb: yamlKB})
 	}}
 }
 
@@ -154,16 +154,23 @@ var unknownField = regexp.MustCompile(`^line (\d+): field (.+) not found in type
 
 // Decode reads a job file, a fio INI file (detected by a [section] header as its first
 // line that is not blank or a comment) or the YAML schema (see the package documentation),
-// and returns its
-// resolved jobs: fio defaults, overridden by global, overridden by each job. filename is
-// used in messages only. Every problem is reported, each with file, line and field path.
+// and returns its resolved jobs: fio defaults, overridden by global, overridden by each job.
+// filename is used in messages only. Every problem is reported, each with file, line and
+// field path. An INI file read this way may not use include directives and sees no
+// environment variables; DecodeWith gives it both.
 func Decode(r io.Reader, filename string) ([]Job, error) {
+	return DecodeWith(r, filename, DecodeOptions{})
+}
+
+// DecodeWith is Decode with the environment, include reader and host values an INI file
+// may refer to.
+func DecodeWith(r io.Reader, filename string, opts DecodeOptions) ([]Job, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filename, err)
 	}
 	if isINI(data) {
-		return decodeINI(data, filename)
+		return decodeINI(data, filename, opts)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
