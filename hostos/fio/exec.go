@@ -136,15 +136,15 @@ type runner struct {
 
 // copyRun is one copy (numjobs) of a job while it runs.
 type copyRun struct {
-	job     int
-	k       int
-	res     *JobResult
-	targets []Target
-	gen     *Generator
-	gate    gate
-	ended   bool
-	backlog []written // verify_backlog: written blocks not yet verified
-	written []written // blocks written in the current loop (verify phase)
+	job       int
+	k         int
+	res       *JobResult
+	targets   []Target
+	gen       *Generator
+	gate      gate
+	ended     bool
+	backlog   []written // verify_backlog: written blocks not yet verified
+	written   []written // blocks written in the current loop (verify phase)
 	inFlight  int
 	log       *ioLog
 	fileNames []string

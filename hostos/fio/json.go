@@ -355,11 +355,11 @@ func jobJSON(j Job, r JobResult, plus bool, groupBW [3]float64) JobJSON {
 	span := r.End - r.MeasureStart
 	jj := JobJSON{JobName: r.Name, GroupID: r.GroupID, JobStart: int64(r.Start / sim.Millisecond), Error: r.Error,
 		Elapsed: int64(math.Ceil((r.End - r.Start).Seconds())), JobOptions: OptionsJSON(j.Options),
-		Read:  dirJSON(&r.Read, span, pct, j, plus, groupBW[0]),
-		Write: dirJSON(&r.Write, span, pct, j, plus, groupBW[1]),
-		Trim:  dirJSON(&r.Trim, span, pct, j, plus, groupBW[2]),
-		Sync:  SyncJSON{TotalIOs: r.Flush.IOs, LatNs: latNs(&r.Flush, nil, false)},
-		JobRuntime: int64(math.Round(float64(max(span, 0)) / float64(sim.Millisecond))),
+		Read:         dirJSON(&r.Read, span, pct, j, plus, groupBW[0]),
+		Write:        dirJSON(&r.Write, span, pct, j, plus, groupBW[1]),
+		Trim:         dirJSON(&r.Trim, span, pct, j, plus, groupBW[2]),
+		Sync:         SyncJSON{TotalIOs: r.Flush.IOs, LatNs: latNs(&r.Flush, nil, false)},
+		JobRuntime:   int64(math.Round(float64(max(span, 0)) / float64(sim.Millisecond))),
 		LatencyDepth: j.IODepth, LatencyPercentile: 100, Description: j.Description,
 		VerifyErrors: r.VerifyErrors,
 	}
