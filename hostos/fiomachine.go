@@ -100,15 +100,22 @@ func (m *FioMachine) Open(p *sim.Proc, spec fio.TargetSpec) (fio.Target, int64, 
 		if spec.Size <= 0 {
 			return nil, 0, errors.New("no size given and the file does not exist on the simulated machine, whose file system starts empty (fio: you need to specify size=)")
 		}
+		// Other jobs opening the name while it is created wait for it (Create takes time).
+		ff = &fioFile{laying: true}
+		m.files[spec.Name] = ff
 		f, err := m.h.Cache.Create(t, spec.Name)
+		ff.f, ff.laying = f, false
+		ff.laid.Broadcast()
 		if err != nil {
+			delete(m.files, spec.Name)
 			return nil, 0, err
 		}
-		ff = &fioFile{f: f}
-		m.files[spec.Name] = ff
 	}
 	for ff.laying {
 		p.Wait(&ff.laid)
+	}
+	if ff.f == nil {
+		return nil, 0, errors.New("could not be created")
 	}
 	if spec.Size > ff.f.Size() {
 		if err := m.h.Cache.Fallocate(ff.f, spec.Size); err != nil {

@@ -19,7 +19,7 @@ import (
 
 func newFio() *cobra.Command {
 	cf := &configFlags{}
-	var idleStr, format, outputFormat, out string
+	var idleStr, format, outputFormat, out, capStr string
 	var pcts percentileFlag
 	var tlf timelineFlags
 	cmd := &cobra.Command{
@@ -72,6 +72,13 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 			jobs, err := decodeFioFile(args[0], m.Host.Cache.Spec())
 			if err != nil {
 				return err
+			}
+			if capStr != "" {
+				limit, err := fio.ParseDuration(capStr)
+				if err != nil || limit <= 0 {
+					return fmt.Errorf("--runtime %q: want a positive time such as 10s", capStr)
+				}
+				fio.CapRuntime(jobs, limit)
 			}
 			if pcts.list != nil {
 				// --percentiles replaces every job's percentile_list.
@@ -163,6 +170,7 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 	cmd.Flags().StringVar(&format, "format", "text", "terminal output: text, json (fio's JSON schema) or csv (one row of numbers per job and direction)")
 	cmd.Flags().StringVar(&outputFormat, "output-format", "text", "fio's name for --format (normal = text, json, json+)")
 	cmd.Flags().StringVar(&out, "out", "", "directory for fio.json, fio.csv and latency logs (empty: no files)")
+	cmd.Flags().StringVar(&capStr, "runtime", "", "fio's --runtime: cap every job's runtime at this (a plain number is seconds)")
 	pcts.register(cmd, "the text table, fio.csv and fio.json's clat_ns percentiles, replacing every job's percentile_list")
 	tlf.register(cmd, "0s:100ms")
 	return cmd
@@ -191,10 +199,7 @@ func fioTable(jobs []fio.Job, res []fio.JobResult) *report.Table {
 // fioGroups returns the results a table reports: one merged result with group_reporting
 // (the jobs' first section sets it for all), else each job's.
 func fioGroups(jobs []fio.Job, res []fio.JobResult) []fio.JobResult {
-	if jobs[0].GroupReporting && len(res) > 1 {
-		return []fio.JobResult{fio.MergeResults(res)}
-	}
-	return res
+	return fio.Groups(jobs, res)
 }
 
 // fioDir is one direction's statistics of a job's result.
@@ -206,7 +211,7 @@ type fioDir struct {
 // fioDirs returns the directions of r that did any I/O: read, write, flush in that order.
 func fioDirs(r *fio.JobResult) []fioDir {
 	var ds []fioDir
-	for _, d := range [...]fioDir{{"read", &r.Read}, {"write", &r.Write}, {"flush", &r.Flush}} {
+	for _, d := range [...]fioDir{{"read", &r.Read}, {"write", &r.Write}, {"trim", &r.Trim}, {"flush", &r.Flush}} {
 		if d.s.IOs > 0 {
 			ds = append(ds, d)
 		}

@@ -3,6 +3,7 @@ package fio
 import (
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -176,6 +177,9 @@ func (d *iniDecoder) applySection(j *Job, s iniSection, kb int64, at setAt, glob
 			continue // fio accepts a name in [global]; jobs are named by their sections
 		}
 		if err := o.set(j, v, setCtx{kb: kb, expr: expr}); err != nil {
+			if v == "" && strings.Contains(e.val, "${") {
+				err = fmt.Errorf("%w (%s expands to nothing: fio substitutes the empty string for an unset environment variable)", err, e.val)
+			}
 			if isRefusal(err) {
 				d.refusals = append(d.refusals, refusedAt{where: where, what: err.Error(), engine: o.name == "ioengine"})
 			} else {
@@ -231,15 +235,22 @@ func (d *iniDecoder) finishJob(j *Job, s iniSection, at setAt) {
 		if !ok || o.kind != optEngine {
 			continue
 		}
-		d.mistakes = append(d.mistakes, fmt.Errorf("%s: [%s] %s: an option of %s, not of ioengine=%s",
-			w.at, w.sec, o.name, strings.Join(o.engines, ", "), j.IOEngine))
+		msg := fmt.Sprintf("an option of %s, not of ioengine=%s", strings.Join(o.engines, ", "), j.IOEngine)
+		if engineFate(o.engines) == "refused with the engine" {
+			// The job asks for what only a refused engine does: a refusal, not a mistake.
+			d.refusals = append(d.refusals, refusedAt{where: fmt.Sprintf("%s: [%s] %s", w.at, w.sec, o.name), what: msg + " (the simulator refuses those engines)"})
+			continue
+		}
+		d.mistakes = append(d.mistakes, fmt.Errorf("%s: [%s] %s: %s", w.at, w.sec, o.name, msg))
 	}
 	if isSyncEngine(j.IOEngine) {
 		j.IODepth = 1 // fio: iodepth has no effect on synchronous engines
 	}
 	for _, l := range []*string{&j.WriteLatLog, &j.WriteBWLog, &j.WriteIOPSLog} {
 		if *l == "\x00" {
-			*l = j.Name // write_*_log without a name: fio uses the job name
+			// write_*_log without a name: fio uses the job name; a job named after a device
+			// (/dev/sdb) logs as its base name (sdb), into --out.
+			*l = path.Base(j.Name)
 		}
 	}
 	if j.Verify != "" && !j.RW.Writes() && !j.RW.Reads() {

@@ -2,6 +2,7 @@ package fio
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -97,6 +98,16 @@ func (m deviceMachine) DataMismatches() (int64, string) { return 0, "" }
 // dev directly at its own offsets. The first device error stops the run and is returned.
 func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult, error) {
 	return RunOn(p, deviceMachine{dev, capacity}, jobs, true)
+}
+
+// CapRuntime limits every job's runtime to limit, as fio's --runtime command-line option
+// does: a job with a longer runtime or none stops after limit (after its ramp).
+func CapRuntime(jobs []Job, limit sim.Time) {
+	for i := range jobs {
+		if jobs[i].Runtime == 0 || jobs[i].Runtime > limit {
+			jobs[i].Runtime = limit
+		}
+	}
 }
 
 // RunMachine runs jobs on the simulated machine m: each job on the files and namespace it
@@ -249,7 +260,10 @@ func (r *runner) runCopy(q *sim.Proc, c *copyRun) {
 	c.res.Start, c.res.End = q.Now(), q.Now()
 	c.res.MeasureStart = q.Now() + j.RampTime
 	if err != nil {
-		r.fail(fmt.Errorf("job %s: %w", j.Name, err))
+		if !strings.HasPrefix(err.Error(), "job ") {
+			err = fmt.Errorf("job %s: %w", j.Name, err)
+		}
+		r.fail(err)
 		return
 	}
 	if j.CreateOnly {

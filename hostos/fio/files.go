@@ -181,7 +181,10 @@ func deviceRegion(j Job, capacity int64, k int, align int64) (span, error) {
 	case j.FillDevice || length == 0:
 		length = capacity - start
 	}
-	if start >= capacity || length <= 0 || start+length > capacity {
+	if start >= capacity {
+		return span{}, fmt.Errorf("job %s: offset %d (copy %d) is past the end of the device's %d bytes", j.Name, start, k, capacity)
+	}
+	if length <= 0 || start+length > capacity {
 		return span{}, fmt.Errorf("job %s: region [%d, %d) does not fit the device's %d bytes", j.Name, start, start+length, capacity)
 	}
 	return span{start, length}, nil

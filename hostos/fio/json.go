@@ -310,6 +310,39 @@ func entries(jobs []Job, res []JobResult) []entry {
 	return es
 }
 
+// Groups returns the results a summary table shows: each job's copies merged, except that
+// the group_reporting jobs of a reporting group (stonewall and new_group start one) are
+// merged into one result named after the first of them.
+func Groups(jobs []Job, res []JobResult) []JobResult {
+	var out []JobResult
+	at := map[int]int{} // reporting group → index in out of its merged result
+	var parts [][]JobResult
+	for i := range res {
+		if !jobs[i].GroupReporting {
+			out = append(out, res[i])
+			parts = append(parts, nil)
+			continue
+		}
+		g := res[i].GroupID
+		k, ok := at[g]
+		if !ok {
+			k = len(out)
+			at[g] = k
+			out = append(out, JobResult{})
+			parts = append(parts, nil)
+		}
+		parts[k] = append(parts[k], res[i])
+	}
+	for k, p := range parts {
+		if p != nil {
+			gid := p[0].GroupID
+			out[k] = MergeResults(p)
+			out[k].GroupID = gid
+		}
+	}
+	return out
+}
+
 // Report builds fio's JSON document for jobs and their results (one per job, in order),
 // each direction measured from the end of the ramp to the job's last completion. With
 // plus, every clat_ns object also holds fio's latency bins (--output-format=json+).
