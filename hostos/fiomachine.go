@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/fio"
+	"github.com/fastdrain-sim/fastdrain/hostos/nvmedrv"
 	"github.com/fastdrain-sim/fastdrain/hostos/pagecache"
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -137,6 +138,9 @@ func (m *FioMachine) Open(p *sim.Proc, spec fio.TargetSpec) (fio.Target, int64, 
 	}
 	d := OpenFileDevice(m.h, ff.f, spec.Direct)
 	d.SetFadvise([...]pagecache.Fadvise{pagecache.FadvNormal, pagecache.FadvRandom, pagecache.FadvSequential}[spec.Advice])
+	if spec.Direct && spec.Verify {
+		return &directFileData{FileDevice: d, raw: m.raw[0], ext: ff.f.Extents()}, ff.f.Size(), nil
+	}
 	return d, ff.f.Size(), nil
 }
 
@@ -162,4 +166,50 @@ func (m *FioMachine) Unlink(p *sim.Proc, name string) error {
 	}
 	delete(m.files, name)
 	return m.h.Cache.Unlink(m.h.Task(p), ff.f)
+}
+
+// directFileData is a file opened O_DIRECT by a job that verifies: the page cache's direct
+// path carries no data versions, so its verified I/O goes, as O_DIRECT file I/O does, to the
+// namespace at the file's extents (all allocated when the file was created), carrying one.
+// The syscall and bios are the raw device's, one per extent piece; the file's cached pages
+// are neither written back nor dropped first (a verify job does not mix buffered and direct
+// I/O on one file).
+type directFileData struct {
+	*FileDevice
+	raw *RawDevice
+	ext [][2]int64 // (device byte offset, bytes) in file order
+}
+
+var _ fio.DataTarget = (*directFileData)(nil)
+
+// DoData performs one I/O at file offset off with data words (nvmedrv.Stamper's layout).
+func (d *directFileData) DoData(p *sim.Proc, op uflip.Op, off, size int64, stamps []uint64) (sim.Time, error) {
+	start := p.Now()
+	si := 0
+	for pos := off; pos < off+size; {
+		dev, run, ok := d.devOf(pos)
+		if !ok {
+			return p.Now() - start, fmt.Errorf("hostos: file %s: offset %d is not allocated", d.File().Name(), pos)
+		}
+		n := min(off+size-pos, run)
+		k := nvmedrv.StampPages(pos, n) // file and device pages start together (page extents)
+		if _, err := d.raw.DoData(p, op, dev, n, stamps[si:si+k]); err != nil {
+			return p.Now() - start, err
+		}
+		si += k
+		pos += n
+	}
+	return p.Now() - start, nil
+}
+
+// devOf returns the device byte of file byte pos and the bytes left in its extent.
+func (d *directFileData) devOf(pos int64) (dev, run int64, ok bool) {
+	var fileOff int64
+	for _, e := range d.ext {
+		if pos < fileOff+e[1] {
+			return e[0] + pos - fileOff, fileOff + e[1] - pos, true
+		}
+		fileOff += e[1]
+	}
+	return 0, 0, false
 }

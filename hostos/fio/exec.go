@@ -31,6 +31,7 @@ type TargetSpec struct {
 	Layout bool   // write a new file in full before returning (fio lays out files it reads)
 	Mmap   bool   // the mmap engine
 	Advice Advice // posix_fadvise read-ahead advice for buffered reads (fio's fadvise_hint)
+	Verify bool   // the job verifies: direct I/O must carry data versions (DataTarget)
 }
 
 // Advice is posix_fadvise(2) read-ahead advice.
@@ -138,7 +139,7 @@ type runner struct {
 	left      []int        // copies of each job not yet finished
 	doneSig   []sim.Signal // broadcast when a job's last copy finishes
 	firstErr  error
-	versions  map[Target]*pageVersions
+	versions  map[string]*pageVersions // by file name ("" for the one device)
 	version   uint64
 	cancelAll bool
 	allDone   sim.Signal
@@ -424,7 +425,7 @@ func (r *runner) issue(q *sim.Proc, c *copyRun, io IO, rampEnd sim.Time) bool {
 	var err error
 	switch {
 	case io.Op == uflip.OpWrite && j.Verify != "":
-		lat, err = r.writeVersions(q, t, io)
+		lat, err = r.writeVersions(q, c, t, io)
 	case io.Op == uflip.OpRead && j.Verify != "" && !j.RW.Writes() && !j.NoDoVerify:
 		// A read job with verify checks data written before it (fio HOWTO, verify).
 		var bad string

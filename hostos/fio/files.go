@@ -92,7 +92,7 @@ func (r *runner) open(q *sim.Proc, c *copyRun) ([]span, error) {
 	var spans []span
 	layout := j.RW.Reads() || (j.Verify != "" && !j.RW.Writes())
 	for i, name := range names {
-		spec := TargetSpec{Name: name, Direct: j.Direct, Sync: j.Sync, Layout: layout, Mmap: j.IOEngine == "mmap", Advice: j.advice()}
+		spec := TargetSpec{Name: name, Direct: j.Direct, Sync: j.Sync, Layout: layout, Mmap: j.IOEngine == "mmap", Advice: j.advice(), Verify: j.Verify != ""}
 		if isDevice(name) {
 			if !j.Direct {
 				return nil, refuse("%s: buffered I/O on the block device (its own page cache) is not modelled; use direct=1, or a file name for buffered I/O", name)

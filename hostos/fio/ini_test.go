@@ -108,7 +108,7 @@ func TestINIErrors(t *testing.T) {
 		{"unknown option", "[global]\nbs=4k\n[a]\nzonemodes=zbd\n", []string{"jobs.fio:4: [a] zonemodes: unknown option"}},
 		{"refused option", "[global]\nbs=4k\n[a]\nzonemode=zbd\nflow=2\n", []string{"jobs.fio:4: [a] zonemode: refused: zonemode=zbd: the simulated namespace is a conventional", "(also refused: flow)"}},
 		{"refused engine, one line", "[global]\nioengine=http\nhttp_host=x\nfoo=1\n[a]\n", []string{"jobs.fio:2: [global] ioengine: ioengine=http: it talks over a network"}},
-		{"engine option of another engine", "[a]\nhostname=x\n", []string{"jobs.fio:2: [a] hostname: an option of net, netsplice, rdma, not of ioengine=psync"}},
+		{"engine option of another engine", "[a]\nhostname=x\n", []string{"jobs.fio:2: [a] hostname: refused: an option of net, netsplice, rdma, not of ioengine=psync"}},
 		{"bad size", "[a]\nbs=4q\n", []string{`jobs.fio:2: [a] bs: "4q" is not a size`}},
 		{"not a multiple", "[a]\n\nbs=3000\n", []string{"jobs.fio:3: [a] bs: 3000 is not a multiple of 512"}},
 		{"inherited", "[global]\nbs=1000\n[a]\n", []string{"jobs.fio:2: [global] bs (inherited by [a]): 1000 is not a multiple of 512"}},

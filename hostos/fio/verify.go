@@ -44,22 +44,27 @@ func (v *pageVersions) set(pg int64, w uint64) {
 	v.words[pg] = w
 }
 
-// versionsOf returns the version table of target t.
-func (r *runner) versionsOf(t Target) *pageVersions {
-	if r.versions == nil {
-		r.versions = map[Target]*pageVersions{}
+// versionsOf returns the version table of file i of copy c (by name: the jobs that open a
+// file share its versions).
+func (r *runner) versionsOf(c *copyRun, i int) *pageVersions {
+	name := ""
+	if i < len(c.fileNames) {
+		name = c.fileNames[i]
 	}
-	v := r.versions[t]
+	if r.versions == nil {
+		r.versions = map[string]*pageVersions{}
+	}
+	v := r.versions[name]
 	if v == nil {
 		v = &pageVersions{}
-		r.versions[t] = v
+		r.versions[name] = v
 	}
 	return v
 }
 
 // writeVersions writes io to t with a new data version in every page that starts inside
 // it, when t carries versions; otherwise it is a plain write (the page cache keeps them).
-func (r *runner) writeVersions(q *sim.Proc, t Target, io IO) (sim.Time, error) {
+func (r *runner) writeVersions(q *sim.Proc, c *copyRun, t Target, io IO) (sim.Time, error) {
 	dt, ok := t.(DataTarget)
 	if !ok {
 		return t.Do(q, io.Op, io.Offset, io.Size)
@@ -67,7 +72,7 @@ func (r *runner) writeVersions(q *sim.Proc, t Target, io IO) (sim.Time, error) {
 	n := nvmedrv.StampPages(io.Offset, io.Size)
 	stamps := make([]uint64, n)
 	first := (io.Offset + nvmedrv.StampPage - 1) / nvmedrv.StampPage
-	v := r.versionsOf(t)
+	v := r.versionsOf(c, io.File)
 	for i := range stamps {
 		if r.version == 1<<32-1 {
 			r.version = 0 // the low 32 bits wrap; a stale word would then match (2^32 writes)
@@ -104,7 +109,7 @@ func (r *runner) readChecked(q *sim.Proc, c *copyRun, t Target, io IO) (sim.Time
 		return lat, "", err
 	}
 	first := (io.Offset + nvmedrv.StampPage - 1) / nvmedrv.StampPage
-	v := r.versionsOf(t)
+	v := r.versionsOf(c, io.File)
 	for i, got := range stamps {
 		pg := first + int64(i)
 		want := v.get(pg)
