@@ -147,7 +147,7 @@ func TestRateAndThinktime(t *testing.T) {
 // random offset every 4 I/Os, the 3 after it following on.
 func TestRWSuffixes(t *testing.T) {
 	K := int64(1024)
-	g, err := NewGenerator(job(func(j *Job) { j.RW, j.BS, j.RWSuffix, j.Size = Write, 16 * K, 112 * K, 1 << 20 }), gib, 0)
+	g, err := NewGenerator(job(func(j *Job) { j.RW, j.BS, j.RWSuffix, j.Size = Write, 16*K, 112*K, 1<<20 }), gib, 0)
 	require.NoError(t, err)
 	var offs []int64
 	for _, io := range drain(t, g) {
@@ -155,7 +155,7 @@ func TestRWSuffixes(t *testing.T) {
 	}
 	require.Equal(t, []int64{0, 128 * K, 256 * K, 384 * K, 512 * K, 640 * K, 768 * K, 896 * K}, offs)
 
-	g, err = NewGenerator(job(func(j *Job) { j.RW, j.BS, j.RWSuffix, j.Size, j.IOSize = Read, 4 * K, -8 * K, 64 * K, 16 * K }), gib, 0)
+	g, err = NewGenerator(job(func(j *Job) { j.RW, j.BS, j.RWSuffix, j.Size, j.IOSize = Read, 4*K, -8*K, 64*K, 16*K }), gib, 0)
 	require.NoError(t, err)
 	offs = nil
 	for _, io := range drain(t, g) {
@@ -163,7 +163,7 @@ func TestRWSuffixes(t *testing.T) {
 	}
 	require.Equal(t, []int64{56 * K, 52 * K, 48 * K, 44 * K}, offs)
 
-	g, err = NewGenerator(job(func(j *Job) { j.RW, j.BS, j.RWSuffix, j.Size, j.IOSize = RandRead, 4 * K, 4, 1 << 20, 64 * K }), gib, 0)
+	g, err = NewGenerator(job(func(j *Job) { j.RW, j.BS, j.RWSuffix, j.Size, j.IOSize = RandRead, 4*K, 4, 1<<20, 64*K }), gib, 0)
 	require.NoError(t, err)
 	ios := drain(t, g)
 	require.Len(t, ios, 16)
@@ -177,7 +177,7 @@ func TestRWSuffixes(t *testing.T) {
 // TestTrimWriteAndPerDirection: trimwrite trims a block, then writes the same block;
 // bs=4k,16k gives reads 4 KiB and writes 16 KiB in a mixed job.
 func TestTrimWriteAndPerDirection(t *testing.T) {
-	g, err := NewGenerator(job(func(j *Job) { j.RW, j.Size, j.IOSize = TrimWrite, 1 << 20, 16 << 10 }), gib, 0)
+	g, err := NewGenerator(job(func(j *Job) { j.RW, j.Size, j.IOSize = TrimWrite, 1<<20, 16<<10 }), gib, 0)
 	require.NoError(t, err)
 	ios := drain(t, g)
 	require.Len(t, ios, 8)
