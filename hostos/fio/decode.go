@@ -46,6 +46,11 @@ type rawJob struct {
 	GroupReporting yaml.Node `yaml:"group_reporting"`
 	WriteLatLog    yaml.Node `yaml:"write_lat_log"`
 	PercentileList yaml.Node `yaml:"percentile_list"`
+	RandomDist     yaml.Node `yaml:"random_distribution"`
+	Rate           yaml.Node `yaml:"rate"`
+	RateIOPS       yaml.Node `yaml:"rate_iops"`
+	RateProcess    yaml.Node `yaml:"rate_process"`
+	BlockAlign     yaml.Node `yaml:"blockalign"`
 }
 
 // shared returns the field of a key the INI reader also knows, parsed by its iniOption
@@ -139,6 +144,11 @@ var fields = []field{
 	shared("group_reporting", func(r *rawJob) *yaml.Node { return present(&r.GroupReporting) }),
 	shared("write_lat_log", func(r *rawJob) *yaml.Node { return present(&r.WriteLatLog) }),
 	shared("percentile_list", func(r *rawJob) *yaml.Node { return present(&r.PercentileList) }),
+	shared("random_distribution", func(r *rawJob) *yaml.Node { return present(&r.RandomDist) }),
+	shared("rate", func(r *rawJob) *yaml.Node { return present(&r.Rate) }),
+	shared("rate_iops", func(r *rawJob) *yaml.Node { return present(&r.RateIOPS) }),
+	shared("rate_process", func(r *rawJob) *yaml.Node { return present(&r.RateProcess) }),
+	shared("blockalign", func(r *rawJob) *yaml.Node { return present(&r.BlockAlign) }),
 }
 
 // present returns n if the key was in the document, else nil.
