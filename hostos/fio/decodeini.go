@@ -101,11 +101,8 @@ func (d *iniDecoder) err() error {
 			return fmt.Errorf("%s: %s", r.where, r.what)
 		}
 	}
-	if len(d.mistakes) > 0 {
-		return errors.Join(d.mistakes...)
-	}
 	if len(d.refusals) == 0 {
-		return nil
+		return dedupe(d.mistakes)
 	}
 	r := d.refusals[0]
 	msg := fmt.Sprintf("%s: refused: %s", r.where, r.what)
@@ -121,7 +118,21 @@ func (d *iniDecoder) err() error {
 	if len(others) > 0 {
 		msg += fmt.Sprintf(" (also refused: %s)", strings.Join(others, ", "))
 	}
-	return errors.New(msg)
+	return dedupe(append(d.mistakes, errors.New(msg)))
+}
+
+// dedupe joins errs, each distinct message once (an option of [global] is checked for
+// every job after it).
+func dedupe(errs []error) error {
+	seen := map[string]bool{}
+	var out []error
+	for _, e := range errs {
+		if !seen[e.Error()] {
+			seen[e.Error()] = true
+			out = append(out, e)
+		}
+	}
+	return errors.Join(out...)
 }
 
 // sectionKB returns the kb_base a section sets (inherit if it sets none).

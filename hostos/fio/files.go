@@ -102,7 +102,7 @@ func (r *runner) open(q *sim.Proc, c *copyRun) ([]span, error) {
 				return nil, err
 			}
 			if bs := r.m.BlockSize(); j.MinBS()%bs != 0 || j.Align()%bs != 0 {
-				return nil, fmt.Errorf("%s: direct I/O of %d bytes (alignment %d) on a namespace of %d-byte logical blocks: Linux fails it with EINVAL (block/fops.c)", name, j.MinBS(), j.Align(), bs)
+				return nil, fmt.Errorf("%s: direct I/O of %d bytes (alignment %d) on a namespace of %d-byte logical blocks: Linux fails it with EINVAL (block/fops.c); a namespace of smaller blocks is --set nvme.lba_size=512", name, j.MinBS(), j.Align(), bs)
 			}
 			s, err := deviceRegion(j, capacity, c.k, align)
 			if err != nil {
