@@ -180,6 +180,11 @@ func (d *iniDecoder) applySection(j *Job, s iniSection, kb int64, at setAt, glob
 		case optRefused:
 			d.refusals = append(d.refusals, refusedAt{where: where, what: o.note})
 			continue
+		case optRefusedUnless:
+			if !o.acceptsDefault(v) {
+				d.refusals = append(d.refusals, refusedAt{where: where, what: fmt.Sprintf("%s=%s: %s", e.key, v, o.note)})
+			}
+			continue
 		case optEngine:
 			at.mark(o, s.name, e)
 			continue

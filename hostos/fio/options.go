@@ -20,6 +20,7 @@ const (
 	optNoEffect                // accepted; note says why it changes no result
 	optRefused                 // refused; note says why
 	optEngine                  // an engine-specific option; engines lists the engines
+	optRefusedUnless           // accepted at one of defaults (fio's defaults), refused otherwise
 )
 
 // refusal is an error meaning "fio can do this, the simulated machine cannot": the file is
@@ -51,8 +52,9 @@ type option struct {
 	kind    optKind
 	bool    bool   // a bare key means 1
 	note    string // optNoEffect/optRefused: why; optSet: how it maps (docs/fio.md)
-	engines []string
-	set     func(j *Job, v string, c setCtx) error
+	engines  []string
+	defaults []string // optRefusedUnless: the values accepted (compared case-insensitively)
+	set      func(j *Job, v string, c setCtx) error
 }
 
 // Options returns fio's options as the simulator knows them, sorted by name, for the
@@ -71,6 +73,8 @@ func Options() []OptionDoc {
 			d.Treatment = "no effect"
 		case optRefused:
 			d.Treatment = "refused"
+		case optRefusedUnless:
+			d.Treatment = "refused unless " + strings.Join(o.defaults, ", ")
 		case optEngine:
 			d.Treatment = "engine option"
 			d.Note = "an option of " + strings.Join(o.engines, ", ") + ": " + engineFate(o.engines)
@@ -192,16 +196,14 @@ func parseTimeUnit(v string, unit sim.Time) (sim.Time, error) {
 	return ParseDuration(v)
 }
 
-// refuseIf refuses any value but the listed defaults (compared as written).
-func refuseIf(reason string, defaults ...string) func(j *Job, v string, _ setCtx) error {
-	return func(_ *Job, v string, _ setCtx) error {
-		for _, d := range defaults {
-			if strings.EqualFold(v, d) {
-				return nil
-			}
+// acceptsDefault reports whether v is one of o's accepted defaults.
+func (o *option) acceptsDefault(v string) bool {
+	for _, d := range o.defaults {
+		if strings.EqualFold(v, d) {
+			return true
 		}
-		return refuse("%s", reason)
 	}
+	return false
 }
 
 // perDir parses fio's comma-separated per-direction values (fio HOWTO, blocksize): "a"

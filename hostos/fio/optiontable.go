@@ -1,6 +1,8 @@
 package fio
 
 import (
+	"fmt"
+
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -30,7 +32,7 @@ var optionTable = append([]option{
 	{name: "filename_format", set: setStringField(func(j *Job) *string { return &j.FilenameFormat })},
 	{name: "unique_filename", bool: true, kind: optNoEffect, note: noteNoClient},
 	{name: "opendir", kind: optRefused, note: "the simulated file system starts empty: there is no directory tree to open"},
-	{name: "lockfile", set: refuseIf("file locking between jobs is not modelled", "none")},
+	{name: "lockfile", kind: optRefusedUnless, note: "file locking between jobs is not modelled", defaults: []string{"none"}},
 	{name: "nrfiles", aliases: []string{"nr_files"}, set: setIntField(func(j *Job) *int64 { return &j.NrFiles })},
 	{name: "openfiles", kind: optNoEffect, note: "opening a file costs no simulated time, so how many are open at once changes nothing"},
 	{name: "file_service_type", set: setFileService},
@@ -43,7 +45,7 @@ var optionTable = append([]option{
 	{name: "allow_mounted_write", bool: true, kind: optNoEffect, note: "nothing is mounted on the simulated device"},
 	{name: "pre_read", bool: true, kind: optRefused, note: "pre-reading files into the page cache is not modelled"},
 	{name: "unlink", bool: true, set: setBoolField(func(j *Job) *bool { return &j.Unlink }), note: "unlink trims the file's extents, as the simulated file system's unlink does"},
-	{name: "unlink_each_loop", bool: true, set: refuseIf("unlinking between loops is not modelled", "0", "false")},
+	{name: "unlink_each_loop", bool: true, kind: optRefusedUnless, note: "unlinking between loops is not modelled", defaults: []string{"0", "false"}},
 	{name: "zonemode", set: setZoneMode},
 	{name: "zonerange", set: setSizeField(func(j *Job) *int64 { return &j.ZoneRange })},
 	{name: "zonesize", set: setSizeField(func(j *Job) *int64 { return &j.ZoneSize })},
@@ -61,13 +63,13 @@ var optionTable = append([]option{
 	{name: "buffered", bool: true, set: setNotBoolField(func(j *Job) *bool { return &j.Direct })},
 	{name: "readwrite", aliases: []string{"rw"}, set: setRW},
 	{name: "rw_sequencer", set: setRWSequencer},
-	{name: "unified_rw_reporting", set: refuseIf("summed (mixed) statistics are not written; read, write and trim are reported apart", "none", "0")},
+	{name: "unified_rw_reporting", kind: optRefusedUnless, note: "summed (mixed) statistics are not written; read, write and trim are reported apart", defaults: []string{"none", "0"}},
 	{name: "randrepeat", bool: true, set: setRandRepeat, note: "1: seed streams from randseed; 0: a different stream, still the same on every run (the simulator is deterministic)"},
 	{name: "allrandrepeat", bool: true, kind: optNoEffect, note: "every random stream of the simulator is seeded and repeatable already"},
 	{name: "randseed", set: setRandSeed},
 	{name: "fallocate", kind: optNoEffect, note: "the simulated file system allocates a file's extents when the file is created, whatever the method"},
 	{name: "fadvise_hint", set: setFadvise, note: "posix_fadvise on the job's files: random stops read-ahead (FMODE_RANDOM), sequential doubles its window, as mm/fadvise.c does"},
-	{name: "write_hint", set: refuseIf("write lifetime hints are not passed to the simulated SSD", "none")},
+	{name: "write_hint", kind: optRefusedUnless, note: "write lifetime hints are not passed to the simulated SSD", defaults: []string{"none"}},
 	{name: "offset", set: setSizeOrPct(func(j *Job) (*int64, *int64) { return &j.Offset, &j.OffsetPct })},
 	{name: "offset_align", kind: optRefused, note: "percentage offsets are aligned to the minimum block size; another alignment is not modelled"},
 	{name: "offset_increment", set: setSizeOrPct(func(j *Job) (*int64, *int64) { return &j.OffsetInc, &j.OffsetIncPct })},
@@ -113,7 +115,7 @@ var optionTable = append([]option{
 	{name: "dedupe_global", bool: true, kind: optNoEffect, note: noteContent},
 	{name: "invalidate", bool: true, kind: optNoEffect, note: "a job's files are laid out with O_DIRECT writes and start uncached, as invalidate=1 leaves them"},
 	{name: "sync", set: setSync, note: "O_SYNC/O_DSYNC writes: buffered writes are written back before write(2) returns; direct writes carry FUA"},
-	{name: "iomem", aliases: []string{"mem"}, set: refuseIf("GPU or special memory is not modelled", "malloc", "shm", "shmhuge", "mmap", "mmaphuge", "mmapshared"), note: "the host's buffers are not modelled (malloc, shm and mmap are all just memory); cudamalloc is refused"},
+	{name: "iomem", aliases: []string{"mem"}, kind: optRefusedUnless, note: "GPU memory (cudamalloc) is not modelled; the host buffers of the others are not modelled either and change nothing", defaults: []string{"malloc", "shm", "shmhuge", "mmap", "mmaphuge", "mmapshared"}},
 	{name: "iomem_align", aliases: []string{"mem_align"}, kind: optNoEffect, note: "user buffers are not modelled"},
 	{name: "hugepage-size", kind: optNoEffect, note: "user buffers are not modelled"},
 	{name: "lockmem", kind: optRefused, note: "pinning memory to shrink the page cache is not modelled (set host.pagecache.memory instead)"},
@@ -128,12 +130,12 @@ var optionTable = append([]option{
 	// Engine and depth.
 	{name: "ioengine", set: setIOEngine, note: "see the engine table"},
 	{name: "iodepth", set: setIntField(func(j *Job) *int64 { return &j.IODepth }), note: "I/Os in flight per job copy where the engine and Linux queue them (see the engine table)"},
-	{name: "iodepth_batch_submit", aliases: []string{"iodepth_batch"}, set: refuseIf("batched submission is not modelled: each I/O is submitted on its own", "1", "0")},
-	{name: "iodepth_batch_complete_min", aliases: []string{"iodepth_batch_complete"}, set: refuseIf("batched completion reaping is not modelled: each I/O is reaped on its own", "1")},
-	{name: "iodepth_batch_complete_max", set: refuseIf("batched completion reaping is not modelled: each I/O is reaped on its own", "1")},
+	{name: "iodepth_batch_submit", aliases: []string{"iodepth_batch"}, kind: optRefusedUnless, note: "batched submission is not modelled: each I/O is submitted on its own", defaults: []string{"1", "0"}},
+	{name: "iodepth_batch_complete_min", aliases: []string{"iodepth_batch_complete"}, kind: optRefusedUnless, note: "batched completion reaping is not modelled: each I/O is reaped on its own", defaults: []string{"1"}},
+	{name: "iodepth_batch_complete_max", kind: optRefusedUnless, note: "batched completion reaping is not modelled: each I/O is reaped on its own", defaults: []string{"1"}},
 	{name: "iodepth_low", kind: optRefused, note: "letting the queue drain to a low-water mark is not modelled: the queue is refilled at once"},
 	{name: "iodepth_mode", kind: optRefused, note: "stepped queue depths are not modelled"},
-	{name: "serialize_overlap", bool: true, set: refuseIf("serialising overlapping in-flight I/Os is not modelled", "0", "false")},
+	{name: "serialize_overlap", bool: true, kind: optRefusedUnless, note: "serialising overlapping in-flight I/Os is not modelled", defaults: []string{"0", "false"}},
 	{name: "io_submit_mode", set: setIOSubmitMode, note: "inline and offload both submit at the rate's times from iodepth processes"},
 
 	// Rate.
@@ -172,7 +174,7 @@ var optionTable = append([]option{
 	// Threads, processes and synchronisation.
 	{name: "thread", bool: true, set: setBoolField(func(j *Job) *bool { return &j.Thread }), note: "simulated processes are neither threads nor forks: no difference"},
 	{name: "wait_for", set: setStringField(func(j *Job) *string { return &j.WaitFor })},
-	{name: "nice", set: refuseIf("the host model's scheduler has no nice levels", "0")},
+	{name: "nice", kind: optRefusedUnless, note: "the host model's scheduler has no nice levels", defaults: []string{"0"}},
 	{name: "prio", kind: optRefused, note: notePrio},
 	{name: "prioclass", kind: optRefused, note: notePrio},
 	{name: "cpus_allowed", kind: optNoEffect, note: noteCPUPlace},
@@ -215,7 +217,7 @@ var optionTable = append([]option{
 	{name: "trim_backlog", kind: optRefused, note: "trimming verified blocks is not modelled"},
 	{name: "trim_backlog_batch", kind: optRefused, note: "trimming verified blocks is not modelled"},
 	{name: "experimental_verify", bool: true, kind: optRefused, note: "fio's replay-based verification is not modelled"},
-	{name: "atomic", bool: true, set: refuseIf("RWF_ATOMIC writes need the namespace's atomic write unit, which the simulated controller does not report", "0", "false")},
+	{name: "atomic", bool: true, kind: optRefusedUnless, note: "RWF_ATOMIC writes need the namespace's atomic write unit, which the simulated controller does not report", defaults: []string{"0", "false"}},
 
 	// Steady state.
 	{name: "steadystate", aliases: []string{"ss"}, kind: optRefused, note: "steady-state detection is not modelled (run for a fixed runtime and read the bandwidth log)"},
@@ -238,12 +240,12 @@ var optionTable = append([]option{
 	{name: "log_hist_coarseness", kind: optRefused, note: "histogram logs are not written (json+ has the completion latency bins)"},
 	{name: "log_max_value", bool: true, set: setBoolField(func(j *Job) *bool { return &j.LogMaxValue })},
 	{name: "log_offset", bool: true, set: setBoolField(func(j *Job) *bool { return &j.LogOffset })},
-	{name: "log_prio", bool: true, set: refuseIf(notePrio, "0", "false")},
+	{name: "log_prio", bool: true, kind: optRefusedUnless, note: notePrio, defaults: []string{"0", "false"}},
 	{name: "log_compression", kind: optNoEffect, note: "logging costs no simulated time or memory"},
 	{name: "log_compression_cpus", kind: optNoEffect, note: noteCPUPlace},
-	{name: "log_store_compressed", bool: true, set: refuseIf("compressed (.fz) logs are not written", "0", "false")},
-	{name: "log_unix_epoch", bool: true, set: refuseIf("simulated time has no wall-clock epoch: log times count from the run's start", "0", "false")},
-	{name: "log_alternate_epoch", bool: true, set: refuseIf("simulated time has no wall-clock epoch: log times count from the run's start", "0", "false")},
+	{name: "log_store_compressed", bool: true, kind: optRefusedUnless, note: "compressed (.fz) logs are not written", defaults: []string{"0", "false"}},
+	{name: "log_unix_epoch", bool: true, kind: optRefusedUnless, note: "simulated time has no wall-clock epoch: log times count from the run's start", defaults: []string{"0", "false"}},
+	{name: "log_alternate_epoch", bool: true, kind: optRefusedUnless, note: "simulated time has no wall-clock epoch: log times count from the run's start", defaults: []string{"0", "false"}},
 	{name: "log_alternate_epoch_clock_id", kind: optNoEffect, note: "simulated time has one clock"},
 	{name: "block_error_percentiles", bool: true, kind: optRefused, note: "trim-unit error histograms need device errors, which the simulated device does not return"},
 	{name: "bwavgtime", kind: optNoEffect, note: "the bw_min/max/mean/dev samples use fio's default 500 ms window"},
@@ -261,7 +263,7 @@ var optionTable = append([]option{
 
 	// Errors.
 	{name: "exitall_on_error", bool: true, kind: optNoEffect, note: "the first I/O error of a simulated run stops the run"},
-	{name: "continue_on_error", set: refuseIf("continuing after I/O errors is not modelled: the first error stops the run", "none", "0")},
+	{name: "continue_on_error", kind: optRefusedUnless, note: "continuing after I/O errors is not modelled: the first error stops the run", defaults: []string{"none", "0"}},
 	{name: "ignore_error", kind: optRefused, note: "continuing after I/O errors is not modelled: the first error stops the run"},
 	{name: "error_dump", bool: true, kind: optNoEffect, note: "every error is reported"},
 
@@ -325,7 +327,7 @@ func setIOSubmitMode(_ *Job, v string, _ setCtx) error {
 	case "inline", "offload":
 		return nil
 	}
-	return refuseIf("", "inline", "offload")(nil, v, setCtx{})
+	return fmt.Errorf("%q is not one of inline, offload", v)
 }
 
 // isDevice reports whether name is a block device path: the simulated namespace.
