@@ -16,11 +16,11 @@ import (
 type optKind uint8
 
 const (
-	optSet      optKind = iota // applied: set is called
-	optNoEffect                // accepted; note says why it changes no result
-	optRefused                 // refused; note says why
-	optEngine                  // an engine-specific option; engines lists the engines
-	optRefusedUnless           // accepted at one of defaults (fio's defaults), refused otherwise
+	optSet           optKind = iota // applied: set is called
+	optNoEffect                     // accepted; note says why it changes no result
+	optRefused                      // refused; note says why
+	optEngine                       // an engine-specific option; engines lists the engines
+	optRefusedUnless                // accepted at one of defaults (fio's defaults), refused otherwise
 )
 
 // refusal is an error meaning "fio can do this, the simulated machine cannot": the file is
@@ -47,11 +47,11 @@ type setCtx struct {
 
 // option is one fio option the reader knows.
 type option struct {
-	name    string
-	aliases []string
-	kind    optKind
-	bool    bool   // a bare key means 1
-	note    string // optNoEffect/optRefused: why; optSet: how it maps (docs/fio.md)
+	name     string
+	aliases  []string
+	kind     optKind
+	bool     bool   // a bare key means 1
+	note     string // optNoEffect/optRefused: why; optSet: how it maps (docs/fio.md)
 	engines  []string
 	defaults []string // optRefusedUnless: the values accepted (compared case-insensitively)
 	set      func(j *Job, v string, c setCtx) error
