@@ -190,15 +190,21 @@ func (p *exprParser) power() (int64, error) {
 	if e < 0 {
 		return 0, errors.New("negative power")
 	}
+	switch b {
+	case 0, 1:
+		if e == 0 {
+			return 1, nil
+		}
+		return b, nil
+	case -1:
+		return 1 - 2*(e&1), nil
+	}
 	r := int64(1)
 	for range e {
 		if b != 0 && (r > math.MaxInt64/absInt(b) || r < -math.MaxInt64/absInt(b)) {
 			return 0, errOverflow
 		}
 		r *= b
-		if r == 0 || r == 1 && b == 1 {
-			break
-		}
 	}
 	return r, nil
 }
