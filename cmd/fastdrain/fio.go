@@ -131,7 +131,7 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 				return errors.New("fio: no job ran")
 			}
 			warnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, before)
-			fio.WriteVerifyErrors(cmd.ErrOrStderr(), jobs, res)
+			fio.WriteVerifyErrors(cmd.ErrOrStderr(), res)
 			if out != "" {
 				if err := writeFioOut(out, jobs, res); err != nil {
 					return err

@@ -267,10 +267,10 @@ func (s *sampler) next(dir Dir) int64 {
 // G. Derflinger, "Rejection-inversion to generate variates from monotone discrete
 // distributions", ACM TOMACS 6(3), 1996), valid for any θ > 0 in O(1) per draw.
 type zipfInv struct {
-	theta              float64
-	n                  float64
-	hx0, hn, s         float64
-	oneMinusTheta, inv float64
+	theta         float64
+	n             float64
+	hx0, hn, s    float64
+	oneMinusTheta float64
 }
 
 func newZipfInv(theta float64, n int64) zipfInv {

@@ -169,7 +169,6 @@ type Job struct {
 	VerifyBatch    int64  // verify_backlog_batch; 0: VerifyBacklog
 	VerifyFatal    bool   // stop the job on the first failure
 	VerifyPattern  string // recorded with the method
-	Hipri          bool   // polled completions (refused: see engines.go)
 	WriteBWLog     string // prefix of the bandwidth logs; empty: none
 	WriteIOPSLog   string // prefix of the IOPS logs; empty: none
 	LogAvgMsec     int64  // average log entries over this many ms; 0: one per I/O

@@ -156,17 +156,6 @@ func (o OptionsJSON) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// get returns the value of key, if set.
-func (o OptionsJSON) get(key string) (string, bool) {
-	v, ok := "", false
-	for _, kv := range o {
-		if kv.Key == key {
-			v, ok = kv.Value, true
-		}
-	}
-	return v, ok
-}
-
 // JobJSON is one entry of fio's jobs array (fio 3.x's keys, in its order).
 type JobJSON struct {
 	JobName           string      `json:"jobname"`
@@ -282,8 +271,7 @@ type entry struct {
 func entries(jobs []Job, res []JobResult) []entry {
 	var es []entry
 	merged := map[int]int{} // group ID → index in es of its merged entry
-	var parts map[int][]JobResult
-	parts = map[int][]JobResult{}
+	parts := map[int][]JobResult{}
 	for i := range res {
 		copies := res[i].Copies
 		if len(copies) == 0 {

@@ -179,7 +179,7 @@ func NeedsDataCheck(jobs []Job) bool {
 
 // WriteVerifyErrors prints each job copy's verify failures as fio reports them on stderr,
 // and the job's error (EILSEQ).
-func WriteVerifyErrors(w io.Writer, jobs []Job, res []JobResult) {
+func WriteVerifyErrors(w io.Writer, res []JobResult) {
 	for i := range res {
 		for _, c := range res[i].Copies {
 			for _, e := range c.VerifyErrors {
@@ -193,5 +193,4 @@ func WriteVerifyErrors(w io.Writer, jobs []Job, res []JobResult) {
 			}
 		}
 	}
-	_ = jobs
 }
