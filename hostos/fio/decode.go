@@ -245,6 +245,7 @@ func DecodeWith(r io.Reader, filename string, opts DecodeOptions) ([]Job, error)
 		if isSyncEngine(j.IOEngine) && j.IODepth >= 1 {
 			j.IODepth = 1 // fio: iodepth has no effect on synchronous engines
 		}
+		yamlTarget(&j)
 		jobs[i] = j
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -304,4 +305,34 @@ func cutLine(e string) (string, bool) {
 		return "", false
 	}
 	return m[1] + ": " + m[2], true
+}
+
+// yamlTarget gives a YAML job without a filename the target YAML jobs have always had
+// (docs/fio.md, "YAML jobs"): the namespace for direct jobs, the one shared file
+// "fio.data" for buffered ones; and lists its resolved options for fio's "job options".
+func yamlTarget(j *Job) {
+	if j.Filename == "" {
+		j.Filename = "fio.data"
+		if j.Direct {
+			j.Filename = "/dev/nvme0n1"
+		}
+	}
+	kv := func(k, v string) { j.Options = append(j.Options, Option{Key: k, Value: v}) }
+	kv("rw", j.RW.String())
+	kv("bs", strconv.FormatInt(j.BS, 10))
+	kv("iodepth", strconv.FormatInt(j.IODepth, 10))
+	kv("numjobs", strconv.FormatInt(j.NumJobs, 10))
+	kv("size", strconv.FormatInt(j.Size, 10))
+	kv("offset", strconv.FormatInt(j.Offset, 10))
+	kv("direct", map[bool]string{false: "0", true: "1"}[j.Direct])
+	if j.RW.Mixed() {
+		kv("rwmixread", strconv.FormatInt(j.RWMixRead, 10))
+	}
+	if j.IOSize > 0 {
+		kv("io_size", strconv.FormatInt(j.IOSize, 10))
+	}
+	if j.IOEngine != "" {
+		kv("ioengine", j.IOEngine)
+	}
+	kv("filename", j.Filename)
 }

@@ -17,6 +17,11 @@ func TestDecodeFile(t *testing.T) {
 	defer f.Close()
 	jobs, err := Decode(f, "mixed.yaml")
 	require.NoError(t, err)
+	for i := range jobs { // direct YAML jobs without a filename work on the namespace
+		require.Equal(t, "/dev/nvme0n1", jobs[i].Filename)
+		require.NotEmpty(t, jobs[i].Options)
+		jobs[i].Filename, jobs[i].Options = "", nil
+	}
 	require.Equal(t, []Job{
 		{Name: "db", RW: RandRW, BS: 16384, IODepth: 8, NumJobs: 1, Size: 1 << 30, Offset: 1 << 20,
 			RWMixRead: 70, Runtime: 2 * sim.Second, Direct: true, RandSeed: 42},
@@ -30,6 +35,8 @@ func decodeString(s string) ([]Job, error) { return Decode(strings.NewReader(s),
 func TestDecodeDefaultsAndNames(t *testing.T) {
 	jobs, err := decodeString("jobs:\n  - {}\n  - rw: randread\n")
 	require.NoError(t, err)
+	require.Equal(t, "fio.data", jobs[0].Filename, "buffered YAML jobs share one file")
+	jobs[0].Filename, jobs[0].Options = "", nil
 	require.Equal(t, Job{Name: "job0", RW: Read, BS: 4096, IODepth: 1, NumJobs: 1, RWMixRead: 50}, jobs[0])
 	require.Equal(t, "job1", jobs[1].Name)
 	require.Equal(t, RandRead, jobs[1].RW)
