@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,23 +21,25 @@ import (
 
 func newFio() *cobra.Command {
 	cf := &configFlags{}
-	var idleStr, format, outputFormat, out, capStr string
-	var pcts percentileFlag
-	var tlf timelineFlags
+	var idleStr, outputFormat, capStr string
+	plus := false
+	var o outputFlags
 	cmd := &cobra.Command{
 		Use:   "fio JOBFILE",
 		Short: "Run fio job files (INI or YAML) on a simulated platform",
 		Long: `fio runs the jobs of a fio INI job file, or of a YAML job file with fio's option names
 (docs/fio.md lists every option and how it maps), side by side on the simulated machine:
-direct jobs on the raw block device (O_DIRECT), buffered jobs on a file in the page cache
-(all jobs of a file must agree). --format text prints IOPS, bandwidth and latency per job
+as fio runs them: jobs on /dev/... use the namespace (O_DIRECT), others their own files of the
+simulated file system, laid out before the jobs that read them. --format text prints IOPS, bandwidth and latency per job
 and direction, then the SSD's energy over the jobs (and over --idle, if given) per
 component and activity (docs/energy.md); --format json (or --output-format=json) prints
-fio's JSON document instead; --format csv prints one row of numbers per job and direction
-(docs/fio.md; not fio's terse format). --out DIR also writes DIR/fio.json, DIR/fio.csv and
-the write_lat_log logs (NAME_lat.N.log, N counting every job copy of the file from 1).
---timeline FILE writes a Perfetto trace of the resources, the NVMe commands and the
-sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
+fio's JSON document instead (--output-format=json+ adds fio's latency bins); --format csv prints one row of numbers per job and direction
+(docs/fio.md; not fio's terse format). The simulated SSD's statistics as run reports them
+follow the text tables and are fio.json's "ssd_stats". Files go to --out/fio/ (unless
+--no-files): fio.json, fio.csv, fio-stats.csv and the jobs' write_lat_log, write_bw_log and
+write_iops_log logs (NAME_lat.N.log, …, N counting every job copy of the file from 1). --timeline FILE writes a Perfetto trace of the
+resources, the NVMe commands and the sampled firmware and page-cache state, as run and
+replay do (docs/outputs.md).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			idle, err := sim.ParseTime(idleStr)
@@ -43,24 +47,25 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 				return fmt.Errorf("--idle %q: want a time such as 100ms", idleStr)
 			}
 			if cmd.Flags().Changed("output-format") {
-				if cmd.Flags().Changed("format") && format != outputFormat {
-					return fmt.Errorf("--format %q and --output-format %q disagree; give one", format, outputFormat)
+				if cmd.Flags().Changed("format") && o.format != outputFormat {
+					return fmt.Errorf("--format %q and --output-format %q disagree; give one", o.format, outputFormat)
 				}
-				format = outputFormat
-				if format == "normal" { // fio's name for its text output
-					format = "text"
+				o.format = outputFormat
+				if o.format == "normal" { // fio's name for its text output
+					o.format = "text"
 				}
-				if format == "terse" {
+				if o.format == "json+" { // fio's JSON with the completion latency bins
+					o.format, plus = "json", true
+				}
+				if o.format == "terse" {
 					return errors.New(`--output-format "terse": fio's terse (semicolon) format is not written; --format csv gives the same numbers with a header (docs/fio.md)`)
 				}
 			}
-			if format != "text" && format != "json" && format != "json+" && format != "csv" {
-				return fmt.Errorf("--format %q: want text, json, json+ or csv", format)
-			}
-			if err := pcts.parse(); err != nil {
+			if err := o.parse(); err != nil {
 				return err
 			}
-			tl, err := tlf.build()
+			pcts := o.pcts
+			tl, err := o.tl.build()
 			if err != nil {
 				return err
 			}
@@ -86,8 +91,8 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 					jobs[i].Percentiles = pcts.list
 				}
 			}
-			if logs := fio.LogFiles(jobs); len(logs) > 0 && out == "" {
-				return fmt.Errorf("%s: the jobs write fio logs (%s, …): give --out DIR for them", args[0], logs[0])
+			if logs := fio.LogFiles(jobs); len(logs) > 0 && o.dir() == "" {
+				return fmt.Errorf("%s: the jobs write fio logs (%s, …), which go to --out/fio/: drop --no-files or give --out DIR", args[0], logs[0])
 			}
 			fm, err := hostos.NewFioMachine(m.Host, raw, fio.NeedsDataCheck(jobs))
 			if err != nil {
@@ -118,12 +123,13 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 				res, runErr = fio.RunMachine(p, fm, jobs)
 			})
 			before := m.SSD.FW.Stats
+			wasted0 := m.SSD.FW.FTL().Stats.Wasted
 			m.Eng.Run()
 			if runErr != nil {
 				return runErr
 			}
 			if smp != nil {
-				if err := tlf.write(tl, cmd.ErrOrStderr(), smp.Series()); err != nil {
+				if err := o.tl.write(tl, cmd.ErrOrStderr(), smp.Series()); err != nil {
 					return err
 				}
 			}
@@ -132,22 +138,22 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 			}
 			warnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, before)
 			fio.WriteVerifyErrors(cmd.ErrOrStderr(), res)
-			if out != "" {
-				if err := writeFioOut(out, jobs, res); err != nil {
+			ssd := runner.MachineStats(m, "fio", wasted0)
+			if dir := o.dir(); dir != "" {
+				if err := writeFioOut(dir, jobs, res, ssd, plus); err != nil {
 					return err
 				}
 			}
-			switch format {
-			case "json":
-				return fio.Report(jobs, res, "fastdrain "+version).WriteJSON(cmd.OutOrStdout())
-			case "json+":
-				return fio.ReportPlus(jobs, res, "fastdrain "+version).WriteJSON(cmd.OutOrStdout())
-			case "csv":
-				return fioCSV(jobs, res).WriteCSV(cmd.OutOrStdout())
+			if o.format != "text" {
+				return o.write(nil, func(w io.Writer) error { return writeFioJSON(w, jobs, res, ssd, plus) }, fioCSV(jobs, res).WriteCSV)
 			}
 			t := fioTable(jobs, res)
 			w := cmd.OutOrStdout()
 			if err := t.WriteText(w); err != nil {
+				return err
+			}
+			fmt.Fprintln(w)
+			if err := ssd.StatsTable().WriteText(w); err != nil {
 				return err
 			}
 			for _, a := range []struct {
@@ -167,13 +173,30 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 	}
 	cf.register(cmd, "fastdrain-small")
 	cmd.Flags().StringVar(&idleStr, "idle", "0", "simulated time the machine idles before the jobs, metered apart (e.g. 100ms)")
-	cmd.Flags().StringVar(&format, "format", "text", "terminal output: text, json (fio's JSON schema) or csv (one row of numbers per job and direction)")
-	cmd.Flags().StringVar(&outputFormat, "output-format", "text", "fio's name for --format (normal = text, json, json+)")
-	cmd.Flags().StringVar(&out, "out", "", "directory for fio.json, fio.csv and latency logs (empty: no files)")
+	o.register(cmd, "fio", "json: fio's JSON schema with the SSD's statistics; csv: one row of numbers per job and direction",
+		"0s:100ms", "the text table, fio.csv and fio.json's clat_ns percentiles, replacing every job's percentile_list")
+	cmd.Flags().StringVar(&outputFormat, "output-format", "text", "fio's name for --format (normal = text, json, json+: json with fio's latency bins)")
 	cmd.Flags().StringVar(&capStr, "runtime", "", "fio's --runtime: cap every job's runtime at this (a plain number is seconds)")
-	pcts.register(cmd, "the text table, fio.csv and fio.json's clat_ns percentiles, replacing every job's percentile_list")
-	tlf.register(cmd, "0s:100ms")
 	return cmd
+}
+
+// fioJSON is fio's JSON document (fio.Report) with the simulated SSD's statistics as
+// replay.json has them ("ssd_stats": name and value, runner.Result.StatValues); fio's own
+// readers ignore the extra member.
+type fioJSON struct {
+	fio.ReportJSON
+	SSDStats []runner.StatValue `json:"ssd_stats"`
+}
+
+// writeFioJSON writes fio's JSON document (json+ with plus) with the SSD's statistics.
+func writeFioJSON(w io.Writer, jobs []fio.Job, res []fio.JobResult, ssd *runner.Result, plus bool) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	rep := fio.Report(jobs, res, "fastdrain "+version)
+	if plus {
+		rep = fio.ReportPlus(jobs, res, "fastdrain "+version)
+	}
+	return enc.Encode(fioJSON{rep, ssd.StatValues()})
 }
 
 // fioTable is the text table of the results, merged when the first job has group_reporting.
@@ -196,8 +219,8 @@ func fioTable(jobs []fio.Job, res []fio.JobResult) *report.Table {
 	return t
 }
 
-// fioGroups returns the results a table reports: one merged result with group_reporting
-// (the jobs' first section sets it for all), else each job's.
+// fioGroups returns the results a table reports: each job's, a reporting group of
+// group_reporting jobs merged (fio.Groups).
 func fioGroups(jobs []fio.Job, res []fio.JobResult) []fio.JobResult {
 	return fio.Groups(jobs, res)
 }
@@ -240,25 +263,20 @@ func fioTextPercentiles(jobs []fio.Job) report.Percentiles {
 // fioDefaultText are the text table's percentiles without a common percentile_list.
 var fioDefaultText = report.Percentiles{50, 99}
 
-// writeFioOut writes dir/fio.json, dir/fio.csv and a NAME_lat.N.log per copy of each write_lat_log job
-// (N: the copy's 1-based position among all job copies of the file, as fio numbers them)
-// and the bandwidth and IOPS logs the jobs ask for.
-func writeFioOut(dir string, jobs []fio.Job, res []fio.JobResult) error {
+// writeFioOut writes dir/fio.json, dir/fio.csv, dir/fio-stats.csv and the jobs' fio logs
+// (fio.WriteLogs: NAME_lat.N.log and the others, N the copy's 1-based position among all job
+// copies of the file, as fio numbers them).
+func writeFioOut(dir string, jobs []fio.Job, res []fio.JobResult, ssd *runner.Result, plus bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(dir, "fio.json"))
-	if err != nil {
-		return err
-	}
-	err = fio.Report(jobs, res, "fastdrain "+version).WriteJSON(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := report.WriteFile(filepath.Join(dir, "fio.json"), func(w io.Writer) error { return writeFioJSON(w, jobs, res, ssd, plus) }); err != nil {
 		return err
 	}
 	if err := fioCSV(jobs, res).SaveCSV(filepath.Join(dir, "fio.csv")); err != nil {
+		return err
+	}
+	if err := ssd.StatsCSV().SaveCSV(filepath.Join(dir, "fio-stats.csv")); err != nil {
 		return err
 	}
 	return fio.WriteLogs(dir, jobs, res)

@@ -45,7 +45,7 @@ func runFioExample(t *testing.T, name, runtime string) {
 		return
 	}
 	require.NoError(t, err, name)
-	data, err := os.ReadFile(filepath.Join(dir, "fio.json"))
+	data, err := os.ReadFile(filepath.Join(dir, "fio", "fio.json"))
 	require.NoError(t, err)
 	var doc struct {
 		Jobs []struct {
@@ -73,7 +73,7 @@ func runFioExample(t *testing.T, name, runtime string) {
 		ios += j.Read.IOs + j.Write.IOs
 	}
 	require.Positive(t, ios, name)
-	csv, err := os.ReadFile(filepath.Join(dir, "fio.csv"))
+	csv, err := os.ReadFile(filepath.Join(dir, "fio", "fio.csv"))
 	require.NoError(t, err)
 	for _, row := range strings.Split(strings.TrimSpace(string(csv)), "\n")[1:] {
 		f := strings.Split(row, ",")
