@@ -161,19 +161,24 @@ func (r *runner) fileSize(j Job, k, i, n int) (int64, error) {
 	return (size + unit - 1) / unit * unit, nil
 }
 
+// regionStart returns copy k's first byte in a target of whole bytes: offset (or a
+// percentage of whole) plus k × offset_increment (or a percentage of whole).
+func regionStart(j Job, whole int64, k int, align int64) int64 {
+	start, inc := j.Offset, j.OffsetInc
+	if j.OffsetPct > 0 {
+		start = pct(whole, j.OffsetPct, align)
+	}
+	if j.OffsetIncPct > 0 {
+		inc = pct(whole, j.OffsetIncPct, align)
+	}
+	return start + inc*int64(k)
+}
+
 // deviceRegion returns copy k's region on a namespace of capacity bytes: offset (or a
 // percentage of the capacity) plus k × offset_increment, and size (or a percentage) or
 // the rest of the device.
 func deviceRegion(j Job, capacity int64, k int, align int64) (span, error) {
-	start := j.Offset
-	if j.OffsetPct > 0 {
-		start = pct(capacity, j.OffsetPct, align)
-	}
-	inc := j.OffsetInc
-	if j.OffsetIncPct > 0 {
-		inc = pct(capacity, j.OffsetIncPct, align)
-	}
-	start += inc * int64(k)
+	start := regionStart(j, capacity, k, align)
 	length := j.Size
 	switch {
 	case j.SizePct > 0:
@@ -193,15 +198,7 @@ func deviceRegion(j Job, capacity int64, k int, align int64) (span, error) {
 // fileRegion returns copy k's region in a file of size bytes: from offset (plus k ×
 // offset_increment) to the end, or size divided among n files when filesize is not given.
 func fileRegion(j Job, size int64, k, n int, align int64) (span, error) {
-	start := j.Offset
-	if j.OffsetPct > 0 {
-		start = pct(size, j.OffsetPct, align)
-	}
-	inc := j.OffsetInc
-	if j.OffsetIncPct > 0 {
-		inc = pct(size, j.OffsetIncPct, align)
-	}
-	start += inc * int64(k)
+	start := regionStart(j, size, k, align)
 	length := size - start
 	switch {
 	case j.SizePct > 0:

@@ -23,16 +23,25 @@ type Percentiles struct {
 
 // MarshalJSON writes {"1.000000": 1234, …}.
 func (p Percentiles) MarshalJSON() ([]byte, error) {
+	return orderedObject(len(p.P), func(i int) (string, string) {
+		return strconv.FormatFloat(p.P[i], 'f', 6, 64), strconv.FormatInt(p.Ns[i], 10)
+	}), nil
+}
+
+// orderedObject writes a JSON object of n members in order; member i's key (quoted here)
+// and value (already JSON) come from kv.
+func orderedObject(n int, kv func(i int) (key, value string)) []byte {
 	var b bytes.Buffer
 	b.WriteByte('{')
-	for i, q := range p.P {
+	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, "%q:%d", strconv.FormatFloat(q, 'f', 6, 64), p.Ns[i])
+		k, v := kv(i)
+		fmt.Fprintf(&b, "%q:%s", k, v)
 	}
 	b.WriteByte('}')
-	return b.Bytes(), nil
+	return b.Bytes()
 }
 
 // Bins are fio's json+ completion latency bins: each non-empty bin as "midpoint ns": count,
@@ -114,16 +123,9 @@ type Buckets struct {
 
 // MarshalJSON writes the buckets in order.
 func (b Buckets) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, k := range b.Keys {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		fmt.Fprintf(&buf, "%q:%s", k, strconv.FormatFloat(b.Pct[i], 'f', 6, 64))
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	return orderedObject(len(b.Keys), func(i int) (string, string) {
+		return b.Keys[i], strconv.FormatFloat(b.Pct[i], 'f', 6, 64)
+	}), nil
 }
 
 // OptionsJSON is a job's options as written, in file order.
