@@ -32,6 +32,24 @@ var fioExamples = map[string]struct {
 	"cross-stripe-verify": {err: "past the end of the device"},
 }
 
+// fioDoc is what the tests read of fio.json: each job's name, error and I/Os and bandwidth
+// per direction, and the power-loss table.
+type fioDoc struct {
+	Jobs []struct {
+		Name  string `json:"jobname"`
+		Error int    `json:"error"`
+		Read  struct {
+			IOs int64 `json:"total_ios"`
+			BW  int64 `json:"bw"`
+		} `json:"read"`
+		Write struct {
+			IOs int64 `json:"total_ios"`
+			BW  int64 `json:"bw"`
+		} `json:"write"`
+	} `json:"jobs"`
+	PowerLoss json.RawMessage `json:"power_loss"`
+}
+
 // runFioExample runs one example with every job's runtime capped and checks what a fio
 // user would: every job reported, every reported direction with I/Os and a bandwidth.
 func runFioExample(t *testing.T, name, runtime string) {
@@ -47,20 +65,7 @@ func runFioExample(t *testing.T, name, runtime string) {
 	require.NoError(t, err, name)
 	data, err := os.ReadFile(filepath.Join(dir, "fio", "fio.json"))
 	require.NoError(t, err)
-	var doc struct {
-		Jobs []struct {
-			Name  string `json:"jobname"`
-			Error int    `json:"error"`
-			Read  struct {
-				IOs int64 `json:"total_ios"`
-				BW  int64 `json:"bw"`
-			} `json:"read"`
-			Write struct {
-				IOs int64 `json:"total_ios"`
-				BW  int64 `json:"bw"`
-			} `json:"write"`
-		} `json:"jobs"`
-	}
+	var doc fioDoc
 	require.NoError(t, json.Unmarshal(data, &doc), name)
 	require.NotEmpty(t, doc.Jobs, name)
 	var ios int64

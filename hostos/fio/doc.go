@@ -13,6 +13,16 @@
 // asynchronous I/O only, as on Linux). verify.go checks data versions; json.go, logs.go
 // and bins.go write fio's outputs.
 //
+// A run is an Execution: Start (one device) or StartMachine spawns the job copies and
+// returns at once; Run and RunMachine then Wait. Its Results are those of the I/Os
+// completed so far, so a command whose run a power cut stopped (the simulated host's I/Os
+// never complete) reports the jobs as of the cut, with InFlight the I/Os that never
+// completed, and Started false when the cut came before any job had opened its files. A
+// device's I/O error (uflip.ErrIO) stops its job as fio stops a job at its first error
+// (continue_on_error=none): the job's result keeps the error, its errno and when it came,
+// and fio's JSON "error" is the job's first error (an I/O error's errno, or 84 after a
+// verify failure); the other jobs go on.
+//
 // # Job file schema
 //
 //	global:              # optional; every job inherits these values

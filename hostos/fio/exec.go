@@ -1,6 +1,7 @@
 package fio
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -95,10 +96,29 @@ func (m deviceMachine) DataMismatches() (int64, string) { return 0, "" }
 
 // Run runs jobs on dev (fio runs a file's jobs concurrently unless stonewall or wait_for
 // orders them), capacity bytes large, from process p, and returns one result per job when
-// all have finished, its copies' results merged (and kept in Copies). Every job addresses
-// dev directly at its own offsets. The first device error stops the run and is returned.
+// all have finished, its copies' results merged (and kept in Copies): Start, then Wait.
+// Every job addresses dev directly at its own offsets. An I/O error stops its job (fio's
+// continue_on_error=none) and is in the job's result; any other device error stops the run
+// and is returned.
 func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult, error) {
-	return RunOn(p, deviceMachine{dev, capacity}, jobs, true)
+	x, err := Start(p.Engine(), dev, capacity, jobs)
+	return x.wait(p, err)
+}
+
+// RunMachine runs jobs on the simulated machine m, as Run does: each job on the files and
+// namespace it names, as fio lays them out (StartMachine, then Wait).
+func RunMachine(p *sim.Proc, m Machine, jobs []Job) ([]JobResult, error) {
+	x, err := StartMachine(p.Engine(), m, jobs)
+	return x.wait(p, err)
+}
+
+// wait waits for x, started with err, and returns its results and first error.
+func (r *Execution) wait(p *sim.Proc, err error) ([]JobResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	r.Wait(p)
+	return r.Results(), r.Err()
 }
 
 // CapRuntime limits every job's runtime to limit, as fio's --runtime command-line option
@@ -111,25 +131,65 @@ func CapRuntime(jobs []Job, limit sim.Time) {
 	}
 }
 
-// RunMachine runs jobs on the simulated machine m: each job on the files and namespace it
-// names, as fio lays them out.
-func RunMachine(p *sim.Proc, m Machine, jobs []Job) ([]JobResult, error) {
-	return RunOn(p, m, jobs, false)
+// Start begins running jobs on dev, capacity bytes large, on eng and returns at once (Run
+// is Start, then Wait): every job addresses dev directly at its own offsets.
+func Start(eng *sim.Engine, dev uflip.Device, capacity int64, jobs []Job) (*Execution, error) {
+	return start(eng, deviceMachine{dev, capacity}, jobs, true)
 }
 
-// RunOn runs jobs on m; with oneDevice every job addresses the one target at device offsets.
-func RunOn(p *sim.Proc, m Machine, jobs []Job, oneDevice bool) ([]JobResult, error) {
+// StartMachine begins running jobs on the simulated machine m on eng and returns at once
+// (RunMachine is StartMachine, then Wait): each job on the files and namespace it names.
+func StartMachine(eng *sim.Engine, m Machine, jobs []Job) (*Execution, error) {
+	return start(eng, m, jobs, false)
+}
+
+// start checks jobs and spawns a process per job copy on eng; with oneDevice every job
+// addresses the one target at device offsets. Each copy waits its turn (stonewall,
+// wait_for), opens and lays out its files, then runs its loops with as many worker
+// processes as it keeps I/Os in flight (depth).
+func start(eng *sim.Engine, m Machine, jobs []Job, oneDevice bool) (*Execution, error) {
 	for _, j := range jobs {
 		if err := j.Validate(); err != nil {
 			return nil, fmt.Errorf("job %s: %w", j.Name, err)
 		}
 	}
-	r := &runner{m: m, jobs: jobs, oneDevice: oneDevice, eng: p.Engine()}
-	return r.run(p)
+	r := &Execution{m: m, jobs: jobs, oneDevice: oneDevice, eng: eng}
+	n := len(jobs)
+	r.res = make([]JobResult, n)
+	r.copies = make([][]*copyRun, n)
+	r.left = make([]int, n)
+	r.doneSig = make([]sim.Signal, n)
+	now := eng.Now()
+	group := 0
+	for i, j := range jobs {
+		if i > 0 && (j.Stonewall || j.NewGroup) {
+			group++
+		}
+		r.res[i].GroupID = group
+		r.res[i].Copies = make([]JobResult, j.NumJobs)
+		r.left[i] = int(j.NumJobs)
+		for k := range int(j.NumJobs) {
+			c := &r.res[i].Copies[k]
+			c.Name, c.GroupID = j.Name, group
+			// Until the copy starts (runCopy), a result taken at a power cut spans nothing.
+			c.Start, c.End, c.MeasureStart = now, now, now
+			c.Read.Lat.Name, c.Write.Lat.Name = j.Name+"/read", j.Name+"/write"
+			c.Trim.Lat.Name, c.Flush.Lat.Name = j.Name+"/trim", j.Name+"/flush"
+			cr := &copyRun{job: i, k: k, res: c}
+			if j.logs() {
+				cr.log = &ioLog{}
+			}
+			r.copies[i] = append(r.copies[i], cr)
+			r.running++
+			name := fmt.Sprintf("fio/%s/%d", j.Name, k)
+			eng.Spawn(name, func(q *sim.Proc) { r.runCopy(q, cr) })
+		}
+	}
+	return r, nil
 }
 
-// runner runs one file's jobs.
-type runner struct {
+// Execution is a run of a file's jobs in progress (Start, StartMachine).
+type Execution struct {
 	m         Machine
 	jobs      []Job
 	oneDevice bool
@@ -143,7 +203,9 @@ type runner struct {
 	version   uint64
 	cancelAll bool
 	allDone   sim.Signal
-	running   int
+	running   int  // copies not finished
+	inFlight  int  // the jobs' I/Os submitted and not completed
+	started   bool // a copy has opened its files and begun its I/O
 }
 
 // copyRun is one copy (numjobs) of a job while it runs.
@@ -158,6 +220,7 @@ type copyRun struct {
 	backlog   []written // verify_backlog: written blocks not yet verified
 	written   []written // blocks written in the current loop (verify phase)
 	inFlight  int
+	failed    bool // an I/O error stopped the copy
 	log       *ioLog
 	fileNames []string
 }
@@ -168,63 +231,99 @@ type written struct {
 	offset, size int64
 }
 
-func (r *runner) run(p *sim.Proc) ([]JobResult, error) {
-	n := len(r.jobs)
-	r.res = make([]JobResult, n)
-	r.copies = make([][]*copyRun, n)
-	r.left = make([]int, n)
-	r.doneSig = make([]sim.Signal, n)
-	group := 0
-	for i, j := range r.jobs {
-		if i > 0 && (j.Stonewall || j.NewGroup) {
-			group++
-		}
-		r.res[i].GroupID = group
-		r.res[i].Copies = make([]JobResult, j.NumJobs)
-		r.left[i] = int(j.NumJobs)
-		for k := range int(j.NumJobs) {
-			c := &r.res[i].Copies[k]
-			c.Name, c.GroupID = j.Name, group
-			c.Read.Lat.Name, c.Write.Lat.Name = j.Name+"/read", j.Name+"/write"
-			c.Trim.Lat.Name, c.Flush.Lat.Name = j.Name+"/trim", j.Name+"/flush"
-			cr := &copyRun{job: i, k: k, res: c}
-			if j.logs() {
-				cr.log = &ioLog{}
-			}
-			r.copies[i] = append(r.copies[i], cr)
-			r.running++
-			name := fmt.Sprintf("fio/%s/%d", j.Name, k)
-			r.eng.Spawn(name, func(q *sim.Proc) { r.runCopy(q, cr) })
-		}
-	}
+// Wait blocks p until every job copy has finished.
+func (r *Execution) Wait(p *sim.Proc) {
 	for r.running > 0 {
 		p.Wait(&r.allDone)
 	}
+}
+
+// Finished reports whether every job copy has finished.
+func (r *Execution) Finished() bool { return r.running == 0 }
+
+// Started reports whether a job copy has begun its I/O: opened its files (and laid them out)
+// after its turn and startdelay. A power cut before that came before any job started.
+func (r *Execution) Started() bool { return r.started }
+
+// InFlight returns the jobs' I/Os submitted and not completed (their reads and writes,
+// verify reads and end_fsync flushes; not the writes that lay a file out, which come before
+// the job starts): at a power cut that stopped the jobs (firmware.power_loss.cut_at), those
+// that never completed.
+func (r *Execution) InFlight() int { return r.inFlight }
+
+// Err returns the run's first error (not an I/O error, which stops only its job), if any.
+func (r *Execution) Err() error { return r.firstErr }
+
+// Results returns one result per job, its copies' results merged (and kept in Copies), of
+// the I/Os completed so far: the jobs' results once Finished, or what they did before a
+// power cut stopped them.
+func (r *Execution) Results() []JobResult {
+	out := make([]JobResult, len(r.res))
 	for i := range r.res {
 		copies := r.res[i].Copies
-		gid := r.res[i].GroupID
-		r.res[i] = MergeResults(copies)
-		r.res[i].Copies, r.res[i].GroupID = copies, gid
 		for k, c := range r.copies[i] {
 			if c.log != nil {
-				r.res[i].Copies[k].Log = c.log.records
-				r.res[i].Copies[k].ioLog = c.log
+				copies[k].Log = c.log.records
+				copies[k].ioLog = c.log
 			}
 		}
+		out[i] = MergeResults(copies)
+		out[i].Copies, out[i].GroupID = copies, r.res[i].GroupID
 	}
-	return r.res, r.firstErr
+	return out
 }
 
 // fail records the run's first error.
-func (r *runner) fail(err error) {
+func (r *Execution) fail(err error) {
 	if r.firstErr == nil {
 		r.firstErr = err
 	}
 }
 
+// ioFailed deals with err, the failure of an I/O copy c did (what: the I/O in words): an
+// I/O error (uflip.ErrIO) stops the copy, as fio stops a job at its first I/O error
+// (continue_on_error=none), and is recorded in its result; any other error ends the run.
+func (r *Execution) ioFailed(q *sim.Proc, c *copyRun, what string, err error) {
+	if !errors.Is(err, uflip.ErrIO) {
+		r.fail(fmt.Errorf("job %s: %s: %w", r.jobs[c.job].Name, what, err))
+		return
+	}
+	c.stop()
+	if c.res.Err != "" {
+		return
+	}
+	c.res.Err, c.res.Errno = describeIOError(err)
+	c.res.ErrAt = q.Now() - c.res.Start
+	if c.res.Error == 0 {
+		c.res.Error = c.res.Errno // fio keeps a job's first error (td_verror)
+	}
+}
+
+// describeIOError returns a device's I/O error in words and its errno: the block layer's
+// account if it carries one (an error with an Errno method, which names the operation and
+// sector), else the error itself and EIO.
+func describeIOError(err error) (string, int) {
+	var e interface {
+		error
+		Errno() int
+	}
+	if errors.As(err, &e) {
+		return e.Error(), e.Errno()
+	}
+	return err.Error(), 5 // EIO
+}
+
+// stop ends the copy's I/O after an I/O error: its workers stop at their next I/O.
+func (c *copyRun) stop() {
+	c.failed = true
+	if c.gen != nil {
+		c.gen.Stop()
+	}
+}
+
 // waitTurn blocks until the jobs copy c must wait for have finished: every earlier job for
 // stonewall, the named job for wait_for.
-func (r *runner) waitTurn(q *sim.Proc, c *copyRun) {
+func (r *Execution) waitTurn(q *sim.Proc, c *copyRun) {
 	j := r.jobs[c.job]
 	if j.Stonewall {
 		for i := 0; i < c.job; i++ {
@@ -245,8 +344,9 @@ func (r *runner) waitTurn(q *sim.Proc, c *copyRun) {
 }
 
 // runCopy is the process of one job copy: wait its turn, open its files, run its loops
-// (each followed by the verify phase), then sync and unlink as asked.
-func (r *runner) runCopy(q *sim.Proc, c *copyRun) {
+// (each followed by the verify phase), then sync and unlink as asked. An I/O error ends
+// the loops and skips end_fsync (fio syncs at the end only a job without an error).
+func (r *Execution) runCopy(q *sim.Proc, c *copyRun) {
 	j := r.jobs[c.job]
 	defer r.copyDone(c)
 	r.waitTurn(q, c)
@@ -260,6 +360,10 @@ func (r *runner) runCopy(q *sim.Proc, c *copyRun) {
 	spans, err := r.open(q, c)
 	c.res.Start, c.res.End = q.Now(), q.Now()
 	c.res.MeasureStart = q.Now() + j.RampTime
+	if err != nil && errors.Is(err, uflip.ErrIO) {
+		r.ioFailed(q, c, "laying out its files", err)
+		return
+	}
 	if err != nil {
 		if !strings.HasPrefix(err.Error(), "job ") {
 			err = fmt.Errorf("job %s: %w", j.Name, err)
@@ -267,6 +371,7 @@ func (r *runner) runCopy(q *sim.Proc, c *copyRun) {
 		r.fail(err)
 		return
 	}
+	r.started = true
 	if j.CreateOnly {
 		return
 	}
@@ -291,6 +396,9 @@ func (r *runner) runCopy(q *sim.Proc, c *copyRun) {
 		if r.firstErr != nil {
 			return
 		}
+		if c.failed {
+			break
+		}
 		if j.Verify != "" && !j.NoDoVerify && j.RW.Writes() {
 			r.verifyBlocks(q, c, c.written)
 		}
@@ -299,10 +407,14 @@ func (r *runner) runCopy(q *sim.Proc, c *copyRun) {
 			break
 		}
 	}
-	if j.EndFsync && j.RW.Writes() {
+	if j.EndFsync && j.RW.Writes() && !c.failed {
 		for f, t := range c.targets {
-			if _, err := t.Do(q, uflip.OpFlush, 0, 0); err != nil {
-				r.fail(fmt.Errorf("job %s: end_fsync of file %d: %w", j.Name, f, err))
+			r.inFlight++
+			_, err := t.Do(q, uflip.OpFlush, 0, 0)
+			r.inFlight--
+			if err != nil {
+				r.ioFailed(q, c, fmt.Sprintf("end_fsync of file %d", f), err)
+				break
 			}
 		}
 	}
@@ -310,22 +422,25 @@ func (r *runner) runCopy(q *sim.Proc, c *copyRun) {
 		for _, name := range c.names(j) {
 			if !isDevice(name) {
 				if err := r.m.Unlink(q, name); err != nil {
-					r.fail(fmt.Errorf("job %s: unlink %s: %w", j.Name, name, err))
+					r.ioFailed(q, c, "unlink "+name, err)
 				}
 			}
 		}
 	}
 }
 
-// copyDone marks c finished: wakes the jobs waiting for its job and applies exitall.
-func (r *runner) copyDone(c *copyRun) {
+// copyDone marks c finished: wakes the jobs waiting for its job and applies exitall and
+// exitall_on_error.
+func (r *Execution) copyDone(c *copyRun) {
 	c.ended = true
 	j := r.jobs[c.job]
 	r.left[c.job]--
 	if r.left[c.job] == 0 {
 		r.doneSig[c.job].Broadcast()
 	}
-	if j.ExitAll && !r.cancelAll {
+	// fio's thread_main ends a job with fio_terminate_threads(groupid, exit_what) under
+	// exitall, or under exitall_on_error when the job has an error (backend.c).
+	if (j.ExitAll || j.ExitAllOnError && c.res.Error != 0) && !r.cancelAll {
 		r.exitAll(c)
 	}
 	r.running--
@@ -335,7 +450,7 @@ func (r *runner) copyDone(c *copyRun) {
 // exitAll stops the jobs exitall names when copy c ends (fio HOWTO, exitall and exit_what):
 // group (default) the running jobs of c's reporting group; stonewall every running job;
 // all every job, including those not yet started.
-func (r *runner) exitAll(c *copyRun) {
+func (r *Execution) exitAll(c *copyRun) {
 	what := r.jobs[c.job].ExitWhat
 	if what == "all" {
 		r.cancelAll = true
@@ -356,7 +471,7 @@ func (r *runner) exitAll(c *copyRun) {
 
 // depth returns how many I/Os copy c keeps in flight: iodepth for an asynchronous engine
 // with direct I/O, else 1 (the engine table and queued say why).
-func (r *runner) depth(j Job) int {
+func (r *Execution) depth(j Job) int {
 	if j.queued() {
 		return int(j.IODepth)
 	}
@@ -364,7 +479,7 @@ func (r *runner) depth(j Job) int {
 }
 
 // runWorkers runs c's generator to its end with depth worker processes and waits for them.
-func (r *runner) runWorkers(q *sim.Proc, c *copyRun) {
+func (r *Execution) runWorkers(q *sim.Proc, c *copyRun) {
 	j := r.jobs[c.job]
 	n := r.depth(j)
 	left := n
@@ -382,11 +497,12 @@ func (r *runner) runWorkers(q *sim.Proc, c *copyRun) {
 	}
 }
 
-// worker issues I/Os from c's generator, one at a time, until it is done.
-func (r *runner) worker(q *sim.Proc, c *copyRun) {
+// worker issues I/Os from c's generator, one at a time, until it is done, the run has
+// failed or an I/O error has stopped the copy.
+func (r *Execution) worker(q *sim.Proc, c *copyRun) {
 	j := r.jobs[c.job]
 	g := c.gen
-	for r.firstErr == nil {
+	for r.firstErr == nil && !c.failed {
 		c.gate.waitThink(q)
 		io, ok := g.Next(q.Now())
 		if !ok {
@@ -411,13 +527,15 @@ func (r *runner) worker(q *sim.Proc, c *copyRun) {
 	}
 }
 
-// issue performs one I/O of copy c and records it; false on an error that ends the run.
-func (r *runner) issue(q *sim.Proc, c *copyRun, io IO, rampEnd sim.Time) bool {
+// issue performs one I/O of copy c and records it; false on an error that ends the copy
+// (an I/O error) or the run.
+func (r *Execution) issue(q *sim.Proc, c *copyRun, io IO, rampEnd sim.Time) bool {
 	j := r.jobs[c.job]
 	t := c.targets[io.File]
 	off := io.Offset
 	submit := q.Now()
 	c.inFlight++
+	r.inFlight++
 	if submit >= rampEnd {
 		c.res.Depths[depthBucket(c.inFlight)]++
 	}
@@ -443,8 +561,9 @@ func (r *runner) issue(q *sim.Proc, c *copyRun, io IO, rampEnd sim.Time) bool {
 		lat += l2
 	}
 	c.inFlight--
+	r.inFlight--
 	if err != nil {
-		r.fail(fmt.Errorf("job %s: %s of %d B at %d: %w", j.Name, io.Op, io.Size, off, err))
+		r.ioFailed(q, c, fmt.Sprintf("%s of %d B at %d", io.Op, io.Size, off), err)
 		return false
 	}
 	now := submit + lat
@@ -465,7 +584,7 @@ func (r *runner) issue(q *sim.Proc, c *copyRun, io IO, rampEnd sim.Time) bool {
 }
 
 // record adds a measured I/O to copy c's statistics and logs.
-func (r *runner) record(c *copyRun, io IO, submit, lat sim.Time) {
+func (r *Execution) record(c *copyRun, io IO, submit, lat sim.Time) {
 	j := r.jobs[c.job]
 	d := c.res.Dir(io.Op)
 	d.record(io.Size, lat)

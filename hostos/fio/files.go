@@ -78,7 +78,7 @@ func pct(n, p, align int64) int64 {
 }
 
 // open resolves and opens copy c's files and returns the region of each.
-func (r *runner) open(q *sim.Proc, c *copyRun) ([]span, error) {
+func (r *Execution) open(q *sim.Proc, c *copyRun) ([]span, error) {
 	j := r.jobs[c.job]
 	align := j.MinBS()
 	if r.oneDevice {
@@ -141,7 +141,7 @@ func (c *copyRun) names(Job) []string { return c.fileNames }
 // nrfiles, fill_device): filesize (a range draws each file's size), else size divided
 // among the files plus the offset, else the file system's free space for fill_device;
 // 0 means "use the existing file's size".
-func (r *runner) fileSize(j Job, k, i, n int) (int64, error) {
+func (r *Execution) fileSize(j Job, k, i, n int) (int64, error) {
 	const unit = 4096
 	var size int64
 	switch {

@@ -147,6 +147,7 @@ type Job struct {
 	WaitFor        string   // wait for the named job's copies to finish
 	ExitAll        bool     // when one job of the group ends, end the others
 	ExitWhat       string   // exit_what: group (default), stonewall, all
+	ExitAllOnError bool     // exitall_on_error: as ExitAll, when the job ends in error
 	ThinkTime      sim.Time // stall after I/Os complete
 	ThinkBlocks    int64    // thinktime after this many I/Os; 0: 1
 	ThinkSpin      sim.Time // thinktime_spin: the part of the stall spent on the CPU

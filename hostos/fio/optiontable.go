@@ -247,7 +247,7 @@ var optionTable = append([]option{
 	{name: "log_unix_epoch", bool: true, kind: optRefusedUnless, note: "simulated time has no wall-clock epoch: log times count from the run's start", defaults: []string{"0", "false"}},
 	{name: "log_alternate_epoch", bool: true, kind: optRefusedUnless, note: "simulated time has no wall-clock epoch: log times count from the run's start", defaults: []string{"0", "false"}},
 	{name: "log_alternate_epoch_clock_id", kind: optNoEffect, note: "simulated time has one clock"},
-	{name: "block_error_percentiles", bool: true, kind: optRefused, note: "trim-unit error histograms need device errors, which the simulated device does not return"},
+	{name: "block_error_percentiles", bool: true, kind: optRefused, note: "the histogram of how many trims each trim-unit block took before it failed is not kept"},
 	{name: "bwavgtime", kind: optNoEffect, note: "the bw_min/max/mean/dev samples use fio's default 500 ms window"},
 	{name: "iopsavgtime", kind: optNoEffect, note: "the iops_min/max/mean/stddev samples use fio's default 500 ms window"},
 	{name: "disk_util", bool: true, kind: optNoEffect, note: "disk utilisation is not written (the JSON has no disk_util section)"},
@@ -262,9 +262,9 @@ var optionTable = append([]option{
 	{name: "significant_figures", kind: optNoEffect, note: "affects fio's normal text output only"},
 
 	// Errors.
-	{name: "exitall_on_error", bool: true, kind: optNoEffect, note: "the first I/O error of a simulated run stops the run"},
-	{name: "continue_on_error", kind: optRefusedUnless, note: "continuing after I/O errors is not modelled: the first error stops the run", defaults: []string{"none", "0"}},
-	{name: "ignore_error", kind: optRefused, note: "continuing after I/O errors is not modelled: the first error stops the run"},
+	{name: "exitall_on_error", bool: true, set: setBoolField(func(j *Job) *bool { return &j.ExitAllOnError })},
+	{name: "continue_on_error", kind: optRefusedUnless, note: "continuing after an I/O error is not modelled: a job stops at its first I/O error (fio's default, none)", defaults: []string{"none", "0"}},
+	{name: "ignore_error", kind: optRefused, note: "continuing after an I/O error is not modelled: a job stops at its first I/O error (fio's default)"},
 	{name: "error_dump", bool: true, kind: optNoEffect, note: "every error is reported"},
 
 	// Profiles.

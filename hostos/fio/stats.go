@@ -174,11 +174,19 @@ type JobResult struct {
 	// Copies are the results of the job's NumJobs copies, in order (fio reports each copy
 	// as a job unless group_reporting); the job's own fields merge them. Nil in a copy.
 	Copies []JobResult
-	// Error is fio's error number of the job (0; 84, EILSEQ, after a verify failure) and
-	// VerifyFailures the failed blocks, the first few described in VerifyErrors.
+	// Error is fio's error number of the job (its JSON "error"), the first it met as fio
+	// keeps it: 0; 84, EILSEQ, after a verify failure; an I/O error's errno. VerifyFailures
+	// are the failed blocks, the first few described in VerifyErrors.
 	Error          int
 	VerifyFailures int64
 	VerifyErrors   []string
+	// Err is the I/O error (uflip.ErrIO) that stopped the job, as fio stops a job at its
+	// first one (continue_on_error=none): the I/O and the device's account of it; empty if
+	// none did. Errno is its errno, ErrAt when it came (since Start). Merged results keep
+	// the first copy's.
+	Err   string
+	Errno int
+	ErrAt sim.Time
 	// Depths counts submissions by the number of the copy's I/Os in flight, including the
 	// submitted one (fio's iodepth_level): index i is depths [2^i, 2^(i+1)), the last ≥ 64.
 	Depths [7]int64
@@ -216,6 +224,9 @@ func MergeResults(res []JobResult) JobResult {
 		}
 		if m.Error == 0 {
 			m.Error = r.Error
+		}
+		if m.Err == "" && r.Err != "" {
+			m.Err, m.Errno, m.ErrAt = r.Err, r.Errno, r.ErrAt
 		}
 		m.VerifyFailures += r.VerifyFailures
 		m.VerifyErrors = append(m.VerifyErrors, r.VerifyErrors...)

@@ -46,7 +46,7 @@ func (v *pageVersions) set(pg int64, w uint64) {
 
 // versionsOf returns the version table of file i of copy c (by name: the jobs that open a
 // file share its versions).
-func (r *runner) versionsOf(c *copyRun, i int) *pageVersions {
+func (r *Execution) versionsOf(c *copyRun, i int) *pageVersions {
 	name := ""
 	if i < len(c.fileNames) {
 		name = c.fileNames[i]
@@ -64,7 +64,7 @@ func (r *runner) versionsOf(c *copyRun, i int) *pageVersions {
 
 // writeVersions writes io to t with a new data version in every page that starts inside
 // it, when t carries versions; otherwise it is a plain write (the page cache keeps them).
-func (r *runner) writeVersions(q *sim.Proc, c *copyRun, t Target, io IO) (sim.Time, error) {
+func (r *Execution) writeVersions(q *sim.Proc, c *copyRun, t Target, io IO) (sim.Time, error) {
 	dt, ok := t.(DataTarget)
 	if !ok {
 		return t.Do(q, io.Op, io.Offset, io.Size)
@@ -87,7 +87,7 @@ func (r *runner) writeVersions(q *sim.Proc, c *copyRun, t Target, io IO) (sim.Ti
 
 // readChecked reads io from t and checks its data versions; it returns the latency and a
 // description of the first bad page ("" if none).
-func (r *runner) readChecked(q *sim.Proc, c *copyRun, t Target, io IO) (sim.Time, string, error) {
+func (r *Execution) readChecked(q *sim.Proc, c *copyRun, t Target, io IO) (sim.Time, string, error) {
 	name := fmt.Sprintf("file %d", io.File)
 	if io.File < len(c.fileNames) {
 		name = c.fileNames[io.File]
@@ -128,17 +128,19 @@ func (r *runner) readChecked(q *sim.Proc, c *copyRun, t Target, io IO) (sim.Time
 
 // verifyBlocks reads back blocks copy c wrote and checks each (fio's verify phase, or a
 // verify_backlog batch). The reads count as the job's reads, as in fio.
-func (r *runner) verifyBlocks(q *sim.Proc, c *copyRun, blocks []written) {
+func (r *Execution) verifyBlocks(q *sim.Proc, c *copyRun, blocks []written) {
 	j := r.jobs[c.job]
 	for _, b := range blocks {
-		if r.firstErr != nil {
+		if r.firstErr != nil || c.failed {
 			return
 		}
 		io := IO{Op: uflip.OpRead, File: b.file, Offset: b.offset, Size: b.size}
 		submit := q.Now()
+		r.inFlight++
 		lat, bad, err := r.readChecked(q, c, c.targets[b.file], io)
+		r.inFlight--
 		if err != nil {
-			r.fail(fmt.Errorf("job %s: verify read of %d B at %d: %w", j.Name, b.size, b.offset, err))
+			r.ioFailed(q, c, fmt.Sprintf("verify read of %d B at %d", b.size, b.offset), err)
 			return
 		}
 		c.res.End = max(c.res.End, submit+lat)
@@ -155,8 +157,10 @@ func (r *runner) verifyBlocks(q *sim.Proc, c *copyRun, blocks []written) {
 }
 
 // verifyFailed records a verify failure of copy c.
-func (r *runner) verifyFailed(c *copyRun, what string) {
-	c.res.Error = eilseq
+func (r *Execution) verifyFailed(c *copyRun, what string) {
+	if c.res.Error == 0 {
+		c.res.Error = eilseq // fio keeps a job's first error (td_verror)
+	}
 	c.res.VerifyFailures++
 	if len(c.res.VerifyErrors) < maxVerifyErrors {
 		c.res.VerifyErrors = append(c.res.VerifyErrors, what)
@@ -188,7 +192,7 @@ func WriteVerifyErrors(w io.Writer, res []JobResult) {
 			if c.VerifyFailures > int64(len(c.VerifyErrors)) {
 				fmt.Fprintf(w, "fio: %s: %d more blocks failed verification\n", c.Name, c.VerifyFailures-int64(len(c.VerifyErrors)))
 			}
-			if c.Error != 0 {
+			if c.VerifyFailures > 0 && c.Error == eilseq {
 				fmt.Fprintf(w, "fio: %s: error=Invalid or incomplete multibyte or wide character (%d): verify failed\n", c.Name, c.Error)
 			}
 		}
