@@ -107,6 +107,7 @@ type dieQueue struct {
 	arriving  int // eviction programs whose data is still leaving DRAM
 	readsOut  int // host reads handed to the channel and not yet completed
 	arrayOut  int // programs and erases handed to the channel (power cap only)
+	bgOut     int // background eviction programs handed to the channel (Stats.ReadsBehindBackground)
 	capWait   bool
 }
 
@@ -212,6 +213,13 @@ func (s *scheduler) enqueue(op *flashOp) {
 	q := &s.dies[op.die]
 	switch op.kind {
 	case opHostRead:
+		s.f.activity.note(op.die, s.f.eng.Now())
+		if q.inChannel > q.readsOut { // a program, an erase or a GC read holds the die
+			s.f.Stats.ReadsBehindArray++
+			if q.bgOut > 0 {
+				s.f.Stats.ReadsBehindBackground++
+			}
+		}
 		q.reads.push(op)
 	case opEvict:
 		if op.rewrite {
@@ -270,6 +278,9 @@ func (s *scheduler) dispatchOps(g int) {
 		}
 		if s.cap != nil && op.kind != opHostRead && op.kind != opGCRead {
 			q.arrayOut++
+		}
+		if op.bg {
+			q.bgOut++
 		}
 		s.submit(op)
 		q.inChannel++
@@ -357,6 +368,9 @@ func (s *scheduler) submit(op *flashOp) {
 	switch op.kind {
 	case opHostRead, opGCRead:
 		tx.Kind = channel.Read
+		// A host read may suspend the die's program or erase (when the die has suspend);
+		// GC's reads wait for the die.
+		tx.MaySuspend = op.kind == opHostRead
 		_, a := s.f.addr(op.ppn)
 		tx.Addrs = append(tx.Addrs, a)
 		if s.units > 1 {
@@ -401,9 +415,15 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 		s.f.flows.done(op, tx)
 	}
 	s.dies[g].inChannel--
+	if op.bg {
+		s.dies[g].bgOut--
+	}
 	if op.kind == opHostRead {
 		s.dies[g].readsOut--
 		s.refresh(g)
+		if tx.Suspended {
+			s.f.Stats.ReadSuspends++
+		}
 	}
 	if tx.Retries > 0 {
 		s.f.faults.ReadRetries += int64(tx.Retries)

@@ -22,6 +22,17 @@ var (
 		Desc: "write amplification: mapping units written to flash per host unit written", Row: "WAF"}
 	StatErases = &sim.Stat{Name: "erases", Unit: sim.UnitBlocks,
 		Desc: "flash blocks erased", Row: "GC runs / pages moved / erases"}
+	// Where foreground writes landed (the latency-aware allocator's engagement, issue 31).
+	StatForegroundWrites = &sim.Stat{Name: "foreground_writes", Unit: sim.UnitPages,
+		Desc: "host pages written to flash by foreground eviction", Row: "foreground writes / on LSB pages"}
+	StatForegroundLSB = &sim.Stat{Name: "foreground_writes_lsb", Unit: sim.UnitPages,
+		Desc: "foreground writes that landed on LSB pages", Row: "foreground writes / on LSB pages"}
+	StatLSBAfterSkip = &sim.Stat{Name: "foreground_writes_lsb_after_skip", Unit: sim.UnitPages,
+		Desc: "foreground writes that skipped CSB/MSB pages to reach their LSB page",
+		Row:  "foreground writes on LSB after skipping / on CSB-MSB (bounded)"}
+	StatFGBounded = &sim.Stat{Name: "foreground_writes_bounded", Unit: sim.UnitPages,
+		Desc: "foreground writes on CSB/MSB pages because the allocator's bounds left no LSB page",
+		Row:  "foreground writes on LSB after skipping / on CSB-MSB (bounded)"}
 )
 
 // PutStats puts the FTL's statistics into sn. Stats.Wasted counts from the FTL's build
@@ -43,4 +54,8 @@ func (f *FTL) PutStats(sn *sim.StatSnapshot, wastedBefore int64) {
 	}
 	sn.Put(StatWAF, s.WAF())
 	sn.PutInt(StatErases, s.Erases)
+	sn.PutInt(StatForegroundWrites, s.ForegroundWr)
+	sn.PutInt(StatForegroundLSB, s.LSBForFG)
+	sn.PutInt(StatLSBAfterSkip, s.LSBAfterSkip)
+	sn.PutInt(StatFGBounded, s.FGBounded)
 }
