@@ -146,6 +146,9 @@ func (c *Channel) startIssue(tx *Transaction, now sim.Time) {
 		c.bus.Occupy(now, end, c.actCmd)
 	case Program:
 		x := c.xfer(tx)
+		if c.twoPass { // a word line's last page sends the fine pass's data again (die.Spec.ResendBytes)
+			x += c.spec.ONFI.Transfer(c.spec.Die.ResendBytes(tx.Addrs[0].Page))
+		}
 		cmdStart := now
 		for p := range n {
 			end += c.progSetup[n][p]
@@ -264,6 +267,9 @@ func (c *Channel) complete(tx *Transaction, now sim.Time) {
 	case Program:
 		c.stats.Programs++
 		c.stats.BytesIn += b
+		if c.twoPass {
+			c.stats.BytesIn += int64(c.spec.Die.ResendBytes(tx.Addrs[0].Page) * len(tx.Addrs))
+		}
 	case Erase:
 		c.stats.Erases++
 	}

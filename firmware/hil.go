@@ -275,7 +275,14 @@ func (wk *worker) readIssue(now sim.Time, first, last int64) {
 		}
 		w.pending++
 		f.Stats.FlashReads++
+		if f.units > 1 {
+			f.sched.hold(op) // dispatched with the command's other units (readmerge.go)
+			continue
+		}
 		f.sched.enqueue(op)
+	}
+	if f.units > 1 {
+		f.sched.dispatchHeld()
 	}
 }
 

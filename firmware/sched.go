@@ -109,6 +109,7 @@ type dieQueue struct {
 	arrayOut  int // programs and erases handed to the channel (power cap only)
 	bgOut     int // background eviction programs handed to the channel (Stats.ReadsBehindBackground)
 	capWait   bool
+	held      bool // host reads queued by hold, not yet dispatched (readmerge.go)
 }
 
 // scheduler is the flash transaction scheduler: per-die queues feeding the channels.
@@ -131,6 +132,7 @@ type scheduler struct {
 	view     DieView    // shown to the ordering (kept here so it is not allocated per pick)
 	cap      *powerCap  // nil: no power cap (powercap.go)
 	units    int        // mapping units a page (ftl.FTL.UnitsPerPage)
+	held     []int      // dies with reads queued by hold (readmerge.go)
 }
 
 func newScheduler(f *Firmware) *scheduler {
@@ -175,6 +177,7 @@ func (s *scheduler) get(kind opKind, g int) *flashOp {
 		op.tx.Tag = op
 	}
 	op.kind, op.die, op.w, op.bg, op.rewrite, op.merged, op.slot = kind, g, nil, false, false, op.merged[:0], 0
+	op.units = 0
 	op.flow = flowSrc{}
 	return op
 }
@@ -260,6 +263,9 @@ func (s *scheduler) dispatchOps(g int) {
 			return
 		case pk == PickRead && q.reads.n > 0:
 			op = q.reads.pop()
+			if s.units > 1 && q.reads.n > 0 {
+				op.units = uint8(s.mergeReads(q, op))
+			}
 		case pk == PickGC && q.gc.n > 0:
 			op = q.gc.pop()
 			q.hostRun = 0
@@ -374,7 +380,9 @@ func (s *scheduler) submit(op *flashOp) {
 		_, a := s.f.addr(op.ppn)
 		tx.Addrs = append(tx.Addrs, a)
 		if s.units > 1 {
-			tx.Bytes = s.f.spec.PageSize // the unit's columns of the page register (ONFI Change Read Column)
+			// The unit's columns of the page register (ONFI Change Read Column), or every
+			// merged read's (readmerge.go).
+			tx.Bytes = s.f.spec.PageSize * max(1, int(op.units))
 		}
 	case opEvict, opGCProgram:
 		tx.Kind = channel.Program
@@ -433,7 +441,7 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 	} else {
 		s.f.opDone(now, op, tx.Stamps)
 		for _, m := range op.merged {
-			s.f.opDone(now, m, nil)
+			s.f.opDone(now, m, s.mergedStamps(m, tx))
 		}
 	}
 	for _, m := range op.merged {
@@ -461,8 +469,12 @@ func (s *scheduler) failed(now sim.Time, op *flashOp, tx *channel.Transaction) {
 		if i > 0 {
 			o = op.merged[i-1]
 		}
+		bit := uint(i)
+		if op.kind == opHostRead {
+			bit = 0 // merged reads (readmerge.go) share the transaction's one address
+		}
 		switch {
-		case tx.Failed&(1<<uint(i)) == 0:
+		case tx.Failed&(1<<bit) == 0:
 		case o.kind == opErase:
 			f.faults.EraseFailures++
 			o.w.failed = true
@@ -475,7 +487,7 @@ func (s *scheduler) failed(now sim.Time, op *flashOp, tx *channel.Transaction) {
 			}
 		}
 		var stamps []uint64
-		if i == 0 {
+		if i == 0 || o.kind == opHostRead {
 			stamps = tx.Stamps
 		}
 		f.opDone(now, o, stamps)

@@ -18,7 +18,7 @@ var Statistics = sim.NewCatalogue(
 	buffer.StatCapacity, buffer.StatPeakOccupancy, buffer.StatReadHits, buffer.StatReadMisses,
 	firmware.StatForegroundEvictions, firmware.StatBackgroundEvictions, firmware.StatStalls, firmware.StatStallTime,
 	firmware.StatModeSwitches, firmware.StatFlashReads, firmware.StatUnwrittenReads,
-	ftl.StatProgrammedLSB, ftl.StatProgrammedCSB, ftl.StatProgrammedMSB, ftl.StatUsed, ftl.StatWasted, ftl.StatPadded,
+	ftl.StatProgrammedLSB, ftl.StatProgrammedCSB, ftl.StatProgrammedMSB, ftl.StatProgrammedTSB, ftl.StatUsed, ftl.StatWasted, ftl.StatPadded,
 	ftl.StatWAF, firmware.StatGCRuns, firmware.StatGCPagesMoved, ftl.StatErases,
 	firmware.StatProgramFailures, firmware.StatEraseFailures, firmware.StatFactoryBad, firmware.StatRetiredBlocks,
 	firmware.StatReprograms, firmware.StatRetireMoves, firmware.StatReadRetries, firmware.StatUncorrectable,

@@ -11,6 +11,8 @@ var (
 		Desc: "flash pages programmed at CSB page types", Row: "pages programmed LSB / CSB / MSB"}
 	StatProgrammedMSB = &sim.Stat{Name: "pages_programmed_msb", Unit: sim.UnitPages,
 		Desc: "flash pages programmed at MSB page types", Row: "pages programmed LSB / CSB / MSB"}
+	StatProgrammedTSB = &sim.Stat{Name: "pages_programmed_tsb", Unit: sim.UnitPages,
+		Desc: "flash pages programmed at TSB (QLC top) page types (absent when 0)", Row: "pages programmed LSB / CSB / MSB"}
 	StatUsed = &sim.Stat{Name: "flash_pages_used", Unit: sim.UnitPages,
 		Desc: "flash pages programmed, all types (the paper's Fig. 3b/6b \"Used\")", Row: "flash pages used (programmed)"}
 	StatWasted = &sim.Stat{Name: "pages_wasted", Unit: sim.UnitPages,
@@ -47,6 +49,9 @@ func (f *FTL) PutStats(sn *sim.StatSnapshot, wastedBefore int64) {
 	sn.PutInt(StatProgrammedLSB, s.Programmed[0])
 	sn.PutInt(StatProgrammedCSB, s.Programmed[1])
 	sn.PutInt(StatProgrammedMSB, s.Programmed[2])
+	if s.Programmed[TSB] > 0 { // QLC only: other outputs are unchanged
+		sn.PutInt(StatProgrammedTSB, s.Programmed[TSB])
+	}
 	sn.PutInt(StatUsed, used)
 	sn.PutInt(StatWasted, s.Wasted-wastedBefore)
 	if s.Padded > 0 { // sub-page mapping only: outputs with one unit a page are unchanged
