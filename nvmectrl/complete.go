@@ -34,9 +34,12 @@ func (c *Controller) Complete(now sim.Time, cmd *Command, st Status, dw0 uint32,
 // post writes cmd's CQE now, or queues it behind others if its CQ is full.
 func (c *Controller) post(now sim.Time, cmd *Command) {
 	q := c.cqs[c.sqs[cmd.SQID].cqid]
+	c.cqArrived(now, q)
 	if q.waitHead != nil || q.full() {
 		c.Stats.CQFullWaits++
 		if q.waitTail == nil {
+			// The first to wait: the doorbells on their way must drain it on arrival.
+			c.scheduleInFlight(q)
 			q.waitHead = cmd
 		} else {
 			q.waitTail.next = cmd

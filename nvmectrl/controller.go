@@ -34,7 +34,7 @@ type Host interface {
 // Stats counts what the controller did.
 type Stats struct {
 	SQDoorbells  int64 // SQ tail doorbell writes that arrived
-	CQDoorbells  int64 // CQ head doorbell writes that arrived
+	CQDoorbells  int64 // CQ head doorbell writes booked on the link
 	Fetches      int64 // SQE fetch DMAs
 	Commands     int64 // SQEs fetched
 	Completions  int64 // CQEs written

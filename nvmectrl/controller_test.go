@@ -142,6 +142,49 @@ func TestCQFullWaitsForHeadDoorbell(t *testing.T) {
 	require.Equal(t, max(w, m), r.host.irqs[1])
 }
 
+// TestCQFullWaitsForDoorbellOnItsWay: a head doorbell rung while the CQ has room is kept
+// until the controller looks at the CQ (it needs no event of its own); a CQE posted after
+// the host rang but before the write lands finds the 2-entry CQ still full, waits, and
+// goes out when the doorbell lands, exactly as in TestCQFullWaitsForHeadDoorbell: CQE
+// write and MSI-X booked at the arrival's clock edge on an otherwise idle link.
+func TestCQFullWaitsForDoorbellOnItsWay(t *testing.T) {
+	r := newRig(t, testSpec(), ArbRoundRobin)
+	r.addPair(t, 1, 4, 2, PrioMedium, 1)
+	r.host.holdCQ = true
+	r.at(0, func() {
+		for cid := range uint16(2) {
+			e := r.rw(t, OpWrite, cid, 1)
+			r.host.push(1, &e)
+		}
+		r.host.ring(0, 1)
+	})
+	r.eng.Run()
+	require.Len(t, r.fw.cmds, 2)
+	t1 := 10 * sim.Microsecond
+	r.at(t1, func() { r.c.Complete(t1, r.fw.cmds[0], StatusSuccess, 0, NoLevel) })
+	r.eng.Run()
+	require.Len(t, r.host.seen, 1) // the CQ's one usable entry is taken
+	// At 50 µs the host frees it and, in the same instant, the firmware completes the
+	// second command: with no completion cycles it is posted at 50 µs, before the 4-byte
+	// MMIO write lands.
+	tDB := 50 * sim.Microsecond
+	var arrive sim.Time
+	r.host.holdCQ = false
+	r.at(tDB, func() {
+		arrive = r.c.RingCQ(tDB, 1, r.host.qs[1].cqHead)
+		r.c.Complete(tDB, r.fw.cmds[1], StatusSuccess, 0, NoLevel)
+	})
+	r.eng.Run()
+	require.Less(t, tDB, arrive)
+	require.Equal(t, int64(1), r.c.Stats.CQFullWaits)
+	require.Len(t, r.host.seen, 2)
+	require.Equal(t, uint16(1), r.host.seen[1].cqe.CID())
+	ref := refLink()
+	w := ref.DMAWrite(edge(arrive), CQESize)
+	m := ref.MSIX(edge(arrive))
+	require.Equal(t, max(w, m), r.host.irqs[1])
+}
+
 // arbOrder rings the given queues (each preloaded with n commands) at time 0 and returns
 // the SQIDs in the order their commands reached the firmware. One fetch at a time and 10
 // arbitration cycles (25 ns) let all doorbells land before the first arbitration.
