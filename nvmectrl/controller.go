@@ -96,6 +96,9 @@ type Controller struct {
 	fetches   []fetch
 	freeFetch []*fetch
 	arbQueued bool // an evArbitrate event is scheduled
+	// landings are CQEs on their way to host memory with no event of their own, in order
+	// of landing (complete.go, write).
+	landings []landing
 
 	dma dmaEngine // data reads: Spec.ReadTags requests outstanding at most (dma.go)
 }
@@ -123,6 +126,7 @@ func New(name string, spec Spec, eng *sim.Engine, link Link, mem *HostMemory) *C
 		panic(fmt.Sprintf("nvmectrl %s: invalid spec: %v", name, err))
 	}
 	c := &Controller{name: name, spec: spec, clk: sim.NewClock(spec.Clock), eng: eng, link: link, mem: mem}
+	mem.landers = append(mem.landers, c)
 	c.slots = make([]Command, spec.MaxCommands)
 	for i := len(c.slots) - 1; i >= 0; i-- {
 		c.slots[i].Slot = i

@@ -185,6 +185,36 @@ func TestCQFullWaitsForDoorbellOnItsWay(t *testing.T) {
 	require.Equal(t, max(w, m), r.host.irqs[1])
 }
 
+// TestLandingFreesTheOnlySlot: with one command slot, the second of two commands rung
+// together can be fetched only when the first one's CQE has landed and freed the slot
+// (FACTS.md §1.4: a slot is held until its CQE is in host memory). The landing must
+// start the fetch although the arbiter has nothing else to wake it: two fetches, one per
+// command, the second reaching the firmware after the first's CQE landed (its MSI-X,
+// which follows the CQE, was sent), and both CQEs in the host's ring.
+func TestLandingFreesTheOnlySlot(t *testing.T) {
+	s := testSpec()
+	s.MaxCommands = 1
+	for _, completion := range []int64{0, 400} { // the CQE posted before or after the fetch's arbitration
+		s.CompletionCycles = completion
+		r := newRig(t, s, ArbRoundRobin)
+		r.addPair(t, 1, 4, 4, PrioMedium, 1)
+		r.fw.auto, r.fw.level = true, NoLevel
+		r.at(0, func() {
+			for cid := range uint16(2) {
+				e := r.rw(t, OpWrite, cid, 1)
+				r.host.push(1, &e)
+			}
+			r.host.ring(0, 1)
+		})
+		r.eng.Run()
+		require.Equal(t, int64(2), r.c.Stats.Fetches)
+		require.Len(t, r.fw.fetched, 2)
+		require.Len(t, r.host.seen, 2)
+		require.Len(t, r.host.irqs, 2)
+		require.Greater(t, r.fw.fetched[1], r.fw.fetched[0])
+	}
+}
+
 // arbOrder rings the given queues (each preloaded with n commands) at time 0 and returns
 // the SQIDs in the order their commands reached the firmware. One fetch at a time and 10
 // arbitration cycles (25 ns) let all doorbells land before the first arbitration.

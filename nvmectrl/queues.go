@@ -144,6 +144,7 @@ func (c *Controller) addSQ(cfg SQConfig) {
 // entries pending or commands in flight is not modelled: it returns Invalid Field.
 func (c *Controller) DeleteSQ(id uint16) Status {
 	q := c.sq(id)
+	c.landed(c.eng.Now())
 	switch {
 	case id == 0 || q == nil:
 		return StatusInvalidQueueID
