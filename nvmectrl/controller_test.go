@@ -189,8 +189,11 @@ func TestCQFullWaitsForDoorbellOnItsWay(t *testing.T) {
 // together can be fetched only when the first one's CQE has landed and freed the slot
 // (FACTS.md §1.4: a slot is held until its CQE is in host memory). The landing must
 // start the fetch although the arbiter has nothing else to wake it: two fetches, one per
-// command, the second reaching the firmware after the first's CQE landed (its MSI-X,
-// which follows the CQE, was sent), and both CQEs in the host's ring.
+// command, both commands at the firmware and both CQEs in the host's ring; without the
+// landing's kick the run ends with one. With no completion cycles the CQE is posted while
+// the arbitration that finds no slot is due (the landing is kept, then given its event
+// when that arbitration leaves the arbiter waiting); with 400 it is posted after, and its
+// event is scheduled at once.
 func TestLandingFreesTheOnlySlot(t *testing.T) {
 	s := testSpec()
 	s.MaxCommands = 1
