@@ -190,10 +190,10 @@ func TestCQFullWaitsForDoorbellOnItsWay(t *testing.T) {
 // (FACTS.md §1.4: a slot is held until its CQE is in host memory). The landing must
 // start the fetch although the arbiter has nothing else to wake it: two fetches, one per
 // command, both commands at the firmware and both CQEs in the host's ring; without the
-// landing's kick the run ends with one. With no completion cycles the CQE is posted while
-// the arbitration that finds no slot is due (the landing is kept, then given its event
-// when that arbitration leaves the arbiter waiting); with 400 it is posted after, and its
-// event is scheduled at once.
+// landing's kick the run ends with one. The two completion delays post the CQE before
+// and after the arbitration that finds no slot, so both ways a landing gets its event are
+// exercised (kept, then given one when an arbitration leaves the arbiter waiting; given
+// one at once): the test fails with either removed.
 func TestLandingFreesTheOnlySlot(t *testing.T) {
 	s := testSpec()
 	s.MaxCommands = 1
