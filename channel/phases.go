@@ -46,7 +46,7 @@ func (c *Channel) pick(now sim.Time) *Transaction {
 	if best != nil {
 		w := &c.ways[best.Die]
 		if best.Kind == Read {
-			w.reads.pop()
+			w.reads.remove(best) // the head but on dies with independent plane reads
 		} else {
 			w.writes.pop()
 		}
@@ -60,7 +60,7 @@ func (c *Channel) pick(now sim.Time) *Transaction {
 // program or erase): every other way's candidate is nil.
 func (c *Channel) noteWay(i int) {
 	w := &c.ways[i]
-	c.candWays.Put(i, w.reader == nil && (w.owner == nil && (w.reads.head != nil || w.writes.head != nil) || w.reads.head != nil))
+	c.candWays.Put(i, w.reader == nil && (w.owner == nil && w.readPlanes == 0 && w.writes.head != nil || w.reads.head != nil))
 }
 
 // candidate returns the transaction die w would start next under the policy, if its die
@@ -70,6 +70,13 @@ func (c *Channel) candidate(w *way, now sim.Time) *Transaction {
 	if c.spec.Policy == ReadFirst {
 		if r != nil && c.startable(w, r, now) {
 			return r
+		}
+		if c.indep && r != nil { // a later read of a free plane may start (planes.go in package die)
+			for x := r.next; x != nil; x = x.next {
+				if c.startable(w, x, now) {
+					return x
+				}
+			}
 		}
 		if wr != nil && c.startable(w, wr, now) {
 			return wr
@@ -88,12 +95,17 @@ func (c *Channel) candidate(w *way, now sim.Time) *Transaction {
 
 // startable reports whether tx's die can take it now: the die is free, or tx is a read
 // allowed to suspend (MaySuspend) and the die's program or erase can be suspended for it.
+// On a die with independent plane reads the reads in flight hold only their planes: a
+// read may start when its own planes are free, a program or erase when every plane is.
 func (c *Channel) startable(w *way, tx *Transaction, now sim.Time) bool {
 	if w.reader != nil {
 		return false
 	}
 	if w.owner == nil {
-		return true
+		if tx.Kind == Read {
+			return w.readPlanes&tx.planes == 0
+		}
+		return w.readPlanes == 0
 	}
 	return tx.Kind == Read && tx.MaySuspend && w.owner.Kind != Read && w.die.Suspendable(now)
 }
@@ -126,7 +138,11 @@ func (c *Channel) bytes(tx *Transaction) int64 {
 func (c *Channel) startIssue(tx *Transaction, now sim.Time) {
 	w := &c.ways[tx.Die]
 	if w.owner == nil {
-		w.owner = tx
+		if c.indep && tx.Kind == Read {
+			w.readPlanes |= tx.planes
+		} else {
+			w.owner = tx
+		}
 		tx.Suspended = false
 	} else {
 		w.reader = tx // suspends the owner's program or erase (startable checked it)
@@ -146,7 +162,7 @@ func (c *Channel) startIssue(tx *Transaction, now sim.Time) {
 		c.bus.Occupy(now, end, c.actCmd)
 	case Program:
 		x := c.xfer(tx)
-		if c.twoPass { // a word line's last page sends the fine pass's data again (die.Spec.ResendBytes)
+		if c.twoPass && !tx.SLC { // a word line's last page sends the fine pass's data again (die.Spec.ResendBytes)
 			x += c.spec.ONFI.Transfer(c.spec.Die.ResendBytes(tx.Addrs[0].Page))
 		}
 		cmdStart := now
@@ -209,11 +225,19 @@ func (c *Channel) busDone(tx *Transaction, now sim.Time) {
 	tx.Failed = 0
 	switch tx.Kind {
 	case Read:
-		end = d.Read(now, tx.Addrs, tx.Stamps)
+		if tx.SLC {
+			end = d.ReadSLC(now, tx.Addrs, tx.Stamps)
+		} else {
+			end = d.Read(now, tx.Addrs, tx.Stamps)
+		}
 		tx.Failed = failedAddrs(d.Failed(), tx.Addrs)
 		tx.retryLeft, tx.Retries = d.ReadRetries(), 0
 	case Program:
-		end = d.Program(now, tx.Addrs, tx.Stamps)
+		if tx.SLC {
+			end = d.ProgramSLC(now, tx.Addrs, tx.Stamps)
+		} else {
+			end = d.Program(now, tx.Addrs, tx.Stamps)
+		}
 		tx.Failed = failedAddrs(d.Failed(), tx.Addrs)
 	case Erase:
 		end = d.Erase(now, tx.Addrs)
@@ -252,8 +276,10 @@ func (c *Channel) complete(tx *Transaction, now sim.Time) {
 	w := &c.ways[tx.Die]
 	if w.reader == tx {
 		w.reader = nil
-	} else {
+	} else if w.owner == tx {
 		w.owner = nil
+	} else {
+		w.readPlanes &^= tx.planes // a read of a die with independent plane reads
 	}
 	c.noteWay(tx.Die)
 	w.count--
@@ -267,7 +293,7 @@ func (c *Channel) complete(tx *Transaction, now sim.Time) {
 	case Program:
 		c.stats.Programs++
 		c.stats.BytesIn += b
-		if c.twoPass {
+		if c.twoPass && !tx.SLC {
 			c.stats.BytesIn += int64(c.spec.Die.ResendBytes(tx.Addrs[0].Page) * len(tx.Addrs))
 		}
 	case Erase:
