@@ -32,24 +32,24 @@ func planeReads(t *testing.T, independent bool) (t0 sim.Time, a, b, c *Transacti
 // TestIndependentPlaneReadsOverlap: with independent plane reads (die.Spec), c (plane 1)
 // overtakes b (plane 0, busy with a) and senses beside a: a's command 275 ns and tR(LSB)
 // 58 µs; c's command follows a's on the bus (275 ns) and its tR overlaps a's; a's data-out
-// (tRR 20 ns + 16 KiB) then c's; b starts when a's data-out has freed plane 0 and c's has
-// freed the bus:
+// (tRR 20 ns + 16 KiB) frees plane 0, and b's command (275 ns) goes on the bus before c's
+// waiting data-out (a command to a free plane first, so b's tR starts at once):
 //
 //	a.Completed = t0 + 275 ns + 58 µs + readOut
-//	c.Completed = a.Completed + readOut                  (c's tR ended at t0 + 550 ns + 58 µs)
-//	b.Completed = c.Completed + readBus + 58 µs
+//	c.Completed = a.Completed + 275 ns + readOut         (c's tR ended at t0 + 550 ns + 58 µs)
+//	b.Completed = a.Completed + 275 ns + 58 µs + readOut (its tR outlasts c's data-out)
 //
 // The control, the same die reading one page at a time, runs a, b, c back to back (the
 // read queue's order): c completes at t0 + 3 × (readBus + 58 µs) instead of
-// t0 + 275 ns + 58 µs + 2 × readOut, 2 × (275 ns + 58 µs) + readOut ≈ 165.8 µs later.
+// t0 + 550 ns + 58 µs + 2 × readOut: 116 µs + 275 ns + readOut ≈ 165.5 µs later.
 func TestIndependentPlaneReadsOverlap(t *testing.T) {
 	t0, a, b, c := planeReads(t, true)
 	require.Equal(t, t0+readCmd+58*us+readOut, a.Completed)
 	require.Equal(t, t0+readCmd, c.BusStart)
 	require.Equal(t, t0+2*readCmd, c.ArrayStart)
-	require.Equal(t, a.Completed+readOut, c.Completed)
-	require.Equal(t, c.Completed, b.BusStart)
-	require.Equal(t, c.Completed+readBus+58*us, b.Completed)
+	require.Equal(t, a.Completed+readCmd+readOut, c.Completed)
+	require.Equal(t, a.Completed, b.BusStart)
+	require.Equal(t, a.Completed+readCmd+58*us+readOut, b.Completed)
 
 	t0, a, b, c = planeReads(t, false)
 	one := readBus + 58*us

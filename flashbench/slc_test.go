@@ -46,7 +46,7 @@ func TestSLCProgramsByHand(t *testing.T) {
 // tR (80.5 µs on average over the 2D TLC block's 132 LSB, 128 CSB and 124 MSB pages) and
 // its 16 KiB data-out (49.2 µs at 333 MT/s), one after another: 2,000 × 129.7 µs ≈ 260 ms.
 // With them a read of the other plane senses while one moves its data: the run is more than
-// 30 % shorter (it measured 168 ms), and no shorter than the bus time alone (2,000
+// 30 % shorter (it measured 145 ms), and no shorter than the bus time alone (2,000
 // data-outs, 98.4 ms) or either plane's own tR.
 func TestIndependentPlaneReadsFaster(t *testing.T) {
 	c := oneDie()
