@@ -253,3 +253,19 @@ func TestFlashbenchCSVAndOut(t *testing.T) {
 	_, err = os.Stat(filepath.Join(dir, "flashbench", "flashbench.json"))
 	require.NoError(t, err)
 }
+
+// TestFlashbenchSLCFlags: --slc with --slc-times programs in pSLC mode (the die
+// utilization table gains program-slc); --slc without SLC times, and malformed times, are
+// refused naming the flag; --independent-plane-reads is accepted.
+func TestFlashbenchSLCFlags(t *testing.T) {
+	out, err := run("flashbench", "--channels", "1", "--ways", "1", "--ops", "200", "--mix", "50/50/0",
+		"--slc", "--slc-times", "25us/300us", "--independent-plane-reads", "--no-files")
+	require.NoError(t, err)
+	require.Contains(t, out, "program-slc")
+	_, err = run("flashbench", "--slc", "--no-files")
+	require.ErrorContains(t, err, "--slc: slc: the tlc die has no SLC mode")
+	_, err = run("flashbench", "--slc-times", "25us", "--no-files")
+	require.ErrorContains(t, err, `--slc-times: "25us": want tR/tPROG`)
+	_, err = run("flashbench", "--slc-times", "25us/-3us", "--no-files")
+	require.ErrorContains(t, err, `is not a positive duration`)
+}
