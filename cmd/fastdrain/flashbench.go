@@ -100,7 +100,12 @@ func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error)
 		// The flash section is what matters here; a preset refused for full-system use
 		// (e.g. mqsim-ref's 8 KiB pages) is still a valid flash array.
 		c.Channels, c.Channel = p.Flash.Channels, p.Flash.ChannelSpec()
-		fb.ways, fb.diesPerWay = p.Flash.Ways, p.Flash.DiesPerPackage
+		if !cmd.Flags().Changed("ways") {
+			fb.ways = p.Flash.Ways
+		}
+		if !cmd.Flags().Changed("dies") {
+			fb.diesPerWay = p.Flash.DiesPerPackage
+		}
 	}
 	if set("channels") {
 		c.Channels = fb.channels

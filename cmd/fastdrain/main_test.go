@@ -185,6 +185,13 @@ func TestFlashbenchPreset(t *testing.T) {
 	out, err = run("flashbench", "--preset", "mqsim-ref", "--channels", "2", "--ops", "200")
 	require.NoError(t, err)
 	require.Contains(t, out, "flashbench: 2 channels × 4 dies")
+	// --ways and --dies too: mqsim-ref has 4 ways of 1 die; 2 ways of 3 dies is 6 dies a channel.
+	out, err = run("flashbench", "--preset", "mqsim-ref", "--ways", "2", "--dies", "3", "--ops", "200")
+	require.NoError(t, err)
+	require.Contains(t, out, "8 channels × 6 dies")
+	out, err = run("flashbench", "--preset", "mqsim-ref", "--dies", "2", "--ops", "200")
+	require.NoError(t, err)
+	require.Contains(t, out, "8 channels × 8 dies", "4 ways of the preset × 2 dies given")
 	_, err = run("flashbench", "--preset", "nope")
 	require.ErrorContains(t, err, "--preset")
 }
