@@ -30,6 +30,8 @@ type Point struct {
 // uflipPoint is one repetition of a uFLIP run as it ran: its bench, parameters (with that
 // repetition's targets) and counts per stream.
 type uflipPoint struct {
+	label         string
+	rep           int
 	bench         uflip.Bench
 	run           uflip.Run
 	ignore, count int64
@@ -50,6 +52,7 @@ type Set struct {
 	Capacity int64
 	RunPause sim.Time     // idle time between runs (the uFLIP plan's; 0 with fio alone)
 	Settle   uflip.Settle // between runs: pause, or flush and pause
+	Seed     uint64       // the uFLIP plan's seed (its random IOs), 0 without one
 	Files    []string     // the files read, in order
 }
 

@@ -89,30 +89,12 @@ var bufferSizes = func() []float64 {
 var policies = []firmware.Policy{firmware.Vanilla, firmware.FastDrain}
 
 // Params returns the parameters the fit can move, in the order a search round visits them:
-// the host link and the controller (what every IO pays), then reads, the array's
-// structure, programs, the buffer, and erases. raw is the base configuration's flash bytes,
+// the array's structure, the flash times, the buffer, and last the host link and the
+// controller's overhead, which every IO pays and which would otherwise absorb the error of
+// a structure or a flash time not yet fitted. raw is the base configuration's flash bytes,
 // which a change of die count keeps.
 func Params(raw int64) []*Param {
 	return []*Param{
-		{Name: "pcie", What: "host link (pcie.gen, pcie.lanes)", Values: links,
-			get: func(c *platforms.Config) float64 { return float64(c.PCIe.Gen*100 + c.PCIe.Lanes) },
-			set: func(c *platforms.Config, v float64) { c.PCIe.Gen, c.PCIe.Lanes = int(v)/100, int(v)%100 },
-			format: func(v float64) string {
-				return fmt.Sprintf("gen%d x%d", int(v)/100, int(v)%100)
-			}},
-		{Name: "core_freq", What: "controller overhead: the firmware cores' clock (firmware.core_freq), every firmware step's cycles", Unit: "MHz",
-			Lo: 10, Hi: 5000,
-			get: func(c *platforms.Config) float64 { return float64(c.Firmware.CoreFreq) / float64(sim.MHz) },
-			set: func(c *platforms.Config, v float64) { c.Firmware.CoreFreq = sim.Freq(math.Round(v * float64(sim.MHz))) },
-			format: func(v float64) string { return fmt.Sprintf("%.4gMHz", v) }},
-		{Name: "t_read", What: "flash read time tR (flash.die.t_read; CSB and MSB keep their ratio to LSB)", Unit: "us",
-			Lo: 1, Hi: 5000,
-			get: func(c *platforms.Config) float64 { return toUs(c.Flash.Die.TRead.LSB) },
-			set: func(c *platforms.Config, v float64) {
-				t := &c.Flash.Die.TRead
-				scaleTimes(&t.LSB, &t.CSB, &t.MSB, v)
-			},
-			format: func(v float64) string { return fmt.Sprintf("%.4gus", v) }},
 		{Name: "channels", What: "flash channels (flash.channels; blocks per plane keep the capacity)", Values: []float64{1, 2, 4, 6, 8, 12, 16, 24, 32},
 			get: func(c *platforms.Config) float64 { return float64(c.Flash.Channels) },
 			set: func(c *platforms.Config, v float64) { c.Flash.Channels = int(v); keepCapacity(c, raw) }},
@@ -123,6 +105,14 @@ func Params(raw int64) []*Param {
 				c.Flash.Ways, c.Flash.DiesPerPackage = int(v), 1
 				keepCapacity(c, raw)
 			}},
+		{Name: "t_read", What: "flash read time tR (flash.die.t_read; CSB and MSB keep their ratio to LSB)", Unit: "us",
+			Lo: 1, Hi: 5000,
+			get: func(c *platforms.Config) float64 { return toUs(c.Flash.Die.TRead.LSB) },
+			set: func(c *platforms.Config, v float64) {
+				t := &c.Flash.Die.TRead
+				scaleTimes(&t.LSB, &t.CSB, &t.MSB, v)
+			},
+			format: func(v float64) string { return fmt.Sprintf("%.4gus", v) }},
 		{Name: "t_prog", What: "flash program time tPROG (flash.die.t_prog; CSB and MSB keep their ratio to LSB)", Unit: "us",
 			Lo: 5, Hi: 50000,
 			get: func(c *platforms.Config) float64 { return toUs(c.Flash.Die.TProg.LSB) },
@@ -152,6 +142,17 @@ func Params(raw int64) []*Param {
 			get:    func(c *platforms.Config) float64 { return toUs(c.Flash.Die.TErase) },
 			set:    func(c *platforms.Config, v float64) { c.Flash.Die.TErase = us(v) },
 			format: func(v float64) string { return fmt.Sprintf("%.4gus", v) }},
+		{Name: "pcie", What: "host link (pcie.gen, pcie.lanes)", Values: links,
+			get: func(c *platforms.Config) float64 { return float64(c.PCIe.Gen*100 + c.PCIe.Lanes) },
+			set: func(c *platforms.Config, v float64) { c.PCIe.Gen, c.PCIe.Lanes = int(v)/100, int(v)%100 },
+			format: func(v float64) string {
+				return fmt.Sprintf("gen%d x%d", int(v)/100, int(v)%100)
+			}},
+		{Name: "core_freq", What: "controller overhead: the firmware cores' clock (firmware.core_freq), every firmware step's cycles", Unit: "MHz",
+			Lo: 10, Hi: 5000,
+			get:    func(c *platforms.Config) float64 { return float64(c.Firmware.CoreFreq) / float64(sim.MHz) },
+			set:    func(c *platforms.Config, v float64) { c.Firmware.CoreFreq = sim.Freq(math.Round(v * float64(sim.MHz))) },
+			format: func(v float64) string { return fmt.Sprintf("%.4gMHz", v) }},
 	}
 }
 

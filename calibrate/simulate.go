@@ -1,6 +1,7 @@
 package calibrate
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -17,7 +18,8 @@ type SimOptions struct {
 	// MaxIOs caps the IOs of each replayed point per stream (a uFLIP run's IOCount, its
 	// IOIgnore scaled alike; a fio job copy's io_size in blocks); 0 replays them all.
 	MaxIOs int64
-	// Seed is the uFLIP executor's root seed (fio jobs keep their randseed).
+	// Seed is the uFLIP executor's root seed (fio jobs keep their randseed); 0 takes the
+	// measurements' own (Set.Seed), which gives their random IOs again.
 	Seed uint64
 }
 
@@ -54,7 +56,7 @@ func Simulate(c platforms.Config, s *Set, o SimOptions) ([]float64, error) {
 		return nil, err
 	}
 	r := &replay{s: s, o: o, dev: dev, capacity: capacity, out: make([]float64, len(s.Points)),
-		x: &uflip.Executor{Dev: dev, Seed: o.Seed, IOSink: func(uflip.IORecord) {}}}
+		x: &uflip.Executor{Dev: dev, Seed: cmp.Or(o.Seed, s.Seed), IOSink: func(uflip.IORecord) {}}}
 	var runErr error
 	m.Eng.Spawn("calibrate", func(p *sim.Proc) {
 		defer m.Eng.Stop()
@@ -135,7 +137,8 @@ func (r *replay) uflipRun(p *sim.Proc, i int) error {
 	run.IOCount = r.capped(u.count)
 	run.IOIgnore = min(u.ignore*run.IOCount/u.count, run.IOCount-1)
 	var res uflip.Result
-	if err := r.x.Run(p, pt.Name, u.bench, 0, run, &res); err != nil {
+	// The measured repetition's own label and index: the same random streams as measured.
+	if err := r.x.RunRep(p, u.label, u.bench, 0, run, u.rep, &res); err != nil {
 		return err
 	}
 	st := res.Runs[len(res.Runs)-1]

@@ -20,6 +20,7 @@ type uflipDoc struct {
 	Capacity   *int64         `json:"capacity_bytes"`
 	RunPauseUs *float64       `json:"run_pause_us"`
 	Settle     *string        `json:"settle"`
+	Seed       *uint64        `json:"seed"`
 	Devices    []uflipDevJSON `json:"devices"`
 }
 
@@ -84,6 +85,9 @@ func (s *Set) addUflip(b []byte, name, device string) error {
 	if doc.Settle == nil {
 		missing = append(missing, "settle")
 	}
+	if doc.Seed == nil {
+		missing = append(missing, "seed")
+	}
 	if len(missing) > 0 {
 		return fmt.Errorf("%s: no %s (written by fastdrain uflip since issue 36; rerun the plan)", name, strings.Join(missing, ", "))
 	}
@@ -104,6 +108,7 @@ func (s *Set) addUflip(b []byte, name, device string) error {
 	s.Capacity = max(s.Capacity, *doc.Capacity)
 	s.RunPause = sim.Time(math.Round(*doc.RunPauseUs * float64(sim.Microsecond)))
 	s.Settle = settle
+	s.Seed = *doc.Seed
 	var errs []error
 	for i := range dev.Runs {
 		pt, err := dev.Runs[i].point(name, dev.Name, *doc.Capacity)
@@ -174,6 +179,9 @@ func (r *uflipRunJSON) point(file, device string, capacity int64) (*Point, error
 	if *r.Counted == 0 {
 		return nil, nil
 	}
+	if r.Label == "" || r.Rep < 0 {
+		return nil, fmt.Errorf("label %q, rep %d: want a label and a repetition ≥ 0", r.Label, r.Rep)
+	}
 	var b uflip.Bench
 	if err := b.UnmarshalText([]byte(r.Bench)); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
@@ -209,5 +217,5 @@ func (r *uflipRunJSON) point(file, device string, capacity int64) (*Point, error
 		kind += "-" + run.Second.Base.String()
 	}
 	return &Point{Name: fmt.Sprintf("%s rep %d", r.Label, r.Rep), Source: file, Pattern: kind, Measured: *r.MeanUs,
-		uflip: &uflipPoint{bench: b, run: run, ignore: *r.IOIgnore, count: *r.IOCount}}, nil
+		uflip: &uflipPoint{label: r.Label, rep: r.Rep, bench: b, run: run, ignore: *r.IOIgnore, count: *r.IOCount}}, nil
 }

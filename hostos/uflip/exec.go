@@ -199,6 +199,19 @@ func (x *Executor) Run(p *sim.Proc, label string, b Bench, point int, r Run, res
 	return nil
 }
 
+// RunRep executes repetition rep of run r alone (settling first, as between any two runs),
+// with that repetition's random streams ("uflip/LABEL/repREP/sK"), and appends its
+// statistics and records to res: what a plan's repetition did, replayed on its own.
+func (x *Executor) RunRep(p *sim.Proc, label string, b Bench, point int, r Run, rep int, res *Result) error {
+	if err := r.Validate(); err != nil {
+		return fmt.Errorf("uflip: run %s: %w", label, err)
+	}
+	if err := x.between(p); err != nil {
+		return err
+	}
+	return x.rep(p, label, b, point, r, rep, res)
+}
+
 // buffer returns stream k's reusable latency buffer, emptied, with room for n.
 func (x *Executor) buffer(k int, n int64) []sim.Time {
 	for len(x.scratch) <= k {
