@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/fio"
@@ -113,8 +112,6 @@ func jsonErr(b []byte, err error) string {
 		return fmt.Sprintf("line %d: %v", lineOf(b, se.Offset), se)
 	case errors.As(err, &te):
 		return fmt.Sprintf("line %d: field %s: %s where %s is wanted", lineOf(b, te.Offset), te.Field, te.Value, kindOf(te.Type.Kind().String()))
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return "the document ends early"
 	}
 	return err.Error()
 }

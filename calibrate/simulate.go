@@ -36,26 +36,44 @@ func Prepare(c platforms.Config, s *Set) platforms.Config {
 	return c
 }
 
-// Simulate replays s on a machine built from c (Prepare applied) and returns each point's
-// simulated mean latency in µs, in s's order. Points run group by group in order; between
-// groups the machine settles as the measurements did (s.Settle: a flush after a group that
-// wrote, then s.RunPause idle).
+// Simulate replays s on machines built from c (Prepare applied) and returns each point's
+// simulated mean latency in µs, in s's order. Each measurement file is replayed on a
+// machine of its own, freshly built (a file is a session on the drive from its prepared
+// state; what an earlier session left on the real drive is not known). Within a file,
+// points run group by group in order; between groups the machine settles as the
+// measurements did (s.Settle: a flush after a group that wrote, then s.RunPause idle).
 func Simulate(c platforms.Config, s *Set, o SimOptions) ([]float64, error) {
 	c = Prepare(c, s)
+	out := make([]float64, len(s.Points))
+	for i := 0; i < len(s.Points); {
+		j := i
+		for j < len(s.Points) && s.Points[j].Source == s.Points[i].Source {
+			j++
+		}
+		if err := session(c, s, o, i, j, out); err != nil {
+			return nil, err
+		}
+		i = j
+	}
+	return out, nil
+}
+
+// session replays points i…j−1 (one file's) on a new machine built from c into out.
+func session(c platforms.Config, s *Set, o SimOptions, i, j int, out []float64) error {
 	m, err := platforms.Build(c)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer m.Eng.Close()
 	capacity := m.SSD.FW.LogicalPages() * int64(c.Firmware.PageSize)
 	if capacity < s.Capacity {
-		return nil, fmt.Errorf("calibrate: the simulated drive holds %d bytes, the measurements address %d", capacity, s.Capacity)
+		return fmt.Errorf("calibrate: the simulated drive holds %d bytes, the measurements address %d", capacity, s.Capacity)
 	}
 	dev, err := hostos.NewRawDevice(m.Host, capacity)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	r := &replay{s: s, o: o, dev: dev, capacity: capacity, out: make([]float64, len(s.Points)),
+	r := &replay{s: s, o: o, dev: dev, capacity: capacity, out: out, lo: i, hi: j,
 		x: &uflip.Executor{Dev: dev, Seed: cmp.Or(o.Seed, s.Seed), IOSink: func(uflip.IORecord) {}}}
 	var runErr error
 	m.Eng.Spawn("calibrate", func(p *sim.Proc) {
@@ -63,10 +81,7 @@ func Simulate(c platforms.Config, s *Set, o SimOptions) ([]float64, error) {
 		runErr = r.all(p)
 	})
 	m.Eng.Run()
-	if runErr != nil {
-		return nil, runErr
-	}
-	return r.out, nil
+	return runErr
 }
 
 // replay is one Simulate's state.
@@ -77,17 +92,18 @@ type replay struct {
 	x        *uflip.Executor
 	capacity int64
 	out      []float64
+	lo, hi   int // the points of this session
 }
 
-// all replays every group in order, settling between them.
+// all replays the session's groups in order, settling between them.
 func (r *replay) all(p *sim.Proc) error {
-	pts := r.s.Points
-	for i := 0; i < len(pts); {
+	pts := r.s.Points[:r.hi]
+	for i := r.lo; i < len(pts); {
 		j := i
 		for j < len(pts) && pts[j].Group == pts[i].Group {
 			j++
 		}
-		if i > 0 {
+		if i > r.lo {
 			if err := r.settle(p, pts[i-1]); err != nil {
 				return err
 			}
