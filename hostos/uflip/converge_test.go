@@ -182,6 +182,31 @@ func TestAutoBufferedBacklog(t *testing.T) {
 	require.False(t, recs[250].Ignored)
 }
 
+// TestAutoTruncationAtTheBound: 130 IOs of 200 µs (buffered), 14 of 200 ms (IOs 130–143:
+// merges a repetition pays for the log blocks an earlier one left), then 400 µs. 4 KiB IOs;
+// MinBytes 1 MiB (256 IOs) skips the checks at 128 and 192.
+//
+//   - n = 288: k = 57 batches, bound ⌊57/2⌋ = 28 batches (140 IOs). Every d ≤ 27 keeps a
+//     200 ms batch among 400 µs ones; d = 28 keeps one (IOs 140–144: four merges); MSER is
+//     smallest at the bound: IOIgnore 140. The batch means over L = 148 leave out the first
+//     8 (IOs 140–147, the merges among them): ten batches of 400 µs, half-width 0. Counted
+//     there, the mean would be (4 × 200 ms + 144 × 400 µs) / 148 = 5.795 ms, 14.5 × the
+//     running phase's: the truncation at the bound does not count, and the run goes on.
+//   - n = 432: k = 86, bound 43. Batch 28 (IOs 140–144) is 4 × 200 ms + 400 µs; from batch
+//     29 on every batch is 400 µs: MSER(29) = 0, the smallest zero: IOIgnore 145, 287
+//     counted IOs of exactly 400 µs, precision 0. Stop.
+func TestAutoTruncationAtTheBound(t *testing.T) {
+	lats := series(0, 130, []sim.Time{200 * us})
+	lats = append(lats, series(0, 14, []sim.Time{200 * sim.Millisecond})...)
+	lats = append(lats, series(0, 10000, []sim.Time{400 * us})...)
+	st, _ := autoRun(t, lats, 5116, Converge{RelErr: 0.05, Min: 128, MinBytes: 1 << 20})
+	require.Equal(t, &Outcome{IOIgnore: 145, IOCount: 432, Precision: 0, Converged: true}, st.Auto)
+	require.Equal(t, int64(287), st.Counted)
+	require.Equal(t, 400e6, st.Mean)
+	require.True(t, atBound(140, 288))
+	require.False(t, atBound(145, 432))
+}
+
 func TestConvergeValidate(t *testing.T) {
 	require.NoError(t, DefaultConverge().Validate())
 	require.NoError(t, Converge{RelErr: 0.05, Min: 100}.Validate())

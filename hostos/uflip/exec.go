@@ -334,7 +334,7 @@ func (x *Executor) stream(p *sim.Proc, label string, b Bench, r Run, rep, k int,
 		}
 		if auto && i+1 == check && i+1 < r.IOCount {
 			if written >= minBytes {
-				if _, prec := Precision(lats); prec <= x.Auto.RelErr {
+				if ig, prec := Precision(lats); prec <= x.Auto.RelErr && !atBound(ig, int64(len(lats))) {
 					break
 				}
 			}
