@@ -12,9 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestLoadUflip reads testdata/uflip-small.json (three runs of a fastdrain uflip document
-// on tiny): every run becomes a point with its label, repetition, measured mean and the
-// parameters it ran with; the document's capacity, pause, settle and seed become the Set's.
+// TestLoadUflip reads testdata/uflip-small.json (a format and three runs of a fastdrain
+// uflip document on tiny): every run becomes a point with its label, repetition, measured
+// mean and the parameters it ran with, the format none (preconditioning stands for it); the
+// document's capacity, pause, settle and seed become the Set's.
 func TestLoadUflip(t *testing.T) {
 	s, err := Load([]string{"testdata/uflip-small.json"}, "")
 	require.NoError(t, err)
@@ -105,9 +106,9 @@ func TestLoadErrors(t *testing.T) {
 		{"other.json", `{"hello": 1}`, `neither a fastdrain uflip.json (no "format") nor a fio JSON report (no "jobs")`},
 		{"v2.json", edit(t, u, `"fastdrain-uflip/1"`, `"fastdrain-uflip/2"`), `format "fastdrain-uflip/2" is not "fastdrain-uflip/1"`},
 		{"old.json", edit(t, u, `"settle": "pause",`, ``), "no settle (written by fastdrain uflip since issue 36"},
-		{"nomean.json", edit(t, u, `"mean_us": 137.187479125,`, ``), "runs[0] (granularity/SR/io_size=512): no mean_us"},
+		{"nomean.json", edit(t, u, `"mean_us": 137.187479125,`, ``), "runs[1] (granularity/SR/io_size=512): no mean_us"},
 		{"negmean.json", edit(t, u, `"mean_us": 137.187479125`, `"mean_us": -1`), "mean_us -1 is not a positive latency"},
-		{"type.json", edit(t, u, `"mean_us": 137.187479125`, `"mean_us": "fast"`), "line 27: field devices.runs.mean_us: string where a number is wanted"},
+		{"type.json", edit(t, u, `"mean_us": 137.187479125`, `"mean_us": "fast"`), "line 60: field devices.runs.mean_us: string where a number is wanted"},
 		{"base.json", edit(t, u, `"base": "SR"`, `"base": "XR"`), `pattern: base "XR" is not one of SR, RR, SW, RW`},
 		{"bench.json", edit(t, u, `"bench": "granularity"`, `"bench": "speed"`), "bench:"},
 		{"past.json", edit(t, u, `"target_size_bytes": 8192`, `"target_size_bytes": 33554432`), "past capacity_bytes 16777216"},

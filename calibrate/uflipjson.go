@@ -176,7 +176,9 @@ func (r *uflipRunJSON) point(file, device string, capacity int64) (*Point, error
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("no %s", strings.Join(missing, ", "))
 	}
-	if *r.Counted == 0 {
+	if *r.Counted == 0 || r.Bench == "none" && strings.HasPrefix(r.Label, "format/") {
+		// A run with no counted IO measures nothing; a format is the device state
+		// enforcement, which the replay's preconditioning stands for (Prepare).
 		return nil, nil
 	}
 	if r.Label == "" || r.Rep < 0 {
