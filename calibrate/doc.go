@@ -18,7 +18,7 @@
 //
 //  1. Start from the base preset's values.
 //  2. A round visits the parameters in a fixed order (Params). A continuous parameter (a
-//     time or a clock) is searched on a log scale: at each step factor 2, √2, 2^¼, 2^⅛ in
+//     time or a clock) is searched on a log scale: at each step factor 2, √2, 2^¼, 2^⅛, 2^(1/16) in
 //     turn it moves up or down by that factor while the error falls (the better of the two
 //     directions each time, up first on a tie). A discrete parameter (a count, a link, a
 //     policy) tries each of its values and keeps the best (the current one on a tie).
