@@ -100,7 +100,7 @@ See docs/uflip.md.`,
 	f.Int64Var(&o.scale, "io-divisor", 1, "divide uFLIP's IOCount per base by this (quicker, less steady runs; not used with --auto)")
 	f.Float64Var(&o.auto, "auto", 0, "choose IOIgnore and IOCount per run until the running-phase mean is within ±this relative error (e.g. 0.05); 0 = uFLIP's fixed counts")
 	f.Int64Var(&o.autoMin, "auto-min", uflip.DefaultConverge().Min, "with --auto: IOs before the first convergence check (at least 100)")
-	f.StringVar(&o.autoMinBytes, "auto-min-bytes", "auto", "with --auto: no convergence check before a run has moved this much (the minimum run length); auto: twice the largest write buffer of the simulated devices, 0 on a --target alone")
+	f.StringVar(&o.autoMinBytes, "auto-min-bytes", "auto", "with --auto: no convergence check before a run has written this much (the minimum run length); auto: the plan's auto.min_bytes, else twice the largest write buffer of the simulated devices (0 on a --target alone)")
 	f.Int64Var(&o.autoCap, "auto-cap", 5116, "with --auto: at most this many IOs per run and stream (default uFLIP's largest IOCount, RW's)")
 	f.Uint64Var(&o.seed, "seed", 1, "random seed")
 	f.StringVar(&o.target, "target", "", "run on this real file or block device with O_DIRECT instead of the simulator (it is written over)")
@@ -322,7 +322,7 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 	for _, d := range devs {
 		capacity = min(capacity, d.capacity)
 	}
-	if spec.Auto.On() {
+	if spec.Auto.On() && (o.autoMinBytes != "auto" || spec.Auto.MinBytes == 0) {
 		if spec.Auto.MinBytes, err = o.minRunBytes(devs); err != nil {
 			return err
 		}

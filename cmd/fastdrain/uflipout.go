@@ -112,7 +112,8 @@ func (o *uflipOptions) uflipJSON(w io.Writer, plan *uflip.Plan, devs []*uflipDev
 	spec := plan.Spec
 	var auto any // null with uFLIP's fixed counts
 	if spec.Auto.On() {
-		auto = report.Fields{{Key: "rel_err_frac", Value: spec.Auto.RelErr}, {Key: "min_ios", Value: spec.Auto.Min}, {Key: "cap_ios", Value: o.autoCap}}
+		auto = report.Fields{{Key: "rel_err_frac", Value: spec.Auto.RelErr}, {Key: "min_ios", Value: spec.Auto.Min},
+			{Key: "min_bytes", Value: spec.Auto.MinBytes}, {Key: "cap_ios", Value: max(spec.IOCount.SR, spec.IOCount.RR, spec.IOCount.SW, spec.IOCount.RW)}}
 	}
 	counts := uflipCounts(plan)
 	ds := make([]report.Fields, len(devs))

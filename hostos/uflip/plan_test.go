@@ -254,3 +254,20 @@ func ExampleGen() {
 	fmt.Println()
 	// Output: 128 144 160 176 136 152 168 184
 }
+
+// TestSettleText: the settle names round-trip, and anything else is refused with the names.
+func TestSettleText(t *testing.T) {
+	for _, s := range []Settle{SettlePause, SettleFlush} {
+		b, err := s.MarshalText()
+		require.NoError(t, err)
+		var back Settle
+		require.NoError(t, back.UnmarshalText(b))
+		require.Equal(t, s, back)
+	}
+	var s Settle
+	require.EqualError(t, s.UnmarshalText([]byte("sync")), `settle "sync" is not one of pause, flush`)
+	require.Equal(t, "settle(7)", Settle(7).String())
+	spec := DefaultPlanSpec()
+	spec.Settle = 7
+	require.ErrorContains(t, spec.Validate(), "uflip.settle: 7 is not one of pause, flush")
+}
