@@ -66,6 +66,7 @@ func fioPoints(s *Set, size int64) {
 //     pin them no closer, since a residual of a few per cent in the others is worth a
 //     factor of 1.5 in them (observed: tBERS 4.5 ms for 3 ms);
 //   - parameters reported not identifiable: at tiny's value.
+//
 // And the fit's rms log error below 0.05.
 func TestHiddenParametersLong(t *testing.T) {
 	testtier.SkipUnlessLong(t, "a fit of nine parameters simulates a few hundred machines")
