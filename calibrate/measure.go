@@ -29,6 +29,9 @@ type Point struct {
 // uflipPoint is one repetition of a uFLIP run as it ran: its bench, parameters (with that
 // repetition's targets) and counts per stream.
 type uflipPoint struct {
+	// serial: the run was measured by fastdrain uflip --target, whose FileDevice issues one
+	// IO at a time whatever the number of streams; its replay does the same.
+	serial        bool
 	label         string
 	rep           int
 	bench         uflip.Bench

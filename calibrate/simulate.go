@@ -153,6 +153,10 @@ func (r *replay) uflipRun(p *sim.Proc, i int) error {
 	run.IOCount = r.capped(u.count)
 	run.IOIgnore = min(u.ignore*run.IOCount/u.count, run.IOCount-1)
 	var res uflip.Result
+	r.x.Dev = r.dev
+	if u.serial {
+		r.x.Dev = &serial{dev: r.dev}
+	}
 	// The measured repetition's own label and index: the same random streams as measured.
 	if err := r.x.RunRep(p, u.label, u.bench, 0, run, u.rep, &res); err != nil {
 		return err
@@ -160,6 +164,27 @@ func (r *replay) uflipRun(p *sim.Proc, i int) error {
 	st := res.Runs[len(res.Runs)-1]
 	r.out[i] = st.Mean / float64(sim.Microsecond)
 	return nil
+}
+
+// serial is a Device that lets one IO through at a time, as fastdrain uflip --target's
+// FileDevice does: a stream's IO waits for the one in progress, and its latency is its own
+// service time, without the wait, as the FileDevice measured it.
+type serial struct {
+	dev  uflip.Device
+	busy bool
+	free sim.Signal
+}
+
+// Do waits until no IO is in progress, then performs one.
+func (d *serial) Do(p *sim.Proc, op uflip.Op, offset, size int64) (sim.Time, error) {
+	for d.busy {
+		p.Wait(&d.free)
+	}
+	d.busy = true
+	lat, err := d.dev.Do(p, op, offset, size)
+	d.busy = false
+	d.free.Notify()
+	return lat, err
 }
 
 // fioGroup replays points i…j−1, the directions of one fio group's jobs, side by side.

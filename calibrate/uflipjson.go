@@ -111,7 +111,7 @@ func (s *Set) addUflip(b []byte, name, device string) error {
 	s.Seed = *doc.Seed
 	var errs []error
 	for i := range dev.Runs {
-		pt, err := dev.Runs[i].point(name, dev.Name, *doc.Capacity)
+		pt, err := dev.Runs[i].point(name, *doc.Capacity)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: devices[%s] runs[%d] (%s): %w", name, dev.Name, i, dev.Runs[i].Label, err))
 			continue
@@ -119,6 +119,7 @@ func (s *Set) addUflip(b []byte, name, device string) error {
 		if pt == nil {
 			continue // a run with no counted IO measures nothing
 		}
+		pt.uflip.serial = !dev.Simulated
 		pt.Group = s.nextGroup()
 		s.Points = append(s.Points, *pt)
 	}
@@ -162,7 +163,7 @@ func pickDevice(devs []uflipDevJSON, want string) (*uflipDevJSON, error) {
 }
 
 // point converts one run into a Point, or nil when it counted no IO.
-func (r *uflipRunJSON) point(file, device string, capacity int64) (*Point, error) {
+func (r *uflipRunJSON) point(file string, capacity int64) (*Point, error) {
 	var missing []string
 	for _, f := range []struct {
 		name string
