@@ -92,7 +92,7 @@ See docs/uflip.md.`,
 	o.refuse("timeline", "a plan runs on one or more devices for simulated minutes; trace a workload with fastdrain run, replay or fio --timeline")
 	f := cmd.Flags()
 	f.StringVar(&o.benches, "bench", "all", "micro-benchmarks: all, or a list of granularity, alignment, locality, partitioning, order, parallelism, mix, pause, bursts (with --findings, all means the six the checks read)")
-	f.StringVar(&o.deviceFormat, "format-device", "random", "device state enforcement: random, sequential or none")
+	f.StringVar(&o.deviceFormat, "format-device", "random", "device state enforcement: random, sequential or none (default the plan's, else random)")
 	f.StringVar(&o.span, "span", "1GiB", "bytes of the device the plan covers (and the format writes)")
 	f.StringVar(&o.settle, "settle", "", "between runs: pause (uFLIP's) or flush (flush what a run wrote, then pause); default the plan's, pause")
 	f.StringVar(&o.runPause, "run-pause", "", "idle time between runs, e.g. 100ms (default the plan's, uFLIP's 100 ms)")
@@ -137,8 +137,11 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 			spec.Benches = append(spec.Benches, bb)
 		}
 	}
-	if err := spec.Format.UnmarshalText([]byte(o.deviceFormat)); err != nil {
-		errs = append(errs, fmt.Errorf("--format-device: %w", err))
+	// A plan file's format stands unless --format-device is given.
+	if o.planFile == "" || o.cmd.Flags().Changed("format-device") {
+		if err := spec.Format.UnmarshalText([]byte(o.deviceFormat)); err != nil {
+			errs = append(errs, fmt.Errorf("--format-device: %w", err))
+		}
 	}
 	if o.nbrun > 0 {
 		spec.NbRun = o.nbrun
@@ -161,7 +164,7 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 		d := o.scale
 		spec.IOCount = uflip.BaseCounts{SR: max(1, spec.IOCount.SR/d), RR: max(1, spec.IOCount.RR/d),
 			SW: max(1, spec.IOCount.SW/d), RW: max(1, spec.IOCount.RW/d)}
-		spec.IOIgnore = uflip.BaseCounts{RW: spec.IOIgnore.RW / d}
+		spec.IOIgnore = uflip.BaseCounts{SR: spec.IOIgnore.SR / d, RR: spec.IOIgnore.RR / d, SW: spec.IOIgnore.SW / d, RW: spec.IOIgnore.RW / d}
 	}
 	if o.auto != 0 {
 		spec.Auto = uflip.Converge{RelErr: o.auto, Min: o.autoMin}
