@@ -28,14 +28,19 @@ type PowerLoss struct {
 	CutAt sim.Time `yaml:"cut_at"`
 }
 
-// validate reports the section's problems, each naming its field.
-func (p PowerLoss) validate() []error {
+// validate reports the section's problems, each naming its field; plp is
+// firmware.power_loss_protection.
+func (p PowerLoss) validate(plp bool) []error {
 	var errs []error
 	if p.Holdup < 0 {
 		errs = append(errs, fmt.Errorf("firmware.power_loss.holdup: %v must not be negative", p.Holdup))
 	}
 	if p.Holdup > 0 && !p.Enabled {
 		errs = append(errs, fmt.Errorf("firmware.power_loss.holdup: %v is set but firmware.power_loss.enabled is false", p.Holdup))
+	} else if p.Holdup > 0 && !plp {
+		// Without the capacitors the firmware stops at the cut (PowerCut): no drain runs for
+		// a hold-up to bound, and the setting would change nothing.
+		errs = append(errs, fmt.Errorf("firmware.power_loss.holdup: %v is set but firmware.power_loss_protection is false: without power-loss protection nothing runs after a cut", p.Holdup))
 	}
 	if p.CutAt < 0 {
 		errs = append(errs, fmt.Errorf("firmware.power_loss.cut_at: %v must not be negative", p.CutAt))
@@ -219,14 +224,29 @@ func (p *powerState) preconditioned(f *Firmware, b ftl.BlockID, n int) {
 }
 
 // dropOnCut drops the host reads and GC operations queued for every die and not yet on a
-// channel: after a cut, nothing will use their results.
+// channel: after a cut, nothing will use their results. A failed eviction's re-program
+// (faults.go) waits in the GC queue too, but it is not GC's: it carries a buffered page
+// the drain must place, and its eviction stays in flight until it completes, so it is
+// kept, in order (dropping it left the page evicting for ever, and the drain, which ends
+// only once no eviction is in flight, never ended).
 func (s *scheduler) dropOnCut() {
 	for g := range s.dies {
 		q := &s.dies[g]
-		for _, l := range []*opList{&q.reads, &q.gc} {
-			for l.n > 0 {
-				s.put(l.pop())
+		for q.reads.n > 0 {
+			s.put(q.reads.pop())
+		}
+		var kept opList
+		for q.gc.n > 0 {
+			if op := q.gc.pop(); op.kind == opEvict {
+				kept.push(op)
+			} else {
+				s.put(op)
 			}
+		}
+		q.gc = kept
+		if kept.n > 0 {
+			s.dispatch(g) // the die may be idle now that the GC operations ahead are gone
+			continue
 		}
 		s.refresh(g)
 	}

@@ -25,6 +25,43 @@ var (
 		Desc: "valid pages garbage collection moved", Row: "GC runs / pages moved / erases"}
 )
 
+// The engagement of FastDrain's mechanisms (issue 31; docs/firmware.md "Engagement
+// counters"): how much each was in force, not only that it happened. The runner puts
+// StatForegroundTime, over the measured window (runner.Statistics).
+var (
+	StatHintedWrites = &sim.Stat{Name: "hinted_writes_received", Unit: sim.UnitCount,
+		Desc: "write commands the firmware received with the victimization hint", Row: "hinted writes sent (host) / received / acted on"}
+	StatHintActedOn = &sim.Stat{Name: "hinted_writes_acted_on", Unit: sim.UnitCount,
+		Desc: "hinted writes the firmware made room for in advance (the one that started a hint episode, those received during one)",
+		Row:  "hinted writes sent (host) / received / acted on"}
+	StatHintEpisodes = &sim.Stat{Name: "hint_foreground_episodes", Unit: sim.UnitCount,
+		Desc: "foreground eviction episodes the hint alone started (the occupancy plus reserved slots under the high watermark)",
+		Row:  "foreground episodes started by the hint"}
+	StatForegroundTime = &sim.Stat{Name: "foreground_time_us", Unit: sim.UnitTime,
+		Desc: "time the evictor was in foreground mode (sending pages or waiting for a die with room)", Row: "time in foreground eviction / share of the run"}
+	StatAboveHigh = &sim.Stat{Name: "completions_above_high", Unit: sim.UnitCount,
+		Desc: "completions whose buffer level (FastDrain's upcall) was above-high", Row: "completions reporting above-high"}
+	StatBackgroundIdle = &sim.Stat{Name: "background_pages_idle_dies", Unit: sim.UnitPages,
+		Desc: "background eviction pages sent to dies idle of host work (firmware/activity.go)", Row: "background pages to idle / busy dies"}
+	StatBackgroundBusy = &sim.Stat{Name: "background_pages_busy_dies", Unit: sim.UnitPages,
+		Desc: "background eviction pages sent to dies busy with host reads (FD-Buf sends none; under Oracle-BG, what the idle-die rule would refuse)",
+		Row:  "background pages to idle / busy dies"}
+	StatReadsBehindArray = &sim.Stat{Name: "reads_behind_flash_work", Unit: sim.UnitPages,
+		Desc: "host flash reads that reached a die already running a program, an erase or a GC read",
+		Row:  "host flash reads behind flash work / behind a background program"}
+	StatReadsBehindBackground = &sim.Stat{Name: "reads_behind_background_program", Unit: sim.UnitPages,
+		Desc: "host flash reads that reached a die running a background eviction program",
+		Row:  "host flash reads behind flash work / behind a background program"}
+	StatReadSuspends = &sim.Stat{Name: "read_suspends", Unit: sim.UnitCount,
+		Desc: "host flash reads that suspended a program or erase on their die (flash.die.suspend)", Row: "host reads that suspended a program or erase"}
+	StatForegroundSlowDies = &sim.Stat{Name: "foreground_slow_dies", Unit: sim.UnitCount,
+		Desc: "dies with room a foreground round passed over for want of an LSB page (latency-aware allocator)",
+		Row:  "foreground: dies passed over for want of an LSB page / fallback rounds"}
+	StatForegroundFallbacks = &sim.Stat{Name: "foreground_fallback_rounds", Unit: sim.UnitCount,
+		Desc: "foreground rounds that found no die with room and an LSB page and let the allocator skip",
+		Row:  "foreground: dies passed over for want of an LSB page / fallback rounds"}
+)
+
 // The fault statistics, present only with a fault model (flash.die.faults).
 var (
 	StatProgramFailures = &sim.Stat{Name: "flash_program_failures", Unit: sim.UnitPages,
@@ -43,6 +80,27 @@ var (
 		Desc: "read-retry steps the dies ran", Row: "read-retry steps / uncorrectable page reads"}
 	StatUncorrectable = &sim.Stat{Name: "uncorrectable_page_reads", Unit: sim.UnitPages,
 		Desc: "page reads still uncorrectable after the last retry step (host and GC)", Row: "read-retry steps / uncorrectable page reads"}
+	StatRefusedWrites = &sim.Stat{Name: "commands_refused_read_only", Unit: sim.UnitCount,
+		Desc: "write, write zeroes, deallocate and flush commands failed with Attempted Write to Read Only Range (read-only mode)",
+		Row:  "commands refused read-only / host reads failed"}
+	StatFailedReads = &sim.Stat{Name: "host_reads_failed", Unit: sim.UnitCount,
+		Desc: "host read commands completed with Unrecovered Read Error", Row: "commands refused read-only / host reads failed"}
+	StatUnplaced = &sim.Stat{Name: "pages_unplaced", Unit: sim.UnitPages,
+		Desc: "failed programs whose die had no room to program them again: the data went back to the buffer or to GC's original",
+		Row:  "pages that could not be placed again"}
+	StatSparePool = &sim.Stat{Name: "spare_blocks_a_die", Unit: sim.UnitBlocks,
+		Desc: "each die's spare pool for factory and grown bad blocks (firmware.ftl.spare_blocks)", Row: "spare blocks a die: pool / least left"}
+	StatSpareLeft = &sim.Stat{Name: "spare_blocks_least_left", Unit: sim.UnitBlocks,
+		Desc: "the fewest spare blocks any die has left (negative once a die is past its pool)", Row: "spare blocks a die: pool / least left"}
+	StatAvailableSpare = &sim.Stat{Name: "available_spare_percent", Unit: sim.UnitCount,
+		Desc: "NVMe Available Spare: per cent of the pool the worst die has left, rounded down", Row: "SMART available spare % / critical warning"}
+	StatCriticalWarning = &sim.Stat{Name: "critical_warning", Unit: sim.UnitCount,
+		Desc: "the SMART / Health log's Critical Warning bits: 1 spare below threshold, 4 reliability degraded, 8 read-only",
+		Row:  "SMART available spare % / critical warning"}
+	StatReadOnly = &sim.Stat{Name: "read_only", Unit: sim.UnitCount,
+		Desc: "1 if the drive went read-only (a die past its spare pool, or with no free block left), else 0", Row: "drive read-only / since"}
+	StatReadOnlyAt = &sim.Stat{Name: "read_only_at_us", Unit: sim.UnitTime,
+		Desc: "when the drive went read-only (0 while writable)", Row: "drive read-only / since"}
 )
 
 // PutStats puts the firmware's own statistics into sn (its buffer's and FTL's are theirs:
@@ -58,6 +116,17 @@ func (f *Firmware) PutStats(sn *sim.StatSnapshot) {
 	sn.PutInt(StatUnwrittenReads, s.Unmapped)
 	sn.PutInt(StatGCRuns, s.GCRuns)
 	sn.PutInt(StatGCPagesMoved, s.GCPagesMoved)
+	sn.PutInt(StatHintedWrites, s.HintedWrites)
+	sn.PutInt(StatHintActedOn, s.HintActedOn)
+	sn.PutInt(StatHintEpisodes, s.HintEpisodes)
+	sn.PutInt(StatAboveHigh, s.AboveHigh)
+	sn.PutInt(StatBackgroundIdle, s.BackgroundIdle)
+	sn.PutInt(StatBackgroundBusy, s.BackgroundBusy)
+	sn.PutInt(StatReadsBehindArray, s.ReadsBehindArray)
+	sn.PutInt(StatReadsBehindBackground, s.ReadsBehindBackground)
+	sn.PutInt(StatReadSuspends, s.ReadSuspends)
+	sn.PutInt(StatForegroundSlowDies, s.ForegroundSlowDies)
+	sn.PutInt(StatForegroundFallbacks, s.ForegroundFallbacks)
 }
 
 // PutFaultStats puts the fault counters into sn; a machine with a fault model calls it.
@@ -71,4 +140,18 @@ func (f *Firmware) PutFaultStats(sn *sim.StatSnapshot) {
 	sn.PutInt(StatRetireMoves, x.RetireMoves)
 	sn.PutInt(StatReadRetries, x.ReadRetries)
 	sn.PutInt(StatUncorrectable, x.Uncorrectable)
+	sn.PutInt(StatRefusedWrites, x.RefusedWrites)
+	sn.PutInt(StatFailedReads, x.FailedReads)
+	sn.PutInt(StatUnplaced, x.Unplaced)
+	h, info := f.Health(), f.HealthInfo()
+	sn.PutInt(StatSparePool, int64(h.SparePool))
+	sn.PutInt(StatSpareLeft, int64(h.SpareLeft))
+	sn.PutInt(StatAvailableSpare, int64(h.AvailableSpare))
+	sn.PutInt(StatCriticalWarning, int64(info.CriticalWarning))
+	var ro int64
+	if h.ReadOnly {
+		ro = 1
+	}
+	sn.PutInt(StatReadOnly, ro)
+	sn.PutInt(StatReadOnlyAt, int64(h.ReadOnlyAt))
 }

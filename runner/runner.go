@@ -47,6 +47,11 @@ type AppResult struct {
 	Bytes    int64
 	Latency  *sim.Histogram
 	Series   *apps.Series
+	// IOErrors counts the requests the device failed (apps.Result.IOErrors); FirstIOError
+	// is the first one's error in words and FirstIOErrorAt when it came.
+	IOErrors       int64
+	FirstIOError   string
+	FirstIOErrorAt sim.Time
 }
 
 // Result is everything one run observed.
@@ -68,9 +73,12 @@ type Result struct {
 	UtilizationFrac *report.Table
 	// Stats is the machine's statistics (Statistics), taken once at the end of the run:
 	// what every statistics output (text, CSV, JSON, sweep columns) reads.
-	Stats       *sim.StatSnapshot
-	Firmware    firmware.Stats
-	Faults      firmware.FaultStats // flash faults handled (all 0 unless flash.die.faults is set)
+	Stats    *sim.StatSnapshot
+	Firmware firmware.Stats
+	Faults   firmware.FaultStats // flash faults handled (all 0 unless flash.die.faults is set)
+	// Health is the drive's health at the end (spare pool, read-only mode, its SMART /
+	// Health log); nil without a fault model (flash.die.faults).
+	Health      *Health
 	FTL         ftl.Stats
 	Buffer      buffer.Stats
 	BufferPages int
@@ -129,9 +137,6 @@ func Run(o Options) (*Result, error) {
 	if cut && o.CheckData {
 		return nil, errors.New("runner: --check-data cannot be used with a power cut (firmware.power_loss.cut_at): the check reads the device back after the run")
 	}
-	if cut {
-		m.SSD.FW.OnPowerOff = m.Eng.Stop
-	}
 	var check *pagecache.DataCheck
 	if o.CheckData {
 		check = m.Host.Cache.EnableDataCheck(m.SSD.FW.LogicalPages())
@@ -174,11 +179,13 @@ func Run(o Options) (*Result, error) {
 	// Snapshot every resource when measurement starts (after the data sets exist), then
 	// run to the end of the scenario.
 	var start []sim.Snapshot
+	var fgBefore sim.Time // the evictor's foreground time when measurement starts
 	m.Eng.Spawn("runner.measure", func(p *sim.Proc) {
 		for !run.Started() && !run.Done() {
 			p.Sleep(sim.Millisecond)
 		}
 		m.SSD.Sync(p.Now())
+		fgBefore = m.SSD.FW.StatsAt(p.Now()).ForegroundTime
 		for _, r := range rs {
 			start = append(start, r.Snapshot(p.Now()))
 		}
@@ -189,6 +196,9 @@ func Run(o Options) (*Result, error) {
 	if m.SSD.FW.PoweredOff() {
 		return powerCutResult(o, m, run, rs, start, meter, wasted0)
 	}
+	if _, _, err := CutOutcome(m); err != nil {
+		return nil, err // a cut the scenario ended before
+	}
 	if !run.Done() {
 		return nil, fmt.Errorf("runner: scenario %s did not finish (engine idle at %v)", o.Workload.Scenario.Name, m.Eng.Now())
 	}
@@ -196,6 +206,7 @@ func Run(o Options) (*Result, error) {
 		return nil, err
 	}
 	res := newResult(o, m, run, rs, start, m.Eng.Now(), run.Ended(), wasted0)
+	putEngagement(res.Stats, m, res.Began, res.Ended, fgBefore) // over the measured window
 	// Keep the samples, not the series: a series' probe closes over the machine, which must
 	// be freed when the run ends (sweeps and figures hold hundreds of results).
 	for _, s := range smp.Series() {
@@ -264,20 +275,12 @@ func verifyData(m *platforms.Machine, check *pagecache.DataCheck) error {
 // stop), the cut's report, and the mapping rebuilt from flash.
 func powerCutResult(o Options, m *platforms.Machine, run *apps.Run, rs []*sim.Resource, start []sim.Snapshot,
 	meter *energy.Meter, wasted0 int64) (*Result, error) {
-	fw := m.SSD.FW
-	rep := fw.PowerLossReport()
-	peng, flash, err := platforms.PowerOnFlash(o.Config)
+	rep, rec, err := CutOutcome(m)
 	if err != nil {
 		return nil, err
 	}
-	defer peng.Close()
-	rec, err := fw.RecoverOn(peng, flash)
-	if err != nil {
-		return nil, err
-	}
-	rec.Map = nil // the summary is kept, not the map
 	res := newResult(o, m, run, rs, start, m.Eng.Now(), max(run.Began(), rep.At), wasted0)
-	res.PowerLoss, res.Recovery = &rep, rec
+	res.PowerLoss, res.Recovery = rep, rec
 	if res.measured {
 		res.Energy = meter.Stop(res.end)
 		res.Energy.Buckets = nil
@@ -302,8 +305,7 @@ func newResult(o Options, m *platforms.Machine, run *apps.Run, rs []*sim.Resourc
 		UtilizationFrac: report.UtilizationFractions("utilization", rs, start, end), end: end, measured: measured}
 	res.takeMachine(m, wasted0)
 	for _, a := range run.Results() {
-		h := a.Latency
-		res.Apps = append(res.Apps, AppResult{App: a.App, Requests: a.Requests, Bytes: a.Bytes, Latency: &h, Series: a.Series})
+		res.Apps = append(res.Apps, appResult(a))
 	}
 	return res
 }

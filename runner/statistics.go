@@ -18,12 +18,22 @@ var Statistics = sim.NewCatalogue(
 	buffer.StatCapacity, buffer.StatPeakOccupancy, buffer.StatReadHits, buffer.StatReadMisses,
 	firmware.StatForegroundEvictions, firmware.StatBackgroundEvictions, firmware.StatStalls, firmware.StatStallTime,
 	firmware.StatModeSwitches, firmware.StatFlashReads, firmware.StatUnwrittenReads,
-	ftl.StatProgrammedLSB, ftl.StatProgrammedCSB, ftl.StatProgrammedMSB, ftl.StatUsed, ftl.StatWasted, ftl.StatPadded,
+	ftl.StatProgrammedLSB, ftl.StatProgrammedCSB, ftl.StatProgrammedMSB, ftl.StatProgrammedTSB, ftl.StatUsed, ftl.StatWasted, ftl.StatPadded,
 	ftl.StatWAF, firmware.StatGCRuns, firmware.StatGCPagesMoved, ftl.StatErases,
 	firmware.StatProgramFailures, firmware.StatEraseFailures, firmware.StatFactoryBad, firmware.StatRetiredBlocks,
 	firmware.StatReprograms, firmware.StatRetireMoves, firmware.StatReadRetries, firmware.StatUncorrectable,
+	firmware.StatRefusedWrites, firmware.StatFailedReads, firmware.StatUnplaced, firmware.StatSparePool,
+	firmware.StatSpareLeft, firmware.StatAvailableSpare, firmware.StatCriticalWarning, firmware.StatReadOnly,
+	firmware.StatReadOnlyAt, pagecache.StatWriteErrors, pagecache.StatReadErrors,
 	pagecache.StatVictimizations, pagecache.StatWrittenBack, pagecache.StatThrottleTime, pagecache.StatThrottlePauses,
-	pagecache.StatRatioSwitches, sim.StatEvents,
+	pagecache.StatRatioSwitches,
+	StatHintedSent, firmware.StatHintedWrites, firmware.StatHintActedOn, firmware.StatHintEpisodes,
+	firmware.StatForegroundTime, StatForegroundShare, ftl.StatForegroundWrites, ftl.StatForegroundLSB,
+	ftl.StatLSBAfterSkip, ftl.StatFGBounded, firmware.StatForegroundSlowDies, firmware.StatForegroundFallbacks,
+	firmware.StatAboveHigh, firmware.StatBackgroundIdle, firmware.StatBackgroundBusy,
+	firmware.StatReadsBehindArray, firmware.StatReadsBehindBackground, firmware.StatReadSuspends,
+	StatHighSetTime, StatHighSetShare,
+	sim.StatEvents,
 )
 
 // Snapshot takes machine m's statistics (Statistics) once, at the end of the work: the
@@ -38,8 +48,10 @@ func Snapshot(m *platforms.Machine, wastedBefore int64) *sim.StatSnapshot {
 	fw.FTL().PutStats(sn, wastedBefore)
 	if m.Config.Flash.Die.Faults.Enabled() { // fault rows only with a fault model
 		fw.PutFaultStats(sn)
+		m.Host.Cache.PutErrorStats(sn)
 	}
 	m.Host.Cache.PutStats(sn)
+	putEngagement(sn, m, 0, m.Eng.Now(), 0)
 	sn.PutInt(sim.StatEvents, int64(m.Eng.Fired()))
 	return sn
 }
@@ -67,6 +79,7 @@ func (r *Result) takeMachine(m *platforms.Machine, wastedBefore int64) {
 	r.Switches = r.Cache.Switches
 	r.FlashUsed = r.stat(ftl.StatUsed)
 	r.FlashWasted = r.stat(ftl.StatWasted)
+	r.Health = healthOf(m)
 }
 
 // stat returns an integer statistic of the snapshot (0 when absent).
