@@ -1,7 +1,6 @@
 package calibrate
 
 import (
-	"bytes"
 	"math"
 	"os"
 	"testing"
@@ -12,7 +11,6 @@ import (
 	"github.com/fastdrain-sim/fastdrain/internal/testtier"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/stretchr/testify/require"
-	"go.yaml.in/yaml/v3"
 )
 
 // calibrationPlan returns examples/calibrate-plan.yaml's plan with its counts divided by
@@ -22,9 +20,7 @@ func calibrationPlan(t *testing.T, div int64) uflip.PlanSpec {
 	b, err := os.ReadFile("../examples/calibrate-plan.yaml")
 	require.NoError(t, err)
 	spec := uflip.DefaultPlanSpec()
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	require.NoError(t, dec.Decode(&spec))
+	require.NoError(t, uflip.DecodePlanSpec(b, &spec))
 	c := spec.IOCount
 	spec.IOCount = uflip.BaseCounts{SR: c.SR / div, RR: c.RR / div, SW: c.SW / div, RW: c.RW / div}
 	spec.Format = uflip.FormatNone

@@ -30,6 +30,7 @@ type uflipDevice struct {
 	eng      *sim.Engine
 	capacity int64
 	bufBytes int64 // simulated devices: the write buffer's capacity in bytes (0 for a target)
+	logBlock bool  // simulated devices: the FTL is the hybrid log-block one (firmware.ftl.mapping bast)
 	close    func()
 	fwStats  func() firmware.Stats // simulated devices: the firmware's counters; nil for a target
 	ftl      func() *ftl.FTL       // simulated devices: the FTL (merge counters of a hybrid mapping)
@@ -262,7 +263,8 @@ func (o *uflipOptions) devices() ([]*uflipDevice, error) {
 		}
 		wasted0 := m.SSD.FW.FTL().Stats.Wasted
 		bufBytes := int64(m.Config.Firmware.Buffer.Pages) * int64(m.Config.Firmware.PageSize)
-		devs = append(devs, &uflipDevice{name: preset, dev: raw, eng: m.Eng, capacity: raw.Capacity(), bufBytes: bufBytes, close: m.Eng.Close,
+		devs = append(devs, &uflipDevice{name: preset, dev: raw, eng: m.Eng, capacity: raw.Capacity(), bufBytes: bufBytes,
+			logBlock: m.Config.Firmware.FTL.Mapping == ftl.BASTMapping, close: m.Eng.Close,
 			fwStats: func() firmware.Stats { return m.SSD.FW.Stats }, ftl: m.SSD.FW.FTL,
 			ssd: func() *runner.Result { return runner.MachineStats(m, preset, wasted0) },
 			cut: func() (*firmware.PowerLossReport, *firmware.Recovery, error) { return runner.CutOutcome(m) }})
@@ -394,6 +396,9 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 	if o.findings {
 		for _, d := range devs {
 			fs := uflip.Findings(d.points, spec.IOSize)
+			if d.logBlock {
+				fs = uflip.FindingsLogBlock(d.points, spec.IOSize)
+			}
 			d.findings = fs
 			if err := findingsTable(w, d.name, fs); err != nil {
 				return err
