@@ -79,6 +79,33 @@ func TestLoadFio3x(t *testing.T) {
 	require.Equal(t, "libaio", j.IOEngine)
 }
 
+// TestLoadFioReal: fio 3.33's own JSON report (testdata/fio-3.33-real.json, of
+// testdata/jobs.fio run on a file on this project's build machine, docs/calibrate.md) reads
+// as it is: three jobs of one group, each measured by its direction's clat_ns mean, 482,861.703125,
+// 1,387,311.726563 and 2,080,567.6875 ns (the report's numbers, not lat_ns's 533,954 and so
+// on, which add the submission), with the job options as jobs.fio gives them.
+func TestLoadFioReal(t *testing.T) {
+	s, err := Load([]string{"testdata/fio-3.33-real.json"}, "")
+	require.NoError(t, err)
+	require.Len(t, s.Points, 3)
+	for i, want := range []struct {
+		rw             fio.RW
+		bs, depth, amt int64
+		us             float64
+	}{{fio.RandRead, 4096, 1, 512 << 10, 482.861703125}, {fio.RandRead, 4096, 8, 1 << 20, 1387.311726563},
+		{fio.Write, 128 << 10, 1, 4 << 20, 2080.5676875}} {
+		p := s.Points[i]
+		require.InDelta(t, want.us, p.Measured, 1e-9, p.Name)
+		require.Equal(t, s.Points[0].Group, p.Group, "one fio group runs side by side")
+		j := p.fio.job
+		require.Equal(t, want.rw, j.RW, p.Name)
+		require.Equal(t, want.bs, j.BS, p.Name)
+		require.Equal(t, want.depth, j.IODepth, p.Name)
+		require.Equal(t, want.amt, j.IOSize, p.Name)
+		require.Equal(t, int64(16<<20), j.Size, p.Name)
+	}
+}
+
 // write returns a file holding text in a temporary directory.
 func write(t *testing.T, name, text string) string {
 	t.Helper()
@@ -148,7 +175,7 @@ func TestLoadErrors(t *testing.T) {
 // and whatever loads can be replayed: every point has a positive measured latency and a
 // valid run or job.
 func FuzzLoad(f *testing.F) {
-	for _, p := range []string{"testdata/uflip-small.json", "testdata/fio-small.json", "testdata/fio-3.x.json"} {
+	for _, p := range []string{"testdata/uflip-small.json", "testdata/fio-small.json", "testdata/fio-3.x.json", "testdata/fio-3.33-real.json"} {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)
