@@ -1,6 +1,11 @@
 package firmware
 
-import "github.com/fastdrain-sim/fastdrain/sim"
+import (
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
 
 // The firmware's statistics (sim.Stat): declared here, listed in a machine's catalogue
 // (runner.Statistics), read at the end of a run by PutStats and PutFaultStats.
@@ -106,4 +111,56 @@ func (f *Firmware) PutFaultStats(sn *sim.StatSnapshot) {
 	}
 	sn.PutInt(StatReadOnly, ro)
 	sn.PutInt(StatReadOnlyAt, int64(h.ReadOnlyAt))
+}
+
+// NSStatSet is the statistics of one namespace (namespaces.go): its host commands and
+// pages.
+type NSStatSet struct {
+	Reads, Writes, ReadPages, WritePages *sim.Stat
+}
+
+// StatNS holds the statistics of namespaces 1 … nvmectrl.MaxNamespaces (StatNS[i] is NSID
+// i+1's). A machine with more than one namespace reports each of its namespaces'; with one,
+// none (the machine-wide statistics are that namespace's).
+var StatNS = func() (s [nvmectrl.MaxNamespaces]NSStatSet) {
+	for i := range s {
+		n := i + 1
+		cmds := fmt.Sprintf("namespace %d: read / write commands", n)
+		pages := fmt.Sprintf("namespace %d: pages read / written", n)
+		s[i] = NSStatSet{
+			Reads: &sim.Stat{Name: fmt.Sprintf("ns%d_read_commands", n), Unit: sim.UnitCount,
+				Desc: fmt.Sprintf("host read commands to namespace %d", n), Row: cmds},
+			Writes: &sim.Stat{Name: fmt.Sprintf("ns%d_write_commands", n), Unit: sim.UnitCount,
+				Desc: fmt.Sprintf("host write commands to namespace %d", n), Row: cmds},
+			ReadPages: &sim.Stat{Name: fmt.Sprintf("ns%d_read_pages", n), Unit: sim.UnitPages,
+				Desc: fmt.Sprintf("4 KiB logical pages host reads of namespace %d covered", n), Row: pages},
+			WritePages: &sim.Stat{Name: fmt.Sprintf("ns%d_write_pages", n), Unit: sim.UnitPages,
+				Desc: fmt.Sprintf("4 KiB logical pages host writes to namespace %d covered", n), Row: pages},
+		}
+	}
+	return s
+}()
+
+// NamespaceStatList returns StatNS as one list, namespace by namespace, for a catalogue.
+func NamespaceStatList() []*sim.Stat {
+	var out []*sim.Stat
+	for _, s := range StatNS {
+		out = append(out, s.Reads, s.Writes, s.ReadPages, s.WritePages)
+	}
+	return out
+}
+
+// PutNamespaceStats puts each namespace's statistics into sn when the firmware has more
+// than one namespace.
+func (f *Firmware) PutNamespaceStats(sn *sim.StatSnapshot) {
+	if len(f.ns) < 2 {
+		return
+	}
+	for i := range f.ns {
+		s, st := StatNS[i], &f.ns[i].stats
+		sn.PutInt(s.Reads, st.Reads)
+		sn.PutInt(s.Writes, st.Writes)
+		sn.PutInt(s.ReadPages, st.ReadPages)
+		sn.PutInt(s.WritePages, st.WritePages)
+	}
 }

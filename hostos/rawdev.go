@@ -35,6 +35,8 @@ const SectorSize = 512
 // number of calls in flight at once, so steady-state I/O allocates nothing.
 type RawDevice struct {
 	h        *Host
+	q        *blk.Queue // the namespace's block queue
+	nsid     uint32
 	capacity int64
 	block    int64 // logical block size, bytes
 	fua      bool
@@ -70,8 +72,31 @@ func NewRawDevice(h *Host, capacity int64) (*RawDevice, error) {
 		return nil, fmt.Errorf("hostos: raw device capacity %d is not a positive multiple of the %d-byte block", capacity, block)
 	}
 	spec := h.Cache.Spec()
-	return &RawDevice{h: h, capacity: capacity, block: block, fua: spec.DirectFUA, syscall: spec.CPU.SyscallCycles}, nil
+	return &RawDevice{h: h, q: h.Queue, nsid: 1, capacity: capacity, block: block, fua: spec.DirectFUA, syscall: spec.CPU.SyscallCycles}, nil
 }
+
+// NewNamespaceDevice opens namespace nsid's block device (/dev/nvme0nN) with
+// O_DIRECT|O_SYNC, as NewRawDevice opens namespace 1's: its capacity and logical block size
+// are the namespace's (Identify Namespace).
+func NewNamespaceDevice(h *Host, nsid uint32) (*RawDevice, error) {
+	if h == nil {
+		return nil, fmt.Errorf("hostos: NewNamespaceDevice needs a host")
+	}
+	ns := h.Driver.Namespace(nsid)
+	if ns == nil {
+		return nil, fmt.Errorf("hostos: no namespace %d (the controller has %d)", nsid, len(h.Driver.Namespaces()))
+	}
+	block := max(int64(ns.LogicalBlockSize()), SectorSize)
+	if ns.Capacity() <= 0 {
+		return nil, fmt.Errorf("hostos: namespace %d has no capacity", nsid)
+	}
+	spec := h.Cache.Spec()
+	return &RawDevice{h: h, q: h.Queues[nsid-1], nsid: nsid, capacity: ns.Capacity(), block: block, fua: spec.DirectFUA,
+		syscall: spec.CPU.SyscallCycles}, nil
+}
+
+// NSID returns the namespace the device is.
+func (d *RawDevice) NSID() uint32 { return d.nsid }
 
 // Host returns the host the device belongs to.
 func (d *RawDevice) Host() *Host { return d.h }
@@ -165,7 +190,7 @@ func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []
 	b := &io.bio
 	b.Op, b.Offset, b.Size, b.Sync, b.Idle = op, offset, size, true, op == blk.OpWrite
 	b.FUA, b.Wake = op == blk.OpWrite && d.fua, &io.sig
-	io.q = d.h.Queue
+	io.q = d.q
 	if stamps != nil {
 		io.data.Stamps = stamps
 		io.bio.Private = &io.data
@@ -181,7 +206,7 @@ func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []
 	if submit > start {
 		p.Engine().Schedule(submit, io, nil, 0)
 	} else {
-		d.h.Queue.Submit(&io.bio)
+		d.q.Submit(&io.bio)
 	}
 	for !io.bio.Finished() {
 		p.Wait(&io.sig)

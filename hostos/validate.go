@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/hostos/nvmedrv"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -26,10 +27,7 @@ func (s Spec) ValidateWith(cs nvmectrl.Spec) error {
 			from, nq, nq, nq+1, cs.MaxIOQueues, cs.Vectors)
 	}
 	depth := min(cs.MaxQueueEntries, s.Driver.QueueDepth)
-	maxXfer := min(int(s.Driver.MaxTransfer), cs.MaxTransfer)
-	if cs.LBASize > 0 && maxXfer/cs.LBASize > 1<<16 {
-		maxXfer = cs.LBASize << 16
-	}
+	maxXfer := nvmedrv.MaxTransferOn(s.Driver, cs)
 	bs := s.Block
 	bs.MaxRequestBytes = min(bs.MaxRequestBytes, sim.Size(maxXfer))
 	bs.QueueDepth = nq * (depth - 1)

@@ -122,9 +122,14 @@ func (c *Controller) deliver(now sim.Time, cmd *Command) {
 		return
 	}
 	if cmd.SQID != 0 {
+		nsid := e.NSID()
+		if nsid-1 >= uint32(len(c.ns)) && !(nsid == BroadcastNSID && e.Opcode() == OpFlush) {
+			c.fail(now, cmd, StatusInvalidNamespace.WithDNR()) // NSID 0 wraps past the list
+			return
+		}
 		switch op := e.Opcode(); op {
 		case OpRead, OpWrite, OpCompare:
-			cmd.DataLen = e.Blocks() * c.spec.LBASize
+			cmd.DataLen = e.Blocks() * c.ns[nsid-1].LBASize
 			if op == OpWrite {
 				cmd.Hint = c.spec.HintCarrier.Decode(e)
 			}

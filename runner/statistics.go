@@ -14,7 +14,7 @@ import (
 // sweeps report about the SSD and the host, in the order they are shown. Each is declared
 // (name, unit, description, text row) beside the counter it reads; `fastdrain stats list`
 // prints this list and docs/outputs.md explains how to add one.
-var Statistics = sim.NewCatalogue(
+var Statistics = sim.NewCatalogue(append([]*sim.Stat{
 	buffer.StatCapacity, buffer.StatPeakOccupancy, buffer.StatReadHits, buffer.StatReadMisses,
 	firmware.StatForegroundEvictions, firmware.StatBackgroundEvictions, firmware.StatStalls, firmware.StatStallTime,
 	firmware.StatModeSwitches, firmware.StatFlashReads, firmware.StatUnwrittenReads,
@@ -26,7 +26,8 @@ var Statistics = sim.NewCatalogue(
 	firmware.StatSpareLeft, firmware.StatAvailableSpare, firmware.StatCriticalWarning, firmware.StatReadOnly,
 	firmware.StatReadOnlyAt, pagecache.StatWriteErrors, pagecache.StatReadErrors,
 	pagecache.StatVictimizations, pagecache.StatWrittenBack, pagecache.StatThrottleTime, pagecache.StatThrottlePauses,
-	pagecache.StatRatioSwitches, sim.StatEvents,
+	pagecache.StatRatioSwitches},
+	append(firmware.NamespaceStatList(), sim.StatEvents)...)...,
 )
 
 // Snapshot takes machine m's statistics (Statistics) once, at the end of the work: the
@@ -39,6 +40,7 @@ func Snapshot(m *platforms.Machine, wastedBefore int64) *sim.StatSnapshot {
 	fw.Buffer().PutStats(sn)
 	fw.PutStats(sn)
 	fw.FTL().PutStats(sn, wastedBefore)
+	fw.PutNamespaceStats(sn)
 	if m.Config.Flash.Die.Faults.Enabled() { // fault rows only with a fault model
 		fw.PutFaultStats(sn)
 		m.Host.Cache.PutErrorStats(sn)

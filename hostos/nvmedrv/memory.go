@@ -22,10 +22,7 @@ func (s Spec) MemoryBytes(cs nvmectrl.Spec, cores int) int64 {
 	if nq < 1 || nq > cs.MaxIOQueues || nq >= cs.Vectors {
 		return 0
 	}
-	maxXfer := min(int(s.MaxTransfer), cs.MaxTransfer)
-	if cs.LBASize > 0 && maxXfer/cs.LBASize > 1<<16 {
-		maxXfer = cs.LBASize << 16
-	}
+	maxXfer := MaxTransferOn(s, cs)
 	depth := min(cs.MaxQueueEntries, s.QueueDepth)
 	pagesOf := func(b int) int64 { return int64((b + nvmectrl.PageSize - 1) / nvmectrl.PageSize) }
 	lp := nvmectrl.PRPListPages(0, maxXfer)

@@ -1,0 +1,108 @@
+package nvmedrv
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/hostos/blk"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Namespace is the driver's side of one namespace: the block device Linux makes of it
+// (/dev/nvme0nN, struct nvme_ns) with its own request queue above, sharing the
+// controller's I/O queue pairs (its tag set) with the other namespaces unless it has
+// queue pairs of its own (a tenant's, Spec.Tenants). It implements blk.Driver: the block
+// queue of the namespace hands its requests to QueueRequest, and the driver completes
+// them to that queue.
+type Namespace struct {
+	d      *Driver
+	nsid   uint32
+	lba    int64  // logical block size, bytes (Identify Namespace FLBAS)
+	blocks uint64 // NSZE
+	typ    nvmectrl.NSType
+	upper  Upper
+	qs     []*queue // the queue pairs its requests go to
+	rr     int      // the next for round robin
+	// refused marks a namespace whose request was refused for want of a command
+	// identifier: the driver restarts its queue when a completion frees one.
+	refused bool
+}
+
+// probeNamespaces reads the controller's namespace table as nvme_scan_work does: Identify
+// Controller's NN, then Identify Namespace of each active NSID for its size and LBA format
+// (and, for a zoned one, the Zoned Namespace command set's structure).
+func (d *Driver) probeNamespaces(id [nvmectrl.IdentifySize]byte) error {
+	nn := binary.LittleEndian.Uint32(id[nvmectrl.IdentifyNN:])
+	for nsid := uint32(1); nsid <= nn; nsid++ {
+		nid, ok := d.ctrl.IdentifyNamespace(nsid)
+		if !ok {
+			return fmt.Errorf("nvmedrv %s: Identify Namespace of NSID %d, one of the %d the controller reports, failed", d.name, nsid, nn)
+		}
+		lba, err := nvmectrl.ParseLBAFormat(nid[:])
+		if err != nil {
+			return fmt.Errorf("nvmedrv %s: NSID %d: %w", d.name, nsid, err)
+		}
+		ns := &Namespace{d: d, nsid: nsid, lba: int64(lba), blocks: binary.LittleEndian.Uint64(nid[nvmectrl.IdentifyNSZE:])}
+		if _, zoned := d.ctrl.IdentifyZonedNamespace(nsid); zoned {
+			ns.typ = nvmectrl.NSZoned
+		}
+		d.nss = append(d.nss, ns)
+	}
+	if len(d.nss) == 0 {
+		return fmt.Errorf("nvmedrv %s: the controller reports no namespace", d.name)
+	}
+	return nil
+}
+
+// Namespace returns namespace nsid (1 …), or nil if the controller has none by that NSID.
+func (d *Driver) Namespace(nsid uint32) *Namespace {
+	if nsid == 0 || nsid > uint32(len(d.nss)) {
+		return nil
+	}
+	return d.nss[nsid-1]
+}
+
+// Namespaces returns the controller's namespaces, NSID i+1 at index i.
+func (d *Driver) Namespaces() []*Namespace { return d.nss }
+
+// NSID returns the namespace's identifier.
+func (n *Namespace) NSID() uint32 { return n.nsid }
+
+// LogicalBlockSize returns the namespace's LBA size in bytes; request offsets and sizes
+// must be multiples of it.
+func (n *Namespace) LogicalBlockSize() int { return int(n.lba) }
+
+// Capacity returns the namespace's size in bytes (NSZE × LBA size).
+func (n *Namespace) Capacity() int64 { return int64(n.blocks) * n.lba }
+
+// Zoned reports whether the namespace uses the Zoned Namespace command set.
+func (n *Namespace) Zoned() bool { return n.typ == nvmectrl.NSZoned }
+
+// Queues returns how many I/O queue pairs the namespace's requests use.
+func (n *Namespace) Queues() int { return len(n.qs) }
+
+// QueueIDs returns the identifiers of the namespace's I/O queue pairs.
+func (n *Namespace) QueueIDs() []uint16 {
+	ids := make([]uint16, len(n.qs))
+	for i, q := range n.qs {
+		ids[i] = q.id
+	}
+	return ids
+}
+
+// Depth returns the commands each of its queue pairs holds in flight.
+func (n *Namespace) Depth() int { return len(n.qs[0].slots) }
+
+// SetUpper attaches the block queue the namespace's requests complete to.
+func (n *Namespace) SetUpper(u Upper) { n.upper = u }
+
+// VolatileWriteCache reports the controller's Identify Controller VWC bit 0, shared by its
+// namespaces (blk.DeviceCache).
+func (n *Namespace) VolatileWriteCache() bool { return n.d.vwc }
+
+// QueueRequest implements blk.Driver for the namespace (nvme_queue_rq): see
+// Driver.QueueRequest.
+func (n *Namespace) QueueRequest(now sim.Time, rq *blk.Request) bool {
+	return n.d.queueRequest(now, n, rq)
+}
