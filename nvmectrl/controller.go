@@ -97,6 +97,7 @@ type Controller struct {
 	fetches   []fetch
 	freeFetch []*fetch
 	arbQueued bool // an evArbitrate event is scheduled
+	qstats    bool // keep QueueStats (EnableQueueStats)
 
 	dma dmaEngine // data reads: Spec.ReadTags requests outstanding at most (dma.go)
 }

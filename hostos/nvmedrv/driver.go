@@ -118,15 +118,15 @@ func New(name string, spec Spec, eng *sim.Engine, ctrl *nvmectrl.Controller, cor
 	if nq == 0 {
 		nq = len(cores)
 	}
-	if nq > cs.MaxIOQueues || nq >= cs.Vectors {
+	if all := spec.QueuePairs(len(cores)); all > cs.MaxIOQueues || all >= cs.Vectors {
 		return nil, fmt.Errorf("nvmedrv %s: %d queue pairs need %d I/O queues and %d vectors; the controller has %d and %d",
-			name, nq, nq, nq+1, cs.MaxIOQueues, cs.Vectors)
+			name, all, all, all+1, cs.MaxIOQueues, cs.Vectors)
 	}
 	d := &Driver{name: name, spec: spec, eng: eng, ctrl: ctrl, cspec: cs, mem: ctrl.Memory(), cores: cores,
 		maxXfer: MaxTransferOn(spec, cs)}
 	if ctrl.ReadReg(nvmectrl.RegCSTS)&nvmectrl.CSTSReady == 0 {
 		asq, acq := d.mem.Alloc(AdminDepth*nvmectrl.SQESize), d.mem.Alloc(AdminDepth*nvmectrl.CQESize)
-		if err := ctrl.Enable(asq, acq, AdminDepth, nvmectrl.ArbRoundRobin); err != nil {
+		if err := ctrl.Enable(asq, acq, AdminDepth, spec.Arbitration); err != nil {
 			return nil, fmt.Errorf("nvmedrv %s: %w", name, err)
 		}
 	}
@@ -139,24 +139,48 @@ func New(name string, spec Spec, eng *sim.Engine, ctrl *nvmectrl.Controller, cor
 	}
 	// q_depth = min(CAP.MQES + 1, io_queue_depth) (FACTS.md §1.4).
 	depth := min(int(ctrl.ReadReg(nvmectrl.RegCAP)&0xFFFF)+1, spec.QueueDepth)
-	d.vectors = make([]*vector, nq+1)
-	for i := range nq {
-		core := cores[i%len(cores)]
-		if spec.IRQPreempts {
-			if len(d.irqs) < len(cores) {
-				d.irqs = append(d.irqs, sim.NewCore(core.Name()+".irq", core.Clock))
-			}
-			core = d.irqs[i%len(cores)]
-		}
-		if err := d.addQueue(uint16(i+1), depth, core); err != nil {
-			return nil, err
-		}
+	d.vectors = make([]*vector, spec.QueuePairs(len(cores))+1)
+	if err := d.setupQueues(nq, depth); err != nil {
+		return nil, err
 	}
-	for _, ns := range d.nss { // every namespace shares the queue pairs (one tag set)
-		ns.qs = d.queues
+	if len(d.nss) > 1 || len(spec.Tenants) > 0 {
+		ctrl.EnableQueueStats() // queues of different tenants: keep their latencies apart
 	}
 	ctrl.SetHost(d)
 	return d, nil
+}
+
+// setupQueues creates the queue sets (tenants.go): the nq shared queue pairs, then the
+// write set, then each tenant's, and gives every namespace its queue pairs.
+func (d *Driver) setupQueues(nq, depth int) error {
+	shared, qid, next, err := d.queueSet(nq, nvmectrl.PrioMedium, 1, 0, depth)
+	if err != nil {
+		return err
+	}
+	var writes []*queue
+	if d.spec.WriteQueues > 0 {
+		if writes, qid, next, err = d.queueSet(d.spec.WriteQueues, nvmectrl.PrioMedium, qid, next, depth); err != nil {
+			return err
+		}
+	}
+	for _, ns := range d.nss { // every namespace shares the queue pairs (one tag set)
+		ns.qs = shared
+		if writes != nil { // reads on the read queues, the rest on the default (write) ones
+			ns.qs, ns.rqs = writes, shared
+		}
+	}
+	for i, t := range d.spec.Tenants {
+		ns := d.Namespace(t.Namespace)
+		if ns == nil {
+			return fmt.Errorf("nvmedrv %s: tenants[%d].namespace: the controller has no namespace %d", d.name, i, t.Namespace)
+		}
+		var qs []*queue
+		if qs, qid, next, err = d.queueSet(t.Queues, t.Priority.nvme(), qid, next, depth); err != nil {
+			return err
+		}
+		ns.qs, ns.rqs = qs, nil
+	}
+	return nil
 }
 
 // MaxTransferOn returns the driver's largest transfer on a controller of cs: Spec.MaxTransfer
@@ -172,18 +196,20 @@ func MaxTransferOn(s Spec, cs nvmectrl.Spec) int {
 	return m
 }
 
-// addQueue creates I/O queue pair qid of depth entries, its vector and its command slots.
-func (d *Driver) addQueue(qid uint16, depth int, core *sim.Core) error {
+// addQueue creates I/O queue pair qid of depth entries with SQ priority class prio, its
+// vector and its command slots.
+func (d *Driver) addQueue(qid uint16, depth int, core *sim.Core, prio nvmectrl.Priority) (*queue, error) {
 	q := &queue{id: qid, depth: depth, phase: 1}
 	q.sqBase = d.mem.Alloc(depth * nvmectrl.SQESize)
 	q.cqBase = d.mem.Alloc(depth * nvmectrl.CQESize)
 	if st := d.ctrl.CreateCQ(nvmectrl.CQConfig{ID: qid, Base: q.cqBase, Entries: depth, IEN: true, Vector: qid}); !st.OK() {
-		return fmt.Errorf("nvmedrv %s: create I/O CQ %d: %v", d.name, qid, st)
+		return nil, fmt.Errorf("nvmedrv %s: create I/O CQ %d: %v", d.name, qid, st)
 	}
-	// QPRIO medium, as Linux does for every SQ (NVME_QUIRK_MEDIUM_PRIO_SQ, FACTS.md §1.6).
+	// QPRIO medium, as Linux does for every SQ (NVME_QUIRK_MEDIUM_PRIO_SQ, FACTS.md §1.6),
+	// unless a tenant's queue pairs ask for another class.
 	if st := d.ctrl.CreateSQ(nvmectrl.SQConfig{ID: qid, Base: q.sqBase, Entries: depth, CQID: qid,
-		Priority: nvmectrl.PrioMedium}); !st.OK() {
-		return fmt.Errorf("nvmedrv %s: create I/O SQ %d: %v", d.name, qid, st)
+		Priority: prio}); !st.OK() {
+		return nil, fmt.Errorf("nvmedrv %s: create I/O SQ %d: %v", d.name, qid, st)
 	}
 	// Tag depth q_depth − 1: the SQ can never overrun without reading SQHD (FACTS.md §1.4).
 	n := depth - 1
@@ -205,7 +231,7 @@ func (d *Driver) addQueue(qid uint16, depth int, core *sim.Core) error {
 	q.vec = v
 	d.vectors[qid] = v
 	d.queues = append(d.queues, q)
-	return nil
+	return q, nil
 }
 
 // VolatileWriteCache reports whether the controller has a volatile write cache (Identify

@@ -23,7 +23,9 @@ type Namespace struct {
 	typ    nvmectrl.NSType
 	upper  Upper
 	qs     []*queue // the queue pairs its requests go to
-	rr     int      // the next for round robin
+	rqs    []*queue // the queue pairs its reads go to, if not qs (Spec.WriteQueues)
+	rr     int      // the next of qs for round robin
+	rrr    int      // the next of rqs
 	// refused marks a namespace whose request was refused for want of a command
 	// identifier: the driver restarts its queue when a completion frees one.
 	refused bool
@@ -79,14 +81,15 @@ func (n *Namespace) Capacity() int64 { return int64(n.blocks) * n.lba }
 // Zoned reports whether the namespace uses the Zoned Namespace command set.
 func (n *Namespace) Zoned() bool { return n.typ == nvmectrl.NSZoned }
 
-// Queues returns how many I/O queue pairs the namespace's requests use.
-func (n *Namespace) Queues() int { return len(n.qs) }
+// Queues returns how many I/O queue pairs the namespace's requests use (its reads' and
+// its other requests' together).
+func (n *Namespace) Queues() int { return len(n.qs) + len(n.rqs) }
 
 // QueueIDs returns the identifiers of the namespace's I/O queue pairs.
 func (n *Namespace) QueueIDs() []uint16 {
-	ids := make([]uint16, len(n.qs))
-	for i, q := range n.qs {
-		ids[i] = q.id
+	var ids []uint16
+	for _, q := range append(n.qs[:len(n.qs):len(n.qs)], n.rqs...) {
+		ids = append(ids, q.id)
 	}
 	return ids
 }

@@ -106,21 +106,25 @@ func (d *Driver) cpuAfter(q *queue, t sim.Time, n int64) sim.Time {
 // pick returns the queue pair of the namespace for rq with a free command identifier, or
 // nil.
 func (ns *Namespace) pick(rq *blk.Request) *queue {
-	n := len(ns.qs)
+	qs, rr := ns.qs, &ns.rr
+	if ns.rqs != nil && rq.Op == blk.OpRead { // HCTX_TYPE_READ
+		qs, rr = ns.rqs, &ns.rrr
+	}
+	n := len(qs)
 	if ns.d.spec.QueueMap == MapTag {
 		if rq.Tag < 0 {
 			ns.d.bug("tag mapping needs a request tag, got %d", rq.Tag)
 		}
-		q := ns.qs[rq.Tag%n]
+		q := qs[rq.Tag%n]
 		if len(q.free) == 0 {
 			return nil
 		}
 		return q
 	}
 	for i := range n {
-		k := (ns.rr + i) % n
-		if q := ns.qs[k]; len(q.free) > 0 {
-			ns.rr = (k + 1) % n
+		k := (*rr + i) % n
+		if q := qs[k]; len(q.free) > 0 {
+			*rr = (k + 1) % n
 			return q
 		}
 	}
