@@ -126,4 +126,3 @@ func QueueTable(m *platforms.Machine) *report.ValueTable {
 	}
 	return g
 }
-
