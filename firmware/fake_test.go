@@ -89,6 +89,8 @@ type fakeHost struct {
 	fw   nvmectrl.Firmware
 	data map[*nvmectrl.Command][]byte
 	reqs map[*nvmectrl.Command]*req
+	// onSubmit, if set, sees each command with its data in place, before the firmware.
+	onSubmit func(c *nvmectrl.Command)
 }
 
 func (h *fakeHost) Spec() nvmectrl.Spec              { return h.spec }
@@ -127,6 +129,9 @@ type fake struct {
 	flash *fakeFlash
 	mem   *fakeMemory
 	host  *fakeHost
+	// mod, if set, edits each command before it is submitted (a placement identifier, a
+	// data length the controller would have set); its buffer grows to the DataLen it sets.
+	mod func(*nvmectrl.Command)
 }
 
 func newFake(t testing.TB, spec Spec, lbaSize int) *fake {
@@ -164,6 +169,12 @@ func (r *fake) cmdOn(p *sim.Proc, nsid uint32, op nvmectrl.Opcode, lba int64, bl
 		lbaSize = list[nsid-1].LBASize
 	}
 	buf := make([]byte, max(blocks*lbaSize, 16))
+	if r.mod != nil {
+		r.mod(c)
+		if c.DataLen > len(buf) {
+			buf = make([]byte, c.DataLen)
+		}
+	}
 	if op == nvmectrl.OpWrite {
 		for i, s := range stamps {
 			binary.LittleEndian.PutUint64(buf[i*4096:], s)
@@ -177,6 +188,9 @@ func (r *fake) cmdOn(p *sim.Proc, nsid uint32, op nvmectrl.Opcode, lba int64, bl
 	}
 	rq := &req{issued: p.Now()}
 	r.host.data[c], r.host.reqs[c] = buf, rq
+	if r.host.onSubmit != nil {
+		r.host.onSubmit(c)
+	}
 	r.host.fw.Submit(p.Now(), c)
 	for !rq.done {
 		p.Wait(&rq.sig)

@@ -100,6 +100,8 @@ type Firmware struct {
 	pending       inFlight
 	inflightBlock []uint16
 
+	// fdp is Flexible Data Placement (fdp.go), nil without it.
+	fdp *fdpState
 	// pl is the power-loss state: the out-of-band records and the cut (powerloss.go).
 	pl powerState
 	// ro is the read-only mode the drive enters at the end of its life (readonly.go).
@@ -193,6 +195,14 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	}
 	if err := f.buildNamespaces(host.Spec().NamespaceList()); err != nil {
 		return nil, err
+	}
+	if host.Spec().FDP.Enabled {
+		if ds.Faults.Enabled() {
+			return nil, errors.New("nvme.fdp.enabled: Flexible Data Placement with a fault model (flash.die.faults) is not modelled: a retired block's reclaim unit is not rebuilt")
+		}
+		if err := f.enableFDP(host.Spec()); err != nil {
+			return nil, err
+		}
 	}
 	f.hil.cmds = sim.NewQueue[*nvmectrl.Command](name+".cmdq", host.Spec().MaxCommands)
 	f.hil.idle = sim.NewQueue[*worker](name+".idle", spec.Workers)
@@ -403,6 +413,7 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 		})
 		f.pl.preconditioned(f, ftl.BlockID(b), n)
 	}
+	f.fdpPrecondition()
 	return nil
 }
 

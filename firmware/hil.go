@@ -37,6 +37,7 @@ type worker struct {
 	next    *nvmectrl.Command // taken, its first step booked; stepStart serves it
 	cmd     *nvmectrl.Command // being served, or nil
 	ns      *fwNamespace      // its namespace
+	ruh     int               // a write's reclaim unit handle (Flexible Data Placement, fdp.go)
 	off, n  int64             // its byte range
 	i, last int64             // next and last logical page
 	k       int64             // pages of the write chunk in flight
@@ -163,6 +164,10 @@ func (wk *worker) start() {
 			return
 		}
 		wk.deallocate()
+	case nvmectrl.OpIOMgmtReceive:
+		wk.ioMgmtReceive()
+	case nvmectrl.OpIOMgmtSend:
+		wk.ioMgmtSend()
 	case nvmectrl.OpWriteZeroes:
 		f.Stats.Trims++
 		if f.ro.on {
@@ -341,6 +346,10 @@ func (wk *worker) write() {
 		return
 	}
 	wk.ns.stats.WritePages += wk.last - wk.i + 1
+	if f.fdp != nil {
+		wk.ruh = f.placementHandle(wk.ns, wk.cmd)
+		f.fdp.hostBytes += uint64(wk.n)
+	}
 	f.announce(wk.cmd, wk.last-wk.i+1)
 	if wk.held {
 		wk.writeChunk()
@@ -360,7 +369,7 @@ func (h *hil) context(wk *worker) *worker {
 	} else {
 		cx = &worker{f: wk.f, detached: true}
 	}
-	cx.core, cx.cmd, cx.ns, cx.off, cx.n, cx.i, cx.last = wk.core, wk.cmd, wk.ns, wk.off, wk.n, wk.i, wk.last
+	cx.core, cx.cmd, cx.ns, cx.ruh, cx.off, cx.n, cx.i, cx.last = wk.core, wk.cmd, wk.ns, wk.ruh, wk.off, wk.n, wk.i, wk.last
 	wk.cmd = nil
 	return cx
 }
@@ -500,6 +509,9 @@ func (wk *worker) storePages() {
 				}
 			}
 		default:
+			if f.fdp != nil {
+				f.ftl.Place(j, wk.ruh)
+			}
 			f.storePage(cmd, j, wk.stamp)
 			wk.j++
 			wk.jStep = 0
@@ -758,6 +770,9 @@ func (wk *worker) zeroPage() {
 	stamp := wk.stamp
 	if wk.zword[wk.zi] {
 		stamp = 0
+	}
+	if f.fdp != nil { // Write Zeroes carries no directive: placement handle 0
+		f.ftl.Place(wk.zp[wk.zi], int(wk.ns.ph[0]))
 	}
 	f.storePage(wk.cmd, wk.zp[wk.zi], stamp)
 	f.evict.notify()

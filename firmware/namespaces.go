@@ -25,6 +25,7 @@ type fwNamespace struct {
 	lbaSize int
 	typ     nvmectrl.NSType
 	stats   NSStats
+	ph      []uint8 // FDP: placement handle i references reclaim unit handle ph[i] (fdp.go)
 }
 
 // NSStats are one namespace's host commands and pages.

@@ -212,3 +212,68 @@ func (f *Firmware) PutNamespaceStats(sn *sim.StatSnapshot) {
 		sn.PutInt(s.WritePages, st.WritePages)
 	}
 }
+
+// The Flexible Data Placement statistics (fdp.go), present only with nvme.fdp.enabled: the
+// FDP Statistics log page's counters since FDP was enabled (after preconditioning) and the
+// events logged, then each reclaim unit handle's host and GC pages and WAF.
+var (
+	StatFDPHostBytes = &sim.Stat{Name: "fdp_host_bytes_written", Unit: sim.UnitCount,
+		Desc: "FDP Statistics HBMW: bytes of host write commands", Row: "FDP bytes host written / media written / media erased"}
+	StatFDPMediaBytes = &sim.Stat{Name: "fdp_media_bytes_written", Unit: sim.UnitCount,
+		Desc: "FDP Statistics MBMW: bytes programmed to flash, host and GC", Row: "FDP bytes host written / media written / media erased"}
+	StatFDPErasedBytes = &sim.Stat{Name: "fdp_media_bytes_erased", Unit: sim.UnitCount,
+		Desc: "FDP Statistics MBE: bytes of flash erased", Row: "FDP bytes host written / media written / media erased"}
+	StatFDPEvents = &sim.Stat{Name: "fdp_events", Unit: sim.UnitCount,
+		Desc: "FDP events logged (host and controller events)", Row: "FDP events"}
+)
+
+// RUHStatSet is the statistics of one reclaim unit handle.
+type RUHStatSet struct {
+	HostPages, GCPages, WAF, ReclaimUnits *sim.Stat
+}
+
+// StatRUH holds the statistics of reclaim unit handles 0 … nvmectrl.MaxReclaimUnitHandles−1.
+var StatRUH = func() (s [nvmectrl.MaxReclaimUnitHandles]RUHStatSet) {
+	for h := range s {
+		row := fmt.Sprintf("FDP handle %d: host / GC pages / reclaim units / WAF", h)
+		s[h] = RUHStatSet{
+			HostPages: &sim.Stat{Name: fmt.Sprintf("fdp_ruh%d_host_pages", h), Unit: sim.UnitPages,
+				Desc: fmt.Sprintf("logical pages the host wrote to flash through reclaim unit handle %d", h), Row: row},
+			GCPages: &sim.Stat{Name: fmt.Sprintf("fdp_ruh%d_gc_pages", h), Unit: sim.UnitPages,
+				Desc: fmt.Sprintf("pages of reclaim unit handle %d's data GC moved", h), Row: row},
+			ReclaimUnits: &sim.Stat{Name: fmt.Sprintf("fdp_ruh%d_reclaim_units", h), Unit: sim.UnitCount,
+				Desc: fmt.Sprintf("reclaim units reclaim unit handle %d has started", h), Row: row},
+			WAF: &sim.Stat{Name: fmt.Sprintf("fdp_ruh%d_waf", h), Unit: sim.UnitRatio,
+				Desc: fmt.Sprintf("write amplification of reclaim unit handle %d's data: (host + GC) / host pages", h), Row: row},
+		}
+	}
+	return s
+}()
+
+// FDPStatList returns the FDP statistics as one list, for a catalogue.
+func FDPStatList() []*sim.Stat {
+	out := []*sim.Stat{StatFDPHostBytes, StatFDPMediaBytes, StatFDPErasedBytes, StatFDPEvents}
+	for _, s := range StatRUH {
+		out = append(out, s.HostPages, s.GCPages, s.ReclaimUnits, s.WAF)
+	}
+	return out
+}
+
+// PutFDPStats puts the FDP statistics into sn when FDP is on.
+func (f *Firmware) PutFDPStats(sn *sim.StatSnapshot) {
+	if f.fdp == nil {
+		return
+	}
+	info := f.FDPInfo()
+	sn.PutInt(StatFDPHostBytes, int64(info.HostBytes))
+	sn.PutInt(StatFDPMediaBytes, int64(info.MediaBytes))
+	sn.PutInt(StatFDPErasedBytes, int64(info.ErasedBytes))
+	sn.PutInt(StatFDPEvents, int64(len(info.HostEvents)+len(info.CtrlEvents))+f.fdp.eventsLost)
+	for h := range f.ftl.Handles() {
+		s, st := StatRUH[h], f.ftl.HandleStats(h)
+		sn.PutInt(s.HostPages, st.HostWrites)
+		sn.PutInt(s.GCPages, st.GCWrites)
+		sn.PutInt(s.ReclaimUnits, st.ReclaimUnits)
+		sn.Put(s.WAF, st.WAF())
+	}
+}

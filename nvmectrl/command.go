@@ -135,6 +135,14 @@ func (c *Controller) deliver(now sim.Time, cmd *Command) {
 			}
 		case OpDatasetManagement:
 			cmd.DataLen = (int(e.DW(10)&0xFF) + 1) * 16 // NR is 0's based; 16 B per range
+		case OpZoneAppend:
+			cmd.DataLen = e.Blocks() * c.ns[nsid-1].LBASize
+		case OpIOMgmtReceive:
+			cmd.DataLen = (int(e.DW(11)) + 1) * 4 // NUMD, 0's based dwords
+		case OpIOMgmtSend:
+			cmd.DataLen = (int(e.DW(10)>>16) + 1) * 2 // MOS: placement identifiers, 0's based
+		case OpZoneMgmtReceive:
+			cmd.DataLen = (int(e.DW(12)) + 1) * 4 // NUMD, 0's based dwords
 		}
 		if cmd.DataLen > c.spec.MaxTransfer {
 			c.fail(now, cmd, StatusInvalidField)

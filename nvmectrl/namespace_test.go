@@ -148,7 +148,7 @@ func TestNamespaceValidate(t *testing.T) {
 	s = DefaultSpec()
 	s.FDP = FDP{Enabled: true, Handles: 200}
 	err = s.Validate()
-	require.ErrorContains(t, err, "nvmectrl.fdp.handles: 200 is not in 1..128")
+	require.ErrorContains(t, err, "nvmectrl.fdp.handles: 200 is not in 1..16")
 	require.ErrorContains(t, err, "nvmectrl.hint_carrier: cdw13 carries FastDrain's hint page count in DSPEC")
 	s.FDP.Handles, s.HintCarrier = 4, HintCDW2
 	require.NoError(t, s.Validate())

@@ -33,7 +33,7 @@ var Statistics = sim.NewCatalogue(append([]*sim.Stat{
 	firmware.StatAboveHigh, firmware.StatBackgroundIdle, firmware.StatBackgroundBusy,
 	firmware.StatReadsBehindArray, firmware.StatReadsBehindBackground, firmware.StatReadSuspends,
 	StatHighSetTime, StatHighSetShare},
-	append(firmware.NamespaceStatList(), sim.StatEvents)...)...,
+	append(append(firmware.NamespaceStatList(), firmware.FDPStatList()...), sim.StatEvents)...)...,
 )
 
 // Snapshot takes machine m's statistics (Statistics) once, at the end of the work: the
@@ -47,6 +47,7 @@ func Snapshot(m *platforms.Machine, wastedBefore int64) *sim.StatSnapshot {
 	fw.PutStats(sn)
 	fw.FTL().PutStats(sn, wastedBefore)
 	fw.PutNamespaceStats(sn)
+	fw.PutFDPStats(sn)
 	if m.Config.Flash.Die.Faults.Enabled() { // fault rows only with a fault model
 		fw.PutFaultStats(sn)
 		m.Host.Cache.PutErrorStats(sn)

@@ -32,11 +32,11 @@ var cutSets = []string{"--set", "firmware.power_loss.enabled=true", "--set", "fi
 
 // expectedStats are the statistics a fastdrain-small run with a fault model reports: the
 // whole catalogue but page_slots_padded (one mapping unit a page: no slot is padded) and
-// pages_programmed_tsb (TLC dies: no QLC top page) and the per-namespace statistics (one
-// namespace: none).
+// pages_programmed_tsb (TLC dies: no QLC top page), the per-namespace statistics (one
+// namespace: none) and the FDP ones (FDP off).
 func expectedStats() []string {
 	perNS := map[*sim.Stat]bool{}
-	for _, s := range firmware.NamespaceStatList() {
+	for _, s := range append(firmware.NamespaceStatList(), firmware.FDPStatList()...) {
 		perNS[s] = true
 	}
 	var names []string
