@@ -131,6 +131,17 @@ func (d *RawDevice) Do(p *sim.Proc, op uflip.Op, offset, size int64) (sim.Time, 
 // a read, stamps is filled with what the device returns. stamps must hold
 // nvmedrv.StampPages(offset, size) entries, or be nil for no data.
 func (d *RawDevice) DoData(p *sim.Proc, op uflip.Op, offset, size int64, stamps []uint64) (sim.Time, error) {
+	return d.DoStream(p, op, offset, size, stamps, 0)
+}
+
+// WriteStreams returns the write streams the namespace offers (Linux 6.16's
+// max_write_streams: one per FDP placement identifier), 0 without Flexible Data Placement.
+func (d *RawDevice) WriteStreams() int { return d.h.Driver.Namespace(d.nsid).WriteStreams() }
+
+// DoStream is DoData with a write carrying write stream stream (1 … WriteStreams; 0 none),
+// as io_uring's sqe->write_stream on an O_DIRECT write (Linux 6.16): the NVMe driver sends
+// it with the stream's FDP placement identifier. Other operations ignore the stream.
+func (d *RawDevice) DoStream(p *sim.Proc, op uflip.Op, offset, size int64, stamps []uint64, stream int) (sim.Time, error) {
 	var bop blk.Op
 	switch op {
 	case uflip.OpRead:
@@ -151,7 +162,12 @@ func (d *RawDevice) DoData(p *sim.Proc, op uflip.Op, offset, size int64, stamps 
 		return 0, fmt.Errorf("hostos: raw device: %v of %d B at %d needs %d stamps, got %d",
 			op, size, offset, nvmedrv.StampPages(offset, size), len(stamps))
 	}
-	return d.submit(p, bop, offset, size, stamps)
+	if op != uflip.OpWrite {
+		stream = 0
+	} else if stream != 0 && (stream < 0 || stream > d.WriteStreams()) {
+		return 0, fmt.Errorf("hostos: raw device: write stream %d; the namespace has %d (one per FDP placement identifier)", stream, d.WriteStreams())
+	}
+	return d.submit(p, bop, offset, size, stamps, uint8(stream))
 }
 
 // Discard deallocates size bytes at offset (BLKDISCARD: REQ_OP_DISCARD, NVMe Dataset
@@ -160,7 +176,7 @@ func (d *RawDevice) Discard(p *sim.Proc, offset, size int64) (sim.Time, error) {
 	if err := d.check(blk.OpDiscard, offset, size); err != nil {
 		return 0, err
 	}
-	return d.submit(p, blk.OpDiscard, offset, size, nil)
+	return d.submit(p, blk.OpDiscard, offset, size, nil, 0)
 }
 
 // check validates the range of one call.
@@ -183,7 +199,7 @@ func (d *RawDevice) check(op blk.Op, offset, size int64) error {
 
 // submit charges the syscall, sends one bio and blocks p until it completes. It returns the
 // latency and the bio's completion status.
-func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []uint64) (sim.Time, error) {
+func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []uint64, stream uint8) (sim.Time, error) {
 	start := p.Now()
 	io := d.get()
 	// O_DIRECT: REQ_SYNC, and REQ_IDLE on writes (dio_bio_write_op), which wbt does not
@@ -193,6 +209,7 @@ func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []
 	b := &io.bio
 	b.Op, b.Offset, b.Size, b.Sync, b.Idle = op, offset, size, true, op == blk.OpWrite
 	b.FUA, b.Wake = op == blk.OpWrite && d.fua, &io.sig
+	b.WriteStream = stream
 	io.q = d.q
 	if stamps != nil {
 		io.data.Stamps = stamps

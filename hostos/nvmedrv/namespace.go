@@ -21,11 +21,14 @@ type Namespace struct {
 	lba    int64  // logical block size, bytes (Identify Namespace FLBAS)
 	blocks uint64 // NSZE
 	typ    nvmectrl.NSType
-	upper  Upper
-	qs     []*queue // the queue pairs its requests go to
-	rqs    []*queue // the queue pairs its reads go to, if not qs (Spec.WriteQueues)
-	rr     int      // the next of qs for round robin
-	rrr    int      // the next of rqs
+	// plids are the namespace's FDP placement identifiers (ns->head->plids): write stream
+	// s carries plids[s−1]. Empty without Flexible Data Placement.
+	plids []uint16
+	upper Upper
+	qs    []*queue // the queue pairs its requests go to
+	rqs   []*queue // the queue pairs its reads go to, if not qs (Spec.WriteQueues)
+	rr    int      // the next of qs for round robin
+	rrr   int      // the next of rqs
 	// refused marks a namespace whose request was refused for want of a command
 	// identifier: the driver restarts its queue when a completion frees one.
 	refused bool
@@ -49,6 +52,9 @@ func (d *Driver) probeNamespaces(id [nvmectrl.IdentifySize]byte) error {
 		if _, zoned := d.ctrl.IdentifyZonedNamespace(nsid); zoned {
 			ns.typ = nvmectrl.NSZoned
 		}
+		if binary.LittleEndian.Uint32(id[nvmectrl.IdentifyCTRATT:])&nvmectrl.CTRATTFDPS != 0 && d.cspec.FDP.Enabled {
+			ns.plids = d.placementIDs(nsid)
+		}
 		d.nss = append(d.nss, ns)
 	}
 	if len(d.nss) == 0 {
@@ -56,6 +62,27 @@ func (d *Driver) probeNamespaces(id [nvmectrl.IdentifySize]byte) error {
 	}
 	return nil
 }
+
+// placementIDs returns namespace nsid's placement identifiers as Linux 6.16's
+// nvme_query_fdp_info learns them (one per Reclaim Unit Handle Status descriptor, from I/O
+// Management Receive): with one reclaim group (RGIF 0) the identifier of placement handle
+// i is i. The model reads the handle list from the controller's spec instead of issuing
+// the command at probe, which changes no result (probe is outside the timed run).
+func (d *Driver) placementIDs(nsid uint32) []uint16 {
+	n := len(d.cspec.NamespaceList()[nsid-1].PlacementHandles)
+	if n == 0 {
+		n = d.cspec.FDP.ReclaimUnitHandles()
+	}
+	ids := make([]uint16, n)
+	for i := range ids {
+		ids[i] = uint16(i)
+	}
+	return ids
+}
+
+// WriteStreams returns the write streams the namespace offers (max_write_streams, Linux
+// 6.16: one per FDP placement identifier), 0 without Flexible Data Placement.
+func (n *Namespace) WriteStreams() int { return len(n.plids) }
 
 // Namespace returns namespace nsid (1 …), or nil if the controller has none by that NSID.
 func (d *Driver) Namespace(nsid uint32) *Namespace {

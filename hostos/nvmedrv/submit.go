@@ -160,6 +160,14 @@ func (d *Driver) build(e *nvmectrl.SQE, cid uint16, s *slot, rq *blk.Request) {
 			d.cspec.HintCarrier.Encode(e, nvmectrl.Hint{Victim: true, Pages: pages})
 			d.Stats.Hinted++
 		}
+		if rq.WriteStream != 0 && op == nvmectrl.OpWrite {
+			// nvme_setup_rw (Linux 6.16): a write of stream s carries DTYPE 2h (data
+			// placement) and the namespace's s-th placement identifier in DSPEC.
+			if int(rq.WriteStream) > len(ns.plids) {
+				d.bug("write stream %d on namespace %d, which has %d", rq.WriteStream, nsid, len(ns.plids))
+			}
+			e.SetPlacementID(ns.plids[rq.WriteStream-1])
+		}
 	case blk.OpFlush:
 		e.SetOpcode(nvmectrl.OpFlush)
 		e.SetCID(cid)
