@@ -56,6 +56,13 @@ func (f *Firmware) enableFDP(cs nvmectrl.Spec) error {
 		}
 	}
 	f.fdp = &fdpState{spec: cs.FDP}
+	f.ftl.OnImplicitUpdate(func(h int, _ int64) {
+		// The FTL moved handle h to a fresh reclaim unit on its own (a blocked one: ftl
+		// placement.allocate): controller event 81h, no PID or NSID (the handle may be
+		// any namespace's).
+		f.fdp.event(true, nvmectrl.FDPEvent{Type: nvmectrl.EventImplicitlyModifiedRUH, PID: nvmectrl.NoPlacementID,
+			RUHID: uint16(h), At: f.eng.Now()})
+	})
 	return nil
 }
 

@@ -76,7 +76,15 @@ type placement struct {
 	ru         []reclaimUnit // per handle: its current RU
 	gcWP       [][]BlockID   // per persistent handle: its GC write point per plane
 	stats      []HandleStats
+	// implicit, if set, is told when the FTL moves a handle to a fresh RU on its own
+	// (blocked below): the handle and the pages its previous RU had taken.
+	implicit func(h int, written int64)
 }
+
+// OnImplicitUpdate sets the function told when the FTL moves a handle to a fresh reclaim
+// unit without the host asking (the FDP controller event Implicitly Modified Reclaim Unit
+// Handle, 81h).
+func (f *FTL) OnImplicitUpdate(fn func(h int, written int64)) { f.place.implicit = fn }
 
 // EnablePlacement turns Flexible Data Placement on with one reclaim unit handle per entry
 // of persistent (true: persistently isolated; false: initially isolated). Call it on a
@@ -177,8 +185,59 @@ func (p *placement) freshRU(h int) {
 // allocate places a host write of lpn on die for its handle (Place): the next page of the
 // handle's RU block on the die's next plane, opening it if this RU has none there yet. It
 // fails with ErrNoSpace if the die's blocks of the RU are full (or cannot be opened outside
-// the GC reserve) while the RU is not.
+// the GC reserve) while the RU is not, unless the RU is blocked: no plane of it can take a
+// page (each full, or with no free block outside the GC reserve to open) while this die
+// could open a block. A blocked RU would refuse the handle's data on every die until GC
+// frees blocks on the missing planes (and never, once GC has stopped at a power cut), so
+// the controller moves the handle to a fresh RU on its own, as the specification lets it
+// (the Implicitly Modified Reclaim Unit Handle event).
 func (p *placement) allocate(lpn int64, die int) (PPN, error) {
+	pg, err := p.place(lpn, die)
+	if err == nil {
+		return pg, nil
+	}
+	h := int(p.next[lpn])
+	if p.ru[h].written == 0 || !p.blocked(h) || !p.canOpen(die) {
+		return NoPage, err
+	}
+	written := p.ru[h].written
+	p.freshRU(h)
+	if p.implicit != nil {
+		p.implicit(h, written)
+	}
+	return p.place(lpn, die)
+}
+
+// blocked reports whether handle h's RU can take no page on any plane.
+func (p *placement) blocked(h int) bool {
+	f := p.f
+	for pi, b := range p.ru[h].blocks {
+		switch {
+		case b == retiredMember:
+		case b == NoBlock:
+			if f.planes[pi].freeN > f.cfg.GCReserve {
+				return false
+			}
+		case f.blocks[b].state == stOpen:
+			return false
+		}
+	}
+	return true
+}
+
+// canOpen reports whether some plane of die has a free block outside the GC reserve.
+func (p *placement) canOpen(die int) bool {
+	f := p.f
+	for pl := range f.g.Planes {
+		if f.planes[die*f.g.Planes+pl].freeN > f.cfg.GCReserve {
+			return true
+		}
+	}
+	return false
+}
+
+// place is allocate within the handle's current RU (a fresh one once it is full).
+func (p *placement) place(lpn int64, die int) (PPN, error) {
 	f := p.f
 	h := int(p.next[lpn])
 	ru := &p.ru[h]

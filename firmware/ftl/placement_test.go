@@ -136,3 +136,40 @@ func TestPlacementRefused(t *testing.T) {
 	f = newFTL(t, small(), func(c *Config) { c.Mapping, c.LogBlocks, c.OverProvisioning = "bast", 2, 0.5 })
 	require.ErrorContains(t, f.EnablePlacement([]bool{false}), "page-level mapping")
 }
+
+// TestPlacementImplicitUpdate works a blocked reclaim unit by hand on small() (2 dies × 2
+// planes × 8 blocks of 16 pages, GC reserve 1 block a plane). Handle 1 writes one page on
+// die 1 and is moved to a fresh RU, 14 times: its round robin alternates die 1's planes,
+// so each gives up 7 blocks and keeps 8 − 7 = 1 free, the reserve. Handle 0 fills its RU's
+// blocks on die 0 (32 pages: blocks 0 and 8). Its RU is now blocked: die 0's blocks are
+// full, die 1's cannot be opened outside the reserve. A write on die 1, which has no
+// block to open, fails (ErrNoSpace) and changes nothing. A write on die 0, which has free
+// blocks, moves handle 0 to a fresh RU on the FTL's own (the implicit-update hook hears of
+// handle 0 with 32 pages taken) and lands in plane 0's next free block, 1.
+func TestPlacementImplicitUpdate(t *testing.T) {
+	f := fdpFTL(t, false, false)
+	type update struct {
+		h       int
+		written int64
+	}
+	var heard []update
+	f.OnImplicitUpdate(func(h int, written int64) { heard = append(heard, update{h, written}) })
+	for i := int64(0); i < 14; i++ {
+		writeAs(t, f, 200+i, 1, 1)
+		require.Equal(t, int64(1), f.UpdateHandle(1))
+	}
+	require.Equal(t, 1, f.planes[2].freeN)
+	require.Equal(t, 1, f.planes[3].freeN)
+	for lpn := int64(0); lpn < 32; lpn++ {
+		writeAs(t, f, lpn, 0, 0)
+	}
+	f.Place(32, 0)
+	_, err := f.WriteHost(32, 1, Background)
+	require.ErrorIs(t, err, ErrNoSpace)
+	require.Empty(t, heard)
+	require.Equal(t, int64(1), f.HandleStats(0).ReclaimUnits)
+	require.Equal(t, BlockID(1), writeAs(t, f, 32, 0, 0))
+	require.Equal(t, []update{{0, 32}}, heard)
+	require.Equal(t, int64(2), f.HandleStats(0).ReclaimUnits)
+	require.NoError(t, f.Check())
+}
