@@ -13,32 +13,19 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// fdpJobs are two tenants on the namespace, run side by side: hot rewrites a 4 MiB region
-// (1,024 pages) eight times over, cold writes 32 MiB once at random in a 40 MiB region
-// (fio's random map: 8,192 distinct pages of its 10,240). With placement, hot writes
-// through placement ID index 0 and cold through index 1.
-func fdpJobs(placed bool) string {
-	doc := `[global]
-ioengine=io_uring
-direct=1
-bs=4k
-iodepth=8
-filename=/dev/nvme0n1
-rw=randwrite
-io_size=32m
-[hot]
-offset=0
-size=4m
-PLI0
-[cold]
-offset=4m
-size=40m
-PLI1
-`
+// fdpJobs are docs/placement-jobs' two tenants on the namespace, run side by side (the
+// study of docs/placement.md): hot rewrites a 4 MiB region (1,024 pages) eight times over,
+// cold writes 32 MiB once at random in a 40 MiB region (fio's random map: 8,192 distinct
+// pages of its 10,240). With placement (tenants-fdp.fio), hot writes through placement ID
+// index 0 and cold through index 1.
+func fdpJobs(t *testing.T, placed bool) string {
+	name := "tenants.fio"
 	if placed {
-		return strings.NewReplacer("PLI0", "fdp=1\nfdp_pli=0", "PLI1", "fdp=1\nfdp_pli=1").Replace(doc)
+		name = "tenants-fdp.fio"
 	}
-	return strings.NewReplacer("PLI0", "", "PLI1", "").Replace(doc)
+	b, err := os.ReadFile(filepath.Join("..", "docs", "placement-jobs", name))
+	require.NoError(t, err)
+	return string(b)
 }
 
 // runFDP runs fdpJobs on the tiny machine (its 64 MiB half filled by preconditioning)
@@ -60,7 +47,7 @@ func runFDP(t *testing.T, fdpOn, placed bool) *platforms.Machine {
 	require.NoError(t, err)
 	fm, err := hostos.NewFioMachine(m.Host, raw, false)
 	require.NoError(t, err)
-	jobs, err := fio.Decode(strings.NewReader(fdpJobs(placed)), "tenants.fio")
+	jobs, err := fio.Decode(strings.NewReader(fdpJobs(t, placed)), "tenants.fio")
 	require.NoError(t, err)
 	var runErr error
 	m.Eng.Spawn("fio", func(p *sim.Proc) {
