@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/internal/testtier"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -227,4 +228,27 @@ func TestFDPDurabilityUnderPowerCuts(t *testing.T) {
 			require.Positive(t, moved, "GC moved handles' data")
 		})
 	}
+}
+
+// TestFDPRefused: FDP is refused, naming the field, with a fault model (a retired block's
+// reclaim unit is not rebuilt) and with sub-page mapping (several handles' 4 KiB units
+// would share a flash page).
+func TestFDPRefused(t *testing.T) {
+	build := func(spec Spec, d die.Spec) error {
+		eng := sim.NewEngine()
+		fl := &fakeFlash{eng: eng, geo: FlashGeometry{Channels: 2, DiesPerChannel: 2, Die: d},
+			free: make([]sim.Time, 4), pages: map[ftlPage]uint64{}}
+		cs := fdpCtrl(2, nvmectrl.InitiallyIsolated)
+		h := &fakeHost{spec: cs, eng: eng, data: map[*nvmectrl.Command][]byte{}, reqs: map[*nvmectrl.Command]*req{}}
+		_, err := NewOnPorts("ssd.fw", spec, eng, Ports{Flash: fl, Memory: &fakeMemory{}, Host: h})
+		return err
+	}
+	faulty := smallDie()
+	faulty.Faults.FactoryBad = 1
+	require.ErrorContains(t, build(smallSpec(Vanilla, "sequential"), faulty),
+		"nvme.fdp.enabled: Flexible Data Placement with a fault model (flash.die.faults) is not modelled")
+	big := smallDie()
+	big.PageSize, big.Slots = 8192, 2
+	require.ErrorContains(t, build(smallSpec(Vanilla, "sequential"), big),
+		"nvme.fdp.enabled: Flexible Data Placement needs one mapping unit a flash page")
 }

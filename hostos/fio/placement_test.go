@@ -112,3 +112,25 @@ func TestFDPStreamSelection(t *testing.T) {
 	_, err = runJobs(t, &streamDev{n: 4}, []Job{job([]int{4}, "", Write)})
 	require.ErrorContains(t, err, "fdp_pli index 4: the namespace has 4 placement identifiers (0 … 3)")
 }
+
+// FuzzFDPPLI fuzzes fdp_pli's parser: it never panics, and a list it accepts holds 1 … 16
+// indices, each a placement ID index 0 … 65535.
+func FuzzFDPPLI(f *testing.F) {
+	for _, s := range []string{"0", "0,2-4", "1, 3", "0-15", "0-16", "4-2", "", ",", "0x10", "-1", "1-", "65535", "65536", "0-65535"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var j Job
+		if err := setFDPPLI(&j, s, setCtx{}); err != nil {
+			return
+		}
+		if len(j.FDPPLI) < 1 || len(j.FDPPLI) > maxPlacementIDs {
+			t.Fatalf("fdp_pli=%q gave %d indices", s, len(j.FDPPLI))
+		}
+		for _, i := range j.FDPPLI {
+			if i < 0 || i > 0xFFFF {
+				t.Fatalf("fdp_pli=%q gave index %d", s, i)
+			}
+		}
+	})
+}
