@@ -130,17 +130,26 @@ func (f *Firmware) FDPInfo() nvmectrl.FDPInfo {
 	return info
 }
 
+// managementOp reports whether an I/O Management command asks for operation mo (CDW10
+// bits 7:0) with FDP on; otherwise it completes it with Invalid Field and reports false.
+func (wk *worker) managementOp(mo uint8) bool {
+	if wk.f.fdp == nil || uint8(wk.cmd.SQE.DW(10)) != mo {
+		wk.finish(nvmectrl.StatusInvalidField)
+		return false
+	}
+	return true
+}
+
 // ioMgmtReceive serves I/O Management Receive: Management Operation 01h (CDW10 bits 7:0)
 // returns the Reclaim Unit Handle Status of the command's namespace, one descriptor per
 // placement handle: its PID, reclaim unit handle and the logical blocks its reclaim unit
 // can still take (RUAMW). Without FDP, or another operation, it is Invalid Field.
 func (wk *worker) ioMgmtReceive() {
-	f := wk.f
-	cmd := wk.cmd
-	if f.fdp == nil || uint8(cmd.SQE.DW(10)) != nvmectrl.IOMgmtReclaimUnitStatus {
-		wk.finish(nvmectrl.StatusInvalidField)
+	if !wk.managementOp(nvmectrl.IOMgmtReclaimUnitStatus) {
 		return
 	}
+	f := wk.f
+	cmd := wk.cmd
 	ns := wk.ns
 	per := uint64(f.spec.PageSize / ns.lbaSize)
 	ds := make([]nvmectrl.RUHStatus, len(ns.ph))
@@ -160,12 +169,11 @@ func (wk *worker) ioMgmtReceive() {
 // whose reclaim unit held data but was not full is logged (Reclaim Unit Not Fully
 // Written). A placement identifier the namespace lacks is Invalid Field.
 func (wk *worker) ioMgmtSend() {
-	f := wk.f
-	cmd := wk.cmd
-	if f.fdp == nil || uint8(cmd.SQE.DW(10)) != nvmectrl.IOMgmtReclaimUnitUpdate {
-		wk.finish(nvmectrl.StatusInvalidField)
+	if !wk.managementOp(nvmectrl.IOMgmtReclaimUnitUpdate) {
 		return
 	}
+	f := wk.f
+	cmd := wk.cmd
 	now := f.eng.Now()
 	f.at(max(now, f.host.ReadHostData(now, cmd, 0, cmd.DataLen)), wk, stepRUHUpdate)
 }

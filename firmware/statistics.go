@@ -176,18 +176,20 @@ var StatNS = func() (s [nvmectrl.MaxNamespaces]NSStatSet) {
 		cmds := fmt.Sprintf("namespace %d: read / write commands", n)
 		pages := fmt.Sprintf("namespace %d: pages read / written", n)
 		s[i] = NSStatSet{
-			Reads: &sim.Stat{Name: fmt.Sprintf("ns%d_read_commands", n), Unit: sim.UnitCount,
-				Desc: fmt.Sprintf("host read commands to namespace %d", n), Row: cmds},
-			Writes: &sim.Stat{Name: fmt.Sprintf("ns%d_write_commands", n), Unit: sim.UnitCount,
-				Desc: fmt.Sprintf("host write commands to namespace %d", n), Row: cmds},
-			ReadPages: &sim.Stat{Name: fmt.Sprintf("ns%d_read_pages", n), Unit: sim.UnitPages,
-				Desc: fmt.Sprintf("4 KiB logical pages host reads of namespace %d covered", n), Row: pages},
-			WritePages: &sim.Stat{Name: fmt.Sprintf("ns%d_write_pages", n), Unit: sim.UnitPages,
-				Desc: fmt.Sprintf("4 KiB logical pages host writes to namespace %d covered", n), Row: pages},
+			Reads:      numbered("ns%d_read_commands", sim.UnitCount, "host read commands to namespace %d", cmds, n),
+			Writes:     numbered("ns%d_write_commands", sim.UnitCount, "host write commands to namespace %d", cmds, n),
+			ReadPages:  numbered("ns%d_read_pages", sim.UnitPages, "4 KiB logical pages host reads of namespace %d covered", pages, n),
+			WritePages: numbered("ns%d_write_pages", sim.UnitPages, "4 KiB logical pages host writes to namespace %d covered", pages, n),
 		}
 	}
 	return s
 }()
+
+// numbered returns the statistic of a numbered thing (namespace or handle n): name and
+// desc are formats taking n.
+func numbered(name string, unit sim.Unit, desc, row string, n int) *sim.Stat {
+	return &sim.Stat{Name: fmt.Sprintf(name, n), Unit: unit, Desc: fmt.Sprintf(desc, n), Row: row}
+}
 
 // NamespaceStatList returns StatNS as one list, namespace by namespace, for a catalogue.
 func NamespaceStatList() []*sim.Stat {
@@ -237,14 +239,10 @@ var StatRUH = func() (s [nvmectrl.MaxReclaimUnitHandles]RUHStatSet) {
 	for h := range s {
 		row := fmt.Sprintf("FDP handle %d: host / GC pages / reclaim units / WAF", h)
 		s[h] = RUHStatSet{
-			HostPages: &sim.Stat{Name: fmt.Sprintf("fdp_ruh%d_host_pages", h), Unit: sim.UnitPages,
-				Desc: fmt.Sprintf("logical pages the host wrote to flash through reclaim unit handle %d", h), Row: row},
-			GCPages: &sim.Stat{Name: fmt.Sprintf("fdp_ruh%d_gc_pages", h), Unit: sim.UnitPages,
-				Desc: fmt.Sprintf("pages of reclaim unit handle %d's data GC moved", h), Row: row},
-			ReclaimUnits: &sim.Stat{Name: fmt.Sprintf("fdp_ruh%d_reclaim_units", h), Unit: sim.UnitCount,
-				Desc: fmt.Sprintf("reclaim units reclaim unit handle %d has started", h), Row: row},
-			WAF: &sim.Stat{Name: fmt.Sprintf("fdp_ruh%d_waf", h), Unit: sim.UnitRatio,
-				Desc: fmt.Sprintf("write amplification of reclaim unit handle %d's data: (host + GC) / host pages", h), Row: row},
+			HostPages:    numbered("fdp_ruh%d_host_pages", sim.UnitPages, "logical pages the host wrote to flash through reclaim unit handle %d", row, h),
+			GCPages:      numbered("fdp_ruh%d_gc_pages", sim.UnitPages, "pages of reclaim unit handle %d's data GC moved", row, h),
+			ReclaimUnits: numbered("fdp_ruh%d_reclaim_units", sim.UnitCount, "reclaim units reclaim unit handle %d has started", row, h),
+			WAF:          numbered("fdp_ruh%d_waf", sim.UnitRatio, "write amplification of reclaim unit handle %d's data: (host + GC) / host pages", row, h),
 		}
 	}
 	return s
