@@ -108,7 +108,11 @@ func (r *Execution) open(q *sim.Proc, c *copyRun) ([]span, error) {
 			if err != nil {
 				return nil, err
 			}
-			if bs := r.m.BlockSize(); j.MinBS()%bs != 0 || j.Align()%bs != 0 {
+			bs := r.m.BlockSize()
+			if b, ok := t.(interface{ BlockSize() int64 }); ok {
+				bs = b.BlockSize() // the namespace's own LBA size
+			}
+			if j.MinBS()%bs != 0 || j.Align()%bs != 0 {
 				return nil, fmt.Errorf("%s: direct I/O of %d bytes (alignment %d) on a namespace of %d-byte logical blocks: Linux fails it with EINVAL (block/fops.c); a namespace of smaller blocks is --set nvme.lba_size=512", name, j.MinBS(), j.Align(), bs)
 			}
 			if j.FDP && c.place == nil {
