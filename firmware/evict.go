@@ -246,8 +246,8 @@ func (ev *evictor) decide() Decision {
 // evictRound issues up to limit pages of the round in progress in mode and returns how many
 // it sent. A round visits, in channel-first interleaved order from its round-robin start
 // (ev.start), the dies in the scheduler's open set for the mode: foreground fills each up to
-// ForegroundPerDie programs queued; background sends one page to each, up to BackgroundMax
-// in flight. A call that stops at limit leaves the round's place (ev.pass, ev.cursor) where
+// ForegroundPerDie programs queued; background sends one page to each, up to the background
+// budget in flight (bgBudget). A call that stops at limit leaves the round's place (ev.pass, ev.cursor) where
 // the next call goes on: at the die it was filling (foreground) or the one after it
 // (background), so the round's issue steps together send what one uninterrupted round would.
 func (f *Firmware) evictRound(mode EvictMode, limit int) int {
