@@ -90,6 +90,9 @@ type Firmware struct {
 	sched *scheduler
 	// activity is the per-die estimate of the applications' use of the dies (activity.go).
 	activity hostActivity
+	// bgBudget is the most background programs in flight: BackgroundMax, bounded by
+	// BackgroundShare of the dies (backgroundBudget).
+	bgBudget int
 	gc       collector
 	// faults counts the flash faults handled (faults.go).
 	faults FaultStats
@@ -231,6 +234,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	}
 	f.activity = newHostActivity(geo.Dies(), max(half, 1))
 	f.fastPaging = fl.FastPaging()
+	f.bgBudget = backgroundBudget(spec.Buffer, geo.Dies())
 	f.sched = newScheduler(f)
 	if err := f.scanFactoryBad(); err != nil {
 		return nil, err
