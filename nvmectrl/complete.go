@@ -89,6 +89,9 @@ func (c *Controller) write(now sim.Time, q *complQueue, cmd *Command) {
 // cqeArrive puts the CQE's bytes into the host's CQ ring and frees the command's slot.
 func (c *Controller) cqeArrive(now sim.Time, cmd *Command) {
 	c.mem.WriteCQE(cmd.cqAddr, &cmd.cqe)
+	if c.qstats {
+		c.countQueue(now, cmd)
+	}
 	c.releaseSlot(now, cmd)
 }
 
@@ -115,6 +118,9 @@ func (c *Controller) landed(now sim.Time) {
 		cmd := c.landings[n].cmd
 		c.landings[n].cmd = nil
 		c.mem.WriteCQE(cmd.cqAddr, &cmd.cqe)
+		if c.qstats {
+			c.countQueue(c.landings[n].at, cmd)
+		}
 		c.freeSlot(cmd)
 	}
 	if n > 0 {
