@@ -71,6 +71,10 @@ type Firmware struct {
 	// OnPowerOff, if set, is called when the firmware stops after a power cut (a runner
 	// stops the simulation there).
 	OnPowerOff func()
+	// OnErase, if set, is called when an erase is queued (GC's victim, a merge's block):
+	// from then on the block's records are gone for recovery (a power-cut campaign's
+	// lookahead looks there).
+	OnErase func()
 
 	Stats Stats
 }

@@ -335,4 +335,7 @@ func (t *gcTask) issueErase() {
 	}
 	t.w.pending, t.w.h, t.w.code, t.w.failed = 1, t, gcErased, false
 	f.sched.enqueue(op)
+	if f.OnErase != nil {
+		f.OnErase()
+	}
 }

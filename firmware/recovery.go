@@ -47,6 +47,12 @@ func (f *Firmware) Recover() (*Recovery, error) {
 	if !p.off {
 		return nil, fmt.Errorf("firmware %s: Recover before the firmware stopped (call PowerCut and run the simulation until PoweredOff)", f.name)
 	}
+	return f.scanRecords(), nil
+}
+
+// scanRecords is Recover's scan of the records on flash now, closed form.
+func (f *Firmware) scanRecords() *Recovery {
+	p := &f.pl
 	g := f.geo
 	ds := f.flash.Geometry().Die
 	r := &Recovery{Map: make([]ftl.PPN, f.pagesPerNS)}
@@ -82,5 +88,5 @@ func (f *Firmware) Recover() (*Recovery, error) {
 	for _, t := range dieTime {
 		r.Time = max(r.Time, t)
 	}
-	return r, nil
+	return r
 }

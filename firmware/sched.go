@@ -129,6 +129,7 @@ type scheduler struct {
 	view     DieView    // shown to the ordering (kept here so it is not allocated per pick)
 	cap      *powerCap  // nil: no power cap (powercap.go)
 	units    int        // mapping units a page (ftl.FTL.UnitsPerPage)
+	work     FlashWork  // the operations on the dies (powerwatch.go)
 }
 
 func newScheduler(f *Firmware) *scheduler {
@@ -387,6 +388,7 @@ func (s *scheduler) submit(op *flashOp) {
 	default:
 		panic(fmt.Sprintf("firmware: unknown flash op kind %d", op.kind))
 	}
+	s.track(op, 1)
 	s.f.flash.Submit(op.die, tx)
 }
 
@@ -400,6 +402,7 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 		s.f.flows.done(op, tx)
 	}
 	s.dies[g].inChannel--
+	s.track(op, -1)
 	if op.kind == opHostRead {
 		s.dies[g].readsOut--
 		s.refresh(g)
