@@ -47,10 +47,10 @@ func (w Workload) validate() error {
 // schedule's condition is waited for, at most Patience (then the cut is made anyway, its
 // condition not met).
 type Plan struct {
-	Schedule     Schedule
-	Seed         uint64
-	From, Window sim.Time
-	Patience     sim.Time
+	Schedule         Schedule
+	Seed             uint64
+	From, Window     sim.Time
+	Patience         sim.Time
 	SimulateRecovery bool // time the recovery scan on simulated dies (firmware.RecoverOn), not closed form
 }
 
