@@ -289,7 +289,8 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 		}
 		g = h
 	}
-	ppn, err := f.ftl.WriteHost(lpn, g, purpose)
+	old := f.ftl.Lookup(lpn)
+	ppn, err := f.placeHost(lpn, g, purpose)
 	if err != nil {
 		f.gc.tasks[g].notify()
 		return false
@@ -322,6 +323,7 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	}
 	f.pending.put(ftl.Unit(ppn), v.Version)
 	f.inflightBlock[f.geo.BlockOf(ppn)]++
+	f.cover(op, old)
 	if f.ftl.NeedsGC(g, f.geo.Addr(ppn).Plane) {
 		f.gc.tasks[g].notify()
 	}
@@ -345,7 +347,11 @@ func (f *Firmware) evictUnits(g int, purpose ftl.Purpose) bool {
 	if n == 0 || (n < k && !f.mustPad()) {
 		return false
 	}
-	ppn, err := f.ftl.WriteUnits(lpns[:n], g, purpose)
+	var olds [ftl.MaxUnitsPerPage]ftl.Unit
+	for i, lpn := range lpns[:n] {
+		olds[i] = f.ftl.Lookup(lpn)
+	}
+	ppn, err := f.placeUnits(lpns[:n], g, purpose)
 	if err != nil {
 		f.gc.tasks[g].notify()
 		return false
@@ -363,6 +369,7 @@ func (f *Firmware) evictUnits(g int, purpose ftl.Purpose) bool {
 		}
 		v := vs[i]
 		op.victims[i], op.ustamps[i] = v, v.Version
+		f.cover(op, olds[i])
 		f.pending.put(u+ftl.Unit(i), v.Version)
 		// Each unit leaves its own place in DRAM for the channel.
 		t = max(t, f.mem.Access(now, f.dramAddr(v.LPN), f.spec.PageSize, false))

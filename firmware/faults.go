@@ -69,9 +69,9 @@ func (f *Firmware) scanFactoryBad() error {
 	// start would collect forever.
 	for g := 0; g < f.geo.Dies(); g++ {
 		for p := 0; p < f.geo.Planes; p++ {
-			if n := f.ftl.FreeBlocks(g, p); n <= f.spec.FTL.GCThreshold {
-				return fmt.Errorf("firmware %s: flash.die.faults.factory_bad: die %d plane %d keeps %d good blocks, not more than firmware.ftl.gc_threshold (%d); fewer factory bad blocks are needed",
-					f.name, g, p, n, f.spec.FTL.GCThreshold)
+			if r := f.ftl.Config().HoldupReserve; f.ftl.FreeBlocks(g, p) <= f.spec.FTL.GCThreshold+r {
+				return fmt.Errorf("firmware %s: flash.die.faults.factory_bad: die %d plane %d keeps %d good blocks, not more than firmware.ftl.gc_threshold (%d)%s; fewer factory bad blocks are needed",
+					f.name, g, p, f.ftl.FreeBlocks(g, p), f.spec.FTL.GCThreshold, holdupNote(r))
 			}
 		}
 	}
@@ -93,6 +93,7 @@ func (f *Firmware) programFailed(now sim.Time, op *flashOp) bool {
 	f.faults.Reprograms++
 	nop := f.sched.get(op.kind, op.die)
 	nop.ppn, nop.stamp, nop.victim, nop.bg, nop.w, nop.idx = np, op.stamp, op.victim, op.bg, op.w, op.idx
+	nop.covers, nop.ncovers, op.ncovers = op.covers, op.ncovers, 0 // the guards wait for the new program
 	// The in-flight record moves to the new page (reads of it are still served from DRAM).
 	f.pending.done(ftl.Unit(op.ppn), op.stamp)
 	f.inflightBlock[f.geo.BlockOf(op.ppn)]--

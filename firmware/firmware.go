@@ -61,6 +61,9 @@ type Firmware struct {
 	// a victim's to complete).
 	pending       inFlight
 	inflightBlock []uint16
+	// newer counts, per block, the programs in flight of a newer copy of one of its units:
+	// the block is not erased until they complete (eraseguard.go).
+	newer []uint16
 
 	// pl is the power-loss state: the out-of-band records and the cut (powerloss.go).
 	pl powerState
@@ -132,7 +135,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 		return nil, fmt.Errorf("firmware.power_loss.enabled: the out-of-band records of power-loss recovery keep one logical page a flash page; with %d-byte mapping units in %d-byte pages (sub-page mapping) it is not supported",
 			spec.PageSize, ds.PageSize)
 	}
-	fl, err := ftl.New(geo, spec.FTL)
+	fl, err := ftl.New(geo, spec.ftlConfig(geo))
 	if err != nil {
 		return nil, ftlErrors(err)
 	}
@@ -159,6 +162,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	f.hil.idle = sim.NewQueue[*worker](name+".idle", spec.Workers)
 	f.pagesPerNS = fl.LogicalPages()
 	f.inflightBlock = make([]uint16, geo.Blocks())
+	f.newer = make([]uint16, geo.Blocks())
 	f.pending = newInFlight(geo)
 	f.pl.f = f
 	if spec.PowerLoss.Enabled {

@@ -130,8 +130,8 @@ func (t *gcTask) waitPrograms() {
 		t.mergePrograms()
 		return
 	}
-	if f.inflightBlock[t.v] > 0 {
-		f.gc.progWait = append(f.gc.progWait, t)
+	if f.inflightBlock[t.v] > 0 || t.erase && f.newer[t.v] > 0 {
+		f.gc.progWait = append(f.gc.progWait, t) // the erase also waits for newer copies (eraseguard.go)
 		return
 	}
 	if t.erase && f.ftl.IsBad(t.v) {

@@ -11,8 +11,8 @@ import (
 
 // MemoryBytes returns the heap the firmware of spec takes on
 // channels × diesPerChannel dies of ds, from its data structures: the FTL's tables
-// (ftl.MemoryBytes), the write buffer's slots and index (buffer.MemoryBytes), one in-flight
-// count per block, the per-die scheduler queues, GC tasks (one per die, each with a batch of
+// (ftl.MemoryBytes), the write buffer's slots and index (buffer.MemoryBytes), two in-flight
+// counts per block (its programs, and those of newer copies of its data), the per-die scheduler queues, GC tasks (one per die, each with a batch of
 // gcBatch stamps) and signals, and the workers (the firmware runs no processes since
 // issue 21: its tasks are step handlers, with no coroutine stacks). build is what New
 // allocates; peak adds what a run can grow to: an unbounded buffer (the oracle policies)
@@ -29,7 +29,7 @@ func MemoryBytes(spec Spec, ds die.Spec, channels, diesPerChannel int) (build, p
 	}
 	cb, _ := sim.ResourceBytes(3)
 	build = int64(unsafe.Sizeof(Firmware{})) + ftl.MemoryBytes(g, cfg) + bufBuild +
-		int64(g.Blocks())*int64(unsafe.Sizeof(uint16(0))) + // inflightBlock
+		2*int64(g.Blocks())*int64(unsafe.Sizeof(uint16(0))) + // inflightBlock, newer (eraseguard.go)
 		dies*int64(unsafe.Sizeof(dieQueue{})+2*unsafe.Sizeof(int32(0))+2*unsafe.Sizeof(sim.Signal{})+
 			unsafe.Sizeof(false)+unsafe.Sizeof([]pendingProg(nil))) + // scheduler, gcSig, gcBusy, pending
 		dies*(int64(unsafe.Sizeof(gcTask{}))+gcBatch*int64(unsafe.Sizeof(uint64(0)))) + // GC tasks (step handlers, issue 21)

@@ -54,6 +54,10 @@ type flashOp struct {
 	ustamps [ftl.MaxUnitsPerPage]uint64
 	victims [ftl.MaxUnitsPerPage]buffer.Victim
 	oob     uint64        // programs, with firmware.power_loss.enabled: the out-of-band record
+	// covers are the blocks whose units this program supersedes (ncovers of them), which
+	// may not be erased until it completes (eraseguard.go).
+	covers  [ftl.MaxUnitsPerPage]ftl.BlockID
+	ncovers uint8
 	victim  buffer.Victim // opEvict
 	bg      bool          // opEvict from background eviction
 	// rewrite marks a failed program's re-program (faults.go): it goes to the GC queue,
@@ -173,7 +177,7 @@ func (s *scheduler) get(kind opKind, g int) *flashOp {
 		op.tx.Done = s
 		op.tx.Tag = op
 	}
-	op.kind, op.die, op.w, op.bg, op.rewrite, op.merged, op.slot = kind, g, nil, false, false, op.merged[:0], 0
+	op.kind, op.die, op.w, op.bg, op.rewrite, op.merged, op.slot, op.ncovers = kind, g, nil, false, false, op.merged[:0], 0, 0
 	op.flow = flowSrc{}
 	return op
 }
@@ -321,10 +325,12 @@ func (s *scheduler) releaseSlot() {
 	}
 }
 
-// gcUrgent reports whether a plane of die g is down to its GC reserve, when GC must win.
+// gcUrgent reports whether a plane of die g is down to the free blocks host streams may not
+// take (the GC reserve, and the hold-up reserve of power-loss protection), when GC must win.
 func (s *scheduler) gcUrgent(g int) bool {
+	floor := s.f.ftl.HostFloor()
 	for p := 0; p < s.f.geo.Planes; p++ {
-		if s.f.ftl.FreeBlocks(g, p) <= s.f.spec.FTL.GCReserve {
+		if s.f.ftl.FreeBlocks(g, p) <= floor {
 			return true
 		}
 	}
