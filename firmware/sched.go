@@ -53,7 +53,7 @@ type flashOp struct {
 	units   uint8
 	ustamps [ftl.MaxUnitsPerPage]uint64
 	victims [ftl.MaxUnitsPerPage]buffer.Victim
-	oob     uint64        // programs, with firmware.power_loss.enabled: the out-of-band record
+	oob     uint64 // programs, with firmware.power_loss.enabled: the out-of-band record
 	// covers are the blocks whose units this program supersedes (ncovers of them), which
 	// may not be erased until it completes (eraseguard.go).
 	covers  [ftl.MaxUnitsPerPage]ftl.BlockID
