@@ -19,13 +19,13 @@ func plSpec(policy Policy, plp bool, holdup sim.Time) Spec {
 	return s
 }
 
-// readFlash returns what the flash holds at physical page ppn of the rig, 0 for NoPage.
-func (r *rig) readFlash(ppn ftl.PPN) uint64 {
-	if ppn == ftl.NoPage {
+// readFlash returns what the flash holds at mapping unit u of the rig, 0 for NoUnit.
+func (r *rig) readFlash(u ftl.Unit) uint64 {
+	if u == ftl.NoUnit {
 		return 0
 	}
-	g, a := r.fw.addr(ppn)
-	return r.die(g).Stamp(a)
+	g, a := r.fw.addr(r.fw.geo.PageOf(u))
+	return r.die(g).SlotStamp(a, r.fw.geo.SlotOf(u))
 }
 
 // writeThenCut writes pages 0 … n−1 (one command each, the stamp of version 1) into the
@@ -76,7 +76,7 @@ func TestPowerCutDrainsWithProtection(t *testing.T) {
 	for lpn := int64(0); lpn < 200; lpn++ {
 		require.Equal(t, Stamp(lpn, 1), r.readFlash(rec.Map[lpn]), "lpn %d", lpn)
 	}
-	require.Equal(t, ftl.NoPage, rec.Map[200])
+	require.Equal(t, ftl.NoUnit, rec.Map[200])
 }
 
 // TestPowerCutHoldupBound: the same 200 dirty pages with a hold-up of 2 ms. A plane's
@@ -101,7 +101,7 @@ func TestPowerCutHoldupBound(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int64(16), rec.Mapped)
 	for lpn := int64(0); lpn < 200; lpn++ {
-		if rec.Map[lpn] != ftl.NoPage {
+		if rec.Map[lpn] != ftl.NoUnit {
 			require.Equal(t, Stamp(lpn, 1), r.readFlash(rec.Map[lpn]), "lpn %d", lpn)
 		}
 	}

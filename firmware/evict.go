@@ -312,7 +312,7 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	}
 	if f.pl.oob != nil {
 		f.pl.seq++
-		op.oob = Stamp(lpn, f.pl.seq)
+		op.oob[0] = Stamp(lpn, f.pl.seq)
 	}
 	if purpose == ftl.Background {
 		op.bg = true
@@ -364,12 +364,16 @@ func (f *Firmware) evictUnits(g int, purpose ftl.Purpose) bool {
 	u := f.geo.UnitOf(ppn, 0)
 	for i := 0; i < k; i++ {
 		if i >= n {
-			op.ustamps[i] = die.ErasedStamp // a padded slot: programmed with no data
+			op.ustamps[i], op.oob[i] = die.ErasedStamp, 0 // a padded slot: programmed with no data
 			continue
 		}
 		v := vs[i]
 		op.victims[i], op.ustamps[i] = v, v.Version
 		f.cover(op, olds[i])
+		if f.pl.oob != nil {
+			f.pl.seq++
+			op.oob[i] = Stamp(v.LPN, f.pl.seq)
+		}
 		f.pending.put(u+ftl.Unit(i), v.Version)
 		// Each unit leaves its own place in DRAM for the channel.
 		t = max(t, f.mem.Access(now, f.dramAddr(v.LPN), f.spec.PageSize, false))

@@ -94,6 +94,7 @@ func (f *Firmware) programFailed(now sim.Time, op *flashOp) bool {
 	nop := f.sched.get(op.kind, op.die)
 	nop.ppn, nop.stamp, nop.victim, nop.bg, nop.w, nop.idx = np, op.stamp, op.victim, op.bg, op.w, op.idx
 	nop.covers, nop.ncovers, op.ncovers = op.covers, op.ncovers, 0 // the guards wait for the new program
+	nop.oob = op.oob                                               // the records go with the data
 	// The in-flight record moves to the new page (reads of it are still served from DRAM).
 	f.pending.done(ftl.Unit(op.ppn), op.stamp)
 	f.inflightBlock[f.geo.BlockOf(op.ppn)]--

@@ -131,10 +131,6 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	geo := ftl.Geometry{Channels: fg.Channels, DiesPerChannel: fg.DiesPerChannel, Planes: ds.Planes,
 		BlocksPerPlane: ds.BlocksPerPlane, PagesPerBlock: ds.PagesPerBlock,
 		Kind: ds.PageType, UnitsPerPage: k}
-	if k > 1 && spec.PowerLoss.Enabled {
-		return nil, fmt.Errorf("firmware.power_loss.enabled: the out-of-band records of power-loss recovery keep one logical page a flash page; with %d-byte mapping units in %d-byte pages (sub-page mapping) it is not supported",
-			spec.PageSize, ds.PageSize)
-	}
 	fl, err := ftl.New(geo, spec.ftlConfig(geo))
 	if err != nil {
 		return nil, ftlErrors(err)
@@ -142,9 +138,6 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	if fl.Hybrid() {
 		if ds.Faults.Enabled() {
 			return nil, fmt.Errorf("firmware.ftl.mapping: %s does not handle flash faults (flash.die.faults): its merges assume every program and erase succeeds", spec.FTL.Mapping)
-		}
-		if spec.PowerLoss.Enabled {
-			return nil, fmt.Errorf("firmware.ftl.mapping: %s does not support firmware.power_loss (recovery rebuilds a page-level map only)", spec.FTL.Mapping)
 		}
 	}
 	order, _ := buffer.ParseOrder(spec.Buffer.Order)
@@ -166,7 +159,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	f.pending = newInFlight(geo)
 	f.pl.f = f
 	if spec.PowerLoss.Enabled {
-		f.pl.oob = make([]uint64, geo.Pages())
+		f.pl.oob = make([]uint64, geo.AllUnits())
 		if spec.PowerLoss.CutAt > 0 {
 			f.at(spec.PowerLoss.CutAt, &f.pl, plCut)
 		}

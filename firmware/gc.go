@@ -207,7 +207,7 @@ func (t *gcTask) relocate() {
 		op := f.sched.get(opGCProgram, t.g)
 		op.ppn, op.stamp, op.w = np, w.stamps[j], w
 		if f.pl.oob != nil {
-			op.oob = f.pl.oob[old] // the copy keeps the original's sequence number
+			op.oob[0] = f.pl.oob[old] // the copy keeps the original's sequence number
 		}
 		f.pending.put(nu, op.stamp)
 		f.inflightBlock[f.geo.BlockOf(np)]++
@@ -238,10 +238,13 @@ func (t *gcTask) relocateUnits() {
 		op.ppn, op.units, op.w = np, uint8(n), w
 		u := f.geo.UnitOf(np, 0)
 		for i := 0; i < k; i++ {
-			op.ustamps[i] = die.ErasedStamp // a padded slot
+			op.ustamps[i], op.oob[i] = die.ErasedStamp, 0 // a padded slot
 			if i < n {
 				op.ustamps[i] = stamps[i]
 				f.pending.put(u+ftl.Unit(i), stamps[i])
+				if f.pl.oob != nil {
+					op.oob[i] = f.pl.oob[olds[i]] // the copy keeps the original's sequence number
+				}
 			}
 		}
 		op.stamp = op.ustamps[0]

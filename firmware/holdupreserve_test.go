@@ -94,7 +94,7 @@ func TestDrainUsesHoldupReserve(t *testing.T) {
 	rec, err := f.Recover()
 	require.NoError(t, err)
 	for i := int64(0); i < 100; i++ {
-		a := f.geo.Addr(rec.Map[i])
+		a := f.geo.Addr(f.geo.PageOf(rec.Map[i]))
 		require.Equal(t, Stamp(i, 2), r.flash.pages[ftlPage{a.Die, a.Plane, a.Block, a.Page}], "lpn %d", i)
 	}
 }

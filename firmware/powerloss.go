@@ -84,9 +84,10 @@ func (r PowerLossReport) DrainTime() sim.Time { return r.Off - r.At }
 // powerState is the firmware's power-loss state (powerloss.go, recovery.go).
 type powerState struct {
 	f *Firmware
-	// oob holds, per physical page, the out-of-band record of the program that completed
-	// there: Stamp(lpn, seq), 0 for none (erased, never programmed, or interrupted). It
-	// stands for the flash's spare area (docs/reliability.md); nil unless enabled.
+	// oob holds, per physical mapping unit (page, with one unit a page), the out-of-band
+	// record of the program that completed there: Stamp(lpn, seq), 0 for none (erased,
+	// never programmed, padded, or interrupted). It stands for the flash's spare area
+	// (docs/reliability.md); nil unless enabled.
 	oob []uint64
 	seq uint64 // the last write sequence number given out (preconditioned data has 1)
 	// cut: power is gone, the HIL and GC no longer run; off: the firmware has stopped.
@@ -182,17 +183,22 @@ func (f *Firmware) powerOff() {
 	}
 }
 
-// recordProgram notes the out-of-band record of a completed program.
+// recordProgram notes the out-of-band records of a completed program: one a mapping unit
+// of its page (a padded slot's is 0, none).
 func (p *powerState) recordProgram(op *flashOp) {
-	p.oob[op.ppn] = op.oob
+	if k := p.f.units; k > 1 {
+		copy(p.oob[int64(op.ppn)*int64(k):int64(op.ppn+1)*int64(k)], op.oob[:k])
+		return
+	}
+	p.oob[op.ppn] = op.oob[0]
 }
 
 // eraseIssued forgets the records of block b's pages when its erase is queued: an erase
 // the cut interrupts leaves the block's contents undefined, and GC erases only a block
 // holding no valid page.
 func (p *powerState) eraseIssued(f *Firmware, b ftl.BlockID) {
-	first := f.geo.FirstPage(b)
-	clear(p.oob[first : first+ftl.PPN(f.geo.PagesPerBlock)])
+	first := int64(f.geo.FirstPage(b)) * int64(f.units)
+	clear(p.oob[first : first+int64(f.geo.PagesPerBlock*f.units)])
 }
 
 // preconditioned gives the records of block b's first n pages, just filled by
@@ -208,12 +214,15 @@ func (p *powerState) preconditioned(f *Firmware, b ftl.BlockID, n int) {
 	first := f.geo.FirstPage(b)
 	for i := 0; i < n; i++ {
 		pg := first + ftl.PPN(i)
-		lpn, ok := f.ftl.PreconditionOwner(pg)
-		if !ok {
-			lpn, ok = f.ftl.Owner(ftl.Unit(pg)) // one unit a page: power-loss records refuse sub-page mapping
-		}
-		if ok {
+		if lpn, ok := f.ftl.PreconditionOwner(pg); ok { // the closed form: one unit a page
 			p.oob[pg] = Stamp(lpn, 1)
+			continue
+		}
+		for s := 0; s < f.units; s++ {
+			u := f.geo.UnitOf(pg, s)
+			if lpn, ok := f.ftl.Owner(u); ok {
+				p.oob[u] = Stamp(lpn, 1)
+			}
 		}
 	}
 }

@@ -53,7 +53,9 @@ type flashOp struct {
 	units   uint8
 	ustamps [ftl.MaxUnitsPerPage]uint64
 	victims [ftl.MaxUnitsPerPage]buffer.Victim
-	oob     uint64 // programs, with firmware.power_loss.enabled: the out-of-band record
+	// oob holds a program's out-of-band records, with firmware.power_loss.enabled: slot
+	// i's (units of them; oob[0] with one unit a page).
+	oob [ftl.MaxUnitsPerPage]uint64
 	// covers are the blocks whose units this program supersedes (ncovers of them), which
 	// may not be erased until it completes (eraseguard.go).
 	covers  [ftl.MaxUnitsPerPage]ftl.BlockID

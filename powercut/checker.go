@@ -164,7 +164,7 @@ func (c *checker) judge(v *verdict, lpn int64, got uint64) {
 // wouldLose reports whether recovering the map rec (a cut now, without protection) would
 // lose a durable version: the lookahead of the schedule that cuts there. read gives the
 // data word at a recovered unit.
-func (c *checker) wouldLose(m []ftl.PPN, read func(ftl.PPN) uint64) bool {
+func (c *checker) wouldLose(m []ftl.Unit, read func(ftl.Unit) uint64) bool {
 	for lpn := range c.hist {
 		var durable uint64
 		for _, w := range c.hist[lpn] {

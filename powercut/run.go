@@ -215,16 +215,17 @@ func (r *cutRun) cut(met bool) {
 	}
 }
 
-// readUnit returns the data word flash holds at page p of the machine, 0 for ftl.NoPage.
-func (r *cutRun) readUnit(p ftl.PPN) uint64 {
-	if p == ftl.NoPage {
+// readUnit returns the data word flash holds at mapping unit u of the machine (its page,
+// with one unit a page), 0 for ftl.NoUnit.
+func (r *cutRun) readUnit(u ftl.Unit) uint64 {
+	if u == ftl.NoUnit {
 		return 0
 	}
 	g := r.fw.FTL().Geometry()
-	a := g.Addr(p)
+	a := g.Addr(g.PageOf(u))
 	ch := r.m.SSD.Channels[g.Channel(a.Die)]
 	d := ch.Die(a.Die % g.DiesPerChannel)
-	return d.Stamp(die.Addr{Plane: a.Plane, Block: a.Block, Page: a.Page})
+	return d.SlotStamp(die.Addr{Plane: a.Plane, Block: a.Block, Page: a.Page}, g.SlotOf(u))
 }
 
 // finish recovers the map from flash and checks every logical page through it.
