@@ -12,12 +12,13 @@ import "github.com/fastdrain-sim/fastdrain/firmware/ftl"
 // supersede one of its units (Firmware.newer), and a block is erased — by GC, by a BAST
 // merge, by anything — only once its count is zero: every newer copy of its data is on
 // flash. GC's own moves need no guard: a victim's erase already waits for the programs of
-// its moved pages (gcTask.waitPrograms), and a merge's for its copies.
+// its moved pages (gcTask.waitPrograms), and a merge's for its copies. The control
+// firmware.power_loss.controls.unguarded_erase turns the guard off (Firmware.unguarded).
 
 // cover records that op programs a newer copy of unit old (the unit the FTL unmapped for
 // it; ftl.NoUnit: none): old's block is not erased until op's program completes.
 func (f *Firmware) cover(op *flashOp, old ftl.Unit) {
-	if old == ftl.NoUnit {
+	if old == ftl.NoUnit || f.unguarded {
 		return
 	}
 	b := f.geo.BlockOf(f.ftl.PageOf(old))

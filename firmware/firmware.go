@@ -64,6 +64,8 @@ type Firmware struct {
 	// newer counts, per block, the programs in flight of a newer copy of one of its units:
 	// the block is not erased until they complete (eraseguard.go).
 	newer []uint16
+	// unguarded: the control firmware.power_loss.controls.unguarded_erase (no erase guard).
+	unguarded bool
 
 	// pl is the power-loss state: the out-of-band records and the cut (powerloss.go).
 	pl powerState
@@ -156,6 +158,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	f.pagesPerNS = fl.LogicalPages()
 	f.inflightBlock = make([]uint16, geo.Blocks())
 	f.newer = make([]uint16, geo.Blocks())
+	f.unguarded = spec.PowerLoss.Controls.UnguardedErase
 	f.pending = newInFlight(geo)
 	f.pl.f = f
 	if spec.PowerLoss.Enabled {

@@ -24,8 +24,8 @@ import (
 // drain fills densely is the one that holds for every allocator and mapping scheme.
 
 // HoldupReserve returns the hold-up reserve in blocks a plane for spec on geometry g: 0
-// without power_loss_protection or with an unbounded buffer (the oracle policies: no
-// reserve holds it), else enough blocks, over all planes, for the buffer's pages (its
+// without power_loss_protection, with an unbounded buffer (the oracle policies: no reserve
+// holds it) or under the control firmware.power_loss.controls.no_holdup_reserve, else enough blocks, over all planes, for the buffer's pages (its
 // firmware pages packed UnitsPerPage to a flash page) plus one block a die: the pages GC
 // may have moved out of the victim it is collecting into blocks it took from the reserve,
 // which the victim's erase would have given back had the power stayed on,
@@ -36,7 +36,8 @@ import (
 // ⌈(256 + 256) / 512⌉ = 1 block a plane; fastdrain-tlc's 131,072 pages on 480 one-plane
 // dies of 512-page blocks ⌈(131,072 + 245,760) / 245,760⌉ = 2.
 func HoldupReserve(spec Spec, g ftl.Geometry) int {
-	if !spec.PowerLossProtection || spec.Buffer.Policy.Unbounded() || g.Dies() == 0 || g.Planes <= 0 || g.PagesPerBlock <= 0 {
+	if !spec.PowerLossProtection || spec.Buffer.Policy.Unbounded() || spec.PowerLoss.Controls.NoHoldupReserve ||
+		g.Dies() == 0 || g.Planes <= 0 || g.PagesPerBlock <= 0 {
 		return 0
 	}
 	k := int64(g.Units())
@@ -54,10 +55,11 @@ func (s Spec) ftlConfig(g ftl.Geometry) ftl.Config {
 }
 
 // placeHost maps lpn to a new page on die g for an eviction (ftl.WriteHost); after a power
-// cut, a page the allocator has no room for goes to the hold-up reserve (ftl.FTL.Dump).
+// cut, a page the allocator has no room for goes to the hold-up reserve (ftl.FTL.Dump), if
+// the firmware keeps one.
 func (f *Firmware) placeHost(lpn int64, g int, purpose ftl.Purpose) (ftl.PPN, error) {
 	p, err := f.ftl.WriteHost(lpn, g, purpose)
-	if err != nil && f.pl.cut {
+	if err != nil && f.pl.cut && f.ftl.Config().HoldupReserve > 0 {
 		return f.ftl.Dump(g)
 	}
 	return p, err
@@ -66,7 +68,7 @@ func (f *Firmware) placeHost(lpn int64, g int, purpose ftl.Purpose) (ftl.PPN, er
 // placeUnits is placeHost for the units packed into one page (ftl.WriteUnits).
 func (f *Firmware) placeUnits(lpns []int64, g int, purpose ftl.Purpose) (ftl.PPN, error) {
 	p, err := f.ftl.WriteUnits(lpns, g, purpose)
-	if err != nil && f.pl.cut {
+	if err != nil && f.pl.cut && f.ftl.Config().HoldupReserve > 0 {
 		return f.ftl.Dump(g)
 	}
 	return p, err

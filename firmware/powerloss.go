@@ -1,6 +1,7 @@
 package firmware
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
@@ -26,6 +27,21 @@ type PowerLoss struct {
 	// does not happen. A seeded random instant is the caller's choice of CutAt (the tests
 	// draw theirs from sim.NewRNG).
 	CutAt sim.Time `yaml:"cut_at"`
+	// Controls turn the firmware's durability mechanisms off, for experiments that show what
+	// they protect against (a campaign's control runs: docs/reliability.md). Never what a
+	// drive does; both default false.
+	Controls DurabilityControls `yaml:"controls"`
+}
+
+// DurabilityControls are the switches of PowerLoss.Controls.
+type DurabilityControls struct {
+	// UnguardedErase erases a block as soon as it holds no valid page, even while newer
+	// copies of its data are still being programmed (no erase guard, eraseguard.go): a cut
+	// then can lose a durable version.
+	UnguardedErase bool `yaml:"unguarded_erase"`
+	// NoHoldupReserve keeps no hold-up reserve with power_loss_protection (holdup.go): the
+	// drain after a cut can find no room outside the GC reserve and lose acknowledged pages.
+	NoHoldupReserve bool `yaml:"no_holdup_reserve"`
 }
 
 // validate reports the section's problems, each naming its field.
@@ -42,6 +58,12 @@ func (p PowerLoss) validate() []error {
 	}
 	if p.CutAt > 0 && !p.Enabled {
 		errs = append(errs, fmt.Errorf("firmware.power_loss.cut_at: %v is set but firmware.power_loss.enabled is false", p.CutAt))
+	}
+	if p.Controls.UnguardedErase && !p.Enabled {
+		errs = append(errs, errors.New("firmware.power_loss.controls.unguarded_erase is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
+	}
+	if p.Controls.NoHoldupReserve && !p.Enabled {
+		errs = append(errs, errors.New("firmware.power_loss.controls.no_holdup_reserve is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
 	}
 	return errs
 }

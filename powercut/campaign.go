@@ -46,6 +46,9 @@ type Row struct {
 	// hold-up drain stopped without room.
 	DurableLoss, Volatile, Stale int64
 	LossCuts, Stuck              int
+	// FailedCuts counts the cuts that lost durable data, read stale data or left the drain
+	// stuck (Cut.Lost).
+	FailedCuts int
 	Writes                       int64 // acknowledged write commands, over every cut
 	// RecoveryMean and RecoveryMax are the recovery scan's length.
 	RecoveryMean, RecoveryMax sim.Time
@@ -56,7 +59,7 @@ type Row struct {
 
 // Failed reports whether any cut of the row lost durable data, read stale data or left
 // the drain stuck.
-func (r Row) Failed() bool { return r.DurableLoss > 0 || r.Stale > 0 || r.Stuck > 0 }
+func (r Row) Failed() bool { return r.FailedCuts > 0 }
 
 // Campaign runs every cut of o and returns one row per target and schedule (targets in
 // order, schedules in the order given), and the cuts themselves in the same order.
@@ -108,8 +111,11 @@ func summarize(t Target, cs []*Cut) Row {
 		if c.Report.Stuck {
 			r.Stuck++
 		}
-		if c.Lost() && r.First == "" {
-			r.First = describe(c)
+		if c.Lost() {
+			r.FailedCuts++
+			if r.First == "" {
+				r.First = describe(c)
+			}
 		}
 		sum += c.RecoveryTime
 		r.RecoveryMax = max(r.RecoveryMax, c.RecoveryTime)

@@ -17,15 +17,24 @@ import (
 // logical pages (so no two commands in flight touch one page), issuing through the host's
 // raw block device (O_DIRECT) random writes and reads of 1 … MaxPages pages and flushes,
 // in the proportions 6 : 3 : 1; one write in FUAEvery carries Force Unit Access (0: none).
-// Every write's pages carry fresh versions (firmware.Stamp), every read is checked at once
-// against the last acknowledged write. Deallocates are left out: trims are not journaled
-// (firmware.Recover), so a trimmed page may map to its last copy again after a cut.
+// A command goes to the first HotFraction of the process's share with probability
+// HotShare (0: uniform over the share). Every write's pages carry fresh versions
+// (firmware.Stamp), every read is checked at once against the last acknowledged write.
+// Deallocates are left out: trims are not journaled (firmware.Recover), so a trimmed page
+// may map to its last copy again after a cut.
 type Workload struct {
 	Procs, MaxPages, FUAEvery int
+	HotShare, HotFraction     float64
 }
 
-// DefaultWorkload is 8 processes of 1–8-page commands, one write in 8 with FUA.
-func DefaultWorkload() Workload { return Workload{Procs: 8, MaxPages: 8, FUAEvery: 8} }
+// DefaultWorkload is 8 processes of 1–8-page commands, one write in 8 with FUA, 80 % of
+// them on a hot 5 % of each process's pages. The skew is what makes durable data
+// vulnerable: GC's victims are then the blocks the hot pages were just rewritten out of,
+// so the newer copies of their data are often still being programmed when the victim is
+// erased (in a uniform workload a victim's pages were superseded long before).
+func DefaultWorkload() Workload {
+	return Workload{Procs: 8, MaxPages: 8, FUAEvery: 8, HotShare: 0.8, HotFraction: 0.05}
+}
 
 // validate reports the workload's problems.
 func (w Workload) validate() error {
@@ -39,13 +48,16 @@ func (w Workload) validate() error {
 	if w.FUAEvery < 0 {
 		errs = append(errs, fmt.Errorf("powercut: one write in %d with FUA must not be negative (0: none)", w.FUAEvery))
 	}
+	if w.HotShare < 0 || w.HotShare > 1 || w.HotFraction < 0 || w.HotFraction > 1 || w.HotShare > 0 && w.HotFraction == 0 {
+		errs = append(errs, fmt.Errorf("powercut: %v of the commands on a hot %v of the pages: want fractions in [0, 1], a hot part when a share goes to it", w.HotShare, w.HotFraction))
+	}
 	return errors.Join(errs...)
 }
 
 // Plan is where one cut goes: the schedule, the seed of its instants, and the span the
 // schedule is armed in: at a seeded instant of [From, From+Window), after which the
-// schedule's condition is waited for, at most Patience (then the cut is made anyway, its
-// condition not met).
+// schedule's condition is waited for, at most Patience (the schedule's own if 0; then the
+// cut is made anyway, its condition not met).
 type Plan struct {
 	Schedule         Schedule
 	Seed             uint64
@@ -149,7 +161,11 @@ func (r *cutRun) start() {
 	}
 	rng := sim.NewRNG(r.plan.Seed, "powercut.cut")
 	r.out.Armed = r.plan.From + sim.Time(rng.Int64N(int64(r.plan.Window)))
-	r.watch = &watcher{r: r, deadline: r.out.Armed + r.plan.Patience}
+	patience := r.plan.Patience
+	if patience == 0 {
+		patience = r.plan.Schedule.Patience
+	}
+	r.watch = &watcher{r: r, deadline: r.out.Armed + patience}
 	r.m.Eng.At(r.out.Armed, r.watch.arm)
 }
 
@@ -158,7 +174,11 @@ func (r *cutRun) host(p *sim.Proc, rng *sim.RNG, lo, n int64) {
 	buf := make([]uint64, r.w.MaxPages)
 	for !r.dead && r.failure == nil {
 		k := 1 + rng.IntN(r.w.MaxPages)
-		lpn := lo + rng.Int64N(n-int64(k)+1)
+		span := n
+		if r.w.HotShare > 0 && rng.Float64() < r.w.HotShare {
+			span = max(int64(k), int64(float64(n)*r.w.HotFraction))
+		}
+		lpn := lo + rng.Int64N(span-int64(k)+1)
 		off, size := lpn*r.ps, int64(k)*r.ps
 		switch op := rng.IntN(10); {
 		case op < 6:

@@ -12,6 +12,9 @@ import (
 // Poll, and by the lookahead at every erase the firmware queues), or at once for "random".
 type Schedule struct {
 	Name, Doc string
+	// Patience is how long the condition is waited for once armed, unless the plan says
+	// (Plan.Patience): long enough to meet it in most cuts of the default workload.
+	Patience sim.Time
 	// cond reports whether the schedule's condition holds now; nil: none ("random").
 	cond func(r *cutRun) bool
 	// onErase: the condition is also looked at whenever the firmware queues an erase.
@@ -26,16 +29,16 @@ const Poll = 5 * sim.Microsecond
 // The schedules, in the order tables list them.
 var schedules = []Schedule{
 	{Name: "random", Doc: "at the seeded instant itself"},
-	{Name: "gc-erase", Doc: "while a block erase (a GC victim's, a merge's) is on a die",
+	{Name: "gc-erase", Doc: "while a block erase (a GC victim's, a merge's) is on a die", Patience: 100 * sim.Millisecond,
 		cond: func(r *cutRun) bool { return r.fw.FlashWork().Erases > 0 }},
-	{Name: "fg-evict", Doc: "while a foreground eviction's program is on a die",
+	{Name: "fg-evict", Doc: "while a foreground eviction's program is on a die", Patience: 100 * sim.Millisecond,
 		cond: func(r *cutRun) bool { return r.fw.FlashWork().Foreground > 0 }},
-	{Name: "flush", Doc: "while a Flush (or an FUA write's flush) waits for the flash",
+	{Name: "flush", Doc: "while a Flush (or an FUA write's flush) waits for the flash (none reach the firmware with power-loss protection: the host sees no volatile cache)", Patience: 100 * sim.Millisecond,
 		cond: func(r *cutRun) bool { return r.fw.FlashWork().Flushes > 0 }},
-	{Name: "relocation", Doc: "while a program of a relocated page (GC, a merge's copy) is on a die",
+	{Name: "relocation", Doc: "while a program of a relocated page (GC, a merge's copy) is on a die", Patience: 100 * sim.Millisecond,
 		cond: func(r *cutRun) bool { return r.fw.FlashWork().Relocations > 0 }},
-	{Name: "lookahead", Doc: "when recovery would lose a durable version: without power-loss protection, the checker recovers the flash as it is (firmware.RecoverNow) at every erase the firmware queues and at the armed instant; with it, when the hold-up drain could not place every dirty page (firmware.DrainShort)",
-		cond: lookahead, onErase: true},
+	{Name: "lookahead", Doc: "when recovery would lose a durable version: without power-loss protection, the checker recovers the flash as it is (firmware.RecoverNow) whenever the firmware queues an erase or writes become durable; with it, when the hold-up drain could not place every dirty page (firmware.DrainShort)",
+		Patience: sim.Second, cond: lookahead, onErase: true},
 }
 
 // Schedules returns the named schedules, in table order.
