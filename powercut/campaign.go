@@ -49,7 +49,7 @@ type Row struct {
 	// FailedCuts counts the cuts that lost durable data, read stale data or left the drain
 	// stuck (Cut.Lost).
 	FailedCuts int
-	Writes                       int64 // acknowledged write commands, over every cut
+	Writes     int64 // acknowledged write commands, over every cut
 	// RecoveryMean and RecoveryMax are the recovery scan's length.
 	RecoveryMean, RecoveryMax sim.Time
 	// First describes the first cut (lowest seed) that lost or read stale data, or whose
