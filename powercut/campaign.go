@@ -50,6 +50,7 @@ type Row struct {
 	// stuck (Cut.Lost).
 	FailedCuts int
 	Writes     int64 // acknowledged write commands, over every cut
+	GCMoved    int64 // pages GC moved before the cuts, over every cut
 	// RecoveryMean and RecoveryMax are the recovery scan's length.
 	RecoveryMean, RecoveryMax sim.Time
 	// First describes the first cut (lowest seed) that lost or read stale data, or whose
@@ -105,6 +106,7 @@ func summarize(t Target, cs []*Cut) Row {
 		r.Volatile += c.Volatile
 		r.Stale += c.Stale
 		r.Writes += c.Writes
+		r.GCMoved += c.GCMoved
 		if c.DurableLoss > 0 {
 			r.LossCuts++
 		}

@@ -123,7 +123,7 @@ func RunCut(c platforms.Config, w Workload, plan Plan) (*Cut, error) {
 	if pages < int64(w.Procs*w.MaxPages) {
 		return nil, fmt.Errorf("powercut: %d logical pages cannot hold %d processes' commands of %d pages", pages, w.Procs, w.MaxPages)
 	}
-	r := &cutRun{m: m, fw: fw, raw: raw, w: w, plan: plan, ps: ps, pages: pages,
+	r := &cutRun{m: m, fw: fw, raw: raw, w: w, plan: plan, ps: ps, pages: pages, version: 1, // 1 is preconditioning's
 		chk: newChecker(pages, int64(c.Precondition.Fill*float64(pages)), c.Firmware.PowerLossProtection),
 		out: &Cut{Schedule: plan.Schedule.Name, Seed: plan.Seed}}
 	r.start()

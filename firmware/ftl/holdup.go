@@ -46,13 +46,15 @@ func (f *FTL) Dump(die int) (PPN, error) {
 }
 
 // DrainRoom returns the mapping units (pages, with one unit a page) the hold-up drain
-// after a power cut could program now at most: the unprogrammed pages of the open blocks
-// (host streams' and GC's write points), and those of the free blocks above the GC
-// reserve. It walks every block: for checkers, not the firmware's hot path.
+// after a power cut could program now at most: the unprogrammed pages of the blocks host
+// streams have open and of the free blocks above the GC reserve, and, with a hold-up
+// reserve (which Dump fills), those of GC's write points too. It walks every block: for
+// checkers, not the firmware's hot path.
 func (f *FTL) DrainRoom() int64 {
 	var n int64
+	dump := f.cfg.HoldupReserve > 0
 	for b := range f.blocks {
-		if m := &f.blocks[b]; m.state == stOpen {
+		if m := &f.blocks[b]; m.state == stOpen && (dump || !m.gc) {
 			n += int64(f.g.PagesPerBlock - int(m.next))
 		}
 	}
