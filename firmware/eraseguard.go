@@ -34,9 +34,3 @@ func (f *Firmware) uncover(op *flashOp) {
 	}
 	op.ncovers = 0
 }
-
-// erasable reports whether block b may be erased now: no program to it is in flight, and
-// none of a newer copy of its data.
-func (f *Firmware) erasable(b ftl.BlockID) bool {
-	return f.inflightBlock[b] == 0 && f.newer[b] == 0
-}

@@ -22,27 +22,14 @@ func (f *FTL) HostFloor() int { return f.cfg.hostFloor() }
 // page and its write sequence, as a real drive's power-loss dump area is replayed. The
 // caller programs the page with its records.
 func (f *FTL) Dump(die int) (PPN, error) {
-	ds := &f.dies[die]
-	for try := 0; try < f.g.Planes; try++ {
-		plane := (ds.gcPlaneRR + try) % f.g.Planes
-		pi := die*f.g.Planes + plane
-		ps := &f.planes[pi]
-		if ps.gcWP == NoBlock || f.blocks[ps.gcWP].state == stFull {
-			b, ok := f.openAbove(pi, f.cfg.GCReserve, true)
-			if !ok {
-				ps.gcWP = NoBlock
-				continue
-			}
-			ps.gcWP = b
-		}
-		ds.gcPlaneRR = (plane + 1) % f.g.Planes
-		p := f.take(ps.gcWP)
-		f.pad(Unit(p)<<f.shift, 0)
-		f.Stats.Padded -= int64(f.k) // not padding: drained data outside the map
-		f.Stats.Dumped++
-		return p, nil
+	p, ok := f.takeGCStream(die, f.cfg.GCReserve)
+	if !ok {
+		return NoPage, ErrNoSpace
 	}
-	return NoPage, ErrNoSpace
+	f.pad(Unit(p)<<f.shift, 0)
+	f.Stats.Padded -= int64(f.k) // not padding: drained data outside the map
+	f.Stats.Dumped++
+	return p, nil
 }
 
 // DrainRoom returns the mapping units (pages, with one unit a page) the hold-up drain
