@@ -69,6 +69,9 @@ func Campaign(o Options) ([]Row, []*Cut, error) {
 		return nil, nil, fmt.Errorf("powercut: a campaign needs a target, a schedule and at least one cut (have %d, %d, %d)",
 			len(o.Targets), len(o.Schedules), o.Cuts)
 	}
+	if err := o.Workload.validate(); err != nil {
+		return nil, nil, err
+	}
 	n := len(o.Targets) * len(o.Schedules) * o.Cuts
 	cuts := make([]*Cut, n)
 	errs := make([]error, n)
@@ -80,6 +83,8 @@ func Campaign(o Options) ([]Row, []*Cut, error) {
 			Patience: o.Patience, SimulateRecovery: o.SimulateRecovery})
 		if err != nil {
 			err = fmt.Errorf("%s: %w", t.Label, err)
+		} else {
+			c.Target = t.Label
 		}
 		cuts[i], errs[i] = c, err
 	})

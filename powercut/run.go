@@ -68,6 +68,7 @@ type Plan struct {
 
 // Cut is what one power cut did and what the checker found.
 type Cut struct {
+	Target   string // the campaign target's label ("" from RunCut)
 	Schedule string
 	Seed     uint64
 	// Armed is the seeded instant the schedule was armed at, At the cut; Met is true if the

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -152,17 +152,14 @@ func (pf *powercutFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	if !pf.noFiles {
-		if err := t.SaveCSV(filepath.Join(pf.out, "powercut.csv")); err != nil {
+		if err := powercut.Numbers(rows).SaveCSV(filepath.Join(pf.out, "powercut.csv")); err != nil {
 			return err
 		}
-		b, err := json.MarshalIndent(struct {
-			Rows []powercut.Row  `json:"rows"`
-			Cuts []*powercut.Cut `json:"cuts"`
-		}{rows, cuts}, "", "  ")
-		if err != nil {
+		var b bytes.Buffer
+		if err := powercut.WriteJSON(&b, rows, cuts); err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(pf.out, "powercut.json"), append(b, '\n'), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(pf.out, "powercut.json"), b.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}
