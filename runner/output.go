@@ -52,41 +52,6 @@ func (r *Result) AppTable() *report.Table {
 	return t
 }
 
-// StatsTable lists the buffer, FTL and host statistics of the run.
-func (r *Result) StatsTable() *report.Table {
-	t := &report.Table{Title: "statistics (" + r.Label + ")", Header: []string{"statistic", "value"}}
-	add := func(k string, v any) { t.Append(k, fmt.Sprint(v)) }
-	f, b, l, c := r.Firmware, r.Buffer, r.FTL, r.Cache
-	add("buffer capacity (pages)", r.BufferPages)
-	add("buffer peak occupancy (pages)", b.PeakOccupancy)
-	add("buffer read hits / misses", fmt.Sprintf("%d / %d", b.ReadHits, b.ReadMisses))
-	add("evictions foreground / background", fmt.Sprintf("%d / %d", f.ForegroundEvictions, f.BackgroundEvictions))
-	add("writes stalled on a full buffer", f.Stalls)
-	add("time writes stalled", report.Duration(f.StallTime))
-	add("fastdrain mode switches", len(r.ModeChanges))
-	add("flash reads (host pages)", f.FlashReads)
-	add("pages programmed LSB / CSB / MSB", fmt.Sprintf("%d / %d / %d", l.Programmed[0], l.Programmed[1], l.Programmed[2]))
-	add("pages wasted (skipped)", r.FlashWasted)
-	if l.Padded > 0 { // sub-page mapping only: outputs with one unit a page are unchanged
-		add("page slots padded (sub-page mapping)", l.Padded)
-	}
-	add("WAF", fmt.Sprintf("%.3f", l.WAF()))
-	add("GC runs / pages moved / erases", fmt.Sprintf("%d / %d / %d", f.GCRuns, f.GCPagesMoved, l.Erases))
-	if r.Config.Flash.Die.Faults.Enabled() { // rows only with a fault model: outputs without one are unchanged
-		x := r.Faults
-		add("flash program / erase failures", fmt.Sprintf("%d / %d", x.ProgramFailures, x.EraseFailures))
-		add("bad blocks factory / retired", fmt.Sprintf("%d / %d", x.FactoryBad, x.RetiredBlocks))
-		add("pages re-programmed / moved out of retired blocks", fmt.Sprintf("%d / %d", x.Reprograms, x.RetireMoves))
-		add("read-retry steps / uncorrectable page reads", fmt.Sprintf("%d / %d", x.ReadRetries, x.Uncorrectable))
-	}
-	add("page victimizations", len(r.Victims))
-	add("pages written back", c.PagesWrittenBack)
-	add("writer throttle time / pauses", fmt.Sprintf("%s / %d", report.Duration(c.ThrottleTime), c.ThrottlePauses))
-	add("dirty-ratio switches", len(r.Switches))
-	add("simulated events", r.Events)
-	return t
-}
-
 // resourceClass names the group a resource belongs to in the utilization tables.
 func resourceClass(name string) string {
 	switch {

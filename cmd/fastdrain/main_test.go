@@ -244,9 +244,9 @@ func TestFlashbenchCSVAndOut(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Equal(t, "op,count,pages,mean_us,stdev_us,min_us,p50_us,p90_us,p99_us,p999_us,max_us", lines[0])
 	require.Len(t, lines, 5) // read, program, erase, all
-	b, err := os.ReadFile(filepath.Join(dir, "flashbench.csv"))
+	b, err := os.ReadFile(filepath.Join(dir, "flashbench", "flashbench.csv"))
 	require.NoError(t, err)
 	require.Equal(t, out, string(b))
-	_, err = os.Stat(filepath.Join(dir, "flashbench.json"))
+	_, err = os.Stat(filepath.Join(dir, "flashbench", "flashbench.json"))
 	require.NoError(t, err)
 }

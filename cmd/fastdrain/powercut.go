@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -30,10 +31,9 @@ type powercutFlags struct {
 	window    string
 	patience  string
 	jobs      int
-	out       string
-	noFiles   bool
 	simulate  bool
 	w         powercut.Workload
+	outputFlags
 }
 
 func newPowercut() *cobra.Command {
@@ -79,14 +79,15 @@ left the drain stuck.`,
 	f.StringVar(&pf.window, "window", "500ms", "schedules are armed at a seeded instant of [from, from+window)")
 	f.StringVar(&pf.patience, "patience", "0", "how long a schedule waits for its condition once armed (0: each schedule's own, 100ms; lookahead 1s)")
 	f.IntVar(&pf.jobs, "jobs", 0, "cuts simulated in parallel (0 = one per CPU; results are the same)")
-	f.StringVar(&pf.out, "out", filepath.Join("results", "powercut"), "output directory (powercut.csv, powercut.json)")
-	f.BoolVar(&pf.noFiles, "no-files", false, "write nothing under --out")
 	f.BoolVar(&pf.simulate, "simulate-recovery", false, "time each recovery scan on simulated dies and channels (slower) instead of the closed form")
 	f.IntVar(&pf.w.Procs, "procs", d.Procs, "host processes, each on its own share of the logical pages")
 	f.IntVar(&pf.w.MaxPages, "max-pages", d.MaxPages, "pages per command, 1 … this")
 	f.IntVar(&pf.w.FUAEvery, "fua-every", d.FUAEvery, "one write in this many carries FUA (0: none)")
 	f.Float64Var(&pf.w.HotShare, "hot-share", d.HotShare, "share of the commands on each process's hot pages (0: uniform)")
 	f.Float64Var(&pf.w.HotFraction, "hot-fraction", d.HotFraction, "the hot part of each process's pages")
+	pf.outputFlags.register(cmd, "powercut", "json: powercut.json's document; csv: powercut.csv, the rows as numbers", "", "")
+	pf.refuse("percentiles", "it reports losses and recovery times, no latency distribution")
+	pf.refuse("timeline", "it runs many simulations in parallel; trace one machine with fastdrain run --timeline")
 	return cmd
 }
 
@@ -139,6 +140,9 @@ func (pf *powercutFlags) options() (powercut.Options, error) {
 
 // run runs the campaign, prints and writes its table, and fails if any cut lost data.
 func (pf *powercutFlags) run(cmd *cobra.Command) error {
+	if err := pf.outputFlags.parse(); err != nil {
+		return err
+	}
 	o, err := pf.options()
 	if err != nil {
 		return err
@@ -147,26 +151,27 @@ func (pf *powercutFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	t := powercut.Table(rows)
-	if err := t.WriteText(cmd.OutOrStdout()); err != nil {
-		return err
-	}
-	if !pf.noFiles {
-		if err := powercut.Numbers(rows).SaveCSV(filepath.Join(pf.out, "powercut.csv")); err != nil {
+	if dir := pf.dir(); dir != "" {
+		if err := powercut.Numbers(rows).SaveCSV(filepath.Join(dir, "powercut.csv")); err != nil {
 			return err
 		}
 		var b bytes.Buffer
 		if err := powercut.WriteJSON(&b, rows, cuts); err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(pf.out, "powercut.json"), b.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "powercut.json"), b.Bytes(), 0o644); err != nil {
 			return err
 		}
+	}
+	err = pf.write(powercut.Table(rows).WriteText,
+		func(w io.Writer) error { return powercut.WriteJSON(w, rows, cuts) }, powercut.Numbers(rows).WriteCSV)
+	if err != nil {
+		return err
 	}
 	n, failed := powercut.Totals(rows)
 	if failed > 0 {
 		return fmt.Errorf("powercut: %d of %d cuts lost durable data, read stale data or left the hold-up drain stuck (see the table's first failures)", failed, n)
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%d cuts: no durable loss, no stale read, no stuck drain\n", n)
+	fmt.Fprintf(pf.status(), "%d cuts: no durable loss, no stale read, no stuck drain\n", n)
 	return nil
 }

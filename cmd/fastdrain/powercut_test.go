@@ -19,7 +19,7 @@ func TestPowercutCommand(t *testing.T) {
 	require.Contains(t, out, "fd plp page")
 	require.Contains(t, out, "fd no-plp page")
 	require.Contains(t, out, "4 cuts: no durable loss, no stale read, no stuck drain")
-	b, err := os.ReadFile(filepath.Join(dir, "powercut.json"))
+	b, err := os.ReadFile(filepath.Join(dir, "powercut", "powercut.json"))
 	require.NoError(t, err)
 	var doc struct {
 		Rows []struct {
@@ -33,7 +33,7 @@ func TestPowercutCommand(t *testing.T) {
 	require.Len(t, doc.Rows, 4)
 	require.Len(t, doc.Cuts, 4)
 	require.Equal(t, "fd plp page", doc.Cuts[0].Target)
-	csv, err := os.ReadFile(filepath.Join(dir, "powercut.csv"))
+	csv, err := os.ReadFile(filepath.Join(dir, "powercut", "powercut.csv"))
 	require.NoError(t, err)
 	require.Contains(t, string(csv), "target,schedule,plp,cuts,condition_met,durable_loss_pages")
 }
