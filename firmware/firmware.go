@@ -69,6 +69,8 @@ type Firmware struct {
 
 	// pl is the power-loss state: the out-of-band records and the cut (powerloss.go).
 	pl powerState
+	// ro is the read-only mode the drive enters at the end of its life (readonly.go).
+	ro readOnly
 
 	// OnGC, if set, is called after every GC victim is erased (tests run the invariant
 	// checker there).
@@ -161,6 +163,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	f.unguarded = spec.PowerLoss.Controls.UnguardedErase
 	f.pending = newInFlight(geo)
 	f.pl.f = f
+	f.ro.f = f
 	if spec.PowerLoss.Enabled {
 		f.pl.oob = make([]uint64, geo.AllUnits())
 		if spec.PowerLoss.CutAt > 0 {

@@ -25,16 +25,24 @@ func (s Spec) ValidateGeometry(ds die.Spec, channels, diesPerChannel int) error 
 	}
 	// Factory bad blocks may all fall on one plane: it must still keep more good blocks
 	// than the GC threshold (New refuses the draw otherwise).
-	if fb, r := ds.Faults.FactoryBad, HoldupReserve(s, g); fb > 0 && ds.BlocksPerPlane-fb <= s.FTL.GCThreshold+r {
+	if fb, c := ds.Faults.FactoryBad, s.ftlConfig(g); fb > 0 && ds.BlocksPerPlane-fb <= c.GCStart() {
 		errs = append(errs, fmt.Errorf("flash.die.faults.factory_bad: %d bad blocks a die may all fall on one plane of %d blocks, leaving %d, not more than firmware.ftl.gc_threshold (%d)%s",
-			fb, ds.BlocksPerPlane, ds.BlocksPerPlane-fb, s.FTL.GCThreshold, holdupNote(r)))
+			fb, ds.BlocksPerPlane, ds.BlocksPerPlane-fb, s.FTL.GCThreshold, holdupNote(c.HoldupReserve, c.GCStart())))
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
 	// The FTL's settings against the geometry (ftl.Config.Validate, which also refuses an
 	// over-provisioning that leaves no logical page).
-	return s.ValidateFTL(g)
+	if err := s.ValidateFTL(g); err != nil {
+		return err
+	}
+	// Every die draws the same count of factory bad blocks: they must fit its spare pool
+	// (scanFactoryBad refuses them otherwise).
+	if fb, pool := ds.Faults.FactoryBad, s.FTL.SparePool(g); fb > pool {
+		return factoryBadError(fb, pool, ds.Planes*ds.BlocksPerPlane)
+	}
+	return nil
 }
 
 // leaves returns the errors joined in err (err itself if it is not a join), nil for nil.
@@ -64,7 +72,7 @@ func (s Spec) ValidatePrecondition(ds die.Spec, channels, diesPerChannel int, fi
 			w, r = "mapping-unit writes", "mapping units"
 		}
 		return fmt.Errorf("precondition.fill (%v) and precondition.overwrite (%v): %d %s need more than the %d %s outside the GC reserve (firmware.ftl.gc_threshold, the LSB-only region%s) and the factory bad blocks (flash.die.faults.factory_bad)",
-			fill, overwrite, writes, w, room-bad, r, holdupNote(HoldupReserve(s, g)))
+			fill, overwrite, writes, w, room-bad, r, holdupNote(HoldupReserve(s, g), s.ftlConfig(g).GCStart()))
 	}
 	return nil
 }

@@ -74,11 +74,11 @@ func (f *Firmware) placeUnits(lpns []int64, g int, purpose ftl.Purpose) (ftl.PPN
 	return p, err
 }
 
-// holdupNote names a hold-up reserve of r blocks a plane in an error about GC's room, ""
-// for none.
-func holdupNote(r int) string {
+// holdupNote names a hold-up reserve of r blocks a plane, with which GC starts at gcAt free
+// blocks, in an error about GC's room; "" for none.
+func holdupNote(r, gcAt int) string {
 	if r == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" plus the hold-up reserve (%d blocks a plane kept for the power-loss drain of the write buffer, firmware.power_loss_protection)", r)
+	return fmt.Sprintf(" (with the hold-up reserve of %d blocks a plane kept for the power-loss drain of the write buffer, firmware.power_loss_protection, GC starts at %d free blocks)", r, gcAt)
 }

@@ -43,6 +43,27 @@ var (
 		Desc: "read-retry steps the dies ran", Row: "read-retry steps / uncorrectable page reads"}
 	StatUncorrectable = &sim.Stat{Name: "uncorrectable_page_reads", Unit: sim.UnitPages,
 		Desc: "page reads still uncorrectable after the last retry step (host and GC)", Row: "read-retry steps / uncorrectable page reads"}
+	StatRefusedWrites = &sim.Stat{Name: "commands_refused_read_only", Unit: sim.UnitCount,
+		Desc: "write, write zeroes, deallocate and flush commands failed with Attempted Write to Read Only Range (read-only mode)",
+		Row:  "commands refused read-only / host reads failed"}
+	StatFailedReads = &sim.Stat{Name: "host_reads_failed", Unit: sim.UnitCount,
+		Desc: "host read commands completed with Unrecovered Read Error", Row: "commands refused read-only / host reads failed"}
+	StatUnplaced = &sim.Stat{Name: "pages_unplaced", Unit: sim.UnitPages,
+		Desc: "failed programs whose die had no room to program them again: the data went back to the buffer or to GC's original",
+		Row:  "pages that could not be placed again"}
+	StatSparePool = &sim.Stat{Name: "spare_blocks_a_die", Unit: sim.UnitBlocks,
+		Desc: "each die's spare pool for factory and grown bad blocks (firmware.ftl.spare_blocks)", Row: "spare blocks a die: pool / least left"}
+	StatSpareLeft = &sim.Stat{Name: "spare_blocks_least_left", Unit: sim.UnitBlocks,
+		Desc: "the fewest spare blocks any die has left (negative once a die is past its pool)", Row: "spare blocks a die: pool / least left"}
+	StatAvailableSpare = &sim.Stat{Name: "available_spare_percent", Unit: sim.UnitCount,
+		Desc: "NVMe Available Spare: per cent of the pool the worst die has left, rounded down", Row: "SMART available spare % / critical warning"}
+	StatCriticalWarning = &sim.Stat{Name: "critical_warning", Unit: sim.UnitCount,
+		Desc: "the SMART / Health log's Critical Warning bits: 1 spare below threshold, 4 reliability degraded, 8 read-only",
+		Row:  "SMART available spare % / critical warning"}
+	StatReadOnly = &sim.Stat{Name: "read_only", Unit: sim.UnitCount,
+		Desc: "1 if the drive went read-only (a die past its spare pool, or with no free block left), else 0", Row: "drive read-only / since"}
+	StatReadOnlyAt = &sim.Stat{Name: "read_only_at_us", Unit: sim.UnitTime,
+		Desc: "when the drive went read-only (0 while writable)", Row: "drive read-only / since"}
 )
 
 // PutStats puts the firmware's own statistics into sn (its buffer's and FTL's are theirs:
@@ -71,4 +92,18 @@ func (f *Firmware) PutFaultStats(sn *sim.StatSnapshot) {
 	sn.PutInt(StatRetireMoves, x.RetireMoves)
 	sn.PutInt(StatReadRetries, x.ReadRetries)
 	sn.PutInt(StatUncorrectable, x.Uncorrectable)
+	sn.PutInt(StatRefusedWrites, x.RefusedWrites)
+	sn.PutInt(StatFailedReads, x.FailedReads)
+	sn.PutInt(StatUnplaced, x.Unplaced)
+	h, info := f.Health(), f.HealthInfo()
+	sn.PutInt(StatSparePool, int64(h.SparePool))
+	sn.PutInt(StatSpareLeft, int64(h.SpareLeft))
+	sn.PutInt(StatAvailableSpare, int64(h.AvailableSpare))
+	sn.PutInt(StatCriticalWarning, int64(info.CriticalWarning))
+	var ro int64
+	if h.ReadOnly {
+		ro = 1
+	}
+	sn.PutInt(StatReadOnly, ro)
+	sn.PutInt(StatReadOnlyAt, int64(h.ReadOnlyAt))
 }

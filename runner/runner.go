@@ -47,6 +47,11 @@ type AppResult struct {
 	Bytes    int64
 	Latency  *sim.Histogram
 	Series   *apps.Series
+	// IOErrors counts the requests the device failed (apps.Result.IOErrors); FirstIOError
+	// is the first one's error in words and FirstIOErrorAt when it came.
+	IOErrors       int64
+	FirstIOError   string
+	FirstIOErrorAt sim.Time
 }
 
 // Result is everything one run observed.
@@ -68,9 +73,12 @@ type Result struct {
 	UtilizationFrac *report.Table
 	// Stats is the machine's statistics (Statistics), taken once at the end of the run:
 	// what every statistics output (text, CSV, JSON, sweep columns) reads.
-	Stats       *sim.StatSnapshot
-	Firmware    firmware.Stats
-	Faults      firmware.FaultStats // flash faults handled (all 0 unless flash.die.faults is set)
+	Stats    *sim.StatSnapshot
+	Firmware firmware.Stats
+	Faults   firmware.FaultStats // flash faults handled (all 0 unless flash.die.faults is set)
+	// Health is the drive's health at the end (spare pool, read-only mode, its SMART /
+	// Health log); nil without a fault model (flash.die.faults).
+	Health      *Health
 	FTL         ftl.Stats
 	Buffer      buffer.Stats
 	BufferPages int
@@ -302,8 +310,7 @@ func newResult(o Options, m *platforms.Machine, run *apps.Run, rs []*sim.Resourc
 		UtilizationFrac: report.UtilizationFractions("utilization", rs, start, end), end: end, measured: measured}
 	res.takeMachine(m, wasted0)
 	for _, a := range run.Results() {
-		h := a.Latency
-		res.Apps = append(res.Apps, AppResult{App: a.App, Requests: a.Requests, Bytes: a.Bytes, Latency: &h, Series: a.Series})
+		res.Apps = append(res.Apps, appResult(a))
 	}
 	return res
 }

@@ -22,6 +22,9 @@ var Statistics = sim.NewCatalogue(
 	ftl.StatWAF, firmware.StatGCRuns, firmware.StatGCPagesMoved, ftl.StatErases,
 	firmware.StatProgramFailures, firmware.StatEraseFailures, firmware.StatFactoryBad, firmware.StatRetiredBlocks,
 	firmware.StatReprograms, firmware.StatRetireMoves, firmware.StatReadRetries, firmware.StatUncorrectable,
+	firmware.StatRefusedWrites, firmware.StatFailedReads, firmware.StatUnplaced, firmware.StatSparePool,
+	firmware.StatSpareLeft, firmware.StatAvailableSpare, firmware.StatCriticalWarning, firmware.StatReadOnly,
+	firmware.StatReadOnlyAt, pagecache.StatWriteErrors, pagecache.StatReadErrors,
 	pagecache.StatVictimizations, pagecache.StatWrittenBack, pagecache.StatThrottleTime, pagecache.StatThrottlePauses,
 	pagecache.StatRatioSwitches, sim.StatEvents,
 )
@@ -38,6 +41,7 @@ func Snapshot(m *platforms.Machine, wastedBefore int64) *sim.StatSnapshot {
 	fw.FTL().PutStats(sn, wastedBefore)
 	if m.Config.Flash.Die.Faults.Enabled() { // fault rows only with a fault model
 		fw.PutFaultStats(sn)
+		m.Host.Cache.PutErrorStats(sn)
 	}
 	m.Host.Cache.PutStats(sn)
 	sn.PutInt(sim.StatEvents, int64(m.Eng.Fired()))
@@ -67,6 +71,7 @@ func (r *Result) takeMachine(m *platforms.Machine, wastedBefore int64) {
 	r.Switches = r.Cache.Switches
 	r.FlashUsed = r.stat(ftl.StatUsed)
 	r.FlashWasted = r.stat(ftl.StatWasted)
+	r.Health = healthOf(m)
 }
 
 // stat returns an integer statistic of the snapshot (0 when absent).

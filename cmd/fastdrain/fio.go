@@ -186,6 +186,10 @@ replay do (docs/outputs.md).`,
 					return err
 				}
 			}
+			if notes := fioNotes(res, ssd); len(notes) > 0 {
+				fmt.Fprintln(w)
+				runner.WriteNotes(w, "fio", notes)
+			}
 			return nil
 		},
 	}

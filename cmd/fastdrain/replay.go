@@ -192,7 +192,8 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		return fmt.Errorf("%s: no requests in the trace (%d lines: %d ignored by design, %d malformed and skipped)",
 			path, st.Lines, st.Ignored, st.Skipped)
 	}
-	sum := newReplaySummary(path, format, fit, st, res, rf.pcts.list, runner.MachineStats(m, "replay", wasted0))
+	ssd := runner.MachineStats(m, "replay", wasted0)
+	sum := newReplaySummary(path, format, fit, st, res, rf.pcts.list, ssd)
 	sum.UnwrittenReadPages = warnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, before)
 	stderr := cmd.ErrOrStderr()
 	for _, w := range st.Warnings {
@@ -224,6 +225,10 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		if err == nil {
 			fmt.Fprintln(out)
 			err = sum.statsTable.WriteText(out)
+		}
+		if notes := replayNotes(res, ssd); err == nil && len(notes) > 0 {
+			fmt.Fprintln(out)
+			runner.WriteNotes(out, "replay", notes)
 		}
 		return err
 	}, sum.writeJSON, sum.table().WriteCSV)

@@ -15,6 +15,11 @@ var (
 		Desc: "sleeps of writers in balance_dirty_pages", Row: "writer throttle time / pauses"}
 	StatRatioSwitches = &sim.Stat{Name: "dirty_ratio_switches", Unit: sim.UnitCount,
 		Desc: "FastDrain switches between the low and high dirty-ratio sets", Row: "dirty-ratio switches"}
+	// The device's errors as the cache saw them (with a fault model only: PutErrorStats).
+	StatWriteErrors = &sim.Stat{Name: "page_write_errors", Unit: sim.UnitPages,
+		Desc: "dirty pages whose write to the device failed (their file's fsync reported it)", Row: "page cache write / read errors (pages)"}
+	StatReadErrors = &sim.Stat{Name: "page_read_errors", Unit: sim.UnitPages,
+		Desc: "pages a read from the device failed to fill (dropped, not cached)", Row: "page cache write / read errors (pages)"}
 )
 
 // PutStats puts the page cache's statistics into sn.
@@ -25,4 +30,11 @@ func (c *Cache) PutStats(sn *sim.StatSnapshot) {
 	sn.PutInt(StatThrottleTime, int64(s.ThrottleTime))
 	sn.PutInt(StatThrottlePauses, s.ThrottlePauses)
 	sn.PutInt(StatRatioSwitches, int64(len(s.Switches)))
+}
+
+// PutErrorStats puts the device errors the cache saw into sn; a machine with a fault model
+// calls it (without one a device never fails, and outputs leave them out).
+func (c *Cache) PutErrorStats(sn *sim.StatSnapshot) {
+	sn.PutInt(StatWriteErrors, c.stats.WriteErrors)
+	sn.PutInt(StatReadErrors, c.stats.ReadErrors)
 }
