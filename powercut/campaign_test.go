@@ -124,18 +124,19 @@ func TestCampaignLong(t *testing.T) {
 
 // TestControlsLoseData: the two mechanisms change the result against a control that lacks
 // them (firmware.power_loss.controls), and the schedules find the instants they expose.
-//   - Without protection, the erase guard: LSB-only's lookahead cuts of seeds 1001, 1005
-//     and 1011 each find an erase queued while a newer copy of a durable page's data is
-//     being programmed; with unguarded_erase the cut there loses that durable version
-//     (recovery returns an older one, or none). With the guard the same cuts, waiting the
-//     same second, find no such instant and lose nothing.
-//   - With protection, the hold-up reserve: Vanilla's gc-erase cuts of seeds 2 and 8 come
-//     while GC is behind, every plane down to its GC reserve; with no_holdup_reserve the
-//     drain is stuck there and acknowledged pages are lost. With the reserve they drain.
+//   - Without protection, the erase guard: LSB-only's lookahead cuts (12, seeds 1000 on)
+//     look for an erase queued while a newer copy of a durable page's data is being
+//     programmed; with unguarded_erase some find one and the cut there loses that durable
+//     version (recovery returns an older one, or none). With the guard the same cuts find
+//     no such instant and lose nothing.
+//   - With protection, the hold-up reserve: Vanilla's gc-erase cuts (12, seeds 1 on) come
+//     while GC is collecting; with no_holdup_reserve some come while every plane is down to
+//     its GC reserve, the drain is stuck there and acknowledged pages are lost. With the
+//     reserve they all drain.
 //
-// The seeds are those the control campaign found (fastdrain powercut --variants lsb-only
-// --plp off --schedules lookahead --seed 1000 --cuts 12, and --variants vanilla --plp on
-// --schedules gc-erase --seed 1 --cuts 8, each with the controls set).
+// With the controls these cuts lose data at 3 and 4 of 12 (measured when this was written);
+// the test asks for at least one, so that a change of timing elsewhere in the firmware does
+// not break it while the mechanisms still matter.
 func TestControlsLoseData(t *testing.T) {
 	look, _ := LookupSchedule("lookahead")
 	erase, _ := LookupSchedule("gc-erase")
@@ -144,10 +145,10 @@ func TestControlsLoseData(t *testing.T) {
 		plp     bool
 		s       Schedule
 		control string
-		seeds   []uint64
+		seed    uint64
 	}{
-		{"lsb-only", false, look, "unguarded_erase", []uint64{1001, 1005, 1011}},
-		{"vanilla", true, erase, "no_holdup_reserve", []uint64{2, 8}},
+		{"lsb-only", false, look, "unguarded_erase", 1000},
+		{"vanilla", true, erase, "no_holdup_reserve", 1},
 	} {
 		for _, control := range []bool{true, false} {
 			m := Matrix{Preset: "tiny", Variants: []string{c.variant}, PLP: []bool{c.plp}, Mappings: []string{"page"}}
@@ -156,21 +157,25 @@ func TestControlsLoseData(t *testing.T) {
 			}
 			ts, err := m.Targets()
 			require.NoError(t, err)
-			for _, seed := range c.seeds {
-				cut, err := RunCut(ts[0].Config, DefaultWorkload(), Plan{Schedule: c.s, Seed: seed, From: 300 * sim.Millisecond, Window: 500 * sim.Millisecond})
-				require.NoError(t, err)
-				what := fmt.Sprintf("%s, %s, seed %d, control %s %v", ts[0].Label, c.s.Name, seed, c.control, control)
-				if !control {
-					require.False(t, cut.Lost(), "%s: %s", what, cut.First)
+			rows, cuts, err := Campaign(Options{Targets: ts, Schedules: []Schedule{c.s}, Cuts: 12, Seed: c.seed, Workload: DefaultWorkload(),
+				From: 300 * sim.Millisecond, Window: 500 * sim.Millisecond, Jobs: runtime.GOMAXPROCS(0)})
+			require.NoError(t, err)
+			what := fmt.Sprintf("%s, %s, control %s %v", ts[0].Label, c.s.Name, c.control, control)
+			if !control {
+				require.Zero(t, rows[0].FailedCuts, "%s: %s", what, rows[0].First)
+				continue
+			}
+			require.Positive(t, rows[0].FailedCuts, what)
+			for _, cut := range cuts {
+				if !cut.Lost() {
 					continue
 				}
-				require.True(t, cut.Met, what)
+				require.Positive(t, cut.DurableLoss, "%s, seed %d", what, cut.Seed)
 				if c.plp {
-					require.True(t, cut.Report.Stuck, what)
-					require.Positive(t, cut.DurableLoss, "%s: the stuck drain loses acknowledged pages", what)
-				} else {
-					require.Positive(t, cut.DurableLoss, what)
-					require.Contains(t, cut.First, "was durable", what)
+					require.True(t, cut.Report.Stuck, "%s, seed %d", what, cut.Seed)
+				} else { // the lookahead cut where it saw the loss coming
+					require.True(t, cut.Met, "%s, seed %d", what, cut.Seed)
+					require.Contains(t, cut.First, "was durable", "%s, seed %d", what, cut.Seed)
 				}
 			}
 		}
