@@ -57,4 +57,3 @@ func TestRateValidation(t *testing.T) {
 	require.Equal(t, 2400, y.Rate)
 	require.Equal(t, 4*sim.Nanosecond, y.TBurst)
 }
-
