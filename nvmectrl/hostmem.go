@@ -1,6 +1,9 @@
 package nvmectrl
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // PageSize is the host memory page size in bytes: CC.MPS = 0, i.e. 4 KiB, the size Linux
 // uses (FACTS.md §1.7). PRP entries and PRP lists are laid out in these pages.
@@ -52,6 +55,16 @@ func (m *HostMemory) Alloc(bytes int) uint64 {
 		delete(m.pages, pn)
 	}
 	return a
+}
+
+// Reserve makes room in the page table for bytes more of Alloc, so allocating them grows
+// it once, not an append at a time (whose outgrown copies stay in memory until a
+// collection: five times the final table, issue 38). bytes must be what those Alloc calls
+// round up to whole pages.
+func (m *HostMemory) Reserve(bytes int) {
+	n := len(m.dense) + (bytes+PageSize-1)/PageSize
+	m.dense = slices.Grow(m.dense, n-len(m.dense))
+	m.first = slices.Grow(m.first, n-len(m.first))
 }
 
 // Pages returns how many pages are held whole: written, except those whose only writes
