@@ -94,9 +94,9 @@ func TestCampaignMappings(t *testing.T) {
 
 // TestCampaignLong is the long tier's campaign (FASTDRAIN_LONG=1): 167 cuts of each of
 // the 6 schedules (1,002) per target, for Vanilla and FD-Buf (sequential), LSB-only
-// (skip-to-LSB) and FD (latency-aware) on page mapping, and Vanilla and FD on BAST, each
-// with and without power-loss protection: 12,024 cuts; and 300 per target on sub-page
-// mapping (Vanilla and FD, with and without protection). No durable loss, no stale read,
+// (skip-to-LSB), FD-FTL and FD (latency-aware) on page mapping, and Vanilla and FD on
+// BAST, each with and without power-loss protection: 14,028 cuts; and 300 per target on
+// sub-page mapping (Vanilla and FD, with and without protection). No durable loss, no stale read,
 // no stuck drain, and the schedules meet their conditions.
 func TestCampaignLong(t *testing.T) {
 	testtier.SkipUnlessLong(t, "the durability campaign at 1,000 cuts per policy")
@@ -105,7 +105,7 @@ func TestCampaignLong(t *testing.T) {
 		mapping  string
 		cuts     int
 	}{
-		{[]string{"vanilla", "fd-buf", "lsb-only", "fd"}, "page", 167},
+		{[]string{"vanilla", "fd-buf", "fd-ftl", "lsb-only", "fd"}, "page", 167},
 		{[]string{"vanilla", "fd"}, "bast", 167},
 		{[]string{"vanilla", "fd"}, "sub-page", 50},
 	} {
