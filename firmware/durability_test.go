@@ -1,6 +1,7 @@
 package firmware
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
@@ -140,6 +141,154 @@ func TestPowerLossValidation(t *testing.T) {
 	require.EqualError(t, r.fw.PowerCut(), "firmware ssd.fw: a power cut needs firmware.power_loss.enabled")
 	_, err := r.fw.Recover()
 	require.EqualError(t, err, "firmware: Recover needs firmware.power_loss.enabled")
+}
+
+// cutWindow is the span after the first millisecond in which cutRun cuts the power.
+var cutWindow = 400 * sim.Millisecond
+
+// cutOP and cutOverwrite: the over-provisioning and preconditioning overwrites of cutRun.
+var cutOP, cutOverwrite = 0.1, 0.04
+
+// acked is one acknowledged write of a logical page, as the durability checker keeps it.
+type acked struct {
+	v   uint64 // the host's version
+	no  int64  // its place in the order of acknowledgements (0: preconditioning)
+	fua bool
+}
+
+// cutOutcome is what one durability run found.
+type cutOutcome struct {
+	rep                   PowerLossReport
+	rec                   *Recovery
+	checked, writes       int
+	gcMoved               int64
+	durableLoss, volatile int
+	firstDurableLoss      string
+}
+
+// cutRunOn is one durability run on rig r (built with plSpec, 10 % over-provisioning):
+// the integrity workload (preconditioned
+// 90 % full with 3 % overwrites, so GC moves data), 8 host processes each on its own
+// eighth of the logical span issuing random 1–8-page writes (one in 8 with FUA), reads
+// (each checked at once) and flushes, until the power is cut at a seeded random instant
+// in [1, 31) ms. Then the firmware recovers the mapping from flash, and every logical page
+// is read from flash through it. Deallocates are left out: trims are not journaled
+// (Recover), so a trimmed page may map to its last copy again.
+//
+// The checker: a write is durable if it completed with FUA, or completed before a Flush
+// was submitted that then completed, or completed at all with power-loss protection. A
+// page must read back a version the host wrote there (or preconditioning did), not older
+// than its last durable one (else a durable loss); older than its last acknowledged
+// write is a volatile loss. sabotage, if not nil, is called on the stopped firmware before
+// recovery. The whole-stack campaign (package powercut) is the durability test of every
+// policy; this firmware-level checker serves rigs the whole stack does not build (FDP with
+// placement identifiers on the rig's own host).
+func cutRunOn(t testing.TB, r *rig, plp bool, seed uint64, sabotage func(*Firmware)) cutOutcome {
+	f := r.fw
+	const fill = 0.9
+	require.NoError(t, f.Precondition(fill, cutOverwrite, true, seed))
+	span := f.LogicalPages()
+	hist := make([][]acked, span)
+	issued := make([]map[uint64]bool, span)
+	for lpn := int64(0); lpn < int64(fill*float64(span)); lpn++ {
+		hist[lpn] = []acked{{v: 1}}
+		issued[lpn] = map[uint64]bool{1: true}
+	}
+	var acks, durableUpTo int64
+	version := uint64(1)
+	dead := false
+	out := cutOutcome{}
+	const procs = 8
+	part := span / procs
+	for k := 0; k < procs; k++ {
+		rng := sim.NewRNG(seed, fmt.Sprintf("cut%d", k))
+		lo := int64(k) * part
+		r.eng.Spawn("host", func(p *sim.Proc) {
+			buf := make([]uint64, 8)
+			for !dead {
+				n := 1 + rng.IntN(8)
+				lba := lo + rng.Int64N(part-int64(n)+1)
+				switch op := rng.IntN(10); {
+				case op < 6:
+					fua := rng.IntN(8) == 0
+					for i := 0; i < n; i++ {
+						version++
+						buf[i] = Stamp(lba+int64(i), version)
+						if issued[lba+int64(i)] == nil {
+							issued[lba+int64(i)] = map[uint64]bool{}
+						}
+						issued[lba+int64(i)][version] = true
+					}
+					rq := r.cmdFUA(p, nvmectrl.OpWrite, lba, n, nvmectrl.Hint{}, buf, fua)
+					require.Equal(t, nvmectrl.StatusSuccess, rq.status)
+					acks++
+					out.writes++
+					for i := 0; i < n; i++ {
+						_, v, _ := StampParts(buf[i])
+						hist[lba+int64(i)] = append(hist[lba+int64(i)], acked{v: v, no: acks, fua: fua})
+					}
+				case op < 9:
+					rq := r.cmd(p, nvmectrl.OpRead, lba, n, nvmectrl.Hint{}, buf)
+					require.Equal(t, nvmectrl.StatusSuccess, rq.status)
+					for i := 0; i < n; i++ {
+						var want uint64
+						if h := hist[lba+int64(i)]; len(h) > 0 {
+							want = Stamp(lba+int64(i), h[len(h)-1].v)
+						}
+						require.Equal(t, want, buf[i], "read of lba %d before the cut", lba+int64(i))
+					}
+				default:
+					from := acks
+					r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+					durableUpTo = max(durableUpTo, from)
+				}
+			}
+		})
+	}
+	rng := sim.NewRNG(seed, "cut")
+	at := sim.Millisecond + sim.Time(rng.Int64N(int64(cutWindow)))
+	r.eng.At(at, func() {
+		dead = true
+		require.NoError(t, f.PowerCut())
+	})
+	r.eng.Run()
+	require.True(t, f.PoweredOff(), "seed %d: the firmware did not stop", seed)
+	r.eng.Close()
+	out.rep = f.PowerLossReport()
+	out.gcMoved = f.Stats.GCPagesMoved
+	if sabotage != nil {
+		sabotage(f)
+	}
+	rec, err := f.Recover()
+	require.NoError(t, err)
+	out.rec = rec
+	for lpn := int64(0); lpn < span; lpn++ {
+		var durable, last uint64
+		for _, a := range hist[lpn] {
+			if plp || a.fua || a.no <= durableUpTo {
+				durable = max(durable, a.v)
+			}
+			last = max(last, a.v)
+		}
+		got := r.readFlash(rec.Map[lpn])
+		var v uint64
+		if got != 0 {
+			gl, gv, ok := StampParts(got)
+			require.True(t, ok && gl == lpn && issued[lpn][gv], "seed %d: lpn %d reads %#x, which was never written there", seed, lpn, got)
+			v = gv
+		}
+		out.checked++
+		switch {
+		case v < durable:
+			if out.durableLoss == 0 {
+				out.firstDurableLoss = fmt.Sprintf("lpn %d reads version %d, durable %d, last %d", lpn, v, durable, last)
+			}
+			out.durableLoss++
+		case v < last:
+			out.volatile++
+		}
+	}
+	return out
 }
 
 // TestPowerLossMemory: the out-of-band records add 8 B a physical page to the estimate:

@@ -55,8 +55,8 @@ func (f *Firmware) scanRecords() *Recovery {
 	p := &f.pl
 	g := f.geo
 	ds := f.flash.Geometry().Die
-	r := &Recovery{Map: make([]ftl.Unit, f.pagesPerNS)}
-	seqs := make([]uint64, f.pagesPerNS) // the sequence number of Map's copy
+	r := &Recovery{Map: make([]ftl.Unit, f.ftl.LogicalPages())}
+	seqs := make([]uint64, f.ftl.LogicalPages()) // the sequence number of Map's copy
 	for i := range r.Map {
 		r.Map[i] = ftl.NoUnit
 	}
