@@ -11,6 +11,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/hostos/trace"
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
 	gold "github.com/fastdrain-sim/fastdrain/internal/golden"
+	"github.com/fastdrain-sim/fastdrain/internal/sampletraces"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -86,8 +87,8 @@ func TestGoldenFlashbench(t *testing.T) {
 }
 
 // TestGoldenReplay replays the first 3,000 requests of the MQSim TPC-C trace
-// (../shared/traces, DiskSim ASCII, 16 devices sharing offset 0, addresses past the device
-// wrapped as the replay command does by default) at its own times on the
+// (testdata/traces at the repository root, DiskSim ASCII, 16 devices sharing offset 0,
+// addresses past the device wrapped as the replay command does by default) at its own times on the
 // golden fastdrain-small machine, and compares per-operation latency and the firmware's
 // counters.
 func TestGoldenReplay(t *testing.T) {
@@ -99,11 +100,12 @@ func TestGoldenReplay(t *testing.T) {
 	ropt.MaxRequests = 3000
 	topt := trace.DefaultOptions()
 	topt.PastCapacity = trace.Wrap // the replay command's default, --past-capacity wrap
+	tr := sampletraces.Path(t, sampletraces.TPCC)
 	var res *replay.Result
 	var st trace.Stats
 	var runErr error
 	m.Eng.Spawn("replay", func(p *sim.Proc) {
-		res, st, runErr = replay.RunFile(p, dev, "../../../shared/traces/mqsim_tpcc-small.trace",
+		res, st, runErr = replay.RunFile(p, dev, tr,
 			replay.FitOptions(topt, dev), ropt)
 		m.Eng.Stop()
 	})

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"os"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/internal/sampletraces"
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,10 +26,7 @@ func TestSubPagePresetsRun(t *testing.T) {
 	b, err := run(args...)
 	require.NoError(t, err)
 	require.Equal(t, a, b)
-	tr := "../../../shared/traces/mqsim_tpcc-small.trace"
-	if _, err := os.Stat(tr); err != nil {
-		t.Skip("shared traces not present")
-	}
+	tr := sampletraces.Path(t, sampletraces.TPCC)
 	out, err := run("replay", tr, "--preset", "mqsim-ref", "--max", "500", "--set", "precondition.fill=0.05")
 	require.NoError(t, err)
 	require.Contains(t, out, "replayed 500 in")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/internal/sampletraces"
 	"github.com/stretchr/testify/require"
 )
 
@@ -38,10 +39,7 @@ func TestUflipOnARealFile(t *testing.T) {
 }
 
 func TestReplayCommand(t *testing.T) {
-	tr := "../../../shared/traces/mqsim_tpcc-small.trace"
-	if _, err := os.Stat(tr); err != nil {
-		t.Skip("shared traces not present")
-	}
+	tr := sampletraces.Path(t, sampletraces.TPCC)
 	rec := filepath.Join(t.TempDir(), "rec.csv")
 	out, err := run("replay", tr, "--max", "500", "--records", rec)
 	require.NoError(t, err)
