@@ -76,7 +76,7 @@ func TestConfigImportMQSim(t *testing.T) {
 	// so the layer validates for whole-system runs; the flash array it describes (8 channels
 	// × 4 chips × 2 dies) runs through --config.
 	out := filepath.Join(t.TempDir(), "mq.yaml")
-	msg, err := run("config", "import", "mqsim", "../../platforms/mqsim/testdata/mqsim-default.xml", "-o", out)
+	msg, err := run("config", "import", "mqsim", "../../examples/mqsim/ssdconfig.xml", "-o", out)
 	require.NoError(t, err)
 	require.Contains(t, msg, "on preset fastdrain-tlc it validates for whole-system runs")
 	b, err := os.ReadFile(out)

@@ -50,7 +50,7 @@ func field(t *testing.T, c platforms.Config, key string) string {
 }
 
 func TestImportMQSimDefault(t *testing.T) {
-	layer, r := importFile(t, "testdata/mqsim-default.xml", nil)
+	layer, r := importFile(t, "../../examples/mqsim/ssdconfig.xml", nil)
 	c, err := platforms.Decode(platforms.Source{Name: "preset", Data: mustPreset(t, "fastdrain-tlc")}, platforms.Source{Name: layer, Data: mustRead(t, layer)})
 	require.NoError(t, err)
 	// Each value worked from the file by hand:
@@ -89,7 +89,7 @@ func TestImportMQSimDefault(t *testing.T) {
 	for _, e := range []string{"Memory_Type", "HostInterface_Type", "Address_Mapping"} {
 		accounted[e] = true // checked and valued as fastdrain is (FLASH, NVME, PAGE_LEVEL): nothing to set
 	}
-	raw := string(mustRead(t, "testdata/mqsim-default.xml"))
+	raw := string(mustRead(t, "../../examples/mqsim/ssdconfig.xml"))
 	n := 0
 	for _, line := range strings.Split(raw, "\n") {
 		line = strings.TrimSpace(line)
@@ -116,7 +116,7 @@ func TestImportMQSimDefault(t *testing.T) {
 func TestImportedDriveRunsWholeSystem(t *testing.T) {
 	// The default file with 4 KiB pages and Gen3-rate lanes (0.985 GB/s ≈ 8 GT/s × 128/130
 	// / 8): it validates as a whole machine and runs a short Apache-U on fastdrain-tlc's host.
-	layer, _ := importFile(t, "testdata/mqsim-default.xml", func(s string) string {
+	layer, _ := importFile(t, "../../examples/mqsim/ssdconfig.xml", func(s string) string {
 		s = strings.Replace(s, "<Page_Capacity>8192<", "<Page_Capacity>4096<", 1)
 		s = strings.Replace(s, "<Block_No_Per_Plane>2048<", "<Block_No_Per_Plane>256<", 1)
 		return strings.Replace(s, "<PCIe_Lane_Bandwidth>0.100000<", "<PCIe_Lane_Bandwidth>0.985<", 1)
@@ -134,7 +134,7 @@ func TestImportedDriveRunsWholeSystem(t *testing.T) {
 }
 
 func TestImportErrors(t *testing.T) {
-	good := string(mustRead(t, "testdata/mqsim-default.xml"))
+	good := string(mustRead(t, "../../examples/mqsim/ssdconfig.xml"))
 	for _, tc := range []struct{ name, from, to, err string }{
 		{"not a number", "<Flash_Channel_Count>8<", "<Flash_Channel_Count>eight<", `x.xml:43: Flash_Channel_Count "eight": not an integer`},
 		{"out of range", "<Flash_Channel_Count>8<", "<Flash_Channel_Count>0<", "Flash_Channel_Count \"0\": must be in 1 … 1024"},
