@@ -81,6 +81,9 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 			opts = append(opts, runner.Options{Label: v, Config: c, Workload: w, CheckData: cf.check})
 		}
 	}
+	dur := opts[0].Workload.Scenario.Duration
+	fmt.Fprintln(cmd.ErrOrStderr(), compareHeader(cf.cfg.preset, dur, scenarios, variants, cf.jobs,
+		compareEstimate(cf.cfg.preset, len(opts), dur, cf.jobs)))
 	progress, finish := progressBar(cmd, len(opts))
 	results, errs := runner.RunAll(opts, cf.jobs, progress)
 	finish()
@@ -116,7 +119,11 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 		plTab = powerLossCompareTable(plCells)
 	}
 	out := cmd.OutOrStdout()
-	sum := buildSummary(cf.cfg.preset, opts[0].Workload.Scenario.Duration, scenarios, appsRun, variants, cf.pcts.list, cell)
+	msg := out
+	if cf.format != "text" {
+		msg = cmd.ErrOrStderr() // standard output holds only the JSON or CSV
+	}
+	sum := buildSummary(cf.cfg.preset, dur, scenarios, appsRun, variants, cf.pcts.list, cell)
 	if cf.format == "json" {
 		if err := sum.writeJSON(out); err != nil {
 			return err
@@ -128,7 +135,7 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	} else {
 		preset := cf.cfg.preset
 		fmt.Fprintf(out, "FastDrain comparison on %s: %d scenarios × %d variants, %s simulated each\n\n",
-			preset, len(scenarios), len(variants), report.Duration(opts[0].Workload.Scenario.Duration))
+			preset, len(scenarios), len(variants), report.Duration(dur))
 		tabs := []*report.Table{tab, means, corun, power}
 		if plTab != nil {
 			tabs = append(tabs, plTab)
@@ -140,10 +147,16 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 			fmt.Fprintln(out)
 		}
 	}
+	if err := writeCompareSummary(msg, appsRun, variants, cell); err != nil {
+		return err
+	}
 	if cf.noFiles {
 		return nil
 	}
-	dir := filepath.Join(cf.out, "compare")
+	dir, err := newResultDir(filepath.Join(cf.out, "compare"), cf.cfg.preset+"-"+dur.String())
+	if err != nil {
+		return err
+	}
 	for i, r := range results {
 		r.Percentiles = cf.pcts.list
 		d := filepath.Join(dir, opts[i].Workload.Scenario.Name, opts[i].Label)
@@ -191,14 +204,10 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 		norm = append(norm, row)
 	}
 	for _, ext := range []string{".png", ".svg"} {
-		if err := report.Bars(filepath.Join(dir, "p99"+ext), "p99 response time normalized to "+variants[0],
+		if err := report.Bars(filepath.Join(dir, "p99"+ext), fmt.Sprintf("p99 response time normalized to %s (%s, %s simulated)", variants[0], cf.cfg.preset, report.Duration(dur)),
 			"normalized p99", appsRun, variants, norm); err != nil {
 			return err
 		}
-	}
-	msg := out
-	if cf.format != "text" {
-		msg = cmd.ErrOrStderr() // standard output holds only the JSON or CSV
 	}
 	fmt.Fprintf(msg, "results written to %s\n", dir)
 	return nil

@@ -78,7 +78,7 @@ func TestCompareCSVsAreNumbers(t *testing.T) {
 			[]string{"scenario", "vanilla_ssd_avg_w", "vanilla_ssd_peak_w", "vanilla_ssd_j_per_gb_written", "fd_ssd_avg_w",
 				"fd_ssd_peak_w", "fd_ssd_j_per_gb_written"}, 1, func(c int) int { return c }},
 	} {
-		f, err := os.Open(filepath.Join(dir, "compare", c.file))
+		f, err := os.Open(filepath.Join(dir, "compare", "fastdrain-tlc-100ms", c.file))
 		require.NoError(t, err)
 		rows, err := csv.NewReader(f).ReadAll()
 		f.Close()

@@ -19,8 +19,8 @@ func newFigures() *cobra.Command {
 under Vanilla, Oracle, FD-Buf, FD-FTL, FD and LSB-only on one platform, all variants sharing
 every other parameter — and prints, for Figures 1a, 1b, 2b, 3a, 3b, 5, 6a and 6b, a table with
 the paper's value beside the measured one, then a summary of every claim with its verdict.
-Tables (CSV/JSON, numbers with the unit in the column name) and plots (PNG/SVG) go to
---out/figures/; --format json prints summary.json's claims and tally with the preset, the
+Tables (CSV/JSON, numbers with the unit in the column name) and plots (PNG/SVG) go to a
+new directory --out/figures/<preset>-<duration>/ (-2, -3, … added when that exists); --format json prints summary.json's claims and tally with the preset, the
 simulated time per run and every figure's numeric table, --format csv prints summary.csv. --only selects figures
 (add "sensitivity" for the regime map). --quick runs 3 simulated seconds per experiment on
 fastdrain-tlc-8x (fastdrain-tlc scaled down 8× as a whole, applications' data sets
@@ -61,8 +61,12 @@ another platform; the default runs 10 s, --full the paper's 30, on fastdrain-tlc
 			}
 			figs := set.Figures()
 			out := cmd.OutOrStdout()
+			var dir string
 			if !rf.noFiles {
-				if err := figures.WriteDir(filepath.Join(rf.out, "figures"), figs); err != nil {
+				if dir, err = newResultDir(filepath.Join(rf.out, "figures"), o.Preset+"-"+w.Scenario.Duration.String()); err != nil {
+					return err
+				}
+				if err := figures.WriteDir(dir, figs); err != nil {
 					return err
 				}
 			}
@@ -83,7 +87,7 @@ another platform; the default runs 10 s, --full the paper's 30, on fastdrain-tlc
 				return err
 			}
 			if !rf.noFiles {
-				fmt.Fprintf(out, "\nresults written to %s\n", filepath.Join(rf.out, "figures"))
+				fmt.Fprintf(out, "\nresults written to %s\n", dir)
 			}
 			return nil
 		},

@@ -25,6 +25,7 @@ type sweepFlags struct {
 	out       string
 	format    string
 	noFiles   bool
+	force     bool
 	seed      uint64
 	// run points
 	scenario, duration, warmup, appsFile string
@@ -53,7 +54,8 @@ the base configuration (--preset, --variant, --config, --set) plus one --set per
 axis may also sweep those job parameters: flashbench.qd, flashbench.ops, flashbench.mix,
 flashbench.multi_plane, flashbench.seed; run.duration, run.warmup, run.seed. Points
 run in parallel on all cores (--jobs). The table of points × metrics is printed and written
-as sweep.json and sweep.csv under --out/sweep/.
+as sweep.json and sweep.csv under --out/sweep/. An existing file there is replaced only by
+the same shard of the same sweep (a retried task writes the same bytes) or with --force.
 
 --shard i/n runs only the points k with k mod n == i (0-based i) and writes
 shard-i-of-n.json/.csv, so a batch scheduler can spread a sweep over machines; "fastdrain
@@ -85,6 +87,7 @@ Flags given explicitly override the file; --axis flags add axes after the file's
 	f.StringVar(&sf.out, "out", "results", "output directory (files go to OUT/sweep/)")
 	f.StringVar(&sf.format, "format", "text", "terminal output: text, csv or json")
 	f.BoolVar(&sf.noFiles, "no-files", false, "write nothing under --out")
+	f.BoolVar(&sf.force, "force", false, "replace an existing result file of another sweep or shard (the same shard of the same sweep is always rewritten: a retried task)")
 	f.Uint64Var(&sf.seed, "seed", 0, "random seed of the flashbench stream or of the run workload (0 = the configuration's or scenario's)")
 	f.StringVar(&sf.scenario, "scenario", dr.Scenario, "run points: co-location scenario (see \"fastdrain scenarios\")")
 	f.StringVar(&sf.duration, "duration", "", "run points: simulated time per point (default 10s; --quick 3s; --full 30s)")
@@ -223,6 +226,11 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	if sf.shardFrom != "" {
 		fmt.Fprintf(cmd.ErrOrStderr(), "shard %s, from %s\n", sh, sf.shardFrom)
 	}
+	if !sf.noFiles {
+		if err := guardSweepFile(filepath.Join(sf.out, "sweep"), s, sh, sf.force); err != nil {
+			return err
+		}
+	}
 	progress, finish := progressBar(cmd, len(sh.Points(s.Size())))
 	r, err := sweep.Run(s, sweep.Options{Shard: sh, Jobs: sf.jobs, Progress: progress})
 	finish()
@@ -281,6 +289,7 @@ func axisSizes(g sweep.Grid) []string {
 
 func newMergeCmd() *cobra.Command {
 	var out, format string
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "merge -o DIR SHARD.json…",
 		Short: "Join the shard results of a sweep into the whole sweep's results",
@@ -312,6 +321,13 @@ sweep.json's document or sweep.csv's table (the summary line then goes to stderr
 			if err != nil {
 				return err
 			}
+			if p := filepath.Join(out, m.FileBase()+".json"); !force {
+				if _, err := os.Stat(p); err == nil {
+					if err := sweep.CheckReplace(p, m.Spec, m.Shard); err != nil {
+						return fmt.Errorf("%w: give another -o, or --force to replace it", err)
+					}
+				}
+			}
 			paths, err := m.WriteFiles(out)
 			if err != nil {
 				return err
@@ -334,5 +350,6 @@ sweep.json's document or sweep.csv's table (the summary line then goes to stderr
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", filepath.Join("results", "sweep"), "directory for sweep.json and sweep.csv")
 	cmd.Flags().StringVar(&format, "format", "text", "terminal output: text (a summary line), json (sweep.json's document) or csv (sweep.csv's table)")
+	cmd.Flags().BoolVar(&force, "force", false, "replace an existing sweep.json of another sweep (the same sweep's is always rewritten)")
 	return cmd
 }

@@ -49,6 +49,7 @@ type uflipOptions struct {
 	auto                               float64
 	seed                               uint64
 	findings, plots, force             bool
+	base                               string // this run's own directory under --out/uflip ("" for no files)
 }
 
 func newUflip() *cobra.Command {
@@ -61,7 +62,8 @@ partitioning, order, parallelism, mix, pause, bursts) over --span bytes of the d
 the methodology (device state enforcement, IOIgnore, IOCount, NbRun, pauses between runs,
 experiment ordering), runs them through the direct I/O path at one outstanding IO per stream,
 and prints mean/min/max/std-dev latency per run; per-run and per-IO CSV (and, with
---findings, findings.txt) go to --out/uflip/, with uflip.json (the settings, every run with
+--findings, findings.txt) go to a new directory --out/uflip/DEVICES/ (the device names
+joined by -vs-; -2, -3, … added when that exists), with uflip.json (the settings, every run with
 its IOIgnore/IOCount and precision, the findings with their numbers, the calibration) and
 uflip.csv (one row of numbers per run). --format json or csv prints that document or table
 instead of the text tables (docs/outputs.md).
@@ -74,7 +76,7 @@ interval of the running-phase mean is within ±REL, at most --auto-cap IOs) for 
 behind every finding that does not hold. --vs PRESETS runs the same plan on more presets;
 with two or more devices a calibration table gives, per micro-benchmark, the ratio of the
 first device's mean to each other's. --plots draws uFLIP's figures (one per micro-benchmark
-and base, devices overlaid, and a per-IO trace with its start-up phase) in --out/uflip/plots.
+and base, devices overlaid, and a per-IO trace with its start-up phase) in its plots/.
 See docs/uflip.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.OutOrStdout()) },
@@ -251,9 +253,9 @@ func (o *uflipOptions) dir(d *uflipDevice, n int) string {
 		return ""
 	}
 	if n == 1 {
-		return filepath.Join(o.out, "uflip")
+		return o.base
 	}
-	return filepath.Join(o.out, "uflip", d.name)
+	return filepath.Join(o.base, d.name)
 }
 
 func (o *uflipOptions) run(stdout io.Writer) error {
@@ -285,6 +287,15 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 	traceLabel, err := o.traceLabel(plan)
 	if err != nil {
 		return err
+	}
+	if o.out != "" {
+		var names []string
+		for _, d := range devs {
+			names = append(names, d.name)
+		}
+		if o.base, err = newResultDir(filepath.Join(o.out, "uflip"), strings.Join(names, "-vs-")); err != nil {
+			return err
+		}
 	}
 	for _, d := range devs {
 		if err := o.execute(d, plan, traceLabel, len(devs)); err != nil {
@@ -332,7 +343,7 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 		}
 	}
 	if o.out != "" {
-		dir := filepath.Join(o.out, "uflip")
+		dir := o.base
 		if err := report.WriteFile(filepath.Join(dir, "uflip.json"), func(w io.Writer) error { return o.uflipJSON(w, plan, devs) }); err != nil {
 			return err
 		}
@@ -351,7 +362,7 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 		}
 	}
 	if o.plots {
-		return uflipPlots(filepath.Join(o.out, "uflip", "plots"), devs, traceLabel)
+		return uflipPlots(filepath.Join(o.base, "plots"), devs, traceLabel)
 	}
 	return nil
 }

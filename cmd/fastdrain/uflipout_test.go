@@ -105,12 +105,12 @@ func TestUflipFormats(t *testing.T) {
 		// One synchronous stream: the run lasts at least its IOs' latencies.
 		require.GreaterOrEqual(t, r.EndUs-r.StartUs, float64(r.IOs)*r.MinUs*(1-1e-12), r.Label)
 	}
-	saved, err := os.ReadFile(filepath.Join(dir, "uflip", "uflip.json"))
+	saved, err := os.ReadFile(filepath.Join(dir, "uflip", "fastdrain-small", "uflip.json"))
 	require.NoError(t, err)
 	require.Equal(t, js, string(saved))
 
 	// runs.csv in ps (one decimal for mean and std-dev) against the JSON's µs.
-	rc, err := os.ReadFile(filepath.Join(dir, "uflip", "runs.csv"))
+	rc, err := os.ReadFile(filepath.Join(dir, "uflip", "fastdrain-small", "runs.csv"))
 	require.NoError(t, err)
 	_, psRows := readCSV(t, string(rc))
 	require.Len(t, psRows, len(d.Runs))
@@ -142,7 +142,7 @@ func TestUflipFormats(t *testing.T) {
 		require.Empty(t, r["precision_frac"])
 		require.Empty(t, r["converged"])
 	}
-	saved, err = os.ReadFile(filepath.Join(dir, "uflip", "uflip.csv"))
+	saved, err = os.ReadFile(filepath.Join(dir, "uflip", "fastdrain-small-2", "uflip.csv"))
 	require.NoError(t, err)
 	require.Equal(t, doc2, string(saved))
 

@@ -17,7 +17,7 @@ func TestUflipCommand(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, out, "granularity/RW/io_size=4096")
 	for _, f := range []string{"runs.csv", "ios.csv"} {
-		_, err := os.Stat(filepath.Join(dir, "uflip", f))
+		_, err := os.Stat(filepath.Join(dir, "uflip", "fastdrain-small", f))
 		require.NoError(t, err)
 	}
 	_, err = run("uflip", "--bench", "speed", "--format-device", "weird", "--span", "huge", "--io-divisor", "0")
@@ -199,7 +199,7 @@ func TestUflipAutoCounts(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, out, "IOIgnore")
 	require.Contains(t, out, "converged")
-	csv, err := os.ReadFile(filepath.Join(dir, "uflip", "runs.csv"))
+	csv, err := os.ReadFile(filepath.Join(dir, "uflip", "fastdrain-small", "runs.csv"))
 	require.NoError(t, err)
 	require.Contains(t, string(csv), "auto_io_ignore,auto_io_count,auto_precision,auto_converged")
 	_, err = run("uflip", "--auto", "2", "--auto-min", "10", "--auto-cap", "5")
@@ -231,7 +231,7 @@ func TestUflipCalibrationOnAFile(t *testing.T) {
 	}
 	for _, p := range []string{"target/runs.csv", "fastdrain-small/ios.csv", "fastdrain-small/findings.txt", "target/findings.txt", "plots/granularity-SR.png",
 		"plots/granularity-RW.png", "plots/trace-granularity_RW_io_size32768.png"} {
-		_, err := os.Stat(filepath.Join(dir, "uflip", p))
+		_, err := os.Stat(filepath.Join(dir, "uflip", "target-vs-fastdrain-small", p))
 		require.NoError(t, err, p)
 	}
 	_, err = run("uflip", "--vs", "fastdrain-small", "--preset", "fastdrain-small", "--out", "")

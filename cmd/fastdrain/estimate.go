@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// comparePace is the CPU time one run of the comparison takes, by preset: a fixed part
+// (building and preconditioning the machine) and a part per simulated second, the mean
+// over the default six scenarios and four variants. Measured on the project's 2-core test
+// machine with `/usr/bin/time fastdrain --preset P --duration D --no-files` at two
+// durations (user + system time over the 24 runs; docs/performance.md, "Main job"):
+// fastdrain-tlc 51.8 s at 10 s and 17.7 s at 3 s, fastdrain-small 5.2 s at 3 s and
+// 14.4 s at 10 s. Only an estimate for the header: the time varies with the scenario, the
+// variant and the machine.
+var comparePace = map[string]struct{ build, perSecond time.Duration }{
+	"fastdrain-tlc":   {build: 130 * time.Millisecond, perSecond: 203 * time.Millisecond},
+	"fastdrain-small": {build: 30 * time.Millisecond, perSecond: 55 * time.Millisecond},
+}
+
+// compareEstimate says about how long runs co-located runs of dur take on preset with jobs
+// parallel jobs (0 = one per CPU), at the machine's current load average: the CPU time
+// from comparePace, shared among the runnable tasks when the machine is busy.
+func compareEstimate(preset string, runs int, dur sim.Time, jobs int) string {
+	pace, ok := comparePace[preset]
+	if !ok {
+		return "no time estimate for this preset (measured for fastdrain-tlc and fastdrain-small)"
+	}
+	cpu := time.Duration(runs) * (pace.build + time.Duration(dur.Seconds()*float64(pace.perSecond)))
+	return wallEstimate(cpu, runs, jobs, runtime.NumCPU(), loadAverage())
+}
+
+// wallEstimate turns cpu, spread over runs independent runs on jobs workers (0 = one per
+// CPU) of cpus CPUs, into a wall time at the 1-minute load average load (negative if
+// unknown): with more runnable tasks than CPUs, each gets a fair share.
+func wallEstimate(cpu time.Duration, runs, jobs, cpus int, load float64) string {
+	if jobs <= 0 {
+		jobs = cpus
+	}
+	j := float64(min(jobs, runs, cpus))
+	share := j
+	note := fmt.Sprintf("%d CPUs", cpus)
+	if load >= 0 {
+		note = fmt.Sprintf("load average %.1f on %d CPUs", load, cpus)
+		if busy := load + j; busy > float64(cpus) {
+			share = min(j, float64(cpus)*j/busy)
+		}
+	}
+	wall := time.Duration(float64(cpu) / share)
+	return fmt.Sprintf("about %s here (%s of CPU; %s)", roughly(wall), roughly(cpu), note)
+}
+
+// roughly rounds an estimate: to 10 s below two minutes, to the minute below two hours,
+// else to the hour.
+func roughly(d time.Duration) string {
+	switch {
+	case d < 10*time.Second:
+		return "under 10s"
+	case d < 2*time.Minute:
+		return d.Round(10 * time.Second).String()
+	case d < 2*time.Hour:
+		return fmt.Sprintf("%d min", int(d.Round(time.Minute)/time.Minute))
+	}
+	return fmt.Sprintf("%d h", int(d.Round(time.Hour)/time.Hour))
+}
+
+// loadAverage returns the 1-minute load average (Linux's /proc/loadavg), or -1 where it
+// cannot be read.
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return -1
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return -1
+	}
+	l, err := strconv.ParseFloat(f[0], 64)
+	if err != nil || l < 0 {
+		return -1
+	}
+	return l
+}
