@@ -186,7 +186,7 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 		if err := plTab.SaveCSV(filepath.Join(dir, "power-loss.csv")); err != nil {
 			return err
 		}
-		if err := writePowerLossPlots(dir, scenarios, variants, plCells); err != nil {
+		if err := writePowerLossPlots(dir, fmt.Sprintf("%s, %s", cf.cfg.preset, dur), scenarios, variants, plCells); err != nil {
 			return err
 		}
 	}
@@ -204,7 +204,7 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 		norm = append(norm, row)
 	}
 	for _, ext := range []string{".png", ".svg"} {
-		if err := report.Bars(filepath.Join(dir, "p99"+ext), fmt.Sprintf("p99 response time normalized to %s (%s, %s simulated)", variants[0], cf.cfg.preset, report.Duration(dur)),
+		if err := report.Bars(filepath.Join(dir, "p99"+ext), fmt.Sprintf("p99 response time normalized to %s (%s, %s)", variants[0], cf.cfg.preset, dur),
 			"normalized p99", appsRun, variants, norm); err != nil {
 			return err
 		}

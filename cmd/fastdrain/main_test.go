@@ -140,6 +140,10 @@ func TestRunCommand(t *testing.T) {
 			require.NoError(t, err)
 		}
 	}
+	// Plot titles carry the preset, the variant and the duration.
+	svg, err := os.ReadFile(filepath.Join(dir, "run", "fastdrain-tlc-fd-db-s+ungzip-200ms", "latency-cdf.svg"))
+	require.NoError(t, err)
+	require.Contains(t, string(svg), "response time CDF (fastdrain-tlc, fd, 200ms)")
 	// run.yaml says what produced the directory.
 	b, err = os.ReadFile(filepath.Join(dir, "run", "fastdrain-tlc-fd-db-s+ungzip-200ms", "run.yaml"))
 	require.NoError(t, err)

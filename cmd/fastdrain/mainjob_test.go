@@ -31,7 +31,9 @@ func TestCompareSummary(t *testing.T) {
 		"a": {"vanilla": 1_000_000_000, "fd-buf": 500_000_000, "fd-ftl": 500_000_000, "fd": 1_000_000_000},
 		"b": {"vanilla": 2_000_000_000, "fd-buf": 6_000_000_000, "fd-ftl": 6_000_000_000, "fd": 6_000_000_000},
 	}
-	cell := func(app, v string) runner.Cell { return runner.Cell{Scenario: app + "+ungzip", Variant: v, Result: oneApp(app, p99[app][v])} }
+	cell := func(app, v string) runner.Cell {
+		return runner.Cell{Scenario: app + "+ungzip", Variant: v, Result: oneApp(app, p99[app][v])}
+	}
 	var b strings.Builder
 	require.NoError(t, writeCompareSummary(&b, []string{"a", "b"}, []string{"vanilla", "fd-buf", "fd-ftl", "fd"}, cell))
 	out := b.String()
