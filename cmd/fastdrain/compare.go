@@ -83,7 +83,7 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	}
 	dur := opts[0].Workload.Scenario.Duration
 	fmt.Fprintln(cmd.ErrOrStderr(), compareHeader(cf.cfg.preset, dur, scenarios, variants, cf.jobs,
-		compareEstimate(cf.cfg.preset, len(opts), dur, cf.jobs)))
+		compareEstimate(cf.cfg.preset, len(opts), dur, cf.jobs, !cf.noFiles)))
 	progress, finish := progressBar(cmd, len(opts))
 	results, errs := runner.RunAll(opts, cf.jobs, progress)
 	finish()

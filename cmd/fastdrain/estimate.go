@@ -14,8 +14,8 @@ import (
 // comparePace is the CPU time one run of the comparison takes, by preset: a fixed part
 // (building and preconditioning the machine) and a part per simulated second, the mean
 // over the default six scenarios and four variants. Measured on the project's 2-core test
-// machine with `/usr/bin/time fastdrain --preset P --duration D --no-files` at two
-// durations (user + system time over the 24 runs; docs/performance.md, "Main job"):
+// machine with `/usr/bin/time fastdrain --preset P --duration D --no-files --format json`
+// at two durations (user + system time over the 24 runs; docs/performance.md, "The current figures"):
 // fastdrain-tlc 51.8 s at 10 s and 17.7 s at 3 s, fastdrain-small 5.2 s at 3 s and
 // 14.4 s at 10 s. Only an estimate for the header: the time varies with the scenario, the
 // variant and the machine.
@@ -24,15 +24,29 @@ var comparePace = map[string]struct{ build, perSecond time.Duration }{
 	"fastdrain-small": {build: 30 * time.Millisecond, perSecond: 55 * time.Millisecond},
 }
 
+// Writing a run's files (the plots above all) costs about filesFixed plus filesPerSecond of
+// simulated time, whatever the preset: one fd run of apache-u+ungzip on fastdrain-tlc for
+// 10 s took 2.9 s of CPU with its files and 2.2 s with --no-files; the 24 runs of
+// fastdrain-small for 3 s, 13.0 s and 5.2 s (0.33 s a run).
+const (
+	filesFixed     = 250 * time.Millisecond
+	filesPerSecond = 45 * time.Millisecond
+)
+
 // compareEstimate says about how long runs co-located runs of dur take on preset with jobs
-// parallel jobs (0 = one per CPU), at the machine's current load average: the CPU time
-// from comparePace, shared among the runnable tasks when the machine is busy.
-func compareEstimate(preset string, runs int, dur sim.Time, jobs int) string {
+// parallel jobs (0 = one per CPU), their files written or not, at the machine's current
+// load average: the CPU time from comparePace, shared among the runnable tasks when the
+// machine is busy.
+func compareEstimate(preset string, runs int, dur sim.Time, jobs int, files bool) string {
 	pace, ok := comparePace[preset]
 	if !ok {
 		return "no time estimate for this preset (measured for fastdrain-tlc and fastdrain-small)"
 	}
-	cpu := time.Duration(runs) * (pace.build + time.Duration(dur.Seconds()*float64(pace.perSecond)))
+	per := pace.build + time.Duration(dur.Seconds()*float64(pace.perSecond))
+	if files {
+		per += filesFixed + time.Duration(dur.Seconds()*float64(filesPerSecond))
+	}
+	cpu := time.Duration(runs) * per
 	return wallEstimate(cpu, runs, jobs, runtime.NumCPU(), loadAverage())
 }
 

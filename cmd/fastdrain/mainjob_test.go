@@ -61,7 +61,7 @@ func TestWallEstimate(t *testing.T) {
 	require.Equal(t, "about 1m0s here (2 min of CPU; load average 0.0 on 2 CPUs)", wallEstimate(2*time.Minute, 24, 2, 2, 0))
 	require.Equal(t, "about 10 min here (2 min of CPU; load average 18.0 on 2 CPUs)", wallEstimate(2*time.Minute, 24, 2, 2, 18))
 	require.Equal(t, "about 2 min here (2 min of CPU; 2 CPUs)", wallEstimate(2*time.Minute, 1, 0, 2, -1), "one run uses one CPU")
-	require.Contains(t, compareEstimate("tiny", 4, sim.Second, 1), "no time estimate for this preset")
+	require.Contains(t, compareEstimate("tiny", 4, sim.Second, 1, true), "no time estimate for this preset")
 }
 
 // TestNewResultDir: a second run with the same name gets name-2, then name-3; nothing is
