@@ -125,11 +125,11 @@ func (r *Result) WriteText(w io.Writer) error {
 
 // JSONResult is the machine-readable form of a Result.
 type JSONResult struct {
-	ElapsedPS   int64                    `json:"elapsed_ps"`
-	Events      uint64                   `json:"events"`
-	IOPS        float64                  `json:"iops"`
-	BytesPerSec float64                  `json:"bytes_per_second"`
-	Ops         map[string]JSONOpStats   `json:"ops"`
+	ElapsedPS   int64                  `json:"elapsed_ps"`
+	Events      uint64                 `json:"events"`
+	IOPS        float64                `json:"iops"`
+	BytesPerSec float64                `json:"bytes_per_second"`
+	Ops         map[string]JSONOpStats `json:"ops"`
 	// Utilization holds, under "channels" and "dies", one object per resource: its name
 	// ("resource") and the share of the run each activity kept it busy as a fraction of the
 	// elapsed time ("<activity>_frac", 0 … 1, then "busy_frac"), as utilization.csv does.
