@@ -1,6 +1,7 @@
 package mqsim
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,8 +136,10 @@ func TestImportedDriveRunsWholeSystem(t *testing.T) {
 
 func TestImportErrors(t *testing.T) {
 	good := string(mustRead(t, "../../examples/mqsim/ssdconfig.xml"))
+	// The error names the line of the bad element, counted here in the file's text.
+	line := 1 + strings.Count(good[:strings.Index(good, "<Flash_Channel_Count>")], "\n")
 	for _, tc := range []struct{ name, from, to, err string }{
-		{"not a number", "<Flash_Channel_Count>8<", "<Flash_Channel_Count>eight<", `x.xml:43: Flash_Channel_Count "eight": not an integer`},
+		{"not a number", "<Flash_Channel_Count>8<", "<Flash_Channel_Count>eight<", fmt.Sprintf(`x.xml:%d: Flash_Channel_Count "eight": not an integer`, line)},
 		{"out of range", "<Flash_Channel_Count>8<", "<Flash_Channel_Count>0<", "Flash_Channel_Count \"0\": must be in 1 … 1024"},
 		{"twice", "<Seed>321</Seed>", "<Seed>321</Seed><Seed>1</Seed>", "Seed is given twice"},
 		{"sata", "<HostInterface_Type>NVME<", "<HostInterface_Type>SATA<", "NVMe host interface only"},
