@@ -10,7 +10,10 @@
 # the simulator's own code plus the runtime functions it calls on its paths (memmove, map
 # and coroutine-switch code), not the Go scheduler, which spins under valgrind. The garbage
 # collector is off (GOGC=off): while it marks, write barriers take longer paths in the
-# model's own functions, which made counts differ by ±50 per I/O between runs.
+# model's own functions, which made counts differ by ±50 per I/O between runs. Go's runtime
+# reads the clock with RDTSCP, which valgrind 3.19 does not know on some VMs ("unhandled
+# instruction bytes 0xF 0x1 0xF9"); GODEBUG=cpu.rdtscp=off makes it use RDTSC instead, which
+# changes no instruction of the model's own code.
 #
 # Usage: bench/instructions.sh [-b test-binary] [-t] [benchmark-regexp] [lo hi]
 #   -b  use this test binary (from `go test -c ./bench`) instead of building one
@@ -42,7 +45,7 @@ if [[ -z $bin ]]; then
 fi
 # One cachegrind run of n I/Os; then its per-function counts as "function count" lines.
 run() {
-	GOGC=off valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$tmp/$1.out" \
+	GOGC=off GODEBUG=cpu.rdtscp=off valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$tmp/$1.out" \
 		"$bin" -test.run '^$' -test.bench "$re" -test.benchtime "${1}x" >"$tmp/$1.log" 2>&1 ||
 		{ cat "$tmp/$1.log" >&2; exit 1; }
 	cg_annotate --auto=no --threshold=0 "$tmp/$1.out" | awk '

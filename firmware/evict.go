@@ -271,6 +271,9 @@ func (f *Firmware) evictRound(mode EvictMode, limit int) int {
 // of programs queued; false then also means its logical block waits for a merge. With
 // several units a page it packs them (evictUnits).
 func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
+	if f.ro.on && !f.pl.cut {
+		return false // read-only: nothing more is programmed, but a cut's drain (readonly.go)
+	}
 	if f.units > 1 {
 		return f.evictUnits(g, purpose)
 	}

@@ -37,6 +37,14 @@ type FaultStats struct {
 	RetireMoves     int64 // valid pages moved out of retired blocks
 	ReadRetries     int64 // read-retry steps the dies ran (die.ReadErrorSpec)
 	Uncorrectable   int64 // page reads still uncorrectable after the last retry step (host and GC)
+	// FailedReads counts the host read commands completed with Unrecovered Read Error.
+	FailedReads int64
+	// RefusedWrites counts the commands completed with Attempted Write to Read Only Range
+	// in read-only mode (readonly.go).
+	RefusedWrites int64
+	// Unplaced counts the failed programs whose die had no room left to program the data
+	// again: it went back to the buffer, or GC's copy back to its original (readonly.go).
+	Unplaced int64
 }
 
 // FaultStats returns the fault counters.
@@ -75,24 +83,47 @@ func (f *Firmware) scanFactoryBad() error {
 			}
 		}
 	}
+	// A die's factory bad blocks come out of its spare pool (the NAND vendor's allowance
+	// counts initial and grown bad blocks together): more than the pool is a die the
+	// firmware cannot use (ValidateGeometry refuses the count before the build).
+	for g := 0; g < f.geo.Dies(); g++ {
+		if f.ftl.SpareExhausted(g) {
+			return fmt.Errorf("firmware %s: %s", f.name, factoryBadError(f.ftl.SparePool()-f.ftl.SpareLeft(g), f.ftl.SparePool(), f.geo.Planes*f.geo.BlocksPerPlane))
+		}
+	}
 	return nil
+}
+
+// factoryBadError is the error for bad factory blocks, bad of them a die, more than the
+// die's spare pool of pool blocks (of its blocks).
+func factoryBadError(bad, pool, blocks int) error {
+	return fmt.Errorf("flash.die.faults.factory_bad: %d factory bad blocks a die exceed the die's spare pool of %d blocks (firmware.ftl.spare_blocks; by default 2 %% of its %d blocks, rounded up); raise firmware.ftl.spare_blocks or lower factory_bad",
+		bad, pool, blocks)
 }
 
 // programFailed handles op, a program the die reported failed at now: it retires the block
 // and programs the data again elsewhere; op itself stays outstanding (its waiter, its
 // buffer victim) until that program succeeds. It reports false when the page's data had
-// been superseded, so the program counts as done (the caller completes op as usual).
+// been superseded, so the program counts as done (the caller completes op as usual). If
+// the die has no room left for the data (the drive goes read-only), the data goes back to
+// where it came from and op ends there (unplaced); it reports true then too, as op must
+// not complete as a program.
 func (f *Firmware) programFailed(now sim.Time, op *flashOp) bool {
 	f.faults.ProgramFailures++
 	f.retire(f.geo.BlockOf(op.ppn))
-	nu, _, ok := f.ftl.Rewrite(ftl.Unit(op.ppn)) // one unit a page: the configuration refuses program faults with sub-page mapping
-	if !ok {
+	if _, ok := f.ftl.Owner(ftl.Unit(op.ppn)); !ok { // one unit a page: the configuration refuses program faults with sub-page mapping
 		return false
 	}
+	if (f.ro.on && !f.pl.cut) || !f.gcRoom(op.die) { // read-only: nothing more is programmed (readonly.go)
+		f.unplaced(now, op)
+		return true
+	}
+	nu, _, _ := f.ftl.Rewrite(ftl.Unit(op.ppn))
 	np := ftl.PPN(nu)
 	f.faults.Reprograms++
 	nop := f.sched.get(op.kind, op.die)
 	nop.ppn, nop.stamp, nop.victim, nop.bg, nop.w, nop.idx = np, op.stamp, op.victim, op.bg, op.w, op.idx
+	nop.from, nop.oob = op.from, op.oob
 	// The in-flight record moves to the new page (reads of it are still served from DRAM).
 	f.pending.done(ftl.Unit(op.ppn), op.stamp)
 	f.inflightBlock[f.geo.BlockOf(op.ppn)]--
@@ -112,7 +143,8 @@ func (f *Firmware) programFailed(now sim.Time, op *flashOp) bool {
 }
 
 // retire enters block b in the bad-block table (once) and has its die's GC task move its
-// valid pages out.
+// valid pages out. A block beyond the die's spare pool puts the drive in read-only mode
+// (readonly.go), where GC no longer runs and the pages stay, readable, where they are.
 func (f *Firmware) retire(b ftl.BlockID) {
 	if !f.ftl.Retire(b) {
 		return
@@ -122,4 +154,7 @@ func (f *Firmware) retire(b ftl.BlockID) {
 	t := f.gc.tasks[g]
 	t.retire = append(t.retire, b)
 	t.notify()
+	if f.ftl.SpareExhausted(g) {
+		f.enterReadOnly(g, roSpare)
+	}
 }

@@ -64,6 +64,8 @@ type Firmware struct {
 
 	// pl is the power-loss state: the out-of-band records and the cut (powerloss.go).
 	pl powerState
+	// ro is the read-only mode the drive enters at the end of its life (readonly.go).
+	ro readOnly
 
 	// OnGC, if set, is called after every GC victim is erased (tests run the invariant
 	// checker there).
@@ -157,6 +159,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	f.inflightBlock = make([]uint16, geo.Blocks())
 	f.pending = newInFlight(geo)
 	f.pl.f = f
+	f.ro.f = f
 	if spec.PowerLoss.Enabled {
 		f.pl.oob = make([]uint64, geo.Pages())
 		if spec.PowerLoss.CutAt > 0 {

@@ -72,6 +72,10 @@ func (t *gcTask) HandleEvent(ev *sim.Event) {
 	if t.f.pl.cut {
 		return // no GC on hold-up power
 	}
+	if t.f.ro.on && ev.Code != gcErased {
+		t.stop() // no GC in read-only mode (readonly.go); an erase in flight is accounted
+		return
+	}
 	switch ev.Code {
 	case gcWake:
 		t.look()
@@ -89,9 +93,18 @@ func (t *gcTask) HandleEvent(ev *sim.Event) {
 	}
 }
 
+// stop leaves the victim as it is and waits: GC does not run in read-only mode.
+func (t *gcTask) stop() {
+	t.idle, t.erase, t.valid = true, false, t.valid[:0]
+}
+
 // look picks a victim on a plane that needs GC, or waits for notify.
 func (t *gcTask) look() {
 	f := t.f
+	if f.ro.on {
+		t.stop()
+		return
+	}
 	if len(t.retire) > 0 {
 		t.v, t.erase = t.retire[0], false
 		t.retire = t.retire[1:]
@@ -155,6 +168,10 @@ func (t *gcTask) batch() []ftl.Unit {
 // moveBatch reads the next batch of valid pages, or, all moved, waits to erase.
 func (t *gcTask) moveBatch() {
 	f := t.f
+	if f.ro.on {
+		t.stop() // read-only since the batch began (readonly.go)
+		return
+	}
 	if t.start >= len(t.valid) {
 		t.erase = true
 		t.waitPrograms()
@@ -195,6 +212,9 @@ func (t *gcTask) relocate() {
 		if _, ok := f.ftl.Owner(old); !ok {
 			continue // overwritten or trimmed while it was read
 		}
+		if !f.gcRoom(t.g) {
+			break // the die has no free block left: read-only (readonly.go)
+		}
 		var nu ftl.Unit
 		if f.ftl.IsBad(t.v) { // a retired block's page (faults.go), not GC's
 			nu, _, _ = f.ftl.Rewrite(old)
@@ -205,7 +225,7 @@ func (t *gcTask) relocate() {
 		}
 		np := ftl.PPN(nu) // one unit a page
 		op := f.sched.get(opGCProgram, t.g)
-		op.ppn, op.stamp, op.w = np, w.stamps[j], w
+		op.ppn, op.stamp, op.w, op.from = np, w.stamps[j], w, old
 		if f.pl.oob != nil {
 			op.oob = f.pl.oob[old] // the copy keeps the original's sequence number
 		}
@@ -256,10 +276,14 @@ func (t *gcTask) relocateUnits() {
 		}
 		olds[n], stamps[n] = old, w.stamps[j]
 		if n++; n == k {
+			if !f.gcRoom(t.g) {
+				n = 0
+				break // the die has no free block left: read-only (readonly.go)
+			}
 			program()
 		}
 	}
-	if n > 0 {
+	if n > 0 && f.gcRoom(t.g) {
 		program()
 	}
 	if w.pending == 0 {

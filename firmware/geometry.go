@@ -34,7 +34,15 @@ func (s Spec) ValidateGeometry(ds die.Spec, channels, diesPerChannel int) error 
 	}
 	// The FTL's settings against the geometry (ftl.Config.Validate, which also refuses an
 	// over-provisioning that leaves no logical page).
-	return s.ValidateFTL(g)
+	if err := s.ValidateFTL(g); err != nil {
+		return err
+	}
+	// Every die draws the same count of factory bad blocks: they must fit its spare pool
+	// (scanFactoryBad refuses them otherwise).
+	if fb, pool := ds.Faults.FactoryBad, s.FTL.SparePool(g); fb > pool {
+		return factoryBadError(fb, pool, ds.Planes*ds.BlocksPerPlane)
+	}
+	return nil
 }
 
 // leaves returns the errors joined in err (err itself if it is not a join), nil for nil.

@@ -132,6 +132,10 @@ func (wk *worker) start() {
 		wk.read()
 	case nvmectrl.OpWrite:
 		f.Stats.Writes++
+		if f.ro.on {
+			wk.refuseWrite()
+			return
+		}
 		wk.write()
 	case nvmectrl.OpFlush:
 		f.Stats.Flushes++
@@ -142,9 +146,17 @@ func (wk *worker) start() {
 		wk.flush()
 	case nvmectrl.OpDatasetManagement:
 		f.Stats.Trims++
+		if f.ro.on {
+			wk.refuseWrite()
+			return
+		}
 		wk.deallocate()
 	case nvmectrl.OpWriteZeroes:
 		f.Stats.Trims++
+		if f.ro.on {
+			wk.refuseWrite()
+			return
+		}
 		wk.writeZeroes = true
 		wk.nr, wk.r = 1, 0
 		wk.trimNext()
@@ -269,6 +281,7 @@ func (wk *worker) readDone() {
 	w := &wk.w
 	cmd, off, n, first, last := wk.cmd, wk.off, wk.n, wk.i, wk.last
 	if w.failed { // a page stayed uncorrectable after read retry (faults.go)
+		f.faults.FailedReads++
 		wk.finish(nvmectrl.StatusUnrecoveredRead)
 		return
 	}
@@ -347,6 +360,11 @@ func (wk *worker) writeChunk() {
 // worker for a look when the room changes (roomChanged).
 func (wk *worker) writeRoom() {
 	f := wk.f
+	if f.ro.on { // the drive went read-only while the write waited (readonly.go)
+		f.victimReserved(wk.cmd, wk.last-wk.i+1) // its hinted pages will not come
+		wk.refuseWrite()
+		return
+	}
 	now := f.eng.Now()
 	room := f.buf.Room() - f.wb.reserved
 	if room <= 0 {
@@ -383,7 +401,7 @@ func (wk *worker) writeRoom() {
 func (wk *worker) lookAtRoom() bool {
 	f := wk.f
 	f.wb.roomWaiters--
-	if f.buf.Room()-f.wb.reserved > 0 {
+	if f.buf.Room()-f.wb.reserved > 0 || f.ro.on { // read-only: the write goes on to fail
 		if wk.zeroing {
 			wk.zeroRoom()
 		} else {
@@ -538,6 +556,11 @@ func (wk *worker) flush() {
 func (wk *worker) flushLook() {
 	f := wk.f
 	if f.buf.Occupancy() > 0 && f.buf.Stats.Evicted < wk.flushTarget {
+		if f.ro.on { // read-only: the data may never reach the flash (readonly.go)
+			f.wb.flushers--
+			wk.refuseWrite()
+			return
+		}
 		f.wb.flushQ = append(f.wb.flushQ, wk)
 		return
 	}
@@ -666,6 +689,11 @@ func (wk *worker) zeroNext() {
 // here), then takes its old data (zeroStore, at once or after its flash read: oldDone).
 func (wk *worker) zeroRoom() {
 	f := wk.f
+	if f.ro.on { // the drive went read-only while the command waited (readonly.go)
+		wk.zeroing = false
+		wk.refuseWrite()
+		return
+	}
 	if f.buf.Room()-f.wb.reserved <= 0 {
 		if !wk.stalled {
 			wk.stalled = true

@@ -219,14 +219,29 @@ func (p *powerState) preconditioned(f *Firmware, b ftl.BlockID, n int) {
 }
 
 // dropOnCut drops the host reads and GC operations queued for every die and not yet on a
-// channel: after a cut, nothing will use their results.
+// channel: after a cut, nothing will use their results. A failed eviction's re-program
+// (faults.go) waits in the GC queue too, but it is not GC's: it carries a buffered page
+// the drain must place, and its eviction stays in flight until it completes, so it is
+// kept, in order (dropping it left the page evicting for ever, and the drain, which ends
+// only once no eviction is in flight, never ended).
 func (s *scheduler) dropOnCut() {
 	for g := range s.dies {
 		q := &s.dies[g]
-		for _, l := range []*opList{&q.reads, &q.gc} {
-			for l.n > 0 {
-				s.put(l.pop())
+		for q.reads.n > 0 {
+			s.put(q.reads.pop())
+		}
+		var kept opList
+		for q.gc.n > 0 {
+			if op := q.gc.pop(); op.kind == opEvict {
+				kept.push(op)
+			} else {
+				s.put(op)
 			}
+		}
+		q.gc = kept
+		if kept.n > 0 {
+			s.dispatch(g) // the die may be idle now that the GC operations ahead are gone
+			continue
 		}
 		s.refresh(g)
 	}

@@ -59,6 +59,7 @@ type flashOp struct {
 	// rewrite marks a failed program's re-program (faults.go): it goes to the GC queue,
 	// whatever its kind, as its page is in the GC stream's block.
 	rewrite bool
+	from    ftl.Unit   // a GC copy's original (opGCProgram), where it maps back if it cannot be placed
 	flow    flowSrc    // the host command that caused it, when flows are traced (flows.go)
 	w       *waiter    // reads, GC operations
 	idx     int        // the waiter's slot for this page

@@ -91,5 +91,5 @@ func (d *FileDevice) Do(p *sim.Proc, op uflip.Op, offset, size int64) (sim.Time,
 	default:
 		_, err = d.h.Cache.Write(t, d.f, offset, size)
 	}
-	return p.Now() - start, err
+	return p.Now() - start, devErr(err)
 }

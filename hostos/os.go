@@ -1,9 +1,11 @@
 package hostos
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/hostos/blk"
 	"github.com/fastdrain-sim/fastdrain/hostos/pagecache"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -16,6 +18,16 @@ type OS struct{ h *Host }
 func (h *Host) OS() *OS { return &OS{h} }
 
 var _ apps.OS = (*OS)(nil)
+
+// ioErr marks err as an I/O error (apps.ErrIO) if the device failed a request
+// (blk.IOError), so the application counts it and goes on; other errors pass unchanged.
+func ioErr(err error) error {
+	var e *blk.IOError
+	if errors.As(err, &e) {
+		return fmt.Errorf("%w: %w", apps.ErrIO, err)
+	}
+	return err
+}
 
 func file(f apps.File) (*pagecache.File, error) {
 	pf, ok := f.(*pagecache.File)
@@ -55,7 +67,7 @@ func (o *OS) Unlink(p *sim.Proc, f apps.File) error {
 	if err != nil {
 		return err
 	}
-	return o.h.Cache.Unlink(o.h.Task(p), pf)
+	return ioErr(o.h.Cache.Unlink(o.h.Task(p), pf))
 }
 
 // Read is a buffered read.
@@ -65,7 +77,7 @@ func (o *OS) Read(p *sim.Proc, f apps.File, off, n int64) error {
 		return err
 	}
 	_, err = o.h.Cache.Read(o.h.Task(p), pf, off, n)
-	return err
+	return ioErr(err)
 }
 
 // Write is a buffered write (it may be throttled by balance_dirty_pages).
@@ -75,7 +87,7 @@ func (o *OS) Write(p *sim.Proc, f apps.File, off, n int64) error {
 		return err
 	}
 	_, err = o.h.Cache.Write(o.h.Task(p), pf, off, n)
-	return err
+	return ioErr(err)
 }
 
 // Fsync writes f's dirty pages, waits for them and flushes the device.
@@ -84,7 +96,7 @@ func (o *OS) Fsync(p *sim.Proc, f apps.File) error {
 	if err != nil {
 		return err
 	}
-	return o.h.Cache.Fsync(o.h.Task(p), pf)
+	return ioErr(o.h.Cache.Fsync(o.h.Task(p), pf))
 }
 
 // ReadDirect is an O_DIRECT read.
@@ -94,7 +106,7 @@ func (o *OS) ReadDirect(p *sim.Proc, f apps.File, off, n int64) error {
 		return err
 	}
 	_, err = o.h.Cache.ReadDirect(o.h.Task(p), pf, off, n)
-	return err
+	return ioErr(err)
 }
 
 // WriteDirect is an O_DIRECT write.
@@ -104,7 +116,7 @@ func (o *OS) WriteDirect(p *sim.Proc, f apps.File, off, n int64) error {
 		return err
 	}
 	_, err = o.h.Cache.WriteDirect(o.h.Task(p), pf, off, n)
-	return err
+	return ioErr(err)
 }
 
 // Compute runs d of CPU time on the process's core.

@@ -1,6 +1,7 @@
 package hostos
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/blk"
@@ -189,9 +190,19 @@ func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []
 	d.ios++
 	d.put(io)
 	if err != nil {
-		err = fmt.Errorf("hostos: raw device: %v of %d B at offset %d: %w", op, size, offset, err)
+		err = devErr(err) // the block layer's error names the operation and sector
 	}
 	return p.Now() - start, err
+}
+
+// devErr marks err, the error of a bio the device failed (blk.IOError), as an I/O error
+// (uflip.ErrIO), so a workload can tell it from bad input.
+func devErr(err error) error {
+	var e *blk.IOError
+	if errors.As(err, &e) {
+		return fmt.Errorf("%w: %w", uflip.ErrIO, err)
+	}
+	return err
 }
 
 // get takes a call record from the pool, or makes one when all are in flight.

@@ -3,11 +3,11 @@ package nvmectrl
 import "github.com/fastdrain-sim/fastdrain/sim"
 
 // ownsAdmin reports whether the controller executes an admin opcode itself (queue set-up,
-// features, Identify); the others go to the firmware.
+// features, Identify, Get Log Page); the others go to the firmware.
 func (c *Controller) ownsAdmin(op Opcode) bool {
 	switch op {
 	case AdminCreateIOCQ, AdminCreateIOSQ, AdminDeleteIOCQ, AdminDeleteIOSQ, AdminSetFeatures, AdminGetFeatures,
-		AdminIdentify:
+		AdminIdentify, AdminGetLogPage:
 		return true
 	}
 	return false
@@ -47,6 +47,8 @@ func (c *Controller) admin(now sim.Time, cmd *Command) {
 		dw0, st = c.GetFeature(uint8(cdw10))
 	case AdminIdentify:
 		st = c.identify(now, cmd, uint8(cdw10))
+	case AdminGetLogPage:
+		st = c.getLogPage(now, cmd)
 	}
 	c.Stats.AdminHandled++
 	c.Complete(now, cmd, st, dw0, NoLevel)

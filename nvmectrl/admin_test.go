@@ -18,6 +18,27 @@ func adminSQE(op Opcode, cid uint16, prp1 uint64, cdw10, cdw11 uint32) SQE {
 	return e
 }
 
+// runAdmin submits the admin commands es at time 0 on the admin queue with one doorbell,
+// runs the engine, and returns the completions, which must be one per command, by CID
+// (they may come back out of order: the firmware answers some at once, the controller's
+// own take an event more).
+func (r *rig) runAdmin(t *testing.T, es []SQE) map[uint16]CQE {
+	t.Helper()
+	r.at(0, func() {
+		for i := range es {
+			r.host.push(0, &es[i])
+		}
+		r.host.ring(0, 0)
+	})
+	r.eng.Run()
+	require.Len(t, r.host.seen, len(es))
+	out := map[uint16]CQE{}
+	for _, s := range r.host.seen {
+		out[s.cqe.CID()] = s.cqe
+	}
+	return out
+}
+
 // TestAdminQueue drives queue set-up through the admin queue and checks each completion's
 // status and DW0 against the values the NVMe spec fields call for (FACTS.md §1.4–1.6).
 func TestAdminQueue(t *testing.T) {
@@ -59,21 +80,15 @@ func TestAdminQueue(t *testing.T) {
 		// Abort goes to the firmware, which completes it.
 		{adminSQE(AdminAbort, 13, 0, 0, 0), StatusSuccess, 0, "abort"},
 	}
-	r.at(0, func() {
-		for i := range cmds {
-			r.host.push(0, &cmds[i].e)
-		}
-		r.host.ring(0, 0)
-	})
-	r.eng.Run()
-	require.Len(t, r.host.seen, len(cmds))
-	// Completions may come back out of order (the firmware answers Abort at once, the
-	// controller's own admin commands take an event more), so match them by CID.
-	for _, s := range r.host.seen {
-		c := cmds[s.cqe.CID()]
-		require.Equal(t, c.st, s.cqe.Status(), c.name)
-		require.Equal(t, c.dw0, s.cqe.DW0(), c.name)
-		require.Equal(t, uint16(0), s.cqe.SQID())
+	es := make([]SQE, len(cmds))
+	for i := range cmds {
+		es[i] = cmds[i].e
+	}
+	for cid, cqe := range r.runAdmin(t, es) {
+		c := cmds[cid]
+		require.Equal(t, c.st, cqe.Status(), c.name)
+		require.Equal(t, c.dw0, cqe.DW0(), c.name)
+		require.Equal(t, uint16(0), cqe.SQID())
 	}
 	require.Equal(t, []uint16{0}, r.fw.order) // only Abort reached the firmware
 	require.Equal(t, int64(13), r.c.Stats.AdminHandled)

@@ -33,9 +33,14 @@ const (
 	StatusInvalidQueueID         Status = Status(SCTCommandSpecific)<<8 | 0x01
 	StatusInvalidQueueSize       Status = Status(SCTCommandSpecific)<<8 | 0x02
 	StatusInvalidVector          Status = Status(SCTCommandSpecific)<<8 | 0x08
+	StatusInvalidLogPage         Status = Status(SCTCommandSpecific)<<8 | 0x09
 	StatusInvalidQueueDeletion   Status = Status(SCTCommandSpecific)<<8 | 0x0C
-	StatusWriteFault             Status = Status(SCTMediaError)<<8 | 0x80
-	StatusUnrecoveredRead        Status = Status(SCTMediaError)<<8 | 0x81
+	// StatusWriteReadOnlyRange is Attempted Write to Read Only Range (command specific
+	// 82h, NVM Command Set Specification 1.0 Figure 16 and §3.2.6.1 Figure 67; Linux's
+	// NVME_SC_READ_ONLY, 0x182): a write to media placed in read-only mode.
+	StatusWriteReadOnlyRange Status = Status(SCTCommandSpecific)<<8 | 0x82
+	StatusWriteFault         Status = Status(SCTMediaError)<<8 | 0x80
+	StatusUnrecoveredRead    Status = Status(SCTMediaError)<<8 | 0x81
 )
 
 // MakeStatus returns the status with the given status code type and status code, with CRD,
@@ -76,4 +81,50 @@ func (s Status) String() string {
 		str += " dnr"
 	}
 	return str
+}
+
+// statusNames are the spec's names and definitions of the statuses the model produces
+// (NVMe Base Specification 2.2 Figures 102, 103 and 106; NVM Command Set Specification
+// 1.0 Figure 16 and §3.2.6.1 Figure 67), keyed by SCT << 8 | SC.
+var statusNames = map[Status][2]string{
+	StatusSuccess:                {"Successful Completion", "the command completed without error"},
+	StatusInvalidOpcode:          {"Invalid Command Opcode", "the controller does not support the command"},
+	StatusInvalidField:           {"Invalid Field in Command", "a field of the command holds a reserved or unsupported value"},
+	StatusCommandIDConflict:      {"Command ID Conflict", "the command identifier is already in use"},
+	StatusDataTransferError:      {"Data Transfer Error", "transferring the command's data failed"},
+	StatusInternalError:          {"Internal Error", "the controller failed internally"},
+	StatusAbortedSQDeletion:      {"Command Aborted due to SQ Deletion", "its submission queue was deleted"},
+	StatusInvalidNamespace:       {"Invalid Namespace or Format", "the namespace or its format is invalid"},
+	StatusCommandSequenceError:   {"Command Sequence Error", "a multi-command sequence was violated"},
+	StatusLBAOutOfRange:          {"LBA Out of Range", "the command addresses blocks past the end of the namespace"},
+	StatusCapacityExceeded:       {"Capacity Exceeded", "the command would exceed the namespace's capacity"},
+	StatusCompletionQueueInvalid: {"Completion Queue Invalid", "the completion queue does not exist"},
+	StatusInvalidQueueID:         {"Invalid Queue Identifier", "the queue identifier is invalid"},
+	StatusInvalidQueueSize:       {"Invalid Queue Size", "the queue size is invalid"},
+	StatusInvalidVector:          {"Invalid Interrupt Vector", "the interrupt vector is invalid"},
+	StatusInvalidLogPage:         {"Invalid Log Page", "the controller has no such log page"},
+	StatusInvalidQueueDeletion:   {"Invalid Queue Deletion", "the queue cannot be deleted"},
+	StatusWriteReadOnlyRange:     {"Attempted Write to Read Only Range", "the drive's media is read-only, so it takes no more writes"},
+	StatusWriteFault:             {"Write Fault", "the write data could not be committed to the media"},
+	StatusUnrecoveredRead:        {"Unrecovered Read Error", "the read data could not be recovered from the media"},
+}
+
+// Name returns the status's name in the specification ("Unrecovered Read Error"), or its
+// code type and code in hex if the model does not know it.
+func (s Status) Name() string {
+	if n, ok := statusNames[s&0x7FF]; ok {
+		return n[0]
+	}
+	return fmt.Sprintf("status code type %Xh, code %02Xh", s.SCT(), s.SC())
+}
+
+// Describe returns the status in words for a person: its name, what it means, and its
+// code type and code, e.g. "Unrecovered Read Error: the read data could not be recovered
+// from the media (NVMe status 2h/81h)".
+func (s Status) Describe() string {
+	code := fmt.Sprintf("NVMe status %Xh/%02Xh", s.SCT(), s.SC())
+	if n, ok := statusNames[s&0x7FF]; ok {
+		return fmt.Sprintf("%s: %s (%s)", n[0], n[1], code)
+	}
+	return code
 }

@@ -39,6 +39,13 @@ func (r *Result) AppTable() *report.Table {
 	ps := r.Percentiles.Or(textPercentiles)
 	h := append([]string{"app", "requests", "req/s", "MB/s", "mean"}, ps.Labels()...)
 	t := &report.Table{Title: "applications (" + r.Label + ")", Header: append(h, "max")}
+	failed := false // a column of I/O errors only when the device failed requests
+	for _, a := range r.Apps {
+		failed = failed || a.IOErrors > 0
+	}
+	if failed {
+		t.Header = append(t.Header, "I/O errors")
+	}
 	secs := r.window().Seconds()
 	for _, a := range r.Apps {
 		h := a.Latency
@@ -47,43 +54,12 @@ func (r *Result) AppTable() *report.Table {
 		for _, v := range ps.Quantiles(h) {
 			row = append(row, ms(v))
 		}
-		t.Append(append(row, ms(h.Max()))...)
+		row = append(row, ms(h.Max()))
+		if failed {
+			row = append(row, strconv.FormatInt(a.IOErrors, 10))
+		}
+		t.Append(row...)
 	}
-	return t
-}
-
-// StatsTable lists the buffer, FTL and host statistics of the run.
-func (r *Result) StatsTable() *report.Table {
-	t := &report.Table{Title: "statistics (" + r.Label + ")", Header: []string{"statistic", "value"}}
-	add := func(k string, v any) { t.Append(k, fmt.Sprint(v)) }
-	f, b, l, c := r.Firmware, r.Buffer, r.FTL, r.Cache
-	add("buffer capacity (pages)", r.BufferPages)
-	add("buffer peak occupancy (pages)", b.PeakOccupancy)
-	add("buffer read hits / misses", fmt.Sprintf("%d / %d", b.ReadHits, b.ReadMisses))
-	add("evictions foreground / background", fmt.Sprintf("%d / %d", f.ForegroundEvictions, f.BackgroundEvictions))
-	add("writes stalled on a full buffer", f.Stalls)
-	add("time writes stalled", report.Duration(f.StallTime))
-	add("fastdrain mode switches", len(r.ModeChanges))
-	add("flash reads (host pages)", f.FlashReads)
-	add("pages programmed LSB / CSB / MSB", fmt.Sprintf("%d / %d / %d", l.Programmed[0], l.Programmed[1], l.Programmed[2]))
-	add("pages wasted (skipped)", r.FlashWasted)
-	if l.Padded > 0 { // sub-page mapping only: outputs with one unit a page are unchanged
-		add("page slots padded (sub-page mapping)", l.Padded)
-	}
-	add("WAF", fmt.Sprintf("%.3f", l.WAF()))
-	add("GC runs / pages moved / erases", fmt.Sprintf("%d / %d / %d", f.GCRuns, f.GCPagesMoved, l.Erases))
-	if r.Config.Flash.Die.Faults.Enabled() { // rows only with a fault model: outputs without one are unchanged
-		x := r.Faults
-		add("flash program / erase failures", fmt.Sprintf("%d / %d", x.ProgramFailures, x.EraseFailures))
-		add("bad blocks factory / retired", fmt.Sprintf("%d / %d", x.FactoryBad, x.RetiredBlocks))
-		add("pages re-programmed / moved out of retired blocks", fmt.Sprintf("%d / %d", x.Reprograms, x.RetireMoves))
-		add("read-retry steps / uncorrectable page reads", fmt.Sprintf("%d / %d", x.ReadRetries, x.Uncorrectable))
-	}
-	add("page victimizations", len(r.Victims))
-	add("pages written back", c.PagesWrittenBack)
-	add("writer throttle time / pauses", fmt.Sprintf("%s / %d", report.Duration(c.ThrottleTime), c.ThrottlePauses))
-	add("dirty-ratio switches", len(r.Switches))
-	add("simulated events", r.Events)
 	return t
 }
 
@@ -201,7 +177,21 @@ func (r *Result) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	}
+	WriteNotes(w, r.Label, r.Notes())
 	return nil
+}
+
+// WriteNotes writes notes (sentences about a run's faults, Result.Notes) under the title
+// "faults (label)", followed by a blank line; nothing if there are none.
+func WriteNotes(w io.Writer, label string, notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "faults (%s)\n", label)
+	for _, n := range notes {
+		fmt.Fprintf(w, "- %s\n", n)
+	}
+	fmt.Fprintln(w)
 }
 
 // jsonResult is the machine-readable result; times are picoseconds.
@@ -222,6 +212,25 @@ type jsonResult struct {
 	Modes       []jsonModeEvent `json:"buffer_mode_changes"`
 	Energy      *jsonEnergy     `json:"energy,omitempty"`
 	PowerLoss   *report.Table   `json:"power_loss,omitempty"`
+	Health      *jsonHealth     `json:"health,omitempty"`
+	Notes       []string        `json:"fault_notes,omitempty"`
+}
+
+// jsonHealth is the drive's health with a fault model (Result.Health): its spare pool,
+// read-only mode and SMART / Health log fields; times are picoseconds.
+type jsonHealth struct {
+	SparePool       int    `json:"spare_blocks_a_die"`
+	SpareLeft       int    `json:"least_spare_left"`
+	AvailableSpare  int    `json:"available_spare_percent"`
+	Threshold       int    `json:"available_spare_threshold_percent"`
+	ReadOnly        bool   `json:"read_only"`
+	ReadOnlyAtPS    int64  `json:"read_only_at_ps,omitempty"`
+	ReadOnlyDie     int    `json:"read_only_die,omitempty"`
+	ReadOnlyReason  string `json:"read_only_reason,omitempty"`
+	CriticalWarning uint8  `json:"critical_warning"`
+	MediaErrors     uint64 `json:"media_errors"`
+	RefusedWrites   int64  `json:"refused_writes"`
+	FailedReads     int64  `json:"failed_reads"`
 }
 
 // jsonEnergy is the energy account: joules per component and activity, the peaks and the
@@ -260,6 +269,7 @@ type jsonApp struct {
 	Pcts     report.Percentiles
 	PPS      []int64 // at each of Pcts
 	MaxPS    int64
+	IOErrors int64 // requests failed by the device (written only when some were)
 }
 
 // MarshalJSON writes the members in order, the percentiles named after the list.
@@ -269,7 +279,11 @@ func (a jsonApp) MarshalJSON() ([]byte, error) {
 	for i, k := range a.Pcts.Keys("_ps") {
 		f = append(f, report.Field{Key: k, Value: a.PPS[i]})
 	}
-	return append(f, report.Field{Key: "max_ps", Value: a.MaxPS}).MarshalJSON()
+	f = append(f, report.Field{Key: "max_ps", Value: a.MaxPS})
+	if a.IOErrors > 0 {
+		f = append(f, report.Field{Key: "io_errors", Value: a.IOErrors})
+	}
+	return f.MarshalJSON()
 }
 
 type jsonVictim struct {
@@ -297,11 +311,19 @@ func (r *Result) JSON() any {
 		BeganPS: int64(r.Began), EndedPS: int64(r.Ended), Events: r.Events,
 		Stats: r.StatsTable(), Utilization: r.Utilization, FlashUsed: r.FlashUsed, FlashWasted: r.FlashWasted,
 		Apps: []jsonApp{}, Victims: []jsonVictim{}, Switches: []jsonSwitch{}, Modes: []jsonModeEvent{},
-		PowerLoss: r.PowerLossTable()}
+		PowerLoss: r.PowerLossTable(), Notes: r.Notes()}
+	if h := r.Health; h != nil {
+		j.Health = &jsonHealth{SparePool: h.SparePool, SpareLeft: h.SpareLeft, AvailableSpare: h.AvailableSpare,
+			Threshold: h.Threshold, ReadOnly: h.ReadOnly, CriticalWarning: h.Log.CriticalWarning,
+			MediaErrors: h.Log.MediaErrors, RefusedWrites: r.Faults.RefusedWrites, FailedReads: r.Faults.FailedReads}
+		if h.ReadOnly {
+			j.Health.ReadOnlyAtPS, j.Health.ReadOnlyDie, j.Health.ReadOnlyReason = int64(h.ReadOnlyAt), h.ReadOnlyDie, h.ReadOnlyReason
+		}
+	}
 	for _, a := range r.Apps {
 		h := a.Latency
 		ps := r.Percentiles.Or(textPercentiles)
-		j.Apps = append(j.Apps, jsonApp{a.App, a.Requests, a.Bytes, h.Mean(), ps, ps.Quantiles(h), h.Max()})
+		j.Apps = append(j.Apps, jsonApp{a.App, a.Requests, a.Bytes, h.Mean(), ps, ps.Quantiles(h), h.Max(), a.IOErrors})
 	}
 	for _, v := range r.Victims {
 		j.Victims = append(j.Victims, jsonVictim{int64(v.Start), int64(v.Done), int64(v.Pages), fmt.Sprint(v.Reason)})

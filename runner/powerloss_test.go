@@ -2,8 +2,10 @@ package runner
 
 import (
 	"bytes"
+	"strconv"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -69,4 +71,34 @@ func TestRunPowerCutRefused(t *testing.T) {
 	require.EqualError(t, err, "runner: --check-data cannot be used with a power cut (firmware.power_loss.cut_at): the check reads the device back after the run")
 	_, err = platforms.Load(platforms.Options{Preset: "fastdrain-tlc", Variant: "fd", Sets: []string{"firmware.power_loss.cut_at=1s"}})
 	require.ErrorContains(t, err, "firmware.power_loss.cut_at: 1s is set but firmware.power_loss.enabled is false")
+}
+
+// TestPowerCutKeepsMachineStats: the same machine with 3 factory-bad blocks per die reports
+// the same factory bad blocks with and without a power cut — 3 × the dies (smallSets: one
+// way of two dies per package on every channel) — and both write utilization.csv as
+// fractions of the window (at most 1), as the issue-33 drift had it otherwise: the cut's
+// result lacked the fault counters and kept only the percent table.
+func TestPowerCutKeepsMachineStats(t *testing.T) {
+	for _, cut := range []bool{false, true} {
+		sets := append(append([]string(nil), smallSets...), "flash.die.faults.factory_bad=3")
+		if cut {
+			sets = append(sets, "firmware.power_loss.enabled=true", "firmware.power_loss.cut_at=300ms")
+		}
+		c, sc := setup(t, "fd", "db-s+ungzip", 400*sim.Millisecond, sets...)
+		r, err := Run(Options{Label: "fd", Config: c, Workload: Workload{Scenario: sc, Apps: apps.DefaultSpec()}})
+		require.NoError(t, err)
+		require.Equal(t, cut, r.PowerLoss != nil)
+		dies := c.Flash.Channels * c.Flash.Ways * c.Flash.DiesPerPackage
+		v, ok := r.Stats.Value(firmware.StatFactoryBad)
+		require.True(t, ok, "cut=%v: the fault counters are reported", cut)
+		require.Equal(t, float64(3*dies), v, "cut=%v", cut)
+		require.Equal(t, int64(3*dies), r.Faults.FactoryBad)
+		require.NotNil(t, r.UtilizationFrac)
+		last := len(r.UtilizationFrac.Header) - 1
+		for _, row := range r.UtilizationFrac.Rows {
+			f, err := strconv.ParseFloat(row[last], 64)
+			require.NoError(t, err, "cut=%v: %s busy %q", cut, row[0], row[last])
+			require.LessOrEqual(t, f, 1.0)
+		}
+	}
 }

@@ -47,6 +47,11 @@ type AppResult struct {
 	Bytes    int64
 	Latency  *sim.Histogram
 	Series   *apps.Series
+	// IOErrors counts the requests the device failed (apps.Result.IOErrors); FirstIOError
+	// is the first one's error in words and FirstIOErrorAt when it came.
+	IOErrors       int64
+	FirstIOError   string
+	FirstIOErrorAt sim.Time
 }
 
 // Result is everything one run observed.
@@ -66,13 +71,19 @@ type Result struct {
 	Utilization *report.Table // every resource, busy share by activity, over the measured window
 	// UtilizationFrac is the same as fractions of the window, for utilization.csv.
 	UtilizationFrac *report.Table
-	Firmware        firmware.Stats
-	Faults          firmware.FaultStats // flash faults handled (all 0 unless flash.die.faults is set)
-	FTL             ftl.Stats
-	Buffer          buffer.Stats
-	BufferPages     int
-	Cache           pagecache.Stats
-	Series          []*sim.Series
+	// Stats is the machine's statistics (Statistics), taken once at the end of the run:
+	// what every statistics output (text, CSV, JSON, sweep columns) reads.
+	Stats    *sim.StatSnapshot
+	Firmware firmware.Stats
+	Faults   firmware.FaultStats // flash faults handled (all 0 unless flash.die.faults is set)
+	// Health is the drive's health at the end (spare pool, read-only mode, its SMART /
+	// Health log); nil without a fault model (flash.die.faults).
+	Health      *Health
+	FTL         ftl.Stats
+	Buffer      buffer.Stats
+	BufferPages int
+	Cache       pagecache.Stats
+	Series      []*sim.Series
 	// ChannelBusy and DieBusy are the cumulative busy time of every channel bus and of
 	// every die row (per die up to MaxDieRows dies, else per channel) at each sample, for
 	// the utilization heat maps (BusyGrid).
@@ -100,6 +111,9 @@ type Result struct {
 	// the cut.
 	PowerLoss *firmware.PowerLossReport
 	Recovery  *firmware.Recovery
+
+	end      sim.Time // where the run stopped (the energy account ends there)
+	measured bool     // measurement started: the resources and the meter have a start
 }
 
 // App returns the named application's result, or nil.
@@ -189,18 +203,7 @@ func Run(o Options) (*Result, error) {
 	if err := run.Err(); err != nil {
 		return nil, err
 	}
-	end := m.Eng.Now()
-	m.SSD.Sync(end)
-	if len(start) != len(rs) {
-		start = nil
-	}
-	res := &Result{Label: o.Label, Config: o.Config, Scenario: o.Workload.Scenario,
-		Began: run.Began(), Ended: run.Ended(), Events: m.Eng.Fired(),
-		Utilization:     report.UtilizationTable("utilization", rs, start, end),
-		UtilizationFrac: report.UtilizationFractions("utilization", rs, start, end),
-		Firmware:        m.SSD.FW.Stats, Faults: m.SSD.FW.FaultStats(), FTL: m.SSD.FW.FTL().Stats, Buffer: m.SSD.FW.Buffer().Stats,
-		BufferPages: m.SSD.FW.Buffer().Capacity(), Cache: *m.Host.Cache.Stats(),
-		ModeChanges: m.SSD.FW.ModeLog()}
+	res := newResult(o, m, run, rs, start, m.Eng.Now(), run.Ended(), wasted0)
 	// Keep the samples, not the series: a series' probe closes over the machine, which must
 	// be freed when the run ends (sweeps and figures hold hundreds of results).
 	for _, s := range smp.Series() {
@@ -210,8 +213,8 @@ func Run(o Options) (*Result, error) {
 		res.Series = append(res.Series, &sim.Series{Name: s.Name, Samples: s.Samples})
 	}
 	pr.store(res)
-	if start != nil {
-		res.Energy = meter.Stop(end)
+	if res.measured {
+		res.Energy = meter.Stop(res.end)
 		// The power trace joins the series at their interval when it is a whole number of
 		// buckets, else at the bucket size.
 		k := 1
@@ -223,21 +226,9 @@ func Run(o Options) (*Result, error) {
 		// hundreds of results, so do not keep them twice.
 		res.Energy.Buckets = nil
 	}
-	res.Victims = res.Cache.Victims
-	res.Switches = res.Cache.Switches
-	for _, k := range res.FTL.Programmed {
-		res.FlashUsed += k
-	}
-	res.FlashWasted = res.FTL.Wasted - wasted0
-	for _, a := range run.Results() {
-		h := a.Latency
-		res.Apps = append(res.Apps, AppResult{App: a.App, Requests: a.Requests, Bytes: a.Bytes, Latency: &h, Series: a.Series})
-	}
 	if check != nil {
-		// The cache goes on recording victimizations (the last one may complete during
-		// the check): the result keeps its own copy of what the run saw.
-		res.Victims = append([]pagecache.VictimEvent(nil), res.Victims...)
-		res.Cache.Victims = res.Victims
+		// The cache goes on recording victimizations during the check; the result holds
+		// its own copy of what the run saw (takeMachine).
 		if err := verifyData(m, check); err != nil {
 			return nil, err
 		}
@@ -293,30 +284,33 @@ func powerCutResult(o Options, m *platforms.Machine, run *apps.Run, rs []*sim.Re
 		return nil, err
 	}
 	rec.Map = nil // the summary is kept, not the map
-	end := m.Eng.Now()
-	m.SSD.Sync(end)
-	if len(start) != len(rs) {
-		start = nil
-	}
-	res := &Result{Label: o.Label, Config: o.Config, Scenario: o.Workload.Scenario,
-		Began: run.Began(), Ended: max(run.Began(), rep.At), Events: m.Eng.Fired(),
-		Utilization: report.UtilizationTable("utilization", rs, start, end),
-		Firmware:    fw.Stats, FTL: fw.FTL().Stats, Buffer: fw.Buffer().Stats,
-		BufferPages: fw.Buffer().Capacity(), Cache: *m.Host.Cache.Stats(),
-		ModeChanges: fw.ModeLog(), PowerLoss: &rep, Recovery: rec}
-	if start != nil {
-		res.Energy = meter.Stop(end)
+	res := newResult(o, m, run, rs, start, m.Eng.Now(), max(run.Began(), rep.At), wasted0)
+	res.PowerLoss, res.Recovery = &rep, rec
+	if res.measured {
+		res.Energy = meter.Stop(res.end)
 		res.Energy.Buckets = nil
 	}
-	res.Victims = append([]pagecache.VictimEvent(nil), res.Cache.Victims...)
-	res.Switches = res.Cache.Switches
-	for _, k := range res.FTL.Programmed {
-		res.FlashUsed += k
-	}
-	res.FlashWasted = res.FTL.Wasted - wasted0
-	for _, a := range run.Results() {
-		h := a.Latency
-		res.Apps = append(res.Apps, AppResult{App: a.App, Requests: a.Requests, Bytes: a.Bytes, Latency: &h, Series: a.Series})
-	}
 	return res, nil
+}
+
+// newResult takes what a run observed once it has stopped at end (the scenario's end, or
+// the firmware's stop after a power cut): the utilization tables from the resources'
+// snapshots at the start of measurement (none if it never started), the machine's
+// statistics (takeMachine) and the applications' results; ended is where the measured
+// window ends.
+func newResult(o Options, m *platforms.Machine, run *apps.Run, rs []*sim.Resource, start []sim.Snapshot,
+	end, ended sim.Time, wasted0 int64) *Result {
+	m.SSD.Sync(end)
+	measured := len(start) > 0 && len(start) == len(rs)
+	if !measured {
+		start = nil
+	}
+	res := &Result{Label: o.Label, Config: o.Config, Scenario: o.Workload.Scenario, Began: run.Began(), Ended: ended,
+		Utilization:     report.UtilizationTable("utilization", rs, start, end),
+		UtilizationFrac: report.UtilizationFractions("utilization", rs, start, end), end: end, measured: measured}
+	res.takeMachine(m, wasted0)
+	for _, a := range run.Results() {
+		res.Apps = append(res.Apps, appResult(a))
+	}
+	return res
 }

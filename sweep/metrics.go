@@ -7,7 +7,11 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/energy"
+	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/flashbench"
+	"github.com/fastdrain-sim/fastdrain/hostos/pagecache"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -104,10 +108,25 @@ func runColumns(appNames []string, ps report.Percentiles) []string {
 			cols = append(cols, a+"."+key)
 		}
 	}
-	return append(cols, "waf", "flash_used_pages", "flash_wasted_pages", "gc_runs", "gc_pages_moved", "erases",
-		"evictions_fg", "evictions_bg", "stalls", "stall_time_us", "buffer_peak_pages", "victimizations",
-		"pages_written_back", "throttle_time_us", "channel_busy_mean", "die_busy_mean",
-		"ssd_avg_w", "ssd_peak_w", "ssd_j_per_gb_written")
+	for _, c := range runStatColumns {
+		cols = append(cols, c.col)
+	}
+	return append(cols, "channel_busy_mean", "die_busy_mean", "ssd_avg_w", "ssd_peak_w", "ssd_j_per_gb_written")
+}
+
+// runStatColumns are a run point's columns of the machine's statistics (runner.Statistics),
+// in the order and under the names sweeps have always written them; the values are the
+// run's snapshot's, as its stats.csv has them (a time in µs).
+var runStatColumns = []struct {
+	col  string
+	stat *sim.Stat
+}{
+	{"waf", ftl.StatWAF}, {"flash_used_pages", ftl.StatUsed}, {"flash_wasted_pages", ftl.StatWasted},
+	{"gc_runs", firmware.StatGCRuns}, {"gc_pages_moved", firmware.StatGCPagesMoved}, {"erases", ftl.StatErases},
+	{"evictions_fg", firmware.StatForegroundEvictions}, {"evictions_bg", firmware.StatBackgroundEvictions},
+	{"stalls", firmware.StatStalls}, {"stall_time_us", firmware.StatStallTime},
+	{"buffer_peak_pages", buffer.StatPeakOccupancy}, {"victimizations", pagecache.StatVictimizations},
+	{"pages_written_back", pagecache.StatWrittenBack}, {"throttle_time_us", pagecache.StatThrottleTime},
 }
 
 // runMetrics returns a run result's metrics in runColumns order (latency percentiles ps);
@@ -123,12 +142,10 @@ func runMetrics(r *runner.Result, appNames []string, ps report.Percentiles) []fl
 		m = append(m, float64(a.Requests))
 		m = append(m, latencyMetrics(a.Latency, ps)...)
 	}
-	f := r.Firmware
-	m = append(m, r.FTL.WAF(), float64(r.FlashUsed), float64(r.FlashWasted), float64(f.GCRuns),
-		float64(f.GCPagesMoved), float64(r.FTL.Erases), float64(f.ForegroundEvictions),
-		float64(f.BackgroundEvictions), float64(f.Stalls), us(float64(f.StallTime)),
-		float64(r.Buffer.PeakOccupancy), float64(len(r.Victims)), float64(r.Cache.PagesWrittenBack),
-		us(float64(r.Cache.ThrottleTime)))
+	for _, c := range runStatColumns {
+		v, _ := r.Stats.Value(c.stat)
+		m = append(m, c.stat.Number(v))
+	}
 	ch, die := busyMeans(r)
 	m = append(m, ch, die)
 	m = append(m, energyMetrics(r)...)

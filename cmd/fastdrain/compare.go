@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -10,7 +11,6 @@ import (
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/runner"
-	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
 )
 
@@ -22,7 +22,9 @@ type compareFlags struct {
 }
 
 func (cf *compareFlags) register(cmd *cobra.Command) {
-	cf.runFlags.register(cmd, "")
+	cf.runFlags.register(cmd, "compare", "", "json: summary.json's document; csv: summary.csv's table",
+		"summary.json, summary.csv and every run's apps.csv and result.json")
+	cf.refuse("timeline", "it runs many simulations in parallel; trace one of them with fastdrain run --timeline")
 	f := cmd.Flags()
 	f.StringVar(&cf.variants, "variants", "vanilla,fd-buf,fd-ftl,fd", "variants to compare, the first is the baseline")
 	var lc []string
@@ -107,10 +109,12 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 		i := index[key{appScenario[app], v}]
 		return runner.Cell{Scenario: appScenario[app], Variant: v, Result: results[i]}
 	}
-	tab := runner.P99Table("p99 response time per variant (each app co-located with ungzip)", appsRun, variants, cell)
-	means := meanTable(appsRun, variants, cell)
-	corun := corunnerTable(appsRun, variants, cell)
-	power := energyTable(appsRun, variants, cell)
+	// The comparison tables, each built once: the text tables and their CSV files.
+	tabs := []*report.ValueTable{
+		runner.P99Table("p99 response time per variant (each app co-located with ungzip)", appsRun, variants, cell),
+		runner.MeanTable(appsRun, variants, cell), runner.CorunnerTable(appsRun, variants, cell),
+		runner.EnergyTable(appsRun, variants, cell)}
+	files := []string{"p99.csv", "mean.csv", "corunner.csv", "energy.csv"}
 	plCells := powerLossCells(scenarios, variants, func(sc, v string) runner.Cell {
 		return runner.Cell{Scenario: sc, Variant: v, Result: results[index[key{sc, v}]]}
 	})
@@ -118,43 +122,33 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	if plCells != nil {
 		plTab = powerLossCompareTable(plCells)
 	}
-	out := cmd.OutOrStdout()
-	msg := out
-	if cf.format != "text" {
-		msg = cmd.ErrOrStderr() // standard output holds only the JSON or CSV
-	}
 	sum := buildSummary(cf.cfg.preset, dur, scenarios, appsRun, variants, cf.pcts.list, cell)
-	if cf.format == "json" {
-		if err := sum.writeJSON(out); err != nil {
-			return err
-		}
-	} else if cf.format == "csv" {
-		if err := sum.table().WriteCSV(out); err != nil {
-			return err
-		}
-	} else {
-		preset := cf.cfg.preset
+	err := cf.write(func(out io.Writer) error {
 		fmt.Fprintf(out, "FastDrain comparison on %s: %d scenarios × %d variants, %s simulated each\n\n",
-			preset, len(scenarios), len(variants), report.Duration(dur))
-		tabs := []*report.Table{tab, means, corun, power}
-		if plTab != nil {
-			tabs = append(tabs, plTab)
-		}
+			cf.cfg.preset, len(scenarios), len(variants), report.Duration(dur))
+		var text []*report.Table
 		for _, t := range tabs {
+			text = append(text, t.Text())
+		}
+		if plTab != nil {
+			text = append(text, plTab)
+		}
+		for _, t := range text {
 			if err := t.WriteText(out); err != nil {
 				return err
 			}
 			fmt.Fprintln(out)
 		}
-	}
-	if err := writeCompareSummary(msg, appsRun, variants, cell); err != nil {
+		return nil
+	}, sum.writeJSON, sum.table().WriteCSV)
+	if err != nil {
 		return err
 	}
-	if cf.noFiles {
-		return nil
+	if err := writeCompareSummary(cf.status(), appsRun, variants, cell); err != nil {
+		return err
 	}
-	dir, err := newResultDir(filepath.Join(cf.out, "compare"), cf.cfg.preset+"-"+dur.String())
-	if err != nil {
+	dir, err := cf.runDir(cf.cfg.preset + "-" + dur.String())
+	if err != nil || dir == "" {
 		return err
 	}
 	for i, r := range results {
@@ -167,12 +161,8 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	for _, f := range []struct {
-		name string
-		t    *report.Table
-	}{{"p99.csv", p99CSV(appsRun, variants, cell)}, {"mean.csv", meanCSV(appsRun, variants, cell)},
-		{"corunner.csv", corunnerCSV(appsRun, variants, cell)}, {"energy.csv", energyCSV(appsRun, variants, cell)}} {
-		if err := f.t.SaveCSV(filepath.Join(dir, f.name)); err != nil {
+	for i, t := range tabs {
+		if err := t.Numbers().SaveCSV(filepath.Join(dir, files[i])); err != nil {
 			return err
 		}
 	}
@@ -209,48 +199,8 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	fmt.Fprintf(msg, "results written to %s\n", dir)
+	fmt.Fprintf(cf.status(), "results written to %s\n", dir)
 	return nil
-}
-
-// meanTable lists the mean response time per app and variant.
-func meanTable(appsRun, variants []string, cell func(app, v string) runner.Cell) *report.Table {
-	t := &report.Table{Title: "mean response time and p99/mean per variant", Header: []string{"app"}}
-	for _, v := range variants {
-		t.Header = append(t.Header, v+" mean", v+" p99/mean")
-	}
-	for _, a := range appsRun {
-		row := []string{a}
-		for _, v := range variants {
-			r := cell(a, v).Result.App(a)
-			m := r.Latency.Mean()
-			row = append(row, report.Duration(simTime(m)), fmt.Sprintf("%.1f", float64(r.Latency.Quantile(0.99))/max(m, 1)))
-		}
-		t.Append(row...)
-	}
-	return t
-}
-
-// corunnerTable lists the write throughput of Ungzip, the co-runner, in each app's scenario
-// under each variant. Ungzip is closed-loop (it waits for its input reads and for
-// balance_dirty_pages), so a variant that drains faster lets it write more, and that extra
-// write-back is load the latency-critical app sees: p99s are comparable only with this in view.
-func corunnerTable(appsRun, variants []string, cell func(app, v string) runner.Cell) *report.Table {
-	t := &report.Table{Title: "co-runner (ungzip) write throughput per variant, MB/s", Header: []string{"scenario"}}
-	t.Header = append(t.Header, variants...)
-	for _, a := range appsRun {
-		row := []string{cell(a, variants[0]).Scenario}
-		for _, v := range variants {
-			r := cell(a, v).Result
-			if r == nil || r.App(apps.Ungzip) == nil {
-				row = append(row, "-")
-				continue
-			}
-			row = append(row, fmt.Sprintf("%.1f", r.Throughput(apps.Ungzip)))
-		}
-		t.Append(row...)
-	}
-	return t
 }
 
 func splitList(s string) []string {
@@ -261,34 +211,4 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-func simTime(ps float64) sim.Time { return sim.Time(int64(ps)) }
-
-// energyTable lists the SSD's average power, its highest power over the last peak window
-// (10 ms by default) and its energy per GB the host wrote, in each app's scenario under each
-// variant (docs/energy.md): what a variant's latency costs in watts.
-func energyTable(appsRun, variants []string, cell func(app, v string) runner.Cell) *report.Table {
-	t := &report.Table{Title: "SSD average power, peak power and energy per GB written per variant", Header: []string{"scenario"}}
-	for _, v := range variants {
-		t.Header = append(t.Header, v+" W", v+" peak W", v+" J/GB")
-	}
-	for _, a := range appsRun {
-		row := []string{cell(a, variants[0]).Scenario}
-		for _, v := range variants {
-			r := cell(a, v).Result
-			if r == nil || r.Energy == nil {
-				row = append(row, "-", "-", "-")
-				continue
-			}
-			e := r.Energy
-			peak := "-"
-			if n := len(e.Peaks); n > 0 {
-				peak = fmt.Sprintf("%.2f", e.Peaks[n-1].Watts)
-			}
-			row = append(row, fmt.Sprintf("%.2f", e.AveragePower()), peak, fmt.Sprintf("%.1f", e.PerGBWritten()))
-		}
-		t.Append(row...)
-	}
-	return t
 }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"path/filepath"
 
 	"github.com/fastdrain-sim/fastdrain/figures"
 	"github.com/spf13/cobra"
@@ -61,22 +59,17 @@ another platform; the default runs 10 s, --full the paper's 30, on fastdrain-tlc
 			}
 			figs := set.Figures()
 			out := cmd.OutOrStdout()
-			var dir string
-			if !rf.noFiles {
-				if dir, err = newResultDir(filepath.Join(rf.out, "figures"), o.Preset+"-"+w.Scenario.Duration.String()); err != nil {
-					return err
-				}
+			dir, err := rf.runDir(o.Preset + "-" + w.Scenario.Duration.String())
+			if err != nil {
+				return err
+			}
+			if dir != "" {
 				if err := figures.WriteDir(dir, figs); err != nil {
 					return err
 				}
 			}
-			switch rf.format {
-			case "json":
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(figures.FullDoc(figs, o.Preset, w.Scenario.Duration))
-			case "csv":
-				return figures.SummaryCSV(figs).WriteCSV(out)
+			if rf.format != "text" {
+				return rf.write(nil, jsonWriter(figures.FullDoc(figs, o.Preset, w.Scenario.Duration)), figures.SummaryCSV(figs).WriteCSV)
 			}
 			fmt.Fprintf(out, "FastDrain paper reproduction on %s, %s simulated per experiment\n", o.Preset, w.Scenario.Duration)
 			if quick {
@@ -86,13 +79,15 @@ another platform; the default runs 10 s, --full the paper's 30, on fastdrain-tlc
 			if err := figures.WriteText(out, figs); err != nil {
 				return err
 			}
-			if !rf.noFiles {
+			if dir != "" {
 				fmt.Fprintf(out, "\nresults written to %s\n", dir)
 			}
 			return nil
 		},
 	}
-	rf.register(cmd, "")
+	rf.register(cmd, "figures", "", "json: summary.json's claims and every figure's table; csv: summary.csv", "")
+	rf.refuse("percentiles", "each figure reports the statistic the paper plots (p99, mean, pages)")
+	rf.refuse("timeline", "it runs many simulations in parallel; trace one of them with fastdrain run --timeline")
 	cmd.Flags().StringSliceVar(&only, "only", nil, "figures to make: fig1a, fig1b, fig2b, fig3a, fig3b, fig5, fig6a, fig6b, sensitivity (the regime map)")
 	return cmd
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,9 +21,8 @@ import (
 
 func newFio() *cobra.Command {
 	cf := &configFlags{}
-	var idleStr, format, outputFormat, out string
-	var pcts percentileFlag
-	var tlf timelineFlags
+	var idleStr, outputFormat string
+	var o outputFlags
 	cmd := &cobra.Command{
 		Use:   "fio JOBFILE",
 		Short: "Run fio job files (INI or YAML) on a simulated platform",
@@ -32,10 +33,12 @@ direct jobs on the raw block device (O_DIRECT), buffered jobs on a file in the p
 and direction, then the SSD's energy over the jobs (and over --idle, if given) per
 component and activity (docs/energy.md); --format json (or --output-format=json) prints
 fio's JSON document instead; --format csv prints one row of numbers per job and direction
-(docs/fio.md; not fio's terse format). --out DIR also writes DIR/fio.json, DIR/fio.csv and
-the write_lat_log logs (NAME_lat.N.log, N counting every job copy of the file from 1).
---timeline FILE writes a Perfetto trace of the resources, the NVMe commands and the
-sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
+(docs/fio.md; not fio's terse format). The simulated SSD's statistics as run reports them
+follow the text tables and are fio.json's "ssd_stats". Files go to --out/fio/ (unless
+--no-files): fio.json, fio.csv, fio-stats.csv and the write_lat_log logs (NAME_lat.N.log, N
+counting every job copy of the file from 1). --timeline FILE writes a Perfetto trace of the
+resources, the NVMe commands and the sampled firmware and page-cache state, as run and
+replay do (docs/outputs.md).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			idle, err := sim.ParseTime(idleStr)
@@ -43,23 +46,21 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 				return fmt.Errorf("--idle %q: want a time such as 100ms", idleStr)
 			}
 			if cmd.Flags().Changed("output-format") {
-				if cmd.Flags().Changed("format") && format != outputFormat {
-					return fmt.Errorf("--format %q and --output-format %q disagree; give one", format, outputFormat)
+				if cmd.Flags().Changed("format") && o.format != outputFormat {
+					return fmt.Errorf("--format %q and --output-format %q disagree; give one", o.format, outputFormat)
 				}
-				format = outputFormat
-				if format == "normal" { // fio's name for its text output
-					format = "text"
+				o.format = outputFormat
+				if o.format == "normal" { // fio's name for its text output
+					o.format = "text"
 				}
-				if format == "terse" {
+				if o.format == "terse" {
 					return errors.New(`--output-format "terse": fio's terse (semicolon) format is not written; --format csv gives the same numbers with a header (docs/fio.md)`)
 				}
 			}
-			if format != "text" && format != "json" && format != "csv" {
-				return fmt.Errorf("--format %q: want text, json or csv", format)
-			}
-			if err := pcts.parse(); err != nil {
+			if err := o.parse(); err != nil {
 				return err
 			}
+			pcts := o.pcts
 			f, err := os.Open(args[0])
 			if err != nil {
 				return err
@@ -76,8 +77,8 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 				}
 			}
 			for i, j := range jobs {
-				if j.WriteLatLog != "" && out == "" {
-					return fmt.Errorf("%s: job %q (job %d) has write_lat_log=%s: give --out DIR for the log", args[0], j.Name, i+1, j.WriteLatLog)
+				if j.WriteLatLog != "" && o.dir() == "" {
+					return fmt.Errorf("%s: job %q (job %d) has write_lat_log=%s: the log goes to --out/fio/; drop --no-files or give --out DIR", args[0], j.Name, i+1, j.WriteLatLog)
 				}
 			}
 			direct := jobs[0].Direct
@@ -87,7 +88,7 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 						args[0], jobs[0].Name, direct, j.Name, j.Direct)
 				}
 			}
-			tl, err := tlf.build()
+			tl, err := o.tl.build()
 			if err != nil {
 				return err
 			}
@@ -141,12 +142,13 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 				res, runErr = fio.Run(p, dev, capacity, jobs)
 			})
 			before := m.SSD.FW.Stats
+			wasted0 := m.SSD.FW.FTL().Stats.Wasted
 			m.Eng.Run()
 			if runErr != nil {
 				return runErr
 			}
 			if smp != nil {
-				if err := tlf.write(tl, cmd.ErrOrStderr(), smp.Series()); err != nil {
+				if err := o.tl.write(tl, cmd.ErrOrStderr(), smp.Series()); err != nil {
 					return err
 				}
 			}
@@ -154,20 +156,27 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 				return errors.New("fio: no job ran")
 			}
 			warnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, before)
-			if out != "" {
-				if err := writeFioOut(out, jobs, res); err != nil {
+			ssd := runner.MachineStats(m, "fio", wasted0)
+			dir, err := o.runDir(fileStem(args[0]) + "-" + cf.preset)
+			if err != nil {
+				return err
+			}
+			if dir != "" {
+				if err := writeFioOut(dir, jobs, res, ssd); err != nil {
 					return err
 				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "results written to %s\n", dir)
 			}
-			switch format {
-			case "json":
-				return fio.Report(jobs, res, "fastdrain "+version).WriteJSON(cmd.OutOrStdout())
-			case "csv":
-				return fioCSV(jobs, res).WriteCSV(cmd.OutOrStdout())
+			if o.format != "text" {
+				return o.write(nil, func(w io.Writer) error { return writeFioJSON(w, jobs, res, ssd) }, fioCSV(jobs, res).WriteCSV)
 			}
 			t := fioTable(jobs, res)
 			w := cmd.OutOrStdout()
 			if err := t.WriteText(w); err != nil {
+				return err
+			}
+			fmt.Fprintln(w)
+			if err := ssd.StatsTable().WriteText(w); err != nil {
 				return err
 			}
 			for _, a := range []struct {
@@ -182,17 +191,34 @@ sampled firmware and page-cache state, as run and replay do (docs/outputs.md).`,
 					return err
 				}
 			}
+			if notes := fioNotes(res, ssd); len(notes) > 0 {
+				fmt.Fprintln(w)
+				runner.WriteNotes(w, "fio", notes)
+			}
 			return nil
 		},
 	}
 	cf.register(cmd, "fastdrain-small")
 	cmd.Flags().StringVar(&idleStr, "idle", "0", "simulated time the machine idles before the jobs, metered apart (e.g. 100ms)")
-	cmd.Flags().StringVar(&format, "format", "text", "terminal output: text, json (fio's JSON schema) or csv (one row of numbers per job and direction)")
+	o.register(cmd, "fio", "json: fio's JSON schema with the SSD's statistics; csv: one row of numbers per job and direction",
+		"0s:100ms", "the text table, fio.csv and fio.json's clat_ns percentiles, replacing every job's percentile_list")
 	cmd.Flags().StringVar(&outputFormat, "output-format", "text", "fio's name for --format (normal = text, json)")
-	cmd.Flags().StringVar(&out, "out", "", "directory for fio.json, fio.csv and latency logs (empty: no files)")
-	pcts.register(cmd, "the text table, fio.csv and fio.json's clat_ns percentiles, replacing every job's percentile_list")
-	tlf.register(cmd, "0s:100ms")
 	return cmd
+}
+
+// fioJSON is fio's JSON document (fio.Report) with the simulated SSD's statistics as
+// replay.json has them ("ssd_stats": name and value, runner.Result.StatValues); fio's own
+// readers ignore the extra member.
+type fioJSON struct {
+	fio.ReportJSON
+	SSDStats []runner.StatValue `json:"ssd_stats"`
+}
+
+// writeFioJSON writes fio's JSON document with the SSD's statistics.
+func writeFioJSON(w io.Writer, jobs []fio.Job, res []fio.JobResult, ssd *runner.Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(fioJSON{fio.Report(jobs, res, "fastdrain "+version), ssd.StatValues()})
 }
 
 // fioTable is the text table of the results, merged when the first job has group_reporting.
@@ -264,22 +290,17 @@ var fioDefaultText = report.Percentiles{50, 99}
 
 // writeFioOut writes dir/fio.json, dir/fio.csv and a NAME_lat.N.log per copy of each write_lat_log job
 // (N: the copy's 1-based position among all job copies of the file, as fio numbers them).
-func writeFioOut(dir string, jobs []fio.Job, res []fio.JobResult) error {
+func writeFioOut(dir string, jobs []fio.Job, res []fio.JobResult, ssd *runner.Result) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(dir, "fio.json"))
-	if err != nil {
-		return err
-	}
-	err = fio.Report(jobs, res, "fastdrain "+version).WriteJSON(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := report.WriteFile(filepath.Join(dir, "fio.json"), func(w io.Writer) error { return writeFioJSON(w, jobs, res, ssd) }); err != nil {
 		return err
 	}
 	if err := fioCSV(jobs, res).SaveCSV(filepath.Join(dir, "fio.csv")); err != nil {
+		return err
+	}
+	if err := ssd.StatsCSV().SaveCSV(filepath.Join(dir, "fio-stats.csv")); err != nil {
 		return err
 	}
 	n := 0 // fio numbers the logs by job copy across the file, from 1

@@ -43,7 +43,7 @@ func num(t *testing.T, s string) float64 {
 // log: 4 MiB / 4 KiB = 1024 writes, a flush every 16 → 64), io_bytes = IOs · 4096 (flushes
 // move none), iops = ios / runtime and mb_per_s = io_bytes / runtime_us (bytes per µs are
 // 10⁶ B/s); the text table shows the same IOPS rounded to units and MB/s to one decimal,
-// and fio.json's lat_ns.mean is mean_us · 1000. --out writes the same table as fio.csv.
+// and fio.json's lat_ns.mean is mean_us · 1000. --out writes the same table as fio/fio.csv.
 func TestFioCSV(t *testing.T) {
 	dir := t.TempDir()
 	doc, _, err := runStdout("fio", "--format", "csv", "--out", dir, "testdata/jobs.yaml")
@@ -94,7 +94,7 @@ func TestFioCSV(t *testing.T) {
 		require.NoError(t, json.Unmarshal(fj.Jobs[job][w.dir], &d))
 		require.InDelta(t, d.LatNs.Mean, num(t, r["mean_us"])*1000, 1e-6*d.LatNs.Mean)
 	}
-	saved, err := os.ReadFile(filepath.Join(dir, "fio.csv"))
+	saved, err := os.ReadFile(filepath.Join(dir, "fio", "jobs-fastdrain-small", "fio.csv"))
 	require.NoError(t, err)
 	require.Equal(t, doc, string(saved))
 

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -28,12 +25,9 @@ type flashbenchFlags struct {
 	ops                           int64
 	multiPlane, suspend, poll     bool
 	seed                          uint64
-	format                        string
 	preset                        string
 	files                         []string // --config layers on the preset
-	tl                            timelineFlags
-	out                           string // --out: directory for flashbench.json and .csv
-	pcts                          percentileFlag
+	outputFlags
 }
 
 func newFlashbench() *cobra.Command {
@@ -44,7 +38,8 @@ func newFlashbench() *cobra.Command {
 		Long: `flashbench builds a flash array (channels × ways × dies per way × planes) of the chosen
 flash type and ONFI bus, keeps --qd operations outstanding on uniformly random dies with the
 given read/program/erase mix, and reports bandwidth, IOPS, latency per operation kind and a
-utilization table of every channel bus and die by activity.`,
+utilization table of every channel bus and die by activity; --out/flashbench/ gets
+flashbench.json and flashbench.csv (unless --no-files).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return fb.run(cmd) },
 	}
@@ -74,11 +69,9 @@ func (fb *flashbenchFlags) register(cmd *cobra.Command) {
 	f.BoolVar(&fb.suspend, "suspend", false, "let reads suspend programs and erases")
 	f.BoolVar(&fb.poll, "status-poll", false, "poll die status on the bus after every array operation")
 	f.Uint64Var(&fb.seed, "seed", d.Seed, "random seed")
-	f.StringVar(&fb.format, "format", "text", "output format: text, json or csv (the operations table as numbers)")
-	f.StringVar(&fb.out, "out", "", "also write flashbench.json and flashbench.csv to this directory")
 	f.StringVar(&fb.preset, "preset", "", "take the flash array from a platform preset; other flags given explicitly override it")
-	fb.tl.register(cmd, "0s:10ms")
-	fb.pcts.register(cmd, "the operations table, flashbench.json and flashbench.csv")
+	fb.outputFlags.register(cmd, "flashbench", "json: flashbench.json's document; csv: flashbench.csv, the operations table as numbers",
+		"0s:10ms", "the operations table, flashbench.json and flashbench.csv")
 	f.StringArrayVar(&fb.files, "config", nil, "YAML configuration layered on --preset (repeatable), e.g. from config import mqsim; its flash section is used")
 }
 
@@ -152,10 +145,7 @@ func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error)
 	} else {
 		c.ReadWeight, c.ProgramWeight, c.EraseWeight = w[0], w[1], w[2]
 	}
-	if fb.format != "text" && fb.format != "json" && fb.format != "csv" {
-		errs = append(errs, fmt.Errorf("--format %q: want text, json or csv", fb.format))
-	}
-	if err := fb.pcts.parse(); err != nil {
+	if err := fb.outputFlags.parse(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := c.Validate(); err != nil {
@@ -201,28 +191,23 @@ func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 	if err := fb.tl.write(tl, cmd.ErrOrStderr(), nil); err != nil {
 		return err
 	}
-	writeJSON := func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res.JSON())
+	writeJSON := jsonWriter(res.JSON())
+	name := fmt.Sprintf("%dch-%ddies", c.Channels, c.Channels*c.Channel.Dies)
+	if fb.preset != "" {
+		name = fb.preset + "-" + name
 	}
-	if fb.out != "" {
-		if err := os.MkdirAll(fb.out, 0o755); err != nil {
+	dir, err := fb.runDir(name)
+	if err != nil {
+		return err
+	}
+	if dir != "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "results written to %s\n", dir)
+		if err := report.WriteFile(filepath.Join(dir, "flashbench.json"), writeJSON); err != nil {
 			return err
 		}
-		if err := report.WriteFile(filepath.Join(fb.out, "flashbench.json"), writeJSON); err != nil {
-			return err
-		}
-		if err := res.SummaryCSV().SaveCSV(filepath.Join(fb.out, "flashbench.csv")); err != nil {
+		if err := res.SummaryCSV().SaveCSV(filepath.Join(dir, "flashbench.csv")); err != nil {
 			return err
 		}
 	}
-	out := cmd.OutOrStdout()
-	switch fb.format {
-	case "json":
-		return writeJSON(out)
-	case "csv":
-		return res.SummaryCSV().WriteCSV(out)
-	}
-	return res.WriteText(out)
+	return fb.write(res.WriteText, writeJSON, res.SummaryCSV().WriteCSV)
 }

@@ -81,7 +81,7 @@ func TestGoldenRuns(t *testing.T) {
 // TestGoldenFlashbench compares one flashbench point (2 channels × 2 dies, QD 16, 2,000
 // operations of the default 70/30 read/program mix) in flashbench's JSON.
 func TestGoldenFlashbench(t *testing.T) {
-	out, err := run("flashbench", "--channels", "2", "--ways", "2", "--ops", "2000", "--qd", "16", "--format", "json")
+	out, _, err := runStdout("flashbench", "--channels", "2", "--ways", "2", "--ops", "2000", "--qd", "16", "--format", "json")
 	require.NoError(t, err)
 	gold.Check(t, goldenPath("flashbench"), []byte(out), *update)
 }

@@ -74,7 +74,7 @@ func TestFlashbenchSmall(t *testing.T) {
 	require.Contains(t, out, "channel bus utilization")
 	require.Contains(t, out, "ssd.ch[1].die[1]")
 
-	out, err = run("flashbench", "--channels", "1", "--ways", "1", "--ops", "100", "--format", "json")
+	out, _, err = runStdout("flashbench", "--channels", "1", "--ways", "1", "--ops", "100", "--format", "json")
 	require.NoError(t, err)
 	var j map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &j))
@@ -260,9 +260,9 @@ func TestFlashbenchCSVAndOut(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Equal(t, "op,count,pages,mean_us,stdev_us,min_us,p50_us,p90_us,p99_us,p999_us,max_us", lines[0])
 	require.Len(t, lines, 5) // read, program, erase, all
-	b, err := os.ReadFile(filepath.Join(dir, "flashbench.csv"))
+	b, err := os.ReadFile(filepath.Join(dir, "flashbench", "1ch-1dies", "flashbench.csv"))
 	require.NoError(t, err)
 	require.Equal(t, out, string(b))
-	_, err = os.Stat(filepath.Join(dir, "flashbench.json"))
+	_, err = os.Stat(filepath.Join(dir, "flashbench", "1ch-1dies", "flashbench.json"))
 	require.NoError(t, err)
 }

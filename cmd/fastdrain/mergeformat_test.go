@@ -25,7 +25,7 @@ func TestMergeFormat(t *testing.T) {
 		stdout, stderr, err := runStdout(append([]string{"merge", "-o", merged, "--format", c.format}, files...)...)
 		require.NoError(t, err)
 		require.Contains(t, stderr, "merged 2 files: 4 points")
-		b, err := os.ReadFile(filepath.Join(merged, c.file))
+		b, err := os.ReadFile(filepath.Join(merged, "sweep", c.file))
 		require.NoError(t, err)
 		require.Equal(t, string(b), stdout, c.format)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,13 +21,12 @@ var traceFormats = []string{"disksim", "replayer", "msr", "spc", "blkparse", "vs
 
 // replayFlags are the flags of the replay command.
 type replayFlags struct {
-	cf                                              configFlags
-	traceFormat, format, out, mode, timeScale, past string
-	records, stride                                 string
-	qd, maxReq                                      int
-	lenient, sort                                   bool
-	tl                                              timelineFlags
-	pcts                                            percentileFlag
+	cf                           configFlags
+	traceFormat, mode, timeScale string
+	past, records, stride        string
+	qd, maxReq                   int
+	lenient, sort                bool
+	outputFlags
 }
 
 func newReplay() *cobra.Command {
@@ -41,21 +41,20 @@ it) and issues its requests to the simulated raw block device, timed (at the tra
 scaled by --time-scale) or as fast as possible at --qd. It prints, per operation, requests,
 IOPS, the bytes the trace asked for and the bytes moved after rounding each request out to
 the device's 4 KiB blocks (both named), MB/s, and latency mean, p50, p90, p99, p99.9 and max;
---format json or csv prints the same as numbers with units in the field names, and --out DIR
-writes DIR/replay.json and DIR/replay.csv. The same numbers per device of the trace (MSR disk,
-SPC ASU, blkparse device) follow, and the simulated SSD's statistics as run reports them
-(DIR/replay-devices.csv, DIR/replay-stats.csv); --percentiles changes the percentiles of every
-output. Addresses past the device are wrapped (counted,
+--format json or csv prints the same as numbers with units in the field names, and
+--out/replay/ gets replay.json and replay.csv (unless --no-files). The same numbers per device
+of the trace (MSR disk, SPC ASU, blkparse device) follow, and the simulated SSD's statistics
+as run reports them (replay-devices.csv, replay-stats.csv); --percentiles changes the
+percentiles of every output. Addresses past the device are wrapped (counted,
 with a warning) or rejected (--past-capacity). An empty trace is an error.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return rf.run(cmd, args[0]) },
 	}
 	rf.cf.register(cmd, "fastdrain-small")
-	rf.tl.register(cmd, "0s:100ms")
+	rf.outputFlags.register(cmd, "replay", "json: replay.json's document; csv: replay.csv's table", "0s:100ms",
+		"every table, replay.json and the CSV files")
 	f := cmd.Flags()
 	f.StringVar(&rf.traceFormat, "trace-format", "auto", "trace format: auto, "+strings.Join(traceFormats, ", "))
-	f.StringVar(&rf.format, "format", "text", "output format: text, json or csv")
-	f.StringVar(&rf.out, "out", "", "also write replay.json and replay.csv to this directory")
 	f.StringVar(&rf.mode, "mode", "afap", "timed or afap (as fast as possible)")
 	f.StringVar(&rf.timeScale, "time-scale", "1", "multiply trace times by this ratio, e.g. 1/2 or 0.25")
 	f.StringVar(&rf.past, "past-capacity", "wrap", "addresses past the device: wrap or reject")
@@ -64,7 +63,6 @@ with a warning) or rejected (--past-capacity). An empty trace is an error.`,
 	f.BoolVar(&rf.lenient, "lenient", false, "skip malformed lines with a warning instead of stopping")
 	f.BoolVar(&rf.sort, "sort", false, "sort a trace whose lines are out of time order (reads it twice and holds it in memory, about 56 B a request)")
 	f.StringVar(&rf.records, "records", "", "write every request's issue time and latency to this CSV file")
-	rf.pcts.register(cmd, "every table, replay.json and the CSV files")
 	f.StringVar(&rf.stride, "device-stride", "", "place trace device d at offset d × this size (default: all devices share offset 0)")
 	return cmd
 }
@@ -81,14 +79,11 @@ func (rf *replayFlags) options() (trace.Options, replay.Options, error) {
 		}
 		topt.Format = f
 	}
-	switch rf.format {
-	case "text", "json", "csv":
-	default:
-		msg := fmt.Sprintf("--format %q: want text, json or csv (the output format)", rf.format)
-		if _, err := trace.ParseFormat(rf.format); err == nil {
-			msg += "; the trace's format is --trace-format " + rf.format
+	if err := rf.outputFlags.parse(); err != nil {
+		if _, terr := trace.ParseFormat(rf.format); terr == nil {
+			err = fmt.Errorf("%w (the output format; the trace's format is --trace-format %s)", err, rf.format)
 		}
-		errs = append(errs, errors.New(msg))
+		errs = append(errs, err)
 	}
 	r, err := trace.ParseRatio(rf.timeScale)
 	if err != nil {
@@ -124,9 +119,6 @@ func (rf *replayFlags) options() (trace.Options, replay.Options, error) {
 		errs = append(errs, fmt.Errorf("--max %d: want 0 (all) or a positive count", rf.maxReq))
 	}
 	ropt.QueueDepth, ropt.MaxRequests = rf.qd, int64(rf.maxReq)
-	if err := rf.pcts.parse(); err != nil {
-		errs = append(errs, err)
-	}
 	return topt, ropt, errors.Join(append(errs, ropt.Validate())...)
 }
 
@@ -200,7 +192,8 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		return fmt.Errorf("%s: no requests in the trace (%d lines: %d ignored by design, %d malformed and skipped)",
 			path, st.Lines, st.Ignored, st.Skipped)
 	}
-	sum := newReplaySummary(path, format, fit, st, res, rf.pcts.list, runner.MachineStats(m, "replay", wasted0))
+	ssd := runner.MachineStats(m, "replay", wasted0)
+	sum := newReplaySummary(path, format, fit, st, res, rf.pcts.list, ssd)
 	sum.UnwrittenReadPages = warnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, before)
 	stderr := cmd.ErrOrStderr()
 	for _, w := range st.Warnings {
@@ -217,20 +210,14 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		fmt.Fprintf(stderr, "note: %d requests were rounded out to %d B blocks: %s asked, %s moved\n",
 			st.Rounded, fit.SectorSize, mb(st.ReadBytesAsked+st.WriteBytesAsked), mb(st.ReadBytes+st.WriteBytes))
 	}
-	out := cmd.OutOrStdout()
-	switch rf.format {
-	case "json":
-		err = sum.writeJSON(out)
-	case "csv":
-		err = sum.table().WriteCSV(out)
-	default:
+	err = rf.write(func(out io.Writer) error {
 		fmt.Fprintf(out, "%s (%s): %d lines, %d requests (%d reads, %d writes, %d trims, %d flushes), %d skipped; replayed %d in %s simulated, %.0f IOPS\n",
 			path, sum.TraceFormat, st.Lines, st.Requests, st.Reads, st.Writes, st.Trims, st.Flushes, st.Skipped,
 			res.Requests, report.Duration(res.LastCompletion-res.Start), sum.IOPS)
 		if res.Late > 0 {
 			fmt.Fprintf(out, "%d requests issued late (device saturated)\n", res.Late)
 		}
-		err = sum.table().WriteText(out)
+		err := sum.table().WriteText(out)
 		if err == nil && len(sum.Devices) > 2 { // more than one device and the "all" row
 			fmt.Fprintln(out)
 			err = sum.deviceTable().WriteText(out)
@@ -239,21 +226,28 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 			fmt.Fprintln(out)
 			err = sum.statsTable.WriteText(out)
 		}
-	}
-	if err != nil || rf.out == "" {
+		if notes := replayNotes(res, ssd); err == nil && len(notes) > 0 {
+			fmt.Fprintln(out)
+			runner.WriteNotes(out, "replay", notes)
+		}
+		return err
+	}, sum.writeJSON, sum.table().WriteCSV)
+	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(rf.out, 0o755); err != nil {
+	dir, err := rf.runDir(fileStem(path) + "-" + rf.cf.preset)
+	if err != nil || dir == "" {
 		return err
 	}
-	if err := report.WriteFile(filepath.Join(rf.out, "replay.json"), sum.writeJSON); err != nil {
+	fmt.Fprintf(cmd.ErrOrStderr(), "results written to %s\n", dir)
+	if err := report.WriteFile(filepath.Join(dir, "replay.json"), sum.writeJSON); err != nil {
 		return err
 	}
 	for _, f := range []struct {
 		name string
 		t    *report.Table
 	}{{"replay.csv", sum.table()}, {"replay-devices.csv", sum.deviceTable()}, {"replay-stats.csv", sum.statsCSV()}} {
-		if err := f.t.SaveCSV(filepath.Join(rf.out, f.name)); err != nil {
+		if err := f.t.SaveCSV(filepath.Join(dir, f.name)); err != nil {
 			return err
 		}
 	}

@@ -68,3 +68,20 @@ func guardSweepFile(dir string, s sweep.Spec, sh sweep.Shard, force bool) error 
 	}
 	return nil
 }
+
+// runDir creates and returns this run's own directory under --out/COMMAND, named name
+// (newResultDir: -2, -3, … when taken), or "" when the command writes no files.
+func (o *outputFlags) runDir(name string) (string, error) {
+	d := o.dir()
+	if d == "" {
+		return "", nil
+	}
+	return newResultDir(d, name)
+}
+
+// fileStem is a file's name without its directory and extension, for a results directory's
+// name: testdata/traces/mqsim_tpcc-small.trace → mqsim_tpcc-small.
+func fileStem(path string) string {
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}

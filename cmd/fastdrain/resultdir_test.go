@@ -39,14 +39,14 @@ func TestSweepRefusesAnotherSweepsFile(t *testing.T) {
 	_, err = run(append(base, "--axis", "flash.channels=1,2", "--shard", "1/2")...)
 	require.NoError(t, err)
 	shards := []string{filepath.Join(dir, "sweep", "shard-0-of-2.json"), filepath.Join(dir, "sweep", "shard-1-of-2.json")}
-	_, err = run(append([]string{"merge", "-o", filepath.Join(dir, "sweep")}, shards...)...)
-	require.ErrorContains(t, err, "holds the results of another sweep (axes differ): give another -o, or --force")
+	_, err = run(append([]string{"merge", "-o", dir}, shards...)...) // dir/sweep/sweep.json: the ways sweep
+	require.ErrorContains(t, err, "holds the results of another sweep (axes differ): give another --out, or --force")
 	merged := filepath.Join(dir, "merged")
 	_, err = run(append([]string{"merge", "-o", merged}, shards...)...)
 	require.NoError(t, err)
 	_, err = run(append([]string{"merge", "-o", merged}, shards...)...)
 	require.NoError(t, err, "merging the same shards again rewrites the same file")
-	m, err := os.ReadFile(filepath.Join(merged, "sweep.json"))
+	m, err := os.ReadFile(filepath.Join(merged, "sweep", "sweep.json"))
 	require.NoError(t, err)
 	require.Equal(t, first, m, "the merged file is the unsharded run's, byte for byte")
 }

@@ -23,6 +23,6 @@ application co-located with Ungzip, and prints the p99 table.`,
 	}
 	cf.register(root)
 	(&profileFlags{}).register(root)
-	root.AddCommand(newCompare(), newRun(), newFigures(), newScenarios(), newUflip(), newReplay(), newFio(), newSweepCmd(), newMergeCmd(), newFlashbench(), newConfig(), newVersion())
+	root.AddCommand(newCompare(), newRun(), newFigures(), newScenarios(), newUflip(), newReplay(), newFio(), newSweepCmd(), newMergeCmd(), newFlashbench(), newStats(), newConfig(), newVersion())
 	return root
 }

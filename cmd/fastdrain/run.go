@@ -1,12 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/cheggaaa/pb/v3"
@@ -33,36 +30,31 @@ type runFlags struct {
 	duration string
 	warmup   string
 	appsFile string
-	out      string
 	seed     uint64
 	quick    bool
 	full     bool
 	jobs     int
-	tl       timelineFlags // run only
-	format   string
-	noFiles  bool
 	seeded   bool
 	check    bool
 	plotDPI  int
-	pcts     percentileFlag
+	outputFlags
 }
 
-func (rf *runFlags) register(cmd *cobra.Command, scenarioDefault string) {
+// register adds the run flags and the output contract (outputFlags) of command to cmd;
+// formats says what --format json and csv print and pctWhere what --percentiles changes.
+func (rf *runFlags) register(cmd *cobra.Command, command, scenarioDefault, formats, pctWhere string) {
 	rf.cfg.register(cmd, "fastdrain-tlc")
+	rf.outputFlags.register(cmd, command, formats, "0s:100ms", pctWhere)
 	f := cmd.Flags()
 	f.StringVar(&rf.scenario, "scenario", scenarioDefault, "co-location scenario (see `fastdrain scenarios`)")
 	f.StringVar(&rf.duration, "duration", "", "simulated run time per scenario, e.g. 10s (default 10s; --quick 3s; --full 30s)")
 	f.StringVar(&rf.warmup, "warmup", "0", "simulated time at the start left out of the statistics")
 	f.StringVar(&rf.appsFile, "apps", "", "YAML file of application-model parameters (docs/workloads.md)")
-	f.StringVar(&rf.out, "out", "results", "output directory")
 	f.Uint64Var(&rf.seed, "seed", 0, "random seed (0 = the platform's)")
 	f.BoolVar(&rf.quick, "quick", false, "short runs (3 simulated seconds)")
 	f.BoolVar(&rf.full, "full", false, "the paper's scale (30 simulated seconds)")
 	f.IntVar(&rf.jobs, "jobs", 0, "simulations run in parallel (0 = one per CPU)")
-	f.StringVar(&rf.format, "format", "text", "terminal output: text, json or csv (run: apps.csv's table; compare: summary.json's cells)")
-	f.BoolVar(&rf.noFiles, "no-files", false, "write nothing under --out")
 	f.BoolVar(&rf.check, "check-data", false, "check that every page the host wrote reads back from the device (docs/reliability.md); results are unchanged")
-	rf.pcts.register(cmd, "run: the applications table, apps.csv and result.json; compare: summary.json and summary.csv")
 	f.IntVar(&rf.plotDPI, "plot-dpi", report.DefaultPNGDPI, fmt.Sprintf("resolution of the PNG plots in dots per inch (%d to %d; SVG plots are vector graphics)", report.MinPNGDPI, report.MaxPNGDPI))
 }
 
@@ -118,10 +110,7 @@ func (rf *runFlags) workload(name string) (runner.Workload, error) {
 			}
 		}
 	}
-	if rf.format != "text" && rf.format != "json" && rf.format != "csv" {
-		errs = append(errs, fmt.Errorf("--format %q: want text, json or csv", rf.format))
-	}
-	if err := rf.pcts.parse(); err != nil {
+	if err := rf.outputFlags.parse(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := report.SetPNGDPI(rf.plotDPI); err != nil {
@@ -162,7 +151,7 @@ func newRun() *cobra.Command {
 application models on it for the given simulated time, prints the application latency,
 statistics and utilization tables, and writes config.yaml, result.json, CSV tables and plots
 to a new directory --out/run/<preset>-<variant>-<scenario>-<duration>/ (-2, -3, … added
-when that exists: no run replaces another's results).`,
+when that exists: no run replaces another's results; docs/outputs.md).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			rf.seedSet()
@@ -192,12 +181,11 @@ when that exists: no run replaces another's results).`,
 			}
 			res.Percentiles = rf.pcts.list
 			warnUnwritten(cmd.ErrOrStderr(), "", res.Firmware, firmware.Stats{})
-			if !rf.noFiles {
-				dir, err := newResultDir(filepath.Join(rf.out, "run"),
-					fmt.Sprintf("%s-%s-%s-%s", c.Name, label, w.Scenario.Name, w.Scenario.Duration))
-				if err != nil {
-					return err
-				}
+			dir, err := rf.runDir(fmt.Sprintf("%s-%s-%s-%s", c.Name, label, w.Scenario.Name, w.Scenario.Duration))
+			if err != nil {
+				return err
+			}
+			if dir != "" {
 				if err := res.WriteDir(dir); err != nil {
 					return err
 				}
@@ -213,24 +201,12 @@ when that exists: no run replaces another's results).`,
 				// run without the check.
 				fmt.Fprintf(cmd.ErrOrStderr(), "data check: %d pages read back from the device as written\n", res.DataChecked)
 			}
-			return printResult(cmd.OutOrStdout(), rf.format, res)
+			return rf.write(res.WriteText, jsonWriter(res.JSON()), res.AppCSV().WriteCSV)
 		},
 	}
-	rf.register(cmd, "apache-u+ungzip")
-	rf.tl.register(cmd, "0s:100ms")
+	rf.register(cmd, "run", "apache-u+ungzip", "json: result.json's document; csv: apps.csv's table",
+		"the applications table, apps.csv and result.json")
 	return cmd
-}
-
-func printResult(w io.Writer, format string, r *runner.Result) error {
-	switch format {
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r.JSON())
-	case "csv":
-		return r.AppCSV().WriteCSV(w)
-	}
-	return r.WriteText(w)
 }
 
 func parseWindow(s string) (sim.Time, sim.Time, error) {

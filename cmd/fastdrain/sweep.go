@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,9 +23,6 @@ type sweepFlags struct {
 	// shardFrom says where --shard auto found the shard ("" for i/n).
 	shardFrom string
 	jobs      int
-	out       string
-	format    string
-	noFiles   bool
 	force     bool
 	seed      uint64
 	// run points
@@ -35,7 +33,7 @@ type sweepFlags struct {
 	qd         int
 	mix        string
 	multiPlane bool
-	pcts       percentileFlag
+	outputFlags
 }
 
 func newSweepCmd() *cobra.Command {
@@ -77,6 +75,9 @@ Flags given explicitly override the file; --axis flags add axes after the file's
 		RunE: func(cmd *cobra.Command, _ []string) error { return sf.run(cmd) },
 	}
 	sf.cfg.register(cmd, "fastdrain-tlc")
+	sf.outputFlags.register(cmd, "sweep", "json: sweep.json's document; csv: sweep.csv's table", "0s:100ms",
+		"the metric columns APP.pXX_us of run points, read_/program_/erase_pXX_us of flashbench points; without it p50, p99, p99.9 and p99 respectively")
+	sf.refuse("timeline", "it runs many simulations in parallel; trace one point with fastdrain run or flashbench --timeline")
 	d, dr := sweep.DefaultFlashbench(), sweep.DefaultRun()
 	f := cmd.Flags()
 	f.StringVar(&sf.kind, "kind", string(sweep.KindRun), "job of every point: run (whole machine) or flashbench (bare flash array)")
@@ -84,9 +85,6 @@ Flags given explicitly override the file; --axis flags add axes after the file's
 	f.StringVar(&sf.file, "file", "", "YAML sweep file (axes, and optionally kind, preset, variant, config, set)")
 	f.StringVar(&sf.shard, "shard", "0/1", "run only shard i of n (0-based): the points k with k mod n == i; auto or auto/N: from Slurm or Kubernetes (see above)")
 	f.IntVar(&sf.jobs, "jobs", 0, "simulations run in parallel (0 = one per CPU)")
-	f.StringVar(&sf.out, "out", "results", "output directory (files go to OUT/sweep/)")
-	f.StringVar(&sf.format, "format", "text", "terminal output: text, csv or json")
-	f.BoolVar(&sf.noFiles, "no-files", false, "write nothing under --out")
 	f.BoolVar(&sf.force, "force", false, "replace an existing result file of another sweep or shard (the same shard of the same sweep is always rewritten: a retried task)")
 	f.Uint64Var(&sf.seed, "seed", 0, "random seed of the flashbench stream or of the run workload (0 = the configuration's or scenario's)")
 	f.StringVar(&sf.scenario, "scenario", dr.Scenario, "run points: co-location scenario (see \"fastdrain scenarios\")")
@@ -99,7 +97,6 @@ Flags given explicitly override the file; --axis flags add axes after the file's
 	f.IntVar(&sf.qd, "qd", d.QueueDepth, "flashbench points: operations outstanding across the array")
 	f.StringVar(&sf.mix, "mix", fmt.Sprintf("%d/%d/%d", d.Mix[0], d.Mix[1], d.Mix[2]), "flashbench points: read/program/erase weights")
 	f.BoolVar(&sf.multiPlane, "multi-plane", false, "flashbench points: use all planes of a die in every operation")
-	sf.pcts.register(cmd, "the metric columns APP.pXX_us of run points, read_/program_/erase_pXX_us of flashbench points; without it p50, p99, p99.9 and p99 respectively")
 	return cmd
 }
 
@@ -146,13 +143,10 @@ func (sf *sweepFlags) spec(cmd *cobra.Command) (sweep.Spec, sweep.Shard, error) 
 		errs = append(errs, err)
 	}
 	sf.shardFrom = from
-	if err := sf.pcts.parse(); err != nil {
+	if err := sf.outputFlags.parse(); err != nil {
 		errs = append(errs, err)
 	}
 	s.Percentiles = sf.pcts.list
-	if sf.format != "text" && sf.format != "csv" && sf.format != "json" {
-		errs = append(errs, fmt.Errorf("--format %q: want text, csv or json", sf.format))
-	}
 	runOnly := []string{"scenario", "duration", "warmup", "apps", "quick", "full"}
 	benchOnly := []string{"ops", "qd", "mix", "multi-plane"}
 	switch s.Kind {
@@ -226,8 +220,8 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	if sf.shardFrom != "" {
 		fmt.Fprintf(cmd.ErrOrStderr(), "shard %s, from %s\n", sh, sf.shardFrom)
 	}
-	if !sf.noFiles {
-		if err := guardSweepFile(filepath.Join(sf.out, "sweep"), s, sh, sf.force); err != nil {
+	if dir := sf.dir(); dir != "" {
+		if err := guardSweepFile(dir, s, sh, sf.force); err != nil {
 			return err
 		}
 	}
@@ -238,21 +232,16 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	out := cmd.OutOrStdout()
-	switch sf.format {
-	case "json":
-		err = r.WriteJSON(out)
-	case "csv":
-		err = r.WriteCSV(out)
-	default:
-		fmt.Fprintf(out, "sweep of %s points on %s: %d grid points (%s), shard %s runs %d\n\n",
+	err = sf.write(func(w io.Writer) error {
+		fmt.Fprintf(w, "sweep of %s points on %s: %d grid points (%s), shard %s runs %d\n\n",
 			s.Kind, baseName(s.Base), s.Size(), strings.Join(axisSizes(s.Axes), " × "), sh, len(r.Rows))
-		err = r.TextTable().WriteText(out)
-	}
+		return r.TextTable().WriteText(w)
+	}, r.WriteJSON, r.WriteCSV)
 	if err != nil {
 		return err
 	}
-	if !sf.noFiles {
-		paths, err := r.WriteFiles(filepath.Join(sf.out, "sweep"))
+	if dir := sf.dir(); dir != "" {
+		paths, err := r.WriteFiles(dir)
 		if err != nil {
 			return err
 		}
@@ -288,21 +277,22 @@ func axisSizes(g sweep.Grid) []string {
 }
 
 func newMergeCmd() *cobra.Command {
-	var out, format string
+	o := outputFlags{outShort: "o"}
 	var force bool
 	cmd := &cobra.Command{
-		Use:   "merge -o DIR SHARD.json…",
+		Use:   "merge [--out DIR] SHARD.json…",
 		Short: "Join the shard results of a sweep into the whole sweep's results",
 		Long: `merge reads the shard-i-of-n.json files of "fastdrain sweep --shard", checks that they come
 from the same sweep (kind, base configuration and its digest, axes, job parameters) and
 together hold every grid point exactly once — naming the files of any mismatch, missing
-shard or duplicate point — and writes DIR/sweep.json and DIR/sweep.csv, byte-identical to
-the output of the same sweep run without --shard. --format json or csv also prints
-sweep.json's document or sweep.csv's table (the summary line then goes to stderr).`,
+shard or duplicate point — and writes --out/sweep/sweep.json and sweep.csv, byte-identical
+to the output of the same sweep run without --shard (where that sweep writes them too).
+--format json or csv also prints sweep.json's document or sweep.csv's table (the summary
+line then goes to stderr).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "text" && format != "json" && format != "csv" {
-				return fmt.Errorf("--format %q: want text, json or csv", format)
+			if err := o.parse(); err != nil {
+				return err
 			}
 			var parts []*sweep.Result
 			var errs []error
@@ -321,35 +311,30 @@ sweep.json's document or sweep.csv's table (the summary line then goes to stderr
 			if err != nil {
 				return err
 			}
-			if p := filepath.Join(out, m.FileBase()+".json"); !force {
-				if _, err := os.Stat(p); err == nil {
-					if err := sweep.CheckReplace(p, m.Spec, m.Shard); err != nil {
-						return fmt.Errorf("%w: give another -o, or --force to replace it", err)
+			written := " (--no-files: nothing written)"
+			if dir := o.dir(); dir != "" {
+				if p := filepath.Join(dir, m.FileBase()+".json"); !force {
+					if _, err := os.Stat(p); err == nil {
+						if err := sweep.CheckReplace(p, m.Spec, m.Shard); err != nil {
+							return fmt.Errorf("%w: give another --out, or --force to replace it", err)
+						}
 					}
 				}
+				paths, err := m.WriteFiles(dir)
+				if err != nil {
+					return err
+				}
+				written = " → " + strings.Join(paths, ", ")
 			}
-			paths, err := m.WriteFiles(out)
-			if err != nil {
+			if _, err = fmt.Fprintf(o.status(), "merged %d files: %d points%s\n", len(args), m.Points, written); err != nil {
 				return err
 			}
-			status := cmd.OutOrStdout()
-			if format != "text" {
-				status = cmd.ErrOrStderr()
-			}
-			if _, err = fmt.Fprintf(status, "merged %d files: %d points → %s\n", len(args), m.Points, strings.Join(paths, ", ")); err != nil {
-				return err
-			}
-			switch format {
-			case "json":
-				return m.WriteJSON(cmd.OutOrStdout())
-			case "csv":
-				return m.WriteCSV(cmd.OutOrStdout())
-			}
-			return nil
+			return o.write(nil, m.WriteJSON, m.WriteCSV)
 		},
 	}
-	cmd.Flags().StringVarP(&out, "out", "o", filepath.Join("results", "sweep"), "directory for sweep.json and sweep.csv")
-	cmd.Flags().StringVar(&format, "format", "text", "terminal output: text (a summary line), json (sweep.json's document) or csv (sweep.csv's table)")
+	o.register(cmd, "sweep", "json: sweep.json's document; csv: sweep.csv's table", "0s:100ms", "")
+	o.refuse("percentiles", "the shards' percentiles are those their sweep ran with")
+	o.refuse("timeline", "it joins finished results and simulates nothing")
 	cmd.Flags().BoolVar(&force, "force", false, "replace an existing sweep.json of another sweep (the same sweep's is always rewritten)")
 	return cmd
 }

@@ -65,7 +65,7 @@ func TestSweepShardsMergeByteForByte(t *testing.T) {
 	for _, f := range []string{"sweep.json", "sweep.csv"} {
 		want, err := os.ReadFile(filepath.Join(whole, "sweep", f))
 		require.NoError(t, err)
-		got, err := os.ReadFile(filepath.Join(merged, f))
+		got, err := os.ReadFile(filepath.Join(merged, "sweep", f))
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(got), f)
 	}
@@ -138,7 +138,7 @@ func TestSweepShardAutoFromA1BasedSlurmArray(t *testing.T) {
 	require.NoError(t, err)
 	want, err := os.ReadFile(filepath.Join(whole, "sweep", "sweep.json"))
 	require.NoError(t, err)
-	got, err := os.ReadFile(filepath.Join(merged, "sweep.json"))
+	got, err := os.ReadFile(filepath.Join(merged, "sweep", "sweep.json"))
 	require.NoError(t, err)
 	require.Equal(t, string(want), string(got))
 	require.Contains(t, string(got), `"latency_ps":[{"name":"read"`)
@@ -163,7 +163,7 @@ func TestSweepPercentilesShardedIsUnsharded(t *testing.T) {
 	for _, f := range []string{"sweep.json", "sweep.csv"} {
 		want, err := os.ReadFile(filepath.Join(whole, "sweep", f))
 		require.NoError(t, err)
-		got, err := os.ReadFile(filepath.Join(merged, f))
+		got, err := os.ReadFile(filepath.Join(merged, "sweep", f))
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(got), f)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
 	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
@@ -34,6 +35,7 @@ type uflipDevice struct {
 	close    func()
 	fwStats  func() firmware.Stats // simulated devices: the firmware's counters; nil for a target
 	ftl      func() *ftl.FTL       // simulated devices: the FTL (merge counters of a hybrid mapping)
+	ssd      func() *runner.Result // simulated devices: the machine's statistics (runner.MachineStats)
 	runs     []uflip.RunStats
 	trace    []uflip.IORecord // the traced run's records (rep 0, stream 0)
 	points   []uflip.Point
@@ -42,14 +44,15 @@ type uflipDevice struct {
 
 // uflipOptions are the uflip command's flags.
 type uflipOptions struct {
-	cf                                 *configFlags
-	benches, format, target, out, span string
-	vs, traceRun, planFile, outFormat  string
-	nbrun, scale, autoMin, autoCap     int64
-	auto                               float64
-	seed                               uint64
-	findings, plots, force             bool
-	base                               string // this run's own directory under --out/uflip ("" for no files)
+	cf                                  *configFlags
+	benches, deviceFormat, target, span string
+	vs, traceRun, planFile              string
+	nbrun, scale, autoMin, autoCap      int64
+	auto                                float64
+	seed                                uint64
+	findings, plots, force              bool
+	outputFlags
+	base string // this run's own directory under --out/uflip ("" for no files)
 }
 
 func newUflip() *cobra.Command {
@@ -63,10 +66,11 @@ the methodology (device state enforcement, IOIgnore, IOCount, NbRun, pauses betw
 experiment ordering), runs them through the direct I/O path at one outstanding IO per stream,
 and prints mean/min/max/std-dev latency per run; per-run and per-IO CSV (and, with
 --findings, findings.txt) go to a new directory --out/uflip/DEVICES/ (the device names
-joined by -vs-; -2, -3, … added when that exists), with uflip.json (the settings, every run with
-its IOIgnore/IOCount and precision, the findings with their numbers, the calibration) and
-uflip.csv (one row of numbers per run). --format json or csv prints that document or table
-instead of the text tables (docs/outputs.md).
+joined by -vs-; -2, -3, … added when that exists), with uflip.json (the settings, every run
+with its IOIgnore/IOCount and precision, the findings with their numbers, the calibration,
+and a simulated device's statistics as run reports them) and uflip.csv (one row of numbers
+per run). --format json or csv prints that document or table instead of the text tables
+(docs/outputs.md).
 With --target PATH the same plan runs on a real file or block device with O_DIRECT, so the
 model can be compared with a drive.
 
@@ -82,9 +86,13 @@ See docs/uflip.md.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.OutOrStdout()) },
 	}
 	o.cf.register(cmd, "fastdrain-small")
+	o.outputFlags.register(cmd, "uflip", "json: uflip.json's document; csv: uflip.csv's table; the device state is --format-device",
+		"0s:100ms", "")
+	o.refuse("percentiles", "uFLIP's methodology reports each run's mean, minimum, maximum and standard deviation")
+	o.refuse("timeline", "a plan runs on one or more devices for simulated minutes; trace a workload with fastdrain run, replay or fio --timeline")
 	f := cmd.Flags()
 	f.StringVar(&o.benches, "bench", "all", "micro-benchmarks: all, or a list of granularity, alignment, locality, partitioning, order, parallelism, mix, pause, bursts (with --findings, all means the six the checks read)")
-	f.StringVar(&o.format, "format-device", "random", "device state enforcement: random, sequential or none")
+	f.StringVar(&o.deviceFormat, "format-device", "random", "device state enforcement: random, sequential or none")
 	f.StringVar(&o.span, "span", "1GiB", "bytes of the device the plan covers (and the format writes)")
 	f.Int64Var(&o.nbrun, "nbrun", 0, "runs per point (0 = uFLIP's 3)")
 	f.Int64Var(&o.scale, "io-divisor", 1, "divide uFLIP's IOCount per base by this (quicker, less steady runs; not used with --auto)")
@@ -98,8 +106,6 @@ See docs/uflip.md.`,
 	f.BoolVar(&o.findings, "findings", false, "check uFLIP's findings on each device")
 	f.BoolVar(&o.plots, "plots", false, "draw uFLIP's figures into --out/uflip/plots")
 	f.StringVar(&o.traceRun, "trace-run", "", "run label whose per-IO trace is plotted (default: the RW run at the default IO size)")
-	f.StringVar(&o.out, "out", "results", "output directory (empty: no files)")
-	f.StringVar(&o.outFormat, "format", "text", "terminal output: text, json (uflip.json's document) or csv (uflip.csv's table); the device state is --format-device")
 	f.StringVar(&o.planFile, "plan", "", "YAML plan spec over uFLIP's defaults (PlanSpec keys: io_size, io_count, partitions, …); the flags above override it")
 	return cmd
 }
@@ -128,7 +134,7 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 			spec.Benches = append(spec.Benches, bb)
 		}
 	}
-	if err := spec.Format.UnmarshalText([]byte(o.format)); err != nil {
+	if err := spec.Format.UnmarshalText([]byte(o.deviceFormat)); err != nil {
 		errs = append(errs, fmt.Errorf("--format-device: %w", err))
 	}
 	if o.nbrun > 0 {
@@ -154,11 +160,14 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 		spec.IOCount = uflip.BaseCounts{SR: c, RR: c, SW: c, RW: c}
 		spec.IOIgnore = uflip.BaseCounts{}
 	}
-	if o.outFormat != "text" && o.outFormat != "json" && o.outFormat != "csv" {
-		errs = append(errs, fmt.Errorf("--format %q: want text, json or csv (the device state enforcement is --format-device)", o.outFormat))
+	if err := o.outputFlags.parse(); err != nil {
+		if o.format != "text" && o.format != "json" && o.format != "csv" {
+			err = fmt.Errorf("%w (the device state enforcement is --format-device)", err)
+		}
+		errs = append(errs, err)
 	}
-	if o.plots && o.out == "" {
-		errs = append(errs, errors.New("--plots draws into --out/uflip/plots: give --out a directory"))
+	if o.plots && o.outputFlags.dir() == "" {
+		errs = append(errs, errors.New("--plots draws into --out/uflip/plots: give --out a directory, without --no-files"))
 	}
 	sz, err := sim.ParseSize(o.span)
 	if err != nil || sz <= 0 {
@@ -218,8 +227,10 @@ func (o *uflipOptions) devices() ([]*uflipDevice, error) {
 			}
 			return err
 		}
+		wasted0 := m.SSD.FW.FTL().Stats.Wasted
 		devs = append(devs, &uflipDevice{name: preset, dev: raw, eng: m.Eng, capacity: raw.Capacity(), close: m.Eng.Close,
-			fwStats: func() firmware.Stats { return m.SSD.FW.Stats }, ftl: m.SSD.FW.FTL})
+			fwStats: func() firmware.Stats { return m.SSD.FW.Stats }, ftl: m.SSD.FW.FTL,
+			ssd: func() *runner.Result { return runner.MachineStats(m, preset, wasted0) }})
 		return nil
 	}
 	if o.target != "" {
@@ -249,10 +260,7 @@ func (o *uflipOptions) devices() ([]*uflipDevice, error) {
 // dir returns the output directory of device d ("" for no files): --out/uflip with one
 // device, --out/uflip/NAME with several.
 func (o *uflipOptions) dir(d *uflipDevice, n int) string {
-	if o.out == "" {
-		return ""
-	}
-	if n == 1 {
+	if o.base == "" || n == 1 {
 		return o.base
 	}
 	return filepath.Join(o.base, d.name)
@@ -260,7 +268,7 @@ func (o *uflipOptions) dir(d *uflipDevice, n int) string {
 
 func (o *uflipOptions) run(stdout io.Writer) error {
 	w := stdout // the text tables
-	if o.outFormat != "text" {
+	if o.format != "text" {
 		w = io.Discard
 	}
 	spec, span, err := o.spec()
@@ -288,14 +296,12 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if o.out != "" {
-		var names []string
-		for _, d := range devs {
-			names = append(names, d.name)
-		}
-		if o.base, err = newResultDir(filepath.Join(o.out, "uflip"), strings.Join(names, "-vs-")); err != nil {
-			return err
-		}
+	var names []string
+	for _, d := range devs {
+		names = append(names, d.name)
+	}
+	if o.base, err = o.runDir(strings.Join(names, "-vs-")); err != nil {
+		return err
 	}
 	for _, d := range devs {
 		if err := o.execute(d, plan, traceLabel, len(devs)); err != nil {
@@ -321,6 +327,16 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 					return err
 				}
 			}
+			ssd := d.ssd()
+			ssd.Label = d.name
+			if err := ssd.StatsTable().WriteText(w); err != nil {
+				return err
+			}
+			if dir := o.dir(d, len(devs)); dir != "" {
+				if err := ssd.StatsCSV().SaveCSV(filepath.Join(dir, "stats.csv")); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	if o.findings {
@@ -342,8 +358,7 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 			return err
 		}
 	}
-	if o.out != "" {
-		dir := o.base
+	if dir := o.base; dir != "" {
 		if err := report.WriteFile(filepath.Join(dir, "uflip.json"), func(w io.Writer) error { return o.uflipJSON(w, plan, devs) }); err != nil {
 			return err
 		}
@@ -351,15 +366,9 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 			return err
 		}
 	}
-	switch o.outFormat {
-	case "json":
-		if err := o.uflipJSON(stdout, plan, devs); err != nil {
-			return err
-		}
-	case "csv":
-		if err := uflipCSV(plan, devs).WriteCSV(stdout); err != nil {
-			return err
-		}
+	// The text tables went out as each device finished (w); JSON and CSV go out whole.
+	if err := o.write(nil, func(w io.Writer) error { return o.uflipJSON(w, plan, devs) }, uflipCSV(plan, devs).WriteCSV); err != nil {
+		return err
 	}
 	if o.plots {
 		return uflipPlots(filepath.Join(o.base, "plots"), devs, traceLabel)

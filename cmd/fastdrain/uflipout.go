@@ -56,7 +56,8 @@ func uflipFindingFields(fd uflip.Finding) report.Fields {
 }
 
 // uflipDeviceFields is one device of the JSON document: its runs, the firmware's and (for
-// a hybrid mapping) the FTL's counters of a simulated device, and its findings.
+// a hybrid mapping) the FTL's counters of a simulated device, its statistics as run reports
+// them (ssd_stats, runner.Result.StatValues), and its findings.
 func uflipDeviceFields(d *uflipDevice, counts func(*uflip.RunStats) (int64, int64), findings bool) report.Fields {
 	runs := make([]report.Fields, len(d.runs))
 	for i := range d.runs {
@@ -76,6 +77,7 @@ func uflipDeviceFields(d *uflipDevice, counts func(*uflip.RunStats) (int64, int6
 				{Key: "switch_merges", Value: fs.SwitchMerges}, {Key: "partial_merges", Value: fs.PartialMerges},
 				{Key: "full_merges", Value: fs.FullMerges}, {Key: "merge_copies_pages", Value: fs.MergeCopies}, {Key: "erases", Value: fs.Erases}}})
 		}
+		f = append(f, report.Field{Key: "ssd_stats", Value: d.ssd().StatValues()})
 	}
 	if findings {
 		fs := make([]report.Fields, len(d.findings))

@@ -74,7 +74,7 @@ func TestReplaySummaryByHand(t *testing.T) {
 	//   write 4096 B at 1.024e15     past the device: wrapped, asked 4096, moved 4096
 	// so reads asked 5632 and moved 8192, writes asked and moved 8192, 1 rounded, 1 wrapped.
 	dir := t.TempDir()
-	out, err := run("replay", "testdata/small.disksim", "--trace-format", "disksim", "--format", "json", "--out", dir)
+	out, _, err := runStdout("replay", "testdata/small.disksim", "--trace-format", "disksim", "--format", "json", "--out", dir)
 	require.NoError(t, err)
 	var s replaySummary
 	require.NoError(t, json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &s))
@@ -93,7 +93,7 @@ func TestReplaySummaryByHand(t *testing.T) {
 	require.InDelta(t, 16384/(s.ElapsedUs/1e6)/1e6, byOp["all"].MBps, 1e-6*byOp["all"].MBps)
 	require.LessOrEqual(t, byOp["all"].at(50), byOp["all"].at(99))
 	for _, f := range []string{"replay.json", "replay.csv"} {
-		_, err := os.Stat(filepath.Join(dir, f))
+		_, err := os.Stat(filepath.Join(dir, "replay", "small-fastdrain-small", f))
 		require.NoError(t, err, f)
 	}
 }
@@ -119,10 +119,10 @@ func TestFioCommand(t *testing.T) {
 // (flushes are not logged): 1024 lines, each with direction 1 and bs 4096, the first at
 // offset 128m.
 func TestFioINICommand(t *testing.T) {
-	_, err := run("fio", "testdata/jobs.fio")
-	require.ErrorContains(t, err, "write_lat_log=log: give --out DIR")
+	_, err := run("fio", "--no-files", "testdata/jobs.fio")
+	require.ErrorContains(t, err, "write_lat_log=log: the log goes to --out/fio/; drop --no-files or give --out DIR")
 	dir := t.TempDir()
-	out, err := run("fio", "--output-format=json", "--out", dir, "testdata/jobs.fio")
+	out, _, err := runStdout("fio", "--output-format=json", "--out", dir, "testdata/jobs.fio")
 	require.NoError(t, err)
 	var doc struct {
 		Version string `json:"fio version"`
@@ -148,10 +148,10 @@ func TestFioINICommand(t *testing.T) {
 	require.Equal(t, int64(1024), doc.Jobs[1].Write.TotalIOs)
 	require.Equal(t, int64(4<<20), doc.Jobs[1].Write.IOBytes)
 	require.Equal(t, int64(64), doc.Jobs[1].Sync.TotalIOs)
-	saved, err := os.ReadFile(filepath.Join(dir, "fio.json"))
+	saved, err := os.ReadFile(filepath.Join(dir, "fio", "jobs-fastdrain-small", "fio.json"))
 	require.NoError(t, err)
 	require.JSONEq(t, out, string(saved))
-	lat, err := os.ReadFile(filepath.Join(dir, "log_lat.2.log"))
+	lat, err := os.ReadFile(filepath.Join(dir, "fio", "jobs-fastdrain-small", "log_lat.2.log"))
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSuffix(string(lat), "\n"), "\n")
 	require.Len(t, lines, 1024)

@@ -286,6 +286,25 @@ func (b *Buffer) EvictDone(v Victim) bool {
 	return true
 }
 
+// EvictFailed records that the program of victim v failed and will not be retried: the
+// page is dirty again (most recent), to be evicted again, unless it was invalidated while
+// in flight (then it is dropped). It is not counted as evicted.
+func (b *Buffer) EvictFailed(v Victim) {
+	e := &b.slots[v.Slot]
+	if e.state != Evicting || (e.lpn != v.LPN && e.lpn != -1-v.LPN) || e.evicting != v.Version {
+		panic(fmt.Sprintf("buffer: eviction of lpn %d version %d failed but slot %d holds lpn %d in state %d",
+			v.LPN, v.Version, v.Slot, e.lpn, e.state))
+	}
+	b.evicting--
+	e.redirtied = false
+	if e.lpn < 0 { // invalidated while in flight
+		b.freeSlot(v.Slot)
+		return
+	}
+	e.state = Dirty
+	b.pushFront(&b.dirty, v.Slot)
+}
+
 // Invalidate drops lpn from the buffer (trim). A page being evicted is dropped when its
 // program completes.
 func (b *Buffer) Invalidate(lpn int64) {

@@ -154,3 +154,32 @@ func TestAgainstReference(t *testing.T) {
 		require.Equal(t, b.Occupancy(), b.Dirty()+b.Evicting())
 	}
 }
+
+// TestEvictFailed: a victim whose program failed for good becomes dirty again (the
+// most recent: it is evicted after the older dirty pages), still occupies its slot and
+// serves reads, and is not counted as evicted; one written again meanwhile keeps its newer
+// version; one trimmed meanwhile is dropped, freeing its slot.
+func TestEvictFailed(t *testing.T) {
+	b := New(4, LRU)
+	for lpn := int64(0); lpn < 4; lpn++ {
+		require.True(t, b.Write(lpn, uint64(lpn+10)))
+	}
+	v := b.PickVictims(3, nil) // 0, 1, 2
+	require.True(t, b.Write(1, 21))
+	b.Invalidate(2)
+	b.EvictFailed(v[0])
+	b.EvictFailed(v[1])
+	b.EvictFailed(v[2])
+	require.Equal(t, 0, b.Evicting())
+	require.Equal(t, 3, b.Dirty(), "pages 3, 0 and 1 are dirty; 2 is gone")
+	require.Equal(t, 3, b.Occupancy())
+	require.Zero(t, b.Stats.Evicted)
+	ver, hit := b.Read(1)
+	require.True(t, hit)
+	require.Equal(t, uint64(21), ver, "the newer write is kept")
+	_, ok := b.Contains(2)
+	require.False(t, ok)
+	next := b.PickVictims(3, nil)
+	require.Equal(t, []int64{3, 0, 1}, []int64{next[0].LPN, next[1].LPN, next[2].LPN}, "oldest first: 3, then the failed pages")
+	require.Panics(t, func() { b.EvictFailed(v[2]) }, "a victim whose slot was freed")
+}

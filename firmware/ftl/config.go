@@ -43,6 +43,17 @@ type Config struct {
 	// LogBlocks is the BAST log-block pool, in blocks per die (used by mapping "bast" only):
 	// how many logical blocks of a die can take writes between merges.
 	LogBlocks int `yaml:"log_blocks"`
+	// SpareBlocks is each die's spare pool, in blocks: how many bad blocks, factory and
+	// grown together, the die can replace (badblock.go). When a die's bad blocks exceed it,
+	// the drive goes read-only. 0 (the default) means 2 % of the die's blocks, rounded up
+	// (the NAND vendors' allowance of bad blocks, initial and grown, a die), or as many as
+	// the over-provisioning leaves if that is fewer (SparePool).
+	SpareBlocks int `yaml:"spare_blocks"`
+	// SpareThreshold is the NVMe Available Spare Threshold, in percent (0 … 100): the SMART /
+	// Health log's critical warning bit 0 is set once the available spare has fallen below
+	// it. Default 10, the value most drives report (smartctl's "Available Spare Threshold:
+	// 10%"; some report 5 %).
+	SpareThreshold int `yaml:"spare_threshold"`
 }
 
 // mapping returns the configured mapping scheme's name, "page" when none is named.
@@ -71,7 +82,38 @@ func (c Config) mapping() string {
 func DefaultConfig() Config {
 	return Config{Allocator: Sequential, OverProvisioning: 0.07, GCVictim: Greedy,
 		GCThreshold: 4, GCReserve: 2, LSBOnlyPages: 8192, LSBOnlyBlocks: 4,
-		Mapping: PageMapping, LogBlocks: 8}
+		Mapping: PageMapping, LogBlocks: 8, SpareThreshold: 10}
+}
+
+// spareAllowance is the default spare pool, in per cent of a die's blocks: the bad blocks,
+// initial and grown together, NAND vendors allow a die (Samsung's NAND reliability FAQ: up
+// to 2 %; an ONFI die states its own in the parameter page's "bad blocks maximum per LUN",
+// e.g. 80 of 4,096 blocks, 2 %, in Micron's MT29F datasheets). Drive firmware budgets
+// spares per die (LUN) because that is what the vendor guarantees, and because GC moves
+// data within a die: a die that has lost more blocks than that cannot be relied on, whatever
+// the other dies have left.
+const spareAllowance = 2
+
+// spareRoom returns the most spare blocks a die of g can hold: its blocks beyond its share
+// of the logical space (rounded up to whole blocks) and the free blocks GC keeps on each of
+// its planes (gc_threshold, and one more being filled). Beyond that, a die that lost its
+// spares could not hold its data and still collect garbage. Negative if the
+// over-provisioning leaves nothing.
+func (c Config) spareRoom(g Geometry) int {
+	perBlock := int64(g.PagesPerBlock) * int64(g.Units())
+	share := (c.logicalPages(g) + int64(g.Dies())*perBlock - 1) / (int64(g.Dies()) * perBlock)
+	return g.Planes*g.BlocksPerPlane - int(share) - g.Planes*(c.GCThreshold+1)
+}
+
+// SparePool returns each die's spare pool under c on geometry g, in blocks: SpareBlocks if
+// set, else 2 % of the die's blocks rounded up (spareAllowance), or the room the
+// over-provisioning leaves (spareRoom) if that is less, and never below 0.
+func (c Config) SparePool(g Geometry) int {
+	if c.SpareBlocks > 0 {
+		return c.SpareBlocks
+	}
+	perDie := g.Planes * g.BlocksPerPlane
+	return max(0, min((perDie*spareAllowance+99)/100, c.spareRoom(g)))
 }
 
 // regionBlocks returns the most blocks the LSB-only region can hold open per die.
@@ -122,6 +164,15 @@ func (c Config) Validate(g Geometry) error {
 	if g.BlocksPerPlane > 0 && g.Planes > 0 && c.regionBlocks(g) > g.Planes*(g.BlocksPerPlane-c.GCThreshold-1) {
 		bad("ftl.lsb_only_pages: %d (%d blocks) leaves no room for GC in a die of %d×%d blocks",
 			c.LSBOnlyPages, c.regionBlocks(g), g.Planes, g.BlocksPerPlane)
+	}
+	if c.SpareBlocks < 0 {
+		bad("ftl.spare_blocks: %d must not be negative (0 means the default: 2 %% of a die's blocks)", c.SpareBlocks)
+	} else if opOK && c.SpareBlocks > 0 && g.Pages() > 0 && c.SpareBlocks > c.spareRoom(g) {
+		bad("ftl.spare_blocks: %d spare blocks a die leave too few for the die's share of the logical space and GC: a die of %d blocks can spare at most %d at over_provisioning %v and gc_threshold %d",
+			c.SpareBlocks, g.Planes*g.BlocksPerPlane, max(0, c.spareRoom(g)), c.OverProvisioning, c.GCThreshold)
+	}
+	if c.SpareThreshold < 0 || c.SpareThreshold > 100 {
+		bad("ftl.spare_threshold: %d is not a percentage in 0 … 100", c.SpareThreshold)
 	}
 	if opOK && g.Pages() > 0 {
 		if logical := c.logicalPages(g); logical < 1 || logical > int64(maxLPN) {

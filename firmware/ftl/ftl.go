@@ -60,11 +60,13 @@ type planeState struct {
 	gcWP     BlockID
 }
 
-// dieState holds the per-die GC cursor and skip count.
+// dieState holds the per-die GC cursor, skip count and bad-block counts.
 type dieState struct {
 	gcPlaneRR int
 	lsbOnly   int // blocks holding skipped pages, not yet erased (the skip region)
 	merges    int // a hybrid mapping scheme's merges queued on the die, not yet started
+	// The die's bad blocks, which its spare pool replaces (badblock.go): factory and grown.
+	factory, grown int
 }
 
 // FTL is the page-level flash translation layer.
@@ -88,6 +90,7 @@ type FTL struct {
 	// reach an LSB page within its bounds (Stats.FGBounded).
 	bounded bool
 	bad     int // blocks in the bad-block table
+	spare   int // each die's spare pool, in blocks (Config.SparePool)
 	// hyb is the hybrid mapping scheme (mapping.go), nil for page-level mapping.
 	hyb   hybrid
 	Stats Stats
@@ -164,6 +167,7 @@ func New(g Geometry, cfg Config) (*FTL, error) {
 		ps.gcWP = NoBlock
 	}
 	f.dies = make([]dieState, g.Dies())
+	f.spare = cfg.SparePool(g)
 	f.alloc = newAlloc(Space{View{f}})
 	f.victim = newVictim(View{f})
 	newMapping, _ := mappings.Lookup(cfg.mapping())

@@ -63,9 +63,15 @@ type fakeOS struct {
 	slowOn   opKind // with slowAt > 0: the slowAt-th call of this kind takes slowLat more
 	slowAt   int64
 	slowLat  sim.Time
+	// ioOn, with ioEvery > 0: every ioEvery-th call of this kind fails with an I/O error
+	// (ErrIO) after its latency, as a device's error comes back.
+	ioOn    opKind
+	ioEvery int64
 }
 
-func newFakeOS() *fakeOS { return &fakeOS{files: map[string]*fakeFile{}, failOn: -1, slowOn: -1} }
+func newFakeOS() *fakeOS {
+	return &fakeOS{files: map[string]*fakeFile{}, failOn: -1, slowOn: -1, ioOn: -1}
+}
 
 var errFake = errors.New("fake I/O error")
 
@@ -92,6 +98,9 @@ func (o *fakeOS) op(p *sim.Proc, k opKind, f File, off, n int64) error {
 		p.Sleep(lat)
 	}
 	o.inflight--
+	if k == o.ioOn && o.count[k]%o.ioEvery == 0 {
+		return fmt.Errorf("%w: call %d of %v failed", ErrIO, o.count[k], k)
+	}
 	return nil
 }
 

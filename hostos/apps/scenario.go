@@ -111,9 +111,36 @@ type Result struct {
 	Requests int64
 	// Bytes counts the payload bytes of recorded requests (Ungzip: output bytes).
 	Bytes int64
-	// Err is the first error the host returned to the application; the process that got
-	// it stopped.
+	// Err is the first error, other than an I/O error, the host returned to the
+	// application; the process that got it stopped.
 	Err error
+	// IOErrors counts the requests (Ungzip: the input reads) that failed with an I/O error
+	// (ErrIO): the device failed them. The application went on with its
+	// next request, as a server answers a failed request with an error and serves the
+	// next; failed requests are not in Latency. FirstIOError is the first of them and
+	// FirstIOErrorAt when it came.
+	IOErrors       int64
+	FirstIOError   error
+	FirstIOErrorAt sim.Time
+}
+
+// ErrIO marks an error the storage device returned: the host's OS (hostos.OS) wraps the
+// block layer's errors with it, and an application counts such an error and goes on.
+var ErrIO = errors.New("I/O error")
+
+// ioError counts err, got at now by a request that began at start, if it is an I/O error
+// that took simulated time (a device round trip): the application goes on (true). An
+// error of any other kind, or one that came back at once (retrying it would spin in
+// place), stops it (false).
+func (res *Result) ioError(start, now sim.Time, err error) bool {
+	if !errors.Is(err, ErrIO) || now <= start {
+		return false
+	}
+	if res.IOErrors == 0 {
+		res.FirstIOError, res.FirstIOErrorAt = err, now
+	}
+	res.IOErrors++
+	return true
 }
 
 // closedModel is a latency-critical model driven by closed-loop clients.
@@ -242,6 +269,9 @@ func (r *Run) clientBody(a *app, rng *sim.RNG, stop, from sim.Time) func(p *sim.
 			start := p.Now()
 			n, err := a.closed.request(p, r.host, rng)
 			if err != nil {
+				if a.res.ioError(start, p.Now(), err) {
+					continue // the request failed; the client goes on (Result.IOErrors)
+				}
 				a.res.fail(err)
 				return
 			}
@@ -249,6 +279,9 @@ func (r *Run) clientBody(a *app, rng *sim.RNG, stop, from sim.Time) func(p *sim.
 				a.res.record(start, p.Now(), n)
 			}
 			if err := a.closed.after(p, r.host); err != nil {
+				if a.res.ioError(start, p.Now(), err) {
+					continue
+				}
 				a.res.fail(err)
 				return
 			}
@@ -264,7 +297,7 @@ func (r *Run) ungzipBody(a *app, stop, from sim.Time) func(p *sim.Proc) {
 			if start >= from {
 				a.res.record(start, end, n)
 			}
-		})
+		}, a.res.ioError)
 		if err != nil {
 			a.res.fail(err)
 		}

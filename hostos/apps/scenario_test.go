@@ -110,6 +110,35 @@ func TestSetupDelaysStartAndWarmupIsSkipped(t *testing.T) {
 	require.Equal(t, 3100*sim.Microsecond, r.Result(DBS).Series.Points()[0].At)
 }
 
+// TestIOErrorsAreCountedAndTheClientGoesOn: DB-S's direct reads take 50 µs and every 10th
+// fails with an I/O error. The client counts each failed request and goes on with the next:
+// of the N reads issued in the run, N/10 failed (IOErrors) and the others were recorded
+// (Requests); the run has no error; the first I/O error is the 10th read's, at its end.
+func TestIOErrorsAreCountedAndTheClientGoesOn(t *testing.T) {
+	o := newFakeOS()
+	o.lat[kReadDirect] = 50 * sim.Microsecond
+	o.ioOn, o.ioEvery = kReadDirect, 10
+	sc := Scenario{Name: "e", Apps: []string{DBS}, Duration: 5 * sim.Millisecond, Seed: 1}
+	r, err := Execute(sim.NewEngine(), o, oneClient(DefaultSpec()), sc)
+	require.NoError(t, err)
+	res := r.Result(DBS)
+	n := o.count[kReadDirect]
+	require.GreaterOrEqual(t, n, int64(40))
+	require.Equal(t, n/10, res.IOErrors)
+	require.Equal(t, n-n/10, res.Requests)
+	require.ErrorIs(t, res.FirstIOError, ErrIO)
+	var tenth sim.Time
+	k := 0
+	for _, op := range o.log {
+		if op.kind == kReadDirect {
+			if k++; k == 10 {
+				tenth = op.start
+			}
+		}
+	}
+	require.Equal(t, tenth+50*sim.Microsecond, res.FirstIOErrorAt)
+}
+
 func TestHostErrorsStopTheApplication(t *testing.T) {
 	o := newFakeOS()
 	o.failOn, o.failAt = kFsync, 3

@@ -357,18 +357,26 @@ func (m *server) upload(p *sim.Proc, host OS, size int64) error {
 	io := int64(m.spec.IOSize)
 	for off := int64(0); off < size; off += io {
 		if err := host.Write(p, f, off, min(io, size-off)); err != nil {
-			return err
+			return m.abandon(p, host, f, err)
 		}
 	}
 	if m.spec.Fsync {
 		if err := host.Fsync(p, f); err != nil {
-			return err
+			return m.abandon(p, host, f, err)
 		}
 	}
 	if m.spec.Retain > 0 {
 		m.kept = append(m.kept, f)
 	}
 	return nil
+}
+
+// abandon removes the file of an upload that failed with err, as a server cleans up after
+// a failed upload (an upload that failed does not stay to fill the file system), and
+// returns err.
+func (m *server) abandon(p *sim.Proc, host OS, f File, err error) error {
+	_ = host.Unlink(p, f) // err, not the removal's outcome, is what the client is told
+	return err
 }
 
 // after runs once the response is recorded: housekeeping outside the response time.

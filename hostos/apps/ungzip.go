@@ -121,8 +121,11 @@ func (u *ungzip) setup(p *sim.Proc, host OS, _ uint64) error {
 // run decompresses archives until stop (or Files archives are done). Each step reads as
 // much input as the next chunk needs (none when open loop), computes the chunk at
 // OutputRate, waits for the chunk's turn when open loop, and writes it; the write() call's
-// duration is recorded as the step's latency.
-func (u *ungzip) run(p *sim.Proc, host OS, stop sim.Time, rec func(start, end sim.Time, bytes int64)) error {
+// duration is recorded as the step's latency. An input read that fails is passed to ioErr
+// (with when the call began and ended): if it returns true, Ungzip goes on as if the read
+// had succeeded (the error is counted there), else it stops with it.
+func (u *ungzip) run(p *sim.Proc, host OS, stop sim.Time, rec func(start, end sim.Time, bytes int64),
+	ioErr func(start, end sim.Time, err error) bool) error {
 	in := u.spec.inputSize()
 	out := int64(u.spec.FileSize)
 	open := u.spec.OpenLoopRate > 0
@@ -147,7 +150,8 @@ func (u *ungzip) run(p *sim.Proc, host OS, stop sim.Time, rec func(start, end si
 			need := min(in, ceilDiv((outPos+chunk)*int64(u.spec.CompressedPercent), 100))
 			for !open && inPos < need {
 				n := min(int64(u.spec.ReadSize), in-inPos)
-				if err := host.Read(p, u.input, inPos, n); err != nil {
+				t0 := p.Now()
+				if err := host.Read(p, u.input, inPos, n); err != nil && !ioErr(t0, p.Now(), err) {
 					return err
 				}
 				inPos += n

@@ -30,6 +30,7 @@ type fakeDev struct {
 	refused bool
 	log     []dispatched
 	record  bool
+	err     error // every request completes with it (nil: success)
 }
 
 func (d *fakeDev) QueueRequest(now sim.Time, rq *Request) bool {
@@ -48,7 +49,7 @@ func (d *fakeDev) QueueRequest(now sim.Time, rq *Request) bool {
 
 func (d *fakeDev) HandleEvent(ev *sim.Event) {
 	d.busy--
-	d.q.Complete(ev.Time, ev.Data.(*Request), nil)
+	d.q.Complete(ev.Time, ev.Data.(*Request), d.err)
 	if d.refused {
 		d.refused = false
 		d.q.Restart(ev.Time)

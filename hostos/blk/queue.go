@@ -445,6 +445,9 @@ func (q *Queue) Complete(now sim.Time, rq *Request, err error) {
 	}
 	q.freeTags = append(q.freeTags, rq.Tag)
 	rq.Tag = -1
+	if err != nil {
+		err = newIOError(rq, err)
+	}
 	for _, b := range rq.Bios {
 		if err != nil && b.Err == nil {
 			b.Err = err

@@ -1,6 +1,7 @@
 package fio
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -55,6 +56,13 @@ type JobResult struct {
 	// Copies are the results of the job's NumJobs copies, in order (fio reports each copy
 	// as a job unless group_reporting); the job's own fields merge them. Nil in a copy.
 	Copies []JobResult
+	// Err is the I/O error (uflip.ErrIO) that stopped the job, as fio stops a job at its
+	// first one (continue_on_error=none): the IO and the device's account of it; empty if
+	// none did. Errno is its errno (fio's JSON "error"), ErrAt when it came (since Start).
+	// Merged results keep the first copy's.
+	Err   string
+	Errno int
+	ErrAt sim.Time
 }
 
 // Dir returns the statistics of op.
@@ -134,15 +142,41 @@ func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult
 	return res, firstErr
 }
 
-// worker issues IOs from g one at a time until the generator is done.
+// describeIOError returns a device's I/O error in words and its errno: the block layer's
+// account if it carries one (an error with an Errno method, which names the operation and
+// sector), else the error itself and EIO.
+func describeIOError(err error) (string, int) {
+	var e interface {
+		error
+		Errno() int
+	}
+	if errors.As(err, &e) {
+		return e.Error(), e.Errno()
+	}
+	return err.Error(), 5 // EIO
+}
+
+// worker issues IOs from g one at a time until the generator is done, or until an I/O
+// error stops the job's copy (recorded in r; the copy's other workers stop at their next
+// IO). Any other error is returned.
 func worker(q *sim.Proc, dev uflip.Device, g *Generator, r *JobResult, log bool) error {
 	for {
+		if r.Err != "" {
+			return nil
+		}
 		io, ok := g.Next(q.Now())
 		if !ok {
 			return nil
 		}
 		submit := q.Now()
 		lat, err := dev.Do(q, io.Op, io.Offset, io.Size)
+		if err != nil && errors.Is(err, uflip.ErrIO) {
+			if r.Err == "" {
+				r.Err, r.Errno = describeIOError(err)
+				r.ErrAt = q.Now() - r.Start
+			}
+			return nil
+		}
 		if err != nil {
 			return fmt.Errorf("%s of %d B at %d: %w", io.Op, io.Size, io.Offset, err)
 		}

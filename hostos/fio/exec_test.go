@@ -17,12 +17,24 @@ type fakeDev struct {
 	out, max int
 	n        int
 	failAt   int
+	ioAt     int // the ioAt-th IO fails with a device's I/O error (ioErr) after its latency
 }
+
+// ioErr is a device's I/O error as the block layer gives it: wrapped in uflip.ErrIO, with
+// an errno (ENODATA, 61, for a medium error).
+type ioErr struct{}
+
+func (ioErr) Error() string { return "critical medium error on read of 4096 bytes at sector 16: bad" }
+func (ioErr) Errno() int    { return 61 }
 
 func (d *fakeDev) Do(p *sim.Proc, op uflip.Op, offset, size int64) (sim.Time, error) {
 	d.n++
 	if d.n == d.failAt {
 		return 0, errors.New("media error")
+	}
+	if d.n == d.ioAt {
+		p.Sleep(d.lat[op])
+		return d.lat[op], fmt.Errorf("%w: %w", uflip.ErrIO, ioErr{})
 	}
 	d.out++
 	d.max = max(d.max, d.out)
@@ -86,6 +98,30 @@ func TestRampExcluded(t *testing.T) {
 	require.Equal(t, int64(2), r.Flush.IOs)
 	require.Equal(t, 1520*us, r.End)
 	require.Equal(t, int64(0), r.Read.IOs)
+}
+
+// TestIOErrorStopsTheJob: two jobs, 1 µs reads at iodepth 1, side by side; the 5th IO the
+// device sees (job a's third, as the jobs alternate a, b, a, b, a: it runs from 2 to 3 µs)
+// fails with an I/O error. Job a stops there, as fio stops a job at its first error: its 2
+// reads done before are counted, the error is recorded in words with its errno (61) and
+// when it came (3 µs after the job started); job b reads its 256 (1 MiB of 4 KiB); Run
+// returns no error.
+func TestIOErrorStopsTheJob(t *testing.T) {
+	dev := &fakeDev{lat: [3]sim.Time{sim.Microsecond, sim.Microsecond, 0}, ioAt: 5}
+	res, err := runJobs(t, dev, []Job{
+		job(func(j *Job) { j.Name, j.Size = "a", 1<<20 }),
+		job(func(j *Job) { j.Name, j.Size = "b", 1<<20 }),
+	})
+	require.NoError(t, err)
+	require.Equal(t, int64(2), res[0].Read.IOs)
+	require.Equal(t, "critical medium error on read of 4096 bytes at sector 16: bad", res[0].Err)
+	require.Equal(t, 61, res[0].Errno)
+	require.Equal(t, 3*sim.Microsecond, res[0].ErrAt)
+	require.Empty(t, res[1].Err)
+	require.Equal(t, int64(256), res[1].Read.IOs)
+	rep := Report([]Job{{Name: "a"}, {Name: "b"}}, res, "test")
+	require.Equal(t, 61, rep.Jobs[0].Error, "fio's JSON error is the errno")
+	require.Zero(t, rep.Jobs[1].Error)
 }
 
 func TestRunErrors(t *testing.T) {

@@ -181,6 +181,9 @@ func MergeResults(res []JobResult) JobResult {
 		r := &res[i]
 		m.Start, m.End = min(m.Start, r.Start), max(m.End, r.End)
 		m.MeasureStart = min(m.MeasureStart, r.MeasureStart)
+		if m.Err == "" && r.Err != "" {
+			m.Err, m.Errno, m.ErrAt = r.Err, r.Errno, r.ErrAt
+		}
 		for _, op := range []uflip.Op{uflip.OpRead, uflip.OpWrite, uflip.OpFlush} {
 			d, s := m.Dir(op), r.Dir(op)
 			d.IOs += s.IOs
@@ -224,7 +227,7 @@ func Report(jobs []Job, res []JobResult, version string) ReportJSON {
 		}
 		span := r.End - r.MeasureStart
 		el := int64(math.Ceil((r.End - r.Start).Seconds()))
-		jj := JobJSON{JobName: r.Name, Elapsed: el, JobOptions: jobOptions(j),
+		jj := JobJSON{JobName: r.Name, Error: r.Errno, Elapsed: el, JobOptions: jobOptions(j),
 			Read: dirJSON(&r.Read, span, pct), Write: dirJSON(&r.Write, span, pct), Trim: dirJSON(&DirStats{}, span, pct),
 			Sync: SyncJSON{TotalIOs: r.Flush.IOs, LatNs: latNs(&r.Flush, nil)}}
 		rep.Jobs = append(rep.Jobs, jj)

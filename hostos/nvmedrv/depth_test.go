@@ -106,6 +106,27 @@ func TestStatusError(t *testing.T) {
 	require.ErrorAs(t, r.up.dones[0].err, &se)
 	require.Equal(t, nvmectrl.StatusUnrecoveredRead, se.Status)
 	require.Equal(t, int64(1), r.d.Stats.Errors)
+	require.Equal(t, "the device reported Unrecovered Read Error: the read data could not be recovered from the media (NVMe status 2h/81h)", se.Error())
+}
+
+// TestBlockStatus: the driver classes NVMe statuses for the block layer as Linux's
+// nvme_error_status (drivers/nvme/host/core.c) does, DNR or not.
+func TestBlockStatus(t *testing.T) {
+	for _, c := range []struct {
+		st   nvmectrl.Status
+		want blk.Status
+	}{
+		{nvmectrl.StatusUnrecoveredRead, blk.StatusMedium},
+		{nvmectrl.StatusWriteFault, blk.StatusMedium},
+		{nvmectrl.StatusWriteReadOnlyRange.WithDNR(), blk.StatusMedium},
+		{nvmectrl.StatusCapacityExceeded, blk.StatusNoSpace},
+		{nvmectrl.StatusLBAOutOfRange, blk.StatusTarget},
+		{nvmectrl.StatusInvalidOpcode, blk.StatusNotSupp},
+		{nvmectrl.StatusInvalidField, blk.StatusNotSupp},
+		{nvmectrl.StatusInternalError, blk.StatusIOErr},
+	} {
+		require.Equal(t, c.want, (&StatusError{Status: c.st}).BlockStatus(), "%v", c.st)
+	}
 }
 
 // TestStamps writes two bios with stamps in one request, one bio without, and reads them

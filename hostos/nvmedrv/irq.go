@@ -149,5 +149,25 @@ type StatusError struct {
 	Status nvmectrl.Status
 }
 
-// Error returns the status in words.
-func (e *StatusError) Error() string { return "nvme: " + e.Status.String() }
+// Error returns the status in words: "the device reported Unrecovered Read Error: the read
+// data could not be recovered from the media (NVMe status 2h/81h)".
+func (e *StatusError) Error() string { return "the device reported " + e.Status.Describe() }
+
+// BlockStatus implements blk.StatusReporter: the block layer's class of the status, as
+// Linux's nvme_error_status (drivers/nvme/host/core.c) maps it: Capacity Exceeded is no
+// space; LBA Out of Range a target error; Invalid Command Opcode, Invalid Field and
+// Invalid Namespace not supported; Write Fault, Unrecovered Read Error and Attempted Write
+// to Read Only Range (NVME_SC_READ_ONLY) medium errors; anything else an I/O error.
+func (e *StatusError) BlockStatus() blk.Status {
+	switch e.Status & 0x7FF {
+	case nvmectrl.StatusCapacityExceeded:
+		return blk.StatusNoSpace
+	case nvmectrl.StatusLBAOutOfRange:
+		return blk.StatusTarget
+	case nvmectrl.StatusInvalidOpcode, nvmectrl.StatusInvalidField, nvmectrl.StatusInvalidNamespace:
+		return blk.StatusNotSupp
+	case nvmectrl.StatusWriteFault, nvmectrl.StatusUnrecoveredRead, nvmectrl.StatusWriteReadOnlyRange:
+		return blk.StatusMedium
+	}
+	return blk.StatusIOErr
+}

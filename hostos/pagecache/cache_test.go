@@ -1,6 +1,7 @@
 package pagecache
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/blk"
@@ -253,4 +254,36 @@ func TestDirectWriteInvalidatesCache(t *testing.T) {
 	require.False(t, w[0].FUA, "write-back of the cached page")
 	require.Equal(t, int64(PageSize), w[0].Size, "only the range [0, 1) is written back")
 	require.True(t, w[1].FUA, "the direct write")
+}
+
+// TestReadErrorDropsPages: a read of page 0 of a fresh 64-page file misses and starts a
+// read-ahead window of 4 pages (initRASize(1) = 4), which the device fails: the read
+// returns the device's error after 1 µs of syscall and 50 µs of device time, the 4 pages
+// are dropped (none cached, ReadErrors 4) instead of being marked up to date, and the
+// same read, once the device reads again, goes back to it (a new read of page 0, its
+// window ramped up as the stream's next) and succeeds.
+func TestReadErrorDropsPages(t *testing.T) {
+	r := newRig(t, testSpec(), 50*sim.Microsecond)
+	bad := errors.New("medium error")
+	r.dev.failReads = bad
+	var f *File
+	r.spawn("reader", func(t2 *Task) {
+		f, _ = r.c.Create(t2, "data")
+		require.NoError(t, r.c.Fallocate(f, 64*PageSize))
+		t0 := r.eng.Now()
+		_, err := r.c.Read(t2, f, 0, PageSize)
+		require.ErrorIs(t, err, bad)
+		require.Equal(t, t0+51*sim.Microsecond, r.eng.Now())
+		require.Zero(t, f.CachedPages())
+		r.dev.failReads = nil
+		n, err := r.c.Read(t2, f, 0, PageSize)
+		require.NoError(t, err)
+		require.Equal(t, int64(PageSize), n)
+	})
+	r.eng.Run()
+	reads := r.dev.ops(blk.OpRead)
+	require.Equal(t, ioRec{Op: blk.OpRead, Off: 0, Size: 4 * PageSize, Sync: true, Issued: reads[0].Issued, Complete: reads[0].Complete}, reads[0])
+	require.Zero(t, reads[1].Off, "page 0 is read from the device again")
+	require.Equal(t, int64(4), r.c.Stats().ReadErrors)
+	require.Positive(t, f.CachedPages())
 }

@@ -27,6 +27,8 @@ type fakeDev struct {
 	noLog  bool
 	log    []ioRec
 	writes int64 // bytes written
+	// failReads, while set, makes every read bio complete with this error.
+	failReads error
 }
 
 func (d *fakeDev) Submit(b *blk.Bio) {
@@ -38,6 +40,9 @@ func (d *fakeDev) Submit(b *blk.Bio) {
 	}
 	if b.Op == blk.OpWrite {
 		d.writes += b.Size
+	}
+	if b.Op == blk.OpRead && d.failReads != nil {
+		b.Err = d.failReads
 	}
 	d.eng.Schedule(now+d.lat, b.Done, b, 0)
 }

@@ -85,7 +85,11 @@ func (c *Cache) complete(r *req) {
 	c.reqFree = r
 }
 
-// readDone marks the pages uptodate, unlocks them and puts them on the LRU.
+// readDone marks the pages uptodate, unlocks them and puts them on the LRU. After a read
+// error the pages are not uptodate: they are dropped (their frames freed), so the task
+// that waits gets the error and a later read asks the device again, as Linux's
+// filemap_read_folio does (the folio is unlocked without PG_uptodate, the read returns
+// EIO, and the next read of it starts a new one); a read-ahead's error reaches no one.
 func (c *Cache) readDone(r *req) {
 	f := r.f
 	for idx := r.first; idx < r.first+r.n; idx++ {
@@ -96,6 +100,16 @@ func (c *Cache) readDone(r *req) {
 		}
 		fm.flags &^= pgLocked
 		f.nrLocked--
+		if r.bio.Err != nil {
+			f.pages[idx] = noFrame
+			f.nrCached--
+			c.mem.release(fr)
+			c.stats.ReadErrors++
+			if c.memWait.Waiting() > 0 {
+				c.memWait.Broadcast()
+			}
+			continue
+		}
 		c.becameClean(fr)
 	}
 	f.readWait.Broadcast()
@@ -119,8 +133,11 @@ func (c *Cache) writeDone(r *req, now sim.Time) {
 	c.nrWriteback -= r.n
 	f.nrWriteback -= r.n
 	c.wb.written += r.n
-	if r.bio.Err != nil && f.err == nil {
-		f.err = r.bio.Err
+	if r.bio.Err != nil {
+		c.stats.WriteErrors += r.n
+		if f.err == nil {
+			f.err = r.bio.Err
+		}
 	}
 	if f.nrWriteback == 0 {
 		f.wbWait.Broadcast()

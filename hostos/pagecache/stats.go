@@ -14,6 +14,10 @@ type Stats struct {
 	DirectReadBytes  int64 // bytes of O_DIRECT reads sent to the device
 	DirectWriteBytes int64 // bytes of O_DIRECT writes sent to the device
 	Migrations       int64 // tasks moved to an idle core to run (CPUSpec.WakeIdle)
+	// ReadErrors counts pages a read from the device failed to fill (dropped, not cached);
+	// WriteErrors, dirty pages whose write to the device failed (their file's fsync
+	// reports the error once, as Linux's errseq does; the pages count as written).
+	ReadErrors, WriteErrors int64
 
 	// Fsync phases, ps per fsync: FsyncData is writing the file's dirty pages and waiting
 	// for all of its writeback (its own bios and any the flusher had started), FsyncFlush

@@ -254,7 +254,7 @@ func (r *Replay) complete(s *slot) {
 	if failed {
 		res.Errors++
 		if res.DeviceErr == nil {
-			res.DeviceErr = fmt.Errorf("replay: trace line %d, %v of %d B at %d: %w",
+			res.DeviceErr = fmt.Errorf("trace line %d, %v of %d B at byte %d: %w",
 				s.req.Line, op, s.req.Size, s.req.Offset, s.bio.Err)
 		}
 	}

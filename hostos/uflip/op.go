@@ -1,6 +1,7 @@
 package uflip
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -40,6 +41,11 @@ func (o Op) String() string {
 type Device interface {
 	Do(p *sim.Proc, op Op, offset, size int64) (latency sim.Time, err error)
 }
+
+// ErrIO marks an error the storage device returned for an IO (a Device wraps such errors
+// with it): a workload may record it and go on, where any other error from Do is bad input
+// or a bug.
+var ErrIO = errors.New("I/O error")
 
 // Idler is implemented by devices whose idle time is real (the FileDevice): the executor
 // calls Idle for every pause, in addition to sleeping in simulated time.

@@ -1,0 +1,46 @@
+package ftl
+
+import "github.com/fastdrain-sim/fastdrain/sim"
+
+// The FTL's statistics (sim.Stat): declared here, listed in a machine's catalogue
+// (runner.Statistics), read at the end of a run by PutStats.
+var (
+	StatProgrammedLSB = &sim.Stat{Name: "pages_programmed_lsb", Unit: sim.UnitPages,
+		Desc: "flash pages programmed at LSB page types (SLC and MLC pages count here too)", Row: "pages programmed LSB / CSB / MSB"}
+	StatProgrammedCSB = &sim.Stat{Name: "pages_programmed_csb", Unit: sim.UnitPages,
+		Desc: "flash pages programmed at CSB page types", Row: "pages programmed LSB / CSB / MSB"}
+	StatProgrammedMSB = &sim.Stat{Name: "pages_programmed_msb", Unit: sim.UnitPages,
+		Desc: "flash pages programmed at MSB page types", Row: "pages programmed LSB / CSB / MSB"}
+	StatUsed = &sim.Stat{Name: "flash_pages_used", Unit: sim.UnitPages,
+		Desc: "flash pages programmed, all types (the paper's Fig. 3b/6b \"Used\")", Row: "flash pages used (programmed)"}
+	StatWasted = &sim.Stat{Name: "pages_wasted", Unit: sim.UnitPages,
+		Desc: "flash pages the allocators skipped during the run (the paper's \"Wasted\")", Row: "pages wasted (skipped)"}
+	StatPadded = &sim.Stat{Name: "page_slots_padded", Unit: sim.UnitCount,
+		Desc: "mapping-unit slots of programmed pages that held no data (sub-page mapping only; absent when 0)",
+		Row:  "page slots padded (sub-page mapping)"}
+	StatWAF = &sim.Stat{Name: "waf", Unit: sim.UnitRatio,
+		Desc: "write amplification: mapping units written to flash per host unit written", Row: "WAF"}
+	StatErases = &sim.Stat{Name: "erases", Unit: sim.UnitBlocks,
+		Desc: "flash blocks erased", Row: "GC runs / pages moved / erases"}
+)
+
+// PutStats puts the FTL's statistics into sn. Stats.Wasted counts from the FTL's build
+// (preconditioning included); wastedBefore is its value when the measured work began, so
+// pages_wasted is that work's. The other counters start at zero after preconditioning.
+func (f *FTL) PutStats(sn *sim.StatSnapshot, wastedBefore int64) {
+	s := &f.Stats
+	var used int64
+	for _, k := range s.Programmed {
+		used += k
+	}
+	sn.PutInt(StatProgrammedLSB, s.Programmed[0])
+	sn.PutInt(StatProgrammedCSB, s.Programmed[1])
+	sn.PutInt(StatProgrammedMSB, s.Programmed[2])
+	sn.PutInt(StatUsed, used)
+	sn.PutInt(StatWasted, s.Wasted-wastedBefore)
+	if s.Padded > 0 { // sub-page mapping only: outputs with one unit a page are unchanged
+		sn.PutInt(StatPadded, s.Padded)
+	}
+	sn.Put(StatWAF, s.WAF())
+	sn.PutInt(StatErases, s.Erases)
+}

@@ -1,0 +1,109 @@
+package firmware
+
+import "github.com/fastdrain-sim/fastdrain/sim"
+
+// The firmware's statistics (sim.Stat): declared here, listed in a machine's catalogue
+// (runner.Statistics), read at the end of a run by PutStats and PutFaultStats.
+var (
+	StatForegroundEvictions = &sim.Stat{Name: "evictions_foreground_pages", Unit: sim.UnitPages,
+		Desc: "buffer pages evicted to flash in foreground mode (to all dies, a write may be waiting)", Row: "evictions foreground / background"}
+	StatBackgroundEvictions = &sim.Stat{Name: "evictions_background_pages", Unit: sim.UnitPages,
+		Desc: "buffer pages evicted to flash in background mode (to dies reads are not using)", Row: "evictions foreground / background"}
+	StatStalls = &sim.Stat{Name: "writes_stalled", Unit: sim.UnitCount,
+		Desc: "host writes that waited for room in the write buffer", Row: "writes stalled on a full buffer"}
+	StatStallTime = &sim.Stat{Name: "write_stall_time_us", Unit: sim.UnitTime,
+		Desc: "total time host writes waited for room in the write buffer", Row: "time writes stalled"}
+	StatModeSwitches = &sim.Stat{Name: "fastdrain_mode_switches", Unit: sim.UnitCount,
+		Desc: "switches of the FastDrain buffer between foreground and background eviction", Row: "fastdrain mode switches"}
+	StatFlashReads = &sim.Stat{Name: "flash_reads_host_pages", Unit: sim.UnitPages,
+		Desc: "host read pages that went to flash", Row: "flash reads (host pages)"}
+	StatUnwrittenReads = &sim.Stat{Name: "unwritten_read_pages", Unit: sim.UnitPages,
+		Desc: "host read pages never written, answered without touching flash", Row: "reads of never-written pages"}
+	StatGCRuns = &sim.Stat{Name: "gc_runs", Unit: sim.UnitCount,
+		Desc: "garbage collections (victim blocks collected)", Row: "GC runs / pages moved / erases"}
+	StatGCPagesMoved = &sim.Stat{Name: "gc_pages_moved", Unit: sim.UnitPages,
+		Desc: "valid pages garbage collection moved", Row: "GC runs / pages moved / erases"}
+)
+
+// The fault statistics, present only with a fault model (flash.die.faults).
+var (
+	StatProgramFailures = &sim.Stat{Name: "flash_program_failures", Unit: sim.UnitPages,
+		Desc: "pages whose program failed", Row: "flash program / erase failures"}
+	StatEraseFailures = &sim.Stat{Name: "flash_erase_failures", Unit: sim.UnitBlocks,
+		Desc: "blocks whose erase failed", Row: "flash program / erase failures"}
+	StatFactoryBad = &sim.Stat{Name: "bad_blocks_factory", Unit: sim.UnitBlocks,
+		Desc: "factory bad blocks found at build", Row: "bad blocks factory / retired"}
+	StatRetiredBlocks = &sim.Stat{Name: "bad_blocks_retired", Unit: sim.UnitBlocks,
+		Desc: "blocks retired after a failed program or erase (grown bad blocks)", Row: "bad blocks factory / retired"}
+	StatReprograms = &sim.Stat{Name: "pages_reprogrammed", Unit: sim.UnitPages,
+		Desc: "failed pages programmed again elsewhere", Row: "pages re-programmed / moved out of retired blocks"}
+	StatRetireMoves = &sim.Stat{Name: "retired_block_pages_moved", Unit: sim.UnitPages,
+		Desc: "valid pages moved out of retired blocks", Row: "pages re-programmed / moved out of retired blocks"}
+	StatReadRetries = &sim.Stat{Name: "read_retry_steps", Unit: sim.UnitCount,
+		Desc: "read-retry steps the dies ran", Row: "read-retry steps / uncorrectable page reads"}
+	StatUncorrectable = &sim.Stat{Name: "uncorrectable_page_reads", Unit: sim.UnitPages,
+		Desc: "page reads still uncorrectable after the last retry step (host and GC)", Row: "read-retry steps / uncorrectable page reads"}
+	StatRefusedWrites = &sim.Stat{Name: "commands_refused_read_only", Unit: sim.UnitCount,
+		Desc: "write, write zeroes, deallocate and flush commands failed with Attempted Write to Read Only Range (read-only mode)",
+		Row:  "commands refused read-only / host reads failed"}
+	StatFailedReads = &sim.Stat{Name: "host_reads_failed", Unit: sim.UnitCount,
+		Desc: "host read commands completed with Unrecovered Read Error", Row: "commands refused read-only / host reads failed"}
+	StatUnplaced = &sim.Stat{Name: "pages_unplaced", Unit: sim.UnitPages,
+		Desc: "failed programs whose die had no room to program them again: the data went back to the buffer or to GC's original",
+		Row:  "pages that could not be placed again"}
+	StatSparePool = &sim.Stat{Name: "spare_blocks_a_die", Unit: sim.UnitBlocks,
+		Desc: "each die's spare pool for factory and grown bad blocks (firmware.ftl.spare_blocks)", Row: "spare blocks a die: pool / least left"}
+	StatSpareLeft = &sim.Stat{Name: "spare_blocks_least_left", Unit: sim.UnitBlocks,
+		Desc: "the fewest spare blocks any die has left (negative once a die is past its pool)", Row: "spare blocks a die: pool / least left"}
+	StatAvailableSpare = &sim.Stat{Name: "available_spare_percent", Unit: sim.UnitCount,
+		Desc: "NVMe Available Spare: per cent of the pool the worst die has left, rounded down", Row: "SMART available spare % / critical warning"}
+	StatCriticalWarning = &sim.Stat{Name: "critical_warning", Unit: sim.UnitCount,
+		Desc: "the SMART / Health log's Critical Warning bits: 1 spare below threshold, 4 reliability degraded, 8 read-only",
+		Row:  "SMART available spare % / critical warning"}
+	StatReadOnly = &sim.Stat{Name: "read_only", Unit: sim.UnitCount,
+		Desc: "1 if the drive went read-only (a die past its spare pool, or with no free block left), else 0", Row: "drive read-only / since"}
+	StatReadOnlyAt = &sim.Stat{Name: "read_only_at_us", Unit: sim.UnitTime,
+		Desc: "when the drive went read-only (0 while writable)", Row: "drive read-only / since"}
+)
+
+// PutStats puts the firmware's own statistics into sn (its buffer's and FTL's are theirs:
+// buffer.Buffer.PutStats, ftl.FTL.PutStats).
+func (f *Firmware) PutStats(sn *sim.StatSnapshot) {
+	s := &f.Stats
+	sn.PutInt(StatForegroundEvictions, s.ForegroundEvictions)
+	sn.PutInt(StatBackgroundEvictions, s.BackgroundEvictions)
+	sn.PutInt(StatStalls, s.Stalls)
+	sn.PutInt(StatStallTime, int64(s.StallTime))
+	sn.PutInt(StatModeSwitches, int64(len(f.ModeLog())))
+	sn.PutInt(StatFlashReads, s.FlashReads)
+	sn.PutInt(StatUnwrittenReads, s.Unmapped)
+	sn.PutInt(StatGCRuns, s.GCRuns)
+	sn.PutInt(StatGCPagesMoved, s.GCPagesMoved)
+}
+
+// PutFaultStats puts the fault counters into sn; a machine with a fault model calls it.
+func (f *Firmware) PutFaultStats(sn *sim.StatSnapshot) {
+	x := &f.faults
+	sn.PutInt(StatProgramFailures, x.ProgramFailures)
+	sn.PutInt(StatEraseFailures, x.EraseFailures)
+	sn.PutInt(StatFactoryBad, x.FactoryBad)
+	sn.PutInt(StatRetiredBlocks, x.RetiredBlocks)
+	sn.PutInt(StatReprograms, x.Reprograms)
+	sn.PutInt(StatRetireMoves, x.RetireMoves)
+	sn.PutInt(StatReadRetries, x.ReadRetries)
+	sn.PutInt(StatUncorrectable, x.Uncorrectable)
+	sn.PutInt(StatRefusedWrites, x.RefusedWrites)
+	sn.PutInt(StatFailedReads, x.FailedReads)
+	sn.PutInt(StatUnplaced, x.Unplaced)
+	h, info := f.Health(), f.HealthInfo()
+	sn.PutInt(StatSparePool, int64(h.SparePool))
+	sn.PutInt(StatSpareLeft, int64(h.SpareLeft))
+	sn.PutInt(StatAvailableSpare, int64(h.AvailableSpare))
+	sn.PutInt(StatCriticalWarning, int64(info.CriticalWarning))
+	var ro int64
+	if h.ReadOnly {
+		ro = 1
+	}
+	sn.PutInt(StatReadOnly, ro)
+	sn.PutInt(StatReadOnlyAt, int64(h.ReadOnlyAt))
+}
