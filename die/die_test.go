@@ -321,6 +321,9 @@ func TestValidate(t *testing.T) {
 		require.ErrorContains(t, err, f)
 	}
 	s = DefaultSpec()
+	s.PageSize = 5000 // not whole sectors (issue 38: flashbench --page-size 5000 ran)
+	require.EqualError(t, s.Validate(), "die.page_size: 5000 is not a positive multiple of the 512-byte sector")
+	s = DefaultSpec()
 	s.TProg.CSB = 0
 	s.OneShot = true
 	s.PagesPerBlock = 100

@@ -35,3 +35,22 @@ func MemoryBytes(s Spec) (build, peak int64) {
 	peak = build + res*(rp-rb) + pages*int64(s.StampsPerPage())*int64(unsafe.Sizeof(uint64(0))) + pages/8
 	return build, peak
 }
+
+// ResidentBytes returns the part of MemoryBytes's build figure in memory once the first
+// blocks of the die have been written (preconditioned, by Fill or FillFrom): the per-block
+// state is zeros until a block is written, and the operating system gives a zeroed page of
+// memory only when it is first written (sim.Touched), so each per-block array is resident
+// for the blocks written; the rest of the die is written at build.
+func ResidentBytes(s Spec, blocks int64) int64 {
+	build, _ := MemoryBytes(s)
+	nb := int64(s.Planes) * int64(s.BlocksPerPlane)
+	blocks = min(max(blocks, 0), nb)
+	elems := []int64{int64(unsafe.Sizeof(uint16(0))), int64(unsafe.Sizeof(uint32(0))), int64(unsafe.Sizeof([]uint64(nil)))}
+	if s.Faults.Read.Enabled() {
+		elems = append(elems, int64(unsafe.Sizeof(sim.Time(0))), int64(unsafe.Sizeof(uint32(0))))
+	}
+	for _, e := range elems {
+		build += sim.Resident(nb*e, blocks*e) - nb*e
+	}
+	return build
+}

@@ -87,6 +87,11 @@ func (l PerType) Of(p PageType) sim.Time {
 	return l.LSB
 }
 
+// SectorSize is the 512-byte sector a page's data area is made of: page sizes are whole
+// sectors (2, 4, 8 and 16 KiB pages in practice), so that the host's blocks and the
+// firmware's mapping units divide them.
+const SectorSize = 512
+
 // Spec is the immutable configuration of a die.
 type Spec struct {
 	Cell           CellType `yaml:"cell"`             // slc, mlc or tlc
@@ -94,7 +99,7 @@ type Spec struct {
 	Planes         int      `yaml:"planes"`           // planes per die, 1 … 64
 	BlocksPerPlane int      `yaml:"blocks_per_plane"` // blocks in each plane
 	PagesPerBlock  int      `yaml:"pages_per_block"`  // pages in each block, ≤ 65,535
-	PageSize       int      `yaml:"page_size"`        // data bytes per page (moved on the bus)
+	PageSize       int      `yaml:"page_size"`        // data bytes per page (moved on the bus), whole 512-byte sectors
 
 	TRead  PerType  `yaml:"t_read"`  // tR per page type
 	TProg  PerType  `yaml:"t_prog"`  // tPROG per page type (one-shot: of the whole word line, at its last page)
@@ -208,8 +213,8 @@ func (s Spec) Validate() error {
 		bad("die.pages_per_block: %d is not a multiple of the %d pages of a %v word line",
 			s.PagesPerBlock, s.Bits(), s.Cell)
 	}
-	if s.PageSize < 1 {
-		bad("die.page_size: %d must be positive", s.PageSize)
+	if s.PageSize < 1 || s.PageSize%SectorSize != 0 {
+		bad("die.page_size: %d is not a positive multiple of the %d-byte sector", s.PageSize, SectorSize)
 	}
 	for _, pt := range s.usedTypes() {
 		if s.TRead.Of(pt) <= 0 {

@@ -66,7 +66,7 @@ func TestFormatRoundTrips(t *testing.T) {
 func TestYAMLErrorNamesLine(t *testing.T) {
 	var s Spec
 	err := yaml.Unmarshal([]byte("nand:\n  icc1: 25\n"), &s)
-	require.ErrorContains(t, err, "line 2: current \"25\": missing or unknown unit")
+	require.ErrorContains(t, err, "line 2: current \"25\": missing unit after the number")
 }
 
 func TestValidate(t *testing.T) {

@@ -56,7 +56,7 @@ func parse(what, s string, units []unit) (int64, error) {
 		for _, u := range units {
 			names = append(names, u.suffix)
 		}
-		return 0, fmt.Errorf("%s %q: missing or unknown unit (want %s)", what, s, strings.Join(names, ", "))
+		return 0, sim.UnitError(what, s, strings.Join(names, ", "))
 	}
 	num := strings.TrimSpace(strings.TrimSuffix(str, units[best].suffix))
 	r, ok := new(big.Rat).SetString(num)

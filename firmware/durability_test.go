@@ -130,6 +130,9 @@ func TestPowerLossValidation(t *testing.T) {
 	s.PowerLoss.Holdup = sim.Millisecond
 	require.ErrorContains(t, s.Validate(), "firmware.power_loss.holdup: 1ms is set but firmware.power_loss.enabled is false")
 	s.PowerLoss.Enabled = true
+	// Issue 38: a hold-up without the capacitors it stands for was accepted, and did nothing.
+	require.EqualError(t, s.Validate(), "firmware.power_loss.holdup: 1ms is set but firmware.power_loss_protection is false: without power-loss protection nothing runs after a cut")
+	s.PowerLossProtection = true
 	require.NoError(t, s.Validate())
 	s.PowerLoss.CutAt = -sim.Millisecond
 	require.ErrorContains(t, s.Validate(), "firmware.power_loss.cut_at: -1ms must not be negative")

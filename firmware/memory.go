@@ -45,3 +45,37 @@ func MemoryBytes(spec Spec, ds die.Spec, channels, diesPerChannel int) (build, p
 	}
 	return build, peak
 }
+
+// ResidentBytes returns the part of MemoryBytes's build figure in memory once the firmware
+// is built and preconditioned to fill and overwrite (Precondition): the FTL's maps in
+// proportion to the entries preconditioning wrote (ftl.ResidentBytes: a never-written entry
+// is a zero the operating system has not given memory), and, with
+// firmware.power_loss.enabled, the out-of-band records of the pages it filled (the rest of
+// the 8-byte-a-page table is zeros too). Everything else New allocates, it writes.
+func ResidentBytes(spec Spec, ds die.Spec, channels, diesPerChannel int, fill, overwrite float64) int64 {
+	g := ftl.GeometryOf(channels, diesPerChannel, ds)
+	build, _ := MemoryBytes(spec, ds, channels, diesPerChannel)
+	mapped, written := ftl.PreconditionWrites(g, spec.FTL, fill, overwrite)
+	r := build - ftl.MemoryBytes(g, spec.FTL) + ftl.ResidentBytes(g, spec.FTL, mapped, written)
+	if spec.PowerLoss.Enabled {
+		rec := int64(unsafe.Sizeof(uint64(0)))
+		pages := (written + int64(g.Units()) - 1) / int64(g.Units())
+		r += sim.Resident(g.Pages()*rec, pages*rec) - g.Pages()*rec
+	}
+	return r
+}
+
+// WriteBytes returns the memory a run adds for each flash page it programs on a block no
+// run has programmed before, at most: the page's out-of-band stamps in its die (allocated
+// a block at a time on the block's first program, die.MemoryBytes), its units' reverse-map
+// entries, as many map entries for logical pages the host writes for the first time, and
+// its out-of-band record with firmware.power_loss.enabled. Over a device's life every page
+// is programmed; a run of seconds programs a small part of a large array.
+func WriteBytes(spec Spec, ds die.Spec, channels, diesPerChannel int) int64 {
+	g := ftl.GeometryOf(channels, diesPerChannel, ds)
+	b := int64(ds.StampsPerPage())*int64(unsafe.Sizeof(uint64(0))) + 2*int64(g.Units())*int64(unsafe.Sizeof(uint32(0)))
+	if spec.PowerLoss.Enabled {
+		b += int64(unsafe.Sizeof(uint64(0)))
+	}
+	return b
+}

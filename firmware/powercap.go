@@ -33,7 +33,7 @@ func ParsePower(s string) (Power, error) {
 		}
 	}
 	if best < 0 {
-		return 0, fmt.Errorf("power %q: missing or unknown unit (want W, mW, uW)", s)
+		return 0, sim.UnitError("power", s, "W, mW or uW")
 	}
 	num := strings.TrimSpace(strings.TrimSuffix(str, powerUnits[best].suffix))
 	r, ok := new(big.Rat).SetString(num)

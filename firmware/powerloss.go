@@ -28,14 +28,19 @@ type PowerLoss struct {
 	CutAt sim.Time `yaml:"cut_at"`
 }
 
-// validate reports the section's problems, each naming its field.
-func (p PowerLoss) validate() []error {
+// validate reports the section's problems, each naming its field; plp is
+// firmware.power_loss_protection.
+func (p PowerLoss) validate(plp bool) []error {
 	var errs []error
 	if p.Holdup < 0 {
 		errs = append(errs, fmt.Errorf("firmware.power_loss.holdup: %v must not be negative", p.Holdup))
 	}
 	if p.Holdup > 0 && !p.Enabled {
 		errs = append(errs, fmt.Errorf("firmware.power_loss.holdup: %v is set but firmware.power_loss.enabled is false", p.Holdup))
+	} else if p.Holdup > 0 && !plp {
+		// Without the capacitors the firmware stops at the cut (PowerCut): no drain runs for
+		// a hold-up to bound, and the setting would change nothing.
+		errs = append(errs, fmt.Errorf("firmware.power_loss.holdup: %v is set but firmware.power_loss_protection is false: without power-loss protection nothing runs after a cut", p.Holdup))
 	}
 	if p.CutAt < 0 {
 		errs = append(errs, fmt.Errorf("firmware.power_loss.cut_at: %v must not be negative", p.CutAt))

@@ -158,7 +158,7 @@ func (s Spec) Validate() error {
 	if s.Buffer.IssueBatch < 1 {
 		bad("firmware.buffer.issue_batch: %d must be at least 1", s.Buffer.IssueBatch)
 	}
-	errs = append(errs, s.PowerLoss.validate()...)
+	errs = append(errs, s.PowerLoss.validate(s.PowerLossProtection)...)
 	if _, err := schedOrders.lookup(s.Scheduler.Order); err != nil {
 		errs = append(errs, err)
 	}

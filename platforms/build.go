@@ -82,7 +82,8 @@ type Machine struct {
 	Host   *hostos.Host
 }
 
-// Build validates c and wires a whole machine on a new engine.
+// Build validates c and wires a whole machine on a new engine. With a scripted power cut
+// (firmware.power_loss.cut_at) the engine stops when the firmware does.
 func Build(c Config) (*Machine, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
@@ -99,6 +100,12 @@ func Build(c Config) (*Machine, error) {
 		return nil, err
 	}
 	m := &Machine{Config: c, Eng: eng, Mem: mem, SSD: ssd, Host: h}
+	if c.Firmware.PowerLoss.CutAt > 0 {
+		// A scripted cut ends the simulation when the firmware stops: the host's commands
+		// in flight never complete, and nothing after the stop would mean anything (the
+		// host's timers and samplers would run on).
+		ssd.FW.OnPowerOff = eng.Stop
+	}
 	// Every resource follows the engine's clock, so any backlog booked ahead (a DRAM bus
 	// queue, a link) can be queried exactly at any later time.
 	for _, r := range m.Resources() {

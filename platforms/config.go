@@ -135,9 +135,6 @@ func (c Config) Validate() error {
 		geo = ftl.GeometryOf(f.Channels, f.Ways*f.DiesPerPackage, c.DieSpec())
 	}
 	add("firmware", c.Firmware.ValidateFTL(geo))
-	if f.Die.PageSize%512 != 0 {
-		errs = append(errs, fmt.Errorf("flash.die.page_size: %d is not a multiple of the 512-byte sector", f.Die.PageSize))
-	}
 	if k, err := c.Firmware.UnitsPerPage(f.Die.PageSize); err != nil {
 		errs = append(errs, err)
 	} else if k > 1 {

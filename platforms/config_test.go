@@ -66,7 +66,7 @@ func TestBadConfigs(t *testing.T) {
 		{"unknown key", "flash:\n  channls: 2\n", "line 2: unknown key flash.channls (did you mean flash.channels?)"},
 		{"wrong unit", "flash:\n  die:\n    t_erase: 5 parsecs\n", "line 3: time \"5 parsecs\""},
 		{"zero channels", "flash:\n  channels: 0\n", "flash.channels: 0 is not in 1 … 256"},
-		{"page not sector multiple", "flash:\n  die:\n    page_size: 1000\nfirmware:\n  page_size: 1000\n", "not a multiple of the 512-byte sector"},
+		{"page not sector multiple", "flash:\n  die:\n    page_size: 1000\nfirmware:\n  page_size: 1000\n", "flash: die.page_size: 1000 is not a positive multiple of the 512-byte sector"},
 		{"watermarks reversed", "firmware:\n  buffer:\n    watermarks: {low: 0.9, high: 0.5}\n", "watermarks"},
 		{"buffer larger than DRAM", "firmware:\n  buffer:\n    pages: 100000\n", "do not fit in dram.capacity"},
 		// 2⁶⁰ pages × 4096 B overflows int64; tiny's 64 MiB DRAM holds 16,384 pages.
@@ -122,6 +122,8 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add([]byte("flash: {channels: -1}"))
 	f.Add([]byte("firmware:\n  core_freq: 1e9Hz\n"))
+	f.Add([]byte("flash: ~\nfirmware: {buffer: {pages: 3.7}}\n"))
+	f.Add([]byte("flash:\n  die:\n    faults:\n      scripted:\n        - {die: x, block: 1.5}\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := Decode(Source{"fuzz", b})
 		if err != nil {

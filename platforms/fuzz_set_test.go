@@ -19,6 +19,9 @@ func FuzzSet(f *testing.F) {
 		"firmware.buffer.watermarks.low=0.9", "nope=1", "flash..channels=1", "=3",
 		"flash.channels", "firmware.ftl.allocator=latency-aware", "flash.die.cell=qlc",
 		"precondition.fill=2", "seed=-1", "flash.onfi.mode=99", "a.b: c=1", "flash.channels=[1]",
+		// Issue 38's silent acceptances: a fraction for a count, an empty or null value.
+		"flash.channels=3.7", "flash.channels=", "flash=~", "seed=1.5", "firmware.buffer.pages=1e3",
+		"firmware.power_loss.holdup=1ms", "precondition.fill=.nan",
 	} {
 		f.Add(s, "")
 		f.Add(s, "firmware.buffer.policy=fastdrain")

@@ -4,139 +4,30 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
-	"sort"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/internal/yamlcheck"
 	"go.yaml.in/yaml/v3"
 )
 
 // Configuration errors in the configuration's own words: yaml.v3 reports an unknown key as
 // "field chanels not found in type platforms.Flash" and a bad value as "cannot unmarshal !!str
-// `four` into int". keyProblems walks a source's YAML against the Config type, by yaml tags,
-// so every unknown key is named by its full path with the nearest known keys, and
-// explainTypeErrors rewrites yaml's type errors with the path of the value at their line.
+// `four` into int", and accepts a null section or a fractional count without a word.
+// keyProblems walks a source's YAML against the Config type, by yaml tags, so every unknown
+// key is named by its full path with the nearest known keys, and explainTypeErrors rewrites
+// yaml's type errors with the path of the value at their line.
 
-// keyProblems returns, for src, every key that is not a configuration key: "line N: unknown
-// key flash.chanels (did you mean flash.channels?)". It stops at types that decode
-// themselves (units, enums, lists), which report their own errors.
+// keyProblems returns, for src, every key that is not a configuration key ("line N:
+// unknown key flash.chanels (did you mean flash.channels?)"), every null that would keep
+// a value silently ("line N: flash: the section is empty (null): …") and every fractional
+// number given for an integer field ("line N: flash.channels: 3.7 is not a whole number
+// …"): internal/yamlcheck, which stops at types that decode themselves (units, enums).
 func keyProblems(src []byte) []string {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil || len(doc.Content) == 0 {
-		return nil // a syntax error: the decoder reports it
-	}
 	var out []string
-	walkKeys(doc.Content[0], reflect.TypeOf(Config{}), "", &out)
-	return out
-}
-
-var unmarshalerType = reflect.TypeOf((*yaml.Unmarshaler)(nil)).Elem()
-
-// yamlFields maps the yaml keys of struct type t (inline structs flattened) to field types.
-func yamlFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		tag := f.Tag.Get("yaml")
-		name, opts, _ := strings.Cut(tag, ",")
-		if name == "-" {
-			continue
-		}
-		if strings.Contains(opts, "inline") && f.Type.Kind() == reflect.Struct {
-			for k, v := range yamlFields(f.Type) {
-				out[k] = v
-			}
-			continue
-		}
-		if name == "" {
-			name = strings.ToLower(f.Name)
-		}
-		out[name] = f.Type
+	for _, p := range yamlcheck.Check(src, reflect.TypeFor[Config](), "") {
+		out = append(out, p.String())
 	}
 	return out
-}
-
-func walkKeys(n *yaml.Node, t reflect.Type, path string, out *[]string) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct || n.Kind != yaml.MappingNode || reflect.PointerTo(t).Implements(unmarshalerType) {
-		return
-	}
-	fields := yamlFields(t)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		ft, ok := fields[k.Value]
-		if !ok {
-			*out = append(*out, fmt.Sprintf("line %d: unknown key %s%s", k.Line, path, k.Value)+suggest(k.Value, path, fields))
-			continue
-		}
-		walkKeys(v, ft, path+k.Value+".", out)
-	}
-}
-
-// suggest returns " (did you mean …?)" with the known keys nearest to key, or "".
-func suggest(key, path string, fields map[string]reflect.Type) string {
-	type cand struct {
-		name string
-		d    int
-	}
-	var cs []cand
-	for name := range fields {
-		if d := editDistance(key, name); d <= max(2, len(key)/3) {
-			cs = append(cs, cand{name, d})
-		}
-	}
-	if len(cs) == 0 { // no near spelling: a key that contains the typed one, or the reverse
-		for name := range fields {
-			if strings.Contains(name, key) || strings.Contains(key, name) {
-				cs = append(cs, cand{name, editDistance(key, name)})
-			}
-		}
-	}
-	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d || cs[i].d == cs[j].d && cs[i].name < cs[j].name })
-	if len(cs) == 0 {
-		var all []string
-		for name := range fields {
-			all = append(all, path+name)
-		}
-		sort.Strings(all)
-		if len(all) > 12 {
-			return ""
-		}
-		return " (known here: " + strings.Join(all, ", ") + ")"
-	}
-	var names []string
-	for i, c := range cs {
-		if i == 3 {
-			break
-		}
-		names = append(names, path+c.name)
-	}
-	return " (did you mean " + strings.Join(names, " or ") + "?)"
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // valuePaths maps each line of src to the dotted path of the scalar value on it.

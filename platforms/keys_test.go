@@ -6,16 +6,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestEditDistance(t *testing.T) {
-	// kitten → sitting: substitute k→s, e→i, insert g = 3.
-	for _, c := range []struct {
-		a, b string
-		d    int
-	}{{"kitten", "sitting", 3}, {"", "abc", 3}, {"channels", "chanels", 1}, {"same", "same", 0}} {
-		require.Equal(t, c.d, editDistance(c.a, c.b), "%s/%s", c.a, c.b)
-	}
-}
-
 func TestConfigErrorsSpeakKeyPaths(t *testing.T) {
 	for _, c := range []struct{ name, yaml, want string }{
 		{"nested typo", "firmware:\n  ftl:\n    gc_treshold: 4\n", "line 3: unknown key firmware.ftl.gc_treshold (did you mean firmware.ftl.gc_threshold?)"},

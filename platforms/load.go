@@ -149,6 +149,10 @@ func setYAML(s string) ([]byte, error) {
 	if !ok || strings.TrimSpace(key) == "" {
 		return nil, fmt.Errorf("--set %q: want path.to.key=value", s)
 	}
+	if strings.TrimSpace(val) == "" {
+		// An empty value would reach the decoder as a null, which keeps the preset's value.
+		return nil, fmt.Errorf("--set %q: no value after \"=\" (give path.to.key=value; an empty value would leave the preset's in place)", s)
+	}
 	parts := strings.Split(strings.TrimSpace(key), ".")
 	var b strings.Builder
 	for i, p := range parts {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/internal/sysmem"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -20,55 +21,82 @@ type Limits struct {
 	Memory sim.Size `yaml:"memory"`
 }
 
-// runtimeBytes is the heap a built machine holds beyond the structures EstimateMemory
-// works out: the Go runtime's own, the host block layer's tags and request pools, the
-// controller's command slots and the engine. Measured: the tiny preset's heap after Build
-// less its estimated structures is about 2.3 MiB (TestMemoryEstimateMatchesHeap); 8 MiB is
-// counted.
-const runtimeBytes = 8 << 20
+// programBytes is the memory a run holds besides the parts EstimateMemory works out: the
+// program and the Go runtime before any machine exists (`fastdrain version` holds 14.0 MB,
+// a package's test binary 13.3–13.8 MB), the small structures of a built machine no part
+// counts (the host block layer's tags and request pools, the controller's command slots,
+// the engine, the runtime's metadata) and the records and buffers of a short run.
+// Measured on the tiny preset, whose counted parts are 3.1 MB: 22.5 MB for a test process
+// that builds it and writes 8 MiB (TestMemoryEstimateMatchesRSS), 26.9 MB for `fastdrain
+// fio` writing 8 MiB; 22 MiB is between them.
+const programBytes = 22 << 20
 
-// MemoryPart is one line of a memory estimate: what it is for and its bytes at build and
-// at the run's peak.
+// MemoryPart is one line of a memory estimate: what it is for and its bytes in memory once
+// the machine is built and at the peak of a run.
 type MemoryPart struct {
 	What        string
 	Build, Peak int64
 }
 
-// MemoryEstimate is the memory a configuration needs: its parts, and their sums at build
-// and at the peak a run can reach.
+// MemoryEstimate is the memory a configuration needs: its parts, and their sums once built
+// and at the peak of a run; Heap is what the parts' structures take on the Go heap at
+// build, written or not (tables of zeros take heap but not memory), and WriteBytes what a
+// run adds for each flash page it programs on a block not programmed before.
 type MemoryEstimate struct {
-	Parts       []MemoryPart
-	Build, Peak int64
+	Parts             []MemoryPart
+	Build, Peak, Heap int64
+	WriteBytes        int64
 }
 
-// EstimateMemory works out the memory c needs from the sizes of the data structures each
-// model allocates for its geometry (die.MemoryBytes, firmware.MemoryBytes,
-// pagecache.Spec.MemoryBytes, nvmedrv.Spec.MemoryBytes): at build, what Build allocates (mapping tables, per-block
-// state, the write buffer's index, processes); at the peak, what a run can grow to (a stamp
-// per flash page once every block has been programmed, an unbounded buffer holding every
-// logical page, a full page cache). c must be valid apart from the guard itself.
+// EstimateMemory works out the memory c needs, counting what is written, not only what is
+// allocated: the operating system gives a page of a zeroed allocation memory only when it
+// is first written, and the large tables of the models (the FTL's maps, the out-of-band
+// records of power-loss recovery, the dies' stamps) are zeros until the run writes them.
+// At build: every model's structures for its geometry (die.MemoryBytes, firmware.MemoryBytes,
+// nvmedrv.Spec.MemoryBytes) with the tables as preconditioning leaves them
+// (firmware.ResidentBytes; the stamps of preconditioned blocks only where preconditioning
+// stores them, die.MemoryBytes), and the program itself (programBytes). At the peak of a
+// run: the page cache at its full size (pagecache.Spec.MemoryBytes) and an unbounded buffer
+// holding every logical page. What a run's flash writes add grows with what it writes:
+// WriteBytes a page, which a run of seconds on a large array keeps small and a run that
+// rewrites the whole device brings to WriteBytes × its pages. c must be valid apart from
+// the guard itself.
 func (c Config) EstimateMemory() MemoryEstimate {
 	f := c.Flash
 	dies := int64(f.Dies())
 	ds := c.DieSpec()
-	db, dp := die.MemoryBytes(ds)
-	fb, fp := firmware.MemoryBytes(c.Firmware, ds, f.Channels, f.Ways*f.DiesPerPackage)
-	logical := int64(float64(f.Bytes()/int64(f.Die.PageSize)*int64(ds.StampsPerPage())) * (1 - c.Firmware.FTL.OverProvisioning))
+	dpc := f.Ways * f.DiesPerPackage
+	db, _ := die.MemoryBytes(ds)
+	fb, fp := firmware.MemoryBytes(c.Firmware, ds, f.Channels, dpc)
+	fr := firmware.ResidentBytes(c.Firmware, ds, f.Channels, dpc, c.Precondition.Fill, c.Precondition.Overwrite)
+	geo := ftl.GeometryOf(f.Channels, dpc, ds)
+	// The blocks preconditioning fills, spread evenly over the dies.
+	_, written := ftl.PreconditionWrites(geo, c.Firmware.FTL, c.Precondition.Fill, c.Precondition.Overwrite)
+	pages := (written + int64(geo.Units()) - 1) / int64(geo.Units())
+	blocks := min((pages+int64(geo.PagesPerBlock)-1)/int64(geo.PagesPerBlock), int64(geo.Blocks()))
+	dieRes := dies * die.ResidentBytes(ds, (blocks+dies-1)/dies)
+	if blocks > 0 && !ftl.PreconditionClosedForm(geo, c.Firmware.FTL, ds.Faults.FactoryBad > 0) {
+		// Preconditioned through the allocator: the filled blocks' stamps are stored.
+		dieRes += blocks * int64(geo.PagesPerBlock) * int64(ds.StampsPerPage()) * 8
+	}
+	logical := geo.AllUnits() - int64(float64(geo.AllUnits())*c.Firmware.FTL.OverProvisioning)
 	host := c.Host.PageCache.MemoryBytes(logical)
 	drv := c.Host.Driver.MemoryBytes(c.NVMe, c.Host.PageCache.CPU.Cores)
 	e := MemoryEstimate{Parts: []MemoryPart{
+		{"program, Go runtime and small structures", programBytes, programBytes},
 		{fmt.Sprintf("flash dies (%d × %d planes × %d blocks × %d pages)", dies, f.Die.Planes, f.Die.BlocksPerPlane, f.Die.PagesPerBlock),
-			dies * db, dies * dp},
-		{fmt.Sprintf("firmware (FTL maps of %d logical and %d physical pages, buffer, per-die state)", logical, f.Bytes()/int64(f.Die.PageSize)),
-			fb, fp},
+			dieRes, dieRes},
+		{fmt.Sprintf("firmware (FTL maps of %d logical and %d physical pages as preconditioned, buffer, per-die state)", logical, geo.Pages()),
+			fr, fr + fp - fb},
 		{fmt.Sprintf("host page cache (%v of memory)", c.Host.PageCache.Memory), 0, host},
 		{"host NVMe driver (queues, command slots, DMA buffer address space)", drv, drv},
-		{"runtime and small structures", runtimeBytes, runtimeBytes},
 	}}
 	for _, p := range e.Parts {
 		e.Build += p.Build
 		e.Peak += p.Peak
 	}
+	e.Heap = dies*db + fb + drv
+	e.WriteBytes = firmware.WriteBytes(c.Firmware, ds, f.Channels, dpc)
 	return e
 }
 
@@ -96,8 +124,8 @@ func (c Config) CheckMemory() error {
 			parts = append(parts, fmt.Sprintf("%s %s", p.What, bytesString(p.Peak)))
 		}
 	}
-	return fmt.Errorf("limits.memory: the configuration needs an estimated %s of memory at its peak (%s at build): %s; the limit is %s (%s). Make the flash array smaller (flash.channels, flash.ways, flash.dies_per_package, flash.die.blocks_per_plane, flash.die.pages_per_block) or raise limits.memory",
-		bytesString(e.Peak), bytesString(e.Build), strings.Join(parts, "; "), bytesString(limit), from)
+	return fmt.Errorf("limits.memory: the configuration needs an estimated %s of memory at its peak (%s at build): %s; the limit is %s (%s), and a run adds %d B for each flash page it writes. Make the flash array smaller (flash.channels, flash.ways, flash.dies_per_package, flash.die.blocks_per_plane, flash.die.pages_per_block) or raise limits.memory",
+		bytesString(e.Peak), bytesString(e.Build), strings.Join(parts, "; "), bytesString(limit), from, e.WriteBytes)
 }
 
 // bytesString formats n bytes in the largest binary unit at or below it, to one decimal

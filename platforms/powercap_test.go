@@ -26,5 +26,5 @@ func TestPowerCapConfig(t *testing.T) {
 	require.ErrorContains(t, err, "firmware.scheduler.power_cap: 50mW is below one programming die's 82.5mW")
 	_, err = Load(Options{Preset: "tiny", Sets: []string{"firmware.scheduler.power_cap=3"}})
 	require.ErrorContains(t, err, "power_cap")
-	require.ErrorContains(t, err, "missing or unknown unit")
+	require.ErrorContains(t, err, "missing unit after the number")
 }

@@ -137,9 +137,6 @@ func Run(o Options) (*Result, error) {
 	if cut && o.CheckData {
 		return nil, errors.New("runner: --check-data cannot be used with a power cut (firmware.power_loss.cut_at): the check reads the device back after the run")
 	}
-	if cut {
-		m.SSD.FW.OnPowerOff = m.Eng.Stop
-	}
 	var check *pagecache.DataCheck
 	if o.CheckData {
 		check = m.Host.Cache.EnableDataCheck(m.SSD.FW.LogicalPages())
@@ -196,6 +193,9 @@ func Run(o Options) (*Result, error) {
 	m.Eng.Run()
 	if m.SSD.FW.PoweredOff() {
 		return powerCutResult(o, m, run, rs, start, meter, wasted0)
+	}
+	if _, _, err := CutOutcome(m); err != nil {
+		return nil, err // a cut the scenario ended before
 	}
 	if !run.Done() {
 		return nil, fmt.Errorf("runner: scenario %s did not finish (engine idle at %v)", o.Workload.Scenario.Name, m.Eng.Now())
@@ -272,20 +272,12 @@ func verifyData(m *platforms.Machine, check *pagecache.DataCheck) error {
 // stop), the cut's report, and the mapping rebuilt from flash.
 func powerCutResult(o Options, m *platforms.Machine, run *apps.Run, rs []*sim.Resource, start []sim.Snapshot,
 	meter *energy.Meter, wasted0 int64) (*Result, error) {
-	fw := m.SSD.FW
-	rep := fw.PowerLossReport()
-	peng, flash, err := platforms.PowerOnFlash(o.Config)
+	rep, rec, err := CutOutcome(m)
 	if err != nil {
 		return nil, err
 	}
-	defer peng.Close()
-	rec, err := fw.RecoverOn(peng, flash)
-	if err != nil {
-		return nil, err
-	}
-	rec.Map = nil // the summary is kept, not the map
 	res := newResult(o, m, run, rs, start, m.Eng.Now(), max(run.Began(), rep.At), wasted0)
-	res.PowerLoss, res.Recovery = &rep, rec
+	res.PowerLoss, res.Recovery = rep, rec
 	if res.measured {
 		res.Energy = meter.Stop(res.end)
 		res.Energy.Buckets = nil

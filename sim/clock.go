@@ -37,7 +37,7 @@ func ParseFreq(s string) (Freq, error) {
 			return Freq(v), nil
 		}
 	}
-	return 0, fmt.Errorf("frequency %q: missing or unknown unit (want Hz, kHz, MHz or GHz)", s)
+	return 0, UnitError("frequency", s, "Hz, kHz, MHz or GHz")
 }
 
 // String formats f in the largest unit that shows it exactly, e.g. "400MHz", "1.6GHz".

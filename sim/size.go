@@ -44,12 +44,15 @@ func ParseSize(s string) (Size, error) {
 	if strings.HasSuffix(str, "KB") {
 		return 0, fmt.Errorf("size %q: KB is ambiguous; use KiB (1024) or kB (1000)", s)
 	}
-	num, scale := str, int64(1)
+	num, scale, found := str, int64(1), false
 	for _, u := range sizeUnits {
 		if strings.HasSuffix(str, u.suffix) {
-			num, scale = strings.TrimSpace(strings.TrimSuffix(str, u.suffix)), u.scale
+			num, scale, found = strings.TrimSpace(strings.TrimSuffix(str, u.suffix)), u.scale, true
 			break
 		}
+	}
+	if _, unit := SplitUnit(str); !found && unit != "" {
+		return 0, UnitError("size", s, "B, KiB, MiB, GiB, TiB, kB, MB, GB or TB, or a bare number of bytes")
 	}
 	v, err := parseSizeScaled(num, scale)
 	if err != nil {

@@ -49,10 +49,9 @@ func ParseTime(s string) (Time, error) {
 	if str == "0" {
 		return 0, nil
 	}
+	num, unit := SplitUnit(str)
 	for _, u := range timeUnits {
-		if strings.HasSuffix(str, u.suffix) {
-			num := strings.TrimSpace(strings.TrimSuffix(str, u.suffix))
-			// "ms" also ends in "s": make sure what is left is a number, not "m".
+		if unit == u.suffix {
 			v, err := parseScaled(num, int64(u.scale))
 			if err != nil {
 				return 0, fmt.Errorf("time %q: %w", s, err)
@@ -60,8 +59,19 @@ func ParseTime(s string) (Time, error) {
 			return Time(v), nil
 		}
 	}
-	return 0, fmt.Errorf("time %q: missing or unknown unit (want ps, ns, us, ms or s)", s)
+	err := UnitError("time", s, "ps, ns, us, ms or s")
+	if sec, ok := longUnits[strings.ToLower(unit)]; ok && num != "" {
+		// Minutes, hours and days are not units of simulated time: say what to write.
+		if v, perr := parseScaled(num, sec); perr == nil {
+			return 0, fmt.Errorf("%w; %s is %ds", err, str, v)
+		}
+	}
+	return 0, err
 }
+
+// longUnits are the units of longer times people write, in seconds, for ParseTime's hint.
+var longUnits = map[string]int64{"m": 60, "min": 60, "mins": 60, "minute": 60, "minutes": 60,
+	"h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600, "d": 86400, "day": 86400, "days": 86400}
 
 // parseScaled parses a non-negative decimal string and multiplies it by scale exactly,
 // failing if the product is not an integer or overflows int64.

@@ -95,3 +95,22 @@ func FuzzParseTime(f *testing.F) {
 		require.Equal(t, v, back)
 	})
 }
+
+// TestParseTimeUnitMessages: a time whose unit is missing or unknown says which, with the
+// text given and the units accepted; hours, minutes and days also say what to write
+// (1 h = 3,600 s, 1.5 min = 90 s, 2 d = 172,800 s).
+func TestParseTimeUnitMessages(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"1h", `time "1h": unknown unit "h" (want ps, ns, us, ms or s); 1h is 3600s`},
+		{"1.5min", `time "1.5min": unknown unit "min" (want ps, ns, us, ms or s); 1.5min is 90s`},
+		{"2 days", `time "2 days": unknown unit "days" (want ps, ns, us, ms or s); 2 days is 172800s`},
+		{"5x", `time "5x": unknown unit "x" (want ps, ns, us, ms or s)`},
+		{"10", `time "10": missing unit after the number (want ps, ns, us, ms or s)`},
+		{"ms", `time "ms": missing number`},
+		{"h", `time "h": no number before the unit (want a number with a unit: ps, ns, us, ms or s)`},
+		{"", `time "": empty`},
+	} {
+		_, err := ParseTime(c.in)
+		require.EqualError(t, err, c.want, c.in)
+	}
+}

@@ -33,6 +33,9 @@ func Run(s Spec, o Options) (*Result, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	if o.Jobs < 0 {
+		return nil, fmt.Errorf("sweep: jobs: %d must not be negative (0 = one per CPU)", o.Jobs)
+	}
 	sh := o.Shard
 	if sh == (Shard{}) {
 		sh = Whole()

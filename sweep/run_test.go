@@ -394,3 +394,10 @@ func TestAxesOverJobParameters(t *testing.T) {
 	require.ErrorContains(t, err, "run.warmup: 20s is not in 0 … run.duration (10s)")
 	require.ErrorContains(t, err, "flashbench.qd: a parameter of flashbench points")
 }
+
+// TestRunRefusesNegativeJobs: a negative number of parallel simulations was read as one
+// per CPU (issue 38); it is refused before anything runs.
+func TestRunRefusesNegativeJobs(t *testing.T) {
+	_, err := Run(tinyBench(), Options{Jobs: -1})
+	require.EqualError(t, err, "sweep: jobs: -1 must not be negative (0 = one per CPU)")
+}

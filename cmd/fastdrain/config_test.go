@@ -106,13 +106,15 @@ func TestConfigImportMQSimWorkload(t *testing.T) {
 }
 
 // TestConfigValidateMemory: --memory prints the guard's estimate part by part before "ok";
-// a limit below it is refused naming limits.memory (the tiny preset needs about 10 MiB at
-// its peak, docs/reliability.md).
+// a limit below it is refused naming limits.memory (the tiny preset needs about 25 MiB at
+// its peak, most of it the program, docs/reliability.md), and what a run's flash writes add
+// is given apart: 8 B of stamps and 4 B of each map a 4 KiB page, 16 B, 4 MiB a GiB.
 func TestConfigValidateMemory(t *testing.T) {
 	out, err := run("config", "validate", "--preset", "tiny", "--memory")
 	require.NoError(t, err)
 	require.Contains(t, out, "flash dies (4 × 2 planes × 32 blocks × 64 pages)")
-	require.Contains(t, out, "firmware (FTL maps of 12288 logical and 16384 physical pages, buffer, per-die state)")
+	require.Contains(t, out, "firmware (FTL maps of 12288 logical and 16384 physical pages as preconditioned, buffer, per-die state)")
+	require.Contains(t, out, "a run adds up to 16 B for each flash page it programs on a block not programmed before (4.0 MiB for each GiB written)")
 	require.Regexp(t, "\nok\n$", out)
 	_, err = run("config", "validate", "--preset", "tiny", "--set", "limits.memory=1MiB")
 	require.ErrorContains(t, err, "limits.memory: the configuration needs an estimated")

@@ -41,9 +41,9 @@ resources, the NVMe commands and the sampled firmware and page-cache state, as r
 replay do (docs/outputs.md).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			idle, err := sim.ParseTime(idleStr)
-			if err != nil || idle < 0 {
-				return fmt.Errorf("--idle %q: want a time such as 100ms", idleStr)
+			idle, err := timeFlag("idle", idleStr, false)
+			if err != nil {
+				return err
 			}
 			if cmd.Flags().Changed("output-format") {
 				if cmd.Flags().Changed("format") && o.format != outputFormat {
@@ -108,6 +108,7 @@ replay do (docs/outputs.md).`,
 			}
 			var idleAcct, jobAcct *energy.Account
 			var res []fio.JobResult
+			var x *fio.Execution
 			var runErr error
 			m.Eng.Spawn("fio", func(p *sim.Proc) {
 				defer m.Eng.Stop()
@@ -139,13 +140,29 @@ replay do (docs/outputs.md).`,
 					}
 					dev, capacity = fd, size
 				}
-				res, runErr = fio.Run(p, dev, capacity, jobs)
+				if x, runErr = fio.Start(p.Engine(), dev, capacity, jobs); runErr == nil {
+					x.Wait(p)
+					res, runErr = x.Results(), x.Err()
+				}
 			})
 			before := m.SSD.FW.Stats
 			wasted0 := m.SSD.FW.FTL().Stats.Wasted
 			m.Eng.Run()
 			if runErr != nil {
 				return runErr
+			}
+			pl, rec, err := runner.CutOutcome(m)
+			if err != nil {
+				return err
+			}
+			ssd := runner.MachineStats(m, "fio", wasted0)
+			if pl != nil {
+				// The cut stopped the jobs: their results are of the IOs completed before it.
+				ssd.PowerLoss, ssd.Recovery = pl, rec
+				if x == nil {
+					return fioCutBeforeJobs(cmd.OutOrStdout(), ssd)
+				}
+				res = x.Results()
 			}
 			if smp != nil {
 				if err := o.tl.write(tl, cmd.ErrOrStderr(), smp.Series()); err != nil {
@@ -156,7 +173,15 @@ replay do (docs/outputs.md).`,
 				return errors.New("fio: no job ran")
 			}
 			warnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, before)
-			ssd := runner.MachineStats(m, "fio", wasted0)
+			if pl != nil {
+				// Beside the numbers of json and csv, the sentence goes to stderr.
+				note := cmd.OutOrStdout()
+				if o.format != "text" {
+					note = cmd.ErrOrStderr()
+				}
+				fmt.Fprintf(note, "%s; the jobs' results are of the IOs completed before it; %d IOs in flight at the cut never completed\n",
+					runner.CutLine(pl), x.InFlight())
+			}
 			dir, err := o.runDir(fileStem(args[0]) + "-" + cf.preset)
 			if err != nil {
 				return err
@@ -178,6 +203,12 @@ replay do (docs/outputs.md).`,
 			fmt.Fprintln(w)
 			if err := ssd.StatsTable().WriteText(w); err != nil {
 				return err
+			}
+			if plt := ssd.PowerLossTable(); plt != nil {
+				fmt.Fprintln(w)
+				if err := plt.WriteText(w); err != nil {
+					return err
+				}
 			}
 			for _, a := range []struct {
 				title string
@@ -212,13 +243,23 @@ replay do (docs/outputs.md).`,
 type fioJSON struct {
 	fio.ReportJSON
 	SSDStats []runner.StatValue `json:"ssd_stats"`
+	// PowerLoss is what a scripted power cut did and recovery found (absent without one).
+	PowerLoss *report.Table `json:"power_loss,omitempty"`
 }
 
 // writeFioJSON writes fio's JSON document with the SSD's statistics.
 func writeFioJSON(w io.Writer, jobs []fio.Job, res []fio.JobResult, ssd *runner.Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(fioJSON{fio.Report(jobs, res, "fastdrain "+version), ssd.StatValues()})
+	return enc.Encode(fioJSON{fio.Report(jobs, res, "fastdrain "+version), ssd.StatValues(), ssd.PowerLossTable()})
+}
+
+// fioCutBeforeJobs reports a power cut (firmware.power_loss.cut_at) that came before the
+// jobs started (during --idle or the buffered file's creation): the cut, and what it did
+// and recovery found (ssd's power-loss table).
+func fioCutBeforeJobs(w io.Writer, ssd *runner.Result) error {
+	fmt.Fprintf(w, "%s; no job had started\n\n", runner.CutLine(ssd.PowerLoss))
+	return ssd.PowerLossTable().WriteText(w)
 }
 
 // fioTable is the text table of the results, merged when the first job has group_reporting.

@@ -148,10 +148,33 @@ func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error)
 	if err := fb.outputFlags.parse(); err != nil {
 		errs = append(errs, err)
 	}
-	if err := c.Validate(); err != nil {
-		errs = append(errs, err)
-	}
+	errs = append(errs, flagsOfFields(c.Validate())...)
 	return c, errors.Join(errs...)
+}
+
+// fieldFlags names the flag that sets each field flashbench.Config.Validate reports on.
+var fieldFlags = []struct{ field, flag string }{{"channels:", "--channels"}, {"qd:", "--qd"}, {"ops:", "--ops"},
+	{"die.planes:", "--planes"}, {"die.blocks_per_plane:", "--blocks"}, {"die.pages_per_block:", "--pages"},
+	{"die.page_size:", "--page-size"}, {"mix:", "--mix"}}
+
+// flagsOfFields returns the problems of err, each prefixed with the flag of its field.
+func flagsOfFields(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flagsOfFields(e)...)
+		}
+		return out
+	}
+	for _, f := range fieldFlags {
+		if strings.HasPrefix(err.Error(), f.field) {
+			return []error{fmt.Errorf("%s: %w", f.flag, err)}
+		}
+	}
+	return []error{err}
 }
 
 // parseMix parses "R/P/E" weights, e.g. "70/30/0".

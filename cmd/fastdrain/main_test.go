@@ -186,6 +186,9 @@ func TestBadFlagsNameTheFlag(t *testing.T) {
 	}
 	_, err = run("flashbench", "--onfi", "nv-ddr", "--onfi-mode", "9")
 	require.ErrorContains(t, err, "--onfi-mode")
+	// Issue 38: a page of 5000 bytes is not whole sectors; it ran.
+	_, err = run("flashbench", "--page-size", "5000", "--ops", "10")
+	require.EqualError(t, err, "--page-size: die.page_size: 5000 is not a positive multiple of the 512-byte sector")
 	_, err = run("flashbench", "extra-arg")
 	require.Error(t, err)
 }

@@ -168,18 +168,29 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		}
 		src = rd
 	}
-	var res *replay.Result
+	var rp *replay.Replay
 	var runErr error
 	before := m.SSD.FW.Stats
 	wasted0 := m.SSD.FW.FTL().Stats.Wasted
 	m.Eng.Spawn("replay", func(p *sim.Proc) {
-		res, runErr = replay.Run(p, dev, src, ropt)
+		if rp, runErr = replay.Start(p.Engine(), dev, src, ropt); runErr == nil {
+			rp.Wait(p)
+			runErr = rp.Err()
+		}
 		m.Eng.Stop()
 	})
 	m.Eng.Run()
 	if runErr != nil {
 		return runErr
 	}
+	pl, rec, err := runner.CutOutcome(m)
+	if err != nil {
+		return err
+	}
+	if pl != nil {
+		rp.Stop() // the cut stopped the replay: report what completed before it
+	}
+	res := rp.Result()
 	if rd != nil {
 		st, format = rd.Stats(), rd.Format()
 	}
@@ -193,6 +204,7 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 			path, st.Lines, st.Ignored, st.Skipped)
 	}
 	ssd := runner.MachineStats(m, "replay", wasted0)
+	ssd.PowerLoss, ssd.Recovery = pl, rec
 	sum := newReplaySummary(path, format, fit, st, res, rf.pcts.list, ssd)
 	sum.UnwrittenReadPages = warnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, before)
 	stderr := cmd.ErrOrStderr()
@@ -217,6 +229,10 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		if res.Late > 0 {
 			fmt.Fprintf(out, "%d requests issued late (device saturated)\n", res.Late)
 		}
+		if pl != nil {
+			fmt.Fprintf(out, "%s; the replay's results are of the requests completed before it; %d requests in flight at the cut never completed\n",
+				runner.CutLine(pl), res.Unfinished)
+		}
 		err := sum.table().WriteText(out)
 		if err == nil && len(sum.Devices) > 2 { // more than one device and the "all" row
 			fmt.Fprintln(out)
@@ -225,6 +241,10 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		if err == nil {
 			fmt.Fprintln(out)
 			err = sum.statsTable.WriteText(out)
+		}
+		if err == nil && sum.PowerLoss != nil {
+			fmt.Fprintln(out)
+			err = sum.PowerLoss.WriteText(out)
 		}
 		if notes := replayNotes(res, ssd); err == nil && len(notes) > 0 {
 			fmt.Fprintln(out)

@@ -42,6 +42,11 @@ type replaySummary struct {
 	// Stats are the simulated SSD's and host's statistics at the end of the replay, named
 	// and valued as run's stats.csv (runner.Result.StatValues).
 	Stats []runner.StatValue `json:"ssd_stats"`
+	// Unfinished counts the requests in flight at a power cut (firmware.power_loss.cut_at),
+	// which never completed; PowerLoss is what the cut did and what recovery found
+	// (runner.Result.PowerLossTable). Both absent without a cut.
+	Unfinished int64         `json:"unfinished,omitempty"`
+	PowerLoss  *report.Table `json:"power_loss,omitempty"`
 	// statsTable is the same for people (run's statistics table).
 	statsTable *report.Table
 	pcts       report.Percentiles
@@ -117,7 +122,7 @@ func newReplaySummary(path string, format trace.Format, fit trace.Options, st tr
 		Requests: st.Requests, Replayed: res.Requests, Skipped: st.Skipped, Rounded: st.Rounded, Wrapped: st.Wrapped,
 		BlockBytes: fit.SectorSize, CapacityBytes: fit.Capacity, ElapsedUs: psToUs(int64(res.LastCompletion - res.Start)),
 		IOPS: per(float64(res.Requests)), Late: res.Late, PeakInFlight: res.Peak, DeviceErrors: res.Errors,
-		Stats: stats.StatValues(), statsTable: stats.StatsTable(), pcts: ps}
+		Stats: stats.StatValues(), statsTable: stats.StatsTable(), pcts: ps, Unfinished: res.Unfinished, PowerLoss: stats.PowerLossTable()}
 	asked := map[trace.Op]int64{trace.Read: st.ReadBytesAsked, trace.Write: st.WriteBytesAsked}
 	add := func(name string, n, askedB, moved int64, h *sim.Histogram) {
 		s.Ops = append(s.Ops, replayOpSum{Op: name, Requests: n, BytesAsked: askedB, BytesMoved: moved,

@@ -23,6 +23,14 @@ application co-located with Ungzip, and prints the p99 table.`,
 	}
 	cf.register(root)
 	(&profileFlags{}).register(root)
+	startProfile := root.PersistentPreRunE
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if err := checkFlagValues(cmd); err != nil {
+			return err
+		}
+		return startProfile(cmd, args)
+	}
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newCompare(), newRun(), newFigures(), newScenarios(), newUflip(), newReplay(), newFio(), newSweepCmd(), newMergeCmd(), newFlashbench(), newStats(), newConfig(), newVersion())
 	return root
 }

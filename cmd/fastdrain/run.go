@@ -78,9 +78,9 @@ func (rf *runFlags) workload(name string) (runner.Workload, error) {
 	case rf.quick && rf.full:
 		errs = append(errs, errors.New("--quick and --full exclude each other"))
 	case rf.duration != "":
-		d, err := sim.ParseTime(rf.duration)
-		if err != nil || d <= 0 {
-			errs = append(errs, fmt.Errorf("--duration %q: want a positive time such as 10s", rf.duration))
+		d, err := timeFlag("duration", rf.duration, true)
+		if err != nil {
+			errs = append(errs, err)
 		}
 		sc.Duration = d
 	case rf.quick:
@@ -90,8 +90,8 @@ func (rf *runFlags) workload(name string) (runner.Workload, error) {
 	default:
 		sc.Duration = defaultDuration
 	}
-	if w, err := sim.ParseTime(rf.warmup); err != nil || w < 0 {
-		errs = append(errs, fmt.Errorf("--warmup %q: want a time such as 1s", rf.warmup))
+	if w, err := timeFlag("warmup", rf.warmup, false); err != nil {
+		errs = append(errs, err)
 	} else {
 		sc.Warmup = w
 	}
@@ -211,10 +211,19 @@ when that exists: no run replaces another's results; docs/outputs.md).`,
 
 func parseWindow(s string) (sim.Time, sim.Time, error) {
 	a, b, ok := strings.Cut(s, ":")
-	from, err1 := sim.ParseTime(a)
-	to, err2 := sim.ParseTime(b)
-	if !ok || err1 != nil || err2 != nil || to <= from {
+	if !ok {
 		return 0, 0, fmt.Errorf("--timeline-window %q: want FROM:TO such as 1s:1.2s", s)
+	}
+	from, err := sim.ParseTime(a)
+	if err != nil {
+		return 0, 0, fmt.Errorf("--timeline-window %q: FROM: %w", s, err)
+	}
+	to, err := sim.ParseTime(b)
+	if err != nil {
+		return 0, 0, fmt.Errorf("--timeline-window %q: TO: %w", s, err)
+	}
+	if to <= from {
+		return 0, 0, fmt.Errorf("--timeline-window %q: TO must be after FROM (want FROM:TO such as 1s:1.2s)", s)
 	}
 	return from, to, nil
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/fastdrain-sim/fastdrain/sweep"
 	"github.com/spf13/cobra"
 )
@@ -192,9 +191,9 @@ func (sf *sweepFlags) runParams() (sweep.RunParams, error) {
 	case sf.quick && sf.full:
 		errs = append(errs, errors.New("--quick and --full exclude each other"))
 	case sf.duration != "":
-		d, err := sim.ParseTime(sf.duration)
-		if err != nil || d <= 0 {
-			errs = append(errs, fmt.Errorf("--duration %q: want a positive time such as 10s", sf.duration))
+		d, err := timeFlag("duration", sf.duration, true)
+		if err != nil {
+			errs = append(errs, err)
 		}
 		p.Duration = d
 	case sf.quick:
@@ -204,8 +203,8 @@ func (sf *sweepFlags) runParams() (sweep.RunParams, error) {
 	default:
 		p.Duration = defaultDuration
 	}
-	if w, err := sim.ParseTime(sf.warmup); err != nil || w < 0 {
-		errs = append(errs, fmt.Errorf("--warmup %q: want a time such as 1s", sf.warmup))
+	if w, err := timeFlag("warmup", sf.warmup, false); err != nil {
+		errs = append(errs, err)
 	} else {
 		p.Warmup = w
 	}

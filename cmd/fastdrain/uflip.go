@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -18,7 +16,6 @@ import (
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
-	"go.yaml.in/yaml/v3"
 )
 
 // findingBenches are the micro-benchmarks the finding checks read (uflip.Findings); a
@@ -40,6 +37,12 @@ type uflipDevice struct {
 	trace    []uflip.IORecord // the traced run's records (rep 0, stream 0)
 	points   []uflip.Point
 	findings []uflip.Finding // with --findings
+	// cut, for a simulated device, reports its scripted power cut (runner.CutOutcome);
+	// powerLoss and recovery hold what it did, and cutStep the plan step it stopped.
+	cut       func() (*firmware.PowerLossReport, *firmware.Recovery, error)
+	powerLoss *firmware.PowerLossReport
+	recovery  *firmware.Recovery
+	cutStep   int
 }
 
 // uflipOptions are the uflip command's flags.
@@ -51,6 +54,7 @@ type uflipOptions struct {
 	auto                                float64
 	seed                                uint64
 	findings, plots, force              bool
+	spanSet                             bool // --span was given (not its default)
 	outputFlags
 	base string // this run's own directory under --out/uflip ("" for no files)
 }
@@ -83,7 +87,10 @@ first device's mean to each other's. --plots draws uFLIP's figures (one per micr
 and base, devices overlaid, and a per-IO trace with its start-up phase) in its plots/.
 See docs/uflip.md.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.OutOrStdout()) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.spanSet = cmd.Flags().Changed("span")
+			return o.run(cmd.OutOrStdout())
+		},
 	}
 	o.cf.register(cmd, "fastdrain-small")
 	o.outputFlags.register(cmd, "uflip", "json: uflip.json's document; csv: uflip.csv's table; the device state is --format-device",
@@ -179,23 +186,14 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 	return spec, int64(sz), spec.Validate()
 }
 
-// goType matches the " in type uflip.X" the YAML decoder appends to unknown-field errors.
-var goType = regexp.MustCompile(` in type [A-Za-z0-9_.\[\]*]+`)
-
-// loadPlanSpec decodes the YAML plan spec in path over spec, rejecting unknown keys; the
-// error names the file (and, from the decoder, the line).
+// loadPlanSpec decodes the YAML plan spec in path over spec (uflip.DecodePlanSpec); the
+// error names the file and, from the decoder, the line.
 func loadPlanSpec(path string, spec *uflip.PlanSpec) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("--plan: %w", err)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(spec); err != nil && !errors.Is(err, io.EOF) {
-		// The decoder names lines and keys; drop the Go type names it adds.
-		return fmt.Errorf("--plan %s: %s", path, goType.ReplaceAllString(err.Error(), ""))
-	}
-	if err := spec.Validate(); err != nil {
+	if err := uflip.DecodePlanSpec(b, spec); err != nil {
 		return fmt.Errorf("--plan %s: %w", path, err)
 	}
 	return nil
@@ -230,7 +228,8 @@ func (o *uflipOptions) devices() ([]*uflipDevice, error) {
 		wasted0 := m.SSD.FW.FTL().Stats.Wasted
 		devs = append(devs, &uflipDevice{name: preset, dev: raw, eng: m.Eng, capacity: raw.Capacity(), close: m.Eng.Close,
 			fwStats: func() firmware.Stats { return m.SSD.FW.Stats }, ftl: m.SSD.FW.FTL,
-			ssd: func() *runner.Result { return runner.MachineStats(m, preset, wasted0) }})
+			ssd: func() *runner.Result { return runner.MachineStats(m, preset, wasted0) },
+			cut: func() (*firmware.PowerLossReport, *firmware.Recovery, error) { return runner.CutOutcome(m) }})
 		return nil
 	}
 	if o.target != "" {
@@ -284,11 +283,18 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 			d.close()
 		}
 	}()
-	capacity := span
 	for _, d := range devs {
-		capacity = min(capacity, d.capacity)
+		if span > d.capacity {
+			// The plan covers --span on every device: a smaller device is not a smaller plan.
+			given := o.span
+			if !o.spanSet {
+				given += " (the default)"
+			}
+			return fmt.Errorf("--span %s: larger than device %s (%d bytes = %v); give --span %v or less",
+				given, d.name, d.capacity, sim.Size(d.capacity), sim.Size(d.capacity))
+		}
 	}
-	plan, err := uflip.NewPlan(spec, capacity)
+	plan, err := uflip.NewPlan(spec, span)
 	if err != nil {
 		return err
 	}
@@ -308,6 +314,11 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 			return fmt.Errorf("%s: %w", d.name, err)
 		}
 		d.points = uflip.Points(plan, d.runs)
+		if d.powerLoss != nil {
+			st := plan.Steps[d.cutStep]
+			fmt.Fprintf(w, "%s; on %s the cut stopped step %d of %d (%s): the runs below are those completed before it\n",
+				runner.CutLine(d.powerLoss), d.name, d.cutStep+1, len(plan.Steps), st.Label)
+		}
 		if err := runTable(w, d, spec.Auto.On()); err != nil {
 			return err
 		}
@@ -336,6 +347,12 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 				if err := ssd.StatsCSV().SaveCSV(filepath.Join(dir, "stats.csv")); err != nil {
 					return err
 				}
+			}
+		}
+		if d.powerLoss != nil {
+			fmt.Fprintln(w)
+			if err := d.powerLossTable().WriteText(w); err != nil {
+				return err
 			}
 		}
 	}
@@ -437,6 +454,14 @@ func (o *uflipOptions) execute(d *uflipDevice, plan *uflip.Plan, traceLabel stri
 	if runErr != nil {
 		return runErr
 	}
+	if d.cut != nil {
+		pl, rec, err := d.cut()
+		if err != nil {
+			return err
+		}
+		// A cut stops the plan in step res.Steps; the runs completed before it are kept.
+		d.powerLoss, d.recovery, d.cutStep = pl, rec, res.Steps
+	}
 	d.runs = res.Runs
 	if iw == nil {
 		return nil
@@ -448,6 +473,11 @@ func (o *uflipOptions) execute(d *uflipDevice, plan *uflip.Plan, traceLabel stri
 		return err
 	}
 	return report.WriteFile(filepath.Join(dir, "runs.csv"), func(w io.Writer) error { return uflip.WriteRunCSV(w, res.Runs) })
+}
+
+// powerLossTable is what d's power cut did and what recovery found (runner's table).
+func (d *uflipDevice) powerLossTable() *report.Table {
+	return (&runner.Result{Label: d.name, PowerLoss: d.powerLoss, Recovery: d.recovery}).PowerLossTable()
 }
 
 // runTable prints one row per run (with the automatic rule's choice when it is on).

@@ -79,6 +79,9 @@ func uflipDeviceFields(d *uflipDevice, counts func(*uflip.RunStats) (int64, int6
 		}
 		f = append(f, report.Field{Key: "ssd_stats", Value: d.ssd().StatValues()})
 	}
+	if d.powerLoss != nil {
+		f = append(f, report.Field{Key: "power_loss", Value: d.powerLossTable()})
+	}
 	if findings {
 		fs := make([]report.Fields, len(d.findings))
 		for i, fd := range d.findings {

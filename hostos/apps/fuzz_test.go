@@ -19,6 +19,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add("ungzip:\n  output_rate: 100MB/s\n  open_loop_rate: 200MB/s\n")
 	f.Add("x: &a 1KB\nungzip:\n  write_size: *a\n")
 	f.Add("apache_u: [1, 2]\n")
+	f.Add("apache_u:\n  clients: 2.5\ndb_s: ~\n")
 	f.Fuzz(func(t *testing.T, doc string) {
 		s, err := Decode(strings.NewReader(doc), "fuzz.yaml")
 		if err != nil {
@@ -39,6 +40,7 @@ func FuzzDecodeScenario(f *testing.F) {
 	f.Add("name: a\napps: [db-s, ungzip]\nduration: 5s\n")
 	f.Add("name: a\napps: [db-s]\nwarmup: 1s\nseed: 9\n")
 	f.Add("name: [x]\n")
+	f.Add("name: a\napps: [db-s]\nseed: 1.5\nwarmup:\n")
 	f.Fuzz(func(t *testing.T, doc string) {
 		sc, err := DecodeScenario(strings.NewReader(doc), "fuzz.yaml")
 		if err != nil {

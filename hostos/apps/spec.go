@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/internal/yamlcheck"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -99,10 +100,21 @@ func Decode(r io.Reader, filename string) (Spec, error) {
 	return s, nil
 }
 
-// decodeStrict decodes data into v with unknown keys rejected, rewriting yaml.v3's
-// messages as "file:line: unknown key "k"" and a bad unit string as
-// "file:line: root.path.key: message".
+// decodeStrict decodes data into v with unknown keys, nulls and fractional counts rejected
+// (internal/yamlcheck), rewriting yaml.v3's messages as "file:line: unknown key "k"" and a
+// bad unit string as "file:line: root.path.key: message".
 func decodeStrict(data []byte, v any, filename, root string) error {
+	// What the decoder would take silently — a null keeping the default, a fraction
+	// truncated for a count — is refused first (unknown keys are the decoder's to report).
+	var silent []error
+	for _, p := range yamlcheck.Check(data, reflect.TypeOf(v).Elem(), root) {
+		if p.Kind != yamlcheck.UnknownKey {
+			silent = append(silent, fmt.Errorf("%s:%d: %s", filename, p.Line, p.Msg))
+		}
+	}
+	if len(silent) > 0 {
+		return errors.Join(silent...)
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	err := dec.Decode(v)

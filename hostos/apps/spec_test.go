@@ -73,6 +73,9 @@ func TestDecodeRejectsUnknownKeys(t *testing.T) {
 		{"apache_f:\n  classes:\n    - {percent: 100, min: 1k, max: 2}\n", `apps.yaml:3: apps.apache_f.classes[0].min: size "1k"`},
 		{"x: &a 1KB\nungzip:\n  write_size: *a\n", `apps.yaml:1: apps.ungzip.write_size: size "1KB"`},
 		{"x: 1\n", `apps.yaml:1: unknown key "x"`},
+		// Issue 38: a fractional count and a null section were taken silently.
+		{"apache_u:\n  clients: 2.5\n", `apps.yaml:2: apps.apache_u.clients: 2.5 is not a whole number`},
+		{"db_s: ~\n", `apps.yaml:1: apps.db_s: the section is empty (null)`},
 	} {
 		_, err := Decode(strings.NewReader(tc.doc), "apps.yaml")
 		require.Error(t, err, tc.doc)

@@ -54,7 +54,7 @@ func ParseRate(s string) (Rate, error) {
 		}
 		return Rate(v * u.scale), nil
 	}
-	return 0, fmt.Errorf("rate %q: missing or unknown unit (want B/s, kB/s, MB/s, GB/s, KiB/s, MiB/s or GiB/s)", s)
+	return 0, sim.UnitError("rate", s, "B/s, kB/s, MB/s, GB/s, KiB/s, MiB/s or GiB/s")
 }
 
 // String formats r in the largest decimal or binary unit that shows it exactly.

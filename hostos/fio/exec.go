@@ -78,11 +78,31 @@ func (r *JobResult) Dir(op uflip.Op) *DirStats {
 
 // Run runs jobs side by side on dev (fio runs a file's jobs concurrently), capacity bytes
 // large, from process p, and returns one result per job when all have finished, its
-// copies' results merged (and kept in Copies). Each copy
-// of a job has its own Generator and IODepth worker processes; a worker takes the next IO,
-// submits it and waits for it, so up to IODepth IOs of a copy are outstanding. The first
-// device error stops the failing worker and is returned.
+// copies' results merged (and kept in Copies): Start, then Wait. The first device error
+// stops the failing worker and is returned.
 func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult, error) {
+	x, err := Start(p.Engine(), dev, capacity, jobs)
+	if err != nil {
+		return nil, err
+	}
+	x.Wait(p)
+	return x.Results(), x.Err()
+}
+
+// Execution is a run of a file's jobs in progress (Start).
+type Execution struct {
+	copies   [][]JobResult // per job, its copies' results as the workers go
+	left     int           // workers not finished
+	inflight int           // IOs submitted and not completed
+	done     sim.Signal
+	firstErr error
+}
+
+// Start begins running jobs side by side on dev, capacity bytes large, on eng and returns
+// at once. Each copy of a job has its own Generator and IODepth worker processes; a worker
+// takes the next IO, submits it and waits for it, so up to IODepth IOs of a copy are
+// outstanding. The jobs are checked first (a Generator each).
+func Start(eng *sim.Engine, dev uflip.Device, capacity int64, jobs []Job) (*Execution, error) {
 	type copyGen struct {
 		job, copy int
 		g         *Generator
@@ -97,49 +117,66 @@ func Run(p *sim.Proc, dev uflip.Device, capacity int64, jobs []Job) ([]JobResult
 			gens = append(gens, copyGen{i, k, g})
 		}
 	}
-	res := make([]JobResult, len(jobs))
+	now := eng.Now()
+	x := &Execution{copies: make([][]JobResult, len(jobs))}
 	for i, j := range jobs {
-		res[i].Copies = make([]JobResult, j.NumJobs)
-		for k := range res[i].Copies {
-			c := JobResult{Name: j.Name, Start: p.Now(), End: p.Now(), MeasureStart: p.Now() + j.StartDelay + j.RampTime}
+		x.copies[i] = make([]JobResult, j.NumJobs)
+		for k := range x.copies[i] {
+			c := JobResult{Name: j.Name, Start: now, End: now, MeasureStart: now + j.StartDelay + j.RampTime}
 			c.Read.Lat.Name = j.Name + "/read"
 			c.Write.Lat.Name = j.Name + "/write"
 			c.Flush.Lat.Name = j.Name + "/flush"
-			res[i].Copies[k] = c
+			x.copies[i][k] = c
 		}
 	}
-	var (
-		done     sim.Signal
-		left     int
-		firstErr error
-	)
 	for c, cg := range gens {
 		j := jobs[cg.job]
-		r := &res[cg.job].Copies[cg.copy]
+		r := &x.copies[cg.job][cg.copy]
 		for w := range int(j.IODepth) {
-			left++
+			x.left++
 			name := fmt.Sprintf("fio/%s/%d/w%d", j.Name, c, w)
-			p.Engine().Spawn(name, func(q *sim.Proc) {
+			eng.Spawn(name, func(q *sim.Proc) {
 				if j.StartDelay > 0 {
 					q.Sleep(j.StartDelay)
 				}
-				if err := worker(q, dev, cg.g, r, j.WriteLatLog != ""); err != nil && firstErr == nil {
-					firstErr = fmt.Errorf("%s: %w", name, err)
+				if err := x.worker(q, dev, cg.g, r, j.WriteLatLog != ""); err != nil && x.firstErr == nil {
+					x.firstErr = fmt.Errorf("%s: %w", name, err)
 				}
-				left--
-				done.Notify()
+				x.left--
+				x.done.Notify()
 			})
 		}
 	}
-	for left > 0 {
-		p.Wait(&done)
+	return x, nil
+}
+
+// Wait blocks p until every worker has finished.
+func (x *Execution) Wait(p *sim.Proc) {
+	for x.left > 0 {
+		p.Wait(&x.done)
 	}
-	for i := range res {
-		copies := res[i].Copies
+}
+
+// Finished reports whether every worker has finished.
+func (x *Execution) Finished() bool { return x.left == 0 }
+
+// InFlight returns the IOs submitted and not completed: at a power cut that stopped the
+// jobs (firmware.power_loss.cut_at), those that never completed.
+func (x *Execution) InFlight() int { return x.inflight }
+
+// Err returns the first device error, if any.
+func (x *Execution) Err() error { return x.firstErr }
+
+// Results returns one result per job, its copies' results merged (and kept in Copies), of
+// the IOs completed so far: the jobs' results once Finished, or what they did before a
+// power cut stopped them.
+func (x *Execution) Results() []JobResult {
+	res := make([]JobResult, len(x.copies))
+	for i, copies := range x.copies {
 		res[i] = MergeResults(copies)
 		res[i].Copies = copies
 	}
-	return res, firstErr
+	return res
 }
 
 // describeIOError returns a device's I/O error in words and its errno: the block layer's
@@ -159,7 +196,7 @@ func describeIOError(err error) (string, int) {
 // worker issues IOs from g one at a time until the generator is done, or until an I/O
 // error stops the job's copy (recorded in r; the copy's other workers stop at their next
 // IO). Any other error is returned.
-func worker(q *sim.Proc, dev uflip.Device, g *Generator, r *JobResult, log bool) error {
+func (x *Execution) worker(q *sim.Proc, dev uflip.Device, g *Generator, r *JobResult, log bool) error {
 	for {
 		if r.Err != "" {
 			return nil
@@ -169,7 +206,9 @@ func worker(q *sim.Proc, dev uflip.Device, g *Generator, r *JobResult, log bool)
 			return nil
 		}
 		submit := q.Now()
+		x.inflight++
 		lat, err := dev.Do(q, io.Op, io.Offset, io.Size)
+		x.inflight--
 		if err != nil && errors.Is(err, uflip.ErrIO) {
 			if r.Err == "" {
 				r.Err, r.Errno = describeIOError(err)

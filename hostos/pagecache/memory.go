@@ -1,28 +1,21 @@
 package pagecache
 
-import "unsafe"
+import (
+	"unsafe"
 
-// MemoryBytes returns the most heap the page cache of spec takes while files on a device
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// MemoryBytes returns the most memory the page cache of spec takes while files on a device
 // of devicePages 4 KiB pages are used: a frame record per page of memory it may cache,
-// (Memory − Reserved) / 4 KiB of them (the frame table grows to that as pages are cached,
-// by appending, whose last doubling is counted), and each file's page table, 4 bytes a
-// file page, for files that together span at most the device. The cached data itself is
-// not held: the model keeps no page contents.
+// (Memory − Reserved) / 4 KiB of them, in a table grown by appending to its final size
+// (sim.AppendBytes), and the files' page tables, 4 bytes a cached file page, for as many
+// file pages as the cache holds (a run's files may span the whole device, but their page
+// tables grow only where pages are cached). The cached data itself is not held: the model
+// keeps no page contents.
 func (s Spec) MemoryBytes(devicePages int64) int64 {
-	frames := int64(s.Memory-s.Reserved) / PageSize
-	if frames < 0 {
-		frames = 0
-	}
+	frames := max(0, int64(s.Memory-s.Reserved)/PageSize)
 	return int64(unsafe.Sizeof(Cache{})) +
-		pow2(frames)*int64(unsafe.Sizeof(frame{})) +
-		devicePages*int64(unsafe.Sizeof(int32(0)))
-}
-
-// pow2 returns the least power of two at or above n (1 for n ≤ 1).
-func pow2(n int64) int64 {
-	p := int64(1)
-	for p < n {
-		p *= 2
-	}
-	return p
+		sim.AppendBytes(frames, int64(unsafe.Sizeof(frame{}))) +
+		min(frames, devicePages)*int64(unsafe.Sizeof(int32(0)))
 }

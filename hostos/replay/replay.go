@@ -119,6 +119,21 @@ func (r *Replay) Err() error { return r.err }
 // Inflight returns the number of requests in flight.
 func (r *Replay) Inflight() int { return r.inflight }
 
+// Stop ends an unfinished replay where it stands, for a device that lost power (a
+// scripted cut, firmware.power_loss.cut_at): the requests in flight will never complete
+// and are counted in Result.Unfinished, nothing more is issued, the records written so far
+// are flushed and Finished becomes true. The Result is then that of the requests completed
+// before the stop. Call it once the engine has stopped; a finished replay is left as it is.
+func (r *Replay) Stop() {
+	if r.finished {
+		return
+	}
+	r.ended = true
+	r.have = false
+	r.res.Unfinished = int64(r.inflight)
+	r.finish()
+}
+
 // HandleEvent is the timer: the next request is due. It implements sim.Handler.
 func (r *Replay) HandleEvent(*sim.Event) {
 	r.armed = false

@@ -28,6 +28,10 @@ type Result struct {
 	Errors    int64                 // requests the device completed with an error
 	DeviceErr error                 // the first of those errors
 
+	// Unfinished counts the requests in flight when the replay was stopped (Replay.Stop: the
+	// device lost power); they never completed and are in no other count.
+	Unfinished int64
+
 	Late     int64         // Timed: requests issued after their trace time
 	Lateness sim.Histogram // Timed: how late they were issued
 	Peak     int           // most requests in flight at once

@@ -46,6 +46,9 @@ type RunStats struct {
 type Result struct {
 	Runs []RunStats
 	IOs  []IORecord // empty when the executor has an IOSink
+	// Steps counts the plan steps RunPlan has completed: when a power cut stops the plan
+	// (firmware.power_loss.cut_at), Steps is the index of the step it stopped in.
+	Steps int
 }
 
 // Executor runs uFLIP steps against a Device as simulated processes. Each stream issues its
@@ -84,6 +87,7 @@ func (x *Executor) RunPlan(p *sim.Proc, plan *Plan, res *Result) error {
 		if err := x.Step(p, plan.Capacity, st, res); err != nil {
 			return err
 		}
+		res.Steps++
 	}
 	return nil
 }

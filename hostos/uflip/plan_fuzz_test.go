@@ -1,11 +1,8 @@
 package uflip
 
 import (
-	"bytes"
 	"fmt"
 	"testing"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // FuzzPlan fuzzes uFLIP plans: a plan spec given as YAML over DefaultPlanSpec (the field
@@ -30,17 +27,13 @@ func FuzzPlan(f *testing.F) {
 		{"align: 131072\n", 100000},
 		{"auto: {rel_err: 0.05, min: 100}\nbenches: [granularity]\n", 16 << 20},
 		{"auto: {rel_err: 1.5, min: 7}\n", 16 << 20},
+		{"nb_run: 2.5\nio_count: ~\n", 16 << 20},
 	} {
 		f.Add([]byte(s.doc), s.cap)
 	}
 	f.Fuzz(func(t *testing.T, doc []byte, capacity int64) {
 		spec := DefaultPlanSpec()
-		dec := yaml.NewDecoder(bytes.NewReader(doc))
-		dec.KnownFields(true)
-		if err := dec.Decode(&spec); err != nil && len(bytes.TrimSpace(doc)) > 0 {
-			return
-		}
-		if spec.Validate() != nil {
+		if err := DecodePlanSpec(doc, &spec); err != nil {
 			return
 		}
 		plan, err := NewPlan(spec, capacity)
@@ -86,9 +79,7 @@ func FuzzPlan(f *testing.F) {
 // such as "benches: [mix]" plans 6 pairs × 3 ratios = 18 mix runs and nothing else.
 func TestFuzzPlanSeedsDecode(t *testing.T) {
 	spec := DefaultPlanSpec()
-	dec := yaml.NewDecoder(bytes.NewReader([]byte("benches: [mix]\nratios: [0, 1, 3]\nformat: none\nrun_pause: 1ms\n")))
-	dec.KnownFields(true)
-	if err := dec.Decode(&spec); err != nil {
+	if err := DecodePlanSpec([]byte("benches: [mix]\nratios: [0, 1, 3]\nformat: none\nrun_pause: 1ms\n"), &spec); err != nil {
 		t.Fatal(err)
 	}
 	plan, err := NewPlan(spec, 1<<30)
