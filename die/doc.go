@@ -20,5 +20,5 @@
 // rate, an ECC verdict and read-retry steps (readerrors.go); the die reports the outcome in
 // Failed and ReadRetries and the channel carries it in the transaction.
 //
-// Timing defaults are the 2D TLC numbers of FACTS.md §3.4 (SimpleSSD LatencyTLC.cc).
+// Timing defaults are the 2D TLC numbers of docs/sources.md §3.4 (SimpleSSD LatencyTLC.cc).
 package die

@@ -29,7 +29,7 @@ type Claim struct {
 	Missing   bool    `json:"missing"` // the runs needed were not made
 	// NotEngaged names the mechanism the claim is about that never engaged in the runs (no
 	// foreground eviction, no dirty-ratio switch, a buffer that never filled): the measured
-	// value then says nothing about the claim (DESIGN.md "Decisions after the first
+	// value then says nothing about the claim (docs/design.md "Decisions after the first
 	// measurements"). Empty when every mechanism engaged.
 	NotEngaged string `json:"not_engaged,omitempty"`
 	// Engaged lists the mechanisms that engaged in some apps' runs only ("fd-ftl:

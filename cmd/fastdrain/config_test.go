@@ -33,7 +33,7 @@ func TestConfigShowGolden(t *testing.T) {
 func TestConfigDiff(t *testing.T) {
 	out, err := run("config", "diff", "tiny/vanilla", "tiny/fd")
 	require.NoError(t, err)
-	// Vanilla and FD differ exactly in the three mechanisms of DESIGN.md's variant table.
+	// Vanilla and FD differ exactly in the three mechanisms of docs/design.md's variant table.
 	require.Equal(t, "firmware.buffer.policy: vanilla → fastdrain\n"+
 		"firmware.ftl.allocator: sequential → latency-aware\n"+
 		"host.pagecache.fastdrain.adaptive: false → true\n", out)

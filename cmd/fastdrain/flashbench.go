@@ -57,7 +57,7 @@ func (fb *flashbenchFlags) register(cmd *cobra.Command) {
 	f.IntVar(&fb.blocks, "blocks", d.Channel.Die.BlocksPerPlane, "blocks per plane")
 	f.IntVar(&fb.pages, "pages", d.Channel.Die.PagesPerBlock, "pages per block")
 	f.IntVar(&fb.pageSz, "page-size", d.Channel.Die.PageSize, "page size in bytes")
-	f.StringVar(&fb.flash, "flash", "tlc", "flash type: slc, mlc or tlc (timings from FACTS.md §3.4)")
+	f.StringVar(&fb.flash, "flash", "tlc", "flash type: slc, mlc or tlc (timings from docs/sources.md §3.4)")
 	f.StringVar(&fb.iface, "onfi", d.Channel.ONFI.Interface.String(), "ONFI interface: sdr, nv-ddr, nv-ddr2 or nv-ddr3")
 	f.IntVar(&fb.mode, "onfi-mode", d.Channel.ONFI.Mode, "ONFI timing mode")
 	f.StringVar(&fb.policy, "policy", d.Channel.Policy.String(), "channel arbitration: fifo or read-first")

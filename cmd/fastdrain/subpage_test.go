@@ -10,7 +10,7 @@ import (
 // TestSubPagePresetsRun: mqsim-ref (8 KiB flash pages, two 4 KiB mapping units a page) runs
 // whole-system scenarios with every page read back as written, and replays a trace on a
 // preconditioned device; the same array with 16 KiB pages (four units a page, as current
-// TLC NAND: FACTS.md §3.4) runs too. Flushes pad pages, which the statistics table shows.
+// TLC NAND: docs/sources.md §3.4) runs too. Flushes pad pages, which the statistics table shows.
 func TestSubPagePresetsRun(t *testing.T) {
 	for _, set := range [][]string{nil, {"--set", "flash.die.page_size=16384"}} {
 		args := append([]string{"run", "--preset", "mqsim-ref", "--duration", "100ms", "--no-files", "--check-data"}, set...)

@@ -64,7 +64,7 @@ func newUflip() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "uflip",
 		Short: "Run uFLIP micro-benchmarks on a simulated platform or on a real file/device",
-		Long: `uflip plans uFLIP's micro-benchmarks (UFLIP.md: granularity, alignment, locality,
+		Long: `uflip plans uFLIP's micro-benchmarks (docs/sources.md §12: granularity, alignment, locality,
 partitioning, order, parallelism, mix, pause, bursts) over --span bytes of the device, with
 the methodology (device state enforcement, IOIgnore, IOCount, NbRun, pauses between runs,
 experiment ordering), runs them through the direct I/O path at one outstanding IO per stream,

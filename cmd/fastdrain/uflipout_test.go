@@ -65,7 +65,7 @@ type uflipDocJSON struct {
 }
 
 // TestUflipFormats: --format json and csv hold the runs of the text table as numbers. With
-// --io-divisor 64 uFLIP's IOCounts (SR 128, RR 256, SW 1024, RW 5116; UFLIP.md) become 2, 4,
+// --io-divisor 64 uFLIP's IOCounts (SR 128, RR 256, SW 1024, RW 5116; docs/sources.md §12) become 2, 4,
 // 16 and 79 (5116/64 = 79.9, rounded down) and RW's IOIgnore 50/64 = 0, so every run of
 // the granularity benchmark (11 IO sizes 512 B … 512 KiB × 4 bases = 44 runs, one stream)
 // issues and counts io_count IOs. The JSON's means are runs.csv's picoseconds / 10⁶, the

@@ -42,7 +42,7 @@ func (p *Plan) Runs(b Bench) []Step {
 	return out
 }
 
-// Ordering groups (UFLIP.md, Methodology 3): read-only experiments first, then random
+// Ordering groups (docs/sources.md §12, Methodology 3): read-only experiments first, then random
 // writes over the whole device, then sequential writes on fresh focused areas, then mixes,
 // partitioning/parallelism and order.
 const (
@@ -72,7 +72,7 @@ type planner struct {
 // NewPlan builds the plan of spec for a device of capacity bytes: every selected
 // micro-benchmark's run points, scaled to the device, in the methodology's order, with a
 // format first and again whenever the fresh areas for sequential writes would run past the
-// end of the device (UFLIP.md, Methodology 1 and 3). Points that do not fit the device
+// end of the device (docs/sources.md §12, Methodology 1 and 3). Points that do not fit the device
 // (a target larger than it) are left out.
 //
 // Targets: reads and random writes use the whole device from offset 0 (cut into D slices for

@@ -64,7 +64,7 @@ func TestImportMQSimDefault(t *testing.T) {
 		"flash.die.t_read.lsb":           "75us",
 		"flash.die.t_prog.msb":           "750us", // 750000 ns
 		"flash.die.t_erase":              "3.8ms", // 3800000 ns
-		"flash.onfi.mode":                "6",     // NV-DDR2 at 333 MT/s is timing mode 6 (FACTS.md §3.1)
+		"flash.onfi.mode":                "6",     // NV-DDR2 at 333 MT/s is timing mode 6 (docs/sources.md §3.1)
 		"flash.die.page_size":            "8192",  // Page_Capacity
 		"firmware.buffer.pages":          "65536", // 268435456 B / 4096 B
 		"firmware.ftl.gc_threshold":      "103",   // ⌈0.05 × 2048⌉ = ⌈102.4⌉
