@@ -48,7 +48,8 @@ type Channel struct {
 	candWays bitset.Set
 
 	actCmd, actIn, actOut sim.Activity
-	slots                 int // stamps per page (spec.Die.StampsPerPage), kept to spare Submit a copy of the spec
+	slots                 int  // stamps per page (spec.Die.StampsPerPage), kept to spare Submit a copy of the spec
+	twoPass               bool // the dies program in two passes: some programs send data again
 
 	busBusy         bool   // a bus phase is running (its end event is pending)
 	dispatchPending bool   // an evDispatch event is scheduled
@@ -74,7 +75,8 @@ func New(eng *sim.Engine, name string, spec Spec) (*Channel, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Channel{name: name, eng: eng, spec: spec, slots: spec.Die.StampsPerPage()}
+	c := &Channel{name: name, eng: eng, spec: spec, slots: spec.Die.StampsPerPage(),
+		twoPass: spec.Die.ProgramScheme() == die.TwoPass}
 	c.bus = sim.NewResource(name)
 	c.actCmd = c.bus.Activity("command")
 	c.actIn = c.bus.Activity("data-in")

@@ -47,7 +47,7 @@ func prog(d int, a die.Addr, stamp uint64, done sim.Handler) *Transaction {
 }
 
 func read(d int, a die.Addr, done sim.Handler) *Transaction {
-	return &Transaction{Kind: Read, Die: d, Addrs: []die.Addr{a}, Stamps: make([]uint64, 0, 1), Done: done}
+	return &Transaction{Kind: Read, Die: d, Addrs: []die.Addr{a}, Stamps: make([]uint64, 0, 1), Done: done, MaySuspend: true}
 }
 
 // fillTo programs pages 0 … n-1 of plane 0 block 0 of die d and runs until they are done.
@@ -160,20 +160,28 @@ func TestMultiPlane(t *testing.T) {
 	require.Equal(t, at, eng.Now())
 }
 
-// TestSuspendMovesProgramEnd: with program suspend on (tSuspend 20 µs, tResume 30 µs), a
-// read on the die of a running MSB program suspends it and delays its end by 20 + 58 + 30
-// = 108 µs.
-func TestSuspendMovesProgramEnd(t *testing.T) {
+// suspendRun runs an MSB program (page 12) on die 0 with program suspend on (tSuspend 20
+// µs, tResume 30 µs) and, 1,000 µs after it, a read of page 2 that may suspend it or not.
+func suspendRun(t *testing.T, maySuspend bool) (c *Channel, t0 sim.Time, pg, r *Transaction) {
 	eng, c := newChannel(t, func(s *Spec) {
 		s.Die.Suspend, s.Die.TSuspend, s.Die.TResume = true, 20*us, 30*us
 	})
 	fillTo(eng, c, 0, 12)
-	t0 := eng.Now()
-	pg := prog(0, die.Addr{Page: 12}, 77, nil)
-	r := read(0, die.Addr{Page: 2}, nil)
+	t0 = eng.Now()
+	pg = prog(0, die.Addr{Page: 12}, 77, nil)
+	r = read(0, die.Addr{Page: 2}, nil)
+	r.MaySuspend = maySuspend
 	eng.At(t0, func() { c.Submit(pg) })
 	eng.At(t0+1000*us, func() { c.Submit(r) })
 	eng.Run()
+	return c, t0, pg, r
+}
+
+// TestSuspendMovesProgramEnd: with program suspend on (tSuspend 20 µs, tResume 30 µs), a
+// read on the die of a running MSB program suspends it and delays its end by 20 + 58 + 30
+// = 108 µs.
+func TestSuspendMovesProgramEnd(t *testing.T) {
+	c, t0, pg, r := suspendRun(t, true)
 	// Read: command at 1,000 µs (275 ns), suspend 20 µs, tR 58 µs, data-out.
 	require.Equal(t, t0+1000*us+readCmd, r.ArrayStart)
 	require.Equal(t, t0+1000*us+readCmd+78*us, r.ArrayEnd)
@@ -182,6 +190,19 @@ func TestSuspendMovesProgramEnd(t *testing.T) {
 	// Program: 5,001 µs of tPROG plus 108 µs.
 	require.Equal(t, t0+progBus+5001*us+108*us, pg.Completed)
 	require.Equal(t, int64(1), c.Die(0).Stats().Suspends)
+	require.True(t, r.Suspended)
+	require.False(t, pg.Suspended)
+}
+
+// TestSuspendNeedsMaySuspend: the same read without MaySuspend (a read the flash scheduler
+// does not let suspend, such as GC's) waits for the program: its command goes on the bus
+// when the program's 5,001 µs tPROG ends, and the program is not delayed.
+func TestSuspendNeedsMaySuspend(t *testing.T) {
+	c, t0, pg, r := suspendRun(t, false)
+	require.Equal(t, t0+progBus+5001*us, pg.Completed)
+	require.Equal(t, pg.Completed+readCmd, r.ArrayStart)
+	require.False(t, r.Suspended)
+	require.Zero(t, c.Die(0).Stats().Suspends)
 }
 
 // TestPolicy: a program to die 0 and a read to die 1 submitted at the same instant, program

@@ -86,8 +86,8 @@ func (c *Channel) candidate(w *way, now sim.Time) *Transaction {
 	return nil
 }
 
-// startable reports whether tx's die can take it now: the die is free, or tx is a read and
-// the die's program or erase can be suspended for it.
+// startable reports whether tx's die can take it now: the die is free, or tx is a read
+// allowed to suspend (MaySuspend) and the die's program or erase can be suspended for it.
 func (c *Channel) startable(w *way, tx *Transaction, now sim.Time) bool {
 	if w.reader != nil {
 		return false
@@ -95,7 +95,7 @@ func (c *Channel) startable(w *way, tx *Transaction, now sim.Time) bool {
 	if w.owner == nil {
 		return true
 	}
-	return tx.Kind == Read && w.owner.Kind != Read && w.die.Suspendable(now)
+	return tx.Kind == Read && tx.MaySuspend && w.owner.Kind != Read && w.die.Suspendable(now)
 }
 
 // before orders two candidates: under ReadFirst reads come first; then submission order.
@@ -127,8 +127,10 @@ func (c *Channel) startIssue(tx *Transaction, now sim.Time) {
 	w := &c.ways[tx.Die]
 	if w.owner == nil {
 		w.owner = tx
+		tx.Suspended = false
 	} else {
 		w.reader = tx // suspends the owner's program or erase (startable checked it)
+		tx.Suspended = true
 	}
 	c.noteWay(tx.Die) // pick popped tx from its queue
 	tx.BusStart = now
@@ -144,6 +146,9 @@ func (c *Channel) startIssue(tx *Transaction, now sim.Time) {
 		c.bus.Occupy(now, end, c.actCmd)
 	case Program:
 		x := c.xfer(tx)
+		if c.twoPass { // a word line's last page sends the fine pass's data again (die.Spec.ResendBytes)
+			x += c.spec.ONFI.Transfer(c.spec.Die.ResendBytes(tx.Addrs[0].Page))
+		}
 		cmdStart := now
 		for p := range n {
 			end += c.progSetup[n][p]
@@ -262,6 +267,9 @@ func (c *Channel) complete(tx *Transaction, now sim.Time) {
 	case Program:
 		c.stats.Programs++
 		c.stats.BytesIn += b
+		if c.twoPass {
+			c.stats.BytesIn += int64(c.spec.Die.ResendBytes(tx.Addrs[0].Page) * len(tx.Addrs))
+		}
 	case Erase:
 		c.stats.Erases++
 	}

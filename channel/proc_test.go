@@ -63,7 +63,7 @@ func runMix(t *testing.T) []sim.Time {
 		eng.Spawn(c.Die(d).Name()+".reader", func(p *sim.Proc) {
 			rng := sim.NewRNG(1, p.Name())
 			w := &waker{}
-			tx := &Transaction{Die: d, Kind: Read, Done: w, Addrs: make([]die.Addr, 1)}
+			tx := &Transaction{Die: d, Kind: Read, Done: w, Addrs: make([]die.Addr, 1), MaySuspend: true}
 			for range 60 {
 				p.Sleep(sim.Time(50+rng.IntN(300)) * us)
 				if written == 0 {

@@ -44,6 +44,11 @@ type Transaction struct {
 	Bytes  int         // data bytes per plane on the bus (reads, programs); 0 = a full page
 	Done   sim.Handler // notified at completion with Event.Data = this *Transaction; may be nil
 	Tag    any         // the caller's; the channel never reads it
+	// MaySuspend lets a read suspend its die's running program or erase (when the die has
+	// suspend, die.Spec.Suspend, and Die.Suspendable allows it): the flash scheduler's
+	// decision, made per read (the firmware sets it on host reads). Without it a read waits
+	// for the die like any other transaction. Ignored for programs and erases.
+	MaySuspend bool
 
 	// Results, in simulated time.
 	Submitted  sim.Time // Submit was called
@@ -58,6 +63,9 @@ type Transaction struct {
 	// Retries is the read-retry steps a read took (each a tR and a data-out again, after
 	// the first data-out: die.ReadErrorSpec).
 	Retries int
+	// Suspended reports that the read started by suspending its die's program or erase
+	// (whose end moved later by the suspension: die.Die.Read).
+	Suspended bool
 
 	state     txState
 	retryLeft int          // read-retry steps still to run

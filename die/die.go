@@ -28,11 +28,11 @@ const ErasedStamp = ^uint64(0)
 // Stats counts the die's array operations. Reads and programs count pages (a two-plane read
 // is two), by page type; erases count blocks.
 type Stats struct {
-	Reads    [3]int64 // pages read, indexed by PageType
-	Programs [3]int64 // pages programmed, indexed by PageType
-	Erases   int64    // blocks erased
-	Suspends int64    // program/erase suspensions by reads
-	Skipped  int64    // pages passed over by programs of later pages (left erased)
+	Reads    [NumPageTypes]int64 // pages read, indexed by PageType
+	Programs [NumPageTypes]int64 // pages programmed, indexed by PageType
+	Erases   int64               // blocks erased
+	Suspends int64               // program/erase suspensions by reads
+	Skipped  int64               // pages passed over by programs of later pages (left erased)
 	// The read-error model (readerrors.go).
 	Retries       int64 // read-retry steps (each a tR)
 	Uncorrectable int64 // pages still uncorrectable after the last retry step
@@ -60,8 +60,8 @@ type Die struct {
 	planeBits uint64          // all ones with several planes (their resources are recorded), else 0
 
 	actRead, actErase, actSuspend sim.Activity
-	actProg                       [3]sim.Activity
-	tRead, tProg                  [3]sim.Time
+	actProg                       [NumPageTypes]sim.Activity
+	tRead, tProg                  [NumPageTypes]sim.Time
 	typeOf                        []PageType // page type per page index
 	k                             int        // stamps per page (Spec.StampsPerPage)
 
@@ -80,9 +80,12 @@ type Die struct {
 	opAct      sim.Activity // what it is doing
 	opPlanes   uint64       // bit p set when plane p takes part
 	opEnd      sim.Time     // when it ends; moves later with each suspension
-	opSuspends int          // suspensions so far
-	resumeAt   sim.Time     // when it last resumed (or will resume) after a suspension
-	readEnd    sim.Time     // end of the latest read's tR
+	opProg     bool         // it is a program (of page opPage of block opBlock[p] on each plane p in opPlanes)
+	opPage     int
+	opBlock    []int32
+	opSuspends int      // suspensions so far
+	resumeAt   sim.Time // when it last resumed (or will resume) after a suspension
+	readEnd    sim.Time // end of the latest read's tR
 
 	faults *faults // nil unless Spec.Faults can fail something
 	failed uint64  // planes whose part of the last program or erase failed, or whose last read is uncorrectable
@@ -116,9 +119,10 @@ func New(name string, spec Spec) (*Die, error) {
 		// which saves recording every interval twice.
 		d.planes = []*sim.Resource{d.array}
 	}
-	for _, pt := range []PageType{LSB, CSB, MSB} {
+	for _, pt := range []PageType{LSB, CSB, MSB, TSB} {
 		d.tRead[pt], d.tProg[pt] = spec.TRead.Of(pt), spec.TProg.Of(pt)
 	}
+	d.opBlock = make([]int32, spec.Planes)
 	d.typeOf = make([]PageType, spec.PagesPerBlock)
 	for pg := range d.typeOf {
 		d.typeOf[pg] = spec.PageType(pg)
@@ -142,6 +146,9 @@ func (d *Die) register(r *sim.Resource) {
 	d.actProg[CSB] = r.Activity("program-csb")
 	d.actProg[MSB] = r.Activity("program-msb")
 	d.actErase = r.Activity("erase")
+	if d.spec.Cell == QLC { // only QLC has top pages: other dies' utilization tables are unchanged
+		d.actProg[TSB] = r.Activity("program-tsb")
+	}
 	if d.spec.Faults.Read.Enabled() { // only with the model: utilization tables are unchanged without it
 		d.actRetry = r.Activity("retry")
 	}

@@ -70,7 +70,7 @@ func TestArrayLatencies(t *testing.T) {
 	require.Equal(t, 8*558*us, arr.BusyAt(now, arr.Activity("program-lsb")))
 	require.Equal(t, 4*2201*us, arr.BusyAt(now, arr.Activity("program-csb")))
 	require.Equal(t, 2*5001*us, arr.BusyAt(now, arr.Activity("program-msb")))
-	require.Equal(t, [3]int64{8, 4, 2}, d.Stats().Programs)
+	require.Equal(t, [NumPageTypes]int64{8, 4, 2, 0}, d.Stats().Programs)
 
 	wantRead := map[int]sim.Time{0: 58 * us, 6: 78 * us, 12: 107 * us}
 	for p, tr := range wantRead {
@@ -297,7 +297,7 @@ func TestOneShot(t *testing.T) {
 	require.Equal(t, 5001*us, end)
 	require.True(t, d.Complete(end))
 	require.Equal(t, 5001*us, d.Array().TotalBusyAt(end))
-	require.Equal(t, [3]int64{1, 1, 1}, d.Stats().Programs)
+	require.Equal(t, [NumPageTypes]int64{1, 1, 1, 0}, d.Stats().Programs)
 }
 
 // TestValidate checks that every problem is reported with its field.
@@ -354,7 +354,7 @@ t_erase: 3ms
 	require.NoError(t, s.Validate())
 	require.Equal(t, MLC, s.Cell)
 	require.Equal(t, sim.Time(820_620_000), s.TProg.LSB)
-	require.Error(t, yaml.Unmarshal([]byte("cell: qlc\n"), &s))
+	require.Error(t, yaml.Unmarshal([]byte("cell: plc\n"), &s))
 }
 
 // FuzzCellType checks the cell-type parser: whatever it accepts prints back unchanged.

@@ -121,9 +121,11 @@ func (d *Die) suspend(t, tR sim.Time, readPlanes uint64) sim.Time {
 // passed over stay erased and cannot be programmed until the block is erased: this is how
 // the skip-to-LSB allocator of FastDrain's prior work leaves CSB/MSB pages unused (counted
 // in Stats.Skipped). tPROG is that of the page
-// type. With OneShot, only a word line's last page starts the array (for its whole word
-// line, with that page type's tPROG); its earlier pages are latched in the page registers
-// and Program returns t.
+// type. Under a one-shot or two-pass scheme (scheme.go) only a word line's last page starts
+// the array, for its whole word line (and, two-pass, the previous word line's fine pass);
+// its earlier pages are latched in the page registers and Program returns t. Such a
+// program must not pass over pages inside a word line: it continues a partly loaded word
+// line, or starts a word line at its first page.
 //
 // With a fault model (Spec.Faults), a page's program may fail: the page is still consumed
 // (the write pointer moves past it; its content is not to be trusted) and Failed reports
@@ -142,6 +144,9 @@ func (d *Die) Program(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 				d.fail(t, "program of %v, but the block is full (not erased)", a)
 			}
 			d.fail(t, "program of %v, but the block's next free page is %d (pages must be programmed in order)", a, n)
+		} else if n < page && d.spec.ProgramScheme() != PageByPage && (n%d.spec.Bits() != 0 || page%d.spec.Bits() != 0) {
+			d.fail(t, "program of %v, but the block's next free page is %d: a %v word line's pages are loaded in order, none passed over",
+				a, n, d.spec.ProgramScheme())
 		}
 	}
 	for i, a := range addrs {
@@ -174,11 +179,16 @@ func (d *Die) Program(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 	}
 	pt := d.typeOf[page]
 	d.stats.Programs[pt] += int64(len(addrs))
-	if d.spec.OneShot && page%d.spec.Bits() != d.spec.Bits()-1 {
-		return t
+	tProg, starts := d.spec.wordLineProgram(page, d.tProg[pt])
+	if !starts {
+		return t // latched in the page registers until the word line's last page
 	}
-	end := t + d.tProg[pt]
+	end := t + tProg
 	d.begin(t, end, d.actProg[pt], mask)
+	d.opProg, d.opPage = true, page
+	for _, a := range addrs {
+		d.opBlock[a.Plane] = int32(a.Block)
+	}
 	return end
 }
 
@@ -234,7 +244,7 @@ func (d *Die) begin(t, end sim.Time, act sim.Activity, mask uint64) {
 	for m := mask & d.planeBits; m != 0; m &= m - 1 {
 		d.planes[bits.TrailingZeros64(m)].Begin(t, act)
 	}
-	d.opOpen, d.opAct, d.opPlanes, d.opEnd = true, act, mask, end
+	d.opOpen, d.opAct, d.opPlanes, d.opEnd, d.opProg = true, act, mask, end, false
 	d.opSuspends, d.resumeAt = 0, t
 }
 

@@ -7,8 +7,8 @@ import (
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// CellType is the number of bits per cell: SLC, MLC or TLC. In YAML it is "slc", "mlc" or
-// "tlc".
+// CellType is the number of bits per cell: SLC, MLC, TLC or QLC. In YAML it is "slc", "mlc",
+// "tlc" or "qlc".
 type CellType uint8
 
 // The cell types.
@@ -16,6 +16,7 @@ const (
 	SLC CellType = 1
 	MLC CellType = 2
 	TLC CellType = 3
+	QLC CellType = 4
 )
 
 // String returns the cell type's YAML name.
@@ -27,6 +28,8 @@ func (c CellType) String() string {
 		return "mlc"
 	case TLC:
 		return "tlc"
+	case QLC:
+		return "qlc"
 	}
 	return fmt.Sprintf("cell(%d)", uint8(c))
 }
@@ -36,17 +39,17 @@ func (c CellType) MarshalText() ([]byte, error) { return []byte(c.String()), nil
 
 // UnmarshalText implements encoding.TextUnmarshaler.
 func (c *CellType) UnmarshalText(b []byte) error {
-	for _, v := range []CellType{SLC, MLC, TLC} {
+	for _, v := range []CellType{SLC, MLC, TLC, QLC} {
 		if string(b) == v.String() {
 			*c = v
 			return nil
 		}
 	}
-	return fmt.Errorf("die cell type %q is not one of slc, mlc, tlc", b)
+	return fmt.Errorf("die cell type %q is not one of slc, mlc, tlc, qlc", b)
 }
 
-// PageType is the kind of a page in a multi-level cell: LSB, CSB (TLC only) or MSB. Every SLC
-// page is LSB.
+// PageType is the kind of a page in a multi-level cell: LSB, CSB (TLC and QLC), MSB, or TSB
+// (the top page, QLC only). Every SLC page is LSB.
 type PageType uint8
 
 // The page types.
@@ -54,6 +57,10 @@ const (
 	LSB PageType = 0
 	CSB PageType = 1
 	MSB PageType = 2
+	TSB PageType = 3 // QLC's fourth (top) page
+
+	// NumPageTypes is the number of page types; arrays indexed by PageType have this length.
+	NumPageTypes = 4
 )
 
 // String returns "lsb", "csb" or "msb".
@@ -65,6 +72,8 @@ func (p PageType) String() string {
 		return "csb"
 	case MSB:
 		return "msb"
+	case TSB:
+		return "tsb"
 	}
 	return fmt.Sprintf("pagetype(%d)", uint8(p))
 }
@@ -74,6 +83,7 @@ type PerType struct {
 	LSB sim.Time `yaml:"lsb"`
 	CSB sim.Time `yaml:"csb"`
 	MSB sim.Time `yaml:"msb"`
+	TSB sim.Time `yaml:"tsb,omitempty"` // QLC only
 }
 
 // Of returns the latency of page type p.
@@ -83,6 +93,8 @@ func (l PerType) Of(p PageType) sim.Time {
 		return l.CSB
 	case MSB:
 		return l.MSB
+	case TSB:
+		return l.TSB
 	}
 	return l.LSB
 }
@@ -94,16 +106,22 @@ const SectorSize = 512
 
 // Spec is the immutable configuration of a die.
 type Spec struct {
-	Cell           CellType `yaml:"cell"`             // slc, mlc or tlc
-	OneShot        bool     `yaml:"one_shot"`         // 3D one-shot: a word line's pages program together
-	Planes         int      `yaml:"planes"`           // planes per die, 1 … 64
-	BlocksPerPlane int      `yaml:"blocks_per_plane"` // blocks in each plane
-	PagesPerBlock  int      `yaml:"pages_per_block"`  // pages in each block, ≤ 65,535
-	PageSize       int      `yaml:"page_size"`        // data bytes per page (moved on the bus), whole 512-byte sectors
+	Cell    CellType `yaml:"cell"`     // slc, mlc, tlc or qlc
+	OneShot bool     `yaml:"one_shot"` // 3D one-shot: a word line's pages program together (Scheme one-shot)
+	// Scheme is the programming scheme (scheme.go): page (2D page by page, the default),
+	// one-shot (the same as one_shot: true) or two-pass (3D coarse/fine).
+	Scheme         Scheme `yaml:"scheme,omitempty"`
+	Planes         int    `yaml:"planes"`           // planes per die, 1 … 64
+	BlocksPerPlane int    `yaml:"blocks_per_plane"` // blocks in each plane
+	PagesPerBlock  int    `yaml:"pages_per_block"`  // pages in each block, ≤ 65,535
+	PageSize       int    `yaml:"page_size"`        // data bytes per page (moved on the bus), whole 512-byte sectors
 
 	TRead  PerType  `yaml:"t_read"`  // tR per page type
 	TProg  PerType  `yaml:"t_prog"`  // tPROG per page type (one-shot: of the whole word line, at its last page)
 	TErase sim.Time `yaml:"t_erase"` // tBERS
+	// TProgFine is the fine pass of a two-pass (coarse/fine) word line program; t_prog of
+	// the word line's last page type is its coarse pass (scheme.go).
+	TProgFine sim.Time `yaml:"t_prog_fine,omitempty"`
 
 	// MultiPlaneSameBlock additionally requires the blocks of a multi-plane operation to have
 	// the same index in their planes. Without it the rule is: distinct planes, same page index.
@@ -139,6 +157,15 @@ func DefaultSpec() Spec { return SpecFor(TLC) }
 //     erase 3.5 ms.
 //   - SLC: docs/sources.md §3.4, HP white paper Table 1: read 25 µs, program 300 µs (top of its
 //     200–300 µs range, the Micron typical value), erase 2 ms.
+//   - QLC: a 3D QLC die programmed in two passes (16–16 coarse/fine, the scheme of Micron's
+//     176-tier 1 Tb QLC, Pekny et al., ISSCC 2022, doi 10.1109/ISSCC42614.2022.9731691,
+//     which gives the scheme, 4 planes and 16 KiB pages but, in its abstract, no array
+//     times). The times are therefore derived: read 140 µs for every page type (QLC senses
+//     up to 4–5 of its 15 read levels a page; twice TLC's ~70 µs), coarse pass 2,000 µs and
+//     fine pass 2,800 µs per word line, so a plane's four 16 KiB pages take 4.8 ms, 13.7 MB/s
+//     a plane — with 4 planes 55 MB/s a die, the order of Samsung's 96-WL 1 Tb QLC
+//     (30 MB/s, ISSCC 2020 paper 13.2) and 176-tier parts' 33 % faster I/O; erase 10 ms.
+//     The geometry is DefaultSpec's, with 4 planes.
 func SpecFor(c CellType) Spec {
 	us := sim.Microsecond
 	s := Spec{Cell: c, Planes: 2, BlocksPerPlane: 1024, PagesPerBlock: 384, PageSize: 16384}
@@ -151,6 +178,12 @@ func SpecFor(c CellType) Spec {
 		s.TRead = PerType{LSB: 40 * us, MSB: 65 * us}
 		s.TProg = PerType{LSB: 500 * us, MSB: 1300 * us}
 		s.TErase = 3500 * us
+	case QLC:
+		s.Planes, s.Scheme = 4, TwoPass
+		s.TRead = PerType{LSB: 140 * us, CSB: 140 * us, MSB: 140 * us, TSB: 140 * us}
+		s.TProg = PerType{LSB: 2000 * us, CSB: 2000 * us, MSB: 2000 * us, TSB: 2000 * us}
+		s.TProgFine = 2800 * us
+		s.TErase = 10000 * us
 	default:
 		s.Cell = TLC
 		s.TRead = PerType{LSB: 58 * us, CSB: 78 * us, MSB: 107 * us}
@@ -168,18 +201,22 @@ func (s Spec) Bits() int { return int(s.Cell) }
 //   - MLC: page % 2 (0 LSB, 1 MSB), the SimpleSSD LatencyMLC.cc map (docs/sources.md §3.4).
 //   - 2D TLC: pages 0–5 LSB, 6–7 CSB, then ((page−8)>>1) % 3 with 0 LSB, 1 CSB, 2 MSB, the
 //     SimpleSSD LatencyTLC.cc shadow-program order (docs/sources.md §3.4).
-//   - 3D one-shot TLC: page % 3 (word line page/3 holds LSB, CSB, MSB).
+//   - 3D one-shot or two-pass TLC and QLC: page % bits (word line page/bits holds LSB, CSB,
+//     MSB and, for QLC, TSB, programmed together).
+//   - QLC page by page: page % 4 (word line page/4 holds LSB, CSB, MSB, TSB in that order).
 func (s Spec) PageType(page int) PageType {
+	if s.ProgramScheme() != PageByPage && s.Bits() > 1 {
+		return PageType(page % s.Bits())
+	}
 	switch s.Cell {
+	case QLC:
+		return PageType(page % 4)
 	case MLC:
 		if page%2 == 1 {
 			return MSB
 		}
 		return LSB
 	case TLC:
-		if s.OneShot {
-			return PageType(page % 3)
-		}
 		switch {
 		case page <= 5:
 			return LSB
@@ -195,12 +232,10 @@ func (s Spec) PageType(page int) PageType {
 func (s Spec) Validate() error {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
-	if s.Cell != SLC && s.Cell != MLC && s.Cell != TLC {
-		bad("die.cell: %v is not one of slc, mlc, tlc", s.Cell)
+	if s.Cell < SLC || s.Cell > QLC {
+		bad("die.cell: %v is not one of slc, mlc, tlc, qlc", s.Cell)
 	}
-	if s.OneShot && s.Cell == SLC {
-		bad("die.one_shot: one-shot programming needs mlc or tlc, not slc")
-	}
+	errs = append(errs, s.validateScheme()...)
 	if s.Planes < 1 || s.Planes > 64 {
 		bad("die.planes: %d is not in 1 … 64", s.Planes)
 	}
@@ -209,7 +244,7 @@ func (s Spec) Validate() error {
 	}
 	if s.PagesPerBlock < 1 || s.PagesPerBlock > 65535 {
 		bad("die.pages_per_block: %d is not in 1 … 65535", s.PagesPerBlock)
-	} else if s.OneShot && s.Bits() > 1 && s.PagesPerBlock%s.Bits() != 0 {
+	} else if s.ProgramScheme() != PageByPage && s.Bits() > 1 && s.PagesPerBlock%s.Bits() != 0 {
 		bad("die.pages_per_block: %d is not a multiple of the %d pages of a %v word line",
 			s.PagesPerBlock, s.Bits(), s.Cell)
 	}
@@ -250,6 +285,8 @@ func (s Spec) usedTypes() []PageType {
 		return []PageType{LSB, MSB}
 	case TLC:
 		return []PageType{LSB, CSB, MSB}
+	case QLC:
+		return []PageType{LSB, CSB, MSB, TSB}
 	}
 	return []PageType{LSB}
 }

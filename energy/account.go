@@ -18,12 +18,16 @@ type Account struct {
 	Commands   int64 // host commands served in the window
 	WriteBytes int64 // bytes the host wrote in the window
 	ASPM       bool  // the link had pcie.aspm on: its L0s and L1 rows are shown
+	QLC        bool  // the dies were QLC: the program-tsb row is shown
 }
 
 // Shown reports whether row i of Rows belongs in the account's table and JSON: every row
 // but the link's L0s and L1 rows, which appear only with pcie.aspm on (so results without
-// it are unchanged).
+// it are unchanged), and the program-tsb row, which appears only with QLC dies.
 func (a *Account) Shown(i int) bool {
+	if i == tsbRow {
+		return a.QLC
+	}
 	if a.ASPM {
 		return true
 	}

@@ -57,7 +57,7 @@ var Components = [components]string{NANDArray, ONFIBus, DRAMRank, Cores, PCIeLin
 // rows is the table: every row the meter charges, grouped by component.
 var rows = []Row{
 	{NANDArray, "read"}, {NANDArray, "program-lsb"}, {NANDArray, "program-csb"},
-	{NANDArray, "program-msb"}, {NANDArray, "erase"}, {NANDArray, "suspend"}, {NANDArray, "standby"},
+	{NANDArray, "program-msb"}, {NANDArray, "program-tsb"}, {NANDArray, "erase"}, {NANDArray, "suspend"}, {NANDArray, "standby"},
 	{ONFIBus, "command"}, {ONFIBus, "data-in"}, {ONFIBus, "data-out"},
 	{DRAMRank, "activate/precharge"}, {DRAMRank, "read bursts"}, {DRAMRank, "write bursts"},
 	{DRAMRank, "refresh"}, {DRAMRank, "active standby"},
@@ -68,6 +68,9 @@ var rows = []Row{
 
 // aspmRows are the rows shown only with pcie.aspm on (an Account's Shown).
 var aspmRows = [...]int{len(rows) - 2, len(rows) - 1}
+
+// tsbRow is the row shown only with QLC dies (an Account's Shown).
+var tsbRow = rowIndex(NANDArray, "program-tsb")
 
 // Rows returns the rows of every Reading, in order.
 func Rows() []Row { return rows }
@@ -191,6 +194,7 @@ type Meter struct {
 	actRow int
 	// With pcie.aspm on: the power of one direction (all lanes) in L0, L0s and L1.
 	aspm                 bool
+	qlc                  bool // the dies have top pages: the program-tsb row is shown
 	l0W, l0sW, l1W       float64
 	l0Row, l0sRow, l1Row int
 
@@ -239,6 +243,7 @@ func New(spec Spec, p Parts) (*Meter, error) {
 		m.rowComp[i] = componentIndex(r.Component)
 	}
 	m.groups = append(m.groups, dieGroup(spec.NAND, p.Dies), busGroup(spec.NAND, p.Buses))
+	m.qlc = hasTopPages(p.Dies)
 	c := spec.Controller
 	m.groups = append(m.groups, newGroup([]charge{{"", rowIndex(Cores, "busy"), c.ActivePower.Watts()}},
 		true, rowIndex(Cores, "idle"), c.IdlePower.Watts(), p.Cores))
@@ -267,9 +272,27 @@ func New(spec Spec, p Parts) (*Meter, error) {
 func dieGroup(n NAND, dies []*sim.Resource) group {
 	vcc := n.VCC.Volts()
 	die := func(name string, i Current) charge { return charge{name, rowIndex(NANDArray, name), i.Amperes() * vcc} }
-	return newGroup([]charge{die("read", n.ICC1), die("program-lsb", n.ICC2),
-		die("program-csb", n.ICC2), die("program-msb", n.ICC2), die("erase", n.ICC3), die("suspend", n.ICC2)},
+	charges := []charge{die("read", n.ICC1), die("program-lsb", n.ICC2),
+		die("program-csb", n.ICC2), die("program-msb", n.ICC2), die("erase", n.ICC3), die("suspend", n.ICC2)}
+	if hasTopPages(dies) {
+		charges = append(charges, die("program-tsb", n.ICC2))
+	}
+	return newGroup(charges,
 		false, rowIndex(NANDArray, "standby"), n.ISB.Amperes()*vcc, dies)
+}
+
+// hasTopPages reports whether the dies have QLC top pages (their "program-tsb" activity,
+// registered only on QLC dies: looking it up with Activity would add it to every die).
+func hasTopPages(dies []*sim.Resource) bool {
+	if len(dies) == 0 {
+		return false
+	}
+	for _, n := range dies[0].Activities() {
+		if n == "program-tsb" {
+			return true
+		}
+	}
+	return false
 }
 
 // busGroup charges the ONFI buses: ICC4W on VCCQ for command and data-in phases, ICC4R for
@@ -400,7 +423,7 @@ func (m *Meter) Stop(t sim.Time) *Account {
 		m.bucket(t)
 	}
 	end := m.last
-	a := &Account{From: m.start.At, To: t, ASPM: m.aspm, J: make([]float64, len(rows)), Buckets: m.buckets,
+	a := &Account{From: m.start.At, To: t, ASPM: m.aspm, QLC: m.qlc, J: make([]float64, len(rows)), Buckets: m.buckets,
 		Commands: end.Commands - m.start.Commands, WriteBytes: end.WriteBytes - m.start.WriteBytes}
 	for i := range rows {
 		a.J[i] = end.J[i] - m.start.J[i]

@@ -2,12 +2,15 @@ package figures
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/hostos"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/assert"
@@ -87,14 +90,18 @@ func oracleBound(t *testing.T, set *Set, a string, variants []string) bool {
 }
 
 // TestQualitativeResults runs the Fig. 2b, 3b and 5 experiments at quick scale (2 s on
-// fastdrain-tlc-8x, the platform of `figures --quick`) and checks issue 20's assertions about
-// the mechanisms, each of which engages there (checked at the end).
+// fastdrain-tlc-8x, the platform of `figures --quick`) on the paper's host and checks issue
+// 20's assertions about the mechanisms, each of which engages there for at least the share of
+// the run a claim needs (EngagedShare, checked at the end); then issue 19's bound on both
+// hosts (soloBound).
 func TestQualitativeResults(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 90 whole-machine experiments")
+		t.Skip("runs 108 whole-machine experiments")
 	}
-	set, err := Run(Quick(Options{Duration: 2 * sim.Second, Only: []string{"fig2b", "fig3b", "fig5"}, Apps: apps.DefaultSpec()}))
+	set, err := Run(Quick(Options{Duration: 2 * sim.Second, Only: []string{"fig2b", "fig3b", "fig5"}, Apps: apps.DefaultSpec(),
+		Hosts: []string{hostos.ProfilePaper}}))
 	require.NoError(t, err)
+	set = set.onHost(hostos.ProfilePaper)
 	lc := apps.LatencyCritical()
 	variants := []string{"vanilla", "oracle-bg", "fd-buf", "fd-ftl", "fd", "lsb-only"}
 	for _, a := range lc {
@@ -158,21 +165,38 @@ func TestQualitativeResults(t *testing.T) {
 			a, dur(po), dur(spread), ftlSt.ForegroundWr, ftlSt.FGBounded, set.result(a, "fd-ftl", "").FlashWasted, skip,
 			van, buf, ftlR.Firmware.StallTime, ftlR.FTL.FGBounded, len(fd.Switches), fd.Buffer.PeakOccupancy)
 	}
-	// Every mechanism the claims are about engages at this scale (issue 20 item 8): Vanilla's
-	// buffer fills, every FastDrain variant evicts in the foreground, FD-FTL programs LSB
-	// pages for it, FD switches dirty ratios in some app's run.
+	// Every mechanism the claims are about happens in every app's run at this scale (issue 20
+	// item 8), and engages — in force for at least EngagedShare (1 %) of the run, what a
+	// claim's verdict needs (issue 31 item 5) — in some app's run: Vanilla's buffer is full,
+	// every FastDrain variant evicts in the foreground, FD-FTL programs LSB pages for it, FD
+	// runs its high dirty-ratio set. (Foreground eviction is in force under 1 % of some runs
+	// at 2 s: FD-FTL's in Apache-F's, 0.76 %.)
 	nSwitched := 0
+	engaged := map[string]int{}
 	for _, a := range lc {
-		require.True(t, filled.happened(set.result(a, "vanilla", "")), "Vanilla's buffer fills (%s)", a)
-		for _, v := range []string{"fd-buf", "fd-ftl", "fd", "lsb-only"} {
-			require.True(t, foreground.happened(set.result(a, v, "")), "%s evicts in the foreground (%s)", v, a)
+		van := set.result(a, "vanilla", "")
+		require.Positive(t, filled.share(van), "Vanilla's buffer is full at some sample (%s)", a)
+		if filled.happened(van) {
+			engaged["vanilla"]++
 		}
+		for _, v := range []string{"fd-buf", "fd-ftl", "fd", "lsb-only"} {
+			r := set.result(a, v, "")
+			require.Positive(t, r.Firmware.ForegroundEvictions, "%s evicts in the foreground (%s)", v, a)
+			if foreground.happened(r) {
+				engaged[v]++
+			}
+			t.Logf("%s %s: foreground eviction in force %.2f %% of the run", a, v, 100*foreground.share(r))
+		}
+		t.Logf("%s vanilla: buffer full %.2f %% of the run", a, 100*filled.share(van))
 		require.Positive(t, set.result(a, "fd-ftl", "").FTL.LSBForFG, "FD-FTL's foreground writes on LSB pages (%s)", a)
 		if switched.happened(set.result(a, "fd", "")) {
 			nSwitched++
 		}
 	}
-	require.Positive(t, nSwitched, "FD switches dirty ratios in some app's run")
+	for _, v := range []string{"vanilla", "fd-buf", "fd-ftl", "fd", "lsb-only"} {
+		require.Positive(t, engaged[v], "%s's mechanism in force ≥ 1 %% of the run in some app's run", v)
+	}
+	require.Positive(t, nSwitched, "FD runs its high ratio set ≥ 1 %% of the run in some app's run")
 	// Apache-U, the paper's Fig. 1b/6a app: every FastDrain variant beats Vanilla on p99, and
 	// the hint starts FD-Buf's eviction before the victimization arrives, so fewer writes
 	// find the buffer full than under Vanilla's on-demand eviction.
@@ -186,7 +210,7 @@ func TestQualitativeResults(t *testing.T) {
 	for _, f := range figs {
 		names = append(names, f.Name)
 	}
-	require.Equal(t, []string{"fig2b", "fig3b", "fig5"}, names)
+	require.Equal(t, []string{"fig2b", "fig3b", "fig5", "engagement"}, names)
 	dir := t.TempDir()
 	require.NoError(t, WriteDir(dir, figs))
 	for _, f := range []string{"fig5.csv", "fig5.json", "fig5.png", "fig2b.svg", "summary.csv", "summary.json"} {
@@ -196,4 +220,35 @@ func TestQualitativeResults(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, WriteText(&b, figs))
 	require.Contains(t, b.String(), "FastDrain claims: paper vs measured")
+	for _, h := range hostos.Profiles() {
+		soloBound(t, h)
+	}
+}
+
+// soloBound checks issue 19's target on host profile h at quick scale: with a buffer that
+// never drains (the Oracle programs nothing during the run), every app that does not fsync
+// has a co-located p99 within 2× of its p99 alone; the three fsync apps (Apache-U, DB-U,
+// ImgServer-U) are exempt (issue 31, the decision on issue 19): their excess is the host's
+// writeback throttling admitting fsync writes behind the flusher's on a saturated link,
+// Linux's behaviour (docs/fidelity.md).
+func soloBound(t *testing.T, h string) {
+	var opts []runner.Options
+	nonFsync := []string{apps.ApacheF, apps.DBS, apps.ImgServerF}
+	for _, a := range nonFsync {
+		for _, sc := range []string{a + "+" + apps.Ungzip, a} {
+			c, err := platforms.Load(platforms.Options{Preset: QuickPreset, Variant: "oracle", Sets: []string{"host.profile=" + h}})
+			require.NoError(t, err)
+			w, err := apps.LookupScenario(sc)
+			require.NoError(t, err)
+			w.Duration = 2 * sim.Second
+			opts = append(opts, runner.Options{Label: sc, Config: c, Workload: runner.Workload{Scenario: w, Apps: apps.DefaultSpec().Scaled(QuickScale)}})
+		}
+	}
+	res, errs := runner.RunAll(opts, 0, nil)
+	require.NoError(t, errors.Join(errs...))
+	for i, a := range nonFsync {
+		co, solo := res[2*i].App(a).Latency.Quantile(0.99), res[2*i+1].App(a).Latency.Quantile(0.99)
+		t.Logf("%s host, %s under the Oracle: co-located p99 %v, solo %v", h, a, dur(float64(co)), dur(float64(solo)))
+		require.LessOrEqual(t, co, 2*solo, "%s host: %s's co-located p99 within 2× of solo under the Oracle", h, a)
+	}
 }

@@ -62,13 +62,14 @@ func TestClaimJSON(t *testing.T) {
 }
 
 // textValue parses a text table's number: a report.Duration ("4.815ms", "0") in µs or a
-// plain decimal, with half a unit of its last digit as the tolerance.
+// plain decimal or a percentage ("12.3 %", as a fraction), with half a unit of its last digit
+// as the tolerance.
 func textValue(t *testing.T, s string) (v, tol float64) {
 	scale := 1.0
 	for _, u := range []struct {
 		suffix string
 		us     float64
-	}{{"ms", 1e3}, {"us", 1}, {"ns", 1e-3}, {"ps", 1e-6}, {"s", 1e6}} {
+	}{{" %", 0.01}, {"ms", 1e3}, {"us", 1}, {"ns", 1e-3}, {"ps", 1e-6}, {"s", 1e6}} {
 		if strings.HasSuffix(s, u.suffix) {
 			s, scale = strings.TrimSuffix(s, u.suffix), u.us
 			break
@@ -145,18 +146,27 @@ func TestNumericTables(t *testing.T) {
 	set, err := Run(Quick(Options{Duration: 50 * sim.Millisecond, Apps: apps.DefaultSpec()}))
 	require.NoError(t, err)
 	figs := set.Figures()
-	require.Len(t, figs, 8)
+	require.Len(t, figs, 9, "8 figures and the engagement table")
+	require.Equal(t, []string{"paper", "linux6"}, set.Hosts())
 	var nClaims int
 	for _, f := range figs {
 		checkTables(t, f)
+		require.Len(t, f.Others, 1, f.Name)
+		require.Equal(t, f.Name+"-linux6", f.Others[0].Name)
+		checkTables(t, f.Others[0])
 		nClaims += len(f.Claims)
+		for _, c := range f.Claims {
+			require.Equal(t, "paper", c.Host)
+			require.Len(t, c.Hosts, 1)
+			require.Equal(t, "linux6", c.Hosts[0].Host)
+		}
 	}
 	// The regime map: one point whose runs are the default ones.
 	p := point{label: "test", short: "same", sweep: "test"}
 	set.points = append(set.points, p)
 	for k, r := range set.runs {
 		if k.extra == "" {
-			set.runs[key{k.scenario, k.variant, p.label}] = r
+			set.runs[key{host: k.host, scenario: k.scenario, variant: k.variant, extra: p.label}] = r
 		}
 	}
 	set.Options.Only = []string{"sensitivity"}
@@ -171,7 +181,7 @@ func TestNumericTables(t *testing.T) {
 	require.NoError(t, err)
 	rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
 	require.NoError(t, err)
-	require.Len(t, rows, nClaims+1)
+	require.Len(t, rows, 2*nClaims+1, "a row per claim and host")
 	for _, row := range rows[1:] {
 		for j, s := range row {
 			if summaryTextCols[rows[0][j]] || s == "" {
@@ -188,19 +198,24 @@ func TestNumericTables(t *testing.T) {
 	require.Len(t, doc.Claims, nClaims)
 	tl := doc.Tally
 	require.Equal(t, nClaims, tl.Reproduced+tl.NotReproduced+tl.NotEngaged+tl.Tie+tl.NotRun)
+	require.Len(t, doc.HostTallies, 1)
+	require.Equal(t, "linux6", doc.HostTallies[0].Host)
 	i := 0
 	for _, f := range figs {
 		for _, c := range f.Claims {
 			require.Equal(t, c.ID, doc.Claims[i].ID)
-			require.Equal(t, c.ID, rows[i+1][0])
+			row := rows[2*i+1]
+			require.Equal(t, c.ID, row[0])
+			require.Equal(t, "paper", row[1])
+			require.Equal(t, "linux6", rows[2*i+2][1])
 			require.Equal(t, c.Outcome(), doc.Claims[i].Verdict)
-			require.Equal(t, c.Outcome(), rows[i+1][8])
+			require.Equal(t, c.Outcome(), row[9])
 			if m := c.measured(); math.IsNaN(m) {
 				require.Nil(t, doc.Claims[i].Measured)
-				require.Empty(t, rows[i+1][7])
+				require.Empty(t, row[8])
 			} else {
 				require.Equal(t, m, *doc.Claims[i].Measured, c.ID)
-				require.Equal(t, strconv.FormatFloat(m, 'g', -1, 64), rows[i+1][7])
+				require.Equal(t, strconv.FormatFloat(m, 'g', -1, 64), row[8])
 			}
 			i++
 		}

@@ -18,6 +18,13 @@ type point struct {
 	sets  []string         // platform overrides, after Options.Sets
 	apps  func(*apps.Spec) // application overrides, nil = none
 	seed  uint64           // added to the root seed (another seed of the same runs)
+	// duration, if positive, replaces Options.Duration (the short-duration point).
+	duration sim.Time
+}
+
+// shortPoint is the point of the claims' runs at duration d (Options.Short).
+func shortPoint(d sim.Time) point {
+	return point{label: "short " + d.String(), short: d.String(), duration: d}
 }
 
 // EqualWorkRate is the open-loop Ungzip's output rate in the equal-work columns of Figs. 2b and 5

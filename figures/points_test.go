@@ -61,7 +61,7 @@ func TestOracleSpreadAndRegimeMap(t *testing.T) {
 	set.points = []point{seedPoints[0], seedPoints[1], bg8}
 	put := func(v, extra string, r func(app string) *runner.Result) {
 		for _, a := range apps.LatencyCritical() {
-			set.runs[key{a + "+" + apps.Ungzip, v, extra}] = r(a)
+			set.runs[key{scenario: a + "+" + apps.Ungzip, variant: v, extra: extra}] = r(a)
 		}
 	}
 	put("vanilla", "", func(a string) *runner.Result { return fakeRun(a, 10*ms, 60, 100, 0) })

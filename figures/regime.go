@@ -15,7 +15,7 @@ func (s *Set) at(label string) *Set {
 	v := &Set{Options: s.Options, runs: map[key]*runner.Result{}}
 	for k, r := range s.runs {
 		if k.extra == label {
-			v.runs[key{k.scenario, k.variant, ""}] = r
+			v.runs[key{scenario: k.scenario, variant: k.variant}] = r
 		}
 	}
 	return v

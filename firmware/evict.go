@@ -40,6 +40,23 @@ type evictor struct {
 	// extraUnits counts the units a round's programs carried beyond one each (sub-page
 	// mapping), charged Cycles.Allocate each with the round's issue.
 	extraUnits int64
+	// idleDies is the round's Decision.IdleDies: a background round sends only to dies idle
+	// of host work (activity.go).
+	idleDies bool
+	// A foreground round under an allocator that gives fast pages (ftl.FastPager) first
+	// sends only to dies with an LSB page to take without skipping (fastOnly), across all
+	// dies; a round that could send nothing that way although a die with room lacked one
+	// (sawSlow) visits the dies again letting the allocator skip or take slower pages.
+	// roundSent counts the round's pages over its issue steps.
+	fastOnly, sawSlow bool
+	roundSent         int
+	// The evictor's mode for Stats.ForegroundTime: whether its last decision was
+	// foreground, and since when.
+	fgOn    bool
+	fgSince sim.Time
+	// hintEp: the policy's foreground mode in force was started by the hint (LogSwitch),
+	// for Stats.HintActedOn.
+	hintEp bool
 }
 
 // Codes of the evictor's events.
@@ -94,6 +111,7 @@ func (ev *evictor) compute(n int64, code int64) bool {
 func (ev *evictor) round() {
 	f := ev.f
 	if f.buf.Dirty() == 0 {
+		ev.setMode(EvictIdle)
 		ev.waiting = true
 		if f.pl.cut {
 			f.drainIdle()
@@ -117,11 +135,14 @@ func (ev *evictor) decided() {
 		ev.wait(d) // the write it was for found room meanwhile
 		return
 	}
-	ev.mode, ev.left = d.Mode, d.Pages
+	ev.setMode(d.Mode)
+	ev.mode, ev.left, ev.idleDies = d.Mode, d.Pages, d.IdleDies
 	if ev.left <= 0 {
 		ev.left = noLimit
 	}
 	ev.start, ev.pass, ev.cursor, ev.midVisit = ev.dieRR, 0, ev.dieRR, false
+	ev.fastOnly = d.Mode == EvictForeground && f.fastPaging && !f.pl.cut
+	ev.sawSlow, ev.roundSent = false, 0
 	ev.dieRR = (ev.dieRR + 1) % f.geo.Dies()
 	if n := ev.step(); n == 0 {
 		ev.wait(d)
@@ -136,6 +157,7 @@ func (ev *evictor) step() int {
 	if n == 0 {
 		return 0
 	}
+	ev.roundSent += n
 	if ev.left != noLimit {
 		ev.left -= n
 	}
@@ -164,6 +186,7 @@ func (ev *evictor) issued() {
 // wait makes the evictor wait to be notified, and arms the policy's retry if it asked for
 // one (one is armed at a time: a later one waits for it).
 func (ev *evictor) wait(d Decision) {
+	ev.setMode(d.Mode) // a foreground round that found no die with room is still foreground
 	ev.waiting = true
 	if ev.f.pl.cut {
 		ev.f.drainIdle()
@@ -173,6 +196,34 @@ func (ev *evictor) wait(d Decision) {
 		ev.retrying = true
 		ev.f.at(d.Retry, ev, evRetry)
 	}
+}
+
+// setMode records the mode of the evictor's latest decision for Stats.ForegroundTime: the
+// time from a decision to evict in the foreground (sending pages or waiting for a die with
+// room) to the next decision that is not, or to a round that finds nothing dirty.
+func (ev *evictor) setMode(m EvictMode) {
+	fg := m == EvictForeground
+	if fg == ev.fgOn {
+		return
+	}
+	f := ev.f
+	now := f.eng.Now()
+	ev.fgOn = fg
+	if fg {
+		ev.fgSince = now
+	} else {
+		f.Stats.ForegroundTime += now - ev.fgSince
+	}
+}
+
+// StatsAt returns the counters as of now: Stats with a foreground episode still in force
+// counted up to now.
+func (f *Firmware) StatsAt(now sim.Time) Stats {
+	s := f.Stats
+	if ev := &f.evict; ev.fgOn && now > ev.fgSince {
+		s.ForegroundTime += now - ev.fgSince
+	}
+	return s
 }
 
 // decide shows the policy the buffer and returns its decision.
@@ -208,6 +259,7 @@ func (f *Firmware) evictRound(mode EvictMode, limit int) int {
 		open = f.sched.fgOpen
 	}
 	issued := 0
+again:
 	for ; ev.pass < 2; ev.pass, ev.cursor = ev.pass+1, 0 {
 		hi := dies // from the start to the end, then round to the start
 		if ev.pass == 1 {
@@ -231,6 +283,12 @@ func (f *Firmware) evictRound(mode EvictMode, limit int) int {
 					if f.buf.Dirty() == 0 {
 						break
 					}
+					if ev.fastOnly && !f.ftl.HasFastPage(g) {
+						// No LSB page on this die without skipping: leave it to another die's.
+						ev.sawSlow = true
+						f.Stats.ForegroundSlowDies++
+						break
+					}
 					if issued == limit {
 						if !resumed {
 							room = f.spec.Buffer.ForegroundPerDie - f.sched.queuedPrograms(g)
@@ -251,7 +309,11 @@ func (f *Firmware) evictRound(mode EvictMode, limit int) int {
 				return issued
 			}
 			// Background: one page to an open die (bgOpen: no host reads on it and fewer than
-			// BackgroundPerDie programs queued), a little at a time.
+			// BackgroundPerDie programs queued), a little at a time; under the idle-die rule
+			// only to a die the applications are not using (activity.go).
+			if ev.idleDies && f.activity.busy(g, f.eng.Now()) {
+				continue
+			}
 			if f.evictOne(g, ftl.Background) {
 				issued++
 			}
@@ -260,6 +322,15 @@ func (f *Firmware) evictRound(mode EvictMode, limit int) int {
 			ev.pass = 2
 			return issued
 		}
+	}
+	if fg && ev.fastOnly && ev.sawSlow && ev.roundSent+issued == 0 {
+		// No die with room had a fast page: visit them again, the allocator skipping to an
+		// LSB page or taking a slower one within its bounds (ftl.Stats.LSBAfterSkip,
+		// FGBounded), so foreground eviction never stalls for want of LSB pages.
+		f.Stats.ForegroundFallbacks++
+		ev.fastOnly = false
+		ev.pass, ev.cursor, ev.midVisit = 0, ev.start, false
+		goto again
 	}
 	return issued
 }
@@ -320,6 +391,7 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 		op.bg = true
 		f.evict.bgInFlight++
 		f.Stats.BackgroundEvictions++
+		f.countBackground(g, 1)
 	} else {
 		f.Stats.ForegroundEvictions++
 	}
@@ -375,6 +447,7 @@ func (f *Firmware) evictUnits(g int, purpose ftl.Purpose) bool {
 		op.bg = true
 		f.evict.bgInFlight++
 		f.Stats.BackgroundEvictions += int64(n)
+		f.countBackground(g, int64(n))
 	} else {
 		f.Stats.ForegroundEvictions += int64(n)
 	}
@@ -392,4 +465,14 @@ func (f *Firmware) evictUnits(g int, purpose ftl.Purpose) bool {
 // drain after a power cut is writing out everything.
 func (f *Firmware) mustPad() bool {
 	return f.pl.cut || f.wb.flushers > 0 || f.wb.roomWaiters > 0
+}
+
+// countBackground counts n background pages sent to die g as sent to an idle or a busy die
+// (Stats.BackgroundIdle, BackgroundBusy), by the idle-die estimate at now.
+func (f *Firmware) countBackground(g int, n int64) {
+	if f.activity.busy(g, f.eng.Now()) {
+		f.Stats.BackgroundBusy += n
+	} else {
+		f.Stats.BackgroundIdle += n
+	}
 }

@@ -30,6 +30,13 @@ type fakeFlash struct {
 	pages    map[ftlPage]uint64 // programmed pages' stamps
 	programs int64              // pages programmed
 	reads    int64              // pages read
+	progLog  []fakeProgram      // every program transaction, in submission order
+}
+
+// fakeProgram is one program transaction the fake flash took: its die and when.
+type fakeProgram struct {
+	g  int
+	at sim.Time
 }
 
 type ftlPage struct{ g, plane, block, page int }
@@ -41,6 +48,9 @@ func (f *fakeFlash) Prefetch(int, die.Addr)  {}
 // what a read sees is what was submitted before it) and completes it when the die is done.
 func (f *fakeFlash) Submit(g int, tx *channel.Transaction) {
 	d := map[channel.Kind]sim.Time{channel.Read: fakeTR, channel.Program: fakeTPROG, channel.Erase: fakeTBERS}[tx.Kind]
+	if tx.Kind == channel.Program {
+		f.progLog = append(f.progLog, fakeProgram{g, f.eng.Now()})
+	}
 	f.free[g] = max(f.free[g], f.eng.Now()) + d
 	for i, a := range tx.Addrs {
 		p := ftlPage{g, a.Plane, a.Block, a.Page}

@@ -23,6 +23,42 @@ type Stats struct {
 	ForegroundEvictions, BackgroundEvictions int64 // pages
 	GCRuns, GCPagesMoved                     int64
 	Errors                                   int64 // commands completed with an error status
+
+	// Engagement of FastDrain's mechanisms (issue 31; docs/firmware.md "Engagement
+	// counters"), so a result shows how much each was in force, not only that it happened.
+	HintedWrites int64 // write commands received carrying the victimization hint
+	// HintEpisodes counts foreground episodes the hint started: the policy switched to
+	// foreground (BufferView.LogSwitch) with no write or flush waiting and the occupancy plus
+	// reserved slots under the high watermark, so the announced pages alone put the
+	// prediction over it (BufferView.HintDecisive).
+	HintEpisodes int64
+	// HintActedOn counts the hinted writes the firmware made room for in advance: the one
+	// whose announcement started a hint episode, and those received while one was in force.
+	HintActedOn int64
+	// ForegroundTime is the time the evictor spent in foreground mode: from a decision to
+	// evict in the foreground (sending pages, or waiting for a die with room) to the next
+	// decision that was not, or to a round that found nothing dirty; from time 0.
+	ForegroundTime sim.Time
+	// AboveHigh counts completions whose buffer level (the upcall) was above-high.
+	AboveHigh int64
+	// BackgroundIdle and BackgroundBusy count background pages sent to dies idle and busy
+	// of host work by the idle-die estimate (activity.go), whatever the policy: FD-Buf
+	// sends to idle dies only; Oracle-BG, the control, shows how many its rule would refuse.
+	BackgroundIdle, BackgroundBusy int64
+	// ReadSuspends counts host flash reads that suspended a program or erase on their die
+	// (flash.die.suspend).
+	ReadSuspends int64
+	// ReadsBehindArray counts host flash reads that arrived at a die already running a
+	// program, an erase or a GC read (handed to its channel), the reads that wait behind
+	// flash work unless they suspend it; ReadsBehindBackground those of them whose die was
+	// running a background eviction program.
+	ReadsBehindArray, ReadsBehindBackground int64
+	// Under an allocator that gives foreground writes fast pages (the latency-aware one):
+	// ForegroundSlowDies counts the dies a foreground round passed over, though they had
+	// room, because they had no LSB page to take without skipping; ForegroundFallbacks
+	// the rounds that found no die with room and such a page and let the allocator skip
+	// or take slower pages (evict.go).
+	ForegroundSlowDies, ForegroundFallbacks int64
 }
 
 // Firmware is the SSD firmware of one controller.
@@ -44,7 +80,8 @@ type Firmware struct {
 	buf        *buffer.Buffer
 	lbaSize    int
 	pagesPerNS int64
-	units      int // mapping units a flash page (sub-page mapping; 1 by default)
+	units      int  // mapping units a flash page (sub-page mapping; 1 by default)
+	fastPaging bool // the allocator gives foreground writes fast pages (ftl.FTL.FastPaging)
 
 	// The firmware's parts, each holding its own state: the host interface layer, the
 	// write-buffer manager, the evictor, the flash scheduler and garbage collection.
@@ -52,7 +89,9 @@ type Firmware struct {
 	wb    writeBuffer
 	evict evictor
 	sched *scheduler
-	gc    collector
+	// activity is the per-die estimate of the applications' use of the dies (activity.go).
+	activity hostActivity
+	gc       collector
 	// faults counts the flash faults handled (faults.go).
 	faults FaultStats
 
@@ -175,6 +214,12 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 		f.acts.gc = c.Res.Activity("gc")
 		f.cores = append(f.cores, c)
 	}
+	half := spec.Buffer.IdleHalfLife
+	if half == 0 {
+		half = meanProgramTime(ports.Flash.Geometry().Die)
+	}
+	f.activity = newHostActivity(geo.Dies(), max(half, 1))
+	f.fastPaging = fl.FastPaging()
 	f.sched = newScheduler(f)
 	if err := f.scanFactoryBad(); err != nil {
 		return nil, err

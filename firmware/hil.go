@@ -177,7 +177,11 @@ func (wk *worker) finish(st nvmectrl.Status) {
 		f.Stats.Errors++
 	}
 	end := wk.core.Book(now, f.acts.hil, f.spec.Cycles.Complete)
-	f.host.Complete(end, cmd, st, 0, f.Level())
+	lv := f.Level()
+	if lv == nvmectrl.LevelHigh {
+		f.Stats.AboveHigh++
+	}
+	f.host.Complete(end, cmd, st, 0, lv)
 	if wk.detached {
 		f.hil.spare = append(f.hil.spare, wk)
 		return
@@ -271,7 +275,14 @@ func (wk *worker) readIssue(now sim.Time, first, last int64) {
 		}
 		w.pending++
 		f.Stats.FlashReads++
+		if f.units > 1 {
+			f.sched.hold(op) // dispatched with the command's other units (readmerge.go)
+			continue
+		}
 		f.sched.enqueue(op)
+	}
+	if f.units > 1 {
+		f.sched.dispatchHeld()
 	}
 }
 

@@ -23,6 +23,10 @@ func (f *Firmware) announce(cmd *nvmectrl.Command, n int64) {
 	if !cmd.Hint.Victim {
 		return
 	}
+	f.Stats.HintedWrites++
+	if f.evict.hintEp {
+		f.Stats.HintActedOn++ // room was being made for it ahead of its arrival
+	}
 	f.wb.victimOut += n
 	f.wb.announcedAfter = max(int64(cmd.Hint.Pages)-n, 0)
 	f.evict.notify()

@@ -23,8 +23,9 @@ func (vanilla) Decide(v *BufferView) Decision {
 
 // fastDrain is FD-Buf: foreground while the announced victimization is predicted to
 // overflow the buffer (predicted occupancy at or above the high watermark), and from then
-// on until the occupancy is back under the low watermark; background otherwise. Its
-// switches go to the mode log.
+// on until the occupancy is back under the low watermark; background otherwise, to the dies
+// idle of host work only (the paper's "we evict a limited set of pages to the flash dies in
+// idle", activity.go). Its switches go to the mode log.
 type fastDrain struct {
 	fg bool
 }
@@ -42,11 +43,12 @@ func (p *fastDrain) Decide(v *BufferView) Decision {
 	if p.fg || v.Urgent() {
 		return Decision{Mode: EvictForeground}
 	}
-	return Decision{Mode: EvictBackground}
+	return Decision{Mode: EvictBackground, IdleDies: true}
 }
 
 // oracle is the unbounded buffer: it evicts in the foreground only for a flush that waits
-// for the flash; with background set (oracle-bg) it drains in the background otherwise.
+// for the flash; with background set (oracle-bg) it drains in the background otherwise, to
+// every die without host reads queued or in flight (no idle-die rule: the control).
 type oracle struct {
 	background bool
 }

@@ -22,9 +22,10 @@ const (
 	// or waits for room, a flush starts, a program completes, GC frees a block) or until
 	// Decision.Retry.
 	EvictIdle EvictMode = iota
-	// EvictBackground sends one page to each die with no host reads and fewer than
-	// firmware.buffer.background_per_die programs queued, up to
-	// firmware.buffer.background_max background programs in flight.
+	// EvictBackground sends one page to each die with no host reads queued or in flight and
+	// fewer than firmware.buffer.background_per_die programs queued, up to
+	// firmware.buffer.background_max background programs in flight; with Decision.IdleDies,
+	// only to the dies among those that are idle of host work (activity.go).
 	EvictBackground
 	// EvictForeground fills every die up to firmware.buffer.foreground_per_die programs
 	// queued (urgent: the latency-aware allocator gives these the LSB pages).
@@ -39,6 +40,11 @@ type Decision struct {
 	// Retry, if after now, is when the evictor looks again should the round send nothing
 	// and nothing notify it before then (a policy that paces itself by time uses it).
 	Retry sim.Time
+	// IdleDies restricts a background round to the dies idle of host work: those whose
+	// decaying count of host reads (firmware.buffer.idle_half_life) shows no intensive use
+	// by the applications (FastDrain's background eviction, activity.go). Without it a
+	// background round sends to every die with no host read queued or in flight.
+	IdleDies bool
 }
 
 // BufferView is what a policy sees of the buffer at a round, in pages. It is valid only
@@ -62,10 +68,29 @@ type BufferView struct {
 // returns EvictIdle then stalls them until it decides otherwise.
 func (v *BufferView) Urgent() bool { return v.RoomWaits > 0 || v.Flushes > 0 }
 
+// HintDecisive reports whether the host's victimization hint alone puts the predicted
+// occupancy at or over the high watermark: nothing is urgent, the occupancy plus the
+// reserved slots stay under it, and with the announced pages the prediction does not.
+func (v *BufferView) HintDecisive() bool {
+	if v.Capacity == 0 || v.Urgent() {
+		return false
+	}
+	high := v.Watermarks.High * float64(v.Capacity)
+	return float64(v.Occupancy+v.Reserved) < high && float64(v.Predicted) >= high
+}
+
 // LogSwitch records a switch of the policy's own mode (foreground or not) in the
 // firmware's mode log (Firmware.ModeLog), with the occupancy and prediction that caused it.
+// A switch to foreground that the hint alone caused (HintDecisive) counts as a foreground
+// episode the hint started (Stats.HintEpisodes), and its hinted write as acted on.
 func (v *BufferView) LogSwitch(foreground bool) {
-	if ev := v.ev; len(ev.modeLog) < 10000 {
+	ev := v.ev
+	ev.hintEp = foreground && v.HintDecisive()
+	if ev.hintEp {
+		ev.f.Stats.HintEpisodes++
+		ev.f.Stats.HintActedOn++ // the hinted write whose announcement crossed the watermark
+	}
+	if len(ev.modeLog) < 10000 {
 		ev.modeLog = append(ev.modeLog, ModeChange{At: v.Now, Foreground: foreground,
 			Occupancy: v.Occupancy, Predicted: v.Predicted})
 	}
@@ -111,18 +136,20 @@ const (
 	// are written to flash.
 	Vanilla Policy = "vanilla"
 	// FastDrain (FD-Buf) predicts occupancy from the host's victimization hint: below the
-	// high watermark it evicts a bounded number of pages in the background to dies the
-	// reads are not using; at or above it, it evicts to all dies in the foreground until
-	// occupancy falls below the low watermark.
+	// high watermark it evicts a bounded number of pages in the background to the dies idle
+	// of host work (Decision.IdleDies); at or above it, it evicts to all dies in the
+	// foreground until occupancy falls below the low watermark.
 	FastDrain Policy = "fastdrain"
 	// Oracle is the paper's Fig. 2b bound: "an infinite SSD internal buffer" that
 	// "completely buffers dirty data", so no write reaches the flash during the run and
 	// host reads never meet a program. It evicts only for a Flush or FUA write that must
 	// wait for flash (never, with power-loss protection).
 	Oracle Policy = "oracle"
-	// OracleBG is an unbounded buffer drained in the background as FD-Buf's background
-	// eviction drains it (below the high watermark): writes never wait, but the flash is
-	// programmed and reads meet those programs. It was the Oracle before issue 20.
+	// OracleBG is an unbounded buffer drained in the background whenever anything is dirty,
+	// to every die with no host read queued or in flight (not only to the dies idle of host
+	// work, as FD-Buf's background eviction): writes never wait, but the flash is programmed
+	// and reads meet those programs. It was the Oracle before issue 20, and it is the
+	// control that shows what FD-Buf's idle-die rule and foreground eviction add (issue 31).
 	OracleBG Policy = "oracle-bg"
 )
 

@@ -57,6 +57,14 @@ type Buffer struct {
 	// ForegroundPerDie bounds the eviction programs queued per die in foreground (and
 	// vanilla on-demand) eviction.
 	ForegroundPerDie int `yaml:"foreground_per_die"`
+	// IdleHalfLife is the half-life of the per-die count of host reads by which FastDrain's
+	// background eviction tells the dies the applications are using from those in idle
+	// (activity.go): a die whose count is at least one read is busy and gets no background
+	// page (Decision.IdleDies). "0" (the default) takes the mean program time of the
+	// flash's pages over a block (2,561 µs for the SimpleSSD TLC timings): a count c with
+	// that half-life is busy exactly when a read is expected, with probability at least one
+	// half, during a background program started on the die (activity.go works it out).
+	IdleHalfLife sim.Time `yaml:"idle_half_life"`
 	// IssueBatch bounds the pages the evictor allocates and issues in one run-to-completion
 	// step on core 0 (each charged Cycles.Allocate + Cycles.FlashIssue); the HIL's steps on
 	// that core run between the steps (evict.go).
@@ -154,6 +162,9 @@ func (s Spec) Validate() error {
 	if s.Buffer.BackgroundPerDie < 1 || s.Buffer.BackgroundMax < 1 || s.Buffer.ForegroundPerDie < 1 {
 		bad("firmware.buffer: background_per_die (%d), background_max (%d) and foreground_per_die (%d) must be positive",
 			s.Buffer.BackgroundPerDie, s.Buffer.BackgroundMax, s.Buffer.ForegroundPerDie)
+	}
+	if s.Buffer.IdleHalfLife < 0 {
+		bad("firmware.buffer.idle_half_life: %v must not be negative (0 takes the flash's mean program time)", s.Buffer.IdleHalfLife)
 	}
 	if s.Buffer.IssueBatch < 1 {
 		bad("firmware.buffer.issue_batch: %d must be at least 1", s.Buffer.IssueBatch)

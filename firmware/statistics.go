@@ -25,6 +25,43 @@ var (
 		Desc: "valid pages garbage collection moved", Row: "GC runs / pages moved / erases"}
 )
 
+// The engagement of FastDrain's mechanisms (issue 31; docs/firmware.md "Engagement
+// counters"): how much each was in force, not only that it happened. The runner puts
+// StatForegroundTime, over the measured window (runner.Statistics).
+var (
+	StatHintedWrites = &sim.Stat{Name: "hinted_writes_received", Unit: sim.UnitCount,
+		Desc: "write commands the firmware received with the victimization hint", Row: "hinted writes sent (host) / received / acted on"}
+	StatHintActedOn = &sim.Stat{Name: "hinted_writes_acted_on", Unit: sim.UnitCount,
+		Desc: "hinted writes the firmware made room for in advance (the one that started a hint episode, those received during one)",
+		Row:  "hinted writes sent (host) / received / acted on"}
+	StatHintEpisodes = &sim.Stat{Name: "hint_foreground_episodes", Unit: sim.UnitCount,
+		Desc: "foreground eviction episodes the hint alone started (the occupancy plus reserved slots under the high watermark)",
+		Row:  "foreground episodes started by the hint"}
+	StatForegroundTime = &sim.Stat{Name: "foreground_time_us", Unit: sim.UnitTime,
+		Desc: "time the evictor was in foreground mode (sending pages or waiting for a die with room)", Row: "time in foreground eviction / share of the run"}
+	StatAboveHigh = &sim.Stat{Name: "completions_above_high", Unit: sim.UnitCount,
+		Desc: "completions whose buffer level (FastDrain's upcall) was above-high", Row: "completions reporting above-high"}
+	StatBackgroundIdle = &sim.Stat{Name: "background_pages_idle_dies", Unit: sim.UnitPages,
+		Desc: "background eviction pages sent to dies idle of host work (firmware/activity.go)", Row: "background pages to idle / busy dies"}
+	StatBackgroundBusy = &sim.Stat{Name: "background_pages_busy_dies", Unit: sim.UnitPages,
+		Desc: "background eviction pages sent to dies busy with host reads (FD-Buf sends none; under Oracle-BG, what the idle-die rule would refuse)",
+		Row:  "background pages to idle / busy dies"}
+	StatReadsBehindArray = &sim.Stat{Name: "reads_behind_flash_work", Unit: sim.UnitPages,
+		Desc: "host flash reads that reached a die already running a program, an erase or a GC read",
+		Row:  "host flash reads behind flash work / behind a background program"}
+	StatReadsBehindBackground = &sim.Stat{Name: "reads_behind_background_program", Unit: sim.UnitPages,
+		Desc: "host flash reads that reached a die running a background eviction program",
+		Row:  "host flash reads behind flash work / behind a background program"}
+	StatReadSuspends = &sim.Stat{Name: "read_suspends", Unit: sim.UnitCount,
+		Desc: "host flash reads that suspended a program or erase on their die (flash.die.suspend)", Row: "host reads that suspended a program or erase"}
+	StatForegroundSlowDies = &sim.Stat{Name: "foreground_slow_dies", Unit: sim.UnitCount,
+		Desc: "dies with room a foreground round passed over for want of an LSB page (latency-aware allocator)",
+		Row:  "foreground: dies passed over for want of an LSB page / fallback rounds"}
+	StatForegroundFallbacks = &sim.Stat{Name: "foreground_fallback_rounds", Unit: sim.UnitCount,
+		Desc: "foreground rounds that found no die with room and an LSB page and let the allocator skip",
+		Row:  "foreground: dies passed over for want of an LSB page / fallback rounds"}
+)
+
 // The fault statistics, present only with a fault model (flash.die.faults).
 var (
 	StatProgramFailures = &sim.Stat{Name: "flash_program_failures", Unit: sim.UnitPages,
@@ -79,6 +116,17 @@ func (f *Firmware) PutStats(sn *sim.StatSnapshot) {
 	sn.PutInt(StatUnwrittenReads, s.Unmapped)
 	sn.PutInt(StatGCRuns, s.GCRuns)
 	sn.PutInt(StatGCPagesMoved, s.GCPagesMoved)
+	sn.PutInt(StatHintedWrites, s.HintedWrites)
+	sn.PutInt(StatHintActedOn, s.HintActedOn)
+	sn.PutInt(StatHintEpisodes, s.HintEpisodes)
+	sn.PutInt(StatAboveHigh, s.AboveHigh)
+	sn.PutInt(StatBackgroundIdle, s.BackgroundIdle)
+	sn.PutInt(StatBackgroundBusy, s.BackgroundBusy)
+	sn.PutInt(StatReadsBehindArray, s.ReadsBehindArray)
+	sn.PutInt(StatReadsBehindBackground, s.ReadsBehindBackground)
+	sn.PutInt(StatReadSuspends, s.ReadSuspends)
+	sn.PutInt(StatForegroundSlowDies, s.ForegroundSlowDies)
+	sn.PutInt(StatForegroundFallbacks, s.ForegroundFallbacks)
 }
 
 // PutFaultStats puts the fault counters into sn; a machine with a fault model calls it.

@@ -150,6 +150,7 @@ func (b *bench) issue(tx *channel.Transaction) {
 // array time is the same).
 func (b *bench) read(tx *channel.Transaction, planes []int) {
 	tx.Kind = channel.Read
+	tx.MaySuspend = true // a host-like read: it suspends a program or erase when the die has suspend
 	blk := b.rng.IntN(b.spec.BlocksPerPlane)
 	pg := b.rng.IntN(b.spec.PagesPerBlock)
 	for _, p := range planes {

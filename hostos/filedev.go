@@ -23,7 +23,12 @@ type FileDevice struct {
 	size   int64
 	direct bool
 	block  int64 // direct-I/O alignment: the device's logical block size
+	advice pagecache.Fadvise
 }
+
+// SetFadvise sets the read-ahead advice the device's buffered reads are made with
+// (posix_fadvise(2) on the open file; fio's fadvise_hint).
+func (d *FileDevice) SetFadvise(a pagecache.Fadvise) { d.advice = a }
 
 var _ uflip.Device = (*FileDevice)(nil)
 
@@ -77,6 +82,7 @@ func (d *FileDevice) Do(p *sim.Proc, op uflip.Op, offset, size int64) (sim.Time,
 		}
 	}
 	t := d.h.Task(p)
+	t.SetFadvise(d.advice)
 	start := p.Now()
 	var err error
 	switch {
@@ -92,4 +98,11 @@ func (d *FileDevice) Do(p *sim.Proc, op uflip.Op, offset, size int64) (sim.Time,
 		_, err = d.h.Cache.Write(t, d.f, offset, size)
 	}
 	return p.Now() - start, devErr(err)
+}
+
+// OpenFileDevice returns an existing page-cache file as a device, buffered or direct, of
+// the file's current size (open(2) of a file another process created).
+func OpenFileDevice(h *Host, f *pagecache.File, direct bool) *FileDevice {
+	block := max(int64(h.Driver.LogicalBlockSize()), SectorSize)
+	return &FileDevice{h: h, f: f, size: f.Size(), direct: direct, block: block}
 }

@@ -13,6 +13,9 @@ import (
 
 // Spec is the host configuration.
 type Spec struct {
+	// Profile names the host kernel profile (profile.go): "paper" or "linux6". It sets the
+	// defaults of the keys it lists; keys given explicitly override them.
+	Profile   string         `yaml:"profile"`
 	PageCache pagecache.Spec `yaml:"pagecache"` // memory, CPUs, dirty limits, writeback, FastDrain ratio switching
 	Block     blk.Spec       `yaml:"block"`     // block layer and I/O scheduler
 	Driver    nvmedrv.Spec   `yaml:"nvme"`      // NVMe driver
@@ -20,12 +23,17 @@ type Spec struct {
 
 // DefaultSpec returns each layer's defaults.
 func DefaultSpec() Spec {
-	return Spec{PageCache: pagecache.DefaultSpec(), Block: blk.DefaultSpec(), Driver: nvmedrv.DefaultSpec()}
+	// Each layer's defaults are a Linux 6.x host's, so the built-in profile is linux6.
+	return Spec{Profile: ProfileLinux6, PageCache: pagecache.DefaultSpec(), Block: blk.DefaultSpec(), Driver: nvmedrv.DefaultSpec()}
 }
 
 // Validate reports every problem with the spec.
 func (s Spec) Validate() error {
-	return errors.Join(s.PageCache.Validate(), s.Block.Validate(), s.Driver.Validate())
+	var perr error
+	if err := checkProfile(s.Profile); err != nil {
+		perr = fmt.Errorf("host.%w", err)
+	}
+	return errors.Join(perr, s.PageCache.Validate(), s.Block.Validate(), s.Driver.Validate())
 }
 
 // Host is one simulated host with one NVMe SSD.

@@ -94,7 +94,8 @@ func (d *RawDevice) IOs() int64 { return d.ios }
 // Do performs one IO for process p and returns its latency: from the call (before the
 // syscall's CPU cost) to the bio's completion. offset and size must be multiples of
 // BlockSize, size positive and the range inside the device; OpFlush takes offset and size
-// zero and sends a cache flush (REQ_OP_FLUSH, NVMe Flush). A device error is returned with
+// zero and sends a cache flush (REQ_OP_FLUSH, NVMe Flush); OpTrim discards the range
+// (BLKDISCARD: REQ_OP_DISCARD, NVMe Dataset Management). A device error is returned with
 // the latency.
 func (d *RawDevice) Do(p *sim.Proc, op uflip.Op, offset, size int64) (sim.Time, error) {
 	return d.DoData(p, op, offset, size, nil)
@@ -113,6 +114,8 @@ func (d *RawDevice) DoData(p *sim.Proc, op uflip.Op, offset, size int64, stamps 
 		bop = blk.OpWrite
 	case uflip.OpFlush:
 		bop = blk.OpFlush
+	case uflip.OpTrim:
+		bop, stamps = blk.OpDiscard, nil
 	default:
 		return 0, fmt.Errorf("hostos: raw device: unknown op %v", op)
 	}

@@ -9,6 +9,9 @@ import "github.com/fastdrain-sim/fastdrain/sim"
 // MTps returns the data rate of the spec's interface and mode in mega-transfers per second
 // (docs/sources.md §3.1), or 0 if the mode does not exist (Validate reports it).
 func (s Spec) MTps() int {
+	if s.Rate > 0 {
+		return s.Rate
+	}
 	r, _ := RateMTps(s.Interface, s.Mode)
 	return r
 }
@@ -23,7 +26,8 @@ func (s Spec) CmdAddr(cmds, addrs int) sim.Time { return sim.Time(cmds+addrs) * 
 // Transfer returns the bus time of moving n bytes of data in or out: ⌈n / (BusWidth/8)⌉
 // transfers at MTps, i.e. 10⁶/MTps ps each. The total is rounded up to a whole picosecond
 // once (not per transfer), so a transfer is never faster than the bus:
-// 16,384 B at 333 MT/s on 8 bits = ⌈16384·10⁶/333⌉ ps = 49,201,202 ps.
+// 16,384 B at 333 MT/s on 8 bits = ⌈16384·10⁶/333⌉ ps = 49,201,202 ps. A burst's fixed
+// cost TBurst (preamble and postamble) is added once.
 func (s Spec) Transfer(n int) sim.Time {
 	if n <= 0 {
 		return 0
@@ -31,7 +35,7 @@ func (s Spec) Transfer(n int) sim.Time {
 	bytesPer := int64(s.BusWidth / 8)
 	transfers := (int64(n) + bytesPer - 1) / bytesPer
 	rate := int64(s.MTps())
-	return sim.Time((transfers*1_000_000 + rate - 1) / rate)
+	return sim.Time((transfers*1_000_000+rate-1)/rate) + s.TBurst
 }
 
 // fullAddr returns the number of address cycles of a column-and-row address.

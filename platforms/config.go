@@ -110,6 +110,9 @@ func (c Config) Validate() error {
 	add := func(section string, err error) {
 		errs = append(errs, prefixed(section, err)...)
 	}
+	if _, err := c.Host.WithProfile(c.Host.Profile); err != nil {
+		errs = append(errs, err)
+	}
 	add("host.pagecache", c.Host.PageCache.Validate())
 	add("host.block", c.Host.Block.Validate())
 	add("host.nvme", c.Host.Driver.Validate())

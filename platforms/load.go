@@ -107,8 +107,35 @@ func Load(o Options) (Config, error) {
 
 // Decode applies each source in turn on top of the defaults, strictly: an unknown key, a
 // value of the wrong type or a bad unit string is an error naming the source and line.
+//
+// The host profile (host.profile, hostos/profile.go) sets defaults, not values: the sources
+// are decoded once to learn which profile they name (the last one that names one wins), then
+// again over the defaults with that profile applied, so every key a source gives explicitly
+// overrides the profile's value whichever source named the profile. An unknown profile name
+// is left for Validate to report with its field path.
 func Decode(srcs ...Source) (Config, error) {
 	c := Default()
+	if err := decodeOnto(&c, srcs); err != nil {
+		return c, err
+	}
+	def := Default()
+	if c.Host.Profile == def.Host.Profile {
+		// The built-in defaults are that profile's values (TestDefaultIsLinux6Profile).
+		return c, nil
+	}
+	h, err := def.Host.WithProfile(c.Host.Profile)
+	if err != nil {
+		return c, nil // Validate names host.profile and the choices
+	}
+	def.Host = h
+	if err := decodeOnto(&def, srcs); err != nil {
+		return def, err
+	}
+	return def, nil
+}
+
+// decodeOnto applies each source in turn on top of c (Decode).
+func decodeOnto(c *Config, srcs []Source) error {
 	for _, s := range srcs {
 		// The document of a --set was built from the flag: its line numbers mean nothing.
 		flag := strings.HasPrefix(s.Name, "--set ")
@@ -117,27 +144,27 @@ func Decode(srcs ...Source) (Config, error) {
 			if flag {
 				msg = lineTag.ReplaceAllString(msg, "")
 			}
-			return c, fmt.Errorf("%s: %s", s.Name, msg)
+			return fmt.Errorf("%s: %s", s.Name, msg)
 		}
 		dec := yaml.NewDecoder(bytes.NewReader(s.Data))
 		dec.KnownFields(true)
-		if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+		if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
 			msg := explainTypeErrors(err.Error(), s.Data)
 			if flag {
-				return c, fmt.Errorf("%s: %s", s.Name, lineTag.ReplaceAllString(msg, ""))
+				return fmt.Errorf("%s: %s", s.Name, lineTag.ReplaceAllString(msg, ""))
 			}
 			if msg != err.Error() {
-				return c, fmt.Errorf("%s: %s", s.Name, msg)
+				return fmt.Errorf("%s: %s", s.Name, msg)
 			}
-			return c, fmt.Errorf("%s: %w", s.Name, err)
+			return fmt.Errorf("%s: %w", s.Name, err)
 		}
 		// A second document in one source is a mistake, not something to ignore.
 		var extra yaml.Node
 		if err := dec.Decode(&extra); err == nil {
-			return c, fmt.Errorf("%s: more than one YAML document", s.Name)
+			return fmt.Errorf("%s: more than one YAML document", s.Name)
 		}
 	}
-	return c, nil
+	return nil
 }
 
 // lineTag matches the "line N: " a YAML error names a position with.

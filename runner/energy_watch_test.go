@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -19,7 +20,10 @@ func energyDigest(r *Result) string {
 	h := sha256.New()
 	a := r.Energy
 	fmt.Fprintf(h, "%d %d %d %d\n", a.From, a.To, a.Commands, a.WriteBytes)
-	for _, j := range a.J {
+	for i, j := range a.J {
+		if energy.Rows()[i].Activity == "program-tsb" && !a.Shown(i) {
+			continue // the QLC row (issue 34), zero and hidden without QLC dies: the digests predate it
+		}
 		fmt.Fprintf(h, "%016x\n", math.Float64bits(j))
 	}
 	for _, p := range a.Peaks {

@@ -179,11 +179,13 @@ func Run(o Options) (*Result, error) {
 	// Snapshot every resource when measurement starts (after the data sets exist), then
 	// run to the end of the scenario.
 	var start []sim.Snapshot
+	var fgBefore sim.Time // the evictor's foreground time when measurement starts
 	m.Eng.Spawn("runner.measure", func(p *sim.Proc) {
 		for !run.Started() && !run.Done() {
 			p.Sleep(sim.Millisecond)
 		}
 		m.SSD.Sync(p.Now())
+		fgBefore = m.SSD.FW.StatsAt(p.Now()).ForegroundTime
 		for _, r := range rs {
 			start = append(start, r.Snapshot(p.Now()))
 		}
@@ -204,6 +206,7 @@ func Run(o Options) (*Result, error) {
 		return nil, err
 	}
 	res := newResult(o, m, run, rs, start, m.Eng.Now(), run.Ended(), wasted0)
+	putEngagement(res.Stats, m, res.Began, res.Ended, fgBefore) // over the measured window
 	// Keep the samples, not the series: a series' probe closes over the machine, which must
 	// be freed when the run ends (sweeps and figures hold hundreds of results).
 	for _, s := range smp.Series() {

@@ -18,7 +18,7 @@ var Statistics = sim.NewCatalogue(
 	buffer.StatCapacity, buffer.StatPeakOccupancy, buffer.StatReadHits, buffer.StatReadMisses,
 	firmware.StatForegroundEvictions, firmware.StatBackgroundEvictions, firmware.StatStalls, firmware.StatStallTime,
 	firmware.StatModeSwitches, firmware.StatFlashReads, firmware.StatUnwrittenReads,
-	ftl.StatProgrammedLSB, ftl.StatProgrammedCSB, ftl.StatProgrammedMSB, ftl.StatUsed, ftl.StatWasted, ftl.StatPadded,
+	ftl.StatProgrammedLSB, ftl.StatProgrammedCSB, ftl.StatProgrammedMSB, ftl.StatProgrammedTSB, ftl.StatUsed, ftl.StatWasted, ftl.StatPadded,
 	ftl.StatWAF, firmware.StatGCRuns, firmware.StatGCPagesMoved, ftl.StatErases,
 	firmware.StatProgramFailures, firmware.StatEraseFailures, firmware.StatFactoryBad, firmware.StatRetiredBlocks,
 	firmware.StatReprograms, firmware.StatRetireMoves, firmware.StatReadRetries, firmware.StatUncorrectable,
@@ -26,7 +26,14 @@ var Statistics = sim.NewCatalogue(
 	firmware.StatSpareLeft, firmware.StatAvailableSpare, firmware.StatCriticalWarning, firmware.StatReadOnly,
 	firmware.StatReadOnlyAt, pagecache.StatWriteErrors, pagecache.StatReadErrors,
 	pagecache.StatVictimizations, pagecache.StatWrittenBack, pagecache.StatThrottleTime, pagecache.StatThrottlePauses,
-	pagecache.StatRatioSwitches, sim.StatEvents,
+	pagecache.StatRatioSwitches,
+	StatHintedSent, firmware.StatHintedWrites, firmware.StatHintActedOn, firmware.StatHintEpisodes,
+	firmware.StatForegroundTime, StatForegroundShare, ftl.StatForegroundWrites, ftl.StatForegroundLSB,
+	ftl.StatLSBAfterSkip, ftl.StatFGBounded, firmware.StatForegroundSlowDies, firmware.StatForegroundFallbacks,
+	firmware.StatAboveHigh, firmware.StatBackgroundIdle, firmware.StatBackgroundBusy,
+	firmware.StatReadsBehindArray, firmware.StatReadsBehindBackground, firmware.StatReadSuspends,
+	StatHighSetTime, StatHighSetShare,
+	sim.StatEvents,
 )
 
 // Snapshot takes machine m's statistics (Statistics) once, at the end of the work: the
@@ -44,6 +51,7 @@ func Snapshot(m *platforms.Machine, wastedBefore int64) *sim.StatSnapshot {
 		m.Host.Cache.PutErrorStats(sn)
 	}
 	m.Host.Cache.PutStats(sn)
+	putEngagement(sn, m, 0, m.Eng.Now(), 0)
 	sn.PutInt(sim.StatEvents, int64(m.Eng.Fired()))
 	return sn
 }

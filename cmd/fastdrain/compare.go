@@ -113,8 +113,8 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	tabs := []*report.ValueTable{
 		runner.P99Table("p99 response time per variant (each app co-located with ungzip)", appsRun, variants, cell),
 		runner.MeanTable(appsRun, variants, cell), runner.CorunnerTable(appsRun, variants, cell),
-		runner.EnergyTable(appsRun, variants, cell)}
-	files := []string{"p99.csv", "mean.csv", "corunner.csv", "energy.csv"}
+		runner.EnergyTable(appsRun, variants, cell), runner.EngagementTable(appsRun, variants, cell)}
+	files := []string{"p99.csv", "mean.csv", "corunner.csv", "energy.csv", "engagement.csv"}
 	plCells := powerLossCells(scenarios, variants, func(sc, v string) runner.Cell {
 		return runner.Cell{Scenario: sc, Variant: v, Result: results[index[key{sc, v}]]}
 	})

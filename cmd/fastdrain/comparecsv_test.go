@@ -95,4 +95,26 @@ func TestCompareCSVsAreNumbers(t *testing.T) {
 			require.InDelta(t, want, got, tol, "%s %s: text %q", c.file, rows[0][col], text[1][c.textCol(col)])
 		}
 	}
+	// engagement.csv: a row per app and variant, each count the one in that run's stats.csv.
+	b, err := os.ReadFile(filepath.Join(dir, "compare", "engagement.csv"))
+	require.NoError(t, err)
+	head, eng := readCSV(t, string(b))
+	require.Len(t, eng, 2)
+	for i, v := range []string{"vanilla", "fd"} {
+		require.Equal(t, "apache-u", eng[i]["app"])
+		require.Equal(t, v, eng[i]["variant"])
+		sb, err := os.ReadFile(filepath.Join(dir, "compare", "apache-u+ungzip", v, "stats.csv"))
+		require.NoError(t, err)
+		_, st := readCSV(t, string(sb))
+		stats := map[string]string{}
+		for _, row := range st {
+			stats[row["statistic"]] = row["value"]
+		}
+		for _, name := range head[2:] {
+			want, ok := stats[name]
+			require.True(t, ok, name)
+			require.Equal(t, want, eng[i][name], "%s %s", v, name)
+		}
+	}
+	require.Len(t, tabs["engagement of the mechanisms per variant (shares of the measured run)"], 3)
 }

@@ -43,7 +43,7 @@ func newConfigShow() *cobra.Command {
 	cf := &configFlags{}
 	cmd := &cobra.Command{
 		Use:   "show [PRESET]",
-		Short: "Print the resolved configuration (keys sorted)",
+		Short: "Print the resolved configuration (keys sorted; the host profile's keys marked)",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -53,7 +53,7 @@ func newConfigShow() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out, err := c.Resolved()
+			out, err := c.Annotated()
 			if err != nil {
 				return err
 			}

@@ -34,9 +34,9 @@ import (
 // earlier command in the same document are not inputs). It then runs the commands whose
 // work is small at short settings (exampleQuick). The long tier (FASTDRAIN_LONG=1) runs every
 // command. Both shorten the simulated work where the command has a knob for it
-// (shortenExample: --duration 50ms, 2,000 flashbench operations, 500 replayed requests,
-// uFLIP counts divided by 64 over 16 MiB), so the examples' own durations are checked by
-// parsing and the programs' paths by running.
+// (shortenExample: --duration 50ms, 2,000 flashbench operations, fio's --runtime 50ms, 500
+// replayed requests, uFLIP counts divided by 64 over 16 MiB), so the examples' own durations
+// are checked by parsing and the programs' paths by running.
 func TestDocExamples(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	require.NoError(t, err)
@@ -427,8 +427,8 @@ func sweepFileKind(args []string) string {
 // shortenExample returns args with the simulated work cut down where the command has a knob
 // for it: --duration 50ms for everything that runs co-located applications (it overrides
 // --quick and --full, which still choose their preset), 2,000 flashbench operations (500 per
-// sweep point), 500 replayed requests, uFLIP's counts divided by 64 over 16 MiB with one run
-// per point and automatic counts capped at 200 IOs.
+// sweep point), fio's --runtime 50ms, 500 replayed requests, uFLIP's counts divided by 64
+// over 16 MiB with one run per point and automatic counts capped at 200 IOs.
 func shortenExample(args []string) []string {
 	cmd, rest, err := newRoot().Find(args)
 	if err != nil {
@@ -459,6 +459,8 @@ func shortenExample(args []string) []string {
 		}
 	case "fastdrain flashbench":
 		set("--ops", "2000")
+	case "fastdrain fio":
+		set("--runtime", "50ms") // fio's own cap: a job without one (jesd219) writes the whole device
 	case "fastdrain replay":
 		set("--max", "500")
 	case "fastdrain uflip":

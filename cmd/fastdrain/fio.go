@@ -12,7 +12,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/hostos"
 	"github.com/fastdrain-sim/fastdrain/hostos/fio"
-	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
+	"github.com/fastdrain-sim/fastdrain/hostos/pagecache"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -21,22 +21,23 @@ import (
 
 func newFio() *cobra.Command {
 	cf := &configFlags{}
-	var idleStr, outputFormat string
+	var idleStr, outputFormat, capStr string
+	plus := false
 	var o outputFlags
 	cmd := &cobra.Command{
 		Use:   "fio JOBFILE",
 		Short: "Run fio job files (INI or YAML) on a simulated platform",
 		Long: `fio runs the jobs of a fio INI job file, or of a YAML job file with fio's option names
 (docs/fio.md lists every option and how it maps), side by side on the simulated machine:
-direct jobs on the raw block device (O_DIRECT), buffered jobs on a file in the page cache
-(all jobs of a file must agree). --format text prints IOPS, bandwidth and latency per job
+as fio runs them: jobs on /dev/... use the namespace (O_DIRECT), others their own files of the
+simulated file system, laid out before the jobs that read them. --format text prints IOPS, bandwidth and latency per job
 and direction, then the SSD's energy over the jobs (and over --idle, if given) per
 component and activity (docs/energy.md); --format json (or --output-format=json) prints
-fio's JSON document instead; --format csv prints one row of numbers per job and direction
+fio's JSON document instead (--output-format=json+ adds fio's latency bins); --format csv prints one row of numbers per job and direction
 (docs/fio.md; not fio's terse format). The simulated SSD's statistics as run reports them
 follow the text tables and are fio.json's "ssd_stats". Files go to --out/fio/ (unless
---no-files): fio.json, fio.csv, fio-stats.csv and the write_lat_log logs (NAME_lat.N.log, N
-counting every job copy of the file from 1). --timeline FILE writes a Perfetto trace of the
+--no-files): fio.json, fio.csv, fio-stats.csv and the jobs' write_lat_log, write_bw_log and
+write_iops_log logs (NAME_lat.N.log, …, N counting every job copy of the file from 1). --timeline FILE writes a Perfetto trace of the
 resources, the NVMe commands and the sampled firmware and page-cache state, as run and
 replay do (docs/outputs.md).`,
 		Args: cobra.ExactArgs(1),
@@ -53,6 +54,9 @@ replay do (docs/outputs.md).`,
 				if o.format == "normal" { // fio's name for its text output
 					o.format = "text"
 				}
+				if o.format == "json+" { // fio's JSON with the completion latency bins
+					o.format, plus = "json", true
+				}
 				if o.format == "terse" {
 					return errors.New(`--output-format "terse": fio's terse (semicolon) format is not written; --format csv gives the same numbers with a header (docs/fio.md)`)
 				}
@@ -61,33 +65,6 @@ replay do (docs/outputs.md).`,
 				return err
 			}
 			pcts := o.pcts
-			f, err := os.Open(args[0])
-			if err != nil {
-				return err
-			}
-			jobs, err := fio.Decode(f, args[0])
-			f.Close()
-			if err != nil {
-				return err
-			}
-			if pcts.list != nil {
-				// --percentiles replaces every job's percentile_list.
-				for i := range jobs {
-					jobs[i].Percentiles = pcts.list
-				}
-			}
-			for i, j := range jobs {
-				if j.WriteLatLog != "" && o.dir() == "" {
-					return fmt.Errorf("%s: job %q (job %d) has write_lat_log=%s: the log goes to --out/fio/; drop --no-files or give --out DIR", args[0], j.Name, i+1, j.WriteLatLog)
-				}
-			}
-			direct := jobs[0].Direct
-			for _, j := range jobs {
-				if j.Direct != direct {
-					return fmt.Errorf("%s: job %q has direct=%v but job %q has direct=%v; run them from separate files",
-						args[0], jobs[0].Name, direct, j.Name, j.Direct)
-				}
-			}
 			tl, err := o.tl.build()
 			if err != nil {
 				return err
@@ -97,6 +74,30 @@ replay do (docs/outputs.md).`,
 				return err
 			}
 			defer m.Eng.Close()
+			jobs, err := decodeFioFile(args[0], m.Host.Cache.Spec())
+			if err != nil {
+				return err
+			}
+			if capStr != "" {
+				limit, err := fio.ParseDuration(capStr)
+				if err != nil || limit <= 0 {
+					return fmt.Errorf("--runtime %q: want a positive time such as 10s", capStr)
+				}
+				fio.CapRuntime(jobs, limit)
+			}
+			if pcts.list != nil {
+				// --percentiles replaces every job's percentile_list.
+				for i := range jobs {
+					jobs[i].Percentiles = pcts.list
+				}
+			}
+			if logs := fio.LogFiles(jobs); len(logs) > 0 && o.dir() == "" {
+				return fmt.Errorf("%s: the jobs write fio logs (%s, …), which go to --out/fio/: drop --no-files or give --out DIR", args[0], logs[0])
+			}
+			fm, err := hostos.NewFioMachine(m.Host, raw, fio.NeedsDataCheck(jobs))
+			if err != nil {
+				return err
+			}
 			smp := traceMachine(m, tl)
 			idleMeter, err := runner.NewEnergyMeter(m)
 			if err != nil {
@@ -120,27 +121,7 @@ replay do (docs/outputs.md).`,
 				}
 				jobMeter.Start(m.Eng)
 				defer func() { jobAcct = jobMeter.Stop(p.Now()) }()
-				var dev uflip.Device = raw
-				capacity := raw.Capacity()
-				if !direct {
-					// Buffered jobs share one file covering the jobs' regions.
-					var size int64
-					for _, j := range jobs {
-						off, n, err := j.Region(capacity)
-						if err != nil {
-							runErr = err
-							return
-						}
-						size = max(size, off+n)
-					}
-					fd, err := hostos.NewFileDevice(p, m.Host, "fio.data", size, false)
-					if err != nil {
-						runErr = err
-						return
-					}
-					dev, capacity = fd, size
-				}
-				if x, runErr = fio.Start(p.Engine(), dev, capacity, jobs); runErr == nil {
+				if x, runErr = fio.StartMachine(p.Engine(), fm, jobs); runErr == nil {
 					x.Wait(p)
 					res, runErr = x.Results(), x.Err()
 				}
@@ -159,7 +140,7 @@ replay do (docs/outputs.md).`,
 			if pl != nil {
 				// The cut stopped the jobs: their results are of the IOs completed before it.
 				ssd.PowerLoss, ssd.Recovery = pl, rec
-				if x == nil {
+				if x == nil || !x.Started() {
 					return fioCutBeforeJobs(cmd.OutOrStdout(), ssd)
 				}
 				res = x.Results()
@@ -173,6 +154,7 @@ replay do (docs/outputs.md).`,
 				return errors.New("fio: no job ran")
 			}
 			warnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, before)
+			fio.WriteVerifyErrors(cmd.ErrOrStderr(), res)
 			if pl != nil {
 				// Beside the numbers of json and csv, the sentence goes to stderr.
 				note := cmd.OutOrStdout()
@@ -187,13 +169,13 @@ replay do (docs/outputs.md).`,
 				return err
 			}
 			if dir != "" {
-				if err := writeFioOut(dir, jobs, res, ssd); err != nil {
+				if err := writeFioOut(dir, jobs, res, ssd, plus); err != nil {
 					return err
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "results written to %s\n", dir)
 			}
 			if o.format != "text" {
-				return o.write(nil, func(w io.Writer) error { return writeFioJSON(w, jobs, res, ssd) }, fioCSV(jobs, res).WriteCSV)
+				return o.write(nil, func(w io.Writer) error { return writeFioJSON(w, jobs, res, ssd, plus) }, fioCSV(jobs, res).WriteCSV)
 			}
 			t := fioTable(jobs, res)
 			w := cmd.OutOrStdout()
@@ -233,7 +215,8 @@ replay do (docs/outputs.md).`,
 	cmd.Flags().StringVar(&idleStr, "idle", "0", "simulated time the machine idles before the jobs, metered apart (e.g. 100ms)")
 	o.register(cmd, "fio", "json: fio's JSON schema with the SSD's statistics; csv: one row of numbers per job and direction",
 		"0s:100ms", "the text table, fio.csv and fio.json's clat_ns percentiles, replacing every job's percentile_list")
-	cmd.Flags().StringVar(&outputFormat, "output-format", "text", "fio's name for --format (normal = text, json)")
+	cmd.Flags().StringVar(&outputFormat, "output-format", "text", "fio's name for --format (normal = text, json, json+: json with fio's latency bins)")
+	cmd.Flags().StringVar(&capStr, "runtime", "", "fio's --runtime: cap every job's runtime at this (a plain number is seconds)")
 	return cmd
 }
 
@@ -247,16 +230,20 @@ type fioJSON struct {
 	PowerLoss *report.Table `json:"power_loss,omitempty"`
 }
 
-// writeFioJSON writes fio's JSON document with the SSD's statistics.
-func writeFioJSON(w io.Writer, jobs []fio.Job, res []fio.JobResult, ssd *runner.Result) error {
+// writeFioJSON writes fio's JSON document (json+ with plus) with the SSD's statistics.
+func writeFioJSON(w io.Writer, jobs []fio.Job, res []fio.JobResult, ssd *runner.Result, plus bool) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(fioJSON{fio.Report(jobs, res, "fastdrain "+version), ssd.StatValues(), ssd.PowerLossTable()})
+	rep := fio.Report(jobs, res, "fastdrain "+version)
+	if plus {
+		rep = fio.ReportPlus(jobs, res, "fastdrain "+version)
+	}
+	return enc.Encode(fioJSON{rep, ssd.StatValues(), ssd.PowerLossTable()})
 }
 
 // fioCutBeforeJobs reports a power cut (firmware.power_loss.cut_at) that came before the
-// jobs started (during --idle or the buffered file's creation): the cut, and what it did
-// and recovery found (ssd's power-loss table).
+// jobs started (during --idle, a job's startdelay or the laying out of the jobs' files):
+// the cut, and what it did and recovery found (ssd's power-loss table).
 func fioCutBeforeJobs(w io.Writer, ssd *runner.Result) error {
 	fmt.Fprintf(w, "%s; no job had started\n\n", runner.CutLine(ssd.PowerLoss))
 	return ssd.PowerLossTable().WriteText(w)
@@ -282,13 +269,10 @@ func fioTable(jobs []fio.Job, res []fio.JobResult) *report.Table {
 	return t
 }
 
-// fioGroups returns the results a table reports: one merged result with group_reporting
-// (the jobs' first section sets it for all), else each job's.
+// fioGroups returns the results a table reports: each job's, a reporting group of
+// group_reporting jobs merged (fio.Groups).
 func fioGroups(jobs []fio.Job, res []fio.JobResult) []fio.JobResult {
-	if jobs[0].GroupReporting && len(res) > 1 {
-		return []fio.JobResult{fio.MergeResults(res)}
-	}
-	return res
+	return fio.Groups(jobs, res)
 }
 
 // fioDir is one direction's statistics of a job's result.
@@ -300,7 +284,7 @@ type fioDir struct {
 // fioDirs returns the directions of r that did any I/O: read, write, flush in that order.
 func fioDirs(r *fio.JobResult) []fioDir {
 	var ds []fioDir
-	for _, d := range [...]fioDir{{"read", &r.Read}, {"write", &r.Write}, {"flush", &r.Flush}} {
+	for _, d := range [...]fioDir{{"read", &r.Read}, {"write", &r.Write}, {"trim", &r.Trim}, {"flush", &r.Flush}} {
 		if d.s.IOs > 0 {
 			ds = append(ds, d)
 		}
@@ -329,13 +313,14 @@ func fioTextPercentiles(jobs []fio.Job) report.Percentiles {
 // fioDefaultText are the text table's percentiles without a common percentile_list.
 var fioDefaultText = report.Percentiles{50, 99}
 
-// writeFioOut writes dir/fio.json, dir/fio.csv and a NAME_lat.N.log per copy of each write_lat_log job
-// (N: the copy's 1-based position among all job copies of the file, as fio numbers them).
-func writeFioOut(dir string, jobs []fio.Job, res []fio.JobResult, ssd *runner.Result) error {
+// writeFioOut writes dir/fio.json, dir/fio.csv, dir/fio-stats.csv and the jobs' fio logs
+// (fio.WriteLogs: NAME_lat.N.log and the others, N the copy's 1-based position among all job
+// copies of the file, as fio numbers them).
+func writeFioOut(dir string, jobs []fio.Job, res []fio.JobResult, ssd *runner.Result, plus bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := report.WriteFile(filepath.Join(dir, "fio.json"), func(w io.Writer) error { return writeFioJSON(w, jobs, res, ssd) }); err != nil {
+	if err := report.WriteFile(filepath.Join(dir, "fio.json"), func(w io.Writer) error { return writeFioJSON(w, jobs, res, ssd, plus) }); err != nil {
 		return err
 	}
 	if err := fioCSV(jobs, res).SaveCSV(filepath.Join(dir, "fio.csv")); err != nil {
@@ -344,25 +329,20 @@ func writeFioOut(dir string, jobs []fio.Job, res []fio.JobResult, ssd *runner.Re
 	if err := ssd.StatsCSV().SaveCSV(filepath.Join(dir, "fio-stats.csv")); err != nil {
 		return err
 	}
-	n := 0 // fio numbers the logs by job copy across the file, from 1
-	for i, j := range jobs {
-		for k := range res[i].Copies {
-			n++
-			if j.WriteLatLog == "" {
-				continue
-			}
-			f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s_lat.%d.log", j.WriteLatLog, n)))
-			if err != nil {
-				return err
-			}
-			err = fio.WriteLatLog(f, &res[i].Copies[k])
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return err
-			}
-		}
+	return fio.WriteLogs(dir, jobs, res)
+}
+
+// decodeFioFile reads a job file as fio would: include directives relative to it, ${VAR}
+// from the environment, $pagesize/$mb_memory/$ncpus from the simulated host.
+func decodeFioFile(path string, host pagecache.Spec) ([]fio.Job, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	defer f.Close()
+	return fio.DecodeWith(f, path, fio.DecodeOptions{
+		Env:     os.LookupEnv,
+		Include: os.ReadFile,
+		Host:    fio.HostFacts{PageSize: pagecache.PageSize, MemoryMB: int64(host.Memory) >> 20, CPUs: int64(host.CPU.Cores)},
+	})
 }

@@ -21,7 +21,8 @@ type flashbenchFlags struct {
 	channels, ways, diesPerWay    int
 	planes, blocks, pages, pageSz int
 	flash, iface, policy, mix     string
-	mode, qd                      int
+	scheme                        string
+	mode, qd, rate                int
 	ops                           int64
 	multiPlane, suspend, poll     bool
 	seed                          uint64
@@ -57,9 +58,11 @@ func (fb *flashbenchFlags) register(cmd *cobra.Command) {
 	f.IntVar(&fb.blocks, "blocks", d.Channel.Die.BlocksPerPlane, "blocks per plane")
 	f.IntVar(&fb.pages, "pages", d.Channel.Die.PagesPerBlock, "pages per block")
 	f.IntVar(&fb.pageSz, "page-size", d.Channel.Die.PageSize, "page size in bytes")
-	f.StringVar(&fb.flash, "flash", "tlc", "flash type: slc, mlc or tlc (timings from docs/sources.md §3.4)")
-	f.StringVar(&fb.iface, "onfi", d.Channel.ONFI.Interface.String(), "ONFI interface: sdr, nv-ddr, nv-ddr2 or nv-ddr3")
+	f.StringVar(&fb.flash, "flash", "tlc", "flash type: slc, mlc, tlc or qlc (timings: die.SpecFor)")
+	f.StringVar(&fb.scheme, "scheme", "", "programming scheme: page, one-shot or two-pass (default: the flash type's)")
+	f.StringVar(&fb.iface, "onfi", d.Channel.ONFI.Interface.String(), "NAND interface: sdr, nv-ddr, nv-ddr2, nv-ddr3, nv-lpddr4 or toggle")
 	f.IntVar(&fb.mode, "onfi-mode", d.Channel.ONFI.Mode, "ONFI timing mode")
+	f.IntVar(&fb.rate, "onfi-rate", 0, "NAND bus data rate in MT/s, up to 3600 (nv-ddr3 past 800, nv-lpddr4, toggle); replaces --onfi-mode")
 	f.StringVar(&fb.policy, "policy", d.Channel.Policy.String(), "channel arbitration: fifo or read-first")
 	f.IntVar(&fb.qd, "qd", d.QueueDepth, "operations outstanding across the array")
 	f.Int64Var(&fb.ops, "ops", d.Ops, "operations to complete")
@@ -122,10 +125,25 @@ func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error)
 	if set("suspend") {
 		c.Channel.Die.Suspend = fb.suspend
 	}
-	if set("onfi") || set("onfi-mode") {
+	if cmd.Flags().Changed("scheme") {
+		if err := c.Channel.Die.Scheme.UnmarshalText([]byte(fb.scheme)); err != nil {
+			errs = append(errs, fmt.Errorf("--scheme: %w", err))
+		} else if c.Channel.Die.OneShot = false; c.Channel.Die.Scheme != die.TwoPass {
+			c.Channel.Die.TProgFine = 0
+		} else if c.Channel.Die.TProgFine == 0 {
+			c.Channel.Die.TProgFine = die.SpecFor(die.QLC).TProgFine // the fine pass of die.SpecFor's two-pass QLC
+		}
+	}
+	if set("onfi") || set("onfi-mode") || cmd.Flags().Changed("onfi-rate") {
 		var iface onfi.Interface
 		if err := iface.UnmarshalText([]byte(fb.iface)); err != nil {
 			errs = append(errs, fmt.Errorf("--onfi: %w", err))
+		} else if fb.rate > 0 {
+			if s, err := onfi.SpecForRate(iface, fb.rate); err != nil {
+				errs = append(errs, fmt.Errorf("--onfi-rate: %w", err))
+			} else {
+				c.Channel.ONFI = s
+			}
 		} else if s, err := onfi.SpecFor(iface, fb.mode); err != nil {
 			errs = append(errs, fmt.Errorf("--onfi-mode: %w", err))
 		} else {

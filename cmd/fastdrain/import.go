@@ -81,6 +81,9 @@ with: fastdrain fio OUT/scenario-1.yaml --preset PRESET.`,
 				if n.Nearest {
 					nearest++
 				}
+				if n.Warning {
+					fmt.Fprintf(stderr, "warning: %s:%d: %s = %s: %s\n", args[1], n.Line, n.Element, n.Value, n.Why)
+				}
 			}
 			fmt.Fprintf(stderr, "%s: %d keys set, %d elements mapped to the nearest equivalent, %d with none (listed in the file's header)\n",
 				args[1], len(r.Settings), nearest, len(r.Notes)-nearest)

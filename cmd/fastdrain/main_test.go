@@ -178,7 +178,7 @@ func TestScenarios(t *testing.T) {
 }
 
 func TestBadFlagsNameTheFlag(t *testing.T) {
-	_, err := run("flashbench", "--flash", "qlc", "--onfi", "ddr9", "--mix", "1/x/0", "--policy", "lifo",
+	_, err := run("flashbench", "--flash", "plc", "--onfi", "ddr9", "--mix", "1/x/0", "--policy", "lifo",
 		"--format", "xml", "--ways", "0", "--qd", "0")
 	require.Error(t, err)
 	for _, s := range []string{"--flash", "--onfi", "--mix", "--policy", "--format", "--ways", "qd:"} {

@@ -74,6 +74,25 @@ func TestFioPowerCut(t *testing.T) {
 	require.NotContains(t, out, "fio jobs")
 	_, err = run(append([]string{"fio", job}, tinyCutSets("100s")...)...)
 	require.ErrorContains(t, err, "firmware.power_loss.cut_at: 100s is after the end of the run")
+	// A read job's own file is laid out before the job starts (16 MiB of 1 MiB writes: on
+	// tiny the job starts after 1.2 s): a cut at 5 ms comes before it.
+	read := filepath.Join(t.TempDir(), "r.fio")
+	require.NoError(t, os.WriteFile(read, []byte("[r]\nrw=read\nbs=4k\nsize=16m\n"), 0o644))
+	out, err = run(append([]string{"fio", read, "--out", ""}, tinyCutSets("5ms")...)...)
+	require.NoError(t, err)
+	require.Contains(t, out, "; no job had started")
+	require.Contains(t, out, "power loss (fio)")
+	require.NotContains(t, out, "fio jobs")
+	// In JSON the jobs as of the cut and the power-loss table; the sentence goes to stderr.
+	js, stderr, err := runStdout(append([]string{"fio", job, "--format", "json", "--out", ""}, tinyCutSets("5ms")...)...)
+	require.NoError(t, err)
+	require.Contains(t, stderr, "1 IOs in flight at the cut never completed")
+	var doc fioDoc
+	require.NoError(t, json.Unmarshal([]byte(js), &doc))
+	require.Len(t, doc.Jobs, 1)
+	require.Positive(t, doc.Jobs[0].Write.IOs)
+	require.Less(t, doc.Jobs[0].Write.IOs, int64(2048), "8 MiB of 4 KiB writes were not all done")
+	require.NotEmpty(t, doc.PowerLoss)
 }
 
 // TestUflipPowerCut: uflip with a cut (issue 38: empty tables, exit 0) names the plan step

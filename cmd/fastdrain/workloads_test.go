@@ -117,10 +117,10 @@ func TestFioCommand(t *testing.T) {
 // 64m/8m/128m/16m/4m powers of 1024), so the counts match TestFioCommand: db 1434 reads and
 // 614 writes, log 1024 writes and 64 flushes; the log's latency file has one line per write
 // (flushes are not logged): 1024 lines, each with direction 1 and bs 4096, the first at
-// offset 128m.
+// offset 128m (log_offset=1 adds fio's offset column before the priority).
 func TestFioINICommand(t *testing.T) {
 	_, err := run("fio", "--no-files", "testdata/jobs.fio")
-	require.ErrorContains(t, err, "write_lat_log=log: the log goes to --out/fio/; drop --no-files or give --out DIR")
+	require.ErrorContains(t, err, "the jobs write fio logs (log_lat.2.log, …), which go to --out/fio/: drop --no-files or give --out DIR")
 	dir := t.TempDir()
 	out, _, err := runStdout("fio", "--output-format=json", "--out", dir, "testdata/jobs.fio")
 	require.NoError(t, err)
@@ -155,10 +155,10 @@ func TestFioINICommand(t *testing.T) {
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSuffix(string(lat), "\n"), "\n")
 	require.Len(t, lines, 1024)
-	require.True(t, strings.HasSuffix(lines[0], ", 134217728"), "first write at offset=128m = 128·2^20: %s", lines[0])
+	require.True(t, strings.HasSuffix(lines[0], ", 134217728, 0"), "first write at offset=128m = 128·2^20: %s", lines[0])
 	for _, l := range lines {
 		f := strings.Split(l, ", ")
-		require.Len(t, f, 5)
+		require.Len(t, f, 6)
 		require.Equal(t, "1", f[2])
 		require.Equal(t, "4096", f[3])
 	}

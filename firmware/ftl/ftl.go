@@ -89,8 +89,9 @@ type FTL struct {
 	// bounded is set (Space.Bounded) when the allocator's current foreground pick could not
 	// reach an LSB page within its bounds (Stats.FGBounded).
 	bounded bool
-	bad     int // blocks in the bad-block table
-	spare   int // each die's spare pool, in blocks (Config.SparePool)
+	skipped bool // the current allocation skipped a page (Stats.LSBAfterSkip)
+	bad     int  // blocks in the bad-block table
+	spare   int  // each die's spare pool, in blocks (Config.SparePool)
 	// hyb is the hybrid mapping scheme (mapping.go), nil for page-level mapping.
 	hyb   hybrid
 	Stats Stats
@@ -112,6 +113,7 @@ type Stats struct {
 	Trims        int64
 	SkippedByFG  int64 // pages skipped on behalf of foreground writes
 	LSBForFG     int64 // foreground writes that landed on LSB pages
+	LSBAfterSkip int64 // of those, the writes that skipped pages to reach their LSB page
 	ForegroundWr int64 // foreground writes
 	// FGBounded counts foreground writes that took a CSB or MSB page because no LSB page was
 	// left within the bounds: no open block at an LSB page, the LSB-only region
@@ -245,19 +247,14 @@ func (f *FTL) WriteHost(lpn int64, die int, purpose Purpose) (PPN, error) {
 	if f.hyb != nil {
 		return f.hyb.write(lpn, purpose)
 	}
-	f.bounded = false
+	f.bounded, f.skipped = false, false
 	p, err := f.alloc.Allocate(lpn, die, purpose)
 	if err != nil {
 		return NoPage, err
 	}
 	f.Stats.HostWrites++
 	if purpose == Foreground {
-		f.Stats.ForegroundWr++
-		if f.kinds[f.pageIndex(p)] == LSB {
-			f.Stats.LSBForFG++
-		} else if f.bounded {
-			f.Stats.FGBounded++
-		}
+		f.countForeground(p, 1)
 	}
 	f.bind(lpn, Unit(p))
 	return p, nil
@@ -275,7 +272,7 @@ func (f *FTL) WriteUnits(lpns []int64, die int, purpose Purpose) (PPN, error) {
 	if len(lpns) == 0 || len(lpns) > f.k {
 		panic(fmt.Sprintf("ftl: writing %d logical pages to a page of %d units", len(lpns), f.k))
 	}
-	f.bounded = false
+	f.bounded, f.skipped = false, false
 	p, err := f.alloc.Allocate(lpns[0], die, purpose)
 	if err != nil {
 		return NoPage, err
@@ -283,12 +280,7 @@ func (f *FTL) WriteUnits(lpns []int64, die int, purpose Purpose) (PPN, error) {
 	n := int64(len(lpns))
 	f.Stats.HostWrites += n
 	if purpose == Foreground {
-		f.Stats.ForegroundWr += n
-		if f.kinds[f.pageIndex(p)] == LSB {
-			f.Stats.LSBForFG += n
-		} else if f.bounded {
-			f.Stats.FGBounded += n
-		}
+		f.countForeground(p, n)
 	}
 	u := Unit(p) << f.shift
 	for i, lpn := range lpns {
@@ -296,6 +288,39 @@ func (f *FTL) WriteUnits(lpns []int64, die int, purpose Purpose) (PPN, error) {
 	}
 	f.pad(u, len(lpns))
 	return p, nil
+}
+
+// countForeground counts n units of a foreground write placed on page p: on an LSB page
+// (after skipping pages to reach it, or not), or on a CSB/MSB page because the allocator's
+// bounds left no LSB page.
+func (f *FTL) countForeground(p PPN, n int64) {
+	f.Stats.ForegroundWr += n
+	switch {
+	case f.kinds[f.pageIndex(p)] == LSB:
+		f.Stats.LSBForFG += n
+		if f.skipped {
+			f.Stats.LSBAfterSkip += n
+		}
+	case f.bounded:
+		f.Stats.FGBounded += n
+	}
+}
+
+// HasFastPage reports whether a foreground write on die could be placed on a fast page now
+// without skipping any: what the allocator says if it is a FastPager (the latency-aware
+// one), true otherwise and under a hybrid mapping scheme.
+func (f *FTL) HasFastPage(die int) bool {
+	if fp, ok := f.alloc.(FastPager); ok && f.hyb == nil {
+		return fp.HasFastPage(die)
+	}
+	return true
+}
+
+// FastPaging reports whether the allocator is a FastPager (and the mapping page-level), so
+// the firmware may steer foreground writes to the dies that have fast pages.
+func (f *FTL) FastPaging() bool {
+	_, ok := f.alloc.(FastPager)
+	return ok && f.hyb == nil
 }
 
 // pad marks slots from n on of the page whose first unit is u programmed with no data.
@@ -416,6 +441,7 @@ func (f *FTL) skip(b BlockID) {
 	}
 	m.next++
 	m.wasted++
+	f.skipped = true
 	f.Stats.Wasted++
 	f.Stats.WastedNow++
 	f.Stats.SkippedByFG++

@@ -12,12 +12,13 @@ import (
 // type; the page-type maps live in package die (die.Spec.PageType).
 type PageKind = die.PageType
 
-// Page kinds. SLC pages are all LSB; MLC pages are LSB or MSB.
+// Page kinds. SLC pages are all LSB; MLC pages are LSB or MSB; QLC pages add TSB.
 const (
 	LSB      = die.LSB
 	CSB      = die.CSB
 	MSB      = die.MSB
-	numKinds = 3
+	TSB      = die.TSB
+	numKinds = die.NumPageTypes
 )
 
 // Geometry is the shape of the flash array as the FTL sees it. Dies are numbered

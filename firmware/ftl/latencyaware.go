@@ -82,6 +82,25 @@ func (a *latencyAware) Allocate(_ int64, die int, purpose Purpose) (PPN, error) 
 	return p, nil
 }
 
+// HasFastPage implements FastPager: a foreground write on the die would take an LSB page
+// without skipping: an open block's next page is LSB, or the LSB-only region has room for a
+// fresh block (whose page 0 is LSB) and a plane has a free block outside the GC reserve.
+func (a *latencyAware) HasFastPage(die int) bool {
+	if a.pickOpen(die, true) != NoBlock {
+		return true
+	}
+	if !a.mayOpen(die) {
+		return false
+	}
+	reserve := a.Config().GCReserve
+	for p := 0; p < a.planes; p++ {
+		if a.FreeBlocks(die, p) > reserve {
+			return true
+		}
+	}
+	return false
+}
+
 // mayOpen reports whether the die may open one more block: it has none open, or the pages
 // its open blocks have not programmed (the LSB-only region) plus a fresh block's stay
 // within LSBOnlyPages.

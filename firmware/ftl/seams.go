@@ -68,6 +68,16 @@ type Preconditioner interface {
 	Preconditioned(die int, writes int64, last []BlockID)
 }
 
+// FastPager is an optional capability of an Allocator that gives foreground writes fast
+// (LSB) pages: whether a foreground write on die would get one now without skipping any
+// page. The firmware then sends foreground writes to the dies that have one, across all
+// dies, and only when no die it could send to has one lets the allocator skip or place them
+// on slower pages (the FastDrain paper's latency-aware FTL selects LSB pages "from
+// different lists in the LSB group", its lists indexed by die).
+type FastPager interface {
+	HasFastPage(die int) bool
+}
+
 // Checker is an optional capability of an Allocator or VictimPolicy: the invariants of its
 // own state (write points, open lists, bounds), which FTL.Check reports with its own.
 type Checker interface {

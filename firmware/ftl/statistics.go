@@ -11,6 +11,8 @@ var (
 		Desc: "flash pages programmed at CSB page types", Row: "pages programmed LSB / CSB / MSB"}
 	StatProgrammedMSB = &sim.Stat{Name: "pages_programmed_msb", Unit: sim.UnitPages,
 		Desc: "flash pages programmed at MSB page types", Row: "pages programmed LSB / CSB / MSB"}
+	StatProgrammedTSB = &sim.Stat{Name: "pages_programmed_tsb", Unit: sim.UnitPages,
+		Desc: "flash pages programmed at TSB (QLC top) page types (absent when 0)", Row: "pages programmed LSB / CSB / MSB"}
 	StatUsed = &sim.Stat{Name: "flash_pages_used", Unit: sim.UnitPages,
 		Desc: "flash pages programmed, all types (the paper's Fig. 3b/6b \"Used\")", Row: "flash pages used (programmed)"}
 	StatWasted = &sim.Stat{Name: "pages_wasted", Unit: sim.UnitPages,
@@ -22,6 +24,17 @@ var (
 		Desc: "write amplification: mapping units written to flash per host unit written", Row: "WAF"}
 	StatErases = &sim.Stat{Name: "erases", Unit: sim.UnitBlocks,
 		Desc: "flash blocks erased", Row: "GC runs / pages moved / erases"}
+	// Where foreground writes landed (the latency-aware allocator's engagement, issue 31).
+	StatForegroundWrites = &sim.Stat{Name: "foreground_writes", Unit: sim.UnitPages,
+		Desc: "host pages written to flash by foreground eviction", Row: "foreground writes / on LSB pages"}
+	StatForegroundLSB = &sim.Stat{Name: "foreground_writes_lsb", Unit: sim.UnitPages,
+		Desc: "foreground writes that landed on LSB pages", Row: "foreground writes / on LSB pages"}
+	StatLSBAfterSkip = &sim.Stat{Name: "foreground_writes_lsb_after_skip", Unit: sim.UnitPages,
+		Desc: "foreground writes that skipped CSB/MSB pages to reach their LSB page",
+		Row:  "foreground writes on LSB after skipping / on CSB-MSB (bounded)"}
+	StatFGBounded = &sim.Stat{Name: "foreground_writes_bounded", Unit: sim.UnitPages,
+		Desc: "foreground writes on CSB/MSB pages because the allocator's bounds left no LSB page",
+		Row:  "foreground writes on LSB after skipping / on CSB-MSB (bounded)"}
 )
 
 // PutStats puts the FTL's statistics into sn. Stats.Wasted counts from the FTL's build
@@ -36,6 +49,9 @@ func (f *FTL) PutStats(sn *sim.StatSnapshot, wastedBefore int64) {
 	sn.PutInt(StatProgrammedLSB, s.Programmed[0])
 	sn.PutInt(StatProgrammedCSB, s.Programmed[1])
 	sn.PutInt(StatProgrammedMSB, s.Programmed[2])
+	if s.Programmed[TSB] > 0 { // QLC only: other outputs are unchanged
+		sn.PutInt(StatProgrammedTSB, s.Programmed[TSB])
+	}
 	sn.PutInt(StatUsed, used)
 	sn.PutInt(StatWasted, s.Wasted-wastedBefore)
 	if s.Padded > 0 { // sub-page mapping only: outputs with one unit a page are unchanged
@@ -43,4 +59,8 @@ func (f *FTL) PutStats(sn *sim.StatSnapshot, wastedBefore int64) {
 	}
 	sn.Put(StatWAF, s.WAF())
 	sn.PutInt(StatErases, s.Erases)
+	sn.PutInt(StatForegroundWrites, s.ForegroundWr)
+	sn.PutInt(StatForegroundLSB, s.LSBForFG)
+	sn.PutInt(StatLSBAfterSkip, s.LSBAfterSkip)
+	sn.PutInt(StatFGBounded, s.FGBounded)
 }

@@ -46,6 +46,11 @@ type rawJob struct {
 	GroupReporting yaml.Node `yaml:"group_reporting"`
 	WriteLatLog    yaml.Node `yaml:"write_lat_log"`
 	PercentileList yaml.Node `yaml:"percentile_list"`
+	RandomDist     yaml.Node `yaml:"random_distribution"`
+	Rate           yaml.Node `yaml:"rate"`
+	RateIOPS       yaml.Node `yaml:"rate_iops"`
+	RateProcess    yaml.Node `yaml:"rate_process"`
+	BlockAlign     yaml.Node `yaml:"blockalign"`
 }
 
 // shared returns the field of a key the INI reader also knows, parsed by its iniOption
@@ -53,7 +58,7 @@ type rawJob struct {
 func shared(key string, node func(r *rawJob) *yaml.Node) field {
 	return field{key, node, func(j *Job, v string) error {
 		o, _ := lookupOption(key)
-		return o.set(j, v, yamlKB)
+		return o.set(j, v, setCtx{kb: yamlKB})
 	}}
 }
 
@@ -139,6 +144,11 @@ var fields = []field{
 	shared("group_reporting", func(r *rawJob) *yaml.Node { return present(&r.GroupReporting) }),
 	shared("write_lat_log", func(r *rawJob) *yaml.Node { return present(&r.WriteLatLog) }),
 	shared("percentile_list", func(r *rawJob) *yaml.Node { return present(&r.PercentileList) }),
+	shared("random_distribution", func(r *rawJob) *yaml.Node { return present(&r.RandomDist) }),
+	shared("rate", func(r *rawJob) *yaml.Node { return present(&r.Rate) }),
+	shared("rate_iops", func(r *rawJob) *yaml.Node { return present(&r.RateIOPS) }),
+	shared("rate_process", func(r *rawJob) *yaml.Node { return present(&r.RateProcess) }),
+	shared("blockalign", func(r *rawJob) *yaml.Node { return present(&r.BlockAlign) }),
 }
 
 // present returns n if the key was in the document, else nil.
@@ -154,16 +164,23 @@ var unknownField = regexp.MustCompile(`^line (\d+): field (.+) not found in type
 
 // Decode reads a job file, a fio INI file (detected by a [section] header as its first
 // line that is not blank or a comment) or the YAML schema (see the package documentation),
-// and returns its
-// resolved jobs: fio defaults, overridden by global, overridden by each job. filename is
-// used in messages only. Every problem is reported, each with file, line and field path.
+// and returns its resolved jobs: fio defaults, overridden by global, overridden by each job.
+// filename is used in messages only. Every problem is reported, each with file, line and
+// field path. An INI file read this way may not use include directives and sees no
+// environment variables; DecodeWith gives it both.
 func Decode(r io.Reader, filename string) ([]Job, error) {
+	return DecodeWith(r, filename, DecodeOptions{})
+}
+
+// DecodeWith is Decode with the environment, include reader and host values an INI file
+// may refer to.
+func DecodeWith(r io.Reader, filename string, opts DecodeOptions) ([]Job, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filename, err)
 	}
 	if isINI(data) {
-		return decodeINI(data, filename)
+		return decodeINI(data, filename, opts)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -228,6 +245,7 @@ func Decode(r io.Reader, filename string) ([]Job, error) {
 		if isSyncEngine(j.IOEngine) && j.IODepth >= 1 {
 			j.IODepth = 1 // fio: iodepth has no effect on synchronous engines
 		}
+		yamlTarget(&j)
 		jobs[i] = j
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -287,4 +305,34 @@ func cutLine(e string) (string, bool) {
 		return "", false
 	}
 	return m[1] + ": " + m[2], true
+}
+
+// yamlTarget gives a YAML job without a filename the target YAML jobs have always had
+// (docs/fio.md, "YAML jobs"): the namespace for direct jobs, the one shared file
+// "fio.data" for buffered ones; and lists its resolved options for fio's "job options".
+func yamlTarget(j *Job) {
+	if j.Filename == "" {
+		j.Filename = "fio.data"
+		if j.Direct {
+			j.Filename = "/dev/nvme0n1"
+		}
+	}
+	kv := func(k, v string) { j.Options = append(j.Options, Option{Key: k, Value: v}) }
+	kv("rw", j.RW.String())
+	kv("bs", strconv.FormatInt(j.BS, 10))
+	kv("iodepth", strconv.FormatInt(j.IODepth, 10))
+	kv("numjobs", strconv.FormatInt(j.NumJobs, 10))
+	kv("size", strconv.FormatInt(j.Size, 10))
+	kv("offset", strconv.FormatInt(j.Offset, 10))
+	kv("direct", map[bool]string{false: "0", true: "1"}[j.Direct])
+	if j.RW.Mixed() {
+		kv("rwmixread", strconv.FormatInt(j.RWMixRead, 10))
+	}
+	if j.IOSize > 0 {
+		kv("io_size", strconv.FormatInt(j.IOSize, 10))
+	}
+	if j.IOEngine != "" {
+		kv("ioengine", j.IOEngine)
+	}
+	kv("filename", j.Filename)
 }

@@ -17,6 +17,11 @@ func TestDecodeFile(t *testing.T) {
 	defer f.Close()
 	jobs, err := Decode(f, "mixed.yaml")
 	require.NoError(t, err)
+	for i := range jobs { // direct YAML jobs without a filename work on the namespace
+		require.Equal(t, "/dev/nvme0n1", jobs[i].Filename)
+		require.NotEmpty(t, jobs[i].Options)
+		jobs[i].Filename, jobs[i].Options = "", nil
+	}
 	require.Equal(t, []Job{
 		{Name: "db", RW: RandRW, BS: 16384, IODepth: 8, NumJobs: 1, Size: 1 << 30, Offset: 1 << 20,
 			RWMixRead: 70, Runtime: 2 * sim.Second, Direct: true, RandSeed: 42},
@@ -30,6 +35,8 @@ func decodeString(s string) ([]Job, error) { return Decode(strings.NewReader(s),
 func TestDecodeDefaultsAndNames(t *testing.T) {
 	jobs, err := decodeString("jobs:\n  - {}\n  - rw: randread\n")
 	require.NoError(t, err)
+	require.Equal(t, "fio.data", jobs[0].Filename, "buffered YAML jobs share one file")
+	jobs[0].Filename, jobs[0].Options = "", nil
 	require.Equal(t, Job{Name: "job0", RW: Read, BS: 4096, IODepth: 1, NumJobs: 1, RWMixRead: 50}, jobs[0])
 	require.Equal(t, "job1", jobs[1].Name)
 	require.Equal(t, RandRead, jobs[1].RW)
@@ -44,13 +51,14 @@ func TestDecodeErrors(t *testing.T) {
 			[]string{`jobs.yaml:4: unknown key "zonemode"`}},
 		{"unknown key in global", "global:\n  stonewall: 1\njobs:\n  - {}\n",
 			[]string{`jobs.yaml:2: unknown key "stonewall"`}},
-		{"shared key, bad value", "jobs:\n  - ioengine: spdk\n", []string{`jobs.yaml:2: jobs[0].ioengine: "spdk" is not one of`}},
+		{"shared key, bad value", "jobs:\n  - ioengine: spdx\n", []string{`jobs.yaml:2: jobs[0].ioengine: "spdx" is not an I/O engine fio has`}},
+		{"shared key, refused engine", "jobs:\n  - ioengine: spdk\n", []string{`jobs.yaml:2: jobs[0].ioengine: ioengine=spdk: SPDK's user-space NVMe driver`}},
 		{"unknown top-level key", "job:\n  - {}\n", []string{`jobs.yaml:1: unknown key "job"`}},
 		{"bs not a multiple", "jobs:\n  - rw: read\n  - rw: write\n    bs: 3000\n",
 			[]string{"jobs.yaml:4: jobs[1].bs: 3000 is not a multiple of 512"}},
 		{"inherited", "global:\n  bs: 1000\njobs:\n  - rw: read\n",
 			[]string{"jobs.yaml:2: jobs[0].bs (inherited from global): 1000 is not a multiple of 512"}},
-		{"bad values, all reported", "global:\n  runtime: 5x\njobs:\n  - rw: trim\n    bs: 4q\n    rwmixread: 120\n    iodepth: 0\n    direct: yes\n",
+		{"bad values, all reported", "global:\n  runtime: 5x\njobs:\n  - rw: trimm\n    bs: 4q\n    rwmixread: 120\n    iodepth: 0\n    direct: yes\n",
 			[]string{"jobs.yaml:2: global.runtime:", "jobs.yaml:4: jobs[0].rw:", "jobs.yaml:5: jobs[0].bs:",
 				"jobs.yaml:6: jobs[0].rwmixread: 120 is not a percentage", "jobs.yaml:7: jobs[0].iodepth: 0 is not in [1, 65536]",
 				"jobs.yaml:8: jobs[0].direct:"}},

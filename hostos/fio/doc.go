@@ -1,11 +1,27 @@
 // Package fio runs fio jobs, written as fio INI job files or in YAML with fio's option
 // names and meanings, as workloads of the simulated host. Decode tells the two apart by
-// content; docs/fio.md lists every INI option and how it maps onto the simulator.
+// content; docs/fio.md lists every fio option and engine and how each maps onto the
+// simulator (its tables are made from optionTable and engineTable).
 //
-// Place in the data flow: like package uflip, it sits at the top of the host side and hands
-// each IO to a uflip.Device (the host's I/O path, wired in later, a test fake, or a real
-// O_DIRECT file). A job's IO generator decides what to issue; the executor runs iodepth
-// simulated processes per job copy so that up to iodepth IOs are outstanding.
+// Place in the data flow: like package uflip, it sits at the top of the host side. INI files
+// are read as fio reads them (ini.go: comments, include; expand.go: ${VAR}, $pagesize and
+// expressions; decodeini.go and options.go: every option as fio, mapped, no effect or
+// refused). A run (exec.go) opens each job copy's files or the namespace through a Machine
+// (hostos.FioMachine on the simulated host: files laid out before the jobs that read them),
+// orders the jobs (stonewall, wait_for, exitall), and runs each copy's Generator (gen.go)
+// from as many worker processes as the engine keeps I/Os in flight (engines.go: direct
+// asynchronous I/O only, as on Linux). verify.go checks data versions; json.go, logs.go
+// and bins.go write fio's outputs.
+//
+// A run is an Execution: Start (one device) or StartMachine spawns the job copies and
+// returns at once; Run and RunMachine then Wait. Its Results are those of the I/Os
+// completed so far, so a command whose run a power cut stopped (the simulated host's I/Os
+// never complete) reports the jobs as of the cut, with InFlight the I/Os that never
+// completed, and Started false when the cut came before any job had opened its files. A
+// device's I/O error (uflip.ErrIO) stops its job as fio stops a job at its first error
+// (continue_on_error=none): the job's result keeps the error, its errno and when it came,
+// and fio's JSON "error" is the job's first error (an I/O error's errno, or 84 after a
+// verify failure); the other jobs go on.
 //
 // # Job file schema
 //

@@ -127,7 +127,7 @@ func TestIOErrorStopsTheJob(t *testing.T) {
 func TestRunErrors(t *testing.T) {
 	dev := &fakeDev{lat: [3]sim.Time{sim.Microsecond, sim.Microsecond, 0}, failAt: 3}
 	_, err := runJobs(t, dev, []Job{job(func(j *Job) { j.Size = 1 << 20 })})
-	require.ErrorContains(t, err, "fio/t/0/w0: read of 4096 B at 8192: media error")
+	require.ErrorContains(t, err, "job t: read of 4096 B at 8192: media error")
 	_, err = runJobs(t, dev, []Job{job(func(j *Job) { j.IODepth = 0 })})
 	require.ErrorContains(t, err, "iodepth: 0 is not in [1, 65536]")
 }

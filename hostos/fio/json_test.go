@@ -14,7 +14,9 @@ import (
 // iodepth 1 (psync), so the job takes 1024 × 10 µs = 10.24 ms:
 // io_bytes 4194304, io_kbytes 4096, runtime round(10.24) = 10 ms, bw_bytes 4194304 B /
 // 0.01024 s = 409600000, bw 409600000/1024 = 400000 KiB/s, iops 1024/0.01024 = 100000;
-// every latency is 10 µs = 10000 ns: min = max = mean = every percentile = 10000, stddev 0.
+// every latency is 10 µs = 10000 ns: min = max = mean = 10000, stddev 0. fio reports
+// percentiles as the midpoint of their latency bin: 10000 lies in [8192, 16384), whose 64
+// bins are 128 ns wide; bin 14 is [9984, 10111], midpoint 8192 + 14·128 + 64 = 10048.
 // No reads: read.total_ios 0 and runtime 0, as fio writes for an idle direction.
 func TestReportJSON(t *testing.T) {
 	jobs, err := decodeINIString("[w]\nrw=write\nbs=4k\nio_size=4m\n")
@@ -46,7 +48,7 @@ func TestReportJSON(t *testing.T) {
 	pct := clat["percentile"].(map[string]any)
 	require.Len(t, pct, 17)
 	for _, k := range []string{"1.000000", "50.000000", "99.000000", "99.900000", "99.950000", "99.990000"} {
-		require.InDelta(t, 10000, pct[k].(float64), 1e-6, k)
+		require.InDelta(t, 10048, pct[k].(float64), 1e-6, k)
 	}
 	for _, k := range []string{"slat_ns", "lat_ns"} {
 		require.Contains(t, w, k)
@@ -81,16 +83,16 @@ func TestReportGroupReporting(t *testing.T) {
 	require.Equal(t, []float64{50}, c.Percentile.P)
 }
 
-// TestWriteLatLog: fio's log columns (ms, ns, direction, bs, offset): a 4 KiB write done
-// at 10 µs (ms 0) after 10 µs = 10000 ns, a flush (not logged), a write at offset 4096 done
-// at 1.5 ms (ms 1).
+// TestWriteLatLog: fio 3.x's log columns without log_offset (ms, ns, direction, bs,
+// command priority): a 4 KiB write done at 10 µs (ms 0) after 10 µs = 10000 ns, a flush
+// (not logged), a write at offset 4096 done at 1.5 ms (ms 1); priority is always 0.
 func TestWriteLatLog(t *testing.T) {
 	us := sim.Microsecond
 	r := JobResult{Log: []LatRecord{{At: 10 * us, Lat: 10 * us, Op: 1, Size: 4096},
 		{At: 15 * us, Lat: 5 * us, Op: 2}, {At: 1500 * us, Lat: 10 * us, Op: 1, Size: 4096, Offset: 4096}}}
 	var b bytes.Buffer
 	require.NoError(t, WriteLatLog(&b, &r))
-	require.Equal(t, "0, 10000, 1, 4096, 0\n1, 10000, 1, 4096, 4096\n", b.String())
+	require.Equal(t, "0, 10000, 1, 4096, 0\n1, 10000, 1, 4096, 0\n", b.String())
 }
 
 // TestReportCopies: numjobs=2 with io_size=40k is two copies of 40960/4096 = 10 reads each.

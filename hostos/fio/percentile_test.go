@@ -4,30 +4,29 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
 
-// TestClatPercentilesByHand: 1,000 latencies of 1, 2, … 1000 ns (i·1000 ps) and
-// percentile_list 50:99.9:99.99. A percentile p is the sample at rank ⌈p/100 · 1000⌉,
-// reported at its histogram bucket's midpoint (values in [128·2^e, 256·2^e) ps fall in
-// buckets 2^e wide) and rounded to ns:
-//   - 50 → rank 500 → 500,000 ps; 2^11-wide buckets: [499,712, 501,759], midpoint
-//     499,712 + 2047/2 = 500,735 ps → 501 ns.
-//   - 99.9 → rank 999 (the decimal 0.999, not the quotient 99.9/100 = 0.9990000000000001,
-//     which would ask rank 1,000) → 999,000 ps; 2^12-wide buckets: [995,328, 999,423],
-//     midpoint 995,328 + 4095/2 = 997,375 ps → 997 ns.
-//   - 99.99 → rank ⌈999.9⌉ = 1,000 → the bucket of 1,000,000 ps, [999,424, 1,003,519],
-//     midpoint 1,001,471, clamped to the maximum 1,000,000 ps → 1000 ns.
+// TestClatPercentilesByHand: 1,000 latencies of 1, 2, … 1000 ns and percentile_list
+// 50:99.9:99.99. fio reports a percentile p as the midpoint of the first bin whose
+// cumulative count reaches ⌈p/100 · 1000⌉; bins are 1/64 of a power of two wide:
+//   - 50 → 500 samples: 500 ns lies in [256, 512), bins 4 ns wide, bin [500, 503] holds
+//     samples up to 503 (cumulative 503 ≥ 500, the bin before ends at 499): midpoint
+//     500 + 2 = 502.
+//   - 99.9 → ⌈999⌉ = 999 (0.999 · 1000, not 999.0000000000001): 999 lies in [512, 1024),
+//     bins 8 ns wide, bin [992, 999], midpoint 996.
+//   - 99.99 → ⌈999.9⌉ = 1000: bin [1000, 1007], midpoint 1004 (fio's value can pass the
+//     maximum: it is the bin's, not a sample's).
 //
 // fio writes the keys as "%f" ("99.900000") in the list's order.
 func TestClatPercentilesByHand(t *testing.T) {
 	var d DirStats
 	for i := int64(1); i <= 1000; i++ {
-		d.Lat.Record(i * 1000)
-		d.IOs++
+		d.record(4096, sim.Time(i)*sim.Nanosecond)
 	}
-	l := latNs(&d, []float64{50, 99.9, 99.99})
+	l := latNs(&d, []float64{50, 99.9, 99.99}, false)
 	b, err := json.Marshal(l.Percentile)
 	require.NoError(t, err)
-	require.Equal(t, `{"50.000000":501,"99.900000":997,"99.990000":1000}`, string(b))
+	require.Equal(t, `{"50.000000":502,"99.900000":996,"99.990000":1004}`, string(b))
 }

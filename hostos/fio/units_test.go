@@ -55,6 +55,12 @@ func TestParseBoolAndRW(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, want, got)
 	}
-	_, err = ParseRW("trim")
-	require.ErrorContains(t, err, `"trim" is not one of`)
+	for in, want := range map[string]RW{"trim": Trim, "randtrim": RandTrim, "trimwrite": TrimWrite, "randtrimwrite": RandTrimWrite} {
+		got, err := ParseRW(in)
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+	}
+	// fio matches whole words: "r" is not read (exitwhat.fio's rw=r fails in fio too).
+	_, err = ParseRW("r")
+	require.ErrorContains(t, err, `"r" is not one of`)
 }

@@ -118,7 +118,25 @@ type Task struct {
 
 	throttled sim.Time
 	pauses    int64
+
+	// fadvise is the read-ahead advice of the file the task reads (posix_fadvise on its
+	// open file): fadvRandom reads only what is asked; fadvSequential doubles the window.
+	fadvise Fadvise
 }
+
+// Fadvise is posix_fadvise(2) read-ahead advice (mm/fadvise.c).
+type Fadvise uint8
+
+// The advice values modelled.
+const (
+	FadvNormal     Fadvise = iota // read-ahead as the device's read_ahead_kb allows
+	FadvRandom                    // POSIX_FADV_RANDOM: FMODE_RANDOM, no read-ahead
+	FadvSequential                // POSIX_FADV_SEQUENTIAL: the window maximum doubled
+)
+
+// SetFadvise sets the read-ahead advice of the task's reads (posix_fadvise(2) on the file
+// it reads): a task stands for one process with one open file.
+func (t *Task) SetFadvise(a Fadvise) { t.fadvise = a }
 
 // NewTask binds process p, running on core, to the cache.
 func (c *Cache) NewTask(p *sim.Proc, core *sim.Core) *Task {

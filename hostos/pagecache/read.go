@@ -97,6 +97,15 @@ func (c *Cache) Read(t *Task, f *File, off, n int64) (int64, error) {
 func (c *Cache) syncReadahead(t *Task, f *File, idx, req int64) {
 	maxPages := c.raMax()
 	ra := &f.ra
+	if t != nil && t.fadvise == FadvSequential {
+		maxPages *= 2 // mm/fadvise.c: POSIX_FADV_SEQUENTIAL sets ra_pages to twice the device's
+	}
+	if t != nil && t.fadvise == FadvRandom {
+		// mm/readahead.c page_cache_sync_ra: a file opened FMODE_RANDOM reads only the
+		// requested pages (force_page_cache_ra), without touching the window.
+		c.readPages(t, f, idx, min(req, max(maxPages, 1)))
+		return
+	}
 	if maxPages == 0 {
 		c.readPages(t, f, idx, req)
 		return
@@ -128,7 +137,11 @@ func (c *Cache) syncReadahead(t *Task, f *File, idx, req int64) {
 func (c *Cache) asyncReadahead(t *Task, f *File) {
 	ra := &f.ra
 	ra.start += ra.size
-	ra.size = nextRASize(ra.size, c.raMax())
+	maxPages := c.raMax()
+	if t != nil && t.fadvise == FadvSequential {
+		maxPages *= 2
+	}
+	ra.size = nextRASize(ra.size, maxPages)
 	ra.asyncSize = ra.size
 	c.readWindow(nil, f)
 }

@@ -242,3 +242,25 @@ func (c *Cache) invalidate(t *Task, f *File, lo, hi int64) {
 		}
 	}
 }
+
+// FreeBytes returns the device space no file holds, in bytes.
+func (c *Cache) FreeBytes() int64 {
+	var n int64
+	for _, r := range c.space.free {
+		n += r.n
+	}
+	return n * PageSize
+}
+
+// Invalidate is posix_fadvise(POSIX_FADV_DONTNEED) over the whole file as fio's invalidate
+// option uses it: it writes back the file's dirty pages and waits for them (the kernel only
+// starts that writeback; waiting here lets every clean page go), then drops every cached
+// page that no read holds. It charges one syscall.
+func (c *Cache) Invalidate(t *Task, f *File) error {
+	if f.unlinked {
+		return ErrUnlinked
+	}
+	t.compute(c.spec.CPU.SyscallCycles)
+	c.invalidate(t, f, 0, int64(len(f.pages)))
+	return nil
+}

@@ -14,11 +14,13 @@ const SectorSize = 512
 type Op uint8
 
 // The IO operations. uFLIP issues only reads and writes; OpFlush is for fio-like jobs'
-// fsync and shares this type so one Device serves every workload.
+// fsync and OpTrim for their trims (a discard of the range), sharing this type so one
+// Device serves every workload.
 const (
 	OpRead Op = iota
 	OpWrite
 	OpFlush
+	OpTrim
 )
 
 // String returns "read", "write" or "flush".
@@ -30,6 +32,8 @@ func (o Op) String() string {
 		return "write"
 	case OpFlush:
 		return "flush"
+	case OpTrim:
+		return "trim"
 	}
 	return fmt.Sprintf("op(%d)", uint8(o))
 }

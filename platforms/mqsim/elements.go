@@ -30,6 +30,8 @@ var noEquivalent = map[string]string{
 	"Page_Metadat_Capacity":                  "the out-of-band area is not modelled as space",
 	"Queue_Fetch_Size":                       "the controller fetches commands as nvme.fetch_batch and nvme.max_commands allow",
 	"Suspend_Erase_Time":                     "one suspend latency (flash.die.t_suspend) serves programs and erases: Suspend_Program_Time is used",
+	"SATA_Processing_Delay":                  "the command delay of MQSim's SATA host interface; fastdrain models NVMe only, whose submission and completion costs are its own (nvmectrl, host.nvme)",
+	"Caching_Mechanism":                      "MQSim's SIMPLE or ADVANCED data-cache manager; fastdrain's write buffer is firmware.buffer (policy, watermarks), the FastDrain variants",
 }
 
 // pcieLane is the payload-level bandwidth of one lane per generation in GB/s (10⁹ B/s):
@@ -136,6 +138,11 @@ func (im *importer) element(e element) {
 		if n, ok := im.integer(e, 1, 100000); ok {
 			// Double data rate: two transfers per clock, so t_CK = 2000 / rate ns.
 			im.set("dram.t_ck", fmt.Sprintf("%gns", 2000/float64(n)), e)
+			// fastdrain's controller moves every host read and write through its DRAM
+			// (dram.bus_width bits per transfer); MQSim's data cache sees writes, and reads
+			// only when they hit it. At n MT/s a 32-bit bus (fastdrain's presets) moves
+			// n × 4 MB/s, a ceiling on all host traffic together that MQSim does not have.
+			im.warn(e, "fastdrain sends every host read and write through controller DRAM: %d MT/s × 4 B (a 32-bit dram.bus_width) = %d MB/s for reads and writes together, while MQSim reads flash past its DRAM on a cache miss; reads can run slower than in MQSim (raise the rate with --set dram.t_ck=… to compare flash alone)", n, n*4)
 		}
 	case "Address_Mapping":
 		if w, ok := im.oneOf(e, "PAGE_LEVEL", "HYBRID"); ok && w == "HYBRID" {

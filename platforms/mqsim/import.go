@@ -27,6 +27,9 @@ type Note struct {
 	Line    int
 	Why     string
 	Nearest bool // a setting was still made, approximately
+	// Warning marks a value that changes a result MQSim does not model the same way, so
+	// that the importer prints it as well as listing it.
+	Warning bool
 }
 
 // Result is an imported configuration.
@@ -169,6 +172,12 @@ func (im *importer) set(key string, v any, e element) {
 
 func (im *importer) note(e element, nearest bool, why string, args ...any) {
 	im.res.Notes = append(im.res.Notes, Note{Element: e.name, Value: e.value, Line: e.line, Why: fmt.Sprintf(why, args...), Nearest: nearest})
+}
+
+// warn records a setting made exactly that still changes a result MQSim computes
+// otherwise.
+func (im *importer) warn(e element, why string, args ...any) {
+	im.res.Notes = append(im.res.Notes, Note{Element: e.name, Value: e.value, Line: e.line, Why: fmt.Sprintf(why, args...), Nearest: true, Warning: true})
 }
 
 func (im *importer) fail(e element, why string, args ...any) {

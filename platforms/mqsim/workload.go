@@ -133,7 +133,7 @@ var synthetic = map[string]bool{"Priority_Class": true, "Device_Level_Data_Cachi
 	"Address_Distribution": true, "Percentage_of_Hot_Region": true, "Request_Size_Distribution": true,
 	"Average_Request_Size": true, "Variance_Request_Size": true, "Seed": true, "Average_No_of_Reqs_in_Queue": true,
 	"Intensity": true, "Stop_Time": true, "Total_Requests_To_Generate": true, "Generated_Aligned_Addresses": true,
-	"Address_Alignment_Unit": true}
+	"Address_Alignment_Unit": true, "Bandwidth": true}
 
 // convertScenario converts scenario i's flows.
 func convertScenario(name string, i int, flows []*flow, capacity int64) (Scenario, error) {
@@ -169,7 +169,8 @@ func convertScenario(name string, i int, flows []*flow, capacity int64) (Scenari
 	fmt.Fprintf(&head, "for a device of %d bytes: each of the %d synthetic flows gets its own %d MiB region.\n", capacity, len(syn), region>>20)
 	head.WriteString("Run it with: fastdrain fio THIS.yaml --preset PRESET\n")
 	writeNotes(&head, "Not converted exactly:", sc.Notes)
-	global := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{scalar("direct", ""), scalarInt(1, "MQSim drives the device directly")}}
+	global := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{scalar("direct", ""), scalarInt(1, "MQSim drives the device directly"),
+		scalar("filename", ""), scalar("/dev/nvme0n1", "the namespace itself: each flow's region is at its own device offset")}}
 	root.Content = append(root.Content, scalar("global", ""), global, scalar("jobs", ""), jobs)
 	doc := &yaml.Node{Kind: yaml.DocumentNode, HeadComment: strings.TrimRight(head.String(), "\n"), Content: []*yaml.Node{root}}
 	b, err := yaml.Marshal(doc)
@@ -203,15 +204,21 @@ func (im *importer) flowJob(f *flow, k int, region int64) *yaml.Node {
 	if e, ok := get("Read_Percentage"); ok {
 		read, _ = im.integer(e, 0, 100)
 	}
-	random := true
+	random, hot := true, int64(-1)
 	if e, ok := get("Address_Distribution"); ok {
-		w, ok := im.oneOf(e, "UNIFORM_RANDOM", "RANDOM_HOTCOLD", "STREAMING")
+		// MQSim's source reads RANDOM_UNIFORM and RANDOM_HOTCOLD (src/exec/
+		// IO_Flow_Parameter_Set.cpp); its releases before that read UNIFORM_RANDOM and
+		// HOTCOLD_RANDOM, and the shipped workload files use both spellings.
+		w, ok := im.oneOf(e, "RANDOM_UNIFORM", "UNIFORM_RANDOM", "RANDOM_HOTCOLD", "HOTCOLD_RANDOM", "STREAMING")
 		switch {
 		case !ok:
 		case w == "STREAMING":
 			random = false
-		case w == "RANDOM_HOTCOLD":
-			im.note(e, true, "hot/cold address skew is not a fio job option here: uniform random addresses are used")
+		case w == "RANDOM_HOTCOLD" || w == "HOTCOLD_RANDOM":
+			hot = 0
+			if h, ok := get("Percentage_of_Hot_Region"); ok {
+				hot, _ = im.integer(h, 0, 100)
+			}
 		}
 	}
 	rw := map[[2]bool]string{{true, false}: "randwrite", {true, true}: "randread", {false, false}: "write", {false, true}: "read"}
@@ -239,14 +246,43 @@ func (im *importer) flowJob(f *flow, k int, region int64) *yaml.Node {
 			im.note(e, true, "normally distributed sizes are not a fio job option: every request is Average_Request_Size")
 		}
 	}
+	if hot > 0 && hot < 100 && random {
+		// MQSim (IO_Flow_Parameter_Set.h): "(100-H)% of the whole I/O requests are going to
+		// a H% hot region"; the hot region is put at the start of the working set.
+		add("random_distribution", scalar(fmt.Sprintf("zoned:%d/%d:%d/%d", 100-hot, hot, hot, 100-hot),
+			fmt.Sprintf("MQSim RANDOM_HOTCOLD with Percentage_of_Hot_Region = %d", hot)))
+		add("norandommap", scalarInt(1, "fio draws skewed offsets with replacement"))
+	}
+	byRate := false
 	if e, ok := get("Synthetic_Generator_Type"); ok {
-		if w, ok := im.oneOf(e, "QUEUE_DEPTH", "BANDWIDTH"); ok && w == "BANDWIDTH" {
-			im.note(e, false, "arrival-rate flows (Intensity) have no equivalent yet: the job runs at Average_No_of_Reqs_in_Queue (or 1) outstanding")
+		w, ok := im.oneOf(e, "QUEUE_DEPTH", "BANDWIDTH", "ARRIVAL_RATE")
+		switch {
+		case ok && w == "BANDWIDTH":
+			if b, ok := get("Bandwidth"); ok {
+				if n, ok := im.integer(b, 1, math.MaxInt64); ok {
+					// MQSim's mean request gap is 10⁹ / ((Bandwidth / 512) / Average_Request_Size)
+					// ns: Bandwidth bytes per second in requests of that size.
+					add("rate", scalarInt(n, "MQSim Bandwidth (bytes/s)"))
+					add("iodepth", scalarInt(1024, "MQSim does not bound a bandwidth flow's outstanding requests; 1024 (the NVMe queue) here"))
+					byRate = true
+				}
+			} else {
+				im.note(e, false, "a BANDWIDTH flow without Bandwidth: the job runs at Average_No_of_Reqs_in_Queue outstanding")
+			}
+		case ok && w == "ARRIVAL_RATE":
+			im.note(e, false, "MQSim's earlier arrival-rate flows (Intensity) have no equivalent: the job runs at Average_No_of_Reqs_in_Queue (or 1) outstanding")
 		}
 	}
-	if e, ok := get("Average_No_of_Reqs_in_Queue"); ok {
+	if e, ok := get("Average_No_of_Reqs_in_Queue"); ok && !byRate {
 		if n, ok := im.integer(e, 1, 65536); ok {
 			add("iodepth", scalarInt(n, "MQSim Average_No_of_Reqs_in_Queue"))
+		}
+	}
+	if e, ok := get("Generated_Aligned_Addresses"); ok && strings.EqualFold(e.value, "true") {
+		if u, ok := get("Address_Alignment_Unit"); ok {
+			if n, ok := im.integer(u, 1, 1<<20); ok && n*512 > bs && random {
+				add("blockalign", scalarInt(n*512, fmt.Sprintf("MQSim Address_Alignment_Unit = %d sectors", n)))
+			}
 		}
 	}
 	ws := int64(100)
@@ -276,8 +312,7 @@ func (im *importer) flowJob(f *flow, k int, region int64) *yaml.Node {
 	if total > 0 {
 		add("io_size", scalarInt(total*bs, fmt.Sprintf("MQSim Total_Requests_To_Generate = %d", total)))
 	}
-	for _, n := range []string{"Priority_Class", "Device_Level_Data_Caching_Mode", "Intensity", "Variance_Request_Size",
-		"Percentage_of_Hot_Region", "Generated_Aligned_Addresses", "Address_Alignment_Unit"} {
+	for _, n := range []string{"Priority_Class", "Device_Level_Data_Caching_Mode", "Intensity", "Variance_Request_Size"} {
 		if e, ok := get(n); ok {
 			im.note(e, false, "%s", workloadNoEquivalent[n])
 		}
@@ -299,9 +334,6 @@ func (im *importer) flowJob(f *flow, k int, region int64) *yaml.Node {
 var workloadNoEquivalent = map[string]string{
 	"Priority_Class":                 "NVMe queue priorities are per submission queue (nvme.wrr weights), not per job",
 	"Device_Level_Data_Caching_Mode": "the write buffer is the device's (firmware.buffer), the same for every job",
-	"Intensity":                      "arrival-rate generation is not modelled (QUEUE_DEPTH flows only)",
+	"Intensity":                      "MQSim's earlier arrival-rate setting; only its later Bandwidth (BANDWIDTH flows) is converted, to fio's rate",
 	"Variance_Request_Size":          "request sizes are fixed",
-	"Percentage_of_Hot_Region":       "hot/cold skew is not modelled",
-	"Generated_Aligned_Addresses":    "fio aligns random offsets to bs",
-	"Address_Alignment_Unit":         "fio aligns random offsets to bs",
 }

@@ -1,0 +1,123 @@
+package die
+
+import "github.com/fastdrain-sim/fastdrain/sim"
+
+// LostStamp is the word read back from a page a power cut destroyed (Cut): its program was
+// interrupted, or a later program on its word line was. Such a page is neither erased nor
+// holding its data; a firmware reading it sees this value and no version it wrote.
+const LostStamp = ^uint64(0) - 1
+
+// Cut is the die's side of a sudden power loss at t: the array stops, and the data that
+// the programming scheme (scheme.go) had not made final is lost. It returns the lost pages
+// in plane, block, page order and leaves the die as a power-on would find it:
+//
+//   - Page by page: the page whose program is running at t, and the lower pages already
+//     programmed on its word line (WordLine; lower-page corruption) read back LostStamp.
+//   - One-shot: the pages of a word line whose program is running at t read back
+//     LostStamp; the pages only latched in the page registers (a word line not yet
+//     complete) never reached the array: they are erased again (the block's next page
+//     moves back to the word line's first).
+//   - Two-pass: as one-shot, and every word line whose fine pass has not ended — the
+//     coarse-only word line below each block's write pointer, and, during a program, the
+//     word line whose fine pass is running — reads back LostStamp.
+//
+// An erase running at t leaves its block as the firmware must assume (it erases only
+// blocks without valid data), so Cut reports no page for it. The firmware's power-loss
+// code (w38pl's recovery) uses the list to drop the records of what was lost.
+func (d *Die) Cut(t sim.Time) []Addr {
+	var lost []Addr
+	scheme := d.spec.ProgramScheme()
+	running := d.opOpen && t < d.opEnd && d.opProg
+	bits := d.spec.Bits()
+	for p := range d.spec.Planes {
+		for blk := range d.spec.BlocksPerPlane {
+			b := d.blockIndex(p, blk)
+			n := int(d.next[b])
+			lo, hi := n, n // [lo, hi): pages made LostStamp; latched pages are erased
+			if scheme != PageByPage && n%bits != 0 {
+				lo, hi = n-n%bits, n-n%bits // the latched word line goes back to erased
+				for pg := lo; pg < n; pg++ {
+					lost = append(lost, Addr{p, blk, pg})
+				}
+				d.next[b] = uint16(lo)
+				n = lo
+			}
+			if scheme == TwoPass && n > 0 && n < d.spec.PagesPerBlock {
+				lo = n - bits // the word line whose fine pass has not run
+			}
+			if running && d.opPlanes&(1<<uint(p)) != 0 && int(d.opBlock[p]) == blk {
+				lo = min(lo, d.interrupted(d.opPage))
+				hi = max(hi, d.opPage+1)
+			}
+			if lo >= hi {
+				continue
+			}
+			o := d.stored(b, p, blk)
+			for pg := lo; pg < hi; pg++ {
+				if pg >= n || !d.sameOrLowerPage(pg, d.opPage, running && int(d.opBlock[p]) == blk && d.opPlanes&(1<<uint(p)) != 0, scheme) {
+					continue
+				}
+				for s := 0; s < d.k; s++ {
+					o[pg*d.k+s] = LostStamp
+				}
+				lost = append(lost, Addr{p, blk, pg})
+			}
+		}
+	}
+	if d.opOpen {
+		d.opEnd = t // the array stops at the cut
+		d.closeOp()
+	}
+	d.readEnd = min(d.readEnd, t)
+	sortAddrs(lost)
+	return lost
+}
+
+// interrupted returns the lowest page a program of page running at a cut destroys: its
+// word line's first page (one-shot), the previous word line's first page (two-pass: its
+// fine pass runs too) or, page by page, the lowest page of its word line.
+func (d *Die) interrupted(page int) int {
+	bits := d.spec.Bits()
+	switch d.spec.ProgramScheme() {
+	case OneShot:
+		return page - page%bits
+	case TwoPass:
+		return max(0, page-page%bits-bits)
+	}
+	wl := d.spec.WordLine(page)
+	for p := 0; p <= page; p++ {
+		if d.spec.WordLine(p) == wl {
+			return p
+		}
+	}
+	return page
+}
+
+// sameOrLowerPage reports whether page pg, in the range a cut destroys, is lost: always,
+// except page by page, where only the interrupted page and the pages on its word line are
+// (the range from the word line's lowest page also holds other word lines' pages).
+func (d *Die) sameOrLowerPage(pg, opPage int, inOp bool, scheme Scheme) bool {
+	if scheme != PageByPage || !inOp {
+		return true
+	}
+	return d.spec.WordLine(pg) == d.spec.WordLine(opPage) || pg == opPage
+}
+
+// sortAddrs sorts addresses by plane, block, page (insertion sort: a cut loses a few pages
+// per open block).
+func sortAddrs(a []Addr) {
+	less := func(x, y Addr) bool {
+		if x.Plane != y.Plane {
+			return x.Plane < y.Plane
+		}
+		if x.Block != y.Block {
+			return x.Block < y.Block
+		}
+		return x.Page < y.Page
+	}
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && less(a[j], a[j-1]); j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package firmware
+
+import (
+	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/stretchr/testify/require"
+)
+
+// TestHostActivityDecay works the idle-die estimate out by hand with a half-life of 1 ms
+// (countOne = 65,536 is one read):
+//   - die 0: one read at 0. Its count is 1 read at 0 (busy: a read expected with
+//     probability 1 − 2^-1 = 1/2), and below 1 as soon as the decay reaches one unit of
+//     2^-16: 31 ns later, frac = 31,000 × 65,536 / 2,000,000,000 = 1, count 65,535 (idle).
+//   - die 1: reads at 0 and 0.5 ms. At 0.5 ms the first has decayed along the chord to
+//     1 − 0.5/2 = 0.75, so the count is 1.75 reads (114,688). It falls to one read when
+//     1.75·(1 − x/2) = 1, x = 2·(1 − 1/1.75) = 0.857 ms after: busy until 1.357 ms. In
+//     fixed point: at 1.357 ms, frac = 857,000,000·65,536 / 2,000,000,000 = 28,082 (in units
+//     of 2^-16), 114,688 − 114,688·28,082/65,536 = 114,688 − 49,143 = 65,545 ≥ 65,536: busy;
+//     at 1.358 ms, frac = 28,114, 114,688 − 49,199 = 65,489: idle.
+//   - die 1 after two half-lives and a quarter (at 0.5 + 2.25 ms): 114,688 >> 2 = 28,672,
+//     then × (1 − 0.125) = 28,672 − 3,584 = 25,088.
+//   - a die never read is idle with count 0; a count is never read before its last update.
+func TestHostActivityDecay(t *testing.T) {
+	ms := sim.Millisecond
+	us := sim.Microsecond
+	h := newHostActivity(3, ms)
+	h.note(0, 0)
+	require.True(t, h.busy(0, 0))
+	require.True(t, h.busy(0, 30*sim.Nanosecond))
+	require.Equal(t, uint64(65535), h.decayed(0, 31*sim.Nanosecond))
+	require.False(t, h.busy(0, 31*sim.Nanosecond))
+
+	h.note(1, 0)
+	h.note(1, ms/2)
+	require.Equal(t, uint64(114688), h.decayed(1, ms/2))
+	require.Equal(t, uint64(65545), h.decayed(1, ms/2+857*us))
+	require.True(t, h.busy(1, ms/2+857*us))
+	require.Equal(t, uint64(65489), h.decayed(1, ms/2+858*us))
+	require.False(t, h.busy(1, ms/2+858*us))
+	require.Equal(t, uint64(25088), h.decayed(1, ms/2+2*ms+ms/4))
+	require.Zero(t, h.decayed(1, ms/2+40*ms))
+
+	require.False(t, h.busy(2, 5*ms))
+	require.Equal(t, uint64(114688), h.decayed(1, 0), "a time before the last update reads the count as it is")
+}
+
+// TestHostActivityBounded: a die read without pause saturates at maxCount instead of
+// overflowing, and still decays back to idle.
+func TestHostActivityBounded(t *testing.T) {
+	h := newHostActivity(1, sim.Millisecond)
+	for i := 0; i < 70000; i++ {
+		h.note(0, 0)
+	}
+	require.Equal(t, uint64(maxCount), h.decayed(0, 0))
+	require.False(t, h.busy(0, 40*sim.Millisecond))
+}
+
+// TestMeanProgramTime: the default half-life is the mean tPROG of a block's pages. A 2D TLC
+// block of 512 pages (SimpleSSD's map: pages 0–5 LSB, 6–7 CSB, then pairs LSB, CSB, MSB)
+// has 6 + 168 = 174 LSB, 2 + 168 = 170 CSB and 168 MSB pages: (174 × 558 + 170 × 2,201 +
+// 168 × 5,001) / 512 = 1,311,430 / 512 = 2,561.38671875 µs. A one-shot block programs once a
+// word line, at its MSB page: 5,001 µs. SLC: every page 300 µs.
+func TestMeanProgramTime(t *testing.T) {
+	d := die.SpecFor(die.TLC)
+	d.PagesPerBlock = 512
+	require.Equal(t, sim.Time(1311430)*sim.Microsecond/512, meanProgramTime(d))
+	d.OneShot = true
+	require.Equal(t, 5001*sim.Microsecond, meanProgramTime(d))
+	require.Equal(t, 300*sim.Microsecond, meanProgramTime(die.SpecFor(die.SLC)))
+}
+
+// TestBackgroundSkipsBusyDies: FD-Buf's background eviction sends pages only to dies idle
+// of host work; Oracle-BG, the control, to every die without a host read queued or in
+// flight. On the fake (4 dies, background_per_die 1), with idle_half_life 1 ms:
+//   - 4 pages are written and evicted (one a die), and their buffer copies dropped;
+//   - at 2 ms and 2.5 ms the host reads page 0 from flash, on its die X: at the second read
+//     X's count is 1.75 reads, so X stays busy until 1.357 ms after it (TestHostActivityDecay
+//     worked the numbers), whatever the few µs of parsing before each read reaches the
+//     scheduler (the same for both);
+//   - at 3 ms 4 new pages are written (no hint: background eviction).
+//
+// FD-Buf sends all 4 to the three other dies within microseconds (a die whose program has
+// gone to the flash has room for another: background_per_die counts queued programs) and
+// none to X, which is busy until 2.5 + 1.357 = 3.857 ms (plus the few µs). So no background
+// page goes to a busy die. Oracle-BG sends one page to every die at once, X included: one
+// background page to a busy die.
+func TestBackgroundSkipsBusyDies(t *testing.T) {
+	ms := sim.Millisecond
+	run := func(p Policy) (*fake, int, sim.Time) {
+		s := smallSpec(p, "sequential")
+		s.Buffer.IdleHalfLife = ms
+		r := newFake(t, s, 4096)
+		x := -1
+		var read2 sim.Time
+		r.eng.Spawn("host", func(pr *sim.Proc) {
+			w := []uint64{Stamp(0, 1), Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)}
+			r.cmd(pr, nvmectrl.OpWrite, 0, 4, nvmectrl.Hint{}, w)
+			pr.SleepUntil(2 * ms)
+			require.Equal(t, int64(4), r.flash.programs)
+			for lpn := int64(0); lpn < 4; lpn++ {
+				r.fw.buf.Invalidate(lpn)
+			}
+			x = r.fw.geo.Addr(ftl.PPN(r.fw.ftl.Lookup(0))).Die
+			got := make([]uint64, 1)
+			r.cmd(pr, nvmectrl.OpRead, 0, 1, nvmectrl.Hint{}, got)
+			require.Equal(t, Stamp(0, 1), got[0])
+			pr.SleepUntil(2*ms + ms/2)
+			read2 = pr.Now()
+			r.cmd(pr, nvmectrl.OpRead, 0, 1, nvmectrl.Hint{}, got)
+			pr.SleepUntil(3 * ms)
+			w = []uint64{Stamp(10, 1), Stamp(11, 1), Stamp(12, 1), Stamp(13, 1)}
+			r.cmd(pr, nvmectrl.OpWrite, 10, 4, nvmectrl.Hint{}, w)
+		})
+		r.eng.Run()
+		require.Equal(t, int64(2), r.flash.reads)
+		require.Equal(t, int64(8), r.flash.programs)
+		return r, x, read2
+	}
+	r, x, read2 := run(FastDrain)
+	busyUntil := read2 + 1357*sim.Microsecond
+	others := 0
+	for _, p := range r.flash.progLog[4:] {
+		if p.g == x {
+			require.Greater(t, p.at, busyUntil, "a background page went to busy die %d at %v", x, p.at)
+		} else if p.at < busyUntil {
+			others++
+		}
+	}
+	require.Equal(t, 4, others, "the three idle dies took all four pages")
+	require.Zero(t, r.fw.Stats.BackgroundBusy)
+	require.Equal(t, int64(8), r.fw.Stats.BackgroundIdle)
+
+	r, x, read2 = run(OracleBG)
+	busyUntil = read2 + 1357*sim.Microsecond
+	toX := 0
+	for _, p := range r.flash.progLog[4:] {
+		if p.g == x && p.at < busyUntil {
+			toX++
+		}
+	}
+	require.Equal(t, 1, toX, "Oracle-BG sends to every die, busy or not")
+	require.Equal(t, int64(1), r.fw.Stats.BackgroundBusy)
+	require.Equal(t, int64(7), r.fw.Stats.BackgroundIdle)
+}
+
+// TestIdleHalfLifeValidated: idle_half_life must not be negative, and the error names the
+// field; 0 (the default) takes the flash's mean program time.
+func TestIdleHalfLifeValidated(t *testing.T) {
+	s := DefaultSpec()
+	require.Zero(t, s.Buffer.IdleHalfLife)
+	require.NoError(t, s.Validate())
+	s.Buffer.IdleHalfLife = -sim.Millisecond
+	require.ErrorContains(t, s.Validate(), "firmware.buffer.idle_half_life: -1ms must not be negative")
+}
