@@ -96,14 +96,14 @@ func TestCompareCSVsAreNumbers(t *testing.T) {
 		}
 	}
 	// engagement.csv: a row per app and variant, each count the one in that run's stats.csv.
-	b, err := os.ReadFile(filepath.Join(dir, "compare", "engagement.csv"))
+	b, err := os.ReadFile(filepath.Join(dir, "compare", "fastdrain-tlc-100ms", "engagement.csv"))
 	require.NoError(t, err)
 	head, eng := readCSV(t, string(b))
 	require.Len(t, eng, 2)
 	for i, v := range []string{"vanilla", "fd"} {
 		require.Equal(t, "apache-u", eng[i]["app"])
 		require.Equal(t, v, eng[i]["variant"])
-		sb, err := os.ReadFile(filepath.Join(dir, "compare", "apache-u+ungzip", v, "stats.csv"))
+		sb, err := os.ReadFile(filepath.Join(dir, "compare", "fastdrain-tlc-100ms", "apache-u+ungzip", v, "stats.csv"))
 		require.NoError(t, err)
 		_, st := readCSV(t, string(sb))
 		stats := map[string]string{}
