@@ -33,6 +33,10 @@ type way struct {
 	owner  *Transaction // holds the die from its first bus cycle to completion
 	reader *Transaction // a read that suspended the owner's program or erase
 	count  int          // queued and in-flight transactions
+	// readPlanes has bit p set while a read of plane p is in flight on a die with
+	// independent plane reads (die.Spec.IndependentPlaneReads): such reads hold their planes,
+	// not the die (owner), so reads of other planes may start. Always 0 on other dies.
+	readPlanes uint64
 }
 
 // Channel is one ONFI bus and the dies on it. It implements sim.Handler for its own events.
@@ -50,6 +54,7 @@ type Channel struct {
 	actCmd, actIn, actOut sim.Activity
 	slots                 int  // stamps per page (spec.Die.StampsPerPage), kept to spare Submit a copy of the spec
 	twoPass               bool // the dies program in two passes: some programs send data again
+	indep                 bool // the dies read their planes independently (die.Spec.IndependentPlaneReads)
 
 	busBusy         bool   // a bus phase is running (its end event is pending)
 	dispatchPending bool   // an evDispatch event is scheduled
@@ -76,7 +81,8 @@ func New(eng *sim.Engine, name string, spec Spec) (*Channel, error) {
 		return nil, err
 	}
 	c := &Channel{name: name, eng: eng, spec: spec, slots: spec.Die.StampsPerPage(),
-		twoPass: spec.Die.ProgramScheme() == die.TwoPass}
+		twoPass: spec.Die.ProgramScheme() == die.TwoPass,
+		indep:   spec.Die.IndependentPlaneReads && spec.Die.Planes > 1}
 	c.bus = sim.NewResource(name)
 	c.actCmd = c.bus.Activity("command")
 	c.actIn = c.bus.Activity("data-in")
@@ -178,6 +184,12 @@ func (c *Channel) Submit(tx *Transaction) {
 	case Erase:
 	default:
 		c.fail("transaction of unknown kind %d", tx.Kind)
+	}
+	if c.indep && tx.Kind == Read {
+		tx.planes = 0
+		for _, a := range tx.Addrs {
+			tx.planes |= 1 << uint(a.Plane)
+		}
 	}
 	now := c.eng.Now()
 	tx.Submitted, tx.BusStart, tx.ArrayStart, tx.ArrayEnd, tx.Completed = now, 0, 0, 0, 0

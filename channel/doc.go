@@ -14,4 +14,10 @@
 // per transaction once the caller's Transaction structs exist. Its bus is a sim.Resource
 // with activities command, data-in and data-out; each die has its own Resources (package
 // die), so utilization tables come from them.
+//
+// On dies with independent plane reads (die.Spec.IndependentPlaneReads) a read holds only
+// its planes: reads of other planes of the die start beside it, a read of a free plane may
+// overtake one waiting for its plane, and a read command to a free plane goes on the bus
+// before waiting data-outs. A transaction with SLC set reads or programs in the die's
+// pSLC mode (die.Die.ReadSLC, ProgramSLC).
 package channel

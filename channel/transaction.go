@@ -49,6 +49,9 @@ type Transaction struct {
 	// decision, made per read (the firmware sets it on host reads). Without it a read waits
 	// for the die like any other transaction. Ignored for programs and erases.
 	MaySuspend bool
+	// SLC runs the read or program in the die's pSLC mode (die.Die.ReadSLC, ProgramSLC:
+	// the block must be erased or in that mode). Ignored for erases.
+	SLC bool
 
 	// Results, in simulated time.
 	Submitted  sim.Time // Submit was called
@@ -69,6 +72,7 @@ type Transaction struct {
 
 	state     txState
 	retryLeft int          // read-retry steps still to run
+	planes    uint64       // a read's planes, on dies with independent plane reads
 	seq       uint64       // submission order
 	next      *Transaction // queue link
 }
@@ -104,6 +108,23 @@ func (l *txList) push(tx *Transaction) {
 		l.tail.next = tx
 	}
 	l.tail = tx
+}
+
+// remove unlinks tx, which is in the list.
+func (l *txList) remove(tx *Transaction) {
+	if l.head == tx {
+		l.pop()
+		return
+	}
+	prev := l.head
+	for prev.next != tx {
+		prev = prev.next
+	}
+	prev.next = tx.next
+	if l.tail == tx {
+		l.tail = prev
+	}
+	tx.next = nil
 }
 
 func (l *txList) pop() *Transaction {

@@ -21,17 +21,26 @@ const LostStamp = ^uint64(0) - 1
 //     coarse-only word line below each block's write pointer, and, during a program, the
 //     word line whose fine pass is running — reads back LostStamp.
 //
+// A block in SLC mode (slc.go) holds one page a word line, each programmed on its own:
+// a cut loses only the page whose program is running at t, as page by page without lower
+// pages.
+//
 // An erase running at t leaves its block as the firmware must assume (it erases only
 // blocks without valid data), so Cut reports no page for it. The firmware's power-loss
 // code (w38pl's recovery) uses the list to drop the records of what was lost.
 func (d *Die) Cut(t sim.Time) []Addr {
 	var lost []Addr
-	scheme := d.spec.ProgramScheme()
 	running := d.opOpen && t < d.opEnd && d.opProg
 	bits := d.spec.Bits()
 	for p := range d.spec.Planes {
 		for blk := range d.spec.BlocksPerPlane {
 			b := d.blockIndex(p, blk)
+			// A block in SLC mode (slc.go) holds a page a word line, each programmed on its
+			// own: a cut loses only the page whose program is running.
+			scheme, slc := d.spec.ProgramScheme(), d.isSLC(b)
+			if slc {
+				scheme = PageByPage
+			}
 			n := int(d.next[b])
 			lo, hi := n, n // [lo, hi): pages made LostStamp; latched pages are erased
 			if scheme != PageByPage && n%bits != 0 {
@@ -46,7 +55,11 @@ func (d *Die) Cut(t sim.Time) []Addr {
 				lo = n - bits // the word line whose fine pass has not run
 			}
 			if running && d.opPlanes&(1<<uint(p)) != 0 && int(d.opBlock[p]) == blk {
-				lo = min(lo, d.interrupted(d.opPage))
+				if slc {
+					lo = min(lo, d.opPage)
+				} else {
+					lo = min(lo, d.interrupted(d.opPage))
+				}
 				hi = max(hi, d.opPage+1)
 			}
 			if lo >= hi {
@@ -54,7 +67,8 @@ func (d *Die) Cut(t sim.Time) []Addr {
 			}
 			o := d.stored(b, p, blk)
 			for pg := lo; pg < hi; pg++ {
-				if pg >= n || !d.sameOrLowerPage(pg, d.opPage, running && int(d.opBlock[p]) == blk && d.opPlanes&(1<<uint(p)) != 0, scheme) {
+				inOp := running && int(d.opBlock[p]) == blk && d.opPlanes&(1<<uint(p)) != 0
+				if pg >= n || (slc && inOp && pg != d.opPage) || (!slc && !d.sameOrLowerPage(pg, d.opPage, inOp, scheme)) {
 					continue
 				}
 				for s := 0; s < d.k; s++ {
@@ -69,6 +83,9 @@ func (d *Die) Cut(t sim.Time) []Addr {
 		d.closeOp()
 	}
 	d.readEnd = min(d.readEnd, t)
+	for i, e := range d.planeEnd {
+		d.planeEnd[i] = min(e, t)
+	}
 	sortAddrs(lost)
 	return lost
 }

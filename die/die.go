@@ -36,6 +36,9 @@ type Stats struct {
 	// The read-error model (readerrors.go).
 	Retries       int64 // read-retry steps (each a tR)
 	Uncorrectable int64 // pages still uncorrectable after the last retry step
+	// The SLC mode (slc.go): pages read and programmed, and blocks erased, in SLC mode (not
+	// in Reads, Programs; in Erases too).
+	SLCReads, SLCPrograms, SLCErases int64
 }
 
 // Die is one NAND die. It holds the state of every block (next page to program, erase
@@ -85,7 +88,13 @@ type Die struct {
 	opBlock    []int32
 	opSuspends int      // suspensions so far
 	resumeAt   sim.Time // when it last resumed (or will resume) after a suspension
-	readEnd    sim.Time // end of the latest read's tR
+	readEnd    sim.Time // end of the latest read's tR (with independent plane reads, of every plane's)
+	// planeEnd holds each plane's read end with independent plane reads (planes.go), nil
+	// otherwise.
+	planeEnd []sim.Time
+
+	// slc is the SLC mode's bookkeeping (slc.go), nil without one.
+	slc *slcState
 
 	faults *faults // nil unless Spec.Faults can fail something
 	failed uint64  // planes whose part of the last program or erase failed, or whose last read is uncorrectable
@@ -104,6 +113,11 @@ func New(name string, spec Spec) (*Die, error) {
 		return nil, err
 	}
 	d := &Die{name: name, spec: spec, k: spec.StampsPerPage()}
+	nb := spec.Planes * spec.BlocksPerPlane
+	d.slc = newSLCState(spec, nb)
+	if spec.IndependentPlaneReads && spec.Planes > 1 {
+		d.planeEnd = make([]sim.Time, spec.Planes)
+	}
 	d.array = sim.NewResource(name)
 	d.register(d.array)
 	d.actSuspend = d.array.Activity("suspend")
@@ -127,7 +141,6 @@ func New(name string, spec Spec) (*Die, error) {
 	for pg := range d.typeOf {
 		d.typeOf[pg] = spec.PageType(pg)
 	}
-	nb := spec.Planes * spec.BlocksPerPlane
 	d.next = make([]uint16, nb)
 	d.erases = make([]uint32, nb)
 	d.oob = make([][]uint64, nb)
@@ -151,6 +164,11 @@ func (d *Die) register(r *sim.Resource) {
 	}
 	if d.spec.Faults.Read.Enabled() { // only with the model: utilization tables are unchanged without it
 		d.actRetry = r.Activity("retry")
+	}
+	if d.slc != nil { // only with an SLC mode, for the same reason
+		d.slc.actRead = r.Activity("read-slc")
+		d.slc.actProg = r.Activity("program-slc")
+		d.slc.actErase = r.Activity("erase-slc")
 	}
 }
 

@@ -20,5 +20,11 @@
 // rate, an ECC verdict and read-retry steps (readerrors.go); the die reports the outcome in
 // Failed and ReadRetries and the channel carries it in the transaction.
 //
+// Two more options, both off by default: a pseudo-SLC mode (Spec.SLC, slc.go), in which a
+// block of a multi-level die is programmed with one bit a cell (ProgramSLC, ReadSLC: one
+// page a word line, the SLC mode's tR and tPROG, its own wear), the medium of a drive's
+// SLC cache; and independent plane reads (Spec.IndependentPlaneReads, planes.go), with
+// which each plane senses its own page while the others read.
+//
 // Timing defaults are the 2D TLC numbers of docs/sources.md §3.4 (SimpleSSD LatencyTLC.cc).
 package die

@@ -29,6 +29,12 @@ func MemoryBytes(s Spec) (build, peak int64) {
 	if s.Faults.Read.Enabled() { // the read-error model's per-block state (readerrors.go)
 		build += blocks * int64(unsafe.Sizeof(sim.Time(0))+unsafe.Sizeof(uint32(0)))
 	}
+	if s.SLCPages() > 0 { // the SLC mode's per-block state (slc.go): a mode bit, an erase count
+		build += int64(unsafe.Sizeof(slcState{})) + (blocks+63)/64*8 + blocks*int64(unsafe.Sizeof(uint32(0)))
+	}
+	if s.IndependentPlaneReads && s.Planes > 1 { // each plane's read end (planes.go)
+		build += int64(s.Planes) * int64(unsafe.Sizeof(sim.Time(0)))
+	}
 	if s.Faults.FactoryBad > 0 { // the draw's bitmap is garbage after New; the list stays
 		build += int64(s.Faults.FactoryBad) * int64(unsafe.Sizeof(Addr{}))
 	}
@@ -48,6 +54,9 @@ func ResidentBytes(s Spec, blocks int64) int64 {
 	elems := []int64{int64(unsafe.Sizeof(uint16(0))), int64(unsafe.Sizeof(uint32(0))), int64(unsafe.Sizeof([]uint64(nil)))}
 	if s.Faults.Read.Enabled() {
 		elems = append(elems, int64(unsafe.Sizeof(sim.Time(0))), int64(unsafe.Sizeof(uint32(0))))
+	}
+	if s.SLCPages() > 0 {
+		elems = append(elems, int64(unsafe.Sizeof(uint32(0)))) // the SLC erase counts
 	}
 	for _, e := range elems {
 		build += sim.Resident(nb*e, blocks*e) - nb*e

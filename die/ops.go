@@ -24,15 +24,30 @@ import (
 // is still resuming, the new one starts when that resume ends. A read of a die that is busy
 // and cannot be suspended is a channel bug and panics.
 func (d *Die) Read(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
+	return d.read(t, false, addrs, stamps)
+}
+
+// ReadSLC is Read of pages of blocks in SLC mode (slc.go): tR is the SLC mode's, and every
+// block named must be in SLC mode (or erased).
+func (d *Die) ReadSLC(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
+	return d.read(t, true, addrs, stamps)
+}
+
+// read is Read in SLC mode (slc) or the native mode.
+func (d *Die) read(t sim.Time, slc bool, addrs []Addr, stamps []uint64) sim.Time {
 	mask := d.checkAddrs(t, "read", addrs, true)
 	if len(stamps) < len(addrs)*d.k {
 		d.fail(t, "read of %d planes given room for %d stamps", len(addrs), len(stamps))
 	}
-	if t < d.readEnd {
-		d.fail(t, "read of %v while the die is reading until %v", addrs[0], d.readEnd)
-	}
+	d.mustBeFreeToRead(t, addrs)
 	pt := d.typeOf[addrs[0].Page]
-	tR := d.tRead[pt]
+	tR, act := d.tRead[pt], d.actRead
+	if d.slc != nil || slc {
+		d.checkMode(t, "read", addrs, slc)
+		if slc {
+			tR, act = d.spec.SLC.TRead, d.slc.actRead
+		}
+	}
 	if d.opOpen && t >= d.opEnd {
 		d.closeOp() // it ended at or before t; its completion event may not have fired yet
 	}
@@ -42,12 +57,9 @@ func (d *Die) Read(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 			d.fail(t, "read of %v while the die is busy with %s until %v and cannot suspend",
 				addrs[0], d.array.Activities()[d.opAct], d.opEnd)
 		}
-		start = d.suspend(t, tR, mask)
+		start = d.suspend(t, tR, mask, act)
 	} else {
-		d.array.Occupy(start, start+tR, d.actRead)
-		for m := mask & d.planeBits; m != 0; m &= m - 1 {
-			d.planes[bits.TrailingZeros64(m)].Occupy(start, start+tR, d.actRead)
-		}
+		d.occupyRead(start, start+tR, act, mask)
 	}
 	if d.k > 1 {
 		for i, a := range addrs {
@@ -63,13 +75,16 @@ func (d *Die) Read(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 			}
 		}
 	}
-	d.stats.Reads[pt] += int64(len(addrs))
+	if slc {
+		d.stats.SLCReads += int64(len(addrs))
+	} else {
+		d.stats.Reads[pt] += int64(len(addrs))
+	}
 	d.failed, d.retryLeft = 0, 0
 	if d.rs.reads != nil {
 		d.readErrors(t, addrs)
 	}
-	d.readEnd = start + tR
-	return d.readEnd
+	return d.endRead(start+tR, mask)
 }
 
 // readSlots copies the stamps of every slot of page a of block index b into dst.
@@ -85,7 +100,7 @@ func (d *Die) readSlots(b int, a Addr, dst []uint64) {
 
 // suspend interrupts the running operation for a read of length tR on the planes in
 // readPlanes, records the intervals, and returns when the read's tR starts.
-func (d *Die) suspend(t, tR sim.Time, readPlanes uint64) sim.Time {
+func (d *Die) suspend(t, tR sim.Time, readPlanes uint64, actRead sim.Activity) sim.Time {
 	s := max(t, d.resumeAt) // a previous suspension may still be resuming
 	remaining := d.opEnd - s
 	rs := s + d.spec.TSuspend
@@ -97,7 +112,7 @@ func (d *Die) suspend(t, tR sim.Time, readPlanes uint64) sim.Time {
 
 	d.array.End(s)
 	d.array.Occupy(s, rs, d.actSuspend)
-	d.array.Occupy(rs, re, d.actRead)
+	d.array.Occupy(rs, re, actRead)
 	d.array.Occupy(re, d.resumeAt, d.actSuspend)
 	d.array.Begin(d.resumeAt, d.opAct)
 	// Planes: close the operation's intervals, record the read, then reopen the operation.
@@ -105,7 +120,7 @@ func (d *Die) suspend(t, tR sim.Time, readPlanes uint64) sim.Time {
 		d.planes[bits.TrailingZeros64(m)].End(s)
 	}
 	for m := readPlanes & d.planeBits; m != 0; m &= m - 1 {
-		d.planes[bits.TrailingZeros64(m)].Occupy(rs, re, d.actRead)
+		d.planes[bits.TrailingZeros64(m)].Occupy(rs, re, actRead)
 	}
 	for m := d.opPlanes & d.planeBits; m != 0; m &= m - 1 {
 		d.planes[bits.TrailingZeros64(m)].Begin(d.resumeAt, d.opAct)
@@ -131,20 +146,35 @@ func (d *Die) suspend(t, tR sim.Time, readPlanes uint64) sim.Time {
 // (the write pointer moves past it; its content is not to be trusted) and Failed reports
 // its plane until the die's next program or erase.
 func (d *Die) Program(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
+	return d.program(t, false, addrs, stamps)
+}
+
+// ProgramSLC is Program in SLC mode (slc.go): each block named must be erased (its first
+// program sets its SLC mode) or in SLC mode, pages are within the block's SLCPages, and
+// every page is programmed on its own, in tPROG of the SLC mode.
+func (d *Die) ProgramSLC(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
+	return d.program(t, true, addrs, stamps)
+}
+
+// program is Program in SLC mode (slc) or the native mode.
+func (d *Die) program(t sim.Time, slc bool, addrs []Addr, stamps []uint64) sim.Time {
 	mask := d.checkAddrs(t, "program", addrs, true)
 	d.mustBeIdle(t, "program", addrs[0])
 	if len(stamps) < len(addrs)*d.k {
 		d.fail(t, "program of %d planes given %d stamps", len(addrs), len(stamps))
 	}
+	if d.slc != nil || slc {
+		d.checkMode(t, "program", addrs, slc)
+	}
 	page := addrs[0].Page
 	for _, a := range addrs {
 		b := d.blockIndex(a.Plane, a.Block)
 		if n := int(d.next[b]); n > page {
-			if n == d.spec.PagesPerBlock {
+			if n == d.spec.PagesPerBlock || (slc && n == d.slc.pages) {
 				d.fail(t, "program of %v, but the block is full (not erased)", a)
 			}
 			d.fail(t, "program of %v, but the block's next free page is %d (pages must be programmed in order)", a, n)
-		} else if n < page && d.spec.ProgramScheme() != PageByPage && (n%d.spec.Bits() != 0 || page%d.spec.Bits() != 0) {
+		} else if n < page && !slc && d.spec.ProgramScheme() != PageByPage && (n%d.spec.Bits() != 0 || page%d.spec.Bits() != 0) {
 			d.fail(t, "program of %v, but the block's next free page is %d: a %v word line's pages are loaded in order, none passed over",
 				a, n, d.spec.ProgramScheme())
 		}
@@ -167,24 +197,34 @@ func (d *Die) Program(t sim.Time, addrs []Addr, stamps []uint64) sim.Time {
 		if d.rs.written != nil && d.next[b] == 0 {
 			d.rs.written[b] = t // the block's data ages from its first program
 		}
+		if d.slc != nil && d.next[b] == 0 {
+			d.slc.blocks.Put(b, slc) // a block takes its mode at its first program
+		}
 		d.next[b] = uint16(page + 1)
 	}
 	d.failed = 0
 	if d.faults != nil {
 		for _, a := range addrs {
-			if d.faults.fails(t, "program", a, d.erases[d.blockIndex(a.Plane, a.Block)]) {
+			if d.faults.fails(t, "program", a, d.wear(d.blockIndex(a.Plane, a.Block))) {
 				d.failed |= 1 << uint(a.Plane)
 			}
 		}
 	}
-	pt := d.typeOf[page]
-	d.stats.Programs[pt] += int64(len(addrs))
-	tProg, starts := d.spec.wordLineProgram(page, d.tProg[pt])
-	if !starts {
-		return t // latched in the page registers until the word line's last page
+	var end sim.Time
+	if slc {
+		d.stats.SLCPrograms += int64(len(addrs))
+		end = t + d.spec.SLC.TProg
+		d.begin(t, end, d.slc.actProg, mask)
+	} else {
+		pt := d.typeOf[page]
+		d.stats.Programs[pt] += int64(len(addrs))
+		tProg, starts := d.spec.wordLineProgram(page, d.tProg[pt])
+		if !starts {
+			return t // latched in the page registers until the word line's last page
+		}
+		end = t + tProg
+		d.begin(t, end, d.actProg[pt], mask)
 	}
-	end := t + tProg
-	d.begin(t, end, d.actProg[pt], mask)
 	d.opProg, d.opPage = true, page
 	for _, a := range addrs {
 		d.opBlock[a.Plane] = int32(a.Block)
@@ -202,13 +242,21 @@ func (d *Die) Erase(t sim.Time, addrs []Addr) sim.Time {
 	d.failed = 0
 	if d.faults != nil {
 		for _, a := range addrs {
-			if d.faults.fails(t, "erase", a, d.erases[d.blockIndex(a.Plane, a.Block)]) {
+			if d.faults.fails(t, "erase", a, d.wear(d.blockIndex(a.Plane, a.Block))) {
 				d.failed |= 1 << uint(a.Plane)
 			}
 		}
 	}
+	act := d.actErase
 	for _, a := range addrs {
 		b := d.blockIndex(a.Plane, a.Block)
+		if d.isSLC(b) {
+			// An erase in SLC mode: the block leaves the mode (its next program chooses again).
+			d.slc.blocks.Put(b, false)
+			d.slc.erases[b]++
+			d.stats.SLCErases++
+			act = d.slc.actErase
+		}
 		d.next[b] = 0
 		d.erases[b]++
 		if d.rs.reads != nil {
@@ -220,7 +268,7 @@ func (d *Die) Erase(t sim.Time, addrs []Addr) sim.Time {
 	}
 	d.stats.Erases += int64(len(addrs))
 	end := t + d.spec.TErase
-	d.begin(t, end, d.actErase, mask)
+	d.begin(t, end, act, mask)
 	return end
 }
 

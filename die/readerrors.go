@@ -3,7 +3,6 @@ package die
 import (
 	"fmt"
 	"math"
-	"math/bits"
 
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -155,16 +154,22 @@ func (d *Die) Retry(t sim.Time, addrs []Addr) sim.Time {
 	if d.retryLeft <= 0 {
 		d.fail(t, "read retry of %v, but the last read needs none", addrs[0])
 	}
-	d.mustBeIdle(t, "read retry", addrs[0])
-	tR := d.tRead[d.typeOf[addrs[0].Page]]
-	d.array.Occupy(t, t+tR, d.actRetry)
-	for m := mask & d.planeBits; m != 0; m &= m - 1 {
-		d.planes[bits.TrailingZeros64(m)].Occupy(t, t+tR, d.actRetry)
+	if d.planeEnd == nil {
+		d.mustBeIdle(t, "read retry", addrs[0])
+	} else { // other planes may be reading (planes.go)
+		d.mustBeFreeToRead(t, addrs)
+		if d.opOpen && t < d.opEnd {
+			d.fail(t, "read retry of %v while the die is busy with %s until %v", addrs[0], d.array.Activities()[d.opAct], d.opEnd)
+		}
 	}
+	tR := d.tRead[d.typeOf[addrs[0].Page]]
+	if d.isSLC(d.blockIndex(addrs[0].Plane, addrs[0].Block)) {
+		tR = d.spec.SLC.TRead
+	}
+	d.occupyRead(t, t+tR, d.actRetry, mask)
 	d.retryLeft--
 	d.stats.Retries++
-	d.readEnd = t + tR
-	return d.readEnd
+	return d.endRead(t+tR, mask)
 }
 
 // readErrors decides, for a read of addrs at t, the retry steps it needs and the planes that
@@ -176,7 +181,7 @@ func (d *Die) readErrors(t sim.Time, addrs []Addr) {
 	d.failed = 0
 	for _, a := range addrs {
 		b := d.blockIndex(a.Plane, a.Block)
-		rber := r.rberAt(d.erases[b], t-d.rs.written[b], d.rs.reads[b])
+		rber := r.rberAt(d.wear(b), t-d.rs.written[b], d.rs.reads[b])
 		d.rs.reads[b]++
 		s, ok := r.retries(rber)
 		steps = max(steps, s)

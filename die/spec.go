@@ -135,6 +135,15 @@ type Spec struct {
 	// Faults is the fault model (faults.go); the zero value, the default, fails nothing.
 	Faults FaultSpec `yaml:"faults,omitempty"`
 
+	// SLC is the pseudo-SLC mode (slc.go): blocks programmed with one bit a cell, an SLC
+	// cache's medium. The zero value, the default: none.
+	SLC SLCSpec `yaml:"slc,omitempty"`
+	// IndependentPlaneReads lets a read start on a plane while other planes of the die are
+	// reading (planes.go): each plane senses on its own, as parts with independent (or
+	// asynchronous) multi-plane reads do. Without it a die reads one page (or one
+	// multi-plane set) at a time.
+	IndependentPlaneReads bool `yaml:"independent_plane_reads,omitempty"`
+
 	// Slots is how many out-of-band stamps a page keeps: one per mapping unit the firmware
 	// packs into it (sub-page mapping, docs/firmware.md), 0 or 1 for one a page. It is not a
 	// property of the flash but of how the firmware uses it, so it is not read from YAML:
@@ -275,6 +284,7 @@ func (s Spec) Validate() error {
 		bad("die.max_suspends: %d must not be negative", s.MaxSuspends)
 	}
 	errs = append(errs, s.Faults.validate(s)...)
+	errs = append(errs, s.SLC.validate(s)...)
 	return errors.Join(errs...)
 }
 

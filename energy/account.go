@@ -19,14 +19,21 @@ type Account struct {
 	WriteBytes int64 // bytes the host wrote in the window
 	ASPM       bool  // the link had pcie.aspm on: its L0s and L1 rows are shown
 	QLC        bool  // the dies were QLC: the program-tsb row is shown
+	SLC        bool  // the dies had a pSLC mode: its read-slc, program-slc and erase-slc rows are shown
 }
 
 // Shown reports whether row i of Rows belongs in the account's table and JSON: every row
 // but the link's L0s and L1 rows, which appear only with pcie.aspm on (so results without
-// it are unchanged), and the program-tsb row, which appears only with QLC dies.
+// it are unchanged), the program-tsb row, which appears only with QLC dies, and the pSLC
+// rows, only with dies that have a pSLC mode.
 func (a *Account) Shown(i int) bool {
 	if i == tsbRow {
 		return a.QLC
+	}
+	for _, k := range slcRows {
+		if i == k {
+			return a.SLC
+		}
 	}
 	if a.ASPM {
 		return true

@@ -57,7 +57,9 @@ var Components = [components]string{NANDArray, ONFIBus, DRAMRank, Cores, PCIeLin
 // rows is the table: every row the meter charges, grouped by component.
 var rows = []Row{
 	{NANDArray, "read"}, {NANDArray, "program-lsb"}, {NANDArray, "program-csb"},
-	{NANDArray, "program-msb"}, {NANDArray, "program-tsb"}, {NANDArray, "erase"}, {NANDArray, "suspend"}, {NANDArray, "standby"},
+	{NANDArray, "program-msb"}, {NANDArray, "program-tsb"}, {NANDArray, "erase"},
+	{NANDArray, "read-slc"}, {NANDArray, "program-slc"}, {NANDArray, "erase-slc"},
+	{NANDArray, "suspend"}, {NANDArray, "standby"},
 	{ONFIBus, "command"}, {ONFIBus, "data-in"}, {ONFIBus, "data-out"},
 	{DRAMRank, "activate/precharge"}, {DRAMRank, "read bursts"}, {DRAMRank, "write bursts"},
 	{DRAMRank, "refresh"}, {DRAMRank, "active standby"},
@@ -71,6 +73,9 @@ var aspmRows = [...]int{len(rows) - 2, len(rows) - 1}
 
 // tsbRow is the row shown only with QLC dies (an Account's Shown).
 var tsbRow = rowIndex(NANDArray, "program-tsb")
+
+// slcRows are the rows shown only with dies that have a pSLC mode (an Account's Shown).
+var slcRows = [...]int{rowIndex(NANDArray, "read-slc"), rowIndex(NANDArray, "program-slc"), rowIndex(NANDArray, "erase-slc")}
 
 // Rows returns the rows of every Reading, in order.
 func Rows() []Row { return rows }
@@ -195,6 +200,7 @@ type Meter struct {
 	// With pcie.aspm on: the power of one direction (all lanes) in L0, L0s and L1.
 	aspm                 bool
 	qlc                  bool // the dies have top pages: the program-tsb row is shown
+	slc                  bool // the dies have a pSLC mode: its rows are shown
 	l0W, l0sW, l1W       float64
 	l0Row, l0sRow, l1Row int
 
@@ -244,6 +250,7 @@ func New(spec Spec, p Parts) (*Meter, error) {
 	}
 	m.groups = append(m.groups, dieGroup(spec.NAND, p.Dies), busGroup(spec.NAND, p.Buses))
 	m.qlc = hasTopPages(p.Dies)
+	m.slc = hasActivity(p.Dies, "program-slc")
 	c := spec.Controller
 	m.groups = append(m.groups, newGroup([]charge{{"", rowIndex(Cores, "busy"), c.ActivePower.Watts()}},
 		true, rowIndex(Cores, "idle"), c.IdlePower.Watts(), p.Cores))
@@ -268,7 +275,9 @@ func New(spec Spec, p Parts) (*Meter, error) {
 }
 
 // dieGroup charges the die arrays: ICC1, ICC2 (every program page type and a suspension)
-// and ICC3 on VCC while busy, ISB on VCC while idle.
+// and ICC3 on VCC while busy, ISB on VCC while idle. A read, program or erase in pSLC mode
+// (die.SLCSpec) draws the same array current as in the native mode (the datasheet gives
+// one ICC1, ICC2, ICC3 a part) for its own, shorter time.
 func dieGroup(n NAND, dies []*sim.Resource) group {
 	vcc := n.VCC.Volts()
 	die := func(name string, i Current) charge { return charge{name, rowIndex(NANDArray, name), i.Amperes() * vcc} }
@@ -277,18 +286,25 @@ func dieGroup(n NAND, dies []*sim.Resource) group {
 	if hasTopPages(dies) {
 		charges = append(charges, die("program-tsb", n.ICC2))
 	}
+	if hasActivity(dies, "program-slc") {
+		charges = append(charges, die("read-slc", n.ICC1), die("program-slc", n.ICC2), die("erase-slc", n.ICC3))
+	}
 	return newGroup(charges,
 		false, rowIndex(NANDArray, "standby"), n.ISB.Amperes()*vcc, dies)
 }
 
 // hasTopPages reports whether the dies have QLC top pages (their "program-tsb" activity,
 // registered only on QLC dies: looking it up with Activity would add it to every die).
-func hasTopPages(dies []*sim.Resource) bool {
+func hasTopPages(dies []*sim.Resource) bool { return hasActivity(dies, "program-tsb") }
+
+// hasActivity reports whether the dies have activity name, without registering it (as
+// Activity would, on every die).
+func hasActivity(dies []*sim.Resource, name string) bool {
 	if len(dies) == 0 {
 		return false
 	}
 	for _, n := range dies[0].Activities() {
-		if n == "program-tsb" {
+		if n == name {
 			return true
 		}
 	}
@@ -423,7 +439,7 @@ func (m *Meter) Stop(t sim.Time) *Account {
 		m.bucket(t)
 	}
 	end := m.last
-	a := &Account{From: m.start.At, To: t, ASPM: m.aspm, QLC: m.qlc, J: make([]float64, len(rows)), Buckets: m.buckets,
+	a := &Account{From: m.start.At, To: t, ASPM: m.aspm, QLC: m.qlc, SLC: m.slc, J: make([]float64, len(rows)), Buckets: m.buckets,
 		Commands: end.Commands - m.start.Commands, WriteBytes: end.WriteBytes - m.start.WriteBytes}
 	for i := range rows {
 		a.J[i] = end.J[i] - m.start.J[i]

@@ -21,6 +21,9 @@ type Config struct {
 	ReadWeight, ProgramWeight, EraseWeight int
 	// MultiPlane makes every operation use all planes of its die at one page offset.
 	MultiPlane bool
+	// SLC runs every read and program in the dies' pSLC mode (die.Spec.SLC must be set):
+	// a block holds die.Spec.SLCPages pages, programmed and read with the SLC mode's times.
+	SLC bool
 	// Seed selects the random stream of die, page and kind choices.
 	Seed uint64
 	// Observe, if set, is given every channel bus and die array resource once the array is
@@ -50,6 +53,9 @@ func (c Config) Validate() error {
 	if c.ReadWeight < 0 || c.ProgramWeight < 0 || c.EraseWeight < 0 || c.ReadWeight+c.ProgramWeight+c.EraseWeight == 0 {
 		errs = append(errs, fmt.Errorf("mix: weights %d/%d/%d must be non-negative with a positive sum",
 			c.ReadWeight, c.ProgramWeight, c.EraseWeight))
+	}
+	if c.SLC && c.Channel.Die.SLCPages() == 0 {
+		errs = append(errs, fmt.Errorf("slc: the %v die has no SLC mode (die.slc: t_read and t_prog)", c.Channel.Die.Cell))
 	}
 	if err := c.Channel.Validate(); err != nil {
 		errs = append(errs, err)

@@ -39,6 +39,7 @@ type bench struct {
 	dies      int // dies per channel
 	planes    int
 	spec      die.Spec
+	pages     int      // pages a block: PagesPerBlock, or SLCPages in SLC mode
 	cursors   []cursor // per (global die, plane)
 	erased    []bool   // per (global die, plane, block): erased and not programmed since
 	submitted int64
@@ -54,7 +55,10 @@ func Run(cfg Config) (*Result, error) {
 	}
 	eng := sim.NewEngine()
 	b := &bench{cfg: cfg, eng: eng, rng: sim.NewRNG(cfg.Seed, "flashbench"),
-		dies: cfg.Channel.Dies, planes: cfg.Channel.Die.Planes, spec: cfg.Channel.Die}
+		dies: cfg.Channel.Dies, planes: cfg.Channel.Die.Planes, spec: cfg.Channel.Die, pages: cfg.Channel.Die.PagesPerBlock}
+	if cfg.SLC {
+		b.pages = cfg.Channel.Die.SLCPages()
+	}
 	b.res = &Result{Config: cfg, All: &sim.Histogram{Name: "all"}}
 	for k := range b.res.Latency {
 		b.res.Latency[k] = &sim.Histogram{Name: channel.Kind(k).String()}
@@ -128,6 +132,7 @@ func (b *bench) issue(tx *channel.Transaction) {
 	tx.Die = d
 	tx.Addrs = tx.Addrs[:0]
 	tx.Stamps = tx.Stamps[:0]
+	tx.SLC = b.cfg.SLC
 	w := b.rng.IntN(b.cfg.ReadWeight + b.cfg.ProgramWeight + b.cfg.EraseWeight)
 	planes := b.allPlanes
 	if !b.cfg.MultiPlane {
@@ -152,7 +157,7 @@ func (b *bench) read(tx *channel.Transaction, planes []int) {
 	tx.Kind = channel.Read
 	tx.MaySuspend = true // a host-like read: it suspends a program or erase when the die has suspend
 	blk := b.rng.IntN(b.spec.BlocksPerPlane)
-	pg := b.rng.IntN(b.spec.PagesPerBlock)
+	pg := b.rng.IntN(b.pages)
 	for _, p := range planes {
 		tx.Addrs = append(tx.Addrs, die.Addr{Plane: p, Block: blk, Page: pg})
 	}
@@ -164,7 +169,7 @@ func (b *bench) idx(g, plane int) int { return g*b.planes + plane }
 // a block that is not erased, the operation becomes that block's erase.
 func (b *bench) program(tx *channel.Transaction, g int, planes []int) {
 	c := &b.cursors[b.idx(g, planes[0])]
-	if c.page == b.spec.PagesPerBlock {
+	if c.page == b.pages {
 		next := (c.block + 1) % b.spec.BlocksPerPlane
 		for _, p := range planes {
 			if !b.erased[b.idx(g, p)*b.spec.BlocksPerPlane+next] {

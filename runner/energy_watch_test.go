@@ -21,8 +21,8 @@ func energyDigest(r *Result) string {
 	a := r.Energy
 	fmt.Fprintf(h, "%d %d %d %d\n", a.From, a.To, a.Commands, a.WriteBytes)
 	for i, j := range a.J {
-		if energy.Rows()[i].Activity == "program-tsb" && !a.Shown(i) {
-			continue // the QLC row (issue 34), zero and hidden without QLC dies: the digests predate it
+		if act := energy.Rows()[i].Activity; (act == "program-tsb" || strings.HasSuffix(act, "-slc")) && !a.Shown(i) {
+			continue // the QLC and pSLC rows (issue 34), zero and hidden without such dies: the digests predate them
 		}
 		fmt.Fprintf(h, "%016x\n", math.Float64bits(j))
 	}

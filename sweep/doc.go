@@ -13,7 +13,7 @@
 // index: the output never depends on the number of workers or on scheduling.
 //
 // Axes may also sweep the point job's own parameters under the keys "flashbench.qd",
-// "flashbench.ops", "flashbench.mix", "flashbench.multi_plane", "flashbench.seed" (flashbench
+// "flashbench.ops", "flashbench.mix", "flashbench.multi_plane", "flashbench.slc", "flashbench.seed" (flashbench
 // points) and "run.duration", "run.warmup", "run.seed" (run points); every other key is a
 // configuration key.
 //

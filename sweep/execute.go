@@ -107,7 +107,7 @@ func Run(s Spec, o Options) (*Result, error) {
 func flashbenchConfig(c platforms.Config, p FlashbenchParams) flashbench.Config {
 	f := flashbench.DefaultConfig()
 	f.Channels, f.Channel = c.Flash.Channels, c.Flash.ChannelSpec()
-	f.QueueDepth, f.Ops, f.MultiPlane = p.QueueDepth, p.Ops, p.MultiPlane
+	f.QueueDepth, f.Ops, f.MultiPlane, f.SLC = p.QueueDepth, p.Ops, p.MultiPlane, p.SLC
 	f.ReadWeight, f.ProgramWeight, f.EraseWeight = p.Mix[0], p.Mix[1], p.Mix[2]
 	f.Seed = p.Seed
 	if f.Seed == 0 {
@@ -132,6 +132,9 @@ func (s Spec) job(sets []string) (job, error) {
 	j.config = c
 	if s.Kind == KindFlashbench {
 		j.flashbench, err = flashbenchParams(*s.Flashbench, ps)
+		if d := c.Flash.ChannelSpec().Die; err == nil && j.flashbench.SLC && d.SLCPages() == 0 {
+			err = fmt.Errorf("flashbench.slc: the %v die has no SLC mode (flash.die.slc: t_read and t_prog)", d.Cell)
+		}
 	} else {
 		j.run, err = runParams(*s.Run, ps)
 	}

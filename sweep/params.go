@@ -11,10 +11,10 @@ import (
 
 // Axes may also sweep the job's own parameters, under the keys below: for flashbench
 // points "flashbench.qd", "flashbench.ops", "flashbench.mix" (R/P/E weights, e.g. 70/30/0),
-// "flashbench.multi_plane" and "flashbench.seed"; for run points "run.duration",
+// "flashbench.multi_plane", "flashbench.slc" and "flashbench.seed"; for run points "run.duration",
 // "run.warmup" and "run.seed". Every other key is a configuration key.
 var (
-	flashbenchKeys = []string{"qd", "ops", "mix", "multi_plane", "seed"}
+	flashbenchKeys = []string{"qd", "ops", "mix", "multi_plane", "slc", "seed"}
 	runKeys        = []string{"duration", "warmup", "seed"}
 )
 
@@ -57,6 +57,8 @@ func flashbenchParams(p FlashbenchParams, sets []string) (FlashbenchParams, erro
 			p.Mix, err = ParseMix(val)
 		case "multi_plane":
 			p.MultiPlane, err = strconv.ParseBool(val)
+		case "slc":
+			p.SLC, err = strconv.ParseBool(val)
 		case "seed":
 			p.Seed, err = strconv.ParseUint(val, 10, 64)
 		default:

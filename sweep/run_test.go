@@ -379,7 +379,8 @@ func TestAxesOverJobParameters(t *testing.T) {
 		{"flashbench.qd", "0", "axis flashbench.qd value 0: flashbench.qd: 0 is not in 1 … 1048576"},
 		{"flashbench.qd", "x", `flashbench.qd: "x": invalid syntax`},
 		{"flashbench.mix", "1/2", "want three weights"},
-		{"flashbench.depth", "1", "no such flashbench parameter (have qd, ops, mix, multi_plane, seed)"},
+		{"flashbench.depth", "1", "no such flashbench parameter (have qd, ops, mix, multi_plane, slc, seed)"},
+		{"flashbench.slc", "true", "flashbench.slc: the tlc die has no SLC mode (flash.die.slc: t_read and t_prog)"},
 		{"run.duration", "1s", "run.duration: a parameter of run points"},
 	} {
 		s := tinyBench()
@@ -400,4 +401,30 @@ func TestAxesOverJobParameters(t *testing.T) {
 func TestRunRefusesNegativeJobs(t *testing.T) {
 	_, err := Run(tinyBench(), Options{Jobs: -1})
 	require.EqualError(t, err, "sweep: jobs: -1 must not be negative (0 = one per CPU)")
+}
+
+// TestSLCAxis: the flashbench.slc axis reaches flashbench. On tiny's TLC die with a pSLC
+// mode of tPROG 300 µs, a program-only stream at QD 1 on one die costs a program's bus
+// phase plus 300 µs per page in SLC mode, against the native pages' tPROG (at least the
+// LSB page's) otherwise: the SLC point's mean program latency is the lower. (Blocks of 96
+// pages: a block in SLC mode must hold whole word lines of 3.)
+func TestSLCAxis(t *testing.T) {
+	p := DefaultFlashbench()
+	p.Ops, p.QueueDepth, p.Mix = 200, 1, [3]int{0, 1, 0}
+	s := Spec{Kind: KindFlashbench, Flashbench: &p, Base: Base{Preset: "tiny",
+		Sets: []string{"flash.channels=1", "flash.ways=1", "flash.die.pages_per_block=96", "flash.die.slc.t_read=25us", "flash.die.slc.t_prog=300us"}},
+		Axes: Grid{{Key: "flashbench.slc", Values: []string{"false", "true"}}}}
+	r, err := Run(s, Options{})
+	require.NoError(t, err)
+	col := -1
+	for i, c := range r.Columns {
+		if c == "program_mean_us" {
+			col = i
+		}
+	}
+	require.Empty(t, r.Rows[1].Error)
+	native, slc := r.Rows[0].Metrics[col], r.Rows[1].Metrics[col]
+	require.Greater(t, slc, 300.0)
+	require.Less(t, slc, 300.0+60) // 300 µs + the page's data-in on tiny's bus
+	require.Greater(t, native, slc)
 }

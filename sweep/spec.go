@@ -42,11 +42,12 @@ type Base struct {
 
 // FlashbenchParams is the synthetic stream of a flashbench point.
 type FlashbenchParams struct {
-	Ops        int64  `json:"ops"`         // operations to complete
-	QueueDepth int    `json:"qd"`          // operations outstanding across the array
-	Mix        [3]int `json:"mix"`         // read/program/erase weights
-	MultiPlane bool   `json:"multi_plane"` // use all planes of a die in every operation
-	Seed       uint64 `json:"seed"`        // random seed (0 = the configuration's seed)
+	Ops        int64  `json:"ops"`           // operations to complete
+	QueueDepth int    `json:"qd"`            // operations outstanding across the array
+	Mix        [3]int `json:"mix"`           // read/program/erase weights
+	MultiPlane bool   `json:"multi_plane"`   // use all planes of a die in every operation
+	SLC        bool   `json:"slc,omitempty"` // read and program in the dies' pSLC mode (flashbench.Config.SLC)
+	Seed       uint64 `json:"seed"`          // random seed (0 = the configuration's seed)
 }
 
 // DefaultFlashbench returns flashbench's default stream: 200,000 operations at QD 64 with a

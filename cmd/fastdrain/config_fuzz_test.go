@@ -48,6 +48,10 @@ func FuzzRunConfig(f *testing.F) {
 			"flash.die.faults.factory_bad=30", "flash.die.faults.program_fail=0.01"},
 		{"flash:\n  die:\n    faults:\n      read: {rber: 0.001, ecc_bits: 40, codeword: 1024, retry_gain: 0.5, max_retries: 4}\n",
 			"flash.die.faults.read.retention=0.1", "flash.die.faults.pe_exponent=2"},
+		// The pSLC mode and independent plane reads (die/slc.go, die/planes.go).
+		{"flash:\n  die:\n    slc: {t_read: 30us, t_prog: 200us, endurance: 20}\n    independent_plane_reads: true\n",
+			"flash.die.pages_per_block=96", "flash.die.slc.endurance=2000"},
+		{"flash:\n  die:\n    slc: {t_read: 30us, t_prog: 200us}\n    independent_plane_reads: true\n", "flash.die.pages_per_block=96", ""},
 	} {
 		f.Add([]byte(s.file), s.a, s.b)
 	}

@@ -25,6 +25,8 @@ type flashbenchFlags struct {
 	mode, qd, rate                int
 	ops                           int64
 	multiPlane, suspend, poll     bool
+	slc, indepReads               bool
+	slcTimes                      string
 	seed                          uint64
 	preset                        string
 	files                         []string // --config layers on the preset
@@ -70,6 +72,9 @@ func (fb *flashbenchFlags) register(cmd *cobra.Command) {
 		"read/program/erase weights")
 	f.BoolVar(&fb.multiPlane, "multi-plane", false, "use all planes of a die in every operation")
 	f.BoolVar(&fb.suspend, "suspend", false, "let reads suspend programs and erases")
+	f.BoolVar(&fb.slc, "slc", false, "read and program every block in the dies' pSLC mode (die.slc, or --slc-times)")
+	f.StringVar(&fb.slcTimes, "slc-times", "", "the dies' pSLC mode: tR/tPROG, e.g. 25us/300us")
+	f.BoolVar(&fb.indepReads, "independent-plane-reads", false, "let each plane of a die read while its other planes read")
 	f.BoolVar(&fb.poll, "status-poll", false, "poll die status on the bus after every array operation")
 	f.Uint64Var(&fb.seed, "seed", d.Seed, "random seed")
 	f.StringVar(&fb.preset, "preset", "", "take the flash array from a platform preset; other flags given explicitly override it")
@@ -94,7 +99,12 @@ func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error)
 		// The flash section is what matters here; a preset refused for full-system use
 		// (e.g. mqsim-ref's 8 KiB pages) is still a valid flash array.
 		c.Channels, c.Channel = p.Flash.Channels, p.Flash.ChannelSpec()
-		fb.ways, fb.diesPerWay = p.Flash.Ways, p.Flash.DiesPerPackage
+		if !cmd.Flags().Changed("ways") {
+			fb.ways = p.Flash.Ways
+		}
+		if !cmd.Flags().Changed("dies") {
+			fb.diesPerWay = p.Flash.DiesPerPackage
+		}
 	}
 	if set("channels") {
 		c.Channels = fb.channels
@@ -155,6 +165,19 @@ func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error)
 			errs = append(errs, fmt.Errorf("--policy: %w", err))
 		}
 	}
+	if cmd.Flags().Changed("slc-times") {
+		if st, err := parseSLCTimes(fb.slcTimes); err != nil {
+			errs = append(errs, fmt.Errorf("--slc-times: %w", err))
+		} else {
+			c.Channel.Die.SLC.TRead, c.Channel.Die.SLC.TProg = st[0], st[1]
+		}
+	}
+	if set("slc") {
+		c.SLC = fb.slc
+	}
+	if set("independent-plane-reads") {
+		c.Channel.Die.IndependentPlaneReads = fb.indepReads
+	}
 	if set("status-poll") {
 		c.Channel.StatusPoll = fb.poll
 	}
@@ -173,7 +196,7 @@ func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error)
 // fieldFlags names the flag that sets each field flashbench.Config.Validate reports on.
 var fieldFlags = []struct{ field, flag string }{{"channels:", "--channels"}, {"qd:", "--qd"}, {"ops:", "--ops"},
 	{"die.planes:", "--planes"}, {"die.blocks_per_plane:", "--blocks"}, {"die.pages_per_block:", "--pages"},
-	{"die.page_size:", "--page-size"}, {"mix:", "--mix"}}
+	{"die.page_size:", "--page-size"}, {"mix:", "--mix"}, {"slc:", "--slc"}, {"die.slc", "--slc-times"}}
 
 // flagsOfFields returns the problems of err, each prefixed with the flag of its field.
 func flagsOfFields(err error) []error {
@@ -193,6 +216,23 @@ func flagsOfFields(err error) []error {
 		}
 	}
 	return []error{err}
+}
+
+// parseSLCTimes parses "tR/tPROG", e.g. "25us/300us".
+func parseSLCTimes(s string) ([2]sim.Time, error) {
+	var t [2]sim.Time
+	parts := strings.Split(s, "/")
+	if len(parts) != 2 {
+		return t, fmt.Errorf("%q: want tR/tPROG, e.g. 25us/300us", s)
+	}
+	for i, p := range parts {
+		v, err := sim.ParseTime(strings.TrimSpace(p))
+		if err != nil || v <= 0 {
+			return t, fmt.Errorf("%q: %q is not a positive duration", s, p)
+		}
+		t[i] = v
+	}
+	return t, nil
 }
 
 // parseMix parses "R/P/E" weights, e.g. "70/30/0".

@@ -201,6 +201,13 @@ func TestFlashbenchPreset(t *testing.T) {
 	out, err = run("flashbench", "--preset", "mqsim-ref", "--channels", "2", "--ops", "200")
 	require.NoError(t, err)
 	require.Contains(t, out, "flashbench: 2 channels × 4 dies")
+	// --ways and --dies too: mqsim-ref has 4 ways of 1 die; 2 ways of 3 dies is 6 dies a channel.
+	out, err = run("flashbench", "--preset", "mqsim-ref", "--ways", "2", "--dies", "3", "--ops", "200")
+	require.NoError(t, err)
+	require.Contains(t, out, "8 channels × 6 dies")
+	out, err = run("flashbench", "--preset", "mqsim-ref", "--dies", "2", "--ops", "200")
+	require.NoError(t, err)
+	require.Contains(t, out, "8 channels × 8 dies", "4 ways of the preset × 2 dies given")
 	_, err = run("flashbench", "--preset", "nope")
 	require.ErrorContains(t, err, "--preset")
 }
@@ -268,4 +275,20 @@ func TestFlashbenchCSVAndOut(t *testing.T) {
 	require.Equal(t, out, string(b))
 	_, err = os.Stat(filepath.Join(dir, "flashbench", "1ch-1dies", "flashbench.json"))
 	require.NoError(t, err)
+}
+
+// TestFlashbenchSLCFlags: --slc with --slc-times programs in pSLC mode (the die
+// utilization table gains program-slc); --slc without SLC times, and malformed times, are
+// refused naming the flag; --independent-plane-reads is accepted.
+func TestFlashbenchSLCFlags(t *testing.T) {
+	out, err := run("flashbench", "--channels", "1", "--ways", "1", "--ops", "200", "--mix", "50/50/0",
+		"--slc", "--slc-times", "25us/300us", "--independent-plane-reads", "--no-files")
+	require.NoError(t, err)
+	require.Contains(t, out, "program-slc")
+	_, err = run("flashbench", "--slc", "--no-files")
+	require.ErrorContains(t, err, "--slc: slc: the tlc die has no SLC mode")
+	_, err = run("flashbench", "--slc-times", "25us", "--no-files")
+	require.ErrorContains(t, err, `--slc-times: "25us": want tR/tPROG`)
+	_, err = run("flashbench", "--slc-times", "25us/-3us", "--no-files")
+	require.ErrorContains(t, err, `is not a positive duration`)
 }

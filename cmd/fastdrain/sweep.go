@@ -32,6 +32,7 @@ type sweepFlags struct {
 	qd         int
 	mix        string
 	multiPlane bool
+	slc        bool
 	outputFlags
 }
 
@@ -49,7 +50,7 @@ the base configuration (--preset, --variant, --config, --set) plus one --set per
 --kind flashbench drives the point's bare flash array (flashbench: --ops, --qd, --mix);
 --kind run runs a co-location scenario on the whole machine (--scenario, --duration). An
 axis may also sweep those job parameters: flashbench.qd, flashbench.ops, flashbench.mix,
-flashbench.multi_plane, flashbench.seed; run.duration, run.warmup, run.seed. Points
+flashbench.multi_plane, flashbench.slc, flashbench.seed; run.duration, run.warmup, run.seed. Points
 run in parallel on all cores (--jobs). The table of points × metrics is printed and written
 as sweep.json and sweep.csv under --out/sweep/. An existing file there is replaced only by
 the same shard of the same sweep (a retried task writes the same bytes) or with --force.
@@ -96,6 +97,7 @@ Flags given explicitly override the file; --axis flags add axes after the file's
 	f.IntVar(&sf.qd, "qd", d.QueueDepth, "flashbench points: operations outstanding across the array")
 	f.StringVar(&sf.mix, "mix", fmt.Sprintf("%d/%d/%d", d.Mix[0], d.Mix[1], d.Mix[2]), "flashbench points: read/program/erase weights")
 	f.BoolVar(&sf.multiPlane, "multi-plane", false, "flashbench points: use all planes of a die in every operation")
+	f.BoolVar(&sf.slc, "slc", false, "flashbench points: read and program in the dies' pSLC mode (flash.die.slc)")
 	return cmd
 }
 
@@ -147,11 +149,11 @@ func (sf *sweepFlags) spec(cmd *cobra.Command) (sweep.Spec, sweep.Shard, error) 
 	}
 	s.Percentiles = sf.pcts.list
 	runOnly := []string{"scenario", "duration", "warmup", "apps", "quick", "full"}
-	benchOnly := []string{"ops", "qd", "mix", "multi-plane"}
+	benchOnly := []string{"ops", "qd", "mix", "multi-plane", "slc"}
 	switch s.Kind {
 	case sweep.KindFlashbench:
 		errs = append(errs, onlyFor(changed, runOnly, "run")...)
-		p := sweep.FlashbenchParams{Ops: sf.ops, QueueDepth: sf.qd, MultiPlane: sf.multiPlane, Seed: sf.seed}
+		p := sweep.FlashbenchParams{Ops: sf.ops, QueueDepth: sf.qd, MultiPlane: sf.multiPlane, SLC: sf.slc, Seed: sf.seed}
 		if w, err := parseMix(sf.mix); err != nil {
 			errs = append(errs, fmt.Errorf("--mix: %w", err))
 		} else {
