@@ -66,8 +66,11 @@ func wallEstimate(cpu time.Duration, runs, jobs, cpus int, load float64) string 
 			share = min(j, float64(cpus)*j/busy)
 		}
 	}
-	wall := time.Duration(float64(cpu) / share)
-	return fmt.Sprintf("about %s here (%s of CPU; %s)", roughly(wall), roughly(cpu), note)
+	wall := roughly(time.Duration(float64(cpu) / share))
+	if !strings.HasPrefix(wall, "under") {
+		wall = "about " + wall
+	}
+	return fmt.Sprintf("%s here (%s of CPU; %s)", wall, roughly(cpu), note)
 }
 
 // roughly rounds an estimate: to 10 s below two minutes, to the minute below two hours,
