@@ -29,6 +29,8 @@ type uflipDevice struct {
 	dev      uflip.Device
 	eng      *sim.Engine
 	capacity int64
+	bufBytes int64 // simulated devices: the write buffer's capacity in bytes (0 for a target)
+	logBlock bool  // simulated devices: the FTL is the hybrid log-block one (firmware.ftl.mapping bast)
 	close    func()
 	fwStats  func() firmware.Stats // simulated devices: the firmware's counters; nil for a target
 	ftl      func() *ftl.FTL       // simulated devices: the FTL (merge counters of a hybrid mapping)
@@ -49,6 +51,7 @@ type uflipDevice struct {
 type uflipOptions struct {
 	cf                                  *configFlags
 	benches, deviceFormat, target, span string
+	settle, runPause, autoMinBytes      string
 	vs, traceRun, planFile              string
 	nbrun, scale, autoMin, autoCap      int64
 	auto                                float64
@@ -99,12 +102,15 @@ See docs/uflip.md.`,
 	o.refuse("timeline", "a plan runs on one or more devices for simulated minutes; trace a workload with fastdrain run, replay or fio --timeline")
 	f := cmd.Flags()
 	f.StringVar(&o.benches, "bench", "all", "micro-benchmarks: all, or a list of granularity, alignment, locality, partitioning, order, parallelism, mix, pause, bursts (with --findings, all means the six the checks read)")
-	f.StringVar(&o.deviceFormat, "format-device", "random", "device state enforcement: random, sequential or none")
+	f.StringVar(&o.deviceFormat, "format-device", "random", "device state enforcement: random, sequential or none (default the plan's, else random)")
 	f.StringVar(&o.span, "span", "1GiB", "bytes of the device the plan covers (and the format writes)")
+	f.StringVar(&o.settle, "settle", "", "between runs: pause (uFLIP's) or flush (flush what a run wrote, then pause); default the plan's, pause")
+	f.StringVar(&o.runPause, "run-pause", "", "idle time between runs, e.g. 100ms (default the plan's, uFLIP's 100 ms)")
 	f.Int64Var(&o.nbrun, "nbrun", 0, "runs per point (0 = uFLIP's 3)")
 	f.Int64Var(&o.scale, "io-divisor", 1, "divide uFLIP's IOCount per base by this (quicker, less steady runs; not used with --auto)")
 	f.Float64Var(&o.auto, "auto", 0, "choose IOIgnore and IOCount per run until the running-phase mean is within ±this relative error (e.g. 0.05); 0 = uFLIP's fixed counts")
 	f.Int64Var(&o.autoMin, "auto-min", uflip.DefaultConverge().Min, "with --auto: IOs before the first convergence check (at least 100)")
+	f.StringVar(&o.autoMinBytes, "auto-min-bytes", "auto", "with --auto: no convergence check before a run has written this much (the minimum run length); auto: the plan's auto.min_bytes, else twice the largest write buffer of the simulated devices (0 on a --target alone)")
 	f.Int64Var(&o.autoCap, "auto-cap", 5116, "with --auto: at most this many IOs per run and stream (default uFLIP's largest IOCount, RW's)")
 	f.Uint64Var(&o.seed, "seed", 1, "random seed")
 	f.StringVar(&o.target, "target", "", "run on this real file or block device with O_DIRECT instead of the simulator (it is written over)")
@@ -141,11 +147,26 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 			spec.Benches = append(spec.Benches, bb)
 		}
 	}
-	if err := spec.Format.UnmarshalText([]byte(o.deviceFormat)); err != nil {
-		errs = append(errs, fmt.Errorf("--format-device: %w", err))
+	// A plan file's format stands unless --format-device is given.
+	if o.planFile == "" || o.cmd.Flags().Changed("format-device") {
+		if err := spec.Format.UnmarshalText([]byte(o.deviceFormat)); err != nil {
+			errs = append(errs, fmt.Errorf("--format-device: %w", err))
+		}
 	}
 	if o.nbrun > 0 {
 		spec.NbRun = o.nbrun
+	}
+	if o.settle != "" {
+		if err := spec.Settle.UnmarshalText([]byte(o.settle)); err != nil {
+			errs = append(errs, fmt.Errorf("--settle: %w", err))
+		}
+	}
+	if o.runPause != "" {
+		d, err := sim.ParseTime(o.runPause)
+		if err != nil || d < 0 {
+			errs = append(errs, fmt.Errorf("--run-pause %q: want a duration such as 100ms", o.runPause))
+		}
+		spec.RunPause = d
 	}
 	if o.scale < 1 {
 		errs = append(errs, fmt.Errorf("--io-divisor %d must be at least 1", o.scale))
@@ -153,7 +174,7 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 		d := o.scale
 		spec.IOCount = uflip.BaseCounts{SR: max(1, spec.IOCount.SR/d), RR: max(1, spec.IOCount.RR/d),
 			SW: max(1, spec.IOCount.SW/d), RW: max(1, spec.IOCount.RW/d)}
-		spec.IOIgnore = uflip.BaseCounts{RW: spec.IOIgnore.RW / d}
+		spec.IOIgnore = uflip.BaseCounts{SR: spec.IOIgnore.SR / d, RR: spec.IOIgnore.RR / d, SW: spec.IOIgnore.SW / d, RW: spec.IOIgnore.RW / d}
 	}
 	if o.auto != 0 {
 		spec.Auto = uflip.Converge{RelErr: o.auto, Min: o.autoMin}
@@ -184,6 +205,23 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 		return spec, 0, err
 	}
 	return spec, int64(sz), spec.Validate()
+}
+
+// minRunBytes returns --auto-min-bytes: a size, or for auto twice the largest write buffer of
+// the simulated devices (the longest buffered-backlog plateau, hostos/uflip/converge.go).
+func (o *uflipOptions) minRunBytes(devs []*uflipDevice) (int64, error) {
+	if o.autoMinBytes != "auto" {
+		sz, err := sim.ParseSize(o.autoMinBytes)
+		if err != nil || sz < 0 {
+			return 0, fmt.Errorf("--auto-min-bytes %q: want auto or a size such as 8MiB", o.autoMinBytes)
+		}
+		return int64(sz), nil
+	}
+	var b int64
+	for _, d := range devs {
+		b = max(b, 2*d.bufBytes)
+	}
+	return b, nil
 }
 
 // loadPlanSpec decodes the YAML plan spec in path over spec (uflip.DecodePlanSpec); the
@@ -226,7 +264,9 @@ func (o *uflipOptions) devices() ([]*uflipDevice, error) {
 			return err
 		}
 		wasted0 := m.SSD.FW.FTL().Stats.Wasted
-		devs = append(devs, &uflipDevice{name: preset, dev: raw, eng: m.Eng, capacity: raw.Capacity(), close: m.Eng.Close,
+		bufBytes := int64(m.Config.Firmware.Buffer.Pages) * int64(m.Config.Firmware.PageSize)
+		devs = append(devs, &uflipDevice{name: preset, dev: raw, eng: m.Eng, capacity: raw.Capacity(), bufBytes: bufBytes,
+			logBlock: m.Config.Firmware.FTL.Mapping == ftl.BASTMapping, close: m.Eng.Close,
 			fwStats: func() firmware.Stats { return m.SSD.FW.Stats }, ftl: m.SSD.FW.FTL,
 			ssd: func() *runner.Result { return runner.MachineStats(m, preset, wasted0) },
 			cut: func() (*firmware.PowerLossReport, *firmware.Recovery, error) { return runner.CutOutcome(m) }})
@@ -294,6 +334,11 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 				given, d.name, d.capacity, sim.Size(d.capacity), sim.Size(d.capacity))
 		}
 	}
+	if spec.Auto.On() && (o.autoMinBytes != "auto" || spec.Auto.MinBytes == 0) {
+		if spec.Auto.MinBytes, err = o.minRunBytes(devs); err != nil {
+			return err
+		}
+	}
 	plan, err := uflip.NewPlan(spec, span)
 	if err != nil {
 		return err
@@ -359,6 +404,9 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 	if o.findings {
 		for _, d := range devs {
 			fs := uflip.Findings(d.points, spec.IOSize)
+			if d.logBlock {
+				fs = uflip.FindingsLogBlock(d.points, spec.IOSize)
+			}
 			d.findings = fs
 			if err := findingsTable(w, d.name, fs); err != nil {
 				return err

@@ -12,26 +12,35 @@ import (
 // uflipFormat is the version tag of uflip's JSON document (docs/outputs.md).
 const uflipFormat = "fastdrain-uflip/1"
 
-// uflipCounts returns each run's IOIgnore and IOCount per stream: the automatic rule's
-// choice when it ran, else the plan's fixed counts of the run's step.
-func uflipCounts(plan *uflip.Plan) func(r *uflip.RunStats) (ignore, count int64) {
-	byLabel := make(map[string]uflip.Run, len(plan.Steps))
+// uflipCounts returns each run's IOIgnore and IOCount per stream (the automatic rule's
+// choice when it ran, else the plan's fixed counts of the run's step) and the parameters
+// its repetition ran with (its own targets, uflip.Step.RepRun).
+func uflipCounts(plan *uflip.Plan) func(r *uflip.RunStats) (ignore, count int64, run uflip.Run) {
+	byLabel := make(map[string]uflip.Step, len(plan.Steps))
 	for _, st := range plan.Steps {
 		if st.Kind == uflip.StepRun {
-			byLabel[st.Label] = st.Run
+			byLabel[st.Label] = st
 		}
 	}
-	return func(r *uflip.RunStats) (int64, int64) {
+	return func(r *uflip.RunStats) (int64, int64, uflip.Run) {
+		run := byLabel[r.Label].RepRun(r.Rep)
 		if a := r.Auto; a != nil {
-			return a.IOIgnore, a.IOCount
+			return a.IOIgnore, a.IOCount, run
 		}
-		run := byLabel[r.Label]
-		return run.IOIgnore, run.IOCount
+		return run.IOIgnore, run.IOCount, run
 	}
 }
 
-// uflipRunFields is one run of the JSON document, times in µs.
-func uflipRunFields(r *uflip.RunStats, ignore, count int64) report.Fields {
+// uflipPatternFields is one pattern of a run: what calibrate needs to replay it.
+func uflipPatternFields(p uflip.Pattern) report.Fields {
+	return report.Fields{{Key: "base", Value: p.Base.String()}, {Key: "io_size_bytes", Value: p.IOSize},
+		{Key: "io_shift_bytes", Value: p.IOShift}, {Key: "target_offset_bytes", Value: p.TargetOffset},
+		{Key: "target_size_bytes", Value: p.TargetSize}, {Key: "partitions", Value: p.Partitions}, {Key: "incr", Value: p.Incr}}
+}
+
+// uflipRunFields is one run of the JSON document, times in µs, with the parameters it ran
+// with (pattern, second pattern of a mix or null, ratio, parallel degree, pause, burst).
+func uflipRunFields(r *uflip.RunStats, ignore, count int64, run uflip.Run) report.Fields {
 	f := report.Fields{{Key: "label", Value: r.Label}, {Key: "bench", Value: r.Bench.String()}, {Key: "point", Value: r.Point},
 		{Key: "rep", Value: r.Rep}, {Key: "start_us", Value: psToUs(int64(r.Start))}, {Key: "end_us", Value: psToUs(int64(r.End))},
 		{Key: "ios", Value: r.IOs}, {Key: "counted", Value: r.Counted}, {Key: "io_ignore", Value: ignore}, {Key: "io_count", Value: count},
@@ -41,7 +50,14 @@ func uflipRunFields(r *uflip.RunStats, ignore, count int64) report.Fields {
 	if a := r.Auto; a != nil {
 		prec, conv = a.Precision, a.Converged
 	}
-	return append(f, report.Field{Key: "precision_frac", Value: prec}, report.Field{Key: "converged", Value: conv})
+	var second any // null for a plain run
+	if run.Second != nil {
+		second = uflipPatternFields(*run.Second)
+	}
+	return append(f, report.Field{Key: "precision_frac", Value: prec}, report.Field{Key: "converged", Value: conv},
+		report.Field{Key: "pattern", Value: uflipPatternFields(run.Pattern)}, report.Field{Key: "second", Value: second},
+		report.Field{Key: "ratio", Value: run.Ratio}, report.Field{Key: "parallel_degree", Value: max(run.ParallelDegree, 1)},
+		report.Field{Key: "pause_us", Value: psToUs(int64(run.Pause))}, report.Field{Key: "burst", Value: run.Burst})
 }
 
 // uflipFindingFields is one finding of the JSON document.
@@ -58,11 +74,11 @@ func uflipFindingFields(fd uflip.Finding) report.Fields {
 // uflipDeviceFields is one device of the JSON document: its runs, the firmware's and (for
 // a hybrid mapping) the FTL's counters of a simulated device, its statistics as run reports
 // them (ssd_stats, runner.Result.StatValues), and its findings.
-func uflipDeviceFields(d *uflipDevice, counts func(*uflip.RunStats) (int64, int64), findings bool) report.Fields {
+func uflipDeviceFields(d *uflipDevice, counts func(*uflip.RunStats) (int64, int64, uflip.Run), findings bool) report.Fields {
 	runs := make([]report.Fields, len(d.runs))
 	for i := range d.runs {
-		ig, n := counts(&d.runs[i])
-		runs[i] = uflipRunFields(&d.runs[i], ig, n)
+		ig, n, run := counts(&d.runs[i])
+		runs[i] = uflipRunFields(&d.runs[i], ig, n, run)
 	}
 	f := report.Fields{{Key: "name", Value: d.name}, {Key: "simulated", Value: d.fwStats != nil}, {Key: "runs", Value: runs}}
 	if d.fwStats != nil {
@@ -99,7 +115,8 @@ func (o *uflipOptions) uflipJSON(w io.Writer, plan *uflip.Plan, devs []*uflipDev
 	spec := plan.Spec
 	var auto any // null with uFLIP's fixed counts
 	if spec.Auto.On() {
-		auto = report.Fields{{Key: "rel_err_frac", Value: spec.Auto.RelErr}, {Key: "min_ios", Value: spec.Auto.Min}, {Key: "cap_ios", Value: o.autoCap}}
+		auto = report.Fields{{Key: "rel_err_frac", Value: spec.Auto.RelErr}, {Key: "min_ios", Value: spec.Auto.Min},
+			{Key: "min_bytes", Value: spec.Auto.MinBytes}, {Key: "cap_ios", Value: max(spec.IOCount.SR, spec.IOCount.RR, spec.IOCount.SW, spec.IOCount.RW)}}
 	}
 	counts := uflipCounts(plan)
 	ds := make([]report.Fields, len(devs))
@@ -116,6 +133,8 @@ func (o *uflipOptions) uflipJSON(w io.Writer, plan *uflip.Plan, devs []*uflipDev
 	}
 	doc := report.Fields{{Key: "format", Value: uflipFormat}, {Key: "capacity_bytes", Value: plan.Capacity},
 		{Key: "io_size_bytes", Value: spec.IOSize}, {Key: "nb_run", Value: spec.NbRun}, {Key: "seed", Value: o.seed},
+		{Key: "run_pause_us", Value: psToUs(int64(spec.RunPause))}, {Key: "settle", Value: spec.Settle.String()},
+		{Key: "format_device", Value: spec.Format.String()},
 		{Key: "auto", Value: auto}, {Key: "devices", Value: ds}, {Key: "calibration", Value: cal}}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
@@ -139,7 +158,7 @@ func uflipCSV(plan *uflip.Plan, devs []*uflipDevice) *report.Table {
 	for _, d := range devs {
 		for i := range d.runs {
 			r := &d.runs[i]
-			ig, n := counts(r)
+			ig, n, _ := counts(r)
 			prec, conv := "", ""
 			if a := r.Auto; a != nil {
 				prec, conv = exact(a.Precision), "0"

@@ -249,6 +249,26 @@ func TestUflipPlanFile(t *testing.T) {
 	require.NoError(t, err)
 	i4, i1 := strings.Index(out, "partitioning/SW/partitions=4"), strings.Index(out, "partitioning/SW/partitions=1 ")
 	require.True(t, i4 >= 0 && i1 > i4, "P=4 runs before P=1, as the file lists them")
+	// The plan's format and IOIgnore stand unless a flag says otherwise.
+	own := filepath.Join(dir, "own.yaml")
+	require.NoError(t, os.WriteFile(own, []byte("benches: [granularity]\nio_sizes: [4096]\nio_count: {sr: 8, rr: 8, sw: 8, rw: 8}\nio_ignore: {sr: 2, rw: 0}\nnb_run: 1\nformat: none\nsettle: flush\n"), 0o644))
+	js, _, err := runStdout("uflip", "--plan", own, "--span", "16MiB", "--out", "", "--format", "json")
+	require.NoError(t, err)
+	var doc struct {
+		FormatDevice string `json:"format_device"`
+		Settle       string
+		Devices      []struct {
+			Runs []struct {
+				Label    string
+				IOIgnore int64 `json:"io_ignore"`
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(js), &doc))
+	require.Equal(t, "none", doc.FormatDevice)
+	require.Equal(t, "flush", doc.Settle)
+	require.Equal(t, "granularity/SR/io_size=4096", doc.Devices[0].Runs[0].Label, "no format run first")
+	require.Equal(t, int64(2), doc.Devices[0].Runs[0].IOIgnore)
 	bad := filepath.Join(dir, "bad.yaml")
 	require.NoError(t, os.WriteFile(bad, []byte("nb_run: 1\nbogus: 2\n"), 0o644))
 	_, err = run("uflip", "--plan", bad)

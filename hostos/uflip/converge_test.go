@@ -147,12 +147,73 @@ func TestAutoStopsAtTheCap(t *testing.T) {
 	require.Equal(t, 150.5e6, st.Mean)
 }
 
+// TestAutoBufferedBacklog: a run that starts behind a buffered backlog — 250 writes of
+// 4 KiB at 2 ms (each waits for one of the previous run's buffered pages to be evicted),
+// then its own running phase alternating 100 and 500 µs (mean 300 µs). Min 128, RelErr 5 %.
+//
+// Without a minimum run length the first check, at 128 IOs, sees only the plateau: 25 equal
+// batches (MSER 0 at d = 0) and 10 equal batch means (half-width 0): the rule stops there
+// and reports the backlog's 2 ms as the run's mean, 6.7 × too high.
+//
+// With MinBytes = 2 × the backlog (2 × 250 × 4 KiB = 2,048,000 B, 500 IOs) the checks at
+// 128, 192, 288 and 432 IOs are skipped and the first is at 648. MSER-5: k = 129 batches;
+// batches 0…49 are the plateau, later ones alternate 260 and 340 µs (5 IOs starting at an
+// even or an odd index). d = 50 leaves 40 of 260 and 39 of 340: Σ(Z − Z̄)²/79² = 20.25;
+// d = 51: 124,800/78² = 20.51; d = 52: 20.78; d ≤ 49 keeps a 2 ms batch: IOIgnore 250.
+// Batch means over IOs 258…647 (398 − 8), m = 39: batches starting at an even index hold 20
+// of 100 and 19 of 500 µs (294.872 µs), the others 305.128 µs, five of each: mean 300 µs,
+// s = 5.1282·√(10/9) = 5.4056 µs, h = 2.262157·s/√10 = 3.8670 µs, precision 0.012890 ≤ 5 %:
+// stop at 648 with the 398 counted IOs' mean, exactly 300 µs.
+func TestAutoBufferedBacklog(t *testing.T) {
+	lats := series(0, 250, []sim.Time{2 * sim.Millisecond})
+	lats = append(lats, series(0, 10000, []sim.Time{100 * us, 500 * us})...)
+	st, _ := autoRun(t, lats, 5116, Converge{RelErr: 0.05, Min: 128})
+	require.Equal(t, &Outcome{IOIgnore: 0, IOCount: 128, Precision: 0, Converged: true}, st.Auto)
+	require.Equal(t, 2e9, st.Mean, "the plateau taken for the running phase")
+
+	st, recs := autoRun(t, lats, 5116, Converge{RelErr: 0.05, Min: 128, MinBytes: 2 * 250 * 4096})
+	require.Equal(t, int64(250), st.Auto.IOIgnore)
+	require.Equal(t, int64(648), st.Auto.IOCount)
+	require.InDelta(t, 0.012890, st.Auto.Precision, 1e-5)
+	require.True(t, st.Auto.Converged)
+	require.Equal(t, int64(398), st.Counted)
+	require.Equal(t, 300e6, st.Mean)
+	require.True(t, recs[249].Ignored)
+	require.False(t, recs[250].Ignored)
+}
+
+// TestAutoTruncationAtTheBound: 130 IOs of 200 µs (buffered), 14 of 200 ms (IOs 130–143:
+// merges a repetition pays for the log blocks an earlier one left), then 400 µs. 4 KiB IOs;
+// MinBytes 1 MiB (256 IOs) skips the checks at 128 and 192.
+//
+//   - n = 288: k = 57 batches, bound ⌊57/2⌋ = 28 batches (140 IOs). Every d ≤ 27 keeps a
+//     200 ms batch among 400 µs ones; d = 28 keeps one (IOs 140–144: four merges); MSER is
+//     smallest at the bound: IOIgnore 140. The batch means over L = 148 leave out the first
+//     8 (IOs 140–147, the merges among them): ten batches of 400 µs, half-width 0. Counted
+//     there, the mean would be (4 × 200 ms + 144 × 400 µs) / 148 = 5.795 ms, 14.5 × the
+//     running phase's: the truncation at the bound does not count, and the run goes on.
+//   - n = 432: k = 86, bound 43. Batch 28 (IOs 140–144) is 4 × 200 ms + 400 µs; from batch
+//     29 on every batch is 400 µs: MSER(29) = 0, the smallest zero: IOIgnore 145, 287
+//     counted IOs of exactly 400 µs, precision 0. Stop.
+func TestAutoTruncationAtTheBound(t *testing.T) {
+	lats := series(0, 130, []sim.Time{200 * us})
+	lats = append(lats, series(0, 14, []sim.Time{200 * sim.Millisecond})...)
+	lats = append(lats, series(0, 10000, []sim.Time{400 * us})...)
+	st, _ := autoRun(t, lats, 5116, Converge{RelErr: 0.05, Min: 128, MinBytes: 1 << 20})
+	require.Equal(t, &Outcome{IOIgnore: 145, IOCount: 432, Precision: 0, Converged: true}, st.Auto)
+	require.Equal(t, int64(287), st.Counted)
+	require.Equal(t, 400e6, st.Mean)
+	require.True(t, atBound(140, 288))
+	require.False(t, atBound(145, 432))
+}
+
 func TestConvergeValidate(t *testing.T) {
 	require.NoError(t, DefaultConverge().Validate())
 	require.NoError(t, Converge{RelErr: 0.05, Min: 100}.Validate())
 	err := Converge{RelErr: 1.5, Min: 10}.Validate()
 	require.ErrorContains(t, err, "rel_err: 1.5 is not in [0, 1)")
 	require.ErrorContains(t, err, "min: 10 is below 100")
+	require.ErrorContains(t, Converge{MinBytes: -1}.Validate(), "min_bytes: -1 is negative")
 	s := DefaultPlanSpec()
 	s.Auto.RelErr = -1
 	require.ErrorContains(t, s.Validate(), "uflip.auto.rel_err")

@@ -59,11 +59,13 @@ type Executor struct {
 	Dev      Device
 	Seed     uint64         // root seed of the random streams
 	RunPause sim.Time       // idle time before every run or format but the first
+	Settle   Settle         // between runs: pause, or flush what the last run wrote and pause
 	IOSink   func(IORecord) // when set, receives each IO record instead of Result.IOs
 	// Auto, when on, chooses each stream's IOIgnore and IOCount (converge.go): a run's
 	// IOCount is then the cap and its IOIgnore is not used. RunPlan sets it from the plan.
 	Auto    Converge
 	started bool            // a run has been executed, so the next one pauses first
+	wrote   bool            // a write completed since the last flush (SettleFlush)
 	recs    [][]IORecord    // per-stream records held back until IOIgnore is known (Auto)
 	scratch [][]sim.Time    // per-stream latency buffers, reused across runs
 	streams []streamOutcome // per-stream results of the current repetition
@@ -82,6 +84,7 @@ type streamOutcome struct {
 // and appends the outputs to res.
 func (x *Executor) RunPlan(p *sim.Proc, plan *Plan, res *Result) error {
 	x.RunPause = plan.Spec.RunPause
+	x.Settle = plan.Spec.Settle
 	x.Auto = plan.Spec.Auto
 	for _, st := range plan.Steps {
 		if err := x.Step(p, plan.Capacity, st, res); err != nil {
@@ -92,12 +95,29 @@ func (x *Executor) RunPlan(p *sim.Proc, plan *Plan, res *Result) error {
 	return nil
 }
 
-// Step executes one plan step: a format of capacity bytes or the NbRun repetitions of a run.
+// Step executes one plan step: a format of capacity bytes, or the NbRun repetitions of a
+// run, each on its own targets (Step.Reps) and after a format when the plan asks for one.
 func (x *Executor) Step(p *sim.Proc, capacity int64, st Step, res *Result) error {
 	if st.Kind == StepFormat {
 		return x.Format(p, st.Format, capacity, res)
 	}
-	return x.Run(p, st.Label, st.Bench, st.Point, st.Run, res)
+	if err := st.Run.Validate(); err != nil {
+		return fmt.Errorf("uflip: run %s: %w", st.Label, err)
+	}
+	for rep := range int(st.Run.NbRun) {
+		if rep < len(st.Reps) && st.Reps[rep].Format {
+			if err := x.Format(p, st.Format, capacity, res); err != nil {
+				return err
+			}
+		}
+		if err := x.between(p); err != nil {
+			return err
+		}
+		if err := x.rep(p, st.Label, st.Bench, st.Point, st.RepRun(rep), rep, res); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // idle sleeps d in simulated time, and in real time on an Idler device.
@@ -111,21 +131,35 @@ func (x *Executor) idle(p *sim.Proc, d sim.Time) {
 	p.Sleep(d)
 }
 
-// between pauses RunPause unless nothing has run yet.
-func (x *Executor) between(p *sim.Proc) {
+// between settles the device unless nothing has run yet: with SettleFlush it first
+// flushes what the last run wrote; then it pauses RunPause.
+func (x *Executor) between(p *sim.Proc) error {
 	if x.started {
+		if x.Settle == SettleFlush && x.wrote {
+			if _, err := x.Dev.Do(p, OpFlush, 0, 0); err != nil {
+				return fmt.Errorf("uflip: flush between runs: %w", err)
+			}
+			x.wrote = false
+		}
 		x.idle(p, x.RunPause)
 	}
 	x.started = true
+	return nil
 }
 
-// Format writes the whole device per kind (no per-IO records) and appends one RunStats
-// labelled "format/KIND" over all its IOs.
+// Format writes the whole device per kind (no per-IO records), then flushes the device's
+// write cache, and appends one RunStats labelled "format/KIND" over its write IOs (End is
+// after the flush). The flush stands for the write-through of uFLIP's IOs: the state the
+// plan measures from is the one on the flash, not a write buffer full of format pages whose
+// eviction the next run would pay for (on a drive whose buffer is durable, a Flush is
+// immediate and the buffer keeps them, as that drive would).
 func (x *Executor) Format(p *sim.Proc, kind FormatKind, capacity int64, res *Result) error {
 	if kind == FormatNone {
 		return nil
 	}
-	x.between(p)
+	if err := x.between(p); err != nil {
+		return err
+	}
 	f := NewFormat(kind, capacity, x.Seed)
 	lats := x.buffer(0, f.Len())
 	st := RunStats{Label: "format/" + kind.String(), Start: p.Now()}
@@ -142,6 +176,10 @@ func (x *Executor) Format(p *sim.Proc, kind FormatKind, capacity int64, res *Res
 		st.IOs++
 	}
 	x.scratch[0] = lats
+	if _, err := x.Dev.Do(p, OpFlush, 0, 0); err != nil {
+		return fmt.Errorf("uflip: %s: flush after %d IOs: %w", st.Label, st.IOs, err)
+	}
+	x.wrote = false
 	st.End = p.Now()
 	st.fill(lats)
 	res.Runs = append(res.Runs, st)
@@ -155,12 +193,27 @@ func (x *Executor) Run(p *sim.Proc, label string, b Bench, point int, r Run, res
 		return fmt.Errorf("uflip: run %s: %w", label, err)
 	}
 	for rep := range int(r.NbRun) {
-		x.between(p)
+		if err := x.between(p); err != nil {
+			return err
+		}
 		if err := x.rep(p, label, b, point, r, rep, res); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// RunRep executes repetition rep of run r alone (settling first, as between any two runs),
+// with that repetition's random streams ("uflip/LABEL/repREP/sK"), and appends its
+// statistics and records to res: what a plan's repetition did, replayed on its own.
+func (x *Executor) RunRep(p *sim.Proc, label string, b Bench, point int, r Run, rep int, res *Result) error {
+	if err := r.Validate(); err != nil {
+		return fmt.Errorf("uflip: run %s: %w", label, err)
+	}
+	if err := x.between(p); err != nil {
+		return err
+	}
+	return x.rep(p, label, b, point, r, rep, res)
 }
 
 // buffer returns stream k's reusable latency buffer, emptied, with room for n.
@@ -244,6 +297,15 @@ func (x *Executor) stream(p *sim.Proc, label string, b Bench, r Run, rep, k int,
 		x.recs[k] = x.recs[k][:0]
 	}
 	o.first = p.Now()
+	// The minimum run length (Converge.MinBytes) counts the bytes a stream writes; a
+	// read-only run has none, since a backlog there is in time, which the pause between
+	// runs is for.
+	var written, minBytes int64
+	for _, pt := range r.patterns() {
+		if pt.Base.Op() == OpWrite {
+			minBytes = x.Auto.MinBytes
+		}
+	}
 	for i := range r.IOCount {
 		io := s.Next()
 		submit := p.Now()
@@ -255,6 +317,10 @@ func (x *Executor) stream(p *sim.Proc, label string, b Bench, r Run, rep, k int,
 			return
 		}
 		o.last = submit + lat
+		if io.Op == OpWrite {
+			written += io.Size()
+			x.wrote = true
+		}
 		ignored := !auto && i < r.IOIgnore
 		if !ignored {
 			lats = append(lats, lat)
@@ -271,8 +337,10 @@ func (x *Executor) stream(p *sim.Proc, label string, b Bench, r Run, rep, k int,
 			x.idle(p, r.Pause)
 		}
 		if auto && i+1 == check && i+1 < r.IOCount {
-			if _, prec := Precision(lats); prec <= x.Auto.RelErr {
-				break
+			if written >= minBytes {
+				if ig, prec := Precision(lats); prec <= x.Auto.RelErr && !atBound(ig, int64(len(lats))) {
+					break
+				}
 			}
 			check = x.Auto.next(check)
 		}

@@ -111,6 +111,55 @@ const (
 		"(firmware/gc.go) reach the host only when GC must copy, which needs the device written well past its spare space"
 )
 
+// Mechanisms of a device with the hybrid log-block FTL (firmware.ftl.mapping=bast,
+// firmware/ftl/bast.go, bastmerge.go), for the findings whose page-mapped mechanism above
+// names page-level mapping or buffer admission.
+const (
+	mechLogBlockLocality = "hybrid log-block mapping (firmware.ftl.mapping=bast, firmware/ftl/bastmerge.go): random writes in an " +
+		"area the log blocks cover fill log blocks that are full-merged, and a merge copies each valid page through the " +
+		"controller (no copy-back: the page crosses the channel out and back in), so a focused random page costs its own " +
+		"transfer plus a copy's two against a sequential page's one, which fills its log block in order and is switched in"
+	mechLogBlock = "hybrid log-block mapping (firmware.ftl.mapping=bast, firmware/ftl/bast.go, bastmerge.go): a write goes to a " +
+		"log block of its logical block, and when a die's pool of firmware.ftl.log_blocks runs out one is switched in " +
+		"(written in order), partially merged or fully merged (a copy of the logical block's valid pages and two erases); " +
+		"what this pattern costs is how many logical blocks it keeps open against that pool"
+)
+
+// FindingsLogBlock is Findings for a device whose FTL is the hybrid log-block one: the same
+// checks and verdicts, with the log-block mechanism for the findings whose page-mapped
+// mechanism would name page-level mapping or buffer admission (sequential, locality,
+// erases, partitions).
+func FindingsLogBlock(pts []Point, ioSize int64) []Finding {
+	fs := Findings(pts, ioSize)
+	for i := range fs {
+		f := &fs[i]
+		if f.Verdict != NotHeld {
+			continue
+		}
+		switch f.ID {
+		case "locality":
+			if f.value("focused_per_sw") > CloseRatio {
+				f.Mechanism = mechLogBlockLocality
+			} else {
+				f.Mechanism = mechLogBlock
+			}
+		case "sequential", "erases", "partitions":
+			f.Mechanism = mechLogBlock
+		}
+	}
+	return fs
+}
+
+// value returns the finding's value named name (0 if it has none).
+func (f *Finding) value(name string) float64 {
+	for _, v := range f.Values {
+		if v.Name == name {
+			return v.Value
+		}
+	}
+	return 0
+}
+
 // find returns the point of bench b, base base, varied value x, or ok false.
 func find(pts []Point, b Bench, base Base, x float64) (Point, bool) {
 	for _, p := range pts {

@@ -65,6 +65,37 @@ func TestFindingLocality(t *testing.T) {
 	require.Equal(t, NotEvaluated, findLocality([]Point{sw, loc(16<<20, 180)}, 32*kib).Verdict)
 }
 
+// TestFindingsLogBlock: the same points give the same verdicts under a log-block FTL, with
+// its mechanisms: a focused area at 3× SW is the merges' copies over the bus (the
+// page-mapped text would blame buffer hits), a large area only 1.5× the focused one is the
+// log-block pool; a finding that holds gets no mechanism, and alignment keeps its own.
+func TestFindingsLogBlock(t *testing.T) {
+	sw := flat(BenchGranularity, SW, 32*kib, 100)
+	loc := func(x, m float64) Point { return flat(BenchLocality, RW, x, m) }
+	// RW aligned 1 ms, shifted by 512 B 1.1 ms: 1.10× < 1.2, alignment not held.
+	pts := []Point{sw, loc(4<<20, 300), loc(128<<20, 900), flat(BenchAlignment, RW, 0, 1000), flat(BenchAlignment, RW, 512, 1100)}
+	near := FindingsLogBlock(pts, 32*kib)
+	page := Findings(pts, 32*kib)
+	for i := range near {
+		require.Equal(t, page[i].Verdict, near[i].Verdict, near[i].ID)
+	}
+	require.Equal(t, "locality", near[1].ID)
+	require.Equal(t, NotHeld, near[1].Verdict)
+	require.Contains(t, near[1].Mechanism, "no copy-back")
+	require.Contains(t, page[1].Mechanism, "focused random writes cost more than sequential")
+	require.Equal(t, "alignment", near[2].ID)
+	require.Equal(t, NotHeld, near[2].Verdict)
+	require.Equal(t, page[2].Mechanism, near[2].Mechanism)
+
+	wide := FindingsLogBlock([]Point{sw, loc(16<<20, 180), loc(128<<20, 270)}, 32*kib)
+	require.Equal(t, NotHeld, wide[1].Verdict)
+	require.Contains(t, wide[1].Mechanism, "pool of firmware.ftl.log_blocks")
+
+	held := FindingsLogBlock([]Point{sw, loc(1<<20, 50), loc(4<<20, 150), loc(16<<20, 180), loc(128<<20, 900)}, 32*kib)
+	require.Equal(t, Held, held[1].Verdict)
+	require.Empty(t, held[1].Mechanism)
+}
+
 // TestFindingAlignment: RW aligned 1 ms, shifted by 512 B 1.3 ms (1.30× ≥ 1.2: held; the
 // 32 KiB shift equals the IO size and is not an unaligned point). Broken: 1.1 ms (1.10×).
 func TestFindingAlignment(t *testing.T) {

@@ -137,3 +137,44 @@ func (f *Format) Next() (IO, bool) {
 	}
 	return IO{}, false
 }
+
+// Settle is what the executor does between runs (and repetitions) so that one run's
+// after-effects — a write buffer still draining, deferred reclamation — do not leak into the
+// next (docs/sources.md §12, Methodology 3).
+type Settle uint8
+
+// The ways to settle between runs.
+const (
+	// SettlePause idles the plan's RunPause, uFLIP's rule (100 ms by default; the paper
+	// sizes the pause per device by how many sequential reads a batch of random writes
+	// still slows down).
+	SettlePause Settle = iota
+	// SettleFlush flushes the device's write cache after a run that wrote (the Flush
+	// completes once the buffered pages are on flash, with whatever reclamation that needs;
+	// immediately on a drive whose buffer is durable), then idles RunPause.
+	SettleFlush
+)
+
+var settleNames = [...]string{"pause", "flush"}
+
+// String returns "pause" or "flush".
+func (s Settle) String() string {
+	if int(s) < len(settleNames) {
+		return settleNames[s]
+	}
+	return fmt.Sprintf("settle(%d)", uint8(s))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s Settle) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *Settle) UnmarshalText(t []byte) error {
+	for i, n := range settleNames {
+		if string(t) == n {
+			*s = Settle(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("settle %q is not one of pause, flush", t)
+}

@@ -27,6 +27,7 @@ func FuzzPlan(f *testing.F) {
 		{"align: 131072\n", 100000},
 		{"auto: {rel_err: 0.05, min: 100}\nbenches: [granularity]\n", 16 << 20},
 		{"auto: {rel_err: 1.5, min: 7}\n", 16 << 20},
+		{"nb_run: 3\nsettle: flush\nbenches: [granularity, partitioning]\nio_sizes: [524288]\n", 3 << 20},
 		{"nb_run: 2.5\nio_count: ~\n", 16 << 20},
 	} {
 		f.Add([]byte(s.doc), s.cap)
@@ -48,16 +49,22 @@ func FuzzPlan(f *testing.F) {
 			if st.Kind != StepRun {
 				continue
 			}
+			if len(st.Reps) != int(st.Run.NbRun) {
+				t.Fatalf("%s: %d repetitions placed for nb_run %d", st.Label, len(st.Reps), st.Run.NbRun)
+			}
+			for rep := range st.Reps {
+				r := st.RepRun(rep)
+				if err := r.Validate(); err != nil {
+					t.Fatalf("%s rep %d: an invalid run: %v", st.Label, rep, err)
+				}
+				if r.End() > plan.Capacity {
+					t.Fatalf("%s rep %d: ends at %d past the capacity %d", st.Label, rep, r.End(), plan.Capacity)
+				}
+				if r.TargetOffset%spec.Align != 0 {
+					t.Fatalf("%s rep %d: target offset %d not aligned to %d", st.Label, rep, r.TargetOffset, spec.Align)
+				}
+			}
 			r := st.Run
-			if err := r.Validate(); err != nil {
-				t.Fatalf("%s: an invalid run: %v", st.Label, err)
-			}
-			if r.End() > plan.Capacity {
-				t.Fatalf("%s: ends at %d past the capacity %d", st.Label, r.End(), plan.Capacity)
-			}
-			if r.TargetOffset%spec.Align != 0 {
-				t.Fatalf("%s: target offset %d not aligned to %d", st.Label, r.TargetOffset, spec.Align)
-			}
 			if runs++; runs > 40 {
 				continue
 			}

@@ -110,7 +110,7 @@ func TestPlanParameters(t *testing.T) {
 		require.Equal(t, want, s.Run.TargetSize, s.Label)
 	}
 	// Mix: six pairs, ratios 1 … 64; IOCount is the larger base count; each pattern its own
-	// target (reads and random writes the whole device, SW a fresh area).
+	// target (random reads and writes the whole device, SR and SW an area of their own).
 	mixes := plan.Runs(BenchMix)
 	seen := map[string]bool{}
 	for _, s := range mixes {
@@ -123,7 +123,7 @@ func TestPlanParameters(t *testing.T) {
 			require.Equal(t, int64(50), r.IOIgnore, s.Label)
 		}
 		for _, p := range r.patterns() {
-			if p.Base != SW {
+			if p.Base.Random() {
 				require.Equal(t, int64(0), p.TargetOffset)
 				require.Equal(t, plan.Capacity, p.TargetSize, s.Label)
 			} else {
@@ -161,34 +161,64 @@ func group(s Step) int {
 	return 2
 }
 
-// TestPlanOrderAndFreshAreas: groups never go backwards, and between two formats no two
-// sequential-write targets overlap.
+// TestPlanOrderAndFreshAreas: groups never go backwards; between two formats (a format
+// step, or one the plan puts before a repetition) no two sequential-write targets overlap,
+// counting every repetition's; and each repetition of any other point whose target is
+// smaller than the device runs on a space of its own, which no other repetition of that
+// point touches.
 func TestPlanOrderAndFreshAreas(t *testing.T) {
-	plan, err := NewPlan(DefaultPlanSpec(), 1<<30)
-	require.NoError(t, err)
-	last := 0
-	type area struct{ lo, hi int64 }
-	var areas []area
-	for _, s := range plan.Steps {
-		if s.Kind == StepFormat {
-			areas = nil
-			continue
-		}
-		g := group(s)
-		require.GreaterOrEqual(t, g, last, s.Label)
-		last = g
-		for _, p := range s.Run.patterns() {
-			if p.Base != SW {
+	for _, nb := range []int64{1, 3} {
+		spec := DefaultPlanSpec()
+		spec.NbRun = nb
+		plan, err := NewPlan(spec, 1<<30)
+		require.NoError(t, err)
+		last, inStep := 0, 0
+		type span struct{ lo, hi int64 }
+		overlap := func(a, b span) bool { return a.lo < b.hi && b.lo < a.hi }
+		var fresh []span
+		for _, s := range plan.Steps {
+			if s.Kind == StepFormat {
+				fresh = nil
 				continue
 			}
-			a := area{p.TargetOffset, p.TargetOffset + p.TargetSize + p.IOShift}
-			for _, o := range areas {
-				require.False(t, a.lo < o.hi && o.lo < a.hi, "%s: %v overlaps %v", s.Label, a, o)
+			g := group(s)
+			require.GreaterOrEqual(t, g, last, s.Label)
+			last = g
+			require.Len(t, s.Reps, int(nb), s.Label)
+			var own [2][]span // this point's repetitions, per pattern
+			for rep := range s.Reps {
+				if s.Reps[rep].Format {
+					require.Positive(t, rep, "%s: a format before repetition 0 is a step", s.Label)
+					fresh = nil
+					inStep++
+				}
+				r := s.RepRun(rep)
+				require.NoError(t, r.Validate(), s.Label)
+				require.LessOrEqual(t, r.End(), plan.Capacity, s.Label)
+				for i, p := range r.patterns() {
+					require.Zero(t, p.TargetOffset%spec.Align, "%s rep %d", s.Label, rep)
+					a := span{p.TargetOffset, p.TargetOffset + p.TargetSize + p.IOShift}
+					if p.Base != SW && p.TargetSize+p.IOShift < plan.Capacity-spec.Align {
+						for _, o := range own[i] {
+							require.False(t, overlap(a, o), "%s rep %d: %v overlaps an earlier repetition's %v", s.Label, rep, a, o)
+						}
+						own[i] = append(own[i], a)
+					}
+					if p.Base != SW {
+						continue
+					}
+					for _, o := range fresh {
+						require.False(t, overlap(a, o), "%s rep %d: %v overlaps %v", s.Label, rep, a, o)
+					}
+					fresh = append(fresh, a)
+				}
 			}
-			areas = append(areas, a)
+		}
+		require.Equal(t, 5, last)
+		if nb == 3 {
+			require.Positive(t, inStep, "1 GiB runs out of fresh space inside some point's repetitions")
 		}
 	}
-	require.Equal(t, 5, last)
 }
 
 func TestPlanSpecValidate(t *testing.T) {
@@ -223,4 +253,21 @@ func ExampleGen() {
 	}
 	fmt.Println()
 	// Output: 128 144 160 176 136 152 168 184
+}
+
+// TestSettleText: the settle names round-trip, and anything else is refused with the names.
+func TestSettleText(t *testing.T) {
+	for _, s := range []Settle{SettlePause, SettleFlush} {
+		b, err := s.MarshalText()
+		require.NoError(t, err)
+		var back Settle
+		require.NoError(t, back.UnmarshalText(b))
+		require.Equal(t, s, back)
+	}
+	var s Settle
+	require.EqualError(t, s.UnmarshalText([]byte("sync")), `settle "sync" is not one of pause, flush`)
+	require.Equal(t, "settle(7)", Settle(7).String())
+	spec := DefaultPlanSpec()
+	spec.Settle = 7
+	require.ErrorContains(t, spec.Validate(), "uflip.settle: 7 is not one of pause, flush")
 }

@@ -42,6 +42,7 @@ type PlanSpec struct {
 	IOIgnore   BaseCounts `yaml:"io_ignore"`   // start-up IOs left out of statistics
 	NbRun      int64      `yaml:"nb_run"`      // runs per point
 	RunPause   sim.Time   `yaml:"run_pause"`   // idle time between runs
+	Settle     Settle     `yaml:"settle"`      // between runs: pause (uFLIP's), or flush a run's writes and pause
 	Align      int64      `yaml:"align"`       // target offset alignment, bytes
 	Format     FormatKind `yaml:"format"`      // device state enforcement
 	Benches    []Bench    `yaml:"benches"`     // which micro-benchmarks to plan
@@ -132,6 +133,9 @@ func (s PlanSpec) Validate() error {
 	}
 	if s.Format > FormatSequential {
 		bad("format", "%d is not one of none, random, sequential", s.Format)
+	}
+	if s.Settle > SettleFlush {
+		bad("settle", "%d is not one of pause, flush", s.Settle)
 	}
 	for i, b := range s.Benches {
 		if b == BenchNone || int(b) >= len(benchNames) {

@@ -1,0 +1,106 @@
+package calibrate
+
+import (
+	"math"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/fastdrain-sim/fastdrain/hostos/fio"
+	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
+	"github.com/fastdrain-sim/fastdrain/internal/testtier"
+	"github.com/fastdrain-sim/fastdrain/platforms"
+	"github.com/stretchr/testify/require"
+)
+
+// calibrationPlan returns examples/calibrate-plan.yaml's plan with its counts divided by
+// div.
+func calibrationPlan(t *testing.T, div int64) uflip.PlanSpec {
+	t.Helper()
+	b, err := os.ReadFile("../examples/calibrate-plan.yaml")
+	require.NoError(t, err)
+	spec := uflip.DefaultPlanSpec()
+	require.NoError(t, uflip.DecodePlanSpec(b, &spec))
+	c := spec.IOCount
+	spec.IOCount = uflip.BaseCounts{SR: c.SR / div, RR: c.RR / div, SW: c.SW / div, RW: c.RW / div}
+	spec.Format = uflip.FormatNone
+	return spec
+}
+
+// fioPoints appends fio jobs to s, each a group and a session of its own: random reads at
+// depth 1 and 32 and sequential writes at depth 4, 4 KiB and 128 KiB.
+func fioPoints(s *Set, size int64) {
+	for i, spec := range []struct {
+		rw        fio.RW
+		bs, depth int64
+		bytes     int64
+	}{{fio.RandRead, 4096, 1, 1 << 20}, {fio.RandRead, 4096, 32, 4 << 20}, {fio.Write, 128 << 10, 4, 16 << 20}} {
+		j := fio.DefaultJob()
+		j.Name, j.RW, j.BS, j.IODepth, j.Size, j.IOSize, j.Direct, j.IOEngine = "job", spec.rw, spec.bs, spec.depth, size, spec.bytes, true, "libaio"
+		dir := uflip.OpRead
+		if spec.rw == fio.Write {
+			dir = uflip.OpWrite
+		}
+		s.Points = append(s.Points, Point{Name: "fio " + spec.rw.String(), Source: "fio" + string(rune('a'+i)),
+			Pattern: "fio " + spec.rw.String(), Group: len(s.Points), fio: &fioPoint{job: &j, dir: dir}})
+	}
+}
+
+// TestHiddenParametersLong: all nine parameters hidden. The measured drive is tiny with 4
+// channels of 4 dies (tiny has 2 of 2), tR 80 µs and tPROG 400 µs (LSB; 58 and 558 in
+// tiny), a 128-page buffer drained in the background (fastdrain policy; tiny: 256 pages,
+// vanilla), tBERS 3 ms (2.274), a PCIe Gen2 × 2 link (tiny: the default Gen3 × 4) and
+// 200 MHz controller cores (400). It is measured with examples/calibrate-plan.yaml (counts
+// ÷ 4) and three fio jobs, and fitted from tiny. Tolerances, by how strongly the
+// measurements identify a parameter (its sensitivity: the largest change of a point when it
+// doubles or halves):
+//   - discrete parameters: exactly;
+//   - continuous ones with a sensitivity of at least 0.3 (a doubling moves some point by
+//     35 % or more: tR, tPROG here): within 5 %;
+//   - weaker ones (tBERS, the controller's clock: a doubling moves a point by 8–16 %):
+//     within a factor of 2, the step the identifiability test itself uses; the measurements
+//     pin them no closer, since a residual of a few per cent in the others is worth a
+//     factor of 1.5 in them (observed: tBERS 4.5 ms for 3 ms);
+//   - parameters reported not identifiable: at tiny's value.
+//
+// And the fit's rms log error below 0.05.
+func TestHiddenParametersLong(t *testing.T) {
+	testtier.SkipUnlessLong(t, "a fit of nine parameters simulates a few hundred machines")
+	base, err := platforms.Load(platforms.Options{Preset: "tiny"})
+	require.NoError(t, err)
+	hidden := map[string]float64{"channels": 4, "dies_per_channel": 4, "t_read": 80, "t_prog": 400, "buffer_pages": 128,
+		"buffer_policy": 1, "t_erase": 3000, "pcie": 202, "core_freq": 200}
+	h := base
+	for _, p := range Params(base.Flash.Bytes()) {
+		h = setParam(t, h, p.Name, hidden[p.Name])
+	}
+	s := planSet(t, calibrationPlan(t, 4), 16<<20)
+	for i := range s.Points {
+		s.Points[i].Source = "uflip.json"
+	}
+	fioPoints(s, 16<<20)
+	measure(t, h, s)
+
+	t0 := time.Now()
+	fit, err := Fit(s, Options{Base: base, Log: func(l string) { t.Log(l) }})
+	require.NoError(t, err)
+	t.Logf("%d evaluations in %v; rms log error %.4f (base %.4f)", fit.Evaluations, time.Since(t0), fit.Error, fit.BaseError)
+	for _, e := range fit.Estimates {
+		t.Logf("%s: hidden %s, fitted %s, identifiable %v (%.3f) by %v", e.Param.Name, e.Param.Format(hidden[e.Param.Name]),
+			e.Param.Format(e.Value), e.Identifiable, e.Sensitivity, e.By)
+	}
+	for _, e := range fit.Estimates {
+		want := hidden[e.Param.Name]
+		switch {
+		case !e.Identifiable:
+			require.Equal(t, e.Base, e.Value, e.Param.Name)
+		case e.Param.Discrete():
+			require.Equal(t, want, e.Value, e.Param.Name)
+		case e.Sensitivity >= 0.3:
+			require.InEpsilon(t, want, e.Value, 0.05, e.Param.Name)
+		default:
+			require.InDelta(t, 0, math.Log2(e.Value/want), 1, e.Param.Name)
+		}
+	}
+	require.Less(t, fit.Error, 0.05)
+}

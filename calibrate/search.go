@@ -1,0 +1,313 @@
+package calibrate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fastdrain-sim/fastdrain/platforms"
+)
+
+// Identifiable is the smallest change a parameter must make to some simulated point, as
+// |ln(new/old)|, when it moves to a neighbouring value (×2 or ÷2, or the next value of its
+// list) for the measurements to identify it: 0.05, about 5 %, the precision uflip --auto
+// asks of a run's mean by default. Below it the parameter goes back to the base value.
+const Identifiable = 0.05
+
+// steps are the factors a continuous parameter moves by, coarse to fine: the finest,
+// 2^(1/16), is 4.4 %, so a value can end within 2.2 % of the best on its own axis.
+var steps = []float64{2, math.Sqrt2, math.Pow(2, 0.25), math.Pow(2, 0.125), math.Pow(2, 0.0625)}
+
+// maxWalk bounds the moves at one step factor (a walk of 12 doublings is 4096×).
+const maxWalk = 12
+
+// Options configures Fit.
+type Options struct {
+	Base   platforms.Config // the base configuration: a preset with its overrides
+	Params []string         // names of the parameters to fit (nil: all, in Params order)
+	Rounds int              // at most this many search rounds (0: 3)
+	Sim    SimOptions
+	Log    func(string) // progress lines, or nil
+}
+
+// Estimate is one parameter's outcome.
+type Estimate struct {
+	Param        *Param
+	Base, Value  float64 // the base preset's value and the fitted one (Base when not identifiable)
+	Identifiable bool    // some neighbouring value changes some point by at least Identifiable
+	Sensitivity  float64 // the largest |ln(new/old)| of a point over the neighbouring values
+	By           []string
+}
+
+// Result is a fit's outcome.
+type Result struct {
+	Config      platforms.Config // the base configuration with the identifiable parameters fitted
+	Estimates   []Estimate       // one per parameter searched, in Params order
+	Simulated   []float64        // the fitted configuration's replay, µs per point
+	BaseSim     []float64        // the base configuration's replay
+	Error       float64          // root mean squared log error of the fit
+	BaseError   float64          // the base configuration's
+	Evaluations int              // distinct configurations simulated
+}
+
+// fitter holds one Fit's state.
+type fitter struct {
+	s      *Set
+	o      Options
+	params []*Param
+	base   []float64
+	cache  map[string]evaluation
+	evals  int
+}
+
+type evaluation struct {
+	obj  float64   // +Inf: the configuration is not valid or did not run
+	sims []float64 // µs per point
+}
+
+// Fit moves the parameters of o.Base to fit the measurements s (the search is in the
+// package documentation) and returns the fitted configuration, its replay and each
+// parameter's estimate.
+func Fit(s *Set, o Options) (*Result, error) {
+	if len(s.Points) == 0 {
+		return nil, errors.New("calibrate: the measurements hold no point")
+	}
+	all := Params(o.Base.Flash.Bytes())
+	f := &fitter{s: s, o: o, cache: map[string]evaluation{}}
+	if o.Params == nil {
+		f.params = all
+	} else {
+		for _, n := range o.Params {
+			i := slices.IndexFunc(all, func(p *Param) bool { return p.Name == n })
+			if i < 0 {
+				return nil, fmt.Errorf("calibrate: no parameter %q (parameters: %s)", n, ParamNames())
+			}
+			if !slices.Contains(f.params, all[i]) {
+				f.params = append(f.params, all[i])
+			}
+		}
+		slices.SortStableFunc(f.params, func(a, b *Param) int {
+			return slices.Index(all, a) - slices.Index(all, b)
+		})
+	}
+	for _, p := range f.params {
+		f.base = append(f.base, p.get(&o.Base))
+		if p.Discrete() && !slices.Contains(p.Values, p.get(&o.Base)) {
+			v := append(slices.Clone(p.Values), p.get(&o.Base))
+			slices.Sort(v)
+			p.Values = v // the base's own value is a candidate too
+		}
+	}
+	rounds := o.Rounds
+	if rounds <= 0 {
+		rounds = 3
+	}
+	b, err := f.simulate(f.base)
+	if err != nil {
+		return nil, fmt.Errorf("calibrate: the base configuration: %w", err)
+	}
+	cur := slices.Clone(f.base)
+	obj := b.obj
+	f.logf("base: rms log error %.4f", math.Sqrt(obj))
+	for r := 1; r <= rounds; r++ {
+		moved := false
+		for i, p := range f.params {
+			before := cur[i]
+			if p.Discrete() {
+				obj = f.discrete(cur, i, obj)
+			} else {
+				obj = f.continuous(cur, i, obj)
+			}
+			if cur[i] != before {
+				moved = true
+				f.logf("round %d: %s %s -> %s (rms log error %.4f)", r, p.Name, p.Format(before), p.Format(cur[i]), math.Sqrt(obj))
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	res := &Result{BaseSim: b.sims, BaseError: math.Sqrt(b.obj)}
+	f.identify(cur, res)
+	final := f.eval(cur)
+	if math.IsInf(final.obj, 1) {
+		return nil, errors.New("calibrate: the fitted configuration does not run") // unreachable: the search keeps runnable points
+	}
+	res.Config = f.apply(cur)
+	res.Simulated, res.Error, res.Evaluations = final.sims, math.Sqrt(final.obj), f.evals
+	return res, nil
+}
+
+// logf writes a progress line.
+func (f *fitter) logf(format string, args ...any) {
+	if f.o.Log != nil {
+		f.o.Log(fmt.Sprintf(format, args...))
+	}
+}
+
+// apply returns the base configuration with the parameters set to vals.
+func (f *fitter) apply(vals []float64) platforms.Config {
+	c := f.o.Base
+	for i, p := range f.params {
+		if vals[i] != f.base[i] {
+			p.set(&c, vals[i])
+		}
+	}
+	return c
+}
+
+// key names a parameter vector for the cache.
+func key(vals []float64) string {
+	var b strings.Builder
+	for _, v := range vals {
+		b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// simulate evaluates vals, returning an error when the configuration is invalid or fails.
+func (f *fitter) simulate(vals []float64) (evaluation, error) {
+	k := key(vals)
+	if e, ok := f.cache[k]; ok {
+		return e, nil
+	}
+	c := f.apply(vals)
+	e := evaluation{obj: math.Inf(1)}
+	err := c.Validate()
+	if err == nil {
+		var sims []float64
+		if sims, err = Simulate(c, f.s, f.o.Sim); err == nil {
+			e = evaluation{obj: Objective(f.s, sims), sims: sims}
+		}
+	}
+	f.evals++
+	f.cache[k] = e
+	return e, err
+}
+
+// eval evaluates vals; an invalid or failing configuration scores +Inf.
+func (f *fitter) eval(vals []float64) evaluation {
+	e, _ := f.simulate(vals)
+	return e
+}
+
+// with returns a copy of vals with vals[i] = v.
+func with(vals []float64, i int, v float64) []float64 {
+	out := slices.Clone(vals)
+	out[i] = v
+	return out
+}
+
+// continuous walks parameter i on a log scale (the package documentation) and returns
+// the objective at the point it leaves cur at.
+func (f *fitter) continuous(cur []float64, i int, obj float64) float64 {
+	p := f.params[i]
+	for _, step := range steps {
+		for range maxWalk {
+			up := min(cur[i]*step, p.Hi)
+			down := max(cur[i]/step, p.Lo)
+			eu, ed := f.eval(with(cur, i, up)), f.eval(with(cur, i, down))
+			best, v := eu.obj, up
+			if ed.obj < best {
+				best, v = ed.obj, down
+			}
+			if !(best < obj) || v == cur[i] {
+				break
+			}
+			cur[i], obj = v, best
+		}
+	}
+	return obj
+}
+
+// discrete tries every value of parameter i and keeps the best (the current one on a tie,
+// else the first in the list).
+func (f *fitter) discrete(cur []float64, i int, obj float64) float64 {
+	best := cur[i]
+	for _, v := range f.params[i].Values {
+		if v == cur[i] {
+			continue
+		}
+		if e := f.eval(with(cur, i, v)); e.obj < obj {
+			best, obj = v, e.obj
+		}
+	}
+	cur[i] = best
+	return obj
+}
+
+// neighbours returns the values next to v: ×2 and ÷2 within bounds, or the adjacent
+// values of a discrete parameter's list.
+func neighbours(p *Param, v float64) []float64 {
+	if !p.Discrete() {
+		var n []float64
+		if u := min(v*2, p.Hi); u != v {
+			n = append(n, u)
+		}
+		if d := max(v/2, p.Lo); d != v {
+			n = append(n, d)
+		}
+		return n
+	}
+	k := slices.Index(p.Values, v)
+	var n []float64
+	if k > 0 {
+		n = append(n, p.Values[k-1])
+	}
+	if k >= 0 && k+1 < len(p.Values) {
+		n = append(n, p.Values[k+1])
+	}
+	return n
+}
+
+// identify measures each parameter's sensitivity at cur, resets the parameters the
+// measurements do not identify to the base value, and records the estimates.
+func (f *fitter) identify(cur []float64, res *Result) {
+	at := f.eval(cur)
+	for i, p := range f.params {
+		est := Estimate{Param: p, Base: f.base[i], Value: cur[i]}
+		byPattern := map[string]float64{}
+		var order []string
+		for _, v := range neighbours(p, cur[i]) {
+			e := f.eval(with(cur, i, v))
+			if math.IsInf(e.obj, 1) {
+				continue
+			}
+			for k, pt := range f.s.Points {
+				d := math.Abs(math.Log(e.sims[k] / at.sims[k]))
+				est.Sensitivity = max(est.Sensitivity, d)
+				if _, ok := byPattern[pt.Pattern]; !ok {
+					order = append(order, pt.Pattern)
+				}
+				byPattern[pt.Pattern] = max(byPattern[pt.Pattern], d)
+			}
+		}
+		slices.SortStableFunc(order, func(a, b string) int {
+			switch {
+			case byPattern[a] > byPattern[b]:
+				return -1
+			case byPattern[a] < byPattern[b]:
+				return 1
+			}
+			return 0
+		})
+		for _, pat := range order[:min(3, len(order))] {
+			if byPattern[pat] >= Identifiable {
+				est.By = append(est.By, fmt.Sprintf("%s (%.0f %%)", pat, 100*(math.Exp(byPattern[pat])-1)))
+			}
+		}
+		est.Identifiable = est.Sensitivity >= Identifiable
+		res.Estimates = append(res.Estimates, est)
+	}
+	for i, e := range res.Estimates {
+		if !e.Identifiable && cur[i] != f.base[i] {
+			f.logf("%s: not identifiable (no point moves %.0f %%), back to the base %s", e.Param.Name, 100*Identifiable, e.Param.Format(f.base[i]))
+			cur[i] = f.base[i]
+			res.Estimates[i].Value = f.base[i]
+		}
+	}
+}

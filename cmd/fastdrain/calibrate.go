@@ -1,0 +1,181 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/fastdrain-sim/fastdrain/calibrate"
+	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/spf13/cobra"
+)
+
+// calibrateFormat is the version tag of calibrate's JSON document (docs/calibrate.md).
+const calibrateFormat = "fastdrain-calibrate/1"
+
+// calibrateOptions are the calibrate command's flags.
+type calibrateOptions struct {
+	cf           *configFlags
+	device, name string
+	params       []string
+	rounds       int
+	maxIOs       int64
+	seed         uint64
+	outputFlags
+}
+
+func newCalibrate() *cobra.Command {
+	o := &calibrateOptions{cf: &configFlags{}}
+	cmd := &cobra.Command{
+		Use:   "calibrate FILE...",
+		Short: "Fit a preset to measurements of a real drive (uflip --target's uflip.json, fio JSON)",
+		Long: `calibrate reads measurements of a real drive — the uflip.json of "fastdrain uflip --target"
+and fio JSON reports (fio --output-format=json, or fastdrain fio's fio.json) — replays every
+measured run on a simulated machine built from --preset (with --set/--config), and moves the
+preset's timing and structure parameters (--params: pcie, core_freq, t_read, channels,
+dies_per_channel, t_prog, buffer_pages, buffer_policy, t_erase) by a deterministic coordinate
+search that minimises the mean squared log error between simulated and measured mean
+latencies. A parameter the measurements do not identify (no point moves 5 % when it moves
+to a neighbouring value) is left at the preset's value and listed.
+
+It prints the parameters (base, fitted, identified, by which patterns) and the error table
+(per measured point: measured, base, fitted, error), and writes the fitted configuration to
+OUT/calibrate/fitted.yaml (use it with "fastdrain run --config"), the tables as points.csv and
+params.csv, and calibrate.json. See docs/calibrate.md.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
+	}
+	o.cf.register(cmd, "fastdrain-small")
+	o.outputFlags.register(cmd, "calibrate", "json: the parameters and points; csv: the error table", "0s:100ms", "")
+	o.refuse("percentiles", "calibrate fits mean latencies")
+	o.refuse("timeline", "calibrate simulates many configurations; trace one with fastdrain run --config OUT/calibrate/fitted.yaml")
+	f := cmd.Flags()
+	f.StringVar(&o.device, "device", "", "the device of a uflip.json to fit (default: its real device, or its only one)")
+	f.StringSliceVar(&o.params, "params", nil, "parameters to fit (default all: "+calibrate.ParamNames()+")")
+	f.IntVar(&o.rounds, "rounds", 3, "at most this many search rounds")
+	f.Int64Var(&o.maxIOs, "max-ios", 0, "replay at most this many IOs of each measured run per stream (0: as measured)")
+	f.Uint64Var(&o.seed, "seed", 0, "random seed of the replayed uFLIP runs (0: the uflip.json's own, which replays its random IOs)")
+	f.StringVar(&o.name, "name", "", "name of the fitted configuration (default fitted-PRESET)")
+	return cmd
+}
+
+func (o *calibrateOptions) run(cmd *cobra.Command, files []string) error {
+	if err := o.outputFlags.parse(); err != nil {
+		return err
+	}
+	if o.rounds < 1 {
+		return fmt.Errorf("--rounds %d must be at least 1", o.rounds)
+	}
+	if o.maxIOs < 0 {
+		return fmt.Errorf("--max-ios %d is negative", o.maxIOs)
+	}
+	base, err := o.cf.load()
+	if err != nil {
+		return err
+	}
+	set, err := calibrate.Load(files, o.device)
+	if err != nil {
+		return err
+	}
+	status := o.status()
+	fit, err := calibrate.Fit(set, calibrate.Options{Base: base, Params: o.params, Rounds: o.rounds,
+		Sim: calibrate.SimOptions{MaxIOs: o.maxIOs, Seed: o.seed},
+		Log: func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "calibrate: "+s) }})
+	if err != nil {
+		return err
+	}
+	name := o.name
+	if name == "" {
+		name = "fitted-" + o.cf.preset
+	}
+	yml, err := fit.YAML(set, o.cf.preset, name)
+	if err != nil {
+		return err
+	}
+	params, points := fit.ParamTable(), fit.PointTable(set)
+	doc := o.document(set, fit)
+	if dir := o.dir(); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "fitted.yaml"), yml, 0o644); err != nil {
+			return err
+		}
+		if err := points.Numbers().SaveCSV(filepath.Join(dir, "points.csv")); err != nil {
+			return err
+		}
+		if err := params.Numbers().SaveCSV(filepath.Join(dir, "params.csv")); err != nil {
+			return err
+		}
+		if err := report.WriteFile(filepath.Join(dir, "calibrate.json"), jsonWriter(doc)); err != nil {
+			return err
+		}
+		defer fmt.Fprintf(status, "fitted configuration: %s\n", filepath.Join(dir, "fitted.yaml"))
+	}
+	text := func(w io.Writer) error {
+		if _, err := io.WriteString(w, fit.Summary(set)); err != nil {
+			return err
+		}
+		if err := params.Text().WriteText(w); err != nil {
+			return err
+		}
+		return points.Text().WriteText(w)
+	}
+	return o.write(text, jsonWriter(doc), points.Numbers().WriteCSV)
+}
+
+// calibrateParam is one parameter of calibrate.json.
+type calibrateParam struct {
+	Name         string   `json:"name"`
+	What         string   `json:"what"`
+	Base         float64  `json:"base"`
+	Fitted       float64  `json:"fitted"`
+	BaseText     string   `json:"base_text"`
+	FittedText   string   `json:"fitted_text"`
+	Identified   bool     `json:"identified"`
+	Sensitivity  float64  `json:"sensitivity_frac"`
+	IdentifiedBy []string `json:"identified_by"`
+}
+
+// calibratePoint is one measured point of calibrate.json.
+type calibratePoint struct {
+	Point      string  `json:"point"`
+	Pattern    string  `json:"pattern"`
+	Source     string  `json:"source"`
+	MeasuredUs float64 `json:"measured_us"`
+	BaseUs     float64 `json:"base_us"`
+	FittedUs   float64 `json:"fitted_us"`
+	Error      float64 `json:"error_frac"`
+}
+
+// document is calibrate.json: the fit's settings and errors, each parameter and each point.
+func (o *calibrateOptions) document(set *calibrate.Set, fit *calibrate.Result) any {
+	params := []calibrateParam{}
+	for _, e := range fit.Estimates {
+		by := e.By
+		if by == nil {
+			by = []string{}
+		}
+		params = append(params, calibrateParam{Name: e.Param.Name, What: e.Param.What, Base: e.Base, Fitted: e.Value,
+			BaseText: e.Param.Format(e.Base), FittedText: e.Param.Format(e.Value), Identified: e.Identifiable,
+			Sensitivity: math.Exp(e.Sensitivity) - 1, IdentifiedBy: by})
+	}
+	points := []calibratePoint{}
+	for i, p := range set.Points {
+		points = append(points, calibratePoint{Point: p.Name, Pattern: p.Pattern, Source: p.Source, MeasuredUs: p.Measured,
+			BaseUs: fit.BaseSim[i], FittedUs: fit.Simulated[i], Error: (fit.Simulated[i] - p.Measured) / p.Measured})
+	}
+	return struct {
+		Format      string           `json:"format"`
+		Base        string           `json:"base"`
+		Files       []string         `json:"files"`
+		Evaluations int              `json:"evaluations"`
+		BaseError   float64          `json:"base_rms_log_error"`
+		Error       float64          `json:"fitted_rms_log_error"`
+		Parameters  []calibrateParam `json:"parameters"`
+		Points      []calibratePoint `json:"points"`
+		Unfitted    []string         `json:"never_fitted"`
+	}{calibrateFormat, o.cf.preset, set.Files, fit.Evaluations, fit.BaseError, fit.Error, params, points, calibrate.Unfitted}
+}
