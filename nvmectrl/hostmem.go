@@ -31,6 +31,9 @@ type HostMemory struct {
 	pages map[uint64]*[PageSize]byte // pages outside what Alloc handed out; never iterated
 	n     int                        // pages held whole
 	next  uint64                     // bump allocator, page aligned
+	// landers are the controllers writing CQEs into this memory, whose CQEs that have
+	// landed are applied before the host reads one (Controller.landed).
+	landers []*Controller
 }
 
 // NewHostMemory returns an empty host memory.
@@ -191,8 +194,12 @@ func (m *HostMemory) WriteSQE(addr uint64, e *SQE) {
 	m.Write(addr, e[:])
 }
 
-// ReadCQE reads the completion queue entry at addr into c.
+// ReadCQE reads the completion queue entry at addr into c, as the host sees it now: the
+// CQEs that controllers writing here have landed by now are put in first.
 func (m *HostMemory) ReadCQE(addr uint64, c *CQE) {
+	for _, l := range m.landers {
+		l.landed(l.eng.Now())
+	}
 	if off := addr % PageSize; off <= PageSize-CQESize {
 		if p := m.page(addr, false); p != nil {
 			*c = CQE(p[off : off+CQESize])
