@@ -156,3 +156,68 @@ func TestIdleHalfLifeValidated(t *testing.T) {
 	s.Buffer.IdleHalfLife = -sim.Millisecond
 	require.ErrorContains(t, s.Validate(), "firmware.buffer.idle_half_life: -1ms must not be negative")
 }
+
+// TestBackgroundShareBudget: background_share bounds the background programs in flight to
+// that share of the dies, at least one, under background_max. Worked out:
+//   - the budget: 480 dies × 0.01 = 4.8, so 4 (the paper's platform); 8 dies × 0.01 = 0.08,
+//     so at least 1; 480 × 0.5 = 240, so background_max's 64; share 0, background_max.
+//   - on the fake (4 dies, a program 558 µs, one die each for the sequential allocator's
+//     stripe), 4 pages written at once and evicted in the background (FD-Buf, no hint):
+//     share 0.25 gives a budget of 1, so each program is submitted only after the one before
+//     it completes: 3 gaps of at least 558 µs; the next round's decision (400 cycles at
+//     400 MHz, 1 µs), allocation and issue (500 cycles, 1.25 µs) and DRAM read-out (1 µs)
+//     keep each gap under 558 + 10 µs. Share 0.5 (budget 2): two programs at once, the
+//     other two at least 558 µs later. Share 0 (background_max 64): all four within 10 µs.
+func TestBackgroundShareBudget(t *testing.T) {
+	b := DefaultSpec().Buffer
+	require.Equal(t, 4, backgroundBudget(b, 480))
+	require.Equal(t, 1, backgroundBudget(b, 8))
+	b.BackgroundShare = 0.5
+	require.Equal(t, 64, backgroundBudget(b, 480))
+	b.BackgroundShare = 0
+	require.Equal(t, 64, backgroundBudget(b, 480))
+
+	run := func(share float64) []sim.Time {
+		s := smallSpec(FastDrain, "sequential")
+		s.Buffer.BackgroundShare = share
+		r := newFake(t, s, 4096)
+		r.eng.Spawn("host", func(pr *sim.Proc) {
+			w := []uint64{Stamp(0, 1), Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)}
+			r.cmd(pr, nvmectrl.OpWrite, 0, 4, nvmectrl.Hint{}, w)
+		})
+		r.eng.Run()
+		require.Equal(t, int64(4), r.fw.Stats.BackgroundEvictions)
+		require.Zero(t, r.fw.Stats.ForegroundEvictions)
+		var at []sim.Time
+		for _, p := range r.flash.progLog {
+			at = append(at, p.at)
+		}
+		require.Len(t, at, 4)
+		return at
+	}
+	slack := 10 * sim.Microsecond
+	at := run(0.25)
+	for i := 1; i < 4; i++ {
+		gap := at[i] - at[i-1]
+		require.GreaterOrEqual(t, gap, fakeTPROG, "program %d", i)
+		require.Less(t, gap, fakeTPROG+slack, "program %d", i)
+	}
+	at = run(0.5)
+	require.Less(t, at[1]-at[0], slack)
+	require.GreaterOrEqual(t, at[2]-at[1], fakeTPROG)
+	require.Less(t, at[3]-at[2], slack)
+	at = run(0)
+	require.Less(t, at[3]-at[0], slack)
+}
+
+// TestBackgroundShareValidated: background_share is a share of the dies, in 0 … 1, and the
+// error names the field.
+func TestBackgroundShareValidated(t *testing.T) {
+	s := DefaultSpec()
+	for _, v := range []float64{-0.01, 1.5} {
+		s.Buffer.BackgroundShare = v
+		require.ErrorContains(t, s.Validate(), "firmware.buffer.background_share:")
+	}
+	s.Buffer.BackgroundShare = 1
+	require.NoError(t, s.Validate())
+}

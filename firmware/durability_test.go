@@ -189,7 +189,11 @@ func cutRun(t testing.TB, policy Policy, plp bool, seed uint64) cutOutcome {
 func cutRunWith(t testing.TB, policy Policy, plp bool, seed uint64, sabotage func(*Firmware)) cutOutcome {
 	spec := plSpec(policy, plp, 0)
 	spec.FTL.OverProvisioning = cutOP
-	r := newRig(t, spec, nil)
+	return cutRunOn(t, newRig(t, spec, nil), plp, seed, sabotage)
+}
+
+// cutRunOn is cutRunWith on rig r (built with plSpec).
+func cutRunOn(t testing.TB, r *rig, plp bool, seed uint64, sabotage func(*Firmware)) cutOutcome {
 	f := r.fw
 	const fill = 0.9
 	require.NoError(t, f.Precondition(fill, cutOverwrite, true, seed))

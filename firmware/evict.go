@@ -246,8 +246,8 @@ func (ev *evictor) decide() Decision {
 // evictRound issues up to limit pages of the round in progress in mode and returns how many
 // it sent. A round visits, in channel-first interleaved order from its round-robin start
 // (ev.start), the dies in the scheduler's open set for the mode: foreground fills each up to
-// ForegroundPerDie programs queued; background sends one page to each, up to BackgroundMax
-// in flight. A call that stops at limit leaves the round's place (ev.pass, ev.cursor) where
+// ForegroundPerDie programs queued; background sends one page to each, up to the background
+// budget in flight (bgBudget). A call that stops at limit leaves the round's place (ev.pass, ev.cursor) where
 // the next call goes on: at the die it was filling (foreground) or the one after it
 // (background), so the round's issue steps together send what one uninterrupted round would.
 func (f *Firmware) evictRound(mode EvictMode, limit int) int {
@@ -304,7 +304,7 @@ again:
 				}
 				continue
 			}
-			if ev.bgInFlight >= f.spec.Buffer.BackgroundMax {
+			if ev.bgInFlight >= f.bgBudget {
 				ev.pass = 2 // the round is done
 				return issued
 			}
@@ -465,6 +465,17 @@ func (f *Firmware) evictUnits(g int, purpose ftl.Purpose) bool {
 // drain after a power cut is writing out everything.
 func (f *Firmware) mustPad() bool {
 	return f.pl.cut || f.wb.flushers > 0 || f.wb.roomWaiters > 0
+}
+
+// backgroundBudget returns the most background programs a firmware keeps in flight over
+// dies dies: b.BackgroundMax, and with b.BackgroundShare set no more than that share of the
+// dies, rounded down, but at least one (Buffer.BackgroundShare gives the rationale). For
+// the paper's 480 dies at 0.01: 4.8, so 4.
+func backgroundBudget(b Buffer, dies int) int {
+	if b.BackgroundShare == 0 {
+		return b.BackgroundMax
+	}
+	return min(b.BackgroundMax, max(1, int(b.BackgroundShare*float64(dies))))
 }
 
 // countBackground counts n background pages sent to die g as sent to an idle or a busy die

@@ -89,6 +89,8 @@ type fakeHost struct {
 	fw   nvmectrl.Firmware
 	data map[*nvmectrl.Command][]byte
 	reqs map[*nvmectrl.Command]*req
+	// onSubmit, if set, sees each command with its data in place, before the firmware.
+	onSubmit func(c *nvmectrl.Command)
 }
 
 func (h *fakeHost) Spec() nvmectrl.Spec              { return h.spec }
@@ -127,12 +129,20 @@ type fake struct {
 	flash *fakeFlash
 	mem   *fakeMemory
 	host  *fakeHost
+	// mod, if set, edits each command before it is submitted (a placement identifier, a
+	// data length the controller would have set); its buffer grows to the DataLen it sets.
+	mod func(*nvmectrl.Command)
 }
 
 func newFake(t testing.TB, spec Spec, lbaSize int) *fake {
-	eng := sim.NewEngine()
 	cs := nvmectrl.DefaultSpec()
 	cs.LBASize = lbaSize
+	return newFakeOn(t, spec, cs)
+}
+
+// newFakeOn is newFake with the controller spec cs (its namespaces, FDP).
+func newFakeOn(t testing.TB, spec Spec, cs nvmectrl.Spec) *fake {
+	eng := sim.NewEngine()
 	fl := &fakeFlash{eng: eng, geo: FlashGeometry{Channels: 2, DiesPerChannel: 2, Die: smallDie()},
 		free: make([]sim.Time, 4), pages: map[ftlPage]uint64{}}
 	h := &fakeHost{spec: cs, eng: eng, data: map[*nvmectrl.Command][]byte{}, reqs: map[*nvmectrl.Command]*req{}}
@@ -146,9 +156,25 @@ func newFake(t testing.TB, spec Spec, lbaSize int) *fake {
 // completion. For writes, each 4 KiB of the data carries stamps[i] in its first eight
 // bytes; for reads, stamps receives them. Blocks are LBAs (of the host spec's size).
 func (r *fake) cmd(p *sim.Proc, op nvmectrl.Opcode, lba int64, blocks int, hint nvmectrl.Hint, stamps []uint64) *req {
+	return r.cmdOn(p, 1, op, lba, blocks, hint, stamps)
+}
+
+// cmdOn is cmd on namespace nsid, whose LBA size (of the host spec's namespace list, or
+// the spec's LBA size for an NSID it lacks) sizes the data.
+func (r *fake) cmdOn(p *sim.Proc, nsid uint32, op nvmectrl.Opcode, lba int64, blocks int, hint nvmectrl.Hint, stamps []uint64) *req {
 	c := &nvmectrl.Command{SQID: 1, Hint: hint}
-	c.SQE.SetRW(op, 0, 1, 0, 0, uint64(lba), max(blocks, 1))
-	buf := make([]byte, max(blocks*r.host.spec.LBASize, 16))
+	c.SQE.SetRW(op, 0, nsid, 0, 0, uint64(lba), max(blocks, 1))
+	lbaSize := r.host.spec.LBASize
+	if list := r.host.spec.NamespaceList(); nsid >= 1 && int(nsid) <= len(list) {
+		lbaSize = list[nsid-1].LBASize
+	}
+	buf := make([]byte, max(blocks*lbaSize, 16))
+	if r.mod != nil {
+		r.mod(c)
+		if c.DataLen > len(buf) {
+			buf = make([]byte, c.DataLen)
+		}
+	}
 	if op == nvmectrl.OpWrite {
 		for i, s := range stamps {
 			binary.LittleEndian.PutUint64(buf[i*4096:], s)
@@ -162,6 +188,9 @@ func (r *fake) cmd(p *sim.Proc, op nvmectrl.Opcode, lba int64, blocks int, hint 
 	}
 	rq := &req{issued: p.Now()}
 	r.host.data[c], r.host.reqs[c] = buf, rq
+	if r.host.onSubmit != nil {
+		r.host.onSubmit(c)
+	}
 	r.host.fw.Submit(p.Now(), c)
 	for !rq.done {
 		p.Wait(&rq.sig)

@@ -78,10 +78,9 @@ type Firmware struct {
 	geo        ftl.Geometry
 	ftl        *ftl.FTL
 	buf        *buffer.Buffer
-	lbaSize    int
-	pagesPerNS int64
-	units      int  // mapping units a flash page (sub-page mapping; 1 by default)
-	fastPaging bool // the allocator gives foreground writes fast pages (ftl.FTL.FastPaging)
+	ns         []fwNamespace // the namespace table, NSID i+1 at index i (namespaces.go)
+	units      int           // mapping units a flash page (sub-page mapping; 1 by default)
+	fastPaging bool          // the allocator gives foreground writes fast pages (ftl.FTL.FastPaging)
 
 	// The firmware's parts, each holding its own state: the host interface layer, the
 	// write-buffer manager, the evictor, the flash scheduler and garbage collection.
@@ -91,6 +90,9 @@ type Firmware struct {
 	sched *scheduler
 	// activity is the per-die estimate of the applications' use of the dies (activity.go).
 	activity hostActivity
+	// bgBudget is the most background programs in flight: BackgroundMax, bounded by
+	// BackgroundShare of the dies (backgroundBudget).
+	bgBudget int
 	gc       collector
 	// faults counts the flash faults handled (faults.go).
 	faults FaultStats
@@ -101,6 +103,8 @@ type Firmware struct {
 	pending       inFlight
 	inflightBlock []uint16
 
+	// fdp is Flexible Data Placement (fdp.go), nil without it.
+	fdp *fdpState
 	// pl is the power-loss state: the out-of-band records and the cut (powerloss.go).
 	pl powerState
 	// ro is the read-only mode the drive enters at the end of its life (readonly.go).
@@ -189,12 +193,22 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	host := ports.Host
 	f := &Firmware{name: name, spec: spec, eng: tm, geo: geo, ftl: fl,
 		flash: ports.Flash, mem: ports.Memory, memCap: memCap, host: host,
-		buf:     buffer.New(capPages, order),
-		lbaSize: host.Spec().LBASize, units: k,
+		buf:   buffer.New(capPages, order),
+		units: k,
+	}
+	if err := f.buildNamespaces(host.Spec().NamespaceList()); err != nil {
+		return nil, err
+	}
+	if host.Spec().FDP.Enabled {
+		if ds.Faults.Enabled() {
+			return nil, errors.New("nvme.fdp.enabled: Flexible Data Placement with a fault model (flash.die.faults) is not modelled: a retired block's reclaim unit is not rebuilt")
+		}
+		if err := f.enableFDP(host.Spec()); err != nil {
+			return nil, err
+		}
 	}
 	f.hil.cmds = sim.NewQueue[*nvmectrl.Command](name+".cmdq", host.Spec().MaxCommands)
 	f.hil.idle = sim.NewQueue[*worker](name+".idle", spec.Workers)
-	f.pagesPerNS = fl.LogicalPages()
 	f.inflightBlock = make([]uint16, geo.Blocks())
 	f.pending = newInFlight(geo)
 	f.pl.f = f
@@ -220,6 +234,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	}
 	f.activity = newHostActivity(geo.Dies(), max(half, 1))
 	f.fastPaging = fl.FastPaging()
+	f.bgBudget = backgroundBudget(spec.Buffer, geo.Dies())
 	f.sched = newScheduler(f)
 	if err := f.scanFactoryBad(); err != nil {
 		return nil, err
@@ -275,8 +290,9 @@ func (f *Firmware) Buffer() *buffer.Buffer { return f.buf }
 // Cores returns the controller cores.
 func (f *Firmware) Cores() []*sim.Core { return f.cores }
 
-// LogicalPages returns the number of 4 KiB logical pages exported to the host.
-func (f *Firmware) LogicalPages() int64 { return f.pagesPerNS }
+// LogicalPages returns the number of 4 KiB logical pages of namespace 1, the host's first
+// device: with no namespaces configured, every logical page the FTL exports.
+func (f *Firmware) LogicalPages() int64 { return f.ns[0].pages }
 
 // Level returns the buffer level reported in completions now: that of the predicted
 // occupancy, or of the current one under upcall "current" (hint.go).
@@ -305,10 +321,14 @@ func (f *Firmware) prefetch(cmd *nvmectrl.Command) {
 	if op != nvmectrl.OpRead && op != nvmectrl.OpWrite {
 		return
 	}
+	ns := f.nsOf(cmd)
+	if ns == nil {
+		return
+	}
 	ps := int64(f.spec.PageSize)
-	off := int64(cmd.SQE.SLBA()) * int64(f.lbaSize)
-	first := off / ps
-	last := min((off+int64(cmd.SQE.Blocks())*int64(f.lbaSize)-1)/ps, first+prefetchPages-1)
+	off := int64(cmd.SQE.SLBA()) * int64(ns.lbaSize)
+	first := ns.base + off/ps
+	last := min(ns.base+(off+int64(cmd.SQE.Blocks())*int64(ns.lbaSize)-1)/ps, first+prefetchPages-1)
 	for lpn := first; lpn <= last; lpn++ {
 		f.buf.PrefetchIndex(lpn)
 	}
@@ -397,6 +417,7 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 		})
 		f.pl.preconditioned(f, ftl.BlockID(b), n)
 	}
+	f.fdpPrecondition()
 	return nil
 }
 

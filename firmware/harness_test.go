@@ -32,6 +32,8 @@ type rig struct {
 	slots          []*req // by CID
 	free           []uint16
 	slotSig        sim.Signal
+	// pid, if set, gives each write's FDP placement identifier by its first LBA (−1: none).
+	pid func(lba int64) int
 }
 
 // req is one outstanding host command.
@@ -64,10 +66,15 @@ func newRig(t testing.TB, spec Spec, mod func(*channel.Spec)) *rig {
 
 // newRigLBA is newRig with a namespace of lbaSize-byte logical blocks.
 func newRigLBA(t testing.TB, spec Spec, mod func(*channel.Spec), lbaSize int) *rig {
-	eng := sim.NewEngine()
-	mem := nvmectrl.NewHostMemory()
 	cs := nvmectrl.DefaultSpec()
 	cs.LBASize = lbaSize
+	return newRigOn(t, spec, mod, cs)
+}
+
+// newRigOn is newRig with the controller spec cs (FDP, the hint carrier).
+func newRigOn(t testing.TB, spec Spec, mod func(*channel.Spec), cs nvmectrl.Spec) *rig {
+	eng := sim.NewEngine()
+	mem := nvmectrl.NewHostMemory()
 	ctrl := nvmectrl.New("ssd.nvme", cs, eng, pcie.NewLink("ssd.pcie", pcie.DefaultSpec()), mem)
 	chs := channel.DefaultSpec()
 	chs.Dies = 2
@@ -115,6 +122,10 @@ func smallSpec(policy Policy, alloc string) Spec {
 	s.FTL.LSBOnlyPages = 2 * 64 // two blocks
 	s.Workers = 16
 	s.Verify = true
+	// The fake has 4 dies: background_share's 1 % would keep one background program in
+	// flight. The tests of the other mechanisms send a page to each idle die at once, as
+	// background_max alone allows; TestBackgroundShareBudget tests the share.
+	s.Buffer.BackgroundShare = 0
 	return s
 }
 
@@ -190,6 +201,11 @@ func (r *rig) cmdFUA(p *sim.Proc, op nvmectrl.Opcode, lba int64, pages int, hint
 		r.ctrl.Spec().HintCarrier.Encode(&e, hint)
 		if fua {
 			e.SetFUA(true)
+		}
+		if r.pid != nil {
+			if pid := r.pid(lba); pid >= 0 {
+				e.SetPlacementID(uint16(pid))
+			}
 		}
 	}
 	r.mem.WriteSQE(r.sqBase+uint64(r.tail)*nvmectrl.SQESize, &e)

@@ -36,6 +36,8 @@ type worker struct {
 
 	next    *nvmectrl.Command // taken, its first step booked; stepStart serves it
 	cmd     *nvmectrl.Command // being served, or nil
+	ns      *fwNamespace      // its namespace
+	ruh     int               // a write's reclaim unit handle (Flexible Data Placement, fdp.go)
 	off, n  int64             // its byte range
 	i, last int64             // next and last logical page
 	k       int64             // pages of the write chunk in flight
@@ -72,23 +74,27 @@ func newWorker(f *Firmware, i int) *worker {
 func (wk *worker) front(cmd *nvmectrl.Command) int64 {
 	c := &wk.f.spec.Cycles
 	if !cmd.IsAdmin() && cmd.SQE.Opcode() == nvmectrl.OpRead {
-		if _, _, first, last, ok := wk.span(cmd); ok {
+		if _, _, first, last, ok := wk.f.span(wk.f.nsOf(cmd), cmd); ok {
 			return c.Parse + (c.PerPage+c.Lookup)*(last-first+1)
 		}
 	}
 	return c.Parse
 }
 
-// span returns the byte range of a read or write and its logical pages, or false if it
-// goes past the namespace.
-func (wk *worker) span(cmd *nvmectrl.Command) (off, n, first, last int64, ok bool) {
-	f := wk.f
-	off = int64(cmd.SQE.SLBA()) * int64(f.lbaSize)
-	n = int64(cmd.SQE.Blocks()) * int64(f.lbaSize)
-	ps := int64(f.spec.PageSize)
-	if off < 0 || off+n > f.pagesPerNS*ps {
+// span returns the byte range of a read or write in the logical space (the namespace's
+// first logical page is its LBA 0) and its logical pages, or false if it goes past the
+// namespace (or names none).
+func (f *Firmware) span(ns *fwNamespace, cmd *nvmectrl.Command) (off, n, first, last int64, ok bool) {
+	if ns == nil {
 		return 0, 0, 0, 0, false
 	}
+	off = int64(cmd.SQE.SLBA()) * int64(ns.lbaSize)
+	n = int64(cmd.SQE.Blocks()) * int64(ns.lbaSize)
+	ps := int64(f.spec.PageSize)
+	if off < 0 || off+n > ns.pages*ps {
+		return 0, 0, 0, 0, false
+	}
+	off += ns.base * ps
 	return off, n, off / ps, (off + n - 1) / ps, true
 }
 
@@ -106,7 +112,7 @@ func (wk *worker) common(cmd *nvmectrl.Command) bool {
 			return false
 		}
 		ps := int64(wk.f.spec.PageSize)
-		off, n, _, _, ok := wk.span(cmd)
+		off, n, _, _, ok := wk.f.span(wk.f.nsOf(cmd), cmd)
 		return !ok || off%ps == 0 && n%ps == 0
 	}
 	return false
@@ -126,12 +132,19 @@ func (wk *worker) start() {
 		wk.finish(nvmectrl.StatusInvalidOpcode)
 		return
 	}
-	switch cmd.SQE.Opcode() {
+	op := cmd.SQE.Opcode()
+	if wk.ns = f.nsOf(cmd); wk.ns == nil && op != nvmectrl.OpFlush {
+		wk.finish(nvmectrl.StatusInvalidNamespace.WithDNR())
+		return
+	}
+	switch op {
 	case nvmectrl.OpRead:
 		f.Stats.Reads++
+		wk.ns.stats.Reads++
 		wk.read()
 	case nvmectrl.OpWrite:
 		f.Stats.Writes++
+		wk.ns.stats.Writes++
 		if f.ro.on {
 			wk.refuseWrite()
 			return
@@ -151,6 +164,10 @@ func (wk *worker) start() {
 			return
 		}
 		wk.deallocate()
+	case nvmectrl.OpIOMgmtReceive:
+		wk.ioMgmtReceive()
+	case nvmectrl.OpIOMgmtSend:
+		wk.ioMgmtSend()
 	case nvmectrl.OpWriteZeroes:
 		f.Stats.Trims++
 		if f.ro.on {
@@ -209,7 +226,7 @@ func (wk *worker) takeNext(now sim.Time) {
 // takeSpan sets the worker's byte range and first and last logical page from its command,
 // or completes the command with LBA Out of Range and reports false.
 func (wk *worker) takeSpan() bool {
-	off, n, first, last, ok := wk.span(wk.cmd)
+	off, n, first, last, ok := wk.f.span(wk.ns, wk.cmd)
 	if !ok {
 		wk.finish(nvmectrl.StatusLBAOutOfRange)
 		return false
@@ -225,6 +242,7 @@ func (wk *worker) read() {
 	if !wk.takeSpan() {
 		return
 	}
+	wk.ns.stats.ReadPages += wk.last - wk.i + 1
 	wk.w.h, wk.w.code = wk, stepRead
 	wk.readIssue(f.eng.Now(), wk.i, wk.last)
 	if wk.w.pending == 0 {
@@ -327,6 +345,11 @@ func (wk *worker) write() {
 	if !wk.takeSpan() {
 		return
 	}
+	wk.ns.stats.WritePages += wk.last - wk.i + 1
+	if f.fdp != nil {
+		wk.ruh = f.placementHandle(wk.ns, wk.cmd)
+		f.fdp.hostBytes += uint64(wk.n)
+	}
 	f.announce(wk.cmd, wk.last-wk.i+1)
 	if wk.held {
 		wk.writeChunk()
@@ -346,7 +369,7 @@ func (h *hil) context(wk *worker) *worker {
 	} else {
 		cx = &worker{f: wk.f, detached: true}
 	}
-	cx.core, cx.cmd, cx.off, cx.n, cx.i, cx.last = wk.core, wk.cmd, wk.off, wk.n, wk.i, wk.last
+	cx.core, cx.cmd, cx.ns, cx.ruh, cx.off, cx.n, cx.i, cx.last = wk.core, wk.cmd, wk.ns, wk.ruh, wk.off, wk.n, wk.i, wk.last
 	wk.cmd = nil
 	return cx
 }
@@ -434,7 +457,8 @@ func (wk *worker) fetched(landed sim.Time) {
 // into its pages' buffer slots in DRAM (addressed from the page holding its first byte).
 func (f *Firmware) Land(t sim.Time, cmd *nvmectrl.Command, off, n int) sim.Time {
 	ps := int64(f.spec.PageSize)
-	done := f.dramMove(t, (int64(cmd.SQE.SLBA())*int64(f.lbaSize)+int64(off))/ps, n, true)
+	ns := f.nsOf(cmd) // the controller moves data only for commands of an active namespace
+	done := f.dramMove(t, ns.base+(int64(cmd.SQE.SLBA())*int64(ns.lbaSize)+int64(off))/ps, n, true)
 	if f.flows != nil && cmd.Flow != 0 && done > t {
 		f.flows.t.DRAMWrite(cmd.Flow, t, done)
 	}
@@ -485,6 +509,9 @@ func (wk *worker) storePages() {
 				}
 			}
 		default:
+			if f.fdp != nil {
+				f.ftl.Place(j, wk.ruh)
+			}
 			f.storePage(cmd, j, wk.stamp)
 			wk.j++
 			wk.jStep = 0
@@ -620,12 +647,14 @@ func (wk *worker) trimNext() {
 		slba = int64(binary.LittleEndian.Uint64(b[8:]))
 	}
 	ps := int64(f.spec.PageSize)
-	off := slba * int64(f.lbaSize)
-	end := off + nlb*int64(f.lbaSize)
-	if off < 0 || end > f.pagesPerNS*ps {
+	ns := wk.ns
+	off := slba * int64(ns.lbaSize)
+	end := off + nlb*int64(ns.lbaSize)
+	if off < 0 || end > ns.pages*ps || end < off {
 		wk.finish(nvmectrl.StatusLBAOutOfRange)
 		return
 	}
+	off, end = off+ns.base*ps, end+ns.base*ps
 	wk.tLo, wk.tHi = (off+ps-1)/ps, end/ps // pages wholly inside [off, end)
 	if wk.tHi > wk.tLo {
 		if c := f.spec.Cycles.PerPage * (wk.tHi - wk.tLo); c > 0 {
@@ -662,8 +691,9 @@ func (wk *worker) trim() {
 func (wk *worker) zeroPartials() {
 	f := wk.f
 	ps := int64(f.spec.PageSize)
-	off := int64(wk.cmd.SQE.SLBA()) * int64(f.lbaSize)
-	end := off + int64(wk.cmd.SQE.Blocks())*int64(f.lbaSize)
+	ns := wk.ns
+	off := ns.base*ps + int64(wk.cmd.SQE.SLBA())*int64(ns.lbaSize)
+	end := off + int64(wk.cmd.SQE.Blocks())*int64(ns.lbaSize)
 	first, last := off/ps, (end-1)/ps
 	wk.zn, wk.zi = 0, 0
 	if off%ps != 0 || end < (first+1)*ps {
@@ -740,6 +770,9 @@ func (wk *worker) zeroPage() {
 	stamp := wk.stamp
 	if wk.zword[wk.zi] {
 		stamp = 0
+	}
+	if f.fdp != nil { // Write Zeroes carries no directive: placement handle 0
+		f.ftl.Place(wk.zp[wk.zi], int(wk.ns.ph[0]))
 	}
 	f.storePage(wk.cmd, wk.zp[wk.zi], stamp)
 	f.evict.notify()

@@ -23,17 +23,18 @@ type hil struct {
 // core booking's end, a DMA's landing, a flash read's data in DRAM). They are the worker's
 // event codes: the task slot and the step to run are all a timer needs to carry.
 const (
-	stepStart   int64 = iota // a command's first step (parsing, a read's lookups) has ended
-	stepData                 // a write chunk's data is in DRAM
-	stepPages                // a write chunk's per-page work has ended
-	stepRead                 // a read's pages are in DRAM
-	stepFetched              // a write chunk's data has landed in DRAM (DMA engine, queued)
-	stepOld                  // a partial page's old data is in DRAM (read-modify-write)
-	stepFlush                // the buffer has emptied: a flush looks again
-	stepRanges               // a Dataset Management range list is in DRAM
-	stepTrim                 // a trim range's per-page work has ended
-	stepBoot                 // the worker starts (boot)
-	stepZero                 // a Write Zeroes partial page's per-page work has ended
+	stepStart     int64 = iota // a command's first step (parsing, a read's lookups) has ended
+	stepData                   // a write chunk's data is in DRAM
+	stepPages                  // a write chunk's per-page work has ended
+	stepRead                   // a read's pages are in DRAM
+	stepFetched                // a write chunk's data has landed in DRAM (DMA engine, queued)
+	stepOld                    // a partial page's old data is in DRAM (read-modify-write)
+	stepFlush                  // the buffer has emptied: a flush looks again
+	stepRanges                 // a Dataset Management range list is in DRAM
+	stepTrim                   // a trim range's per-page work has ended
+	stepBoot                   // the worker starts (boot)
+	stepZero                   // a Write Zeroes partial page's per-page work has ended
+	stepRUHUpdate              // a Reclaim Unit Handle Update's list is in DRAM (fdp.go)
 )
 
 // HandleEvent runs one step of the worker (see the codes above).
@@ -65,6 +66,8 @@ func (wk *worker) HandleEvent(ev *sim.Event) {
 		wk.takeNext(ev.Time)
 	case stepZero:
 		wk.zeroPage()
+	case stepRUHUpdate:
+		wk.ruhUpdate()
 	}
 }
 

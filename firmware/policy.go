@@ -23,9 +23,10 @@ const (
 	// Decision.Retry.
 	EvictIdle EvictMode = iota
 	// EvictBackground sends one page to each die with no host reads queued or in flight and
-	// fewer than firmware.buffer.background_per_die programs queued, up to
-	// firmware.buffer.background_max background programs in flight; with Decision.IdleDies,
-	// only to the dies among those that are idle of host work (activity.go).
+	// fewer than firmware.buffer.background_per_die programs queued, up to the background
+	// budget in flight (firmware.buffer.background_max, bounded by background_share of the
+	// dies: the paper's "limited set of pages"); with Decision.IdleDies, only to the dies
+	// among those that are idle of host work (activity.go).
 	EvictBackground
 	// EvictForeground fills every die up to firmware.buffer.foreground_per_die programs
 	// queued (urgent: the latency-aware allocator gives these the LSB pages).
@@ -146,9 +147,10 @@ const (
 	// wait for flash (never, with power-loss protection).
 	Oracle Policy = "oracle"
 	// OracleBG is an unbounded buffer drained in the background whenever anything is dirty,
-	// to every die with no host read queued or in flight (not only to the dies idle of host
-	// work, as FD-Buf's background eviction): writes never wait, but the flash is programmed
-	// and reads meet those programs. It was the Oracle before issue 20, and it is the
+	// within the same background budget as FD-Buf (background_share), to every die with no
+	// host read queued or in flight (not only to the dies idle of host work, as FD-Buf's
+	// background eviction): writes never wait, but the flash is programmed and reads meet
+	// those programs. It was the Oracle before issue 20, and it is the
 	// control that shows what FD-Buf's idle-die rule and foreground eviction add (issue 31).
 	OracleBG Policy = "oracle-bg"
 )

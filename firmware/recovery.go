@@ -49,8 +49,8 @@ func (f *Firmware) Recover() (*Recovery, error) {
 	}
 	g := f.geo
 	ds := f.flash.Geometry().Die
-	r := &Recovery{Map: make([]ftl.PPN, f.pagesPerNS)}
-	seqs := make([]uint64, f.pagesPerNS) // the sequence number of Map's copy
+	r := &Recovery{Map: make([]ftl.PPN, f.ftl.LogicalPages())}
+	seqs := make([]uint64, f.ftl.LogicalPages()) // the sequence number of Map's copy
 	for i := range r.Map {
 		r.Map[i] = ftl.NoPage
 	}

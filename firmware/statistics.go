@@ -1,6 +1,11 @@
 package firmware
 
-import "github.com/fastdrain-sim/fastdrain/sim"
+import (
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
 
 // The firmware's statistics (sim.Stat): declared here, listed in a machine's catalogue
 // (runner.Statistics), read at the end of a run by PutStats and PutFaultStats.
@@ -154,4 +159,119 @@ func (f *Firmware) PutFaultStats(sn *sim.StatSnapshot) {
 	}
 	sn.PutInt(StatReadOnly, ro)
 	sn.PutInt(StatReadOnlyAt, int64(h.ReadOnlyAt))
+}
+
+// NSStatSet is the statistics of one namespace (namespaces.go): its host commands and
+// pages.
+type NSStatSet struct {
+	Reads, Writes, ReadPages, WritePages *sim.Stat
+}
+
+// StatNS holds the statistics of namespaces 1 … nvmectrl.MaxNamespaces (StatNS[i] is NSID
+// i+1's). A machine with more than one namespace reports each of its namespaces'; with one,
+// none (the machine-wide statistics are that namespace's).
+var StatNS = func() (s [nvmectrl.MaxNamespaces]NSStatSet) {
+	for i := range s {
+		n := i + 1
+		cmds := fmt.Sprintf("namespace %d: read / write commands", n)
+		pages := fmt.Sprintf("namespace %d: pages read / written", n)
+		s[i] = NSStatSet{
+			Reads:      numbered("ns%d_read_commands", sim.UnitCount, "host read commands to namespace %d", cmds, n),
+			Writes:     numbered("ns%d_write_commands", sim.UnitCount, "host write commands to namespace %d", cmds, n),
+			ReadPages:  numbered("ns%d_read_pages", sim.UnitPages, "4 KiB logical pages host reads of namespace %d covered", pages, n),
+			WritePages: numbered("ns%d_write_pages", sim.UnitPages, "4 KiB logical pages host writes to namespace %d covered", pages, n),
+		}
+	}
+	return s
+}()
+
+// numbered returns the statistic of a numbered thing (namespace or handle n): name and
+// desc are formats taking n.
+func numbered(name string, unit sim.Unit, desc, row string, n int) *sim.Stat {
+	return &sim.Stat{Name: fmt.Sprintf(name, n), Unit: unit, Desc: fmt.Sprintf(desc, n), Row: row}
+}
+
+// NamespaceStatList returns StatNS as one list, namespace by namespace, for a catalogue.
+func NamespaceStatList() []*sim.Stat {
+	var out []*sim.Stat
+	for _, s := range StatNS {
+		out = append(out, s.Reads, s.Writes, s.ReadPages, s.WritePages)
+	}
+	return out
+}
+
+// PutNamespaceStats puts each namespace's statistics into sn when the firmware has more
+// than one namespace.
+func (f *Firmware) PutNamespaceStats(sn *sim.StatSnapshot) {
+	if len(f.ns) < 2 {
+		return
+	}
+	for i := range f.ns {
+		s, st := StatNS[i], &f.ns[i].stats
+		sn.PutInt(s.Reads, st.Reads)
+		sn.PutInt(s.Writes, st.Writes)
+		sn.PutInt(s.ReadPages, st.ReadPages)
+		sn.PutInt(s.WritePages, st.WritePages)
+	}
+}
+
+// The Flexible Data Placement statistics (fdp.go), present only with nvme.fdp.enabled: the
+// FDP Statistics log page's counters since FDP was enabled (after preconditioning) and the
+// events logged, then each reclaim unit handle's host and GC pages and WAF.
+var (
+	StatFDPHostBytes = &sim.Stat{Name: "fdp_host_bytes_written", Unit: sim.UnitCount,
+		Desc: "FDP Statistics HBMW: bytes of host write commands", Row: "FDP bytes host written / media written / media erased"}
+	StatFDPMediaBytes = &sim.Stat{Name: "fdp_media_bytes_written", Unit: sim.UnitCount,
+		Desc: "FDP Statistics MBMW: bytes programmed to flash, host and GC", Row: "FDP bytes host written / media written / media erased"}
+	StatFDPErasedBytes = &sim.Stat{Name: "fdp_media_bytes_erased", Unit: sim.UnitCount,
+		Desc: "FDP Statistics MBE: bytes of flash erased", Row: "FDP bytes host written / media written / media erased"}
+	StatFDPEvents = &sim.Stat{Name: "fdp_events", Unit: sim.UnitCount,
+		Desc: "FDP events logged (host and controller events)", Row: "FDP events"}
+)
+
+// RUHStatSet is the statistics of one reclaim unit handle.
+type RUHStatSet struct {
+	HostPages, GCPages, WAF, ReclaimUnits *sim.Stat
+}
+
+// StatRUH holds the statistics of reclaim unit handles 0 … nvmectrl.MaxReclaimUnitHandles−1.
+var StatRUH = func() (s [nvmectrl.MaxReclaimUnitHandles]RUHStatSet) {
+	for h := range s {
+		row := fmt.Sprintf("FDP handle %d: host / GC pages / reclaim units / WAF", h)
+		s[h] = RUHStatSet{
+			HostPages:    numbered("fdp_ruh%d_host_pages", sim.UnitPages, "logical pages the host wrote to flash through reclaim unit handle %d", row, h),
+			GCPages:      numbered("fdp_ruh%d_gc_pages", sim.UnitPages, "pages of reclaim unit handle %d's data GC moved", row, h),
+			ReclaimUnits: numbered("fdp_ruh%d_reclaim_units", sim.UnitCount, "reclaim units reclaim unit handle %d has started", row, h),
+			WAF:          numbered("fdp_ruh%d_waf", sim.UnitRatio, "write amplification of reclaim unit handle %d's data: (host + GC) / host pages", row, h),
+		}
+	}
+	return s
+}()
+
+// FDPStatList returns the FDP statistics as one list, for a catalogue.
+func FDPStatList() []*sim.Stat {
+	out := []*sim.Stat{StatFDPHostBytes, StatFDPMediaBytes, StatFDPErasedBytes, StatFDPEvents}
+	for _, s := range StatRUH {
+		out = append(out, s.HostPages, s.GCPages, s.ReclaimUnits, s.WAF)
+	}
+	return out
+}
+
+// PutFDPStats puts the FDP statistics into sn when FDP is on.
+func (f *Firmware) PutFDPStats(sn *sim.StatSnapshot) {
+	if f.fdp == nil {
+		return
+	}
+	info := f.FDPInfo()
+	sn.PutInt(StatFDPHostBytes, int64(info.HostBytes))
+	sn.PutInt(StatFDPMediaBytes, int64(info.MediaBytes))
+	sn.PutInt(StatFDPErasedBytes, int64(info.ErasedBytes))
+	sn.PutInt(StatFDPEvents, int64(len(info.HostEvents)+len(info.CtrlEvents))+f.fdp.eventsLost)
+	for h := range f.ftl.Handles() {
+		s, st := StatRUH[h], f.ftl.HandleStats(h)
+		sn.PutInt(s.HostPages, st.HostWrites)
+		sn.PutInt(s.GCPages, st.GCWrites)
+		sn.PutInt(s.ReclaimUnits, st.ReclaimUnits)
+		sn.Put(s.WAF, st.WAF())
+	}
 }

@@ -3,6 +3,7 @@ package hostos
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/fio"
@@ -13,15 +14,18 @@ import (
 )
 
 // FioMachine is the simulated host as fio jobs see it (fio.Machine): a name under /dev/
-// is the NVMe namespace, opened O_DIRECT (RawDevice); any other name is a file of the page
+// is an NVMe namespace, opened O_DIRECT (RawDevice): /dev/nvme0nN namespace N, any other
+// name namespace 1 (so a tenant's jobs name its namespace); any other name is a file of the page
 // cache's file system, which starts empty. A file is created with its whole size allocated
 // (fallocate) the first time a job opens it, and laid out before the job runs when the job
 // reads it (fio writes such files in full first, "Laying out IO file"): here with 1 MiB
 // O_DIRECT writes, so the data is on the SSD and nothing of it is cached. Every open drops
 // the file's clean cached pages, as fio's invalidate=1 default does.
 type FioMachine struct {
-	h        *Host
-	raw      [2]*RawDevice // without and with FUA on writes
+	h   *Host
+	raw [2]*RawDevice // without and with FUA on writes
+	// others are namespaces 2 … (/dev/nvme0nN), opened the first time a job names them.
+	others   map[uint32]*[2]*RawDevice
 	capacity int64
 	files    map[string]*fioFile
 	check    *pagecache.DataCheck
@@ -89,11 +93,15 @@ func (m *FioMachine) Open(p *sim.Proc, spec fio.TargetSpec) (fio.Target, int64, 
 		if !spec.Direct {
 			return nil, 0, fmt.Errorf("%s: buffered I/O on the block device is not modelled", spec.Name)
 		}
-		d := m.raw[0]
-		if spec.Sync {
-			d = m.raw[1]
+		pair, err := m.namespace(spec.Name)
+		if err != nil {
+			return nil, 0, err
 		}
-		return d, m.capacity, nil
+		d := pair[0]
+		if spec.Sync {
+			d = pair[1]
+		}
+		return d, d.Capacity(), nil
 	}
 	t := m.h.Task(p)
 	ff := m.files[spec.Name]
@@ -142,6 +150,41 @@ func (m *FioMachine) Open(p *sim.Proc, spec fio.TargetSpec) (fio.Target, int64, 
 		return &directFileData{FileDevice: d, raw: m.raw[0], ext: ff.f.Extents()}, ff.f.Size(), nil
 	}
 	return d, ff.f.Size(), nil
+}
+
+// namespace returns the raw devices (without and with FUA) of the namespace a device
+// name opens: /dev/nvme0nN is namespace N (Linux's naming of controller 0's namespaces),
+// any other name under /dev/ namespace 1.
+func (m *FioMachine) namespace(name string) (*[2]*RawDevice, error) {
+	var nsid uint32 = 1
+	if rest, ok := strings.CutPrefix(name, "/dev/nvme0n"); ok {
+		if n, err := strconv.ParseUint(rest, 10, 32); err == nil && n >= 1 {
+			nsid = uint32(n)
+		}
+	}
+	if nsid == 1 {
+		return &m.raw, nil
+	}
+	if pair := m.others[nsid]; pair != nil {
+		return pair, nil
+	}
+	if m.h.Driver.Namespace(nsid) == nil {
+		return nil, fmt.Errorf("%s: the controller has %d namespaces (nvme.namespaces)", name, len(m.h.Driver.Namespaces()))
+	}
+	pair := &[2]*RawDevice{}
+	for i := range pair {
+		d, err := NewNamespaceDevice(m.h, nsid)
+		if err != nil {
+			return nil, err
+		}
+		d.SetFUA(i == 1 || m.raw[0].FUA())
+		pair[i] = d
+	}
+	if m.others == nil {
+		m.others = map[uint32]*[2]*RawDevice{}
+	}
+	m.others[nsid] = pair
+	return pair, nil
 }
 
 // layout writes file f in full with O_DIRECT writes of up to layoutChunk bytes.

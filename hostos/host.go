@@ -38,9 +38,12 @@ func (s Spec) Validate() error {
 
 // Host is one simulated host with one NVMe SSD.
 type Host struct {
-	eng    *sim.Engine
-	Cache  *pagecache.Cache
+	eng   *sim.Engine
+	Cache *pagecache.Cache
+	// Queue is namespace 1's block queue (/dev/nvme0n1), the device the page cache's files
+	// live on; Queues holds every namespace's, NSID i+1 at index i.
 	Queue  *blk.Queue
+	Queues []*blk.Queue
 	Driver *nvmedrv.Driver
 	tasks  []*pagecache.Task // by process ID
 	nextCo int
@@ -68,19 +71,24 @@ func New(eng *sim.Engine, spec Spec, ctrl *nvmectrl.Controller, capacity int64) 
 	if err != nil {
 		return nil, err
 	}
-	bs := spec.Block
-	// The block layer must not build requests the controller cannot take (MDTS), and its
-	// tags are the driver's (Linux: tag set depth = q_depth − 1 per queue).
-	bs.MaxRequestBytes = min(bs.MaxRequestBytes, sim.Size(drv.MaxTransfer()))
-	bs.QueueDepth = drv.Queues() * drv.Depth()
-	q, err := blk.New("host.blk", eng, bs, drv)
-	if err != nil {
-		return nil, err
+	h := &Host{eng: eng, Cache: cache, Driver: drv}
+	for _, ns := range drv.Namespaces() {
+		bs := spec.Block
+		// The block layer must not build requests the controller cannot take (MDTS), and
+		// its tags are the driver's (Linux: tag set depth = q_depth − 1 per queue, the
+		// namespaces of a controller sharing the tag set).
+		bs.MaxRequestBytes = min(bs.MaxRequestBytes, sim.Size(drv.MaxTransfer()))
+		bs.QueueDepth = ns.Queues() * ns.Depth()
+		q, err := blk.New(queueName(ns.NSID()), eng, bs, ns)
+		if err != nil {
+			return nil, err
+		}
+		ns.SetUpper(q)
+		h.Queues = append(h.Queues, q)
 	}
-	ref.q = q
-	drv.SetUpper(q)
+	h.Queue = h.Queues[0]
+	ref.q = h.Queue
 	drv.OnLevel = func(now sim.Time, l nvmectrl.BufferLevel) { cache.SetBufferLevel(now, int(l)) }
-	h := &Host{eng: eng, Cache: cache, Queue: q, Driver: drv}
 	if len(cache.Cores()) == 0 {
 		return nil, fmt.Errorf("host: no CPU cores")
 	}
@@ -90,6 +98,15 @@ func New(eng *sim.Engine, spec Spec, ctrl *nvmectrl.Controller, capacity int64) 
 		h.acts[c] = c.Res.Activity("app")
 	}
 	return h, nil
+}
+
+// queueName names namespace nsid's block queue: "host.blk" for namespace 1 (the only one
+// before namespaces were modelled), "host.blk.n2" and so on for the others.
+func queueName(nsid uint32) string {
+	if nsid == 1 {
+		return "host.blk"
+	}
+	return fmt.Sprintf("host.blk.n%d", nsid)
 }
 
 // Task returns the page-cache task of process p, creating it on the next core in turn.

@@ -35,6 +35,8 @@ const SectorSize = 512
 // number of calls in flight at once, so steady-state I/O allocates nothing.
 type RawDevice struct {
 	h        *Host
+	q        *blk.Queue // the namespace's block queue
+	nsid     uint32
 	capacity int64
 	block    int64 // logical block size, bytes
 	fua      bool
@@ -70,8 +72,31 @@ func NewRawDevice(h *Host, capacity int64) (*RawDevice, error) {
 		return nil, fmt.Errorf("hostos: raw device capacity %d is not a positive multiple of the %d-byte block", capacity, block)
 	}
 	spec := h.Cache.Spec()
-	return &RawDevice{h: h, capacity: capacity, block: block, fua: spec.DirectFUA, syscall: spec.CPU.SyscallCycles}, nil
+	return &RawDevice{h: h, q: h.Queue, nsid: 1, capacity: capacity, block: block, fua: spec.DirectFUA, syscall: spec.CPU.SyscallCycles}, nil
 }
+
+// NewNamespaceDevice opens namespace nsid's block device (/dev/nvme0nN) with
+// O_DIRECT|O_SYNC, as NewRawDevice opens namespace 1's: its capacity and logical block size
+// are the namespace's (Identify Namespace).
+func NewNamespaceDevice(h *Host, nsid uint32) (*RawDevice, error) {
+	if h == nil {
+		return nil, fmt.Errorf("hostos: NewNamespaceDevice needs a host")
+	}
+	ns := h.Driver.Namespace(nsid)
+	if ns == nil {
+		return nil, fmt.Errorf("hostos: no namespace %d (the controller has %d)", nsid, len(h.Driver.Namespaces()))
+	}
+	block := max(int64(ns.LogicalBlockSize()), SectorSize)
+	if ns.Capacity() <= 0 {
+		return nil, fmt.Errorf("hostos: namespace %d has no capacity", nsid)
+	}
+	spec := h.Cache.Spec()
+	return &RawDevice{h: h, q: h.Queues[nsid-1], nsid: nsid, capacity: ns.Capacity(), block: block, fua: spec.DirectFUA,
+		syscall: spec.CPU.SyscallCycles}, nil
+}
+
+// NSID returns the namespace the device is.
+func (d *RawDevice) NSID() uint32 { return d.nsid }
 
 // Host returns the host the device belongs to.
 func (d *RawDevice) Host() *Host { return d.h }
@@ -106,6 +131,17 @@ func (d *RawDevice) Do(p *sim.Proc, op uflip.Op, offset, size int64) (sim.Time, 
 // a read, stamps is filled with what the device returns. stamps must hold
 // nvmedrv.StampPages(offset, size) entries, or be nil for no data.
 func (d *RawDevice) DoData(p *sim.Proc, op uflip.Op, offset, size int64, stamps []uint64) (sim.Time, error) {
+	return d.DoStream(p, op, offset, size, stamps, 0)
+}
+
+// WriteStreams returns the write streams the namespace offers (Linux 6.16's
+// max_write_streams: one per FDP placement identifier), 0 without Flexible Data Placement.
+func (d *RawDevice) WriteStreams() int { return d.h.Driver.Namespace(d.nsid).WriteStreams() }
+
+// DoStream is DoData with a write carrying write stream stream (1 … WriteStreams; 0 none),
+// as io_uring's sqe->write_stream on an O_DIRECT write (Linux 6.16): the NVMe driver sends
+// it with the stream's FDP placement identifier. Other operations ignore the stream.
+func (d *RawDevice) DoStream(p *sim.Proc, op uflip.Op, offset, size int64, stamps []uint64, stream int) (sim.Time, error) {
 	var bop blk.Op
 	switch op {
 	case uflip.OpRead:
@@ -126,7 +162,12 @@ func (d *RawDevice) DoData(p *sim.Proc, op uflip.Op, offset, size int64, stamps 
 		return 0, fmt.Errorf("hostos: raw device: %v of %d B at %d needs %d stamps, got %d",
 			op, size, offset, nvmedrv.StampPages(offset, size), len(stamps))
 	}
-	return d.submit(p, bop, offset, size, stamps)
+	if op != uflip.OpWrite {
+		stream = 0
+	} else if stream != 0 && (stream < 0 || stream > d.WriteStreams()) {
+		return 0, fmt.Errorf("hostos: raw device: write stream %d; the namespace has %d (one per FDP placement identifier)", stream, d.WriteStreams())
+	}
+	return d.submit(p, bop, offset, size, stamps, uint8(stream))
 }
 
 // Discard deallocates size bytes at offset (BLKDISCARD: REQ_OP_DISCARD, NVMe Dataset
@@ -135,7 +176,7 @@ func (d *RawDevice) Discard(p *sim.Proc, offset, size int64) (sim.Time, error) {
 	if err := d.check(blk.OpDiscard, offset, size); err != nil {
 		return 0, err
 	}
-	return d.submit(p, blk.OpDiscard, offset, size, nil)
+	return d.submit(p, blk.OpDiscard, offset, size, nil, 0)
 }
 
 // check validates the range of one call.
@@ -158,7 +199,7 @@ func (d *RawDevice) check(op blk.Op, offset, size int64) error {
 
 // submit charges the syscall, sends one bio and blocks p until it completes. It returns the
 // latency and the bio's completion status.
-func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []uint64) (sim.Time, error) {
+func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []uint64, stream uint8) (sim.Time, error) {
 	start := p.Now()
 	io := d.get()
 	// O_DIRECT: REQ_SYNC, and REQ_IDLE on writes (dio_bio_write_op), which wbt does not
@@ -168,7 +209,8 @@ func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []
 	b := &io.bio
 	b.Op, b.Offset, b.Size, b.Sync, b.Idle = op, offset, size, true, op == blk.OpWrite
 	b.FUA, b.Wake = op == blk.OpWrite && d.fua, &io.sig
-	io.q = d.h.Queue
+	b.WriteStream = stream
+	io.q = d.q
 	if stamps != nil {
 		io.data.Stamps = stamps
 		io.bio.Private = &io.data
@@ -184,7 +226,7 @@ func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []
 	if submit > start {
 		p.Engine().Schedule(submit, io, nil, 0)
 	} else {
-		d.h.Queue.Submit(&io.bio)
+		d.q.Submit(&io.bio)
 	}
 	for !io.bio.Finished() {
 		p.Wait(&io.sig)

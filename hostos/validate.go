@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/hostos/nvmedrv"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -25,11 +26,18 @@ func (s Spec) ValidateWith(cs nvmectrl.Spec) error {
 		return fmt.Errorf("%s: %d queue pairs need %d I/O queues and %d interrupt vectors; nvme.max_io_queues is %d and nvme.vectors %d",
 			from, nq, nq, nq+1, cs.MaxIOQueues, cs.Vectors)
 	}
-	depth := min(cs.MaxQueueEntries, s.Driver.QueueDepth)
-	maxXfer := min(int(s.Driver.MaxTransfer), cs.MaxTransfer)
-	if cs.LBASize > 0 && maxXfer/cs.LBASize > 1<<16 {
-		maxXfer = cs.LBASize << 16
+	if err := s.Driver.CheckController(cs, s.PageCache.CPU.Cores, len(cs.NamespaceList())); err != nil {
+		return err
 	}
+	// The smallest set of queue pairs a namespace's block queue takes its tags from.
+	if s.Driver.WriteQueues > 0 {
+		nq += s.Driver.WriteQueues
+	}
+	for _, t := range s.Driver.Tenants {
+		nq = min(nq, t.Queues)
+	}
+	depth := min(cs.MaxQueueEntries, s.Driver.QueueDepth)
+	maxXfer := nvmedrv.MaxTransferOn(s.Driver, cs)
 	bs := s.Block
 	bs.MaxRequestBytes = min(bs.MaxRequestBytes, sim.Size(maxXfer))
 	bs.QueueDepth = nq * (depth - 1)

@@ -54,18 +54,38 @@ func (c *Controller) admin(now sim.Time, cmd *Command) {
 	c.Complete(now, cmd, st, dw0, NoLevel)
 }
 
-// identify serves Identify with CNS cns (CDW10 bits 7:0): 01h, the Identify Controller data
-// structure, is DMA'd to the command's PRPs (its CQE follows the data, as posted writes stay
-// in order); the model has no other data structure, so any other CNS is Invalid Field.
+// identify serves Identify with CNS cns (CDW10 bits 7:0; NVMe Base Specification 2.1,
+// Identify command, CNS values): 00h the Identify Namespace data structure of NSID, 01h the
+// Identify Controller data structure, 02h the Active Namespace ID list after NSID, 05h and
+// 06h the I/O command set specific namespace and controller structures for CSI (CDW11
+// bits 31:24) 02h, the Zoned Namespace command set. The structure is DMA'd to the
+// command's PRPs (its CQE follows the data, as posted writes stay in order). An inactive
+// NSID is Invalid Namespace or Format; any other CNS or CSI is Invalid Field.
 func (c *Controller) identify(now sim.Time, cmd *Command, cns uint8) Status {
-	if cns != CNSController {
+	var id [IdentifySize]byte
+	nsid, csi := cmd.SQE.NSID(), uint8(cmd.SQE.DW(11)>>24)
+	ok := true
+	switch {
+	case cns == CNSController:
+		id = c.IdentifyController()
+	case cns == CNSNamespace:
+		id, ok = c.IdentifyNamespace(nsid)
+	case cns == CNSActiveNSList:
+		id = c.activeNamespaces(nsid)
+	case cns == CNSCSNamespace && csi == NSZoned.CSI():
+		id, ok = c.IdentifyZonedNamespace(nsid)
+	case cns == CNSCSController && csi == NSZoned.CSI():
+		// ZASL 0: the Zone Append size limit is the MDTS.
+	default:
 		return StatusInvalidField
+	}
+	if !ok {
+		return StatusInvalidNamespace
 	}
 	cmd.DataLen = IdentifySize
 	if c.preparePRP(cmd) != nil {
 		return StatusInvalidField.WithDNR()
 	}
-	id := c.IdentifyController()
 	c.CopyToHost(cmd, 0, id[:])
 	c.WriteHostData(now, cmd, 0, IdentifySize)
 	return StatusSuccess

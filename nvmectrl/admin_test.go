@@ -75,8 +75,8 @@ func TestAdminQueue(t *testing.T) {
 		{adminSQE(AdminSetFeatures, 10, 0, 0x7E, 0), StatusInvalidField, 0, "fid"},
 		// Identify Controller (CNS 01h) into a 4 KiB buffer: the controller serves it.
 		{adminSQE(AdminIdentify, 11, r.mem.Alloc(IdentifySize), 1, 0), StatusSuccess, 0, "identify"},
-		// Identify Namespace (CNS 00h) is not modelled.
-		{adminSQE(AdminIdentify, 12, r.mem.Alloc(IdentifySize), 0, 0), StatusInvalidField, 0, "cns"},
+		// Identify Namespace (CNS 00h) of NSID 0, which names no active namespace.
+		{adminSQE(AdminIdentify, 12, r.mem.Alloc(IdentifySize), 0, 0), StatusInvalidNamespace, 0, "cns"},
 		// Abort goes to the firmware, which completes it.
 		{adminSQE(AdminAbort, 13, 0, 0, 0), StatusSuccess, 0, "abort"},
 	}

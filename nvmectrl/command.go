@@ -122,14 +122,27 @@ func (c *Controller) deliver(now sim.Time, cmd *Command) {
 		return
 	}
 	if cmd.SQID != 0 {
+		nsid := e.NSID()
+		if nsid-1 >= uint32(len(c.ns)) && !(nsid == BroadcastNSID && e.Opcode() == OpFlush) {
+			c.fail(now, cmd, StatusInvalidNamespace.WithDNR()) // NSID 0 wraps past the list
+			return
+		}
 		switch op := e.Opcode(); op {
 		case OpRead, OpWrite, OpCompare:
-			cmd.DataLen = e.Blocks() * c.spec.LBASize
+			cmd.DataLen = e.Blocks() * c.ns[nsid-1].LBASize
 			if op == OpWrite {
 				cmd.Hint = c.spec.HintCarrier.Decode(e)
 			}
 		case OpDatasetManagement:
 			cmd.DataLen = (int(e.DW(10)&0xFF) + 1) * 16 // NR is 0's based; 16 B per range
+		case OpZoneAppend:
+			cmd.DataLen = e.Blocks() * c.ns[nsid-1].LBASize
+		case OpIOMgmtReceive:
+			cmd.DataLen = (int(e.DW(11)) + 1) * 4 // NUMD, 0's based dwords
+		case OpIOMgmtSend:
+			cmd.DataLen = (int(e.DW(10)>>16) + 1) * 2 // MOS: placement identifiers, 0's based
+		case OpZoneMgmtReceive:
+			cmd.DataLen = (int(e.DW(12)) + 1) * 4 // NUMD, 0's based dwords
 		}
 		if cmd.DataLen > c.spec.MaxTransfer {
 			c.fail(now, cmd, StatusInvalidField)

@@ -71,5 +71,8 @@ func (c *Controller) write(now sim.Time, q *complQueue, cmd *Command) {
 // cqeArrive puts the CQE's bytes into the host's CQ ring and frees the command's slot.
 func (c *Controller) cqeArrive(now sim.Time, cmd *Command) {
 	c.mem.WriteCQE(cmd.cqAddr, &cmd.cqe)
+	if c.qstats {
+		c.countQueue(now, cmd)
+	}
 	c.releaseSlot(now, cmd)
 }

@@ -81,6 +81,7 @@ type Controller struct {
 	tracer CommandTracer
 
 	regs    registers
+	ns      []Namespace // NSID i+1 at index i (Spec.NamespaceList)
 	sqs     []*subQueue // by qid; nil if absent
 	cqs     []*complQueue
 	nsqa    int // I/O queues granted by Number of Queues
@@ -96,6 +97,7 @@ type Controller struct {
 	fetches   []fetch
 	freeFetch []*fetch
 	arbQueued bool // an evArbitrate event is scheduled
+	qstats    bool // keep QueueStats (EnableQueueStats)
 
 	dma dmaEngine // data reads: Spec.ReadTags requests outstanding at most (dma.go)
 }
@@ -122,7 +124,8 @@ func New(name string, spec Spec, eng *sim.Engine, link Link, mem *HostMemory) *C
 	if err := spec.Validate(); err != nil {
 		panic(fmt.Sprintf("nvmectrl %s: invalid spec: %v", name, err))
 	}
-	c := &Controller{name: name, spec: spec, clk: sim.NewClock(spec.Clock), eng: eng, link: link, mem: mem}
+	c := &Controller{name: name, spec: spec, clk: sim.NewClock(spec.Clock), eng: eng, link: link, mem: mem,
+		ns: spec.NamespaceList()}
 	c.slots = make([]Command, spec.MaxCommands)
 	for i := len(c.slots) - 1; i >= 0; i-- {
 		c.slots[i].Slot = i

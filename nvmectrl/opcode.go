@@ -16,6 +16,17 @@ const (
 	OpCompare            Opcode = 0x05
 	OpWriteZeroes        Opcode = 0x08
 	OpDatasetManagement  Opcode = 0x09
+	// OpIOMgmtReceive and OpIOMgmtSend are I/O Management Receive and Send (NVM Command Set
+	// Specification 1.1; Linux nvme_cmd_io_mgmt_recv 12h, nvme_cmd_io_mgmt_send 1Dh): under
+	// Flexible Data Placement, Reclaim Unit Handle Status and Update.
+	OpIOMgmtReceive Opcode = 0x12
+	OpIOMgmtSend    Opcode = 0x1D
+	// OpZoneMgmtSend, OpZoneMgmtReceive and OpZoneAppend are the Zoned Namespace command
+	// set's I/O commands (ZNS Command Set Specification 1.1, "I/O Commands for the Zoned
+	// Namespace Command Set"; Linux nvme_cmd_zone_mgmt_send 79h, _recv 7Ah, _append 7Dh).
+	OpZoneMgmtSend    Opcode = 0x79
+	OpZoneMgmtReceive Opcode = 0x7A
+	OpZoneAppend      Opcode = 0x7D
 )
 
 // Admin command set opcodes (SPDK enum spdk_nvme_admin_opcode; Directive and Doorbell Buffer
@@ -78,6 +89,16 @@ func (o Opcode) String() string {
 		return "WriteZeroes"
 	case OpDatasetManagement:
 		return "DatasetManagement"
+	case OpIOMgmtReceive:
+		return "IOManagementReceive"
+	case OpIOMgmtSend:
+		return "IOManagementSend"
+	case OpZoneMgmtSend:
+		return "ZoneManagementSend"
+	case OpZoneMgmtReceive:
+		return "ZoneManagementReceive"
+	case OpZoneAppend:
+		return "ZoneAppend"
 	}
 	return fmt.Sprintf("opcode %02Xh", uint8(o))
 }

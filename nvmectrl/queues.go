@@ -51,7 +51,8 @@ type subQueue struct {
 	head   uint32     // entries consumed: their SQEs have arrived (SQHD)
 	dbTime []sim.Time // when each entry's doorbell arrived
 	state  uint8
-	busy   int // commands between fetch issue and CQE arrival
+	busy   int         // commands between fetch issue and CQE arrival
+	stats  *QueueStats // kept when Controller.EnableQueueStats was called (queuestats.go)
 }
 
 // pending returns how many entries the host has submitted and the controller has not yet

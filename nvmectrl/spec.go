@@ -64,6 +64,11 @@ type Spec struct {
 	HintCarrier HintCarrier `yaml:"hint_carrier"`
 	// StatusCarrier is where CQEs carry the buffer level given to Complete.
 	StatusCarrier StatusCarrier `yaml:"status_carrier"`
+	// Namespaces lists the controller's namespaces, NSID 1, 2, … in order (namespace.go).
+	// Empty: one namespace of the whole capacity with LBASize blocks.
+	Namespaces []Namespace `yaml:"namespaces,omitempty"`
+	// FDP configures Flexible Data Placement (fdp.go); off by default.
+	FDP FDP `yaml:"fdp,omitempty"`
 }
 
 // DefaultSpec returns a controller shaped like the Intel 750's front end as far as the facts
@@ -160,5 +165,7 @@ func (s Spec) Validate() error {
 	if s.StatusCarrier > StatusNone {
 		bad("status_carrier", s.StatusCarrier, "is not one of sqhd, dw1, none")
 	}
+	errs = append(errs, s.validateNamespaces()...)
+	errs = append(errs, s.validateFDP()...)
 	return errors.Join(errs...)
 }

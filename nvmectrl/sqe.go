@@ -57,6 +57,10 @@ func (e *SQE) CID() uint16 { return binary.LittleEndian.Uint16(e[2:]) }
 // SetCID sets CDW0 bits 31:16.
 func (e *SQE) SetCID(c uint16) { binary.LittleEndian.PutUint16(e[2:], c) }
 
+// BroadcastNSID is the NSID that addresses every namespace (FFFFFFFFh): a Flush with it
+// flushes them all (NVMe Base Specification 2.1, "Namespace Identifier").
+const BroadcastNSID = 0xFFFFFFFF
+
 // NSID returns the namespace identifier, DW1.
 func (e *SQE) NSID() uint32 { return e.DW(1) }
 

@@ -177,6 +177,9 @@ func (c Config) Validate() error {
 	if err := errors.Join(c.Firmware.ValidateGeometry(c.DieSpec(), f.Channels, dpc), c.Host.ValidateWith(c.NVMe)); err != nil {
 		return err
 	}
+	if err := c.Firmware.ValidateNamespaces(c.NVMe, c.DieSpec(), f.Channels, dpc); err != nil {
+		return err
+	}
 	if err := c.Firmware.ValidatePrecondition(c.DieSpec(), f.Channels, dpc, p.Fill, p.Overwrite); err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 // sweeps report about the SSD and the host, in the order they are shown. Each is declared
 // (name, unit, description, text row) beside the counter it reads; `fastdrain stats list`
 // prints this list and docs/outputs.md explains how to add one.
-var Statistics = sim.NewCatalogue(
+var Statistics = sim.NewCatalogue(append([]*sim.Stat{
 	buffer.StatCapacity, buffer.StatPeakOccupancy, buffer.StatReadHits, buffer.StatReadMisses,
 	firmware.StatForegroundEvictions, firmware.StatBackgroundEvictions, firmware.StatStalls, firmware.StatStallTime,
 	firmware.StatModeSwitches, firmware.StatFlashReads, firmware.StatUnwrittenReads,
@@ -32,8 +32,8 @@ var Statistics = sim.NewCatalogue(
 	ftl.StatLSBAfterSkip, ftl.StatFGBounded, firmware.StatForegroundSlowDies, firmware.StatForegroundFallbacks,
 	firmware.StatAboveHigh, firmware.StatBackgroundIdle, firmware.StatBackgroundBusy,
 	firmware.StatReadsBehindArray, firmware.StatReadsBehindBackground, firmware.StatReadSuspends,
-	StatHighSetTime, StatHighSetShare,
-	sim.StatEvents,
+	StatHighSetTime, StatHighSetShare},
+	append(append(firmware.NamespaceStatList(), firmware.FDPStatList()...), sim.StatEvents)...)...,
 )
 
 // Snapshot takes machine m's statistics (Statistics) once, at the end of the work: the
@@ -46,6 +46,8 @@ func Snapshot(m *platforms.Machine, wastedBefore int64) *sim.StatSnapshot {
 	fw.Buffer().PutStats(sn)
 	fw.PutStats(sn)
 	fw.FTL().PutStats(sn, wastedBefore)
+	fw.PutNamespaceStats(sn)
+	fw.PutFDPStats(sn)
 	if m.Config.Flash.Die.Faults.Enabled() { // fault rows only with a fault model
 		fw.PutFaultStats(sn)
 		m.Host.Cache.PutErrorStats(sn)

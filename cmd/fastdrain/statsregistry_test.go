@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/runner"
@@ -31,11 +32,16 @@ var cutSets = []string{"--set", "firmware.power_loss.enabled=true", "--set", "fi
 
 // expectedStats are the statistics a fastdrain-small run with a fault model reports: the
 // whole catalogue but page_slots_padded (one mapping unit a page: no slot is padded) and
-// pages_programmed_tsb (TLC dies: no QLC top page).
+// pages_programmed_tsb (TLC dies: no QLC top page), the per-namespace statistics (one
+// namespace: none) and the FDP ones (FDP off).
 func expectedStats() []string {
+	perNS := map[*sim.Stat]bool{}
+	for _, s := range append(firmware.NamespaceStatList(), firmware.FDPStatList()...) {
+		perNS[s] = true
+	}
 	var names []string
 	for _, s := range runner.Statistics.Stats() {
-		if s.Name != "page_slots_padded" && s.Name != "pages_programmed_tsb" {
+		if s.Name != "page_slots_padded" && s.Name != "pages_programmed_tsb" && !perNS[s] {
 			names = append(names, s.Name)
 		}
 	}

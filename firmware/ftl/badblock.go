@@ -170,7 +170,7 @@ func (f *FTL) Rewrite(old Unit) (Unit, int64, bool) {
 	if !ok {
 		return NoUnit, 0, false
 	}
-	p := f.allocateGC(f.g.Addr(PPN(old)).Die)
+	p := f.gcFor(lpn, f.g.Addr(PPN(old)).Die)
 	f.Stats.Rewrites++
 	f.bind(lpn, Unit(p))
 	return Unit(p), lpn, true

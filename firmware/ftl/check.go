@@ -135,6 +135,9 @@ func (f *FTL) Check() error {
 	if wasted != f.Stats.WastedNow {
 		bad("wasted pages %d, running count %d", wasted, f.Stats.WastedNow)
 	}
+	if f.place != nil {
+		f.place.check(bad)
+	}
 	if f.hyb != nil {
 		for _, e := range f.hyb.check() {
 			bad("%v", e)

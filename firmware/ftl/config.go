@@ -187,6 +187,10 @@ func (c Config) Validate(g Geometry) error {
 	return errors.Join(errs...)
 }
 
+// LogicalPages returns the logical pages (mapping units) an FTL of this configuration
+// exports over geometry g (FTL.LogicalPages once built).
+func (c Config) LogicalPages(g Geometry) int64 { return c.logicalPages(g) }
+
 // logicalPages returns the logical pages (mapping units) exported over geometry g.
 func (c Config) logicalPages(g Geometry) int64 {
 	return int64(float64(g.AllUnits()) * (1 - c.OverProvisioning))

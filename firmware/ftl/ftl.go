@@ -93,7 +93,9 @@ type FTL struct {
 	bad     int  // blocks in the bad-block table
 	spare   int  // each die's spare pool, in blocks (Config.SparePool)
 	// hyb is the hybrid mapping scheme (mapping.go), nil for page-level mapping.
-	hyb   hybrid
+	hyb hybrid
+	// place is Flexible Data Placement (placement.go), nil without it.
+	place *placement
 	Stats Stats
 }
 
@@ -248,7 +250,7 @@ func (f *FTL) WriteHost(lpn int64, die int, purpose Purpose) (PPN, error) {
 		return f.hyb.write(lpn, purpose)
 	}
 	f.bounded, f.skipped = false, false
-	p, err := f.alloc.Allocate(lpn, die, purpose)
+	p, err := f.allocate(lpn, die, purpose)
 	if err != nil {
 		return NoPage, err
 	}
@@ -273,7 +275,7 @@ func (f *FTL) WriteUnits(lpns []int64, die int, purpose Purpose) (PPN, error) {
 		panic(fmt.Sprintf("ftl: writing %d logical pages to a page of %d units", len(lpns), f.k))
 	}
 	f.bounded, f.skipped = false, false
-	p, err := f.alloc.Allocate(lpns[0], die, purpose)
+	p, err := f.allocate(lpns[0], die, purpose)
 	if err != nil {
 		return NoPage, err
 	}
@@ -349,7 +351,7 @@ func (f *FTL) Relocate(old Unit) (Unit, int64) {
 		p := f.relocate(f.one[:])
 		return Unit(p) << f.shift, lpn
 	}
-	p := f.allocateGC(f.g.Addr(PPN(old)).Die)
+	p := f.gcFor(lpn, f.g.Addr(PPN(old)).Die)
 	f.Stats.GCWrites++
 	f.bind(lpn, Unit(p))
 	return Unit(p), lpn
@@ -507,6 +509,9 @@ func (f *FTL) Erase(b BlockID) {
 	ps.free[i] = b
 	ps.freeN++
 	f.alloc.Erased(b)
+	if f.place != nil {
+		f.place.erased(b)
+	}
 }
 
 // MappingBytes returns the memory held by the map and reverse map: 4 bytes per logical

@@ -58,7 +58,8 @@ func (f *FTL) precondition(fill, overwrite float64, random bool, seed uint64, fa
 	over := newPermutation(n, seed^0x9E3779B97F4A7C15)
 	// The closed form places blocks by index: with bad blocks in the table (factory bad), the
 	// writes go through the allocator, which skips them. It places one unit a page.
-	if pc, ok := f.alloc.(Preconditioner); ok && fast && f.bad == 0 && f.k == 1 {
+	// With placement (FDP) the writes go through it too, as handle 0's.
+	if pc, ok := f.alloc.(Preconditioner); ok && fast && f.bad == 0 && f.k == 1 && f.place == nil {
 		if pre, ok := f.planPrecondition(pc.PreconditionLayout(), n, m, random, order, over); ok {
 			f.fastPrecondition(pc, pre, preconditionWorkers())
 			f.pre = pre
@@ -114,6 +115,11 @@ func (f *FTL) precondition(fill, overwrite float64, random bool, seed uint64, fa
 		return fmt.Errorf("precondition: %w", err)
 	}
 	f.Stats = Stats{WastedNow: f.Stats.WastedNow, FactoryBad: f.Stats.FactoryBad}
+	if f.place != nil {
+		for h := range f.place.stats {
+			f.place.stats[h] = HandleStats{ReclaimUnits: f.place.stats[h].ReclaimUnits}
+		}
+	}
 	return nil
 }
 

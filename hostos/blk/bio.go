@@ -48,10 +48,14 @@ type Bio struct {
 	// Background is REQ_BACKGROUND: a write of background or periodic (kupdate) writeback,
 	// which wbt limits to its background depth.
 	Background bool
-	Hint       Hint        // FastDrain victimization hint
-	Issued     sim.Time    // set by Submit
-	Done       sim.Handler // receives an engine event when the bio completes; ev.Data is the *Bio
-	Wake       *sim.Signal // if set, notified at completion instead of a Done event (a waiting process)
+	Hint       Hint // FastDrain victimization hint
+	// WriteStream is the write's stream (bi_write_stream, Linux 6.16: io_uring's per-I/O
+	// sqe->write_stream on a direct write), 1 … the device's write streams, 0 none. The
+	// NVMe driver turns stream s into the namespace's s-th FDP placement identifier.
+	WriteStream uint8
+	Issued      sim.Time    // set by Submit
+	Done        sim.Handler // receives an engine event when the bio completes; ev.Data is the *Bio
+	Wake        *sim.Signal // if set, notified at completion instead of a Done event (a waiting process)
 	// Admitted, if set, is notified when writeback throttling lets the bio go after it had
 	// to wait (Held was true): a submitter that would sleep in wbt_wait waits on it.
 	Admitted *sim.Signal

@@ -16,6 +16,8 @@ type dispatched struct {
 	At     sim.Time
 	Tag    int
 	Hint   Hint
+	// WriteStream is the request's write stream.
+	WriteStream uint8
 }
 
 // fakeDev is a Driver that completes each request after latency(rq), optionally holding
@@ -41,7 +43,7 @@ func (d *fakeDev) QueueRequest(now sim.Time, rq *Request) bool {
 	d.busy++
 	d.maxBusy = max(d.maxBusy, d.busy)
 	if d.record {
-		d.log = append(d.log, dispatched{rq.Op, rq.Offset, rq.Size, len(rq.Bios), now, rq.Tag, rq.Hint})
+		d.log = append(d.log, dispatched{rq.Op, rq.Offset, rq.Size, len(rq.Bios), now, rq.Tag, rq.Hint, rq.WriteStream})
 	}
 	d.eng.Schedule(now+d.latency(now, rq), d, rq, 0)
 	return true

@@ -1,6 +1,7 @@
 package blk
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -188,4 +189,32 @@ func TestBadBioPanics(t *testing.T) {
 	b := &Bio{Op: OpRead, Size: 4096}
 	q.Submit(b)
 	require.Panics(t, func() { q.Submit(b) }, "resubmitted before completion")
+}
+
+// TestWriteStreamsDoNotMerge: bios of different write streams never share a request
+// (Linux 6.16's blk_rq_merge_ok and attempt_merge compare write_stream). Submitted at time
+// 0: [0, 4k) stream 1, [8k, 12k) stream 2, [4k, 8k) stream 1 (back-merges into the first;
+// the grown request then touches the second, of another stream, and stays apart),
+// [12k, 16k) stream 2 (back-merges into the second), [20k, 24k) stream 3, and [16k, 20k)
+// stream 4, which neither back-merges behind stream 2 nor front-merges before stream 3.
+// Four requests go out: [0, 8k) 1, [8k, 16k) 2, [16k, 20k) 4, [20k, 24k) 3.
+func TestWriteStreamsDoNotMerge(t *testing.T) {
+	eng, q, dev := newTestQueue(t, DefaultSpec(), fixed(sim.Microsecond))
+	for _, b := range []struct {
+		off    int64
+		stream uint8
+	}{{0, 1}, {8, 2}, {4, 1}, {12, 2}, {20, 3}, {16, 4}} {
+		q.Submit(&Bio{Op: OpWrite, Offset: b.off * kib, Size: 4 * kib, WriteStream: b.stream})
+	}
+	eng.Run()
+	type got struct {
+		off, size int64
+		stream    uint8
+	}
+	var gs []got
+	for _, d := range dev.log {
+		gs = append(gs, got{d.Offset / kib, d.Size / kib, d.WriteStream})
+	}
+	slices.SortFunc(gs, func(a, b got) int { return int(a.off - b.off) })
+	require.Equal(t, []got{{0, 8, 1}, {8, 8, 2}, {16, 4, 4}, {20, 4, 3}}, gs)
 }

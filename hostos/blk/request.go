@@ -22,6 +22,9 @@ type Request struct {
 	// and Pages the largest count among them, which is the count of the earliest bio of the
 	// pass and so includes every page this request carries.
 	Hint Hint
+	// WriteStream is the bios' write stream (rq->write_stream); requests of different
+	// streams never merge (blk_rq_merge_ok, attempt_merge).
+	WriteStream uint8
 	// Tag is the driver tag, 0..QueueDepth−1, set at dispatch; −1 before.
 	Tag int
 	// Alloc is when the request was allocated, Insert when it entered the scheduler,

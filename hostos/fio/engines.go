@@ -145,6 +145,9 @@ func (j Job) queued() bool {
 	return ok && eng.kind == engineAsync && j.Direct
 }
 
+// notePlacement is how fio's Flexible Data Placement options map (placement.go).
+const notePlacement = "fio's io_uring_cmd FDP option, taken on ioengine=io_uring with direct=1 on the namespace: each write carries a Linux 6.16 write stream, which the NVMe driver sends as the namespace's placement identifier of that index"
+
 // engineOptions are the options of specific engines (fio HOWTO, "I/O engine specific
 // parameters"). With a mapped engine they are read where they matter and refused where
 // they would change what the model cannot do.
@@ -165,11 +168,10 @@ var engineOptions = []option{
 	{name: "nowait", bool: true, kind: optRefusedUnless, note: "RWF_NOWAIT (fail instead of block) is not modelled", defaults: []string{"0", "false"}},
 	{name: "uncached", kind: optRefused, note: "RWF_DONTCACHE buffered I/O is not modelled by the page cache"},
 	{name: "cmd_type", kind: optEngine, engines: []string{"io_uring_cmd"}},
-	{name: "fdp", bool: true, kind: optEngine, engines: []string{"io_uring_cmd", "xnvme"}},
-	{name: "fdp_pli", kind: optEngine, engines: []string{"io_uring_cmd", "xnvme"}},
-	{name: "fdp_pli_select", kind: optEngine, engines: []string{"io_uring_cmd", "xnvme"}},
-	{name: "dataplacement", kind: optEngine, engines: []string{"io_uring_cmd", "xnvme"}},
-	{name: "plids", kind: optEngine, engines: []string{"io_uring_cmd", "xnvme"}},
+	{name: "fdp", bool: true, set: setFDP, note: notePlacement},
+	{name: "fdp_pli", aliases: []string{"plids"}, set: setFDPPLI, note: notePlacement},
+	{name: "fdp_pli_select", set: setFDPSelect, note: notePlacement + "; roundrobin (the default) or random; scheme is refused"},
+	{name: "dataplacement", set: setDataPlacement, note: notePlacement + "; none or fdp; streams is refused"},
 	{name: "md_per_io_size", kind: optEngine, engines: []string{"io_uring_cmd", "xnvme"}},
 	{name: "pi_act", kind: optEngine, engines: []string{"io_uring_cmd", "xnvme"}},
 	{name: "pi_chk", kind: optEngine, engines: []string{"io_uring_cmd", "xnvme"}},

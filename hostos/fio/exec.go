@@ -223,6 +223,7 @@ type copyRun struct {
 	failed    bool // an I/O error stopped the copy
 	log       *ioLog
 	fileNames []string
+	place     *placer // fdp=1: the write streams of its writes (placement.go)
 }
 
 // written is a block a job wrote: where, and the data versions it carried.
@@ -551,6 +552,8 @@ func (r *Execution) issue(q *sim.Proc, c *copyRun, io IO, rampEnd sim.Time) bool
 		if bad != "" {
 			r.verifyFailed(c, bad)
 		}
+	case io.Op == uflip.OpWrite && c.place != nil:
+		lat, err = t.(StreamTarget).DoStream(q, io.Op, off, io.Size, nil, c.place.stream())
 	default:
 		lat, err = t.Do(q, io.Op, off, io.Size)
 	}

@@ -84,6 +84,13 @@ func (r *Execution) open(q *sim.Proc, c *copyRun) ([]span, error) {
 	if r.oneDevice {
 		t, capacity, _ := r.m.Open(q, TargetSpec{})
 		c.targets = []Target{t}
+		if j.FDP {
+			pl, err := newPlacer(j, c.k, t, "device")
+			if err != nil {
+				return nil, err
+			}
+			c.place = pl
+		}
 		s, err := deviceRegion(j, capacity, c.k, align)
 		return []span{s}, err
 	}
@@ -101,8 +108,17 @@ func (r *Execution) open(q *sim.Proc, c *copyRun) ([]span, error) {
 			if err != nil {
 				return nil, err
 			}
-			if bs := r.m.BlockSize(); j.MinBS()%bs != 0 || j.Align()%bs != 0 {
+			bs := r.m.BlockSize()
+			if b, ok := t.(interface{ BlockSize() int64 }); ok {
+				bs = b.BlockSize() // the namespace's own LBA size
+			}
+			if j.MinBS()%bs != 0 || j.Align()%bs != 0 {
 				return nil, fmt.Errorf("%s: direct I/O of %d bytes (alignment %d) on a namespace of %d-byte logical blocks: Linux fails it with EINVAL (block/fops.c); a namespace of smaller blocks is --set nvme.lba_size=512", name, j.MinBS(), j.Align(), bs)
+			}
+			if j.FDP && c.place == nil {
+				if c.place, err = newPlacer(j, c.k, t, name); err != nil {
+					return nil, err
+				}
 			}
 			s, err := deviceRegion(j, capacity, c.k, align)
 			if err != nil {
@@ -111,6 +127,9 @@ func (r *Execution) open(q *sim.Proc, c *copyRun) ([]span, error) {
 			c.targets = append(c.targets, t)
 			spans = append(spans, s)
 			continue
+		}
+		if j.FDP {
+			return nil, refuse("%s: fdp=1 on a regular file: write streams are modelled on the namespace only (filename=/dev/nvme0n1)", name)
 		}
 		if j.RW.Trims() {
 			return nil, refuse("%s: trim on a regular file (hole punching) is not modelled by the simulated file system; trim the namespace (filename=/dev/nvme0n1)", name)

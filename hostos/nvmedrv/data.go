@@ -113,21 +113,21 @@ const maxRangeBlocks = 1<<32 - 1
 // one range per bio (the part of it inside the request) as nvme_setup_discard does, 16 B
 // each: context attributes 0, length in logical blocks, starting LBA. It returns the
 // number of ranges.
-func (d *Driver) putRanges(rq *blk.Request, buf uint64) int {
+func (d *Driver) putRanges(rq *blk.Request, buf uint64, lba int64) int {
 	n := 0
 	if len(rq.Bios) == 0 {
-		return d.putRange(buf, n, rq.Offset, rq.Size)
+		return d.putRange(buf, n, rq.Offset, rq.Size, lba)
 	}
 	for _, b := range rq.Bios {
 		lo, hi := max(b.Offset, rq.Offset), min(b.End(), rq.End())
-		n = d.putRange(buf, n, lo, hi-lo)
+		n = d.putRange(buf, n, lo, hi-lo, lba)
 	}
 	return n
 }
 
-// putRange appends the ranges of [off, off+size) after n ranges and returns the new count.
-func (d *Driver) putRange(buf uint64, n int, off, size int64) int {
-	lba := int64(d.cspec.LBASize)
+// putRange appends the ranges of [off, off+size) in logical blocks of lba bytes after n
+// ranges and returns the new count.
+func (d *Driver) putRange(buf uint64, n int, off, size, lba int64) int {
 	slba, blocks := off/lba, size/lba
 	for blocks > 0 {
 		if n == dsmRanges || (n+1)*16 > d.maxXfer {

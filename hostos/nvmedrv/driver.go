@@ -12,9 +12,6 @@ import (
 // it disabled (Linux NVME_AQ_DEPTH).
 const AdminDepth = 32
 
-// nsid is the namespace every I/O command addresses: the simulated SSD has one.
-const nsid = 1
-
 // Upper is the block layer as the driver calls it back; *blk.Queue implements it.
 // Complete ends a request the driver took with QueueRequest; Restart tells the block
 // layer that a request QueueRequest refused may now be retried.
@@ -39,9 +36,10 @@ type Stats struct {
 }
 
 // slot is one command identifier of a queue pair: its DMA buffer, the PRP list pages that
-// map it, and the request it carries while in flight.
+// map it, and the request it carries while in flight with its namespace.
 type slot struct {
 	rq    *blk.Request
+	ns    *Namespace
 	buf   uint64   // page-aligned DMA buffer of maxXfer bytes
 	lists []uint64 // PRP list pages for the buffer
 }
@@ -88,13 +86,12 @@ type Driver struct {
 	mem     *nvmectrl.HostMemory
 	cores   []*sim.Core
 	irqs    []*sim.Core // each core's interrupt context (Spec.IRQPreempts), by core index
-	upper   Upper
 	queues  []*queue
-	vectors []*vector // by MSI-X vector number; nil where none
+	vectors []*vector    // by MSI-X vector number; nil where none
+	nss     []*Namespace // NSID i+1 at index i (namespace.go)
 
-	maxXfer int // bytes per command: min(Spec.MaxTransfer, controller MDTS)
-	rr      int // next queue for round robin
-	refused bool
+	maxXfer int  // bytes per command: min(Spec.MaxTransfer, controller MDTS)
+	refused bool // some namespace's request was refused (Namespace.refused says which)
 	vwc     bool // Identify Controller VWC bit 0: the controller has a volatile write cache
 
 	rangeBuf [16]byte
@@ -121,18 +118,15 @@ func New(name string, spec Spec, eng *sim.Engine, ctrl *nvmectrl.Controller, cor
 	if nq == 0 {
 		nq = len(cores)
 	}
-	if nq > cs.MaxIOQueues || nq >= cs.Vectors {
+	if all := spec.QueuePairs(len(cores)); all > cs.MaxIOQueues || all >= cs.Vectors {
 		return nil, fmt.Errorf("nvmedrv %s: %d queue pairs need %d I/O queues and %d vectors; the controller has %d and %d",
-			name, nq, nq, nq+1, cs.MaxIOQueues, cs.Vectors)
+			name, all, all, all+1, cs.MaxIOQueues, cs.Vectors)
 	}
 	d := &Driver{name: name, spec: spec, eng: eng, ctrl: ctrl, cspec: cs, mem: ctrl.Memory(), cores: cores,
-		maxXfer: min(int(spec.MaxTransfer), cs.MaxTransfer)}
-	if d.maxXfer/cs.LBASize > 1<<16 {
-		d.maxXfer = cs.LBASize << 16 // NLB is 16 bits
-	}
+		maxXfer: MaxTransferOn(spec, cs)}
 	if ctrl.ReadReg(nvmectrl.RegCSTS)&nvmectrl.CSTSReady == 0 {
 		asq, acq := d.mem.Alloc(AdminDepth*nvmectrl.SQESize), d.mem.Alloc(AdminDepth*nvmectrl.CQESize)
-		if err := ctrl.Enable(asq, acq, AdminDepth, nvmectrl.ArbRoundRobin); err != nil {
+		if err := ctrl.Enable(asq, acq, AdminDepth, spec.Arbitration); err != nil {
 			return nil, fmt.Errorf("nvmedrv %s: %w", name, err)
 		}
 	}
@@ -140,37 +134,82 @@ func New(name string, spec Spec, eng *sim.Engine, ctrl *nvmectrl.Controller, cor
 	// nvme_set_queue_limits gives the block queue a write cache and FUA only if bit 0 is set.
 	id := ctrl.IdentifyController()
 	d.vwc = id[nvmectrl.IdentifyVWC]&nvmectrl.VWCPresent != 0
+	if err := d.probeNamespaces(id); err != nil {
+		return nil, err
+	}
 	// q_depth = min(CAP.MQES + 1, io_queue_depth) (FACTS.md §1.4).
 	depth := min(int(ctrl.ReadReg(nvmectrl.RegCAP)&0xFFFF)+1, spec.QueueDepth)
-	d.vectors = make([]*vector, nq+1)
-	for i := range nq {
-		core := cores[i%len(cores)]
-		if spec.IRQPreempts {
-			if len(d.irqs) < len(cores) {
-				d.irqs = append(d.irqs, sim.NewCore(core.Name()+".irq", core.Clock))
-			}
-			core = d.irqs[i%len(cores)]
-		}
-		if err := d.addQueue(uint16(i+1), depth, core); err != nil {
-			return nil, err
-		}
+	d.vectors = make([]*vector, spec.QueuePairs(len(cores))+1)
+	if err := d.setupQueues(nq, depth); err != nil {
+		return nil, err
+	}
+	if len(d.nss) > 1 || len(spec.Tenants) > 0 {
+		ctrl.EnableQueueStats() // queues of different tenants: keep their latencies apart
 	}
 	ctrl.SetHost(d)
 	return d, nil
 }
 
-// addQueue creates I/O queue pair qid of depth entries, its vector and its command slots.
-func (d *Driver) addQueue(qid uint16, depth int, core *sim.Core) error {
+// setupQueues creates the queue sets (tenants.go): the nq shared queue pairs, then the
+// write set, then each tenant's, and gives every namespace its queue pairs.
+func (d *Driver) setupQueues(nq, depth int) error {
+	shared, qid, next, err := d.queueSet(nq, nvmectrl.PrioMedium, 1, 0, depth)
+	if err != nil {
+		return err
+	}
+	var writes []*queue
+	if d.spec.WriteQueues > 0 {
+		if writes, qid, next, err = d.queueSet(d.spec.WriteQueues, nvmectrl.PrioMedium, qid, next, depth); err != nil {
+			return err
+		}
+	}
+	for _, ns := range d.nss { // every namespace shares the queue pairs (one tag set)
+		ns.qs = shared
+		if writes != nil { // reads on the read queues, the rest on the default (write) ones
+			ns.qs, ns.rqs = writes, shared
+		}
+	}
+	for i, t := range d.spec.Tenants {
+		ns := d.Namespace(t.Namespace)
+		if ns == nil {
+			return fmt.Errorf("nvmedrv %s: tenants[%d].namespace: the controller has no namespace %d", d.name, i, t.Namespace)
+		}
+		var qs []*queue
+		if qs, qid, next, err = d.queueSet(t.Queues, t.Priority.nvme(), qid, next, depth); err != nil {
+			return err
+		}
+		ns.qs, ns.rqs = qs, nil
+	}
+	return nil
+}
+
+// MaxTransferOn returns the driver's largest transfer on a controller of cs: Spec.MaxTransfer
+// capped by the controller's MDTS, and by the 16-bit NLB of the smallest logical block any
+// namespace has.
+func MaxTransferOn(s Spec, cs nvmectrl.Spec) int {
+	m := min(int(s.MaxTransfer), cs.MaxTransfer)
+	for _, ns := range cs.NamespaceList() {
+		if ns.LBASize > 0 && m/ns.LBASize > 1<<16 {
+			m = ns.LBASize << 16 // NLB is 16 bits
+		}
+	}
+	return m
+}
+
+// addQueue creates I/O queue pair qid of depth entries with SQ priority class prio, its
+// vector and its command slots.
+func (d *Driver) addQueue(qid uint16, depth int, core *sim.Core, prio nvmectrl.Priority) (*queue, error) {
 	q := &queue{id: qid, depth: depth, phase: 1}
 	q.sqBase = d.mem.Alloc(depth * nvmectrl.SQESize)
 	q.cqBase = d.mem.Alloc(depth * nvmectrl.CQESize)
 	if st := d.ctrl.CreateCQ(nvmectrl.CQConfig{ID: qid, Base: q.cqBase, Entries: depth, IEN: true, Vector: qid}); !st.OK() {
-		return fmt.Errorf("nvmedrv %s: create I/O CQ %d: %v", d.name, qid, st)
+		return nil, fmt.Errorf("nvmedrv %s: create I/O CQ %d: %v", d.name, qid, st)
 	}
-	// QPRIO medium, as Linux does for every SQ (NVME_QUIRK_MEDIUM_PRIO_SQ, FACTS.md §1.6).
+	// QPRIO medium, as Linux does for every SQ (NVME_QUIRK_MEDIUM_PRIO_SQ, FACTS.md §1.6),
+	// unless a tenant's queue pairs ask for another class.
 	if st := d.ctrl.CreateSQ(nvmectrl.SQConfig{ID: qid, Base: q.sqBase, Entries: depth, CQID: qid,
-		Priority: nvmectrl.PrioMedium}); !st.OK() {
-		return fmt.Errorf("nvmedrv %s: create I/O SQ %d: %v", d.name, qid, st)
+		Priority: prio}); !st.OK() {
+		return nil, fmt.Errorf("nvmedrv %s: create I/O SQ %d: %v", d.name, qid, st)
 	}
 	// Tag depth q_depth − 1: the SQ can never overrun without reading SQHD (FACTS.md §1.4).
 	n := depth - 1
@@ -192,7 +231,7 @@ func (d *Driver) addQueue(qid uint16, depth int, core *sim.Core) error {
 	q.vec = v
 	d.vectors[qid] = v
 	d.queues = append(d.queues, q)
-	return nil
+	return q, nil
 }
 
 // VolatileWriteCache reports whether the controller has a volatile write cache (Identify
@@ -203,8 +242,8 @@ func (d *Driver) VolatileWriteCache() bool { return d.vwc }
 // IRQCores returns the cores' interrupt contexts (Spec.IRQPreempts), nil when off.
 func (d *Driver) IRQCores() []*sim.Core { return d.irqs }
 
-// SetUpper attaches the block layer queue the driver completes requests to.
-func (d *Driver) SetUpper(u Upper) { d.upper = u }
+// SetUpper attaches the block layer queue the driver completes namespace 1's requests to.
+func (d *Driver) SetUpper(u Upper) { d.nss[0].upper = u }
 
 // Name returns the driver's name.
 func (d *Driver) Name() string { return d.name }
@@ -226,9 +265,9 @@ func (d *Driver) QueueEntries() int { return d.queues[0].depth }
 // MaxTransfer, the controller's MDTS). The block layer must not build larger requests.
 func (d *Driver) MaxTransfer() int { return d.maxXfer }
 
-// LogicalBlockSize returns the namespace's LBA size in bytes; request offsets and sizes
-// must be multiples of it.
-func (d *Driver) LogicalBlockSize() int { return d.cspec.LBASize }
+// LogicalBlockSize returns namespace 1's LBA size in bytes; request offsets and sizes must
+// be multiples of it.
+func (d *Driver) LogicalBlockSize() int { return int(d.nss[0].lba) }
 
 // Inflight returns the commands outstanding on all queue pairs.
 func (d *Driver) Inflight() int {

@@ -100,10 +100,15 @@ func (v *vector) processCQs(now sim.Time) {
 	if v.found == 0 {
 		d.Stats.Spurious++
 	}
-	if d.refused && d.upper != nil {
+	if d.refused {
 		d.refused = false
-		d.Stats.Restarts++
-		d.upper.Restart(now)
+		for _, ns := range d.nss {
+			if ns.refused && ns.upper != nil {
+				ns.refused = false
+				d.Stats.Restarts++
+				ns.upper.Restart(now)
+			}
+		}
 	}
 	if v.pending {
 		v.enter(now)
@@ -121,8 +126,8 @@ func (d *Driver) handleCQE(now sim.Time, q *queue, e *nvmectrl.CQE) {
 		d.bug("CQ %d: completion for command identifier %d, which is not in flight", q.id, cid)
 	}
 	s := &q.slots[cid]
-	rq := s.rq
-	s.rq = nil
+	rq, ns := s.rq, s.ns
+	s.rq, s.ns = nil, nil
 	q.free = append(q.free, cid)
 	d.Stats.Completions++
 	var err error
@@ -138,8 +143,8 @@ func (d *Driver) handleCQE(now sim.Time, q *queue, e *nvmectrl.CQE) {
 			d.OnLevel(now, l)
 		}
 	}
-	if d.upper != nil {
-		d.upper.Complete(now, rq, err)
+	if ns.upper != nil {
+		ns.upper.Complete(now, rq, err)
 	}
 }
 

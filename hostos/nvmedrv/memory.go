@@ -7,7 +7,7 @@ import (
 )
 
 // MemoryBytes returns the heap New takes for spec on a controller of cs with cores host
-// cores, as New sizes it: per I/O queue pair (spec.Queues, or one per core), its command
+// cores, as New sizes it: per I/O queue pair (Spec.QueuePairs), its command
 // slots (q_depth − 1, each with a free-list entry and its PRP list addresses) and, in the
 // controller's host memory, one 8-byte page-table entry per 4 KiB of address space given
 // out: the rings, each slot's DMA buffer of the largest transfer and its PRP list pages.
@@ -15,17 +15,11 @@ import (
 // a page of the buffers a run has used; that is not counted here (it depends on the
 // workload's concurrency and request sizes). Settings New refuses give 0.
 func (s Spec) MemoryBytes(cs nvmectrl.Spec, cores int) int64 {
-	nq := s.Queues
-	if nq == 0 {
-		nq = cores
-	}
+	nq := s.QueuePairs(cores)
 	if nq < 1 || nq > cs.MaxIOQueues || nq >= cs.Vectors {
 		return 0
 	}
-	maxXfer := min(int(s.MaxTransfer), cs.MaxTransfer)
-	if cs.LBASize > 0 && maxXfer/cs.LBASize > 1<<16 {
-		maxXfer = cs.LBASize << 16
-	}
+	maxXfer := MaxTransferOn(s, cs)
 	depth := min(cs.MaxQueueEntries, s.QueueDepth)
 	pagesOf := func(b int) int64 { return int64((b + nvmectrl.PageSize - 1) / nvmectrl.PageSize) }
 	lp := nvmectrl.PRPListPages(0, maxXfer)

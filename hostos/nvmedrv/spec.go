@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -45,6 +46,17 @@ type Spec struct {
 	// Hint makes writeback-originated writes (blk.Request.Hint.Victim) carry FastDrain's
 	// victimization hint in the controller's hint carrier. Off, no SQE carries it.
 	Hint bool `yaml:"hint"`
+	// Arbitration is the arbitration mechanism the driver selects in CC.AMS when it enables
+	// the controller: rr (round robin, Linux's only choice, the default) or wrr (weighted
+	// round robin with urgent priority class, which the controller must offer: nvme.wrr).
+	Arbitration nvmectrl.Arbitration `yaml:"arbitration,omitempty"`
+	// WriteQueues is the nvme module's write_queues: that many queue pairs for writes (and
+	// flushes and discards) beside the shared set, which then takes the reads only
+	// (tenants.go). 0, the default, shares one set for everything.
+	WriteQueues int `yaml:"write_queues,omitempty"`
+	// Tenants gives namespaces queue pairs of their own, with a priority class each
+	// (tenants.go).
+	Tenants []Tenant `yaml:"tenants,omitempty"`
 }
 
 // DefaultSpec returns the driver as Linux sets it up: one queue pair per core (used round
@@ -91,6 +103,7 @@ func (s Spec) Validate() error {
 			bad(c.name, c.v, "is negative")
 		}
 	}
+	errs = append(errs, s.validateQueues()...)
 	return errors.Join(errs...)
 }
 

@@ -22,17 +22,25 @@ const evDoorbell = 1
 // driver then calls Upper.Restart after it completes some. A request the driver cannot
 // express (misaligned, larger than MaxTransfer, an unknown operation) is a model bug and
 // panics.
+//
+// QueueRequest is namespace 1's: each namespace's block queue calls its own
+// (Namespace.QueueRequest).
 func (d *Driver) QueueRequest(now sim.Time, rq *blk.Request) bool {
-	q := d.pick(rq)
+	return d.queueRequest(now, d.nss[0], rq)
+}
+
+// queueRequest is QueueRequest for namespace ns.
+func (d *Driver) queueRequest(now sim.Time, ns *Namespace, rq *blk.Request) bool {
+	q := ns.pick(rq)
 	if q == nil {
-		d.refused = true
+		d.refused, ns.refused = true, true
 		d.Stats.Refused++
 		return false
 	}
 	cid := q.free[len(q.free)-1]
 	q.free = q.free[:len(q.free)-1]
 	s := &q.slots[cid]
-	s.rq = rq
+	s.rq, s.ns = rq, ns
 	d.build(&q.sqe, cid, s, rq)
 	// nvme_sq_copy_cmd: the SQE goes to sq_cmds + (sq_tail << 6), and sq_tail wraps at
 	// q_depth (FACTS.md §1.8).
@@ -95,23 +103,28 @@ func (d *Driver) cpuAfter(q *queue, t sim.Time, n int64) sim.Time {
 	return q.vec.core.Clock.After(t, n)
 }
 
-// pick returns the queue pair for rq with a free command identifier, or nil.
-func (d *Driver) pick(rq *blk.Request) *queue {
-	n := len(d.queues)
-	if d.spec.QueueMap == MapTag {
+// pick returns the queue pair of the namespace for rq with a free command identifier, or
+// nil.
+func (ns *Namespace) pick(rq *blk.Request) *queue {
+	qs, rr := ns.qs, &ns.rr
+	if ns.rqs != nil && rq.Op == blk.OpRead { // HCTX_TYPE_READ
+		qs, rr = ns.rqs, &ns.rrr
+	}
+	n := len(qs)
+	if ns.d.spec.QueueMap == MapTag {
 		if rq.Tag < 0 {
-			d.bug("tag mapping needs a request tag, got %d", rq.Tag)
+			ns.d.bug("tag mapping needs a request tag, got %d", rq.Tag)
 		}
-		q := d.queues[rq.Tag%n]
+		q := qs[rq.Tag%n]
 		if len(q.free) == 0 {
 			return nil
 		}
 		return q
 	}
 	for i := range n {
-		k := (d.rr + i) % n
-		if q := d.queues[k]; len(q.free) > 0 {
-			d.rr = (k + 1) % n
+		k := (*rr + i) % n
+		if q := qs[k]; len(q.free) > 0 {
+			*rr = (k + 1) % n
 			return q
 		}
 	}
@@ -123,7 +136,8 @@ func (d *Driver) pick(rq *blk.Request) *queue {
 // command, so CDW2, CDW3 and CDW13's DSM byte stay 0 unless a hint carrier sets them.
 func (d *Driver) build(e *nvmectrl.SQE, cid uint16, s *slot, rq *blk.Request) {
 	*e = nvmectrl.SQE{}
-	lba := int64(d.cspec.LBASize)
+	ns := s.ns
+	nsid, lba := ns.nsid, ns.lba
 	switch rq.Op {
 	case blk.OpRead, blk.OpWrite:
 		if rq.Size <= 0 || rq.Size > int64(d.maxXfer) || rq.Offset < 0 || rq.Offset%lba != 0 || rq.Size%lba != 0 {
@@ -146,6 +160,14 @@ func (d *Driver) build(e *nvmectrl.SQE, cid uint16, s *slot, rq *blk.Request) {
 			d.cspec.HintCarrier.Encode(e, nvmectrl.Hint{Victim: true, Pages: pages})
 			d.Stats.Hinted++
 		}
+		if rq.WriteStream != 0 && op == nvmectrl.OpWrite {
+			// nvme_setup_rw (Linux 6.16): a write of stream s carries DTYPE 2h (data
+			// placement) and the namespace's s-th placement identifier in DSPEC.
+			if int(rq.WriteStream) > len(ns.plids) {
+				d.bug("write stream %d on namespace %d, which has %d", rq.WriteStream, nsid, len(ns.plids))
+			}
+			e.SetPlacementID(ns.plids[rq.WriteStream-1])
+		}
 	case blk.OpFlush:
 		e.SetOpcode(nvmectrl.OpFlush)
 		e.SetCID(cid)
@@ -154,7 +176,7 @@ func (d *Driver) build(e *nvmectrl.SQE, cid uint16, s *slot, rq *blk.Request) {
 		if rq.Offset < 0 || rq.Offset%lba != 0 || rq.Size%lba != 0 {
 			d.bug("discard [%d, +%d) is misaligned to %d B blocks", rq.Offset, rq.Size, lba)
 		}
-		n := d.putRanges(rq, s.buf)
+		n := d.putRanges(rq, s.buf, lba)
 		if n == 0 {
 			d.bug("discard of 0 bytes")
 		}

@@ -1,0 +1,220 @@
+package firmware
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+)
+
+// Flexible Data Placement in the firmware (nvme.fdp; NVMe Base Specification 2.1,
+// "Flexible Data Placement"). The HIL reads a write's placement identifier (DTYPE 2h,
+// DSPEC), turns it into a reclaim unit handle through the namespace's placement handle
+// list (one reclaim group: the identifier is the placement handle), and tags each page the
+// write puts in the buffer with it (ftl.FTL.Place); the FTL places the page in the
+// handle's reclaim unit when it is evicted (ftl/placement.go). An identifier that is not
+// one of the namespace's placement handles is written through placement handle 0 and
+// logged as an Invalid Placement Identifier event, as a write without the directive is.
+// The host reads the FDP log pages (nvmectrl/fdp.go) and the Reclaim Unit Handle Status
+// (I/O Management Receive), and moves handles to fresh reclaim units with Reclaim Unit
+// Handle Update (I/O Management Send).
+
+// fdpState is the firmware's Flexible Data Placement state (nil without FDP).
+type fdpState struct {
+	spec       nvmectrl.FDP
+	hostBytes  uint64 // HBMW: bytes of host write commands since FDP was enabled
+	erasedAt   int64  // the FTL's erase count when FDP's statistics began (after preconditioning)
+	hostEvents []nvmectrl.FDPEvent
+	ctrlEvents []nvmectrl.FDPEvent
+	// EventsLost counts events dropped once the log held 63 of their kind.
+	eventsLost int64
+}
+
+// enableFDP turns placement on in the FTL and gives each namespace its placement handle
+// list (the configured one, or every reclaim unit handle in order).
+func (f *Firmware) enableFDP(cs nvmectrl.Spec) error {
+	if f.units > 1 {
+		return fmt.Errorf("nvme.fdp.enabled: Flexible Data Placement needs one mapping unit a flash page (firmware.page_size %d = flash.die.page_size); sub-page mapping packs several handles' pages into one", f.spec.PageSize)
+	}
+	n := cs.FDP.ReclaimUnitHandles()
+	persistent := make([]bool, n)
+	for i := range persistent {
+		persistent[i] = cs.FDP.Isolation == nvmectrl.PersistentlyIsolated
+	}
+	if err := f.ftl.EnablePlacement(persistent); err != nil {
+		return fmt.Errorf("nvme.fdp.enabled: %w", err)
+	}
+	for i, ns := range cs.NamespaceList() {
+		if len(ns.PlacementHandles) == 0 {
+			for h := range n {
+				f.ns[i].ph = append(f.ns[i].ph, uint8(h))
+			}
+			continue
+		}
+		for _, h := range ns.PlacementHandles {
+			f.ns[i].ph = append(f.ns[i].ph, uint8(h))
+		}
+	}
+	f.fdp = &fdpState{spec: cs.FDP}
+	f.ftl.OnImplicitUpdate(func(h int, _ int64) {
+		// The FTL moved handle h to a fresh reclaim unit on its own (a blocked one: ftl
+		// placement.allocate): controller event 81h, no PID or NSID (the handle may be
+		// any namespace's).
+		f.fdp.event(true, nvmectrl.FDPEvent{Type: nvmectrl.EventImplicitlyModifiedRUH, PID: nvmectrl.NoPlacementID,
+			RUHID: uint16(h), At: f.eng.Now()})
+	})
+	return nil
+}
+
+// placementHandle returns the reclaim unit handle a write of namespace ns goes through:
+// its placement identifier's (DTYPE 2h), or placement handle 0's without one; an
+// identifier the namespace does not have is logged (Invalid Placement Identifier) and
+// written through placement handle 0.
+func (f *Firmware) placementHandle(ns *fwNamespace, cmd *nvmectrl.Command) int {
+	pid, ok := cmd.SQE.PlacementID()
+	if !ok {
+		return int(ns.ph[0])
+	}
+	if int(pid) >= len(ns.ph) {
+		f.fdp.event(false, nvmectrl.FDPEvent{Type: nvmectrl.EventInvalidPlacementID, PID: pid, NSID: ns.nsid,
+			RUHID: uint16(ns.ph[0]), At: f.eng.Now()})
+		return int(ns.ph[0])
+	}
+	return int(ns.ph[pid])
+}
+
+// event logs an FDP event, a controller event if ctrl: the log keeps the first 63 of each
+// kind (a host reading it sees what happened first; the rest are counted as lost).
+func (s *fdpState) event(ctrl bool, e nvmectrl.FDPEvent) {
+	l := &s.hostEvents
+	if ctrl {
+		l = &s.ctrlEvents
+	}
+	if len(*l) >= 63 {
+		s.eventsLost++
+		return
+	}
+	*l = append(*l, e)
+}
+
+// FDPInfo implements nvmectrl.FDPReporter: the reclaim unit size, each handle's type and
+// use, the statistics since FDP was enabled and the events.
+func (f *Firmware) FDPInfo() nvmectrl.FDPInfo {
+	if f.fdp == nil {
+		return nvmectrl.FDPInfo{}
+	}
+	n := f.ftl.Handles()
+	info := nvmectrl.FDPInfo{
+		RUSize:        uint64(f.ftl.ReclaimUnitPages()) * uint64(f.spec.PageSize),
+		VolatileCache: f.VolatileWriteCache(),
+		Types:         make([]nvmectrl.Isolation, n),
+		Used:          make([]bool, n),
+		HostBytes:     f.fdp.hostBytes,
+		HostEvents:    f.fdp.hostEvents,
+		CtrlEvents:    f.fdp.ctrlEvents,
+	}
+	var media int64
+	for h := range n {
+		info.Types[h] = f.fdp.spec.Isolation
+		s := f.ftl.HandleStats(h)
+		media += s.HostWrites + s.GCWrites
+	}
+	for i := range f.ns {
+		for _, h := range f.ns[i].ph {
+			info.Used[h] = true
+		}
+	}
+	info.MediaBytes = uint64(media) * uint64(f.spec.PageSize)
+	erased := f.ftl.Stats.Erases - f.fdp.erasedAt
+	info.ErasedBytes = uint64(erased) * uint64(f.geo.PagesPerBlock) * uint64(f.spec.PageSize*f.units)
+	return info
+}
+
+// managementOp reports whether an I/O Management command asks for operation mo (CDW10
+// bits 7:0) with FDP on; otherwise it completes it with Invalid Field and reports false.
+func (wk *worker) managementOp(mo uint8) bool {
+	if wk.f.fdp == nil || uint8(wk.cmd.SQE.DW(10)) != mo {
+		wk.finish(nvmectrl.StatusInvalidField)
+		return false
+	}
+	return true
+}
+
+// ioMgmtReceive serves I/O Management Receive: Management Operation 01h (CDW10 bits 7:0)
+// returns the Reclaim Unit Handle Status of the command's namespace, one descriptor per
+// placement handle: its PID, reclaim unit handle and the logical blocks its reclaim unit
+// can still take (RUAMW). Without FDP, or another operation, it is Invalid Field.
+func (wk *worker) ioMgmtReceive() {
+	if !wk.managementOp(nvmectrl.IOMgmtReclaimUnitStatus) {
+		return
+	}
+	f := wk.f
+	cmd := wk.cmd
+	ns := wk.ns
+	per := uint64(f.spec.PageSize / ns.lbaSize)
+	ds := make([]nvmectrl.RUHStatus, len(ns.ph))
+	for i, h := range ns.ph {
+		ds[i] = nvmectrl.RUHStatus{PID: uint16(i), RUHID: uint16(h), RUAMW: uint64(f.ftl.ReclaimUnitLeft(int(h))) * per}
+	}
+	data := nvmectrl.MarshalRUHStatus(ds)
+	n := min(len(data), cmd.DataLen)
+	f.host.CopyToHost(cmd, 0, data[:n])
+	f.host.WriteHostData(f.eng.Now(), cmd, 0, cmd.DataLen)
+	wk.finish(nvmectrl.StatusSuccess)
+}
+
+// ioMgmtSend serves I/O Management Send: Management Operation 01h (CDW10 bits 7:0),
+// Reclaim Unit Handle Update, whose data is a list of (MOS + 1) placement identifiers of
+// two bytes each: each one's reclaim unit handle moves to a fresh reclaim unit, and one
+// whose reclaim unit held data but was not full is logged (Reclaim Unit Not Fully
+// Written). A placement identifier the namespace lacks is Invalid Field.
+func (wk *worker) ioMgmtSend() {
+	if !wk.managementOp(nvmectrl.IOMgmtReclaimUnitUpdate) {
+		return
+	}
+	f := wk.f
+	cmd := wk.cmd
+	now := f.eng.Now()
+	f.at(max(now, f.host.ReadHostData(now, cmd, 0, cmd.DataLen)), wk, stepRUHUpdate)
+}
+
+// ruhUpdate applies a Reclaim Unit Handle Update once its list is in DRAM.
+func (wk *worker) ruhUpdate() {
+	f := wk.f
+	cmd := wk.cmd
+	list := make([]byte, cmd.DataLen)
+	f.host.CopyFromHost(cmd, 0, list)
+	ns := wk.ns
+	for i := 0; i+1 < len(list); i += 2 {
+		if pid := binary.LittleEndian.Uint16(list[i:]); int(pid) >= len(ns.ph) {
+			wk.finish(nvmectrl.StatusInvalidField)
+			return
+		}
+	}
+	for i := 0; i+1 < len(list); i += 2 {
+		pid := binary.LittleEndian.Uint16(list[i:])
+		h := int(ns.ph[pid])
+		written := f.ftl.UpdateHandle(h)
+		if written > 0 && written < f.ftl.ReclaimUnitPages() {
+			f.fdp.event(false, nvmectrl.FDPEvent{Type: nvmectrl.EventRUNotFullyWritten, PID: pid, NSID: ns.nsid,
+				RUHID: uint16(h), At: f.eng.Now()})
+		}
+	}
+	wk.finish(nvmectrl.StatusSuccess)
+}
+
+// fdpPrecondition starts FDP's statistics after preconditioning (they count from when FDP
+// was enabled, with the drive as the run finds it).
+func (f *Firmware) fdpPrecondition() {
+	if f.fdp != nil {
+		f.fdp.erasedAt = f.ftl.Stats.Erases
+	}
+}
+
+// FDPHandles returns the number of reclaim unit handles, 0 without FDP.
+func (f *Firmware) FDPHandles() int {
+	if f.fdp == nil {
+		return 0
+	}
+	return f.ftl.Handles()
+}

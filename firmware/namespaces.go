@@ -1,0 +1,168 @@
+package firmware
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+)
+
+// The namespace table: each namespace of the controller (nvmectrl.Spec.Namespaces, NSID
+// i+1 at index i) is a contiguous range of the FTL's logical pages, carved in order from
+// page 0, as an SSD's namespace management keeps a table of (start, length) in its logical
+// space. A command's LBA is turned into a logical page by the namespace's LBA size and
+// start; the map, buffer, GC and power-loss recovery see only logical pages. Logical pages
+// no namespace holds are never written (over-provisioning in effect). With no namespaces
+// configured there is one, the whole logical space, as before namespaces were modelled.
+
+// fwNamespace is one entry of the namespace table.
+type fwNamespace struct {
+	nsid    uint32
+	base    int64 // first logical page
+	pages   int64 // logical pages
+	lbaSize int
+	typ     nvmectrl.NSType
+	stats   NSStats
+	ph      []uint8 // FDP: placement handle i references reclaim unit handle ph[i] (fdp.go)
+}
+
+// NSStats are one namespace's host commands and pages.
+type NSStats struct {
+	Reads, Writes         int64 // commands
+	ReadPages, WritePages int64 // logical pages the commands covered (4 KiB each)
+}
+
+// nsExtent is where a namespace lies in the logical space.
+type nsExtent struct{ base, pages int64 }
+
+// layoutNamespaces carves the logical space of logical pages into list's namespaces (in
+// pages of pageSize bytes): a sized namespace takes Size / pageSize pages; the unsized ones
+// share what is left equally, each rounded down to whole zones (zonePages(i), 1 for a
+// conventional namespace). It reports every namespace that does not fit, naming its field.
+func layoutNamespaces(list []nvmectrl.Namespace, logical int64, pageSize int, zonePages func(i int) int64) ([]nsExtent, error) {
+	out := make([]nsExtent, len(list))
+	var sized int64
+	unsized := 0
+	var errs []error
+	for i, ns := range list {
+		z := zonePages(i)
+		if ns.Size == 0 {
+			unsized++
+			continue
+		}
+		p := int64(ns.Size) / int64(pageSize)
+		if p%z != 0 {
+			errs = append(errs, fmt.Errorf("nvme.namespaces[%d].size: %d bytes is not a whole number of %d-byte zones", i, int64(ns.Size), z*int64(pageSize)))
+		}
+		out[i].pages = p
+		sized += p
+	}
+	if sized > logical {
+		errs = append(errs, fmt.Errorf("nvme.namespaces: the sized namespaces need %d logical pages of %d bytes; the FTL exports %d (firmware.ftl.over_provisioning)",
+			sized, pageSize, logical))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if unsized > 0 {
+		share := (logical - sized) / int64(unsized)
+		for i, ns := range list {
+			if ns.Size != 0 {
+				continue
+			}
+			z := zonePages(i)
+			out[i].pages = share / z * z
+			if out[i].pages == 0 {
+				errs = append(errs, fmt.Errorf("nvme.namespaces[%d]: no room left for it (%d logical pages shared by %d namespaces without a size)", i, logical-sized, unsized))
+			}
+		}
+	}
+	var base int64
+	for i := range out {
+		out[i].base = base
+		base += out[i].pages
+	}
+	return out, errors.Join(errs...)
+}
+
+// buildNamespaces fills f.ns from the controller's namespace list.
+func (f *Firmware) buildNamespaces(list []nvmectrl.Namespace) error {
+	ext, err := layoutNamespaces(list, f.ftl.LogicalPages(), f.spec.PageSize, func(int) int64 { return 1 })
+	if err != nil {
+		return err
+	}
+	f.ns = make([]fwNamespace, len(list))
+	for i, ns := range list {
+		f.ns[i] = fwNamespace{nsid: uint32(i + 1), base: ext[i].base, pages: ext[i].pages, lbaSize: ns.LBASize, typ: ns.Type}
+	}
+	return nil
+}
+
+// ValidateNamespaces reports what New would refuse about the namespaces of cs on channels
+// × diesPerChannel dies of ds with this firmware spec: namespaces that do not fit the
+// logical space, each error naming its field. The spec and geometry must be valid.
+func (s Spec) ValidateNamespaces(cs nvmectrl.Spec, ds die.Spec, channels, diesPerChannel int) error {
+	if len(cs.Namespaces) == 0 {
+		return nil
+	}
+	g := ftl.GeometryOf(channels, diesPerChannel, ds)
+	_, err := layoutNamespaces(cs.NamespaceList(), s.FTL.LogicalPages(g), s.PageSize, func(int) int64 { return 1 })
+	return err
+}
+
+// nsOf returns the namespace a command addresses (its NSID), or nil for an NSID that names
+// none (the controller refuses those before they reach the firmware; a port that does not
+// gets Invalid Namespace from the HIL).
+func (f *Firmware) nsOf(cmd *nvmectrl.Command) *fwNamespace {
+	if id := cmd.SQE.NSID() - 1; id < uint32(len(f.ns)) {
+		return &f.ns[id]
+	}
+	return nil
+}
+
+// NamespaceInfo implements nvmectrl.NamespaceSource: the namespace's size in logical
+// blocks and how many of them hold data (mapped in the FTL or in the write buffer).
+func (f *Firmware) NamespaceInfo(nsid uint32) (nvmectrl.NamespaceInfo, bool) {
+	if nsid == 0 || nsid > uint32(len(f.ns)) {
+		return nvmectrl.NamespaceInfo{}, false
+	}
+	ns := &f.ns[nsid-1]
+	per := int64(f.spec.PageSize / ns.lbaSize)
+	var used int64
+	for lpn := ns.base; lpn < ns.base+ns.pages; lpn++ {
+		if _, ok := f.buf.Contains(lpn); ok || f.ftl.Lookup(lpn) != ftl.NoUnit {
+			used++
+		}
+	}
+	return nvmectrl.NamespaceInfo{Blocks: uint64(ns.pages * per), Used: uint64(used * per), LBASize: ns.lbaSize, Type: ns.typ}, true
+}
+
+// Namespaces returns how many namespaces the firmware serves.
+func (f *Firmware) Namespaces() int { return len(f.ns) }
+
+// NamespacePages returns the logical pages (4 KiB) of namespace nsid, 0 if there is none.
+func (f *Firmware) NamespacePages(nsid uint32) int64 {
+	if nsid == 0 || nsid > uint32(len(f.ns)) {
+		return 0
+	}
+	return f.ns[nsid-1].pages
+}
+
+// NamespaceBase returns the first logical page of namespace nsid in the FTL's logical space
+// (for checks that look at the map directly), 0 if there is none.
+func (f *Firmware) NamespaceBase(nsid uint32) int64 {
+	if nsid == 0 || nsid > uint32(len(f.ns)) {
+		return 0
+	}
+	return f.ns[nsid-1].base
+}
+
+// NamespaceStats returns the host commands and pages of namespace nsid so far.
+func (f *Firmware) NamespaceStats(nsid uint32) NSStats {
+	if nsid == 0 || nsid > uint32(len(f.ns)) {
+		return NSStats{}
+	}
+	return f.ns[nsid-1].stats
+}

@@ -1,0 +1,331 @@
+package nvmectrl
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Flexible Data Placement (TP4146, folded into NVMe Base Specification 2.1, "Flexible Data
+// Placement"): the host tags each write with a placement identifier, which selects one of
+// the namespace's placement handles; a placement handle references a reclaim unit handle
+// (RUH), and the controller writes the data of each RUH into reclaim units (RUs, the media
+// it erases together) of that handle alone. An RUH is initially isolated (data written
+// through different handles starts in different RUs, but the controller may mix them when
+// it moves data) or persistently isolated (the controller keeps them apart when it moves
+// data too).
+
+// MaxReclaimUnitHandles bounds the reclaim unit handles of the FDP configuration (NRUH).
+// The specification allows 65,535 (fio keeps at most 128); 16 is this model's bound, which
+// keeps the per-handle statistics of a run readable.
+const MaxReclaimUnitHandles = 16
+
+// Isolation is a reclaim unit handle's type (FDP Configurations log page, Reclaim Unit
+// Handle Descriptor RUHT: 01h initially isolated, 02h persistently isolated).
+type Isolation uint8
+
+// Reclaim unit handle types. The zero value is initially isolated.
+const (
+	InitiallyIsolated    Isolation = iota // RUHT 01h
+	PersistentlyIsolated                  // RUHT 02h
+)
+
+// RUHT returns the type's Reclaim Unit Handle Type code.
+func (i Isolation) RUHT() uint8 { return uint8(i) + 1 }
+
+// String returns the configuration name of the type.
+func (i Isolation) String() string {
+	switch i {
+	case InitiallyIsolated:
+		return "initially"
+	case PersistentlyIsolated:
+		return "persistently"
+	}
+	return fmt.Sprintf("Isolation(%d)", uint8(i))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (i Isolation) MarshalText() ([]byte, error) { return []byte(i.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler: "initially" or "persistently".
+func (i *Isolation) UnmarshalText(b []byte) error {
+	for _, v := range []Isolation{InitiallyIsolated, PersistentlyIsolated} {
+		if string(b) == v.String() {
+			*i = v
+			return nil
+		}
+	}
+	return fmt.Errorf("isolation %q is not one of initially, persistently", b)
+}
+
+// FDP configures Flexible Data Placement on the controller's one endurance group. With it,
+// a write whose DTYPE (CDW12 bits 23:20) is 2h (Data Placement) carries a placement
+// identifier in DSPEC (CDW13 bits 31:16); the reclaim group identifier format is 0 bits
+// (one reclaim group), so the placement identifier is the placement handle.
+type FDP struct {
+	// Enabled turns Flexible Data Placement on (the FDP feature's FDPE, configuration 0).
+	Enabled bool `yaml:"enabled,omitempty"`
+	// Handles is the number of reclaim unit handles, NRUH: 1 … 128. 0 means 8.
+	Handles int `yaml:"handles,omitempty"`
+	// Isolation is every reclaim unit handle's type: initially (default) or persistently.
+	Isolation Isolation `yaml:"isolation,omitempty"`
+}
+
+// defaultHandles is NRUH when FDP.Handles is 0.
+const defaultHandles = 8
+
+// handles returns NRUH, with the default.
+func (f FDP) handles() int {
+	if f.Handles == 0 {
+		return defaultHandles
+	}
+	return f.Handles
+}
+
+// ReclaimUnitHandles returns NRUH: FDP.Handles, or 8 if it is 0; 0 when FDP is off.
+func (f FDP) ReclaimUnitHandles() int {
+	if !f.Enabled {
+		return 0
+	}
+	return f.handles()
+}
+
+// validate reports every problem with the FDP section, each naming its field.
+func (s Spec) validateFDP() []error {
+	var errs []error
+	f := s.FDP
+	if f.Handles < 0 || f.Handles > MaxReclaimUnitHandles {
+		errs = append(errs, fmt.Errorf("nvmectrl.fdp.handles: %d is not in 1..%d (0: %d)", f.Handles, MaxReclaimUnitHandles, defaultHandles))
+	}
+	if f.Isolation > PersistentlyIsolated {
+		errs = append(errs, fmt.Errorf("nvmectrl.fdp.isolation: %v is not one of initially, persistently", f.Isolation))
+	}
+	// FastDrain's default hint carrier puts the victimization page count in DSPEC (CDW13
+	// bits 31:16), the field that carries the placement identifier under FDP: the two
+	// cannot share it. The hint has its own carrier in CDW2 (FlashShare's), which FDP
+	// leaves alone; the choice is the user's, so it is refused rather than moved.
+	if f.Enabled && s.HintCarrier == HintCDW13 {
+		errs = append(errs, fmt.Errorf("nvmectrl.hint_carrier: cdw13 carries FastDrain's hint page count in DSPEC (CDW13 bits 31:16), which holds the placement identifier when nvme.fdp.enabled; set nvme.hint_carrier to cdw2 (or none)"))
+	}
+	return errs
+}
+
+// FDP log pages (Get Log Page, NVMe Base Specification 2.1; their layouts as libnvme's
+// struct nvme_fdp_config_log, nvme_fdp_ruhu_log, nvme_fdp_stats_log and
+// nvme_fdp_events_log, and Linux's include/linux/nvme.h). Each is scoped to an endurance
+// group, named by the Log Specific Identifier (CDW11 bits 31:16): this controller has one,
+// endurance group 1.
+const (
+	LogFDPConfigs uint8 = 0x20 // FDP Configurations
+	LogRUHUsage   uint8 = 0x21 // Reclaim Unit Handle Usage
+	LogFDPStats   uint8 = 0x22 // FDP Statistics
+	LogFDPEvents  uint8 = 0x23 // FDP Events (LSP bit 0: 0 host events, 1 controller events)
+)
+
+// FDP event types (FDP Events log page; libnvme enum nvme_fdp_event_type): host events
+// below 80h, controller events from 80h.
+const (
+	EventRUNotFullyWritten             uint8 = 0x00
+	EventRUTimeLimitExceeded           uint8 = 0x01
+	EventResetModifiedHandles          uint8 = 0x02
+	EventInvalidPlacementID            uint8 = 0x03
+	EventMediaReallocated              uint8 = 0x80
+	EventImplicitlyModifiedRUH         uint8 = 0x81
+	fdpEventFlagPIDValid               uint8 = 1 << 0
+	fdpEventFlagNSIDValid              uint8 = 1 << 1
+	fdpEventSize                             = 64
+	fdpEventsMax                             = 63 // the log page holds 63 events after its 64-byte header
+	fdpConfigDescSize                        = 64
+	fdpHeaderSize                            = 16
+	ruhUsageHeader, ruhUsageDesc             = 8, 8
+	fdpStatsSize                             = 64
+	fdpAttrValid, fdpAttrVolatileCache       = 1 << 7, 1 << 4
+	ruhaHostSpecified                        = 1 << 0
+)
+
+// FDPEvent is one event of the FDP Events log page.
+type FDPEvent struct {
+	Type  uint8
+	PID   uint16 // the placement identifier, for events that carry one
+	NSID  uint32
+	RUHID uint16
+	At    sim.Time // when it happened (the timestamp field, in ms)
+}
+
+// FDPInfo is what the firmware reports for the FDP log pages.
+type FDPInfo struct {
+	RUSize                 uint64 // the reclaim unit nominal size, bytes (RUNS)
+	VolatileCache          bool   // FDPVWC: data written may sit in a volatile write cache
+	Types                  []Isolation
+	Used                   []bool // per reclaim unit handle: some namespace's placement handle references it
+	HostBytes, MediaBytes  uint64 // HBMW and MBMW
+	ErasedBytes            uint64 // MBE
+	HostEvents, CtrlEvents []FDPEvent
+}
+
+// FDPReporter is implemented by firmware that keeps Flexible Data Placement.
+type FDPReporter interface {
+	FDPInfo() FDPInfo
+}
+
+// fdpLog returns the FDP log page lid (with lsp, its Log Specific Parameter) built from
+// the firmware's report, or false if the controller has no FDP.
+func (c *Controller) fdpLog(lid, lsp uint8) ([]byte, bool) {
+	r, ok := c.fw.(FDPReporter)
+	if !c.spec.FDP.Enabled || !ok {
+		return nil, false
+	}
+	info := r.FDPInfo()
+	le := binary.LittleEndian
+	switch lid {
+	case LogFDPConfigs:
+		// One configuration: header, then its descriptor and one 4-byte RUH descriptor a
+		// handle (RUHT in byte 0).
+		n := len(info.Types)
+		dsze := fdpConfigDescSize + 4*n
+		b := make([]byte, fdpHeaderSize+dsze)
+		le.PutUint16(b[0:], 0) // NUMFDPC, 0's based: one configuration
+		le.PutUint32(b[4:], uint32(len(b)))
+		d := b[fdpHeaderSize:]
+		le.PutUint16(d[0:], uint16(dsze))
+		d[2] = fdpAttrValid // RGIF 0: one reclaim group, the PID is the placement handle
+		if info.VolatileCache {
+			d[2] |= fdpAttrVolatileCache
+		}
+		le.PutUint32(d[4:], 1)              // NRG
+		le.PutUint16(d[8:], uint16(n))      // NRUH
+		le.PutUint16(d[10:], uint16(n-1))   // MAXPIDS, 0's based
+		le.PutUint32(d[12:], MaxNamespaces) // NNSS
+		le.PutUint64(d[16:], info.RUSize)   // RUNS
+		for i, t := range info.Types {      // ERUTL (bytes 24–27) 0: no time limit
+			d[fdpConfigDescSize+4*i] = t.RUHT()
+		}
+		return b, true
+	case LogRUHUsage:
+		b := make([]byte, ruhUsageHeader+ruhUsageDesc*len(info.Used))
+		le.PutUint16(b[0:], uint16(len(info.Used)))
+		for i, u := range info.Used {
+			if u {
+				b[ruhUsageHeader+ruhUsageDesc*i] = ruhaHostSpecified
+			}
+		}
+		return b, true
+	case LogFDPStats:
+		b := make([]byte, fdpStatsSize) // 16-byte counters; the high 8 bytes stay 0
+		le.PutUint64(b[0:], info.HostBytes)
+		le.PutUint64(b[16:], info.MediaBytes)
+		le.PutUint64(b[32:], info.ErasedBytes)
+		return b, true
+	case LogFDPEvents:
+		evs := info.HostEvents
+		if lsp&1 != 0 {
+			evs = info.CtrlEvents
+		}
+		b := make([]byte, fdpEventSize*(1+fdpEventsMax))
+		le.PutUint32(b[0:], uint32(len(evs)))
+		for i, e := range evs {
+			d := b[fdpEventSize*(i+1):]
+			d[0] = e.Type
+			if e.PID != NoPlacementID {
+				d[1] |= fdpEventFlagPIDValid
+				le.PutUint16(d[2:], e.PID)
+			}
+			ms := uint64(e.At / sim.Millisecond)
+			for k := range 6 { // the timestamp's 48 bits of milliseconds
+				d[4+k] = byte(ms >> (8 * k))
+			}
+			if e.NSID != 0 {
+				d[1] |= fdpEventFlagNSIDValid
+				le.PutUint32(d[12:], e.NSID)
+			}
+			le.PutUint16(d[32:], 0) // RGID: the one reclaim group
+			d[34] = byte(e.RUHID)
+		}
+		return b, true
+	}
+	return nil, false
+}
+
+// NoPlacementID marks an FDP event that carries no placement identifier.
+const NoPlacementID = 0xFFFF
+
+// FDPLog returns the FDP log page lid (LSP lsp) as the controller would DMA it, and false
+// if the controller has no FDP or lid is not an FDP log page. Like HealthLog, it is read
+// for reports with no link traffic.
+func (c *Controller) FDPLog(lid, lsp uint8) ([]byte, bool) { return c.fdpLog(lid, lsp) }
+
+// ParseFDPStats decodes an FDP Statistics log page (the counters' low 64 bits).
+func ParseFDPStats(b []byte) (hbmw, mbmw, mbe uint64) {
+	if len(b) < fdpStatsSize {
+		return 0, 0, 0
+	}
+	le := binary.LittleEndian
+	return le.Uint64(b[0:]), le.Uint64(b[16:]), le.Uint64(b[32:])
+}
+
+// Placement directives in a Write (NVM Command Set Specification 1.1, Write command: CDW12
+// DTYPE bits 23:20, CDW13 DSPEC bits 31:16; Linux NVME_RW_DTYPE_DPLCMT).
+const DTypeDataPlacement uint8 = 0x2
+
+// PlacementID returns the placement identifier a Write carries (DSPEC) and whether it
+// carries one (DTYPE 2h, data placement).
+func (e *SQE) PlacementID() (uint16, bool) {
+	if e.DTYPE() != DTypeDataPlacement {
+		return 0, false
+	}
+	return e.DSPEC(), true
+}
+
+// SetPlacementID makes a Write carry placement identifier pid (DTYPE 2h, DSPEC pid).
+func (e *SQE) SetPlacementID(pid uint16) {
+	e.SetDTYPE(DTypeDataPlacement)
+	e.SetDSPEC(pid)
+}
+
+// Reclaim Unit Handle Status (I/O Management Receive, Management Operation 01h; libnvme
+// struct nvme_fdp_ruh_status): a 16-byte header whose last two bytes count the
+// descriptors, then one 32-byte descriptor a placement handle of the namespace: PID,
+// RUHID, EARUTR (estimated active RU time remaining, s; 0 = not reported) and RUAMW
+// (logical blocks the current reclaim unit can still take).
+const (
+	IOMgmtReclaimUnitStatus uint8 = 0x01 // MO of I/O Management Receive
+	IOMgmtReclaimUnitUpdate uint8 = 0x01 // MO of I/O Management Send
+	RUHStatusHeader               = 16
+	RUHStatusDesc                 = 32
+)
+
+// RUHStatus is one descriptor of the Reclaim Unit Handle Status.
+type RUHStatus struct {
+	PID, RUHID uint16
+	RUAMW      uint64
+}
+
+// MarshalRUHStatus returns the Reclaim Unit Handle Status data structure of ds.
+func MarshalRUHStatus(ds []RUHStatus) []byte {
+	b := make([]byte, RUHStatusHeader+RUHStatusDesc*len(ds))
+	le := binary.LittleEndian
+	le.PutUint16(b[14:], uint16(len(ds)))
+	for i, d := range ds {
+		o := b[RUHStatusHeader+RUHStatusDesc*i:]
+		le.PutUint16(o[0:], d.PID)
+		le.PutUint16(o[2:], d.RUHID)
+		le.PutUint64(o[8:], d.RUAMW)
+	}
+	return b
+}
+
+// ParseRUHStatus decodes a Reclaim Unit Handle Status data structure.
+func ParseRUHStatus(b []byte) []RUHStatus {
+	le := binary.LittleEndian
+	if len(b) < RUHStatusHeader {
+		return nil
+	}
+	n := int(le.Uint16(b[14:]))
+	var out []RUHStatus
+	for i := 0; i < n && RUHStatusHeader+RUHStatusDesc*(i+1) <= len(b); i++ {
+		o := b[RUHStatusHeader+RUHStatusDesc*i:]
+		out = append(out, RUHStatus{PID: le.Uint16(o[0:]), RUHID: le.Uint16(o[2:]), RUAMW: le.Uint64(o[8:])})
+	}
+	return out
+}

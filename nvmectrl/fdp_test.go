@@ -1,0 +1,131 @@
+package nvmectrl
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/stretchr/testify/require"
+)
+
+// fdpFW is a fake firmware that keeps Flexible Data Placement.
+type fdpFW struct {
+	*fakeFW
+	info FDPInfo
+}
+
+func (f fdpFW) FDPInfo() FDPInfo { return f.info }
+
+// TestFDPLogPages reads the four FDP log pages through Get Log Page (log specific
+// identifier, CDW11 bits 31:16, endurance group 1) and checks their bytes against the
+// layouts of the NVMe Base Specification 2.1 (Figures "FDP Configurations Log Page", "Reclaim
+// Unit Handle Usage", "FDP Statistics", "FDP Events"; libnvme's nvme_fdp_* structures).
+// The firmware reports 3 handles (persistently isolated), handle 2 unused, a reclaim unit
+// of 64 MiB, a volatile cache, HBMW 4 096·10, MBMW 4 096·13, MBE 4 096·512, one host event
+// (Invalid Placement Identifier, PID 7, NSID 2, RUH 0, at 2.5 ms) and one controller event
+// (Media Reallocated, no PID, no NSID, RUH 1).
+//
+// Configurations (20h): a 16-byte header (NUMFDPC 0: one configuration, 0's based; SIZE at
+// byte 4 = 16 + 64 + 3·4 = 92) and one descriptor: DSZE 76, FDPA 80h (valid) | 10h
+// (FDPVWC) = 90h, NRG 1, NRUH 3, MAXPIDS 2 (0's based), NNSS 16, RUNS 2²⁶, then RUHT 02h
+// three times at bytes 64, 68, 72 of the descriptor.
+// Usage (21h): NRUH 3 at byte 0, then 8-byte descriptors from byte 8: RUHA 01h (host
+// specified), 01h, 00h (unused).
+// Statistics (22h): HBMW at 0, MBMW at 16, MBE at 32 (16-byte counters, high halves 0).
+// Events (23h, LSP 0 host, 1 controller): NEVENTS at byte 0, events of 64 bytes from byte
+// 64: type, flags (bit 0 PIV, bit 1 NSIDV), PID at 2, 48-bit timestamp in ms at 4 (2 ms:
+// 2.5 ms truncated), NSID at 12, RUHID at 34.
+// Another endurance group (LSI 2) is Invalid Field; a controller without FDP answers 20h
+// with Invalid Log Page.
+func TestFDPLogPages(t *testing.T) {
+	spec := testSpec()
+	spec.HintCarrier = HintCDW2
+	spec.FDP = FDP{Enabled: true, Handles: 3, Isolation: PersistentlyIsolated}
+	r := newRig(t, spec, ArbRoundRobin)
+	info := FDPInfo{RUSize: 64 << 20, VolatileCache: true,
+		Types: []Isolation{PersistentlyIsolated, PersistentlyIsolated, PersistentlyIsolated},
+		Used:  []bool{true, true, false}, HostBytes: 4096 * 10, MediaBytes: 4096 * 13, ErasedBytes: 4096 * 512,
+		HostEvents: []FDPEvent{{Type: EventInvalidPlacementID, PID: 7, NSID: 2, RUHID: 0, At: 2500 * sim.Microsecond}},
+		CtrlEvents: []FDPEvent{{Type: EventMediaReallocated, PID: NoPlacementID, RUHID: 1}}}
+	r.c.SetFirmware(fdpFW{r.fw, info})
+	bufs := make([]uint64, 7)
+	for i := range bufs {
+		bufs[i] = r.mem.Alloc(8192)
+	}
+	logPage := func(cid uint16, lid, lsp uint8, lsi uint32) SQE {
+		// NUMDL 1023: 4 KiB, the whole of every FDP page here.
+		return adminSQE(AdminGetLogPage, cid, bufs[cid], 1023<<16|uint32(lsp)<<8|uint32(lid), lsi<<16)
+	}
+	done := r.runAdmin(t, []SQE{logPage(0, LogFDPConfigs, 0, 1), logPage(1, LogRUHUsage, 0, 1),
+		logPage(2, LogFDPStats, 0, 1), logPage(3, LogFDPEvents, 0, 1), logPage(4, LogFDPEvents, 1, 1),
+		logPage(5, LogFDPStats, 0, 2)})
+	want := []Status{StatusSuccess, StatusSuccess, StatusSuccess, StatusSuccess, StatusSuccess, StatusInvalidField}
+	for cid, cqe := range done {
+		require.Equal(t, want[cid], cqe.Status(), "cid %d", cid)
+	}
+	read := func(i int) []byte {
+		b := make([]byte, 4096)
+		r.mem.Read(bufs[i], b)
+		return b
+	}
+	le := binary.LittleEndian
+
+	c := read(0)
+	require.Equal(t, uint16(0), le.Uint16(c[0:]), "NUMFDPC")
+	require.Equal(t, uint32(92), le.Uint32(c[4:]), "SIZE")
+	d := c[16:]
+	require.Equal(t, uint16(76), le.Uint16(d[0:]), "DSZE")
+	require.Equal(t, byte(0x90), d[2], "FDPA")
+	require.Equal(t, uint32(1), le.Uint32(d[4:]), "NRG")
+	require.Equal(t, uint16(3), le.Uint16(d[8:]), "NRUH")
+	require.Equal(t, uint16(2), le.Uint16(d[10:]), "MAXPIDS")
+	require.Equal(t, uint32(16), le.Uint32(d[12:]), "NNSS")
+	require.Equal(t, uint64(1<<26), le.Uint64(d[16:]), "RUNS")
+	require.Equal(t, []byte{2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 0}, d[64:77])
+
+	u := read(1)
+	require.Equal(t, uint16(3), le.Uint16(u[0:]))
+	require.Equal(t, []byte{1, 1, 0}, []byte{u[8], u[16], u[24]})
+
+	s := read(2)
+	require.Equal(t, uint64(40960), le.Uint64(s[0:]))
+	require.Equal(t, uint64(53248), le.Uint64(s[16:]))
+	require.Equal(t, uint64(2097152), le.Uint64(s[32:]))
+	require.Zero(t, le.Uint64(s[8:])|le.Uint64(s[24:])|le.Uint64(s[40:]))
+
+	h := read(3)
+	require.Equal(t, uint32(1), le.Uint32(h[0:]))
+	e := h[64:]
+	require.Equal(t, []byte{0x03, 0x03}, e[0:2], "type 03h, PIV and NSIDV")
+	require.Equal(t, uint16(7), le.Uint16(e[2:]))
+	require.Equal(t, uint64(2), le.Uint64(e[4:])&(1<<48-1), "timestamp, ms")
+	require.Equal(t, uint32(2), le.Uint32(e[12:]))
+	require.Equal(t, byte(0), e[34])
+	require.Equal(t, make([]byte, 64), h[128:192], "no second event")
+
+	k := read(4)
+	require.Equal(t, uint32(1), le.Uint32(k[0:]))
+	require.Equal(t, []byte{0x80, 0x00}, k[64:66], "type 80h, no PID, no NSID")
+	require.Equal(t, byte(1), k[64+34])
+
+	bare := newRig(t, testSpec(), ArbRoundRobin)
+	got := bare.runAdmin(t, []SQE{adminSQE(AdminGetLogPage, 0, bare.mem.Alloc(4096), 1023<<16|uint32(LogFDPConfigs), 1<<16)})
+	cqe := got[0]
+	require.Equal(t, StatusInvalidLogPage, cqe.Status())
+}
+
+// TestRUHStatusLayout: the Reclaim Unit Handle Status (I/O Management Receive MO 01h;
+// libnvme struct nvme_fdp_ruh_status) puts the descriptor count in bytes 14–15 and each
+// 32-byte descriptor's PID at 0, RUHID at 2 and RUAMW at 8; a truncated buffer parses the
+// descriptors it holds whole.
+func TestRUHStatusLayout(t *testing.T) {
+	ds := []RUHStatus{{PID: 0, RUHID: 3, RUAMW: 1000}, {PID: 1, RUHID: 5, RUAMW: 7}}
+	b := MarshalRUHStatus(ds)
+	require.Len(t, b, 16+2*32)
+	require.Equal(t, uint16(2), binary.LittleEndian.Uint16(b[14:]))
+	require.Equal(t, uint16(5), binary.LittleEndian.Uint16(b[48+2:]))
+	require.Equal(t, uint64(7), binary.LittleEndian.Uint64(b[48+8:]))
+	require.Equal(t, ds, ParseRUHStatus(b))
+	require.Equal(t, ds[:1], ParseRUHStatus(b[:60]))
+	require.Nil(t, ParseRUHStatus(b[:10]))
+}

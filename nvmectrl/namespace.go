@@ -1,0 +1,317 @@
+package nvmectrl
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// MaxNamespaces bounds the namespaces one controller exports (Identify Controller NN). The
+// specification allows 2^32 − 2; 16 is this model's bound, enough for a tenant per core of
+// any preset, and it keeps the per-namespace statistics of a run readable.
+const MaxNamespaces = 16
+
+// NSType is a namespace's I/O command set: the NVM command set (conventional, CSI 00h) or
+// the Zoned Namespace command set (CSI 02h, NVM Express Zoned Namespace Command Set
+// Specification 1.1).
+type NSType uint8
+
+// Namespace types. The zero value is conventional.
+const (
+	NSConventional NSType = iota // NVM command set: any LBA may be written at any time
+	NSZoned                      // Zoned Namespace command set: zones written at their write pointer
+)
+
+// CSI returns the command set identifier of the type (NVMe Base Specification 2.1,
+// "Command Set Identifier": 00h NVM, 02h Zoned Namespace).
+func (t NSType) CSI() uint8 {
+	if t == NSZoned {
+		return 0x02
+	}
+	return 0x00
+}
+
+// String returns the configuration name of the type.
+func (t NSType) String() string {
+	switch t {
+	case NSConventional:
+		return "conventional"
+	case NSZoned:
+		return "zoned"
+	}
+	return fmt.Sprintf("NSType(%d)", uint8(t))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (t NSType) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler: "conventional" or "zoned".
+func (t *NSType) UnmarshalText(b []byte) error {
+	for _, v := range []NSType{NSConventional, NSZoned} {
+		if string(b) == v.String() {
+			*t = v
+			return nil
+		}
+	}
+	return fmt.Errorf("namespace type %q is not one of conventional, zoned", b)
+}
+
+// Namespace is one namespace of the controller, in the configuration: NSID i+1 is entry i
+// of Spec.Namespaces. The firmware carves the namespaces out of its logical space in order,
+// each a contiguous range of logical pages (a namespace's LBA 0 is the first byte of its
+// range), as an FTL's namespace table does.
+type Namespace struct {
+	// Size is the namespace's capacity in bytes, a multiple of the firmware's mapping unit
+	// (4096) and, for a zoned namespace, of its zone size. 0 gives the namespace an equal
+	// share of what the sized namespaces leave (whole zones for a zoned one).
+	Size sim.Size `yaml:"size,omitempty"`
+	// LBASize is the namespace's logical block size, its LBA format: 512 (LBA format 0) or
+	// 4096 (LBA format 1). 0 means nvme.lba_size.
+	LBASize int `yaml:"lba_size,omitempty"`
+	// Type is the namespace's command set: conventional (default) or zoned.
+	Type NSType `yaml:"type,omitempty"`
+	// Zones configures a zoned namespace (ignored otherwise).
+	Zones ZoneSpec `yaml:"zones,omitempty"`
+	// PlacementHandles is the namespace's placement handle list under Flexible Data
+	// Placement (nvme.fdp): placement handle i of the namespace references reclaim unit
+	// handle PlacementHandles[i]. Empty gives the namespace every reclaim unit handle, in
+	// order (placement handle i = reclaim unit handle i).
+	PlacementHandles []int `yaml:"placement_handles,omitempty"`
+}
+
+// ZoneSpec configures a zoned namespace. A zone is mapped onto Blocks erase blocks, one on
+// each of Blocks consecutive (die, plane) pairs in the firmware's channel-first order, so
+// its capacity is Blocks × pages a block × the page size; the zone size is the smallest
+// power of two of logical blocks holding the capacity, as Linux requires of a zoned block
+// device's zones (drivers/nvme/host/zns.c refuses a zone size that is not a power of two).
+type ZoneSpec struct {
+	// Blocks is the number of erase blocks a zone spans (its stripe): 1 … dies × planes.
+	// 0 means dies × planes, a superblock of one block on every plane.
+	Blocks int `yaml:"blocks,omitempty"`
+	// MaxOpen and MaxActive are the Maximum Open Resources and Maximum Active Resources
+	// (Identify Namespace for the Zoned Namespace command set, MOR and MAR, reported 0's
+	// based): how many zones may be open (implicitly or explicitly), and open or closed, at
+	// once. 0 means no limit.
+	MaxOpen   int `yaml:"max_open,omitempty"`
+	MaxActive int `yaml:"max_active,omitempty"`
+}
+
+// LBAFormats are the LBA formats every namespace offers (Identify Namespace NLBAF and the
+// LBA Format table): format 0 is 512-byte and format 1 4096-byte logical blocks, neither
+// with metadata.
+var LBAFormats = [...]int{512, 4096}
+
+// lbaFormat returns the index of an LBA size in LBAFormats, or −1.
+func lbaFormat(size int) int {
+	for i, s := range LBAFormats {
+		if s == size {
+			return i
+		}
+	}
+	return -1
+}
+
+// NamespaceList returns the configured namespaces with their defaults filled in (LBASize
+// from s.LBASize): the one whole-capacity namespace of s.LBASize blocks when none is
+// configured.
+func (s Spec) NamespaceList() []Namespace {
+	if len(s.Namespaces) == 0 {
+		return []Namespace{{LBASize: s.LBASize}}
+	}
+	out := make([]Namespace, len(s.Namespaces))
+	for i, ns := range s.Namespaces {
+		if ns.LBASize == 0 {
+			ns.LBASize = s.LBASize
+		}
+		out[i] = ns
+	}
+	return out
+}
+
+// validateNamespaces reports every problem with the namespace list, each naming its field.
+func (s Spec) validateNamespaces() []error {
+	var errs []error
+	if len(s.Namespaces) > MaxNamespaces {
+		errs = append(errs, fmt.Errorf("nvmectrl.namespaces: %d namespaces; at most %d", len(s.Namespaces), MaxNamespaces))
+	}
+	for i, ns := range s.Namespaces {
+		field := fmt.Sprintf("nvmectrl.namespaces[%d]", i)
+		if ns.LBASize != 0 && lbaFormat(ns.LBASize) < 0 {
+			errs = append(errs, fmt.Errorf("%s.lba_size: %d is not one of the LBA formats 512, 4096", field, ns.LBASize))
+		}
+		if ns.Size < 0 {
+			errs = append(errs, fmt.Errorf("%s.size: %d must not be negative", field, int64(ns.Size)))
+		} else if ns.Size%PageSize != 0 {
+			errs = append(errs, fmt.Errorf("%s.size: %d is not a multiple of 4096 bytes", field, int64(ns.Size)))
+		}
+		if ns.Type > NSZoned {
+			errs = append(errs, fmt.Errorf("%s.type: %v is not one of conventional, zoned", field, ns.Type))
+		}
+		z := ns.Zones
+		if z.Blocks < 0 || z.MaxOpen < 0 || z.MaxActive < 0 {
+			errs = append(errs, fmt.Errorf("%s.zones: blocks (%d), max_open (%d) and max_active (%d) must not be negative",
+				field, z.Blocks, z.MaxOpen, z.MaxActive))
+		}
+		if z.MaxOpen > 0 && z.MaxActive > 0 && z.MaxOpen > z.MaxActive {
+			errs = append(errs, fmt.Errorf("%s.zones.max_open: %d exceeds max_active %d (an open zone is active)", field, z.MaxOpen, z.MaxActive))
+		}
+		if ns.Type != NSZoned && (z != ZoneSpec{}) {
+			errs = append(errs, fmt.Errorf("%s.zones: set on a %v namespace; only a zoned one has zones", field, ns.Type))
+		}
+		for j, h := range ns.PlacementHandles {
+			if h < 0 || h >= s.FDP.handles() {
+				errs = append(errs, fmt.Errorf("%s.placement_handles[%d]: reclaim unit handle %d is not one of the %d of nvme.fdp", field, j, h, s.FDP.handles()))
+			}
+		}
+		if len(ns.PlacementHandles) > 0 && !s.FDP.Enabled {
+			errs = append(errs, fmt.Errorf("%s.placement_handles: set without nvme.fdp.enabled", field))
+		}
+		if ns.Type == NSZoned && s.FDP.Enabled {
+			errs = append(errs, fmt.Errorf("%s.type: zoned namespaces and Flexible Data Placement (nvme.fdp.enabled) cannot share the endurance group in this model", field))
+		}
+	}
+	return errs
+}
+
+// NamespaceInfo is what the firmware reports of one namespace, for Identify Namespace and
+// the host's set-up: its size and use in logical blocks and, for a zoned namespace, its
+// zones.
+type NamespaceInfo struct {
+	Blocks  uint64 // NSZE = NCAP: the namespace's logical blocks
+	Used    uint64 // NUSE: logical blocks holding data (mapped)
+	LBASize int
+	Type    NSType
+	// Zoned namespaces: zone size and capacity in logical blocks, the number of zones, and
+	// the open and active limits (0: none).
+	ZoneBlocks, ZoneCap uint64
+	Zones               uint64
+	MaxOpen, MaxActive  int
+}
+
+// NamespaceSource is implemented by firmware that keeps a namespace table; the controller
+// asks it for Identify Namespace. A controller whose firmware does not has no namespace
+// sizes to report (NSZE 0).
+type NamespaceSource interface {
+	NamespaceInfo(nsid uint32) (NamespaceInfo, bool)
+}
+
+// Identify data structures for namespaces (NVMe Base Specification 2.1, Identify command,
+// CNS values; offsets as Linux's struct nvme_id_ns and libnvme's nvme_zns_id_ns).
+const (
+	CNSNamespace       = 0x00 // Identify Namespace data structure for the NVM command set
+	CNSActiveNSList    = 0x02 // Active Namespace ID list
+	CNSCSNamespace     = 0x05 // I/O Command Set specific Identify Namespace (CDW11 CSI)
+	CNSCSController    = 0x06 // I/O Command Set specific Identify Controller (CDW11 CSI)
+	IdentifyNSZE       = 0    // NSZE, 8 bytes: namespace size in logical blocks
+	IdentifyNCAP       = 8    // NCAP, 8 bytes
+	IdentifyNUSE       = 16   // NUSE, 8 bytes
+	IdentifyNLBAF      = 25   // NLBAF: number of LBA formats, 0's based
+	IdentifyFLBAS      = 26   // FLBAS: bits 3:0 the format in use
+	IdentifyENDGID     = 102  // ENDGID, 2 bytes: the namespace's endurance group
+	IdentifyLBAF       = 128  // LBA Format 0, 4 bytes each: MS [15:0], LBADS [23:16], RP [25:24]
+	ZNSIdentifyMAR     = 4    // Zoned: MAR, 4 bytes, 0's based (FFFFFFFFh: no limit)
+	ZNSIdentifyMOR     = 8    // Zoned: MOR, 4 bytes, 0's based
+	ZNSIdentifyLBAFE   = 2816 // Zoned: LBA Format Extension 0, 16 bytes each: ZSZE [7:0], ZDES [8]
+	ZNSIdentifyZASL    = 0    // Zoned controller: ZASL, Zone Append Size Limit (2^n minimum pages; 0: MDTS)
+	noZoneLimit        = 0xFFFFFFFF
+	identifyLBAFStride = 4
+)
+
+// identifyNamespace builds the Identify Namespace data structure of nsid (CNS 00h) or its
+// zoned command set part (CNS 05h, CSI 02h); ok is false for an inactive NSID.
+func (c *Controller) identifyNamespace(nsid uint32, zoned bool) (id [IdentifySize]byte, ok bool) {
+	ns, ok := c.namespace(nsid)
+	if !ok {
+		return id, false
+	}
+	var info NamespaceInfo
+	if src, has := c.fw.(NamespaceSource); has {
+		info, _ = src.NamespaceInfo(nsid)
+	}
+	le := func(off int, v uint64, n int) {
+		for i := range n {
+			id[off+i] = byte(v >> (8 * i))
+		}
+	}
+	if zoned {
+		if ns.Type != NSZoned {
+			return id, false
+		}
+		limit := func(n int) uint64 {
+			if n == 0 {
+				return noZoneLimit
+			}
+			return uint64(n - 1)
+		}
+		le(ZNSIdentifyMAR, limit(info.MaxActive), 4)
+		le(ZNSIdentifyMOR, limit(info.MaxOpen), 4)
+		le(ZNSIdentifyLBAFE+16*lbaFormat(ns.LBASize), info.ZoneBlocks, 8)
+		return id, true
+	}
+	le(IdentifyNSZE, info.Blocks, 8)
+	le(IdentifyNCAP, info.Blocks, 8)
+	le(IdentifyNUSE, info.Used, 8)
+	id[IdentifyNLBAF] = byte(len(LBAFormats) - 1)
+	id[IdentifyFLBAS] = byte(lbaFormat(ns.LBASize))
+	le(IdentifyENDGID, 1, 2)
+	for i, s := range LBAFormats {
+		lbads := 0
+		for 1<<lbads < s {
+			lbads++
+		}
+		le(IdentifyLBAF+identifyLBAFStride*i, uint64(lbads)<<16, 4)
+	}
+	return id, true
+}
+
+// IdentifyNamespace returns the Identify Namespace data structure of nsid as Identify CNS
+// 00h would DMA it, and false for an inactive NSID. Like IdentifyController, the driver
+// reads it at set-up with no link traffic.
+func (c *Controller) IdentifyNamespace(nsid uint32) ([IdentifySize]byte, bool) {
+	return c.identifyNamespace(nsid, false)
+}
+
+// IdentifyZonedNamespace returns the Zoned Namespace command set's Identify Namespace data
+// structure of nsid (CNS 05h, CSI 02h), and false unless nsid is an active zoned namespace.
+func (c *Controller) IdentifyZonedNamespace(nsid uint32) ([IdentifySize]byte, bool) {
+	return c.identifyNamespace(nsid, true)
+}
+
+// activeNamespaces builds the Active Namespace ID list (CNS 02h): the active NSIDs greater
+// than after, ascending, 4 bytes each, the rest zero.
+func (c *Controller) activeNamespaces(after uint32) [IdentifySize]byte {
+	var id [IdentifySize]byte
+	n := 0
+	for i := range c.ns {
+		if nsid := uint32(i + 1); nsid > after {
+			id[4*n], id[4*n+1], id[4*n+2], id[4*n+3] = byte(nsid), byte(nsid>>8), byte(nsid>>16), byte(nsid>>24)
+			n++
+		}
+	}
+	return id
+}
+
+// namespace returns the namespace of nsid, 1 … len(Namespaces).
+func (c *Controller) namespace(nsid uint32) (Namespace, bool) {
+	if nsid == 0 || nsid > uint32(len(c.ns)) {
+		return Namespace{}, false
+	}
+	return c.ns[nsid-1], true
+}
+
+// Namespaces returns the controller's namespaces, NSID i+1 at index i (Spec.NamespaceList).
+func (c *Controller) Namespaces() []Namespace { return c.ns }
+
+// ParseLBAFormat decodes an Identify Namespace data structure's LBA size: the LBADS of the
+// format FLBAS selects. It returns an error if the structure is malformed.
+func ParseLBAFormat(id []byte) (int, error) {
+	if len(id) < IdentifyLBAF+identifyLBAFStride*16 {
+		return 0, errors.New("nvmectrl: Identify Namespace data structure too short")
+	}
+	f := int(id[IdentifyFLBAS] & 0xF)
+	if f > int(id[IdentifyNLBAF]) {
+		return 0, fmt.Errorf("nvmectrl: FLBAS selects LBA format %d of %d", f, int(id[IdentifyNLBAF])+1)
+	}
+	return 1 << id[IdentifyLBAF+identifyLBAFStride*f+2], nil
+}
