@@ -59,20 +59,26 @@ func fioPoints(s *Set, size int64) {
 //     its host sends O_DIRECT writes with FUA (host.pagecache.direct_fua), so every write
 //     is programmed before it completes. tiny's own 256-page vanilla buffer gives the
 //     hidden drive's 35 means to the last digit. They must be reported not identifiable.
-//   - tBERS is lost in the noise of the write points: replayed with other random addresses
-//     the hidden drive's write points move by up to 9 %, and doubling or halving tBERS
-//     moves them by at most 6 %, up or down (a change of timing reorders programs, GC and
-//     erases). It must be reported not identifiable.
-//   - the link is identified by its bandwidth only: Gen1 × 4 and Gen2 × 2 both move 1 GB/s
-//     and differ in their ACK and flow-control spacing (PCIe r5.0 Tables 3-7 to 3-9), which
-//     moves the reads by 1.6–1.8 %, below the noise floor (2.5 %). The fitted link must have
-//     the hidden one's bandwidth.
+//   - tBERS is at the edge of the write points' noise: replayed with other random
+//     addresses the hidden drive's write points move by up to 9 %, and doubling or halving
+//     tBERS there moves them by at most 6 %, up or down (a change of timing reorders
+//     programs, GC and erases); at another point of the search the same move can clear the
+//     noise by a few per cent. Either way it must be within the weak tolerance below, or
+//     reported not identifiable and at tiny's.
+//   - the link and the controller's clock are identified together, not each: both are a
+//     cost per page a read moves (the link's bytes, the firmware's steps per page), and on
+//     the sequential reads that identify them a doubling of the link's bandwidth (−9 to
+//     −10 % at 32 and 256 KiB) and a halving of the clock (+6 to +8 %) cancel; the writes,
+//     which would tell them apart, move by 5–9 % with the addresses alone. Gen1 × 4 and
+//     Gen2 × 2 (both 1 GB/s) differ only in their ACK and flow-control spacing (PCIe r5.0
+//     Tables 3-7 to 3-9), 1.6–2.7 % on the reads. So: the product of the link's bandwidth
+//     and the clock within a factor of 2 (the identifiability step) of the hidden one's.
 //
 // The others, by how strongly the measurements identify them (Margin: the largest change
-// of a point beyond its noise when the parameter doubles or halves): discrete ones exactly;
-// continuous ones with a margin of at least 0.3 (tR, tPROG: a doubling moves some point by
-// 35 % or more beyond its noise) within 5 %, a value the 2^(1/16) step reaches within
-// 2.2 %; weaker ones (the controller's clock: 5–15 %) within a factor of 2, the step the
+// of a point beyond its noise when the parameter doubles or halves): discrete ones
+// (channels, dies) exactly; continuous ones with a margin of at least 0.3 (tR, tPROG: a
+// doubling moves some point by 35 % or more beyond its noise) within 5 %, a value the
+// 2^(1/16) step reaches within 2.2 %; weaker ones within a factor of 2, the step the
 // identifiability test itself uses. And the fit's rms log error below 0.05.
 func TestHiddenParametersLong(t *testing.T) {
 	testtier.SkipUnlessLong(t, "a fit of nine parameters simulates a few hundred machines")
@@ -106,9 +112,8 @@ func TestHiddenParametersLong(t *testing.T) {
 		switch {
 		case !e.Identifiable:
 			require.Equal(t, e.Base, e.Value, e.Param.Name)
-		case e.Param.Name == "pcie":
-			bw := func(c platforms.Config) int64 { return c.PCIe.BytesPerSecond() }
-			require.Equal(t, bw(h), bw(fit.Config), "the link's bandwidth")
+		case e.Param.Name == "pcie" || e.Param.Name == "core_freq":
+			// together, below
 		case e.Param.Discrete():
 			require.Equal(t, want, e.Value, e.Param.Name)
 		case e.Margin >= 0.3:
@@ -117,11 +122,15 @@ func TestHiddenParametersLong(t *testing.T) {
 			require.InDelta(t, 0, math.Log2(e.Value/want), 1, e.Param.Name)
 		}
 	}
-	for _, n := range []string{"channels", "dies_per_channel", "t_read", "t_prog", "pcie", "core_freq"} {
+	for _, n := range []string{"channels", "dies_per_channel", "t_read", "t_prog"} {
 		require.True(t, got[n].Identifiable, n)
 	}
-	for _, n := range []string{"buffer_pages", "buffer_policy", "t_erase"} {
+	for _, n := range []string{"buffer_pages", "buffer_policy"} {
 		require.False(t, got[n].Identifiable, n)
 	}
+	perPage := func(c platforms.Config) float64 {
+		return float64(c.PCIe.BytesPerSecond()) * float64(c.Firmware.CoreFreq)
+	}
+	require.InDelta(t, 0, math.Log2(perPage(fit.Config)/perPage(h)), 1, "the link's bandwidth × the controller's clock")
 	require.Less(t, fit.Error, 0.05)
 }
