@@ -63,3 +63,18 @@ func ResidentBytes(s Spec, blocks int64) int64 {
 	}
 	return build
 }
+
+// RunBytes returns what a run adds to a die of spec beyond ResidentBytes: the interval
+// ring of each of its Resources (allocated on their first booking, which every die's
+// first operation makes) and the stamps of one block a plane (a block's stamps are
+// allocated whole when it is first programmed, and a run's streams open a block on each
+// plane they write: a preconditioned block stores none until then). More blocks opened
+// add WriteBytes' share for each page programmed.
+func RunBytes(s Spec) int64 {
+	res := int64(1)
+	if s.Planes > 1 {
+		res += int64(s.Planes)
+	}
+	rb, rp := sim.ResourceBytes(6)
+	return res*(rp-rb) + int64(s.Planes)*int64(s.PagesPerBlock)*int64(s.StampsPerPage())*int64(unsafe.Sizeof(uint64(0)))
+}

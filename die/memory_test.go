@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -47,4 +48,18 @@ func TestMemoryBytesMatchesHeap(t *testing.T) {
 	t.Logf("per die: build measured %d B, estimated %d B; peak measured %d B, estimated %d B", built, build, full, peak)
 	require.InDelta(t, 1, float64(built)/float64(build), 0.10)
 	require.InDelta(t, 1, float64(full)/float64(peak), 0.10)
+}
+
+// TestRunBytes: a run adds to a die each Resource's interval ring (one Resource with one
+// plane; the array and two planes with two) and the stamps of one block a plane: by hand,
+// 512 pages × 1 stamp × 8 B = 4,096 B for one plane, 2 × 384 × 4 × 8 = 24,576 B for two
+// planes of 384 pages with four slots a page.
+func TestRunBytes(t *testing.T) {
+	rb, rp := sim.ResourceBytes(6)
+	ring := rp - rb
+	s := DefaultSpec()
+	s.Planes, s.PagesPerBlock, s.Slots = 1, 512, 0
+	require.Equal(t, ring+4096, RunBytes(s))
+	s.Planes, s.PagesPerBlock, s.Slots = 2, 384, 4
+	require.Equal(t, 3*ring+24_576, RunBytes(s))
 }

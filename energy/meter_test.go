@@ -2,6 +2,7 @@ package energy
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/pcie"
@@ -158,4 +159,15 @@ func TestNewRejectsBadParts(t *testing.T) {
 	p.DRAMActivates = nil
 	_, err = New(DefaultSpec(), p)
 	require.ErrorContains(t, err, "activate count")
+}
+
+// TestTraceBytes: 10 s at the default 1 ms resolution is 10,000 buckets of 16 + 8 × 5 =
+// 56 B each, appended (their arrays, outgrown ones included, by sim.AppendAllBytes) and a
+// Reading of the rows' energies, 8 B a row, per bucket.
+func TestTraceBytes(t *testing.T) {
+	s := DefaultSpec()
+	require.Equal(t, sim.Millisecond, s.Resolution)
+	require.Equal(t, 56, int(unsafe.Sizeof(Bucket{})))
+	require.Equal(t, sim.AppendAllBytes(10_000, 56)+10_000*int64(len(rows))*8, TraceBytes(s, 10*sim.Second))
+	require.Zero(t, TraceBytes(s, 0))
 }

@@ -60,6 +60,7 @@ func (f *Firmware) programDone(op *flashOp) {
 		f.pl.recordProgram(op)
 	}
 	f.inflightBlock[f.geo.BlockOf(op.ppn)]--
+	f.uncover(op)
 	f.gc.programsDone(f)
 }
 

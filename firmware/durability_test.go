@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
-	"github.com/fastdrain-sim/fastdrain/internal/testtier"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -19,13 +18,13 @@ func plSpec(policy Policy, plp bool, holdup sim.Time) Spec {
 	return s
 }
 
-// readFlash returns what the flash holds at physical page ppn of the rig, 0 for NoPage.
-func (r *rig) readFlash(ppn ftl.PPN) uint64 {
-	if ppn == ftl.NoPage {
+// readFlash returns what the flash holds at mapping unit u of the rig, 0 for NoUnit.
+func (r *rig) readFlash(u ftl.Unit) uint64 {
+	if u == ftl.NoUnit {
 		return 0
 	}
-	g, a := r.fw.addr(ppn)
-	return r.die(g).Stamp(a)
+	g, a := r.fw.addr(r.fw.geo.PageOf(u))
+	return r.die(g).SlotStamp(a, r.fw.geo.SlotOf(u))
 }
 
 // writeThenCut writes pages 0 … n−1 (one command each, the stamp of version 1) into the
@@ -76,7 +75,7 @@ func TestPowerCutDrainsWithProtection(t *testing.T) {
 	for lpn := int64(0); lpn < 200; lpn++ {
 		require.Equal(t, Stamp(lpn, 1), r.readFlash(rec.Map[lpn]), "lpn %d", lpn)
 	}
-	require.Equal(t, ftl.NoPage, rec.Map[200])
+	require.Equal(t, ftl.NoUnit, rec.Map[200])
 }
 
 // TestPowerCutHoldupBound: the same 200 dirty pages with a hold-up of 2 ms. A plane's
@@ -101,7 +100,7 @@ func TestPowerCutHoldupBound(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int64(16), rec.Mapped)
 	for lpn := int64(0); lpn < 200; lpn++ {
-		if rec.Map[lpn] != ftl.NoPage {
+		if rec.Map[lpn] != ftl.NoUnit {
 			require.Equal(t, Stamp(lpn, 1), r.readFlash(rec.Map[lpn]), "lpn %d", lpn)
 		}
 	}
@@ -167,7 +166,8 @@ type cutOutcome struct {
 	firstDurableLoss      string
 }
 
-// cutRun is one durability run: the integrity workload on the small rig (preconditioned
+// cutRunOn is one durability run on rig r (built with plSpec, 10 % over-provisioning):
+// the integrity workload (preconditioned
 // 90 % full with 3 % overwrites, so GC moves data), 8 host processes each on its own
 // eighth of the logical span issuing random 1–8-page writes (one in 8 with FUA), reads
 // (each checked at once) and flushes, until the power is cut at a seeded random instant
@@ -179,20 +179,10 @@ type cutOutcome struct {
 // was submitted that then completed, or completed at all with power-loss protection. A
 // page must read back a version the host wrote there (or preconditioning did), not older
 // than its last durable one (else a durable loss); older than its last acknowledged
-// write is a volatile loss.
-func cutRun(t testing.TB, policy Policy, plp bool, seed uint64) cutOutcome {
-	return cutRunWith(t, policy, plp, seed, nil)
-}
-
-// cutRunWith is cutRun with sabotage, if not nil, called on the stopped firmware before
-// recovery (to show the checker catches a loss).
-func cutRunWith(t testing.TB, policy Policy, plp bool, seed uint64, sabotage func(*Firmware)) cutOutcome {
-	spec := plSpec(policy, plp, 0)
-	spec.FTL.OverProvisioning = cutOP
-	return cutRunOn(t, newRig(t, spec, nil), plp, seed, sabotage)
-}
-
-// cutRunOn is cutRunWith on rig r (built with plSpec).
+// write is a volatile loss. sabotage, if not nil, is called on the stopped firmware before
+// recovery. The whole-stack campaign (package powercut) is the durability test of every
+// policy; this firmware-level checker serves rigs the whole stack does not build (FDP with
+// placement identifiers on the rig's own host).
 func cutRunOn(t testing.TB, r *rig, plp bool, seed uint64, sabotage func(*Firmware)) cutOutcome {
 	f := r.fw
 	const fill = 0.9
@@ -301,68 +291,6 @@ func cutRunOn(t testing.TB, r *rig, plp bool, seed uint64, sabotage func(*Firmwa
 	return out
 }
 
-// TestDurabilityUnderPowerCuts runs seeded power cuts at random instants of the integrity
-// workload for each buffer policy, with and without power-loss protection (unbounded
-// hold-up), and finds no durable loss. With protection nothing at all is lost (every
-// acknowledged write is durable, and the drain empties the buffer); without it, volatile
-// losses are counted. The oracle policies' unbounded buffer holds more dirty data than
-// the free flash outside the GC reserve, so with protection their drain stops with data
-// left ("stuck"): those losses are counted as the hold-up's, never above what the report
-// counts lost. Cuts a configuration: 40 for vanilla and FastDrain, 10 for the oracles
-// without protection and 3 with it (their drain of tens of thousands of pages is slow):
-// 186 in all (4, 4, 1 with -short); 500, 100 and 20 (2,240) in the long tier.
-func TestDurabilityUnderPowerCuts(t *testing.T) {
-	bounded, oracle, oraclePLP := 40, 10, 3
-	if testing.Short() {
-		bounded, oracle, oraclePLP = 4, 4, 1
-	}
-	if testtier.Long() {
-		bounded, oracle, oraclePLP = 500, 100, 20
-	}
-	for _, policy := range []Policy{Vanilla, FastDrain, Oracle, OracleBG} {
-		for _, plp := range []bool{true, false} {
-			cuts := bounded
-			if policy.Unbounded() {
-				cuts = oracle
-				if plp {
-					cuts = oraclePLP
-				}
-			}
-			t.Run(fmt.Sprintf("%s/plp=%v", policy, plp), func(t *testing.T) {
-				volatile, writes, stuck := 0, 0, 0
-				var moved int64
-				holdupLoss := 0
-				for i := 0; i < cuts; i++ {
-					o := cutRun(t, policy, plp, uint64(1000+i))
-					switch {
-					case plp && !o.rep.Drained:
-						// The drain stopped with data left (no die had room outside the GC
-						// reserve, GC being stopped): the acknowledged pages it held are lost
-						// for want of hold-up, at most the pages it counted lost.
-						require.True(t, o.rep.Stuck, "seed %d: %+v", 1000+i, o.rep)
-						require.LessOrEqual(t, o.durableLoss, o.rep.Lost, "seed %d", 1000+i)
-						stuck++
-						holdupLoss += o.durableLoss
-					case plp:
-						require.Zero(t, o.durableLoss, "seed %d: %d durable losses, first: %s", 1000+i, o.durableLoss, o.firstDurableLoss)
-						require.Zero(t, o.volatile, "seed %d", 1000+i)
-					default:
-						require.Zero(t, o.durableLoss, "seed %d: %d durable losses, first: %s", 1000+i, o.durableLoss, o.firstDurableLoss)
-					}
-					volatile += o.volatile
-					writes += o.writes
-					moved += o.gcMoved
-				}
-				t.Logf("%d cuts, %d writes acknowledged, %d pages moved by GC, %d pages lost volatile, %d drains stuck losing %d acknowledged pages",
-					cuts, writes, moved, volatile, stuck, holdupLoss)
-				if !policy.Unbounded() {
-					require.Zero(t, stuck, "a bounded buffer always fits outside the GC reserve")
-				}
-			})
-		}
-	}
-}
-
 // TestPowerLossMemory: the out-of-band records add 8 B a physical page to the estimate:
 // the small rig's 2 × 2 dies × 2 planes × 32 blocks × 64 pages = 16,384 pages, 131,072 B.
 func TestPowerLossMemory(t *testing.T) {
@@ -399,21 +327,4 @@ func TestScriptedPowerCut(t *testing.T) {
 	require.Equal(t, 5*sim.Millisecond, rep.At)
 	require.Equal(t, 200, rep.Lost)
 	r.eng.Close()
-}
-
-// TestDurabilityCheckerCatchesLoss: the checker is not blind. A cut run (vanilla, no
-// protection, seed 1000) whose flash loses every out-of-band record of logical page 5
-// before recovery: page 5 was written by preconditioning (version 1, durable: it is on
-// flash before the run), so recovery finds no copy, it reads 0, and the checker counts
-// exactly one durable loss, naming it.
-func TestDurabilityCheckerCatchesLoss(t *testing.T) {
-	o := cutRunWith(t, Vanilla, false, 1000, func(f *Firmware) {
-		for p, rec := range f.pl.oob {
-			if lpn, _, ok := StampParts(rec); ok && lpn == 5 {
-				f.pl.oob[p] = 0
-			}
-		}
-	})
-	require.Equal(t, 1, o.durableLoss)
-	require.Contains(t, o.firstDurableLoss, "lpn 5 reads version 0")
 }

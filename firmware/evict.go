@@ -363,7 +363,8 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 		}
 		g = h
 	}
-	ppn, err := f.ftl.WriteHost(lpn, g, purpose)
+	old := f.ftl.Lookup(lpn)
+	ppn, err := f.placeHost(lpn, g, purpose)
 	if err != nil {
 		f.gc.tasks[g].notify()
 		return false
@@ -385,7 +386,7 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	}
 	if f.pl.oob != nil {
 		f.pl.seq++
-		op.oob = Stamp(lpn, f.pl.seq)
+		op.oob[0] = Stamp(lpn, f.pl.seq)
 	}
 	if purpose == ftl.Background {
 		op.bg = true
@@ -397,6 +398,7 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	}
 	f.pending.put(ftl.Unit(ppn), v.Version)
 	f.inflightBlock[f.geo.BlockOf(ppn)]++
+	f.cover(op, old)
 	if f.ftl.NeedsGC(g, f.geo.Addr(ppn).Plane) {
 		f.gc.tasks[g].notify()
 	}
@@ -420,7 +422,11 @@ func (f *Firmware) evictUnits(g int, purpose ftl.Purpose) bool {
 	if n == 0 || (n < k && !f.mustPad()) {
 		return false
 	}
-	ppn, err := f.ftl.WriteUnits(lpns[:n], g, purpose)
+	var olds [ftl.MaxUnitsPerPage]ftl.Unit
+	for i, lpn := range lpns[:n] {
+		olds[i] = f.ftl.Lookup(lpn)
+	}
+	ppn, err := f.placeUnits(lpns[:n], g, purpose)
 	if err != nil {
 		f.gc.tasks[g].notify()
 		return false
@@ -433,11 +439,16 @@ func (f *Firmware) evictUnits(g int, purpose ftl.Purpose) bool {
 	u := f.geo.UnitOf(ppn, 0)
 	for i := 0; i < k; i++ {
 		if i >= n {
-			op.ustamps[i] = die.ErasedStamp // a padded slot: programmed with no data
+			op.ustamps[i], op.oob[i] = die.ErasedStamp, 0 // a padded slot: programmed with no data
 			continue
 		}
 		v := vs[i]
 		op.victims[i], op.ustamps[i] = v, v.Version
+		f.cover(op, olds[i])
+		if f.pl.oob != nil {
+			f.pl.seq++
+			op.oob[i] = Stamp(v.LPN, f.pl.seq)
+		}
 		f.pending.put(u+ftl.Unit(i), v.Version)
 		// Each unit leaves its own place in DRAM for the channel.
 		t = max(t, f.mem.Access(now, f.dramAddr(v.LPN), f.spec.PageSize, false))

@@ -32,7 +32,7 @@ func TestPowerCutWithProgramFailuresEnds(t *testing.T) {
 			spec.FTL.OverProvisioning, spec.FTL.SpareBlocks = 0.5, 24 // roomySpec's pool
 			r := newRig(t, spec, withFaults(die.FaultSpec{ProgramFail: 0.01, Seed: seed}))
 			f := r.fw
-			require.NoError(t, f.Precondition(0.9, cutOverwrite, true, seed))
+			require.NoError(t, f.Precondition(0.9, 0.04, true, seed)) // 4 % overwritten, so GC moves data
 			// 8 writers, writer k owning the logical pages ≡ k (mod 8): one-page writes of
 			// increasing versions, each page's last acknowledged one kept.
 			const writers = 8

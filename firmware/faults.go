@@ -77,9 +77,9 @@ func (f *Firmware) scanFactoryBad() error {
 	// start would collect forever.
 	for g := 0; g < f.geo.Dies(); g++ {
 		for p := 0; p < f.geo.Planes; p++ {
-			if n := f.ftl.FreeBlocks(g, p); n <= f.spec.FTL.GCThreshold {
-				return fmt.Errorf("firmware %s: flash.die.faults.factory_bad: die %d plane %d keeps %d good blocks, not more than firmware.ftl.gc_threshold (%d); fewer factory bad blocks are needed",
-					f.name, g, p, n, f.spec.FTL.GCThreshold)
+			if c := f.ftl.Config(); f.ftl.FreeBlocks(g, p) <= c.GCStart() {
+				return fmt.Errorf("firmware %s: flash.die.faults.factory_bad: die %d plane %d keeps %d good blocks, not more than firmware.ftl.gc_threshold (%d)%s; fewer factory bad blocks are needed",
+					f.name, g, p, f.ftl.FreeBlocks(g, p), f.spec.FTL.GCThreshold, holdupNote(c.HoldupReserve, c.GCStart()))
 			}
 		}
 	}
@@ -123,7 +123,8 @@ func (f *Firmware) programFailed(now sim.Time, op *flashOp) bool {
 	f.faults.Reprograms++
 	nop := f.sched.get(op.kind, op.die)
 	nop.ppn, nop.stamp, nop.victim, nop.bg, nop.w, nop.idx = np, op.stamp, op.victim, op.bg, op.w, op.idx
-	nop.from, nop.oob = op.from, op.oob
+	nop.from, nop.oob = op.from, op.oob                            // the records go with the data
+	nop.covers, nop.ncovers, op.ncovers = op.covers, op.ncovers, 0 // the guards wait for the new program
 	// The in-flight record moves to the new page (reads of it are still served from DRAM).
 	f.pending.done(ftl.Unit(op.ppn), op.stamp)
 	f.inflightBlock[f.geo.BlockOf(op.ppn)]--

@@ -174,21 +174,18 @@ func TestFDPLowersWAF(t *testing.T) {
 	require.Less(t, split.ftl.HandleStats(0).WAF(), mixed.ftl.HandleStats(0).WAF())
 }
 
-// TestFDPDurabilityUnderPowerCuts runs the durability checker of
-// TestDurabilityUnderPowerCuts (cutRunOn, its rig 90 % full with 10 % over-provisioning)
+// TestFDPDurabilityUnderPowerCuts runs the durability checker cutRunOn (its rig 90 % full
+// with 10 % over-provisioning)
 // on an FDP drive: 2 persistently isolated reclaim unit handles, each of the 8 host
 // processes writing its eighth of the span through placement identifier k mod 2, so GC
 // moves each handle's data into GC blocks of its own. Recovery rebuilds the map from the
 // out-of-band records, which placement does not change: no acknowledged durable write may
 // be lost, and the isolation invariant (ftl.Check) holds on the stopped firmware. With
-// power-loss protection a drain that empties the buffer loses nothing at all; a drain may
-// also stop stuck, as the oracle policies' do in TestDurabilityUnderPowerCuts: each handle
-// opens its reclaim units a block on every plane, so when a handle's RU fills just before
-// the cut its next one needs a free block outside the GC reserve on the planes, and with
-// GC stopped at the cut there may be none (measured: seed 2005, every plane at the reserve
-// while handle 1's RU still had room, 20 pages lost). Such losses are the hold-up's, never
-// more than the report counts lost. FastDrain's buffer, 10 cuts a setting (2 with -short,
-// 100 in the long tier).
+// power-loss protection the drain empties the buffer and loses nothing at all, even when a
+// handle's reclaim unit fills just before the cut and every plane is at the GC reserve
+// (measured before the hold-up reserve: seed 2005 stopped stuck with 20 pages lost): the
+// drain dumps what the allocator cannot place into the hold-up reserve (holdup.go).
+// FastDrain's buffer, 10 cuts a setting (2 with -short, 100 in the long tier).
 func TestFDPDurabilityUnderPowerCuts(t *testing.T) {
 	cuts := 10
 	if testing.Short() {
@@ -200,7 +197,6 @@ func TestFDPDurabilityUnderPowerCuts(t *testing.T) {
 	for _, plp := range []bool{true, false} {
 		t.Run(fmt.Sprintf("plp=%v", plp), func(t *testing.T) {
 			var moved int64
-			stuck, stuckLoss := 0, 0
 			for i := 0; i < cuts; i++ {
 				seed := uint64(2000 + i)
 				spec := plSpec(FastDrain, plp, 0)
@@ -209,22 +205,15 @@ func TestFDPDurabilityUnderPowerCuts(t *testing.T) {
 				part := r.fw.LogicalPages() / 8
 				r.pid = func(lba int64) int { return int(lba/part) % 2 }
 				o := cutRunOn(t, r, plp, seed, func(f *Firmware) { require.NoError(t, f.ftl.Check(), "seed %d", seed) })
-				switch {
-				case plp && !o.rep.Drained:
-					require.True(t, o.rep.Stuck, "seed %d: %+v", seed, o.rep)
-					require.LessOrEqual(t, o.durableLoss, o.rep.Lost, "seed %d", seed)
-					stuck++
-					stuckLoss += o.durableLoss
-				case plp:
-					require.Zero(t, o.durableLoss, "seed %d: first: %s", seed, o.firstDurableLoss)
+				require.Zero(t, o.durableLoss, "seed %d: first: %s", seed, o.firstDurableLoss)
+				if plp {
+					require.True(t, o.rep.Drained, "seed %d: the drain stopped: %+v", seed, o.rep)
 					require.Zero(t, o.volatile, "seed %d", seed)
-				default:
-					require.Zero(t, o.durableLoss, "seed %d: first: %s", seed, o.firstDurableLoss)
 				}
 				require.Positive(t, r.fw.ftl.HandleStats(1).HostWrites, "seed %d: handle 1 took writes", seed)
 				moved += r.fw.ftl.HandleStats(0).GCWrites + r.fw.ftl.HandleStats(1).GCWrites
 			}
-			t.Logf("%d cuts, %d pages of the handles moved by GC, %d drains stuck losing %d acknowledged pages", cuts, moved, stuck, stuckLoss)
+			t.Logf("%d cuts, %d pages of the handles moved by GC", cuts, moved)
 			require.Positive(t, moved, "GC moved handles' data")
 		})
 	}

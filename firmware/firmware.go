@@ -102,6 +102,11 @@ type Firmware struct {
 	// a victim's to complete).
 	pending       inFlight
 	inflightBlock []uint16
+	// newer counts, per block, the programs in flight of a newer copy of one of its units:
+	// the block is not erased until they complete (eraseguard.go).
+	newer []uint16
+	// unguarded: the control firmware.power_loss.controls.unguarded_erase (no erase guard).
+	unguarded bool
 
 	// fdp is Flexible Data Placement (fdp.go), nil without it.
 	fdp *fdpState
@@ -116,6 +121,10 @@ type Firmware struct {
 	// OnPowerOff, if set, is called when the firmware stops after a power cut (a runner
 	// stops the simulation there).
 	OnPowerOff func()
+	// OnErase, if set, is called when an erase is queued (GC's victim, a merge's block):
+	// from then on the block's records are gone for recovery (a power-cut campaign's
+	// lookahead looks there).
+	OnErase func()
 
 	Stats Stats
 }
@@ -169,20 +178,13 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	geo := ftl.Geometry{Channels: fg.Channels, DiesPerChannel: fg.DiesPerChannel, Planes: ds.Planes,
 		BlocksPerPlane: ds.BlocksPerPlane, PagesPerBlock: ds.PagesPerBlock,
 		Kind: ds.PageType, UnitsPerPage: k}
-	if k > 1 && spec.PowerLoss.Enabled {
-		return nil, fmt.Errorf("firmware.power_loss.enabled: the out-of-band records of power-loss recovery keep one logical page a flash page; with %d-byte mapping units in %d-byte pages (sub-page mapping) it is not supported",
-			spec.PageSize, ds.PageSize)
-	}
-	fl, err := ftl.New(geo, spec.FTL)
+	fl, err := ftl.New(geo, spec.ftlConfig(geo))
 	if err != nil {
 		return nil, ftlErrors(err)
 	}
 	if fl.Hybrid() {
 		if ds.Faults.Enabled() {
 			return nil, fmt.Errorf("firmware.ftl.mapping: %s does not handle flash faults (flash.die.faults): its merges assume every program and erase succeeds", spec.FTL.Mapping)
-		}
-		if spec.PowerLoss.Enabled {
-			return nil, fmt.Errorf("firmware.ftl.mapping: %s does not support firmware.power_loss (recovery rebuilds a page-level map only)", spec.FTL.Mapping)
 		}
 	}
 	order, _ := buffer.ParseOrder(spec.Buffer.Order)
@@ -210,11 +212,13 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	f.hil.cmds = sim.NewQueue[*nvmectrl.Command](name+".cmdq", host.Spec().MaxCommands)
 	f.hil.idle = sim.NewQueue[*worker](name+".idle", spec.Workers)
 	f.inflightBlock = make([]uint16, geo.Blocks())
+	f.newer = make([]uint16, geo.Blocks())
+	f.unguarded = spec.PowerLoss.Controls.UnguardedErase
 	f.pending = newInFlight(geo)
 	f.pl.f = f
 	f.ro.f = f
 	if spec.PowerLoss.Enabled {
-		f.pl.oob = make([]uint64, geo.Pages())
+		f.pl.oob = make([]uint64, geo.AllUnits())
 		if spec.PowerLoss.CutAt > 0 {
 			f.at(spec.PowerLoss.CutAt, &f.pl, plCut)
 		}

@@ -143,8 +143,8 @@ func (t *gcTask) waitPrograms() {
 		t.mergePrograms()
 		return
 	}
-	if f.inflightBlock[t.v] > 0 {
-		f.gc.progWait = append(f.gc.progWait, t)
+	if f.inflightBlock[t.v] > 0 || t.erase && f.newer[t.v] > 0 {
+		f.gc.progWait = append(f.gc.progWait, t) // the erase also waits for newer copies (eraseguard.go)
 		return
 	}
 	if t.erase && f.ftl.IsBad(t.v) {
@@ -227,7 +227,7 @@ func (t *gcTask) relocate() {
 		op := f.sched.get(opGCProgram, t.g)
 		op.ppn, op.stamp, op.w, op.from = np, w.stamps[j], w, old
 		if f.pl.oob != nil {
-			op.oob = f.pl.oob[old] // the copy keeps the original's sequence number
+			op.oob[0] = f.pl.oob[old] // the copy keeps the original's sequence number
 		}
 		f.pending.put(nu, op.stamp)
 		f.inflightBlock[f.geo.BlockOf(np)]++
@@ -258,10 +258,13 @@ func (t *gcTask) relocateUnits() {
 		op.ppn, op.units, op.w = np, uint8(n), w
 		u := f.geo.UnitOf(np, 0)
 		for i := 0; i < k; i++ {
-			op.ustamps[i] = die.ErasedStamp // a padded slot
+			op.ustamps[i], op.oob[i] = die.ErasedStamp, 0 // a padded slot
 			if i < n {
 				op.ustamps[i] = stamps[i]
 				f.pending.put(u+ftl.Unit(i), stamps[i])
+				if f.pl.oob != nil {
+					op.oob[i] = f.pl.oob[olds[i]] // the copy keeps the original's sequence number
+				}
 			}
 		}
 		op.stamp = op.ustamps[0]
@@ -359,4 +362,7 @@ func (t *gcTask) issueErase() {
 	}
 	t.w.pending, t.w.h, t.w.code, t.w.failed = 1, t, gcErased, false
 	f.sched.enqueue(op)
+	if f.OnErase != nil {
+		f.OnErase()
+	}
 }

@@ -25,9 +25,9 @@ func (s Spec) ValidateGeometry(ds die.Spec, channels, diesPerChannel int) error 
 	}
 	// Factory bad blocks may all fall on one plane: it must still keep more good blocks
 	// than the GC threshold (New refuses the draw otherwise).
-	if fb := ds.Faults.FactoryBad; fb > 0 && ds.BlocksPerPlane-fb <= s.FTL.GCThreshold {
-		errs = append(errs, fmt.Errorf("flash.die.faults.factory_bad: %d bad blocks a die may all fall on one plane of %d blocks, leaving %d, not more than firmware.ftl.gc_threshold (%d)",
-			fb, ds.BlocksPerPlane, ds.BlocksPerPlane-fb, s.FTL.GCThreshold))
+	if fb, c := ds.Faults.FactoryBad, s.ftlConfig(g); fb > 0 && ds.BlocksPerPlane-fb <= c.GCStart() {
+		errs = append(errs, fmt.Errorf("flash.die.faults.factory_bad: %d bad blocks a die may all fall on one plane of %d blocks, leaving %d, not more than firmware.ftl.gc_threshold (%d)%s",
+			fb, ds.BlocksPerPlane, ds.BlocksPerPlane-fb, s.FTL.GCThreshold, holdupNote(c.HoldupReserve, c.GCStart())))
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
@@ -64,15 +64,15 @@ func (s Spec) ValidatePrecondition(ds die.Spec, channels, diesPerChannel int, fi
 	if fill <= 0 {
 		return nil
 	}
-	writes, room := ftl.PreconditionRoom(g, s.FTL, fill, overwrite)
+	writes, room := ftl.PreconditionRoom(g, s.ftlConfig(g), fill, overwrite)
 	bad := int64(ds.Faults.FactoryBad) * int64(g.Dies()) * int64(g.PagesPerBlock) * int64(g.Units()) // never written
 	if writes > room-bad {
 		w, r := "page writes", "pages"
 		if g.Units() > 1 {
 			w, r = "mapping-unit writes", "mapping units"
 		}
-		return fmt.Errorf("precondition.fill (%v) and precondition.overwrite (%v): %d %s need more than the %d %s outside the GC reserve (firmware.ftl.gc_threshold, the LSB-only region) and the factory bad blocks (flash.die.faults.factory_bad)",
-			fill, overwrite, writes, w, room-bad, r)
+		return fmt.Errorf("precondition.fill (%v) and precondition.overwrite (%v): %d %s need more than the %d %s outside the GC reserve (firmware.ftl.gc_threshold, the LSB-only region%s) and the factory bad blocks (flash.die.faults.factory_bad)",
+			fill, overwrite, writes, w, room-bad, r, holdupNote(HoldupReserve(s, g), s.ftlConfig(g).GCStart()))
 	}
 	return nil
 }

@@ -37,7 +37,7 @@ func (t *gcTask) mergePrograms() {
 		wait = t.merge.Erase[t.eraseAt : t.eraseAt+1]
 	}
 	for _, b := range wait {
-		if f.inflightBlock[b] > 0 {
+		if f.inflightBlock[b] > 0 || t.erase && f.newer[b] > 0 { // an erase also waits for newer copies (eraseguard.go)
 			f.gc.progWait = append(f.gc.progWait, t)
 			return
 		}

@@ -1,6 +1,7 @@
 package firmware
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
@@ -26,6 +27,21 @@ type PowerLoss struct {
 	// does not happen. A seeded random instant is the caller's choice of CutAt (the tests
 	// draw theirs from sim.NewRNG).
 	CutAt sim.Time `yaml:"cut_at"`
+	// Controls turn the firmware's durability mechanisms off, for experiments that show what
+	// they protect against (a campaign's control runs: docs/reliability.md). Never what a
+	// drive does; both default false.
+	Controls DurabilityControls `yaml:"controls"`
+}
+
+// DurabilityControls are the switches of PowerLoss.Controls.
+type DurabilityControls struct {
+	// UnguardedErase erases a block as soon as it holds no valid page, even while newer
+	// copies of its data are still being programmed (no erase guard, eraseguard.go): a cut
+	// then can lose a durable version.
+	UnguardedErase bool `yaml:"unguarded_erase"`
+	// NoHoldupReserve keeps no hold-up reserve with power_loss_protection (holdup.go): the
+	// drain after a cut can find no room outside the GC reserve and lose acknowledged pages.
+	NoHoldupReserve bool `yaml:"no_holdup_reserve"`
 }
 
 // validate reports the section's problems, each naming its field; plp is
@@ -47,6 +63,12 @@ func (p PowerLoss) validate(plp bool) []error {
 	}
 	if p.CutAt > 0 && !p.Enabled {
 		errs = append(errs, fmt.Errorf("firmware.power_loss.cut_at: %v is set but firmware.power_loss.enabled is false", p.CutAt))
+	}
+	if p.Controls.UnguardedErase && !p.Enabled {
+		errs = append(errs, errors.New("firmware.power_loss.controls.unguarded_erase is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
+	}
+	if p.Controls.NoHoldupReserve && !p.Enabled {
+		errs = append(errs, errors.New("firmware.power_loss.controls.no_holdup_reserve is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
 	}
 	return errs
 }
@@ -89,9 +111,10 @@ func (r PowerLossReport) DrainTime() sim.Time { return r.Off - r.At }
 // powerState is the firmware's power-loss state (powerloss.go, recovery.go).
 type powerState struct {
 	f *Firmware
-	// oob holds, per physical page, the out-of-band record of the program that completed
-	// there: Stamp(lpn, seq), 0 for none (erased, never programmed, or interrupted). It
-	// stands for the flash's spare area (docs/reliability.md); nil unless enabled.
+	// oob holds, per physical mapping unit (page, with one unit a page), the out-of-band
+	// record of the program that completed there: Stamp(lpn, seq), 0 for none (erased,
+	// never programmed, padded, or interrupted). It stands for the flash's spare area
+	// (docs/reliability.md); nil unless enabled.
 	oob []uint64
 	seq uint64 // the last write sequence number given out (preconditioned data has 1)
 	// cut: power is gone, the HIL and GC no longer run; off: the firmware has stopped.
@@ -187,17 +210,22 @@ func (f *Firmware) powerOff() {
 	}
 }
 
-// recordProgram notes the out-of-band record of a completed program.
+// recordProgram notes the out-of-band records of a completed program: one a mapping unit
+// of its page (a padded slot's is 0, none).
 func (p *powerState) recordProgram(op *flashOp) {
-	p.oob[op.ppn] = op.oob
+	if k := p.f.units; k > 1 {
+		copy(p.oob[int64(op.ppn)*int64(k):int64(op.ppn+1)*int64(k)], op.oob[:k])
+		return
+	}
+	p.oob[op.ppn] = op.oob[0]
 }
 
 // eraseIssued forgets the records of block b's pages when its erase is queued: an erase
 // the cut interrupts leaves the block's contents undefined, and GC erases only a block
 // holding no valid page.
 func (p *powerState) eraseIssued(f *Firmware, b ftl.BlockID) {
-	first := f.geo.FirstPage(b)
-	clear(p.oob[first : first+ftl.PPN(f.geo.PagesPerBlock)])
+	first := int64(f.geo.FirstPage(b)) * int64(f.units)
+	clear(p.oob[first : first+int64(f.geo.PagesPerBlock*f.units)])
 }
 
 // preconditioned gives the records of block b's first n pages, just filled by
@@ -213,12 +241,15 @@ func (p *powerState) preconditioned(f *Firmware, b ftl.BlockID, n int) {
 	first := f.geo.FirstPage(b)
 	for i := 0; i < n; i++ {
 		pg := first + ftl.PPN(i)
-		lpn, ok := f.ftl.PreconditionOwner(pg)
-		if !ok {
-			lpn, ok = f.ftl.Owner(ftl.Unit(pg)) // one unit a page: power-loss records refuse sub-page mapping
-		}
-		if ok {
+		if lpn, ok := f.ftl.PreconditionOwner(pg); ok { // the closed form: one unit a page
 			p.oob[pg] = Stamp(lpn, 1)
+			continue
+		}
+		for s := 0; s < f.units; s++ {
+			u := f.geo.UnitOf(pg, s)
+			if lpn, ok := f.ftl.Owner(u); ok {
+				p.oob[u] = Stamp(lpn, 1)
+			}
 		}
 	}
 }

@@ -109,6 +109,8 @@ func (f *Firmware) gcRoom(g int) bool {
 // block never).
 func (f *Firmware) unplaced(now sim.Time, op *flashOp) {
 	f.faults.Unplaced++
+	// op's erase guards stay (eraseguard.go): the newer copy went back to the buffer, not to
+	// flash, so the blocks holding the copies it superseded are not erased.
 	u := ftl.Unit(op.ppn) // one unit a page: the configuration refuses program faults with sub-page mapping
 	f.pending.done(u, op.stamp)
 	f.inflightBlock[f.geo.BlockOf(op.ppn)]--

@@ -11,11 +11,11 @@ import (
 // Recovery is the mapping rebuilt from flash after a power cut, and what rebuilding it
 // cost.
 type Recovery struct {
-	// Map holds, per logical page, the physical page holding its newest version on flash,
-	// or ftl.NoPage if flash holds none.
-	Map []ftl.PPN
+	// Map holds, per logical page, the physical mapping unit holding its newest version on
+	// flash (its page, with one unit a page), or ftl.NoUnit if flash holds none.
+	Map []ftl.Unit
 	// Mapped counts the logical pages found; Scanned the pages whose spare area was read;
-	// Records those holding a completed program's record.
+	// Records the mapping units holding a completed program's record.
 	Mapped, Scanned, Records int64
 	// Time is the scan's length. From Recover it is the closed-form estimate: the dies
 	// scan in parallel, each reading its pages' spare areas one after the other, each read
@@ -47,12 +47,18 @@ func (f *Firmware) Recover() (*Recovery, error) {
 	if !p.off {
 		return nil, fmt.Errorf("firmware %s: Recover before the firmware stopped (call PowerCut and run the simulation until PoweredOff)", f.name)
 	}
+	return f.scanRecords(), nil
+}
+
+// scanRecords is Recover's scan of the records on flash now, closed form.
+func (f *Firmware) scanRecords() *Recovery {
+	p := &f.pl
 	g := f.geo
 	ds := f.flash.Geometry().Die
-	r := &Recovery{Map: make([]ftl.PPN, f.ftl.LogicalPages())}
+	r := &Recovery{Map: make([]ftl.Unit, f.ftl.LogicalPages())}
 	seqs := make([]uint64, f.ftl.LogicalPages()) // the sequence number of Map's copy
 	for i := range r.Map {
-		r.Map[i] = ftl.NoPage
+		r.Map[i] = ftl.NoUnit
 	}
 	dieTime := make([]sim.Time, g.Dies())
 	for b := 0; b < g.Blocks(); b++ {
@@ -65,22 +71,24 @@ func (f *Firmware) Recover() (*Recovery, error) {
 		for i := 0; i < n; i++ {
 			dieTime[d] += ds.TRead.Of(ds.PageType(i))
 			r.Scanned++
-			rec := p.oob[first+ftl.PPN(i)]
-			lpn, seq, ok := StampParts(rec)
-			if !ok {
-				continue
-			}
-			r.Records++
-			if seq > seqs[lpn] {
-				if seqs[lpn] == 0 {
-					r.Mapped++
+			for s := 0; s < f.units; s++ { // a page's spare area holds each unit's record
+				u := g.UnitOf(first+ftl.PPN(i), s)
+				lpn, seq, ok := StampParts(p.oob[u])
+				if !ok {
+					continue
 				}
-				seqs[lpn], r.Map[lpn] = seq, first+ftl.PPN(i)
+				r.Records++
+				if seq > seqs[lpn] {
+					if seqs[lpn] == 0 {
+						r.Mapped++
+					}
+					seqs[lpn], r.Map[lpn] = seq, u
+				}
 			}
 		}
 	}
 	for _, t := range dieTime {
 		r.Time = max(r.Time, t)
 	}
-	return r, nil
+	return r
 }

@@ -53,7 +53,13 @@ type flashOp struct {
 	units   uint8
 	ustamps [ftl.MaxUnitsPerPage]uint64
 	victims [ftl.MaxUnitsPerPage]buffer.Victim
-	oob     uint64        // programs, with firmware.power_loss.enabled: the out-of-band record
+	// oob holds a program's out-of-band records, with firmware.power_loss.enabled: slot
+	// i's (units of them; oob[0] with one unit a page).
+	oob [ftl.MaxUnitsPerPage]uint64
+	// covers are the blocks whose units this program supersedes (ncovers of them), which
+	// may not be erased until it completes (eraseguard.go).
+	covers  [ftl.MaxUnitsPerPage]ftl.BlockID
+	ncovers uint8
 	victim  buffer.Victim // opEvict
 	bg      bool          // opEvict from background eviction
 	// rewrite marks a failed program's re-program (faults.go): it goes to the GC queue,
@@ -132,6 +138,7 @@ type scheduler struct {
 	view     DieView    // shown to the ordering (kept here so it is not allocated per pick)
 	cap      *powerCap  // nil: no power cap (powercap.go)
 	units    int        // mapping units a page (ftl.FTL.UnitsPerPage)
+	work     FlashWork  // the operations on the dies (powerwatch.go)
 	held     []int      // dies with reads queued by hold (readmerge.go)
 }
 
@@ -176,7 +183,7 @@ func (s *scheduler) get(kind opKind, g int) *flashOp {
 		op.tx.Done = s
 		op.tx.Tag = op
 	}
-	op.kind, op.die, op.w, op.bg, op.rewrite, op.merged, op.slot = kind, g, nil, false, false, op.merged[:0], 0
+	op.kind, op.die, op.w, op.bg, op.rewrite, op.merged, op.slot, op.ncovers = kind, g, nil, false, false, op.merged[:0], 0, 0
 	op.units = 0
 	op.flow = flowSrc{}
 	return op
@@ -338,10 +345,12 @@ func (s *scheduler) releaseSlot() {
 	}
 }
 
-// gcUrgent reports whether a plane of die g is down to its GC reserve, when GC must win.
+// gcUrgent reports whether a plane of die g is down to the free blocks host streams may not
+// take (the GC reserve, and the hold-up reserve of power-loss protection), when GC must win.
 func (s *scheduler) gcUrgent(g int) bool {
+	floor := s.f.ftl.HostFloor()
 	for p := 0; p < s.f.geo.Planes; p++ {
-		if s.f.ftl.FreeBlocks(g, p) <= s.f.spec.FTL.GCReserve {
+		if s.f.ftl.FreeBlocks(g, p) <= floor {
 			return true
 		}
 	}
@@ -410,6 +419,7 @@ func (s *scheduler) submit(op *flashOp) {
 	default:
 		panic(fmt.Sprintf("firmware: unknown flash op kind %d", op.kind))
 	}
+	s.track(op, 1)
 	s.f.flash.Submit(op.die, tx)
 }
 
@@ -423,6 +433,7 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 		s.f.flows.done(op, tx)
 	}
 	s.dies[g].inChannel--
+	s.track(op, -1)
 	if op.bg {
 		s.dies[g].bgOut--
 	}

@@ -204,7 +204,7 @@ func (s Spec) Validate() error {
 // zero Geometry checks the section alone), each naming its field as
 // "firmware.ftl.<key>".
 func (s Spec) ValidateFTL(g ftl.Geometry) error {
-	if err := s.FTL.Validate(g); err != nil {
+	if err := s.ftlConfig(g).Validate(g); err != nil {
 		return ftlErrors(err)
 	}
 	return nil

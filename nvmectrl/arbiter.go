@@ -160,6 +160,7 @@ func (a *arbiter) spend(n int) {
 // arbitrate issues SQE fetches while a fetch context and a command slot are free and some
 // SQ has entries to fetch.
 func (c *Controller) arbitrate(now sim.Time) {
+	c.landed(now)
 	a := &c.arb
 	for len(c.freeFetch) > 0 && c.slotFree > 0 {
 		q := a.turn
@@ -172,5 +173,9 @@ func (c *Controller) arbitrate(now sim.Time) {
 		n := min(a.turnLeft, int(q.pending()), int(q.size-q.next), c.spec.FetchBatch, c.slotFree)
 		c.issueFetch(now, q, n)
 		a.spend(n)
+	}
+	if a.waiting() {
+		// Out of fetch contexts or slots: each landing from now on kicks the arbiter.
+		c.scheduleLandings()
 	}
 }

@@ -97,15 +97,20 @@ func (c *Controller) takeSlot() *Command {
 
 // releaseSlot returns a command's slot once its CQE has landed.
 func (c *Controller) releaseSlot(now sim.Time, cmd *Command) {
+	c.freeSlot(cmd)
+	if c.arb.waiting() {
+		c.kick(now)
+	}
+}
+
+// freeSlot returns a command's slot to the free list.
+func (c *Controller) freeSlot(cmd *Command) {
 	cmd.held = false
 	cmd.next = c.freeCmd
 	c.freeCmd = cmd
 	c.slotFree++
 	if q := c.sq(cmd.SQID); q != nil {
 		q.busy--
-	}
-	if c.arb.waiting() {
-		c.kick(now)
 	}
 }
 

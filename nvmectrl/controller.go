@@ -34,7 +34,7 @@ type Host interface {
 // Stats counts what the controller did.
 type Stats struct {
 	SQDoorbells  int64 // SQ tail doorbell writes that arrived
-	CQDoorbells  int64 // CQ head doorbell writes that arrived
+	CQDoorbells  int64 // CQ head doorbell writes booked on the link
 	Fetches      int64 // SQE fetch DMAs
 	Commands     int64 // SQEs fetched
 	Completions  int64 // CQEs written
@@ -98,6 +98,9 @@ type Controller struct {
 	freeFetch []*fetch
 	arbQueued bool // an evArbitrate event is scheduled
 	qstats    bool // keep QueueStats (EnableQueueStats)
+	// landings are CQEs on their way to host memory with no event of their own, in order
+	// of landing (complete.go, write).
+	landings []landing
 
 	dma dmaEngine // data reads: Spec.ReadTags requests outstanding at most (dma.go)
 }
@@ -126,6 +129,7 @@ func New(name string, spec Spec, eng *sim.Engine, link Link, mem *HostMemory) *C
 	}
 	c := &Controller{name: name, spec: spec, clk: sim.NewClock(spec.Clock), eng: eng, link: link, mem: mem,
 		ns: spec.NamespaceList()}
+	mem.landers = append(mem.landers, c)
 	c.slots = make([]Command, spec.MaxCommands)
 	for i := len(c.slots) - 1; i >= 0; i-- {
 		c.slots[i].Slot = i

@@ -110,17 +110,8 @@ func TestPhaseTagFlipsOnWrap(t *testing.T) {
 // second CQE is written only after the host's CQ head doorbell arrives.
 func TestCQFullWaitsForHeadDoorbell(t *testing.T) {
 	r := newRig(t, testSpec(), ArbRoundRobin)
-	r.addPair(t, 1, 4, 2, PrioMedium, 1)
 	r.fw.auto, r.fw.level = true, NoLevel
-	r.host.holdCQ = true
-	r.at(0, func() {
-		for cid := range uint16(2) {
-			e := r.rw(t, OpWrite, cid, 1)
-			r.host.push(1, &e)
-		}
-		r.host.ring(0, 1)
-	})
-	r.eng.Run()
+	twoWritesOnTinyCQ(t, r)
 	require.Len(t, r.host.seen, 1)
 	require.Equal(t, int64(1), r.c.Stats.CQFullWaits)
 	require.Equal(t, int64(1), r.c.Stats.Completions)
@@ -135,11 +126,96 @@ func TestCQFullWaitsForHeadDoorbell(t *testing.T) {
 	require.Equal(t, uint16(1), r.host.seen[1].cqe.CID())
 	require.Equal(t, 1, r.host.seen[1].slot)
 	require.Equal(t, uint8(1), r.host.seen[1].cqe.Phase())
-	// The link is idle by then, so a fresh link gives the same CQE write and MSI-X times.
+	requireCQEAtDoorbell(t, r, arrive)
+}
+
+// TestCQFullWaitsForDoorbellOnItsWay: a head doorbell rung while the CQ has room is kept
+// until the controller looks at the CQ (it needs no event of its own); a CQE posted after
+// the host rang but before the write lands finds the 2-entry CQ still full, waits, and
+// goes out when the doorbell lands, exactly as in TestCQFullWaitsForHeadDoorbell: CQE
+// write and MSI-X booked at the arrival's clock edge on an otherwise idle link.
+func TestCQFullWaitsForDoorbellOnItsWay(t *testing.T) {
+	r := newRig(t, testSpec(), ArbRoundRobin)
+	twoWritesOnTinyCQ(t, r)
+	require.Len(t, r.fw.cmds, 2)
+	t1 := 10 * sim.Microsecond
+	r.at(t1, func() { r.c.Complete(t1, r.fw.cmds[0], StatusSuccess, 0, NoLevel) })
+	r.eng.Run()
+	require.Len(t, r.host.seen, 1) // the CQ's one usable entry is taken
+	// At 50 µs the host frees it and, in the same instant, the firmware completes the
+	// second command: with no completion cycles it is posted at 50 µs, before the 4-byte
+	// MMIO write lands.
+	tDB := 50 * sim.Microsecond
+	var arrive sim.Time
+	r.host.holdCQ = false
+	r.at(tDB, func() {
+		arrive = r.c.RingCQ(tDB, 1, r.host.qs[1].cqHead)
+		r.c.Complete(tDB, r.fw.cmds[1], StatusSuccess, 0, NoLevel)
+	})
+	r.eng.Run()
+	require.Less(t, tDB, arrive)
+	require.Equal(t, int64(1), r.c.Stats.CQFullWaits)
+	require.Len(t, r.host.seen, 2)
+	require.Equal(t, uint16(1), r.host.seen[1].cqe.CID())
+	requireCQEAtDoorbell(t, r, arrive)
+}
+
+// twoWritesOnTinyCQ gives r one SQ of 4 entries on a CQ of 2 (one usable entry), holds the
+// host's CQ head doorbells, and has two writes reach the firmware.
+func twoWritesOnTinyCQ(t *testing.T, r *rig) {
+	r.addPair(t, 1, 4, 2, PrioMedium, 1)
+	r.host.holdCQ = true
+	r.at(0, func() {
+		for cid := range uint16(2) {
+			e := r.rw(t, OpWrite, cid, 1)
+			r.host.push(1, &e)
+		}
+		r.host.ring(0, 1)
+	})
+	r.eng.Run()
+}
+
+// requireCQEAtDoorbell checks that the second interrupt came when a CQE write and an MSI-X
+// booked at the clock edge after the head doorbell's arrival end. The link is idle by
+// then, so a fresh link gives the same times.
+func requireCQEAtDoorbell(t *testing.T, r *rig, arrive sim.Time) {
 	ref := refLink()
 	w := ref.DMAWrite(edge(arrive), CQESize)
 	m := ref.MSIX(edge(arrive))
 	require.Equal(t, max(w, m), r.host.irqs[1])
+}
+
+// TestLandingFreesTheOnlySlot: with one command slot, the second of two commands rung
+// together can be fetched only when the first one's CQE has landed and freed the slot
+// (FACTS.md §1.4: a slot is held until its CQE is in host memory). The landing must
+// start the fetch although the arbiter has nothing else to wake it: two fetches, one per
+// command, both commands at the firmware and both CQEs in the host's ring; without the
+// landing's kick the run ends with one. The two completion delays post the CQE before
+// and after the arbitration that finds no slot, so both ways a landing gets its event are
+// exercised (kept, then given one when an arbitration leaves the arbiter waiting; given
+// one at once): the test fails with either removed.
+func TestLandingFreesTheOnlySlot(t *testing.T) {
+	s := testSpec()
+	s.MaxCommands = 1
+	for _, completion := range []int64{0, 400} { // the CQE posted before or after the fetch's arbitration
+		s.CompletionCycles = completion
+		r := newRig(t, s, ArbRoundRobin)
+		r.addPair(t, 1, 4, 4, PrioMedium, 1)
+		r.fw.auto, r.fw.level = true, NoLevel
+		r.at(0, func() {
+			for cid := range uint16(2) {
+				e := r.rw(t, OpWrite, cid, 1)
+				r.host.push(1, &e)
+			}
+			r.host.ring(0, 1)
+		})
+		r.eng.Run()
+		require.Equal(t, int64(2), r.c.Stats.Fetches)
+		require.Len(t, r.fw.fetched, 2)
+		require.Len(t, r.host.seen, 2)
+		require.Len(t, r.host.irqs, 2)
+		require.Greater(t, r.fw.fetched[1], r.fw.fetched[0])
+	}
 }
 
 // arbOrder rings the given queues (each preloaded with n commands) at time 0 and returns

@@ -1,6 +1,9 @@
 package nvmectrl
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // PageSize is the host memory page size in bytes: CC.MPS = 0, i.e. 4 KiB, the size Linux
 // uses (FACTS.md §1.7). PRP entries and PRP lists are laid out in these pages.
@@ -15,11 +18,22 @@ const hostMemBase = 1 << 20
 // bytes of SQ and CQ rings and PRP lists; data buffers are only address ranges (the
 // simulator moves their timing, not their contents). It is shared by the host driver and the
 // controller, so it belongs to neither: the platform builder creates it.
+//
+// An allocated page whose only write so far is the 8-byte word at its start (the data
+// version stamp the host driver puts in each 4 KiB page of a DMA buffer, hostos/nvmedrv)
+// is kept as that word alone, 8 bytes instead of a 4 KiB page: a run's buffers carry a
+// stamp a page, and holding them as whole pages took 4 KiB of memory for every page of the
+// largest request each command slot had carried (21–69 MB in the presets' default runs,
+// issue 38). Any other access to such a page makes it a whole page holding the word.
 type HostMemory struct {
 	dense []*[PageSize]byte          // allocated pages, by page number − hostMemBase/PageSize
+	first []uint64                   // dense pages not yet made: the word at their start
 	pages map[uint64]*[PageSize]byte // pages outside what Alloc handed out; never iterated
-	n     int                        // pages written
+	n     int                        // pages held whole
 	next  uint64                     // bump allocator, page aligned
+	// landers are the controllers writing CQEs into this memory, whose CQEs that have
+	// landed are applied before the host reads one (Controller.landed).
+	landers []*Controller
 }
 
 // NewHostMemory returns an empty host memory.
@@ -40,20 +54,41 @@ func (m *HostMemory) Alloc(bytes int) uint64 {
 		// A page written before it was allocated moves from the map to its slot.
 		pn := hostMemBase/PageSize + uint64(len(m.dense))
 		m.dense = append(m.dense, m.pages[pn])
+		m.first = append(m.first, 0)
 		delete(m.pages, pn)
 	}
 	return a
 }
 
-// Pages returns how many pages have been written.
+// Reserve makes room in the page table for bytes more of Alloc, so allocating them grows
+// it once, not an append at a time (whose outgrown copies stay in memory until a
+// collection: five times the final table, issue 38). bytes must be what those Alloc calls
+// round up to whole pages.
+func (m *HostMemory) Reserve(bytes int) {
+	n := len(m.dense) + (bytes+PageSize-1)/PageSize
+	m.dense = slices.Grow(m.dense, n-len(m.dense))
+	m.first = slices.Grow(m.first, n-len(m.first))
+}
+
+// Pages returns how many pages are held whole: written, except those whose only writes
+// were the word at their start.
 func (m *HostMemory) Pages() int { return m.n }
 
 // page returns the page holding addr, creating it if create is set; nil if absent.
-// Allocated pages are found by indexing, the rest by a map lookup.
+// Allocated pages are found by indexing, the rest by a map lookup. An allocated page held
+// as its first word alone is made a whole page holding it, whether create is set or not.
 func (m *HostMemory) page(addr uint64, create bool) *[PageSize]byte {
 	var slot **[PageSize]byte
 	if i := addr/PageSize - hostMemBase/PageSize; addr >= hostMemBase && i < uint64(len(m.dense)) {
 		slot = &m.dense[i]
+		if w := m.first[i]; w != 0 && *slot == nil {
+			p := new([PageSize]byte)
+			binary.LittleEndian.PutUint64(p[:], w)
+			m.first[i] = 0
+			*slot = p
+			m.n++
+			return p
+		}
 	} else {
 		pn := addr / PageSize
 		p := m.pages[pn]
@@ -85,8 +120,13 @@ func (m *HostMemory) Read(addr uint64, dst []byte) {
 	}
 }
 
-// Write copies src into memory starting at addr.
+// Write copies src into memory starting at addr. A page's first word alone (the version
+// stamp a read returns in each page, firmware's readDone) is stored as PutUint64 stores it.
 func (m *HostMemory) Write(addr uint64, src []byte) {
+	if len(src) == 8 && addr%PageSize == 0 {
+		m.PutUint64(addr, binary.LittleEndian.Uint64(src))
+		return
+	}
 	for len(src) > 0 {
 		off := int(addr % PageSize)
 		n := min(len(src), PageSize-off)
@@ -104,6 +144,9 @@ func (m *HostMemory) Write(addr uint64, src []byte) {
 // Uint64 reads the little-endian 64-bit value at addr.
 func (m *HostMemory) Uint64(addr uint64) uint64 {
 	if off := addr % PageSize; off <= PageSize-8 {
+		if i := addr/PageSize - hostMemBase/PageSize; off == 0 && addr >= hostMemBase && i < uint64(len(m.dense)) && m.dense[i] == nil {
+			return m.first[i]
+		}
 		if p := m.page(addr, false); p != nil {
 			return binary.LittleEndian.Uint64(p[off:])
 		}
@@ -117,6 +160,10 @@ func (m *HostMemory) Uint64(addr uint64) uint64 {
 // PutUint64 writes v little-endian at addr.
 func (m *HostMemory) PutUint64(addr uint64, v uint64) {
 	if off := addr % PageSize; off <= PageSize-8 {
+		if i := addr/PageSize - hostMemBase/PageSize; off == 0 && addr >= hostMemBase && i < uint64(len(m.dense)) && m.dense[i] == nil {
+			m.first[i] = v
+			return
+		}
 		binary.LittleEndian.PutUint64(m.page(addr, true)[off:], v)
 		return
 	}
@@ -147,8 +194,12 @@ func (m *HostMemory) WriteSQE(addr uint64, e *SQE) {
 	m.Write(addr, e[:])
 }
 
-// ReadCQE reads the completion queue entry at addr into c.
+// ReadCQE reads the completion queue entry at addr into c, as the host sees it now: the
+// CQEs that controllers writing here have landed by now are put in first.
 func (m *HostMemory) ReadCQE(addr uint64, c *CQE) {
+	for _, l := range m.landers {
+		l.landed(l.eng.Now())
+	}
 	if off := addr % PageSize; off <= PageSize-CQESize {
 		if p := m.page(addr, false); p != nil {
 			*c = CQE(p[off : off+CQESize])

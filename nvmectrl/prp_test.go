@@ -226,13 +226,13 @@ func TestHostMemoryWrittenBeforeAlloc(t *testing.T) {
 	a := m.Alloc(PageSize)
 	m.PutUint64(a+PageSize+8, 42) // the next page, not yet allocated
 	m.PutUint64(a, 7)
-	require.Equal(t, 2, m.Pages())
+	require.Equal(t, 1, m.Pages(), "the word at a's start is held alone")
 	b := m.Alloc(2 * PageSize)
 	require.Equal(t, a+PageSize, b)
 	require.Equal(t, uint64(42), m.Uint64(b+8))
 	require.Equal(t, uint64(7), m.Uint64(a))
 	require.Equal(t, uint64(0), m.Uint64(b+PageSize))
-	require.Equal(t, 2, m.Pages())
+	require.Equal(t, 1, m.Pages())
 }
 
 // TestHostMemoryFixedSizeAccessors: the 8-byte, SQE and CQE accessors agree byte for byte
@@ -281,4 +281,36 @@ func TestHostMemoryFixedSizeAccessors(t *testing.T) {
 	m.ReadCQE(far+PageSize-8, &c)
 	require.Equal(t, CQE{}, c)
 	require.Equal(t, uint64(0), m.Uint64(far+PageSize-4))
+}
+
+// TestHostMemoryFirstWord: a page written only at its first word holds that word alone (no
+// whole page: Pages stays 0); any other access makes it a whole page holding the word, so
+// every reader sees the same bytes either way.
+func TestHostMemoryFirstWord(t *testing.T) {
+	m := NewHostMemory()
+	a := m.Alloc(3 * PageSize)
+	m.PutUint64(a, 0x0102030405060708)
+	m.PutUint64(a+PageSize, 9)
+	m.PutUint64(a+PageSize, 10) // rewritten
+	require.Equal(t, 0, m.Pages())
+	require.Equal(t, uint64(0x0102030405060708), m.Uint64(a))
+	require.Equal(t, uint64(10), m.Uint64(a+PageSize))
+	require.Equal(t, uint64(0), m.Uint64(a+2*PageSize))
+	// A read of the bytes makes the page whole, the word first.
+	b := make([]byte, 10)
+	m.Read(a, b)
+	require.Equal(t, []byte{8, 7, 6, 5, 4, 3, 2, 1, 0, 0}, b)
+	require.Equal(t, 1, m.Pages())
+	// A write elsewhere in a word page keeps the word.
+	m.PutUint64(a+PageSize+8, 11)
+	require.Equal(t, 2, m.Pages())
+	require.Equal(t, uint64(10), m.Uint64(a+PageSize))
+	require.Equal(t, uint64(11), m.Uint64(a+PageSize+8))
+	// A whole page's first word is written in the page.
+	m.PutUint64(a+PageSize, 12)
+	require.Equal(t, uint64(12), m.Uint64(a+PageSize))
+	var e SQE
+	m.ReadSQE(a+PageSize, &e)
+	require.Equal(t, byte(12), e[0])
+	require.Equal(t, 2, m.Pages())
 }

@@ -72,6 +72,15 @@ type complQueue struct {
 	sqs    int    // submission queues bound to it
 
 	waitHead, waitTail *Command // completions waiting for room
+	// inFlight are head doorbells booked on the link that have not been applied, in
+	// booking order, with arrival times in that order (cqArrived; RingCQ).
+	inFlight []cqDoorbell
+}
+
+// cqDoorbell is one CQ head doorbell write on its way to the controller.
+type cqDoorbell struct {
+	at   sim.Time // when it arrives
+	head uint32
 }
 
 func (q *complQueue) full() bool { return (q.tail+1)%q.size == q.head }
@@ -136,6 +145,7 @@ func (c *Controller) addSQ(cfg SQConfig) {
 // entries pending or commands in flight is not modelled: it returns Invalid Field.
 func (c *Controller) DeleteSQ(id uint16) Status {
 	q := c.sq(id)
+	c.landed(c.eng.Now())
 	switch {
 	case id == 0 || q == nil:
 		return StatusInvalidQueueID
@@ -197,9 +207,51 @@ func (c *Controller) RingCQ(now sim.Time, qid uint16, head int) sim.Time {
 	if q == nil || head < 0 || uint32(head) >= q.size {
 		c.panicf("CQ %d head doorbell %d: no such queue or head out of range", qid, head)
 	}
+	// The host may only release entries it has read, which were posted already.
+	last := q.head
+	if n := len(q.inFlight); n > 0 {
+		last = q.inFlight[n-1].head
+	}
+	if (uint32(head)+q.size-last)%q.size > (q.tail+q.size-last)%q.size {
+		c.panicf("CQ %d head doorbell %d passes the tail %d (head was %d)", qid, head, q.tail, last)
+	}
 	t := c.link.MMIOWrite(now, 4)
-	c.schedule(t, evCQDoorbell, int64(qid)<<16|int64(head), nil)
+	c.Stats.CQDoorbells++
+	// A head doorbell matters to the controller only when it next looks at the CQ's room
+	// (post, when a CQE is written) or when CQEs wait for room. So it is kept on the queue
+	// with its arrival time and applied when the controller looks (cqArrived), which saves
+	// one engine event per batch of completions with the same result; only when CQEs wait
+	// (or an arrival would overtake one kept) does the arrival need an event of its own,
+	// to drain them. One difference: a doorbell arriving at the very time the controller
+	// looks counts as arrived, where two events at one time would go in the order they
+	// were scheduled; it matters only to a CQ full at that picosecond.
+	if n := len(q.inFlight); q.waitHead != nil || n > 0 && q.inFlight[n-1].at > t {
+		c.scheduleInFlight(q)
+		c.schedule(t, evCQDoorbell, int64(qid)<<16|int64(head), nil)
+		return t
+	}
+	q.inFlight = append(q.inFlight, cqDoorbell{t, uint32(head)})
 	return t
+}
+
+// cqArrived applies q's head doorbells that have arrived by now, in order.
+func (c *Controller) cqArrived(now sim.Time, q *complQueue) {
+	n := 0
+	for ; n < len(q.inFlight) && q.inFlight[n].at <= now; n++ {
+		c.applyCQHead(q, q.inFlight[n].head)
+	}
+	if n > 0 {
+		q.inFlight = append(q.inFlight[:0], q.inFlight[n:]...)
+	}
+}
+
+// scheduleInFlight turns q's head doorbells still on their way into arrival events, when
+// their arrivals must drain waiting CQEs.
+func (c *Controller) scheduleInFlight(q *complQueue) {
+	for _, d := range q.inFlight {
+		c.schedule(d.at, evCQDoorbell, int64(q.id)<<16|int64(d.head), nil)
+	}
+	q.inFlight = q.inFlight[:0]
 }
 
 func (c *Controller) sqDoorbell(now sim.Time, qid uint16, tail uint32) {
@@ -228,16 +280,21 @@ func (c *Controller) cqDoorbell(now sim.Time, qid uint16, head uint32) {
 	if q == nil {
 		c.panicf("CQ %d head doorbell arrived for a deleted queue", qid)
 	}
-	c.Stats.CQDoorbells++
-	posted := (q.tail + q.size - q.head) % q.size
-	if (head+q.size-q.head)%q.size > posted {
-		c.panicf("CQ %d head doorbell %d passes the tail %d (head was %d)", qid, head, q.tail, q.head)
-	}
-	q.head = head
+	c.cqArrived(now, q)
+	c.applyCQHead(q, head)
 	if q.waitHead != nil && !q.full() {
 		// Waiting CQEs go out CompletionCycles later, on the front end's clock.
 		c.schedule(c.clk.After(now, c.spec.CompletionCycles), evDrainCQ, int64(qid), nil)
 	}
+}
+
+// applyCQHead moves q's head to the doorbell's value, which must not pass the tail.
+func (c *Controller) applyCQHead(q *complQueue, head uint32) {
+	posted := (q.tail + q.size - q.head) % q.size
+	if (head+q.size-q.head)%q.size > posted {
+		c.panicf("CQ %d head doorbell %d passes the tail %d (head was %d)", q.id, head, q.tail, q.head)
+	}
+	q.head = head
 }
 
 // drainCQ writes waiting CQEs of CQ qid while it has room.

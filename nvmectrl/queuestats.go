@@ -32,6 +32,7 @@ func (c *Controller) QueueStats() []*QueueStats {
 	if !c.qstats {
 		return nil
 	}
+	c.landed(c.eng.Now()) // the CQEs that have landed count
 	var out []*QueueStats
 	for _, q := range c.sqs {
 		if q != nil && q.id != 0 {

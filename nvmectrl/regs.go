@@ -155,6 +155,7 @@ func (c *Controller) enable() {
 
 // reset returns the controller to its state after a controller reset.
 func (c *Controller) reset() {
+	c.landed(c.eng.Now())
 	if c.slotFree != len(c.slots) {
 		c.panicf("reset with %d commands in flight", len(c.slots)-c.slotFree)
 	}

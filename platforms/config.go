@@ -235,16 +235,13 @@ func (f Flash) validateFaultDies() []error {
 }
 
 // subPageLimits reports the features that keep one logical page a flash page, which
-// sub-page mapping (k mapping units a page) cannot be combined with yet: power-loss
-// recovery's out-of-band records, and program failures (their re-program moves one page's
-// data, not several units'). Erase failures, factory bad blocks and read errors work.
+// sub-page mapping (k mapping units a page) cannot be combined with yet: program failures
+// (their re-program moves one page's data, not several units'). Erase failures, factory bad
+// blocks, read errors and power-loss recovery (a record a unit) work.
 func (c Config) subPageLimits(k int) []error {
 	var errs []error
 	why := fmt.Sprintf("not supported with sub-page mapping (%d mapping units of firmware.page_size %d in flash.die.page_size %d)",
 		k, c.Firmware.PageSize, c.Flash.Die.PageSize)
-	if c.Firmware.PowerLoss.Enabled {
-		errs = append(errs, fmt.Errorf("firmware.power_loss.enabled: %s", why))
-	}
 	if c.Flash.Die.Faults.ProgramFail > 0 {
 		errs = append(errs, fmt.Errorf("flash.die.faults.program_fail: %v: %s", c.Flash.Die.Faults.ProgramFail, why))
 	}

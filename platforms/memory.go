@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/internal/sysmem"
@@ -22,14 +23,19 @@ type Limits struct {
 }
 
 // programBytes is the memory a run holds besides the parts EstimateMemory works out: the
-// program and the Go runtime before any machine exists (`fastdrain version` holds 14.0 MB,
-// a package's test binary 13.3–13.8 MB), the small structures of a built machine no part
-// counts (the host block layer's tags and request pools, the controller's command slots,
-// the engine, the runtime's metadata) and the records and buffers of a short run.
-// Measured on the tiny preset, whose counted parts are 3.1 MB: 22.5 MB for a test process
-// that builds it and writes 8 MiB (TestMemoryEstimateMatchesRSS), 26.9 MB for `fastdrain
-// fio` writing 8 MiB; 22 MiB is between them.
-const programBytes = 22 << 20
+// program and the Go runtime before any machine exists (a package's test binary holds
+// 13.3–14.5 MB), the small structures of a built machine no part counts (the host block
+// layer's tags and request pools, the controller's command slots, the engine, the
+// runtime's metadata) and the records and buffers of a short run. Measured on the tiny
+// preset, whose counted parts are 3.1 MB: 20.9 MB for a test process that builds it and
+// writes 8 MiB (TestMemoryEstimateMatchesRSS), 22.4 MB for its default 10 s run
+// (`fastdrain run --preset tiny`, whose energy trace the peak counts apart); 17 MiB is
+// what puts both within a few per cent.
+const programBytes = 17 << 20
+
+// RunDuration is the simulated run the estimate's peak is for: the run command's default
+// (--duration 10s). What a run records in time (the energy trace) grows with it.
+const RunDuration = 10 * sim.Second
 
 // MemoryPart is one line of a memory estimate: what it is for and its bytes in memory once
 // the machine is built and at the peak of a run.
@@ -82,14 +88,17 @@ func (c Config) EstimateMemory() MemoryEstimate {
 	logical := geo.AllUnits() - int64(float64(geo.AllUnits())*c.Firmware.FTL.OverProvisioning)
 	host := c.Host.PageCache.MemoryBytes(logical)
 	drv := c.Host.Driver.MemoryBytes(c.NVMe, c.Host.PageCache.CPU.Cores)
+	run := dies * die.RunBytes(ds)
+	trace := energy.TraceBytes(c.Energy, RunDuration)
 	e := MemoryEstimate{Parts: []MemoryPart{
 		{"program, Go runtime and small structures", programBytes, programBytes},
 		{fmt.Sprintf("flash dies (%d × %d planes × %d blocks × %d pages)", dies, f.Die.Planes, f.Die.BlocksPerPlane, f.Die.PagesPerBlock),
-			dieRes, dieRes},
+			dieRes, dieRes + run},
 		{fmt.Sprintf("firmware (FTL maps of %d logical and %d physical pages as preconditioned, buffer, per-die state)", logical, geo.Pages()),
 			fr, fr + fp - fb},
 		{fmt.Sprintf("host page cache (%v of memory)", c.Host.PageCache.Memory), 0, host},
 		{"host NVMe driver (queues, command slots, DMA buffer address space)", drv, drv},
+		{fmt.Sprintf("energy trace (%v of run at %v a bucket)", RunDuration, c.Energy.Resolution), 0, trace},
 	}}
 	for _, p := range e.Parts {
 		e.Build += p.Build

@@ -26,7 +26,6 @@ func TestSubPageConfig(t *testing.T) {
 	for sets, want := range map[string]string{
 		"flash.die.page_size=12288":                      "firmware.page_size: 4096-byte mapping units in 12288-byte flash pages are 3 a page; sub-page mapping packs 1, 2 or 4",
 		"flash.die.page_size=6144":                       "firmware.page_size: 4096 does not divide the flash page size 6144 (flash.die.page_size)",
-		"firmware.power_loss.enabled=true":               "firmware.power_loss.enabled: not supported with sub-page mapping (2 mapping units of firmware.page_size 4096 in flash.die.page_size 8192)",
 		"flash.die.faults.program_fail=0.001":            "flash.die.faults.program_fail: 0.001: not supported with sub-page mapping",
 		"precondition.fill=1,precondition.overwrite=0.5": "mapping-unit writes need more than the",
 	} {

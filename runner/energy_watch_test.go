@@ -46,7 +46,10 @@ func energyDigest(r *Result) string {
 // one that woke the link); 250 µs buckets. The series are sampled
 // every bucket (SampleInterval = the resolution), so every bucket is in the digest, in
 // mW. The watch gives the same digest, and the run fires one event fewer per bucket end
-// before the last event: every bucket but the last, which Stop closes in both.
+// before the last event: every bucket but the last, which Stop closes in both. Issue 37's
+// two cuts (nvmectrl applies CQ head doorbells and CQE landings when it looks, without an
+// arrival event each) fire 336 events fewer in each of the three runs, the same I/O, with
+// the digests unchanged: the count is the daemon's less both.
 func TestEnergyAsTheDaemonMadeIt(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
@@ -71,7 +74,8 @@ func TestEnergyAsTheDaemonMadeIt(t *testing.T) {
 			a := r.Energy
 			buckets := uint64((a.To - a.From + tc.res - 1) / tc.res)
 			require.Equal(t, tc.digest, energyDigest(r))
-			require.Equal(t, tc.daemonFired-(buckets-1), r.Events, "%d buckets", buckets)
+			const lookNotArrive = 336 // events issue 37's cuts leave out of this run
+			require.Equal(t, tc.daemonFired-(buckets-1)-lookNotArrive, r.Events, "%d buckets", buckets)
 		})
 	}
 }

@@ -49,6 +49,22 @@ func Resident(size, written int64) int64 {
 // 8 KiB runtime pages once it is past the small size classes. The arrays it outgrew are
 // garbage, in memory until a collection; this counts the last one.
 func AppendBytes(n, elem int64) int64 {
+	last, _ := appendGrowth(n, elem)
+	return last
+}
+
+// AppendAllBytes is AppendBytes with the arrays the slice outgrew on the way: what growing
+// it takes from the operating system when no collection frees them in between, as in a run
+// whose models' large, mostly untouched tables put the next collection far off (Go
+// collects when the heap doubles, and counts those tables whole).
+func AppendAllBytes(n, elem int64) int64 {
+	_, all := appendGrowth(n, elem)
+	return all
+}
+
+// appendGrowth returns the last and the summed bytes of the backing arrays of a slice of
+// elem-byte elements grown to n elements one append at a time.
+func appendGrowth(n, elem int64) (last, all int64) {
 	const threshold, runtimePage = 256, 8192
 	var c, b int64
 	for c < n {
@@ -66,6 +82,7 @@ func AppendBytes(n, elem int64) int64 {
 			b = (b + runtimePage - 1) / runtimePage * runtimePage
 		}
 		c = b / elem
+		all += b
 	}
-	return b
+	return b, all
 }

@@ -38,3 +38,13 @@ func TestAppendBytes(t *testing.T) {
 		require.InDelta(t, float64(cap(s))*20, float64(AppendBytes(n, 20)), 20, "n=%d", n)
 	}
 }
+
+// TestAppendAllBytes: the arrays a slice of 20-byte elements outgrows on the way to 3
+// elements, by hand: capacities 1, 2, 4 (doubling below 256), 20 + 40 + 80 = 140 bytes;
+// to 300 8-byte elements: doubling to 256 (8 arrays, 8 × (1+2+…+256) = 4,088 B), then
+// 256 + (256 + 768)/4 = 512 elements, 4,096 B: 8,184 B.
+func TestAppendAllBytes(t *testing.T) {
+	require.Equal(t, int64(140), AppendAllBytes(3, 20))
+	require.Equal(t, int64(8184), AppendAllBytes(300, 8))
+	require.Zero(t, AppendAllBytes(0, 20))
+}

@@ -22,7 +22,7 @@ import (
 func newFio() *cobra.Command {
 	cf := &configFlags{}
 	var idleStr, outputFormat, capStr string
-	plus := false
+	plus, countEvents := false, false
 	var o outputFlags
 	cmd := &cobra.Command{
 		Use:   "fio JOBFILE",
@@ -128,6 +128,10 @@ replay do (docs/outputs.md).`,
 			})
 			before := m.SSD.FW.Stats
 			wasted0 := m.SSD.FW.FTL().Stats.Wasted
+			var events *runner.EventCounts
+			if countEvents {
+				events = runner.CountEvents(m)
+			}
 			m.Eng.Run()
 			if runErr != nil {
 				return runErr
@@ -170,7 +174,10 @@ replay do (docs/outputs.md).`,
 				}
 			}
 			if o.format != "text" {
-				return o.write(nil, func(w io.Writer) error { return writeFioJSON(w, jobs, res, ssd, plus) }, fioCSV(jobs, res).WriteCSV)
+				if err := o.write(nil, func(w io.Writer) error { return writeFioJSON(w, jobs, res, ssd, plus) }, fioCSV(jobs, res).WriteCSV); err != nil {
+					return err
+				}
+				return writeEventCounts(o, events, fioIOs(res))
 			}
 			t := fioTable(jobs, res)
 			w := cmd.OutOrStdout()
@@ -203,7 +210,7 @@ replay do (docs/outputs.md).`,
 				fmt.Fprintln(w)
 				runner.WriteNotes(w, "fio", notes)
 			}
-			return nil
+			return writeEventCounts(o, events, fioIOs(res))
 		},
 	}
 	cf.register(cmd, "fastdrain-small")
@@ -212,7 +219,17 @@ replay do (docs/outputs.md).`,
 		"0s:100ms", "the text table, fio.csv and fio.json's clat_ns percentiles, replacing every job's percentile_list")
 	cmd.Flags().StringVar(&outputFormat, "output-format", "text", "fio's name for --format (normal = text, json, json+: json with fio's latency bins)")
 	cmd.Flags().StringVar(&capStr, "runtime", "", "fio's --runtime: cap every job's runtime at this (a plain number is seconds)")
+	cmd.Flags().BoolVar(&countEvents, "count-events", false, countEventsUsage)
 	return cmd
+}
+
+// fioIOs returns the host I/Os the jobs completed (reads, writes, trims and flushes).
+func fioIOs(res []fio.JobResult) int64 {
+	var n int64
+	for _, r := range res {
+		n += r.Read.IOs + r.Write.IOs + r.Trim.IOs + r.Flush.IOs
+	}
+	return n
 }
 
 // fioJSON is fio's JSON document (fio.Report) with the simulated SSD's statistics as

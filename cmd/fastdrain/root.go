@@ -31,6 +31,6 @@ application co-located with Ungzip, and prints the p99 table.`,
 		return startProfile(cmd, args)
 	}
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newCompare(), newRun(), newFigures(), newScenarios(), newUflip(), newReplay(), newFio(), newSweepCmd(), newMergeCmd(), newFlashbench(), newCalibrate(), newStats(), newConfig(), newVersion())
+	root.AddCommand(newCompare(), newRun(), newFigures(), newScenarios(), newUflip(), newReplay(), newFio(), newSweepCmd(), newMergeCmd(), newFlashbench(), newCalibrate(), newStats(), newPowercut(), newConfig(), newVersion())
 	return root
 }

@@ -121,10 +121,10 @@ func (c Config) validateBAST(g Geometry) []error {
 	}
 	perDie := bastLogicalBlocks(g, c.logicalPages(g)) / int64(g.Dies())
 	have := int64(g.Planes) * int64(g.BlocksPerPlane)
-	need := perDie + int64(c.LogBlocks) + 1 + int64(g.Planes)*int64(c.GCReserve)
+	need := perDie + int64(c.LogBlocks) + 1 + int64(g.Planes)*int64(c.hostFloor())
 	if need > have {
-		errs = append(errs, fmt.Errorf("ftl.log_blocks: %d log blocks per die, with %d data blocks (over_provisioning %v), a merge's new block and the GC reserve (%d a plane), need %d blocks; a die has %d: lower log_blocks or raise over_provisioning",
-			c.LogBlocks, perDie, c.OverProvisioning, c.GCReserve, need, have))
+		errs = append(errs, fmt.Errorf("ftl.log_blocks: %d log blocks per die, with %d data blocks (over_provisioning %v), a merge's new block and the GC reserve (%d a plane)%s, need %d blocks; a die has %d: lower log_blocks or raise over_provisioning",
+			c.LogBlocks, perDie, c.OverProvisioning, c.GCReserve, c.reserveNote(), need, have))
 	}
 	return errs
 }

@@ -5,8 +5,9 @@ import "fmt"
 // check implements hybrid: BAST's invariants.
 //   - log slots and the log-block map agree; a slot's block is open or full, on its die;
 //   - an in-order log block's page map is the identity up to its next page;
-//   - every block of the array is free, bad, a data block, a log block or a running full
-//     merge's new block, and no block is two of those;
+//   - every block of the array is free, bad, a data block, a log block, a running full
+//     merge's new block or a block the hold-up drain dumped into after a power cut (Dump),
+//     and no block is two of those;
 //   - every mapped logical page is in its logical block's data block at its offset, in its
 //     log block, or in its running merge's block at its offset;
 //   - BAST's own lookup (log block, then data block) finds, for every logical page, the page
@@ -110,8 +111,9 @@ func (b *bast) check() []error {
 		}
 	}
 	for bi, m := range f.blocks {
-		if m.state != stFree && m.state != stBad && role[bi] == 0 {
-			bad("block %d (state %d, %d valid pages) is neither free, data, log nor a merge's", bi, m.state, m.valid)
+		dump := m.gc && m.valid == 0 // the hold-up drain's (Dump): no mapped page
+		if m.state != stFree && m.state != stBad && role[bi] == 0 && !dump {
+			bad("block %d (state %d, %d valid pages) is neither free, data, log, a merge's nor the hold-up drain's", bi, m.state, m.valid)
 		}
 	}
 	for lpn := int64(0); lpn < int64(len(f.l2p)); lpn++ {

@@ -54,6 +54,34 @@ type Config struct {
 	// it. Default 10, the value most drives report (smartctl's "Available Spare Threshold:
 	// 10%"; some report 5 %).
 	SpareThreshold int `yaml:"spare_threshold"`
+	// HoldupReserve is the hold-up drain's reserve, in blocks a plane (holdup.go): free
+	// blocks above the GC reserve that host streams may not open, so that the drain after a
+	// power cut always finds room for the whole write buffer. GC starts above it: at
+	// GCThreshold free blocks, or GCReserve + HoldupReserve + 1 if that is more. The
+	// firmware sets it from the buffer's size with power-loss protection
+	// (firmware.HoldupReserve); it is not read from the file. Default 0: none.
+	HoldupReserve int `yaml:"-"`
+}
+
+// hostFloor returns the free blocks a plane keeps from host streams: the GC reserve and
+// the hold-up reserve.
+func (c Config) hostFloor() int { return c.GCReserve + c.HoldupReserve }
+
+// gcAt returns the free blocks at or below which a plane needs GC: the threshold, raised
+// if need be to one block above the host streams' floor (so GC runs before host writes
+// wait for it, as GCThreshold > GCReserve ensures without a hold-up reserve).
+func (c Config) gcAt() int { return max(c.GCThreshold, c.hostFloor()+1) }
+
+// GCStart returns the free blocks at or below which a plane needs GC: GCThreshold, or one
+// block above the GC and hold-up reserves if that is more.
+func (c Config) GCStart() int { return c.gcAt() }
+
+// reserveNote names the hold-up reserve in an error about the thresholds, "" without one.
+func (c Config) reserveNote() string {
+	if c.HoldupReserve == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (with the hold-up reserve of %d blocks a plane kept for the power-loss drain of the write buffer, GC starts at %d free blocks)", c.HoldupReserve, c.gcAt())
 }
 
 // mapping returns the configured mapping scheme's name, "page" when none is named.
@@ -152,8 +180,11 @@ func (c Config) Validate(g Geometry) error {
 	if c.GCThreshold <= c.GCReserve {
 		bad("ftl.gc_threshold: %d must exceed gc_reserve (%d)", c.GCThreshold, c.GCReserve)
 	}
-	if g.BlocksPerPlane > 0 && c.GCThreshold >= g.BlocksPerPlane {
-		bad("ftl.gc_threshold: %d must be below the %d blocks of a plane", c.GCThreshold, g.BlocksPerPlane)
+	if c.HoldupReserve < 0 {
+		bad("ftl: hold-up reserve of %d blocks a plane must not be negative", c.HoldupReserve)
+	}
+	if g.BlocksPerPlane > 0 && (c.GCThreshold >= g.BlocksPerPlane || c.gcAt() >= g.BlocksPerPlane) {
+		bad("ftl.gc_threshold: %d%s must be below the %d blocks of a plane", c.GCThreshold, c.reserveNote(), g.BlocksPerPlane)
 	}
 	if g.PagesPerBlock > 0 && c.LSBOnlyPages < g.PagesPerBlock {
 		bad("ftl.lsb_only_pages: %d must hold at least one block (%d pages)", c.LSBOnlyPages, g.PagesPerBlock)
@@ -161,7 +192,7 @@ func (c Config) Validate(g Geometry) error {
 	if c.LSBOnlyBlocks < 0 {
 		bad("ftl.lsb_only_blocks: %d must not be negative", c.LSBOnlyBlocks)
 	}
-	if g.BlocksPerPlane > 0 && g.Planes > 0 && c.regionBlocks(g) > g.Planes*(g.BlocksPerPlane-c.GCThreshold-1) {
+	if g.BlocksPerPlane > 0 && g.Planes > 0 && c.regionBlocks(g) > g.Planes*(g.BlocksPerPlane-c.gcAt()-1) {
 		bad("ftl.lsb_only_pages: %d (%d blocks) leaves no room for GC in a die of %d×%d blocks",
 			c.LSBOnlyPages, c.regionBlocks(g), g.Planes, g.BlocksPerPlane)
 	}

@@ -94,6 +94,8 @@ type FTL struct {
 	spare   int  // each die's spare pool, in blocks (Config.SparePool)
 	// hyb is the hybrid mapping scheme (mapping.go), nil for page-level mapping.
 	hyb hybrid
+	// gcAt is Config.gcAt: a plane with this many free blocks or fewer needs GC.
+	gcAt int
 	// place is Flexible Data Placement (placement.go), nil without it.
 	place *placement
 	Stats Stats
@@ -129,6 +131,9 @@ type Stats struct {
 	// Merges of a hybrid mapping scheme (mapping.go); their copies count in GCWrites too.
 	SwitchMerges, PartialMerges, FullMerges int64
 	MergeCopies                             int64 // pages copied by merges
+	// Dumped counts the pages the hold-up drain after a power cut placed with Dump (in the
+	// hold-up reserve, outside the map).
+	Dumped int64
 }
 
 // WAF returns the write amplification factor: logical pages (units) written to flash per
@@ -149,7 +154,7 @@ func New(g Geometry, cfg Config) (*FTL, error) {
 	newAlloc, _ := allocators.Lookup(cfg.Allocator)
 	newVictim, _ := victims.Lookup(cfg.GCVictim)
 	logical := cfg.logicalPages(g)
-	f := &FTL{g: g, cfg: cfg, k: g.Units()}
+	f := &FTL{g: g, cfg: cfg, k: g.Units(), gcAt: cfg.gcAt()}
 	for 1<<f.shift < f.k {
 		f.shift++
 	}
@@ -221,7 +226,7 @@ func (f *FTL) NeedsGC(die, plane int) bool {
 	if f.hyb != nil {
 		return f.dies[die].merges > 0 // a field, not a call: NeedsGC stays inlinable
 	}
-	return f.planes[die*f.g.Planes+plane].freeN <= f.cfg.GCThreshold
+	return f.planes[die*f.g.Planes+plane].freeN <= f.gcAt
 }
 
 // EraseCount returns the P/E cycles of block b.
@@ -452,13 +457,20 @@ func (f *FTL) skip(b BlockID) {
 	}
 }
 
-// openBlock takes a free block of plane pi; host streams may not use the GC reserve.
+// openBlock takes a free block of plane pi; host streams may not use the GC reserve or
+// the hold-up reserve.
 func (f *FTL) openBlock(pi int, gc bool) (BlockID, bool) {
-	ps := &f.planes[pi]
-	limit := f.cfg.GCReserve
+	limit := f.cfg.hostFloor()
 	if gc {
 		limit = 0
 	}
+	return f.openAbove(pi, limit, gc)
+}
+
+// openAbove takes a free block of plane pi if it has more than limit; gc marks it opened
+// by the GC stream (whose write point the hold-up drain also takes, Dump).
+func (f *FTL) openAbove(pi, limit int, gc bool) (BlockID, bool) {
+	ps := &f.planes[pi]
 	if ps.freeN <= limit {
 		return NoBlock, false
 	}

@@ -88,13 +88,23 @@ func (f *FTL) ValidUnits(b BlockID, dst []Unit) []Unit {
 // allocateGC takes the next page of the GC write point of the die's next plane. GC may use
 // the reserve; running out entirely means over-provisioning is too small for the workload.
 func (f *FTL) allocateGC(die int) PPN {
+	if p, ok := f.takeGCStream(die, 0); ok {
+		return p
+	}
+	panic(fmt.Sprintf("ftl: die %d has no free block left for GC: over-provisioning too small or GC reserve exhausted", die))
+}
+
+// takeGCStream takes the next page of the GC write point of the die's next plane (round
+// robin over planes), opening a free block for it on a plane with more than limit free
+// blocks, or reports false if no plane has a page.
+func (f *FTL) takeGCStream(die, limit int) (PPN, bool) {
 	ds := &f.dies[die]
 	for try := 0; try < f.g.Planes; try++ {
 		plane := (ds.gcPlaneRR + try) % f.g.Planes
 		pi := die*f.g.Planes + plane
 		ps := &f.planes[pi]
 		if ps.gcWP == NoBlock || f.blocks[ps.gcWP].state == stFull {
-			b, ok := f.openBlock(pi, true)
+			b, ok := f.openAbove(pi, limit, true)
 			if !ok {
 				ps.gcWP = NoBlock
 				continue
@@ -102,7 +112,7 @@ func (f *FTL) allocateGC(die int) PPN {
 			ps.gcWP = b
 		}
 		ds.gcPlaneRR = (plane + 1) % f.g.Planes
-		return f.take(ps.gcWP)
+		return f.take(ps.gcWP), true
 	}
-	panic(fmt.Sprintf("ftl: die %d has no free block left for GC: over-provisioning too small or GC reserve exhausted", die))
+	return NoPage, false
 }

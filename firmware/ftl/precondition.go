@@ -45,14 +45,14 @@ func (f *FTL) precondition(fill, overwrite float64, random bool, seed uint64, fa
 	// Per plane: the GC threshold, the LSB-only region's open blocks (spread over the
 	// planes) and one more.
 	open := (f.cfg.regionBlocks(f.g) + f.g.Planes - 1) / f.g.Planes
-	reserve := int64(f.cfg.GCThreshold+open+1) * int64(f.g.Dies()*f.g.Planes) * int64(f.g.PagesPerBlock)
+	reserve := int64(f.cfg.gcAt()+open+1) * int64(f.g.Dies()*f.g.Planes) * int64(f.g.PagesPerBlock)
 	if room := (f.g.Pages() - reserve) * int64(f.k); n+m > room {
 		unit := "pages"
 		if f.k > 1 {
 			unit = "mapping units"
 		}
-		return fmt.Errorf("precondition: %d writes (fill %v, overwrite %v) need more than the %d %s outside the GC reserve",
-			n+m, fill, overwrite, room, unit)
+		return fmt.Errorf("precondition: %d writes (fill %v, overwrite %v) need more than the %d %s outside the GC reserve%s",
+			n+m, fill, overwrite, room, unit, f.cfg.reserveNote())
 	}
 	order := newPermutation(n, seed)
 	over := newPermutation(n, seed^0x9E3779B97F4A7C15)
@@ -248,7 +248,7 @@ func (f *FTL) planPrecondition(layout Layout, n, m int64, random bool, order, ov
 		s.overInv = modInverse(over.a, over.n)
 	}
 	// The busiest plane is slot 0's plane 0: it must not need a block of the GC reserve.
-	if b := s.blocksOn(0, 0); b > int64(g.BlocksPerPlane-f.cfg.GCReserve) {
+	if b := s.blocksOn(0, 0); b > int64(g.BlocksPerPlane-f.cfg.hostFloor()) {
 		return nil, false
 	}
 	return s, true

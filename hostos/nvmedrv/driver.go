@@ -140,6 +140,7 @@ func New(name string, spec Spec, eng *sim.Engine, ctrl *nvmectrl.Controller, cor
 	// q_depth = min(CAP.MQES + 1, io_queue_depth) (FACTS.md §1.4).
 	depth := min(int(ctrl.ReadReg(nvmectrl.RegCAP)&0xFFFF)+1, spec.QueueDepth)
 	d.vectors = make([]*vector, spec.QueuePairs(len(cores))+1)
+	d.mem.Reserve(spec.QueuePairs(len(cores)) * queueBytes(depth, d.maxXfer))
 	if err := d.setupQueues(nq, depth); err != nil {
 		return nil, err
 	}
@@ -148,6 +149,15 @@ func New(name string, spec Spec, eng *sim.Engine, ctrl *nvmectrl.Controller, cor
 	}
 	ctrl.SetHost(d)
 	return d, nil
+}
+
+// queueBytes is the host memory addQueue allocates for a queue pair of depth entries whose
+// slots carry transfers of maxXfer bytes, in whole pages: its rings, and each slot's DMA
+// buffer and PRP list pages.
+func queueBytes(depth, maxXfer int) int {
+	pages := func(b int) int { return (b + nvmectrl.PageSize - 1) / nvmectrl.PageSize }
+	return nvmectrl.PageSize * (pages(depth*nvmectrl.SQESize) + pages(depth*nvmectrl.CQESize) +
+		(depth-1)*(pages(maxXfer)+nvmectrl.PRPListPages(0, maxXfer)))
 }
 
 // setupQueues creates the queue sets (tenants.go): the nq shared queue pairs, then the

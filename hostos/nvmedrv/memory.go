@@ -9,7 +9,7 @@ import (
 // MemoryBytes returns the heap New takes for spec on a controller of cs with cores host
 // cores, as New sizes it: per I/O queue pair (Spec.QueuePairs), its command
 // slots (q_depth − 1, each with a free-list entry and its PRP list addresses) and, in the
-// controller's host memory, one 8-byte page-table entry per 4 KiB of address space given
+// controller's host memory, a 16-byte page-table entry (page pointer and first word) per 4 KiB of address space given
 // out: the rings, each slot's DMA buffer of the largest transfer and its PRP list pages.
 // Host memory pages themselves are allocated only when data is written into them, 4 KiB
 // a page of the buffers a run has used; that is not counted here (it depends on the
@@ -27,9 +27,8 @@ func (s Spec) MemoryBytes(cs nvmectrl.Spec, cores int) int64 {
 	perQueue := int64(unsafe.Sizeof(queue{})) + int64(unsafe.Sizeof(vector{})) +
 		slots*(int64(unsafe.Sizeof(slot{})+unsafe.Sizeof(uint16(0)))+int64(lp)*8)
 	pages := pagesOf(AdminDepth*nvmectrl.SQESize) + pagesOf(AdminDepth*nvmectrl.CQESize) +
-		int64(nq)*(pagesOf(depth*nvmectrl.SQESize)+pagesOf(depth*nvmectrl.CQESize)+
-			slots*(pagesOf(maxXfer)+int64(lp)))
-	// The page table grows by appending: up to a quarter more than it holds (Go's growth
-	// factor for large slices).
-	return int64(unsafe.Sizeof(Driver{})) + int64(nq)*perQueue + pages*8*5/4
+		int64(nq)*pagesOf(queueBytes(depth, maxXfer))
+	// The page table: a page pointer and a first word a page (nvmectrl.HostMemory), grown
+	// once to hold every queue's pages (HostMemory.Reserve).
+	return int64(unsafe.Sizeof(Driver{})) + int64(nq)*perQueue + pages*16
 }

@@ -1,0 +1,184 @@
+package powercut
+
+import (
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+)
+
+// write is one host write of a logical page, as the checker keeps it.
+type write struct {
+	v   uint64 // the host's version (the page's data word is firmware.Stamp(lpn, v))
+	ack int64  // its place in the order of acknowledgements, 1 on; 0 while not acknowledged
+	fua bool   // written with Force Unit Access
+}
+
+// checker keeps, for every logical page, the versions the host wrote there and which of
+// them were acknowledged and made durable, and judges what the device returns: during the
+// run (every read must return the last acknowledged version) and after recovery (the
+// version the rebuilt map points at must be one written there and not older than the last
+// durable one).
+//
+// A write is durable if it completed with FUA, or completed before a Flush was submitted
+// that then completed, or completed at all when the device has power-loss protection (it
+// reports no volatile write cache, so every acknowledged write must survive). Preconditioned
+// pages hold version 1, durable from the start.
+type checker struct {
+	plp bool
+	// hist holds each page's writes since (and including) its last durable one, in the
+	// order they were issued (the page's versions grow along it).
+	hist    [][]write
+	acks    int64 // acknowledgements so far
+	durable int64 // writes acknowledged up to here are durable (the latest completed flush)
+	stale   int64 // reads during the run that did not return the last acknowledged version
+	first   string
+}
+
+// newChecker starts the record of pages logical pages, of which the first pre hold version
+// 1 (preconditioning).
+func newChecker(pages, pre int64, plp bool) *checker {
+	c := &checker{plp: plp, hist: make([][]write, pages)}
+	for lpn := range pre {
+		c.hist[lpn] = []write{{v: 1}}
+	}
+	return c
+}
+
+// issue records that version v of lpn is being written (not yet acknowledged).
+func (c *checker) issue(lpn int64, v uint64, fua bool) {
+	c.hist[lpn] = append(c.hist[lpn], write{v: v, fua: fua})
+}
+
+// acked records that the write of version v of lpn completed; every page of one command
+// shares its acknowledgement, so the caller numbers commands (ackCommand) first.
+func (c *checker) acked(lpn int64, v uint64) {
+	h := c.hist[lpn]
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i].v == v {
+			h[i].ack = c.acks
+			break
+		}
+	}
+	c.prune(lpn)
+}
+
+// ackCommand numbers the next acknowledged write command.
+func (c *checker) ackCommand() { c.acks++ }
+
+// flushSubmitted returns the acknowledgements so far: what a Flush submitted now makes
+// durable once it completes (flushed).
+func (c *checker) flushSubmitted() int64 { return c.acks }
+
+// flushed records that a Flush submitted when upTo writes had been acknowledged completed.
+func (c *checker) flushed(upTo int64) { c.durable = max(c.durable, upTo) }
+
+// isDurable reports whether w is durable now.
+func (c *checker) isDurable(w write) bool {
+	return w.ack == 0 && w.v == 1 || w.ack > 0 && (c.plp || w.fua || w.ack <= c.durable)
+}
+
+// prune drops the versions of lpn older than its last durable one: recovery may never
+// return them, so their details are not needed.
+func (c *checker) prune(lpn int64) {
+	h := c.hist[lpn]
+	for i := len(h) - 1; i > 0; i-- {
+		if c.isDurable(h[i]) {
+			c.hist[lpn] = append(h[:0], h[i:]...)
+			return
+		}
+	}
+}
+
+// lastAcked returns the data word of lpn's last acknowledged version, 0 (an unmapped
+// page's) if none.
+func (c *checker) lastAcked(lpn int64) uint64 {
+	h := c.hist[lpn]
+	for i := len(h) - 1; i >= 0; i-- {
+		if w := h[i]; w.ack > 0 || w.v == 1 && w.ack == 0 {
+			return firmware.Stamp(lpn, w.v)
+		}
+	}
+	return 0
+}
+
+// read checks a read of lpn during the run, which returned got.
+func (c *checker) read(lpn int64, got uint64) {
+	if want := c.lastAcked(lpn); got != want {
+		c.stale++
+		if c.first == "" {
+			c.first = fmt.Sprintf("a read of logical page %d returned %#x, the last acknowledged write was %#x", lpn, got, want)
+		}
+	}
+}
+
+// verdict is what the check of the recovered device found.
+type verdict struct {
+	checked int64 // logical pages checked
+	// durableLoss counts pages recovered older than their last durable version; volatile
+	// those older than their last acknowledged one but not than the durable one (legal
+	// without power-loss protection); foreign those holding data never written there.
+	durableLoss, volatile, foreign int64
+	first                          string // the first durable loss or foreign page, described
+}
+
+// judge checks logical page lpn, which the recovered map makes read got (0: no copy).
+func (c *checker) judge(v *verdict, lpn int64, got uint64) {
+	v.checked++
+	var durable, last uint64
+	for _, w := range c.hist[lpn] {
+		if c.isDurable(w) {
+			durable = max(durable, w.v)
+		}
+		if w.ack > 0 || w.v == 1 {
+			last = max(last, w.v)
+		}
+	}
+	var ver uint64
+	if got != 0 {
+		gl, gv, ok := firmware.StampParts(got)
+		known := false
+		for _, w := range c.hist[lpn] {
+			known = known || w.v == gv
+		}
+		if !ok || gl != lpn || !known && gv >= durable {
+			v.foreign++
+			if v.first == "" {
+				v.first = fmt.Sprintf("logical page %d reads %#x after recovery, which was never written there", lpn, got)
+			}
+			return
+		}
+		ver = gv
+	}
+	switch {
+	case ver < durable:
+		v.durableLoss++
+		if v.first == "" {
+			v.first = fmt.Sprintf("logical page %d reads version %d after recovery; version %d was durable (last acknowledged %d)", lpn, ver, durable, last)
+		}
+	case ver < last:
+		v.volatile++
+	}
+}
+
+// wouldLose reports whether recovering the map rec (a cut now, without protection) would
+// lose a durable version: the lookahead of the schedule that cuts there. read gives the
+// data word at a recovered unit.
+func (c *checker) wouldLose(m []ftl.Unit, read func(ftl.Unit) uint64) bool {
+	for lpn := range c.hist {
+		var durable uint64
+		for _, w := range c.hist[lpn] {
+			if c.isDurable(w) {
+				durable = max(durable, w.v)
+			}
+		}
+		if durable == 0 {
+			continue
+		}
+		_, ver, _ := firmware.StampParts(read(m[lpn]))
+		if ver < durable {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,296 @@
+package powercut
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/hostos"
+	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
+	"github.com/fastdrain-sim/fastdrain/platforms"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Workload is the checker's host workload: Procs processes, each on its own share of the
+// logical pages (so no two commands in flight touch one page), issuing through the host's
+// raw block device (O_DIRECT) random writes and reads of 1 … MaxPages pages and flushes,
+// in the proportions 6 : 3 : 1; one write in FUAEvery carries Force Unit Access (0: none).
+// A command goes to the first HotFraction of the process's share with probability
+// HotShare (0: uniform over the share). Every write's pages carry fresh versions
+// (firmware.Stamp), every read is checked at once against the last acknowledged write.
+// Deallocates are left out: trims are not journaled (firmware.Recover), so a trimmed page
+// may map to its last copy again after a cut.
+type Workload struct {
+	Procs, MaxPages, FUAEvery int
+	HotShare, HotFraction     float64
+}
+
+// DefaultWorkload is 8 processes of 1–8-page commands, one write in 8 with FUA, 80 % of
+// them on a hot 5 % of each process's pages. The skew is what makes durable data
+// vulnerable: GC's victims are then the blocks the hot pages were just rewritten out of,
+// so the newer copies of their data are often still being programmed when the victim is
+// erased (in a uniform workload a victim's pages were superseded long before).
+func DefaultWorkload() Workload {
+	return Workload{Procs: 8, MaxPages: 8, FUAEvery: 8, HotShare: 0.8, HotFraction: 0.05}
+}
+
+// validate reports the workload's problems.
+func (w Workload) validate() error {
+	var errs []error
+	if w.Procs < 1 {
+		errs = append(errs, fmt.Errorf("powercut: %d host processes; want at least 1", w.Procs))
+	}
+	if w.MaxPages < 1 {
+		errs = append(errs, fmt.Errorf("powercut: commands of at most %d pages; want at least 1", w.MaxPages))
+	}
+	if w.FUAEvery < 0 {
+		errs = append(errs, fmt.Errorf("powercut: one write in %d with FUA must not be negative (0: none)", w.FUAEvery))
+	}
+	if w.HotShare < 0 || w.HotShare > 1 || w.HotFraction < 0 || w.HotFraction > 1 || w.HotShare > 0 && w.HotFraction == 0 {
+		errs = append(errs, fmt.Errorf("powercut: %v of the commands on a hot %v of the pages: want fractions in [0, 1], a hot part when a share goes to it", w.HotShare, w.HotFraction))
+	}
+	return errors.Join(errs...)
+}
+
+// Plan is where one cut goes: the schedule, the seed of its instants, and the span the
+// schedule is armed in: at a seeded instant of [From, From+Window), after which the
+// schedule's condition is waited for, at most Patience (the schedule's own if 0; then the
+// cut is made anyway, its condition not met).
+type Plan struct {
+	Schedule         Schedule
+	Seed             uint64
+	From, Window     sim.Time
+	Patience         sim.Time
+	SimulateRecovery bool // time the recovery scan on simulated dies (firmware.RecoverOn), not closed form
+}
+
+// Cut is what one power cut did and what the checker found.
+type Cut struct {
+	Target   string // the campaign target's label ("" from RunCut)
+	Schedule string
+	Seed     uint64
+	// Armed is the seeded instant the schedule was armed at, At the cut; Met is true if the
+	// schedule's condition held at the cut (always for "random").
+	Armed, At sim.Time
+	Met       bool
+	Report    firmware.PowerLossReport
+	// RecoveryTime is the recovery scan's length (closed form, or simulated with
+	// Plan.SimulateRecovery).
+	RecoveryTime sim.Time
+	// Writes counts the acknowledged write commands; Pages the logical pages checked after
+	// recovery; GCMoved the pages GC moved before the cut.
+	Writes, Pages, GCMoved int64
+	// DurableLoss counts logical pages recovered older than their last durable version;
+	// Volatile those older than their last acknowledged one only (legal without power-loss
+	// protection); Stale the reads during the run that did not return the last
+	// acknowledged version plus the pages that read, after recovery, data never written
+	// there.
+	DurableLoss, Volatile, Stale int64
+	// First describes the first durable loss or stale read, "" if none.
+	First string
+}
+
+// Lost reports whether the cut lost durable data, read stale data or left the drain stuck.
+func (c *Cut) Lost() bool { return c.DurableLoss > 0 || c.Stale > 0 || c.Report.Stuck }
+
+// RunCut builds the machine of c (with firmware.power_loss.enabled, no scripted cut, and
+// host I/O queues at most hostQueueDepth deep), runs workload w on it, cuts the power where plan says, lets the firmware stop (drain, with
+// power-loss protection), recovers the mapping from flash and checks every logical page
+// through it.
+func RunCut(c platforms.Config, w Workload, plan Plan) (*Cut, error) {
+	if err := w.validate(); err != nil {
+		return nil, err
+	}
+	if plan.Window <= 0 || plan.From < 0 || plan.Patience < 0 {
+		return nil, fmt.Errorf("powercut: cuts in [%v, %v + %v) with patience %v: want a positive window from a non-negative instant", plan.From, plan.From, plan.Window, plan.Patience)
+	}
+	c.Firmware.PowerLoss.Enabled = true
+	c.Firmware.PowerLoss.CutAt = 0
+	c.Host.Driver.QueueDepth = min(c.Host.Driver.QueueDepth, max(hostQueueDepth, w.Procs+1))
+	m, err := platforms.Build(c)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Eng.Close()
+	fw := m.SSD.FW
+	fw.OnPowerOff = m.Eng.Stop
+	ps := int64(c.Firmware.PageSize)
+	pages := fw.LogicalPages()
+	raw, err := hostos.NewRawDevice(m.Host, pages*ps)
+	if err != nil {
+		return nil, err
+	}
+	if pages < int64(w.Procs*w.MaxPages) {
+		return nil, fmt.Errorf("powercut: %d logical pages cannot hold %d processes' commands of %d pages", pages, w.Procs, w.MaxPages)
+	}
+	r := &cutRun{m: m, fw: fw, raw: raw, w: w, plan: plan, ps: ps, pages: pages, version: 1, // 1 is preconditioning's
+		chk: newChecker(pages, int64(c.Precondition.Fill*float64(pages)), c.Firmware.PowerLossProtection),
+		out: &Cut{Schedule: plan.Schedule.Name, Seed: plan.Seed}}
+	r.start()
+	m.Eng.Run()
+	if !fw.PoweredOff() {
+		return nil, fmt.Errorf("powercut: the firmware did not stop after the cut at %v (schedule %s, seed %d)", r.out.At, plan.Schedule.Name, plan.Seed)
+	}
+	return r.finish(c)
+}
+
+// hostQueueDepth bounds the host's NVMe queues: the workload never has more commands
+// outstanding than processes (each waits for its own; a command of MaxPages pages is one
+// request), so deeper queues change nothing but the build, whose per-slot DMA buffers of
+// the default 1,024 entries take most of a cut's time on the tiny preset (56 ms of 60 to
+// build, against 4 ms at 64 entries; measured on a loaded 2-core machine).
+const hostQueueDepth = 64
+
+// cutRun is one run of RunCut.
+type cutRun struct {
+	m       *platforms.Machine
+	fw      *firmware.Firmware
+	raw     *hostos.RawDevice
+	w       Workload
+	plan    Plan
+	ps      int64
+	pages   int64
+	chk     *checker
+	out     *Cut
+	version uint64
+	dead    bool // the power is cut: the processes stop issuing
+	failure error
+	watch   *watcher
+}
+
+// start spawns the host processes and arms the cut.
+func (r *cutRun) start() {
+	part := r.pages / int64(r.w.Procs)
+	for k := 0; k < r.w.Procs; k++ {
+		rng := sim.NewRNG(r.plan.Seed, fmt.Sprintf("powercut.host[%d]", k))
+		lo := int64(k) * part
+		r.m.Eng.Spawn(fmt.Sprintf("powercut.host[%d]", k), func(p *sim.Proc) { r.host(p, rng, lo, part) })
+	}
+	rng := sim.NewRNG(r.plan.Seed, "powercut.cut")
+	r.out.Armed = r.plan.From + sim.Time(rng.Int64N(int64(r.plan.Window)))
+	patience := r.plan.Patience
+	if patience == 0 {
+		patience = r.plan.Schedule.Patience
+	}
+	r.watch = &watcher{r: r, deadline: r.out.Armed + patience}
+	r.m.Eng.At(r.out.Armed, r.watch.arm)
+}
+
+// host is one host process: commands on pages [lo, lo+n) until the power is cut.
+func (r *cutRun) host(p *sim.Proc, rng *sim.RNG, lo, n int64) {
+	buf := make([]uint64, r.w.MaxPages)
+	for !r.dead && r.failure == nil {
+		k := 1 + rng.IntN(r.w.MaxPages)
+		span := n
+		if r.w.HotShare > 0 && rng.Float64() < r.w.HotShare {
+			span = max(int64(k), int64(float64(n)*r.w.HotFraction))
+		}
+		lpn := lo + rng.Int64N(span-int64(k)+1)
+		off, size := lpn*r.ps, int64(k)*r.ps
+		switch op := rng.IntN(10); {
+		case op < 6:
+			fua := r.w.FUAEvery > 0 && rng.IntN(r.w.FUAEvery) == 0
+			for i := range k {
+				r.version++
+				buf[i] = firmware.Stamp(lpn+int64(i), r.version)
+				r.chk.issue(lpn+int64(i), r.version, fua)
+			}
+			r.raw.SetFUA(fua)
+			if _, err := r.raw.DoData(p, uflip.OpWrite, off, size, buf[:k]); err != nil {
+				r.failure = err
+				return
+			}
+			r.chk.ackCommand()
+			r.out.Writes++
+			for i := range k {
+				_, v, _ := firmware.StampParts(buf[i])
+				r.chk.acked(lpn+int64(i), v)
+			}
+			if fua {
+				r.watch.durable()
+			}
+		case op < 9:
+			if _, err := r.raw.DoData(p, uflip.OpRead, off, size, buf[:k]); err != nil {
+				r.failure = err
+				return
+			}
+			for i := range k {
+				r.chk.read(lpn+int64(i), buf[i])
+			}
+		default:
+			upTo := r.chk.flushSubmitted()
+			if _, err := r.raw.DoData(p, uflip.OpFlush, 0, 0, nil); err != nil {
+				r.failure = err
+				return
+			}
+			r.chk.flushed(upTo)
+			r.watch.durable()
+		}
+	}
+}
+
+// cut cuts the power now; met says whether the schedule's condition holds.
+func (r *cutRun) cut(met bool) {
+	if r.dead {
+		return
+	}
+	r.dead = true
+	r.out.At, r.out.Met = r.m.Eng.Now(), met
+	if err := r.fw.PowerCut(); err != nil {
+		r.failure = err
+		r.m.Eng.Stop()
+	}
+}
+
+// readUnit returns the data word flash holds at mapping unit u of the machine (its page,
+// with one unit a page), 0 for ftl.NoUnit.
+func (r *cutRun) readUnit(u ftl.Unit) uint64 {
+	if u == ftl.NoUnit {
+		return 0
+	}
+	g := r.fw.FTL().Geometry()
+	a := g.Addr(g.PageOf(u))
+	ch := r.m.SSD.Channels[g.Channel(a.Die)]
+	d := ch.Die(a.Die % g.DiesPerChannel)
+	return d.SlotStamp(die.Addr{Plane: a.Plane, Block: a.Block, Page: a.Page}, g.SlotOf(u))
+}
+
+// finish recovers the map from flash and checks every logical page through it.
+func (r *cutRun) finish(c platforms.Config) (*Cut, error) {
+	if r.failure != nil {
+		return nil, fmt.Errorf("powercut: schedule %s, seed %d: %w", r.plan.Schedule.Name, r.plan.Seed, r.failure)
+	}
+	fw := r.fw
+	out := r.out
+	out.Report = fw.PowerLossReport()
+	out.GCMoved = fw.Stats.GCPagesMoved
+	var rec *firmware.Recovery
+	var err error
+	if r.plan.SimulateRecovery {
+		eng, flash, perr := platforms.PowerOnFlash(c)
+		if perr != nil {
+			return nil, perr
+		}
+		rec, err = fw.RecoverOn(eng, flash)
+		eng.Close()
+	} else {
+		rec, err = fw.Recover()
+	}
+	if err != nil {
+		return nil, err
+	}
+	out.RecoveryTime = rec.Time
+	var v verdict
+	for lpn := range r.pages {
+		r.chk.judge(&v, lpn, r.readUnit(rec.Map[lpn]))
+	}
+	out.Pages, out.DurableLoss, out.Volatile = v.checked, v.durableLoss, v.volatile
+	out.Stale = r.chk.stale + v.foreign
+	out.First = r.chk.first
+	if out.First == "" {
+		out.First = v.first
+	}
+	return out, nil
+}

@@ -1,0 +1,139 @@
+package powercut
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Schedule is a named way of choosing a cut's instant: armed at a seeded instant, the cut
+// comes at the first instant from then on at which its condition holds (watched every
+// Poll, and by the lookahead at every erase the firmware queues), or at once for "random".
+type Schedule struct {
+	Name, Doc string
+	// Patience is how long the condition is waited for once armed, unless the plan says
+	// (Plan.Patience): long enough to meet it in most cuts of the default workload.
+	Patience sim.Time
+	// cond reports whether the schedule's condition holds now; nil: none ("random").
+	cond func(r *cutRun) bool
+	// onErase: the condition is also looked at whenever the firmware queues an erase.
+	onErase bool
+}
+
+// Poll is how often a schedule's condition is looked at once armed: well under the
+// shortest flash operation it waits for (an LSB program, 558 µs on the presets' TLC), so a
+// cut lands anywhere inside the operation, not only at its start.
+const Poll = 5 * sim.Microsecond
+
+// The schedules, in the order tables list them.
+var schedules = []Schedule{
+	{Name: "random", Doc: "at the seeded instant itself"},
+	{Name: "gc-erase", Doc: "while a block erase (a GC victim's, a merge's) is on a die", Patience: 100 * sim.Millisecond,
+		cond: func(r *cutRun) bool { return r.fw.FlashWork().Erases > 0 }},
+	{Name: "fg-evict", Doc: "while a foreground eviction's program is on a die", Patience: 100 * sim.Millisecond,
+		cond: func(r *cutRun) bool { return r.fw.FlashWork().Foreground > 0 }},
+	{Name: "flush", Doc: "while a Flush (or an FUA write's flush) waits for the flash (none reach the firmware with power-loss protection: the host sees no volatile cache)", Patience: 100 * sim.Millisecond,
+		cond: func(r *cutRun) bool { return r.fw.FlashWork().Flushes > 0 }},
+	{Name: "relocation", Doc: "while a program of a relocated page (GC, a merge's copy) is on a die", Patience: 100 * sim.Millisecond,
+		cond: func(r *cutRun) bool { return r.fw.FlashWork().Relocations > 0 }},
+	{Name: "lookahead", Doc: "when recovery would lose a durable version: without power-loss protection, the checker recovers the flash as it is (firmware.RecoverNow) whenever the firmware queues an erase or writes become durable; with it, when the hold-up drain could not place every dirty page (firmware.DrainShort)",
+		Patience: sim.Second, cond: lookahead, onErase: true},
+}
+
+// Schedules returns the named schedules, in table order.
+func Schedules() []Schedule { return append([]Schedule(nil), schedules...) }
+
+// ScheduleNames returns the schedules' names, in table order.
+func ScheduleNames() []string {
+	var ns []string
+	for _, s := range schedules {
+		ns = append(ns, s.Name)
+	}
+	return ns
+}
+
+// LookupSchedule returns the schedule called name, or an error listing the names.
+func LookupSchedule(name string) (Schedule, error) {
+	for _, s := range schedules {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	return Schedule{}, fmt.Errorf("powercut: no schedule named %q (have: %s)", name, strings.Join(ScheduleNames(), ", "))
+}
+
+// lookahead is the "lookahead" schedule's condition: a cut now would lose a durable
+// version.
+func lookahead(r *cutRun) bool {
+	if r.plp() {
+		return r.fw.DrainShort()
+	}
+	rec, err := r.fw.RecoverNow()
+	if err != nil {
+		return false
+	}
+	return r.chk.wouldLose(rec.Map, r.readUnit)
+}
+
+// plp reports whether the run's device has power-loss protection.
+func (r *cutRun) plp() bool { return r.chk.plp }
+
+// watcher waits, once armed, for the schedule's condition and cuts.
+type watcher struct {
+	r        *cutRun
+	deadline sim.Time
+	armed    bool
+}
+
+// arm is the seeded instant: cut now if the condition holds (or there is none), else watch.
+func (w *watcher) arm() {
+	r := w.r
+	s := r.plan.Schedule
+	if s.cond == nil {
+		r.cut(true)
+		return
+	}
+	w.armed = true
+	if w.erases() {
+		r.fw.OnErase = func() { r.m.Eng.At(r.m.Eng.Now(), w.look) }
+		r.m.Eng.At(w.deadline, w.look)
+	}
+	w.look()
+}
+
+// look cuts if the condition holds or the patience has run out, else looks again a Poll
+// later (a PhaseDefault event: it runs between the firmware's steps, never inside one).
+func (w *watcher) look() {
+	r := w.r
+	if r.dead {
+		return
+	}
+	now := r.m.Eng.Now()
+	if r.plan.Schedule.cond(r) {
+		r.cut(true)
+		return
+	}
+	if now >= w.deadline {
+		r.cut(false)
+		return
+	}
+	if w.erases() {
+		return // the next look comes with an erase, or at the deadline (arm)
+	}
+	r.m.Eng.At(min(now+Poll, w.deadline), w.look)
+}
+
+// erases reports whether the condition is looked at only when it can change: the
+// lookahead without protection, where a durable version can be lost only when an erase is
+// queued or a write becomes durable (a Flush completes, an FUA write is acknowledged), and
+// the host's process looks then (durable).
+func (w *watcher) erases() bool { return w.r.plan.Schedule.onErase && !w.r.plp() }
+
+// durable is called by a host process when writes have just become durable: the lookahead
+// looks at once.
+func (w *watcher) durable() {
+	if w.armed && w.erases() && !w.r.dead {
+		w.r.m.Eng.At(w.r.m.Eng.Now(), w.look)
+	}
+}
