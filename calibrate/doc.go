@@ -8,24 +8,28 @@
 // simulated machine built from a candidate configuration (simulate.go, through the host's
 // direct I/O path, the uflip executor and the fio runner), and moves the candidate's
 // parameters (params.go) by a deterministic coordinate search that minimises the mean
-// squared log error between simulated and measured latencies (search.go). What comes out
-// (result.go) is the fitted configuration, an error table per measured point, and, per
-// parameter, whether the measurements identify it and from which patterns: a parameter
-// whose every neighbouring value changes no simulated point by as much as Identifiable is
-// not identifiable from these measurements, and is left at the base preset's value.
+// squared log error between simulated and measured latencies, each point weighed by its
+// noise (search.go). What comes out (result.go) is the fitted configuration, an error table
+// per measured point, and, per parameter, whether the measurements identify it and from
+// which patterns: a parameter whose every neighbouring value moves no simulated point by
+// Identifiable beyond that point's noise is not identifiable from these measurements, and
+// is left at the base preset's value.
 //
 // The search, in full (docs/calibrate.md):
 //
-//  1. Start from the base preset's values.
+//  1. Start from the base preset's values. Replay them with two other seeds (other random
+//     addresses): a point's noise is the largest |ln| change this gives, and its weight in
+//     the objective 1/(noise² + NoiseFloor²).
 //  2. A round visits the parameters in a fixed order (Params). A continuous parameter (a
 //     time or a clock) is searched on a log scale: at each step factor 2, √2, 2^¼, 2^⅛, 2^(1/16) in
 //     turn it moves up or down by that factor while the error falls (the better of the two
 //     directions each time, up first on a tie). A discrete parameter (a count, a link, a
 //     policy) tries each of its values and keeps the best (the current one on a tie).
 //  3. Rounds repeat until one changes nothing, at most Options.Rounds.
-//  4. Every parameter is then moved to its neighbouring values (×2 and ÷2, or the
-//     neighbours in its list); one that changes no point by Identifiable goes back to the
-//     base value, and the final configuration is simulated once more for the table.
+//  4. The noise is measured again at the fitted values. Every parameter is then moved to
+//     its neighbouring values (×2 and ÷2, or the neighbours in its list); one that changes
+//     no point by Identifiable beyond the point's noise goes back to the base value, and
+//     the final configuration is simulated once more for the table.
 //
 // Every candidate is a whole simulated machine: evaluations are cached by parameter values,
 // and everything is deterministic (a fixed visiting order, ties broken by order, seeded

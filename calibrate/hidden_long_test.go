@@ -51,19 +51,35 @@ func fioPoints(s *Set, size int64) {
 // tiny), a 128-page buffer drained in the background (fastdrain policy; tiny: 256 pages,
 // vanilla), tBERS 3 ms (2.274), a PCIe Gen2 × 2 link (tiny: the default Gen3 × 4) and
 // 200 MHz controller cores (400). It is measured with examples/calibrate-plan.yaml (counts
-// ÷ 4) and three fio jobs, and fitted from tiny. Tolerances, by how strongly the
-// measurements identify a parameter (its sensitivity: the largest change of a point when it
-// doubles or halves):
-//   - discrete parameters: exactly;
-//   - continuous ones with a sensitivity of at least 0.3 (a doubling moves some point by
-//     35 % or more: tR, tPROG here): within 5 %;
-//   - weaker ones (tBERS, the controller's clock: a doubling moves a point by 8–16 %):
-//     within a factor of 2, the step the identifiability test itself uses; the measurements
-//     pin them no closer, since a residual of a few per cent in the others is worth a
-//     factor of 1.5 in them (observed: tBERS 4.5 ms for 3 ms);
-//   - parameters reported not identifiable: at tiny's value.
+// ÷ 4) and three fio jobs, and fitted from tiny.
 //
-// And the fit's rms log error below 0.05.
+// Not every hidden parameter can be recovered from these measurements on this drive; each
+// was checked by replaying the hidden drive with it moved (docs/calibrate.md):
+//   - the buffer's size and policy change nothing: tiny has no power-loss protection and
+//     its host sends O_DIRECT writes with FUA (host.pagecache.direct_fua), so every write
+//     is programmed before it completes. tiny's own 256-page vanilla buffer gives the
+//     hidden drive's 35 means to the last digit. They must be reported not identifiable.
+//   - tBERS is at the edge of the write points' noise: replayed with other random
+//     addresses the hidden drive's write points move by up to 9 %, and doubling or halving
+//     tBERS there moves them by at most 6 %, up or down (a change of timing reorders
+//     programs, GC and erases); at another point of the search the same move can clear the
+//     noise by a few per cent. Either way it must be within the weak tolerance below, or
+//     reported not identifiable and at tiny's.
+//   - the link and the controller's clock are identified together, not each: both are a
+//     cost per page a read moves (the link's bytes, the firmware's steps per page), and on
+//     the sequential reads that identify them a doubling of the link's bandwidth (−9 to
+//     −10 % at 32 and 256 KiB) and a halving of the clock (+6 to +8 %) cancel; the writes,
+//     which would tell them apart, move by 5–9 % with the addresses alone. Gen1 × 4 and
+//     Gen2 × 2 (both 1 GB/s) differ only in their ACK and flow-control spacing (PCIe r5.0
+//     Tables 3-7 to 3-9), 1.6–2.7 % on the reads. So: the product of the link's bandwidth
+//     and the clock within a factor of 2 (the identifiability step) of the hidden one's.
+//
+// The others, by how strongly the measurements identify them (Margin: the largest change
+// of a point beyond its noise when the parameter doubles or halves): discrete ones
+// (channels, dies) exactly; continuous ones with a margin of at least 0.3 (tR, tPROG: a
+// doubling moves some point by 35 % or more beyond its noise) within 5 %, a value the
+// 2^(1/16) step reaches within 2.2 %; weaker ones within a factor of 2, the step the
+// identifiability test itself uses. And the fit's rms log error below 0.05.
 func TestHiddenParametersLong(t *testing.T) {
 	testtier.SkipUnlessLong(t, "a fit of nine parameters simulates a few hundred machines")
 	base, err := platforms.Load(platforms.Options{Preset: "tiny"})
@@ -86,21 +102,35 @@ func TestHiddenParametersLong(t *testing.T) {
 	require.NoError(t, err)
 	t.Logf("%d evaluations in %v; rms log error %.4f (base %.4f)", fit.Evaluations, time.Since(t0), fit.Error, fit.BaseError)
 	for _, e := range fit.Estimates {
-		t.Logf("%s: hidden %s, fitted %s, identifiable %v (%.3f) by %v", e.Param.Name, e.Param.Format(hidden[e.Param.Name]),
-			e.Param.Format(e.Value), e.Identifiable, e.Sensitivity, e.By)
+		t.Logf("%s: hidden %s, fitted %s, identifiable %v (sensitivity %.3f, margin %.3f) by %v", e.Param.Name,
+			e.Param.Format(hidden[e.Param.Name]), e.Param.Format(e.Value), e.Identifiable, e.Sensitivity, e.Margin, e.By)
 	}
+	got := map[string]Estimate{}
 	for _, e := range fit.Estimates {
+		got[e.Param.Name] = e
 		want := hidden[e.Param.Name]
 		switch {
 		case !e.Identifiable:
 			require.Equal(t, e.Base, e.Value, e.Param.Name)
+		case e.Param.Name == "pcie" || e.Param.Name == "core_freq":
+			// together, below
 		case e.Param.Discrete():
 			require.Equal(t, want, e.Value, e.Param.Name)
-		case e.Sensitivity >= 0.3:
+		case e.Margin >= 0.3:
 			require.InEpsilon(t, want, e.Value, 0.05, e.Param.Name)
 		default:
 			require.InDelta(t, 0, math.Log2(e.Value/want), 1, e.Param.Name)
 		}
 	}
+	for _, n := range []string{"channels", "dies_per_channel", "t_read", "t_prog"} {
+		require.True(t, got[n].Identifiable, n)
+	}
+	for _, n := range []string{"buffer_pages", "buffer_policy"} {
+		require.False(t, got[n].Identifiable, n)
+	}
+	perPage := func(c platforms.Config) float64 {
+		return float64(c.PCIe.BytesPerSecond()) * float64(c.Firmware.CoreFreq)
+	}
+	require.InDelta(t, 0, math.Log2(perPage(fit.Config)/perPage(h)), 1, "the link's bandwidth × the controller's clock")
 	require.Less(t, fit.Error, 0.05)
 }

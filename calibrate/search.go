@@ -1,6 +1,7 @@
 package calibrate
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -17,9 +18,23 @@ import (
 // asks of a run's mean by default. Below it the parameter goes back to the base value.
 const Identifiable = 0.05
 
+// NoiseFloor is the smallest variation a point's mean is taken to have, as |ln|: 0.025,
+// half of Identifiable. A point whose replay does not vary at all with the random streams
+// (a sequential run; a fio job, which keeps its randseed) is still a mean of a drive that
+// varies from run to run, and no point may weigh without bound.
+const NoiseFloor = Identifiable / 2
+
+// noiseSeeds is how many replays with other seeds estimate each point's variation.
+const noiseSeeds = 2
+
 // steps are the factors a continuous parameter moves by, coarse to fine: the finest,
 // 2^(1/16), is 4.4 %, so a value can end within 2.2 % of the best on its own axis.
 var steps = []float64{2, math.Sqrt2, math.Pow(2, 0.25), math.Pow(2, 0.125), math.Pow(2, 0.0625)}
+
+// DefaultRounds is the most search rounds a fit makes unless told: a round that changes
+// nothing ends the search before it. The nine-parameter hidden-drive test converges in
+// fewer (hidden_long_test.go).
+const DefaultRounds = 6
 
 // maxWalk bounds the moves at one step factor (a walk of 12 doublings is 4096×).
 const maxWalk = 12
@@ -28,7 +43,7 @@ const maxWalk = 12
 type Options struct {
 	Base   platforms.Config // the base configuration: a preset with its overrides
 	Params []string         // names of the parameters to fit (nil: all, in Params order)
-	Rounds int              // at most this many search rounds (0: 3)
+	Rounds int              // at most this many search rounds (0: DefaultRounds)
 	Sim    SimOptions
 	Log    func(string) // progress lines, or nil
 }
@@ -37,20 +52,26 @@ type Options struct {
 type Estimate struct {
 	Param        *Param
 	Base, Value  float64 // the base preset's value and the fitted one (Base when not identifiable)
-	Identifiable bool    // some neighbouring value changes some point by at least Identifiable
+	Identifiable bool    // some neighbouring value changes some point by Identifiable beyond its noise
 	Sensitivity  float64 // the largest |ln(new/old)| of a point over the neighbouring values
-	By           []string
+	// Margin is the largest change of a point beyond its noise, |ln(new/old)| − Noise:
+	// the parameter is identifiable when it is at least Identifiable.
+	Margin float64
+	By     []string
 }
 
 // Result is a fit's outcome.
 type Result struct {
-	Config      platforms.Config // the base configuration with the identifiable parameters fitted
-	Estimates   []Estimate       // one per parameter searched, in Params order
-	Simulated   []float64        // the fitted configuration's replay, µs per point
-	BaseSim     []float64        // the base configuration's replay
-	Error       float64          // root mean squared log error of the fit
-	BaseError   float64          // the base configuration's
-	Evaluations int              // distinct configurations simulated
+	Config    platforms.Config // the base configuration with the identifiable parameters fitted
+	Estimates []Estimate       // one per parameter searched, in Params order
+	Simulated []float64        // the fitted configuration's replay, µs per point
+	BaseSim   []float64        // the base configuration's replay
+	Error     float64          // root mean squared log error of the fit
+	BaseError float64          // the base configuration's
+	// Noise is each point's variation, |ln|, the largest over replays of the fitted
+	// configuration with other seeds (other random addresses; noiseSeeds of them).
+	Noise       []float64
+	Evaluations int // distinct configurations simulated
 }
 
 // fitter holds one Fit's state.
@@ -61,10 +82,13 @@ type fitter struct {
 	base   []float64
 	cache  map[string]evaluation
 	evals  int
+	// weights are the points' weights in the objective, 1/(σ²+NoiseFloor²) with σ each
+	// point's variation in the base configuration (nil: all the same, before they are known).
+	weights []float64
 }
 
 type evaluation struct {
-	obj  float64   // +Inf: the configuration is not valid or did not run
+	obj  float64   // the weighted objective; +Inf: the configuration is not valid or did not run
 	sims []float64 // µs per point
 }
 
@@ -103,17 +127,31 @@ func Fit(s *Set, o Options) (*Result, error) {
 	}
 	rounds := o.Rounds
 	if rounds <= 0 {
-		rounds = 3
+		rounds = DefaultRounds
 	}
 	b, err := f.simulate(f.base)
 	if err != nil {
 		return nil, fmt.Errorf("calibrate: the base configuration: %w", err)
 	}
+	// Weigh each point by how much its mean varies with the random streams alone: a point
+	// that moves by 5 % when replayed with other addresses cannot pin a parameter to 1 %,
+	// and the search must not trade the precise points for its noise.
+	noise, err := f.noise(f.base, b.sims)
+	if err != nil {
+		return nil, fmt.Errorf("calibrate: the base configuration: %w", err)
+	}
+	f.weights = make([]float64, len(noise))
+	for k, n := range noise {
+		f.weights[k] = 1 / (n*n + NoiseFloor*NoiseFloor)
+	}
+	f.cache = map[string]evaluation{} // the base's evaluation was unweighted
+	b = f.eval(f.base)
 	cur := slices.Clone(f.base)
 	obj := b.obj
-	f.logf("base: rms log error %.4f", math.Sqrt(obj))
+	f.logf("base: rms log error %.4f", rms(s, b.sims))
 	for r := 1; r <= rounds; r++ {
 		moved := false
+		start := slices.Clone(cur)
 		for i, p := range f.params {
 			before := cur[i]
 			if p.Discrete() {
@@ -123,22 +161,52 @@ func Fit(s *Set, o Options) (*Result, error) {
 			}
 			if cur[i] != before {
 				moved = true
-				f.logf("round %d: %s %s -> %s (rms log error %.4f)", r, p.Name, p.Format(before), p.Format(cur[i]), math.Sqrt(obj))
+				f.logf("round %d: %s %s -> %s (rms log error %.4f, weighted %.4f)", r, p.Name, p.Format(before), p.Format(cur[i]),
+					rms(s, f.eval(cur).sims), math.Sqrt(obj))
 			}
 		}
 		if !moved {
 			break
 		}
+		obj = f.pattern(start, cur, obj, r)
 	}
-	res := &Result{BaseSim: b.sims, BaseError: math.Sqrt(b.obj)}
+	res := &Result{BaseSim: b.sims, BaseError: rms(s, b.sims)}
+	if res.Noise, err = f.noise(cur, f.eval(cur).sims); err != nil {
+		return nil, fmt.Errorf("calibrate: the fitted configuration: %w", err) // unreachable: the search keeps runnable points
+	}
 	f.identify(cur, res)
 	final := f.eval(cur)
 	if math.IsInf(final.obj, 1) {
 		return nil, errors.New("calibrate: the fitted configuration does not run") // unreachable: the search keeps runnable points
 	}
 	res.Config = f.apply(cur)
-	res.Simulated, res.Error, res.Evaluations = final.sims, math.Sqrt(final.obj), f.evals
+	res.Simulated, res.Error, res.Evaluations = final.sims, rms(s, final.sims), f.evals
 	return res, nil
+}
+
+// rms returns the root mean squared log error of sims against the measured points.
+func rms(s *Set, sims []float64) float64 { return math.Sqrt(Objective(s, sims, nil)) }
+
+// noise returns each point's variation at vals, whose replay (the measurements' seed) is
+// sims: the largest |ln| over noiseSeeds replays with other seeds, which draw other random
+// addresses for the uFLIP runs' random patterns and so give the spread of a mean that
+// another run of the same drive would show.
+func (f *fitter) noise(vals []float64, sims []float64) ([]float64, error) {
+	c := f.apply(vals)
+	out := make([]float64, len(sims))
+	seed := cmp.Or(f.o.Sim.Seed, f.s.Seed)
+	for k := range noiseSeeds {
+		o := f.o.Sim
+		o.Seed = seed + uint64(k) + 1
+		other, err := Simulate(c, f.s, o)
+		if err != nil {
+			return nil, err
+		}
+		for i := range out {
+			out[i] = max(out[i], math.Abs(math.Log(other[i]/sims[i])))
+		}
+	}
+	return out, nil
 }
 
 // logf writes a progress line.
@@ -181,7 +249,7 @@ func (f *fitter) simulate(vals []float64) (evaluation, error) {
 	if err == nil {
 		var sims []float64
 		if sims, err = Simulate(c, f.s, f.o.Sim); err == nil {
-			e = evaluation{obj: Objective(f.s, sims), sims: sims}
+			e = evaluation{obj: Objective(f.s, sims, f.weights), sims: sims}
 		}
 	}
 	f.evals++
@@ -220,6 +288,35 @@ func (f *fitter) continuous(cur []float64, i int, obj float64) float64 {
 			}
 			cur[i], obj = v, best
 		}
+	}
+	return obj
+}
+
+// pattern makes Hooke and Jeeves's pattern move (J. ACM 8(2), 1961) after a round that
+// took the continuous parameters from start to cur: while the error falls, it moves them
+// on by the round's own displacement (cur·cur/start on their log scale; discrete ones stay).
+// Two parameters that trade against each other (a fixed cost per read in tR and in the
+// controller's clock) move together along the valley's floor, where one round of single
+// moves only zigzags. It returns the objective at cur.
+func (f *fitter) pattern(start, cur []float64, obj float64, round int) float64 {
+	for range maxWalk {
+		next := slices.Clone(cur)
+		for i, p := range f.params {
+			if !p.Discrete() {
+				next[i] = min(max(cur[i]*cur[i]/start[i], p.Lo), p.Hi)
+			}
+		}
+		if slices.Equal(next, cur) {
+			return obj
+		}
+		e := f.eval(next)
+		if !(e.obj < obj) {
+			return obj
+		}
+		f.logf("round %d: pattern move (rms log error %.4f, weighted %.4f)", round, rms(f.s, e.sims), math.Sqrt(e.obj))
+		copy(start, cur)
+		copy(cur, next)
+		obj = e.obj
 	}
 	return obj
 }
@@ -265,7 +362,10 @@ func neighbours(p *Param, v float64) []float64 {
 }
 
 // identify measures each parameter's sensitivity at cur, resets the parameters the
-// measurements do not identify to the base value, and records the estimates.
+// measurements do not identify to the base value, and records the estimates. A point
+// identifies a parameter by how far a neighbouring value moves it beyond the point's own
+// noise (res.Noise): a change no larger than what other random addresses give is not
+// evidence of the parameter.
 func (f *fitter) identify(cur []float64, res *Result) {
 	at := f.eval(cur)
 	for i, p := range f.params {
@@ -280,10 +380,12 @@ func (f *fitter) identify(cur []float64, res *Result) {
 			for k, pt := range f.s.Points {
 				d := math.Abs(math.Log(e.sims[k] / at.sims[k]))
 				est.Sensitivity = max(est.Sensitivity, d)
+				m := d - res.Noise[k]
+				est.Margin = max(est.Margin, m)
 				if _, ok := byPattern[pt.Pattern]; !ok {
 					order = append(order, pt.Pattern)
 				}
-				byPattern[pt.Pattern] = max(byPattern[pt.Pattern], d)
+				byPattern[pt.Pattern] = max(byPattern[pt.Pattern], m)
 			}
 		}
 		slices.SortStableFunc(order, func(a, b string) int {
@@ -297,15 +399,15 @@ func (f *fitter) identify(cur []float64, res *Result) {
 		})
 		for _, pat := range order[:min(3, len(order))] {
 			if byPattern[pat] >= Identifiable {
-				est.By = append(est.By, fmt.Sprintf("%s (%.0f %%)", pat, 100*(math.Exp(byPattern[pat])-1)))
+				est.By = append(est.By, fmt.Sprintf("%s (%.0f %% beyond its noise)", pat, 100*(math.Exp(byPattern[pat])-1)))
 			}
 		}
-		est.Identifiable = est.Sensitivity >= Identifiable
+		est.Identifiable = est.Margin >= Identifiable
 		res.Estimates = append(res.Estimates, est)
 	}
 	for i, e := range res.Estimates {
 		if !e.Identifiable && cur[i] != f.base[i] {
-			f.logf("%s: not identifiable (no point moves %.0f %%), back to the base %s", e.Param.Name, 100*Identifiable, e.Param.Format(f.base[i]))
+			f.logf("%s: not identifiable (no point moves %.0f %% beyond its noise), back to the base %s", e.Param.Name, 100*Identifiable, e.Param.Format(f.base[i]))
 			cur[i] = f.base[i]
 			res.Estimates[i].Value = f.base[i]
 		}

@@ -225,14 +225,20 @@ func (r *replay) fioGroup(p *sim.Proc, i, j int) error {
 	return errors.Join(errs...)
 }
 
-// Objective returns the mean squared log error of sim against the measured points:
-// (1/N) Σ ln²(sim/measured). Each point weighs the same whatever its scale: a 10 %
-// error costs as much on a 20 µs read as on a 200 ms merge.
-func Objective(s *Set, simUs []float64) float64 {
-	var sum float64
+// Objective returns the weighted mean squared log error of sim against the measured
+// points: Σ wᵢ ln²(simᵢ/measuredᵢ) / Σ wᵢ, with w nil for all weights 1. A point's scale
+// does not count: a 10 % error costs as much on a 20 µs read as on a 200 ms merge; Fit
+// weighs each point by its noise.
+func Objective(s *Set, simUs, w []float64) float64 {
+	var sum, total float64
 	for i, p := range s.Points {
 		d := math.Log(simUs[i] / p.Measured)
-		sum += d * d
+		wi := 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		sum += wi * d * d
+		total += wi
 	}
-	return sum / float64(len(s.Points))
+	return sum / total
 }

@@ -25,7 +25,7 @@ func newDie(t testing.TB, s Spec) *Die {
 	return d
 }
 
-// TestPageTypeMaps checks the page-type maps of FACTS.md §3.4 written out by hand.
+// TestPageTypeMaps checks the page-type maps of docs/sources.md §3.4 written out by hand.
 func TestPageTypeMaps(t *testing.T) {
 	L, C, M := LSB, CSB, MSB
 	tlc := DefaultSpec()
@@ -50,7 +50,7 @@ func TestPageTypeMaps(t *testing.T) {
 	}
 }
 
-// TestArrayLatencies checks tR and tPROG per page type and tBERS against FACTS.md §3.4, and
+// TestArrayLatencies checks tR and tPROG per page type and tBERS against docs/sources.md §3.4, and
 // that the die's array Resource records them under the right activity.
 func TestArrayLatencies(t *testing.T) {
 	d := newDie(t, smallSpec())

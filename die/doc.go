@@ -26,5 +26,5 @@
 // SLC cache; and independent plane reads (Spec.IndependentPlaneReads, planes.go), with
 // which each plane senses its own page while the others read.
 //
-// Timing defaults are the 2D TLC numbers of FACTS.md §3.4 (SimpleSSD LatencyTLC.cc).
+// Timing defaults are the 2D TLC numbers of docs/sources.md §3.4 (SimpleSSD LatencyTLC.cc).
 package die

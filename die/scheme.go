@@ -95,7 +95,7 @@ func (s Spec) validateScheme() []error {
 //   - One-shot and two-pass: page / bits (a word line's pages are consecutive).
 //   - Page by page: the page's rank among the block's pages of its type, so the k-th LSB,
 //     the k-th CSB and the k-th MSB page share word line k. For 2D TLC this follows the
-//     shadow order (FACTS.md §3.4, SimpleSSD LatencyTLC.cc): the lower pages of a word line
+//     shadow order (docs/sources.md §3.4, SimpleSSD LatencyTLC.cc): the lower pages of a word line
 //     are programmed before its upper ones, several word lines apart. For MLC (page % 2) it
 //     pairs pages 2k and 2k+1.
 func (s Spec) WordLine(page int) int {

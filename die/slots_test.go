@@ -12,7 +12,7 @@ import (
 // mapping units): a two-plane program stores the eight stamps address-major, a read returns
 // all four of each page in the same order, a page passed over reads back erased in every
 // slot, and an erase clears them. tR is unchanged by the slots (the whole page is sensed):
-// the TLC LSB read is 58 µs (FACTS.md §3.4).
+// the TLC LSB read is 58 µs (docs/sources.md §3.4).
 func TestSlotStamps(t *testing.T) {
 	s := smallSpec()
 	s.PageSize, s.Slots = 16384, 4

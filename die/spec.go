@@ -154,17 +154,17 @@ type Spec struct {
 // StampsPerPage returns the out-of-band stamps a page keeps: Slots, at least 1.
 func (s Spec) StampsPerPage() int { return max(1, s.Slots) }
 
-// DefaultSpec returns a 2D TLC die with the SimpleSSD LatencyTLC.cc timing of FACTS.md §3.4:
+// DefaultSpec returns a 2D TLC die with the SimpleSSD LatencyTLC.cc timing of docs/sources.md §3.4:
 // read 58/78/107 µs, program 558/2,201/5,001 µs (LSB/CSB/MSB), erase 2,274 µs. The geometry
 // (2 planes × 1,024 blocks × 384 pages × 16 KiB, 12 GiB) is a round TLC-class choice that
 // presets override; suspend is off.
 func DefaultSpec() Spec { return SpecFor(TLC) }
 
 // SpecFor returns the default die of a cell type, with the same geometry as DefaultSpec:
-//   - TLC: FACTS.md §3.4, SimpleSSD LatencyTLC.cc (see DefaultSpec).
-//   - MLC: FACTS.md §3.4, SimpleSSD LatencyMLC.cc: read 40/65 µs, program 500/1,300 µs,
+//   - TLC: docs/sources.md §3.4, SimpleSSD LatencyTLC.cc (see DefaultSpec).
+//   - MLC: docs/sources.md §3.4, SimpleSSD LatencyMLC.cc: read 40/65 µs, program 500/1,300 µs,
 //     erase 3.5 ms.
-//   - SLC: FACTS.md §3.4, HP white paper Table 1: read 25 µs, program 300 µs (top of its
+//   - SLC: docs/sources.md §3.4, HP white paper Table 1: read 25 µs, program 300 µs (top of its
 //     200–300 µs range, the Micron typical value), erase 2 ms.
 //   - QLC: a 3D QLC die programmed in two passes (16–16 coarse/fine, the scheme of Micron's
 //     176-tier 1 Tb QLC, Pekny et al., ISSCC 2022, doi 10.1109/ISSCC42614.2022.9731691,
@@ -207,9 +207,9 @@ func (s Spec) Bits() int { return int(s.Cell) }
 
 // PageType returns the type of page index page of a block:
 //   - SLC: every page is LSB.
-//   - MLC: page % 2 (0 LSB, 1 MSB), the SimpleSSD LatencyMLC.cc map (FACTS.md §3.4).
+//   - MLC: page % 2 (0 LSB, 1 MSB), the SimpleSSD LatencyMLC.cc map (docs/sources.md §3.4).
 //   - 2D TLC: pages 0–5 LSB, 6–7 CSB, then ((page−8)>>1) % 3 with 0 LSB, 1 CSB, 2 MSB, the
-//     SimpleSSD LatencyTLC.cc shadow-program order (FACTS.md §3.4).
+//     SimpleSSD LatencyTLC.cc shadow-program order (docs/sources.md §3.4).
 //   - 3D one-shot or two-pass TLC and QLC: page % bits (word line page/bits holds LSB, CSB,
 //     MSB and, for QLC, TSB, programmed together).
 //   - QLC page by page: page % 4 (word line page/4 holds LSB, CSB, MSB, TSB in that order).

@@ -1,7 +1,7 @@
 // Package dram models the SSD controller's DRAM: the buffer that every host write lands in
 // before it goes to flash, and that read hits are served from.
 //
-// In the data flow (DESIGN.md "Hardware models: dram") the firmware's write buffer charges
+// In the data flow (docs/design.md "Hardware models: dram") the firmware's write buffer charges
 // each data move through a DRAM — PCIe → DRAM when a host write arrives, DRAM → channel when
 // a page is evicted to flash, DRAM → PCIe on a read hit — by calling Access. Access books
 // the bank timing (activate, column command, precharge; open-row hits skip the first and
@@ -15,5 +15,5 @@
 // moves should be charged in pieces as their data arrives (for example one call per 4 KiB
 // page), so that movers interleave at that granularity.
 //
-// Timing numbers and their sources are in FACTS.md §4.1 (DDR3-1600 11-11-11).
+// Timing numbers and their sources are in docs/sources.md §4.1 (DDR3-1600 11-11-11).
 package dram

@@ -92,7 +92,7 @@ func New(name string, spec Spec) *DRAM {
 		ras: cyc(spec.TRAS), wr: cyc(spec.TWR), rtp: cyc(spec.TRTP), wtr: cyc(spec.TWTR),
 		rrd: cyc(spec.TRRD), faw: cyc(spec.TFAW), ccd: cyc(spec.TCCD), rfc: cyc(spec.TRFC),
 		refi: cyc(spec.TREFI),
-		// Double data rate: BL beats take BL/2 cycles (FACTS.md §4.1: BL8 = 4 tCK).
+		// Double data rate: BL beats take BL/2 cycles (docs/sources.md §4.1: BL8 = 4 tCK).
 		burst: sim.Time(spec.BurstLength/2) * tck,
 	}
 	t.colGap = max(t.ccd, t.burst)
@@ -137,7 +137,7 @@ func (d *DRAM) Bus() *sim.Resource { return d.bus }
 func (d *DRAM) Stats() Stats { return d.stats }
 
 // PeakBandwidth returns the data bus's peak rate in bytes per second: two transfers per
-// clock of BusWidth bits (FACTS.md §4.1: 1600 MT/s × 4 B = 6.4 GB/s for x32).
+// clock of BusWidth bits (docs/sources.md §4.1: 1600 MT/s × 4 B = 6.4 GB/s for x32).
 func (d *DRAM) PeakBandwidth() int64 {
 	return int64(d.spec.BusWidth/8) * 2 * int64(sim.Second) / int64(d.t.tck)
 }

@@ -44,7 +44,7 @@ func quiet() Spec {
 	return s
 }
 
-// Hand numbers below use FACTS.md §4.1 DDR3-1600: tCK 1.25 ns, CL = tRCD = tRP = 13.75 ns,
+// Hand numbers below use docs/sources.md §4.1 DDR3-1600: tCK 1.25 ns, CL = tRCD = tRP = 13.75 ns,
 // CWL 10 ns (8 nCK), tRAS 35 ns, tRRD 7.5 ns, tFAW 40 ns, tWTR = tRTP = 7.5 ns, BL8 burst
 // 4 tCK = 5 ns. DefaultSpec is x32, so a burst carries 32 B; a row is 4 KiB, 8 banks.
 const rowStride = 8 * 4096 // same bank, next row: RowSize × Banks
@@ -128,7 +128,7 @@ func TestRowCounters(t *testing.T) {
 func TestBusUtilization(t *testing.T) {
 	d := New("dram", quiet())
 	run(t, d, op{0, 0, 4096, true}, op{0, 4096, 4096, true}, op{2 * sim.Microsecond, 0, 4096, false})
-	// Two 4 KiB writes: 2 × 640 ns of write; one 4 KiB read: 640 ns (FACTS.md §4.1, x32).
+	// Two 4 KiB writes: 2 × 640 ns of write; one 4 KiB read: 640 ns (docs/sources.md §4.1, x32).
 	bus := d.Bus()
 	end := 3 * sim.Microsecond
 	require.Equal(t, 1280*ns, bus.BusyAt(end, bus.Activity("write")))
@@ -169,7 +169,7 @@ func TestRefreshWaitsForBus(t *testing.T) {
 }
 
 func TestPeakBandwidth(t *testing.T) {
-	// FACTS.md §4.1: 1600 MT/s × width: x16 3.2, x32 6.4, x64 12.8 GB/s.
+	// docs/sources.md §4.1: 1600 MT/s × width: x16 3.2, x32 6.4, x64 12.8 GB/s.
 	for _, tc := range []struct {
 		width int
 		want  int64

@@ -37,7 +37,7 @@ type Spec struct {
 	Refresh     bool     `yaml:"refresh"`      // model a refresh (tRFC) every tREFI
 }
 
-// DefaultSpec returns a 512 MiB DDR3-1600 11-11-11 buffer (FACTS.md §4.1): two x16 2 Gb
+// DefaultSpec returns a 512 MiB DDR3-1600 11-11-11 buffer (docs/sources.md §4.1): two x16 2 Gb
 // devices side by side on a 32-bit bus, 6.4 GB/s peak. x32 is chosen over x64 because an
 // SSD controller carries a few x16 chips, not a DIMM; 6.4 GB/s is above PCIe Gen3 x4
 // (3.94 GB/s) yet low enough that a host transfer and flash evictions contend visibly.
@@ -52,20 +52,20 @@ func DefaultSpec() Spec {
 		Banks:       8,
 		RowSize:     4 * KiB,
 		BurstLength: 8,
-		TCK:         1250,      // FACTS.md §4.1: tCK 1.25 ns (800 MHz, 1600 MT/s)
-		CL:          13750,     // FACTS.md §4.1: CL = 11 nCK = 13.75 ns
+		TCK:         1250,      // docs/sources.md §4.1: tCK 1.25 ns (800 MHz, 1600 MT/s)
+		CL:          13750,     // docs/sources.md §4.1: CL = 11 nCK = 13.75 ns
 		CWL:         10 * ns,   // AS4C256M16D3B datasheet p.32: CWL 8 nCK at tCK 1.25 ns
-		TRCD:        13750,     // FACTS.md §4.1
-		TRP:         13750,     // FACTS.md §4.1
-		TRAS:        35 * ns,   // FACTS.md §4.1
-		TWR:         15 * ns,   // FACTS.md §4.1
-		TRTP:        7500,      // FACTS.md §4.1: max(4 nCK, 7.5 ns)
-		TWTR:        7500,      // FACTS.md §4.1: max(4 nCK, 7.5 ns)
-		TRRD:        7500,      // FACTS.md §4.1: max(4 nCK, 7.5 ns) for 2 KB pages
-		TFAW:        40 * ns,   // FACTS.md §4.1: 40 ns for 2 KB pages
-		TCCD:        5 * ns,    // FACTS.md §4.1: 4 nCK
-		TRFC:        160 * ns,  // FACTS.md §4.1: 2 Gb devices
-		TREFI:       7800 * ns, // FACTS.md §4.1: 7.8 µs below 85 °C
+		TRCD:        13750,     // docs/sources.md §4.1
+		TRP:         13750,     // docs/sources.md §4.1
+		TRAS:        35 * ns,   // docs/sources.md §4.1
+		TWR:         15 * ns,   // docs/sources.md §4.1
+		TRTP:        7500,      // docs/sources.md §4.1: max(4 nCK, 7.5 ns)
+		TWTR:        7500,      // docs/sources.md §4.1: max(4 nCK, 7.5 ns)
+		TRRD:        7500,      // docs/sources.md §4.1: max(4 nCK, 7.5 ns) for 2 KB pages
+		TFAW:        40 * ns,   // docs/sources.md §4.1: 40 ns for 2 KB pages
+		TCCD:        5 * ns,    // docs/sources.md §4.1: 4 nCK
+		TRFC:        160 * ns,  // docs/sources.md §4.1: 2 Gb devices
+		TREFI:       7800 * ns, // docs/sources.md §4.1: 7.8 µs below 85 °C
 		Refresh:     true,
 	}
 }

@@ -14,7 +14,7 @@ import (
 func TestDefaultSpecValid(t *testing.T) {
 	s := DefaultSpec()
 	require.NoError(t, s.Validate())
-	// FACTS.md §4.1: CL = tRCD = tRP = 11 nCK of 1.25 ns.
+	// docs/sources.md §4.1: CL = tRCD = tRP = 11 nCK of 1.25 ns.
 	require.Equal(t, 11*s.TCK, s.CL)
 	require.Equal(t, 11*s.TCK, s.TRCD)
 	require.Equal(t, 11*s.TCK, s.TRP)

@@ -33,7 +33,7 @@ type Claim struct {
 	Missing   bool    `json:"missing"` // the runs needed were not made
 	// NotEngaged names the mechanisms the claim is about that were not in force for
 	// EngagedShare of the run in every app's run the claim is computed from (engaged.go):
-	// the measured value then says nothing about the claim (DESIGN.md "Decisions after the
+	// the measured value then says nothing about the claim (docs/design.md "Decisions after the
 	// first measurements"). Empty when every mechanism engaged.
 	NotEngaged string `json:"not_engaged,omitempty"`
 	// Tie: the variants compared gave identical results on every app.

@@ -175,6 +175,10 @@ func (s *Set) figures() []*Figure {
 	return out
 }
 
+// tag is what every figure's plot title carries so two plots can be told apart: the preset
+// and the simulated time per run (the variants are in the figure).
+func (s *Set) tag() string { return fmt.Sprintf("%s, %s", s.Options.Preset, s.Options.Duration) }
+
 func (s *Set) has(app, variant string) bool { return s.result(app, variant, "") != nil }
 
 // fig1a: average versus p99 response time under Vanilla (paper: p99 ≈ 9 × mean overall).
@@ -219,7 +223,7 @@ func (s *Set) fig1a() *Figure {
 		for i := range ones {
 			ones[i] = 1
 		}
-		return report.Bars(dir+"/fig1a"+ext, "Fig. 1a: response time normalized to the mean (Vanilla)", "normalized response time",
+		return report.Bars(dir+"/fig1a"+ext, "Fig. 1a: response time normalized to the mean (Vanilla; "+s.tag()+")", "normalized response time",
 			lc, []string{"average", "99th"}, [][]float64{ones, ratios})
 	}
 	return fig
@@ -277,7 +281,7 @@ func (s *Set) fig1b() *Figure {
 	s.judge(&c, "", "", need{variant: "vanilla", m: filled, app: apps.ApacheU})
 	fig := newFigure("fig1b", d, c)
 	fig.plot = func(dir, ext string) error {
-		return report.TimeSeriesPanels(dir+"/fig1b"+ext, "Fig. 1b: Apache-U under Vanilla (victimizations shaded)",
+		return report.TimeSeriesPanels(dir+"/fig1b"+ext, "Fig. 1b: Apache-U under Vanilla (victimizations shaded; "+s.tag()+")",
 			[]report.Panel{{YLabel: "response time (ms)", Lines: []report.Line{runner.ResponseLine(*r.App(apps.ApacheU))}},
 				{YLabel: "flushed dirty pages", Lines: []report.Line{flushedLine(r)}}}, r.VictimSpans())
 	}
@@ -331,7 +335,7 @@ func (s *Set) normalized(name, title, base string, variants []string) (*Figure, 
 				vals[i] = append(vals[i], v)
 			}
 		}
-		return report.Bars(dir+"/"+name+ext, title, "p99 normalized to "+base, lc, append([]string{base}, variants...), vals)
+		return report.Bars(dir+"/"+name+ext, title+" ("+s.tag()+")", "p99 normalized to "+base, lc, append([]string{base}, variants...), vals)
 	}
 	return fig, norm
 }
@@ -452,7 +456,7 @@ func (s *Set) wasteTable(name, title, variant string) (*Figure, float64) {
 	}
 	fig := newFigure(name, d)
 	fig.plot = func(dir, ext string) error {
-		return report.Bars(dir+"/"+name+ext, title, "share of flash pages", lc, []string{"used", "wasted"}, [][]float64{zero(used), zero(wasted)})
+		return report.Bars(dir+"/"+name+ext, title+" ("+s.tag()+")", "share of flash pages", lc, []string{"used", "wasted"}, [][]float64{zero(used), zero(wasted)})
 	}
 	return fig, avg(shares)
 }
@@ -570,7 +574,7 @@ func (s *Set) fig6a() *Figure {
 	s.judge(&fig.Claims[2], "", "", need{variant: "fd-buf", m: foreground, app: apps.ApacheU}, need{variant: "fd-ftl", m: foreground, app: apps.ApacheU})
 	fig.Claims[2].Tie = worst["fd-buf"] == worst["fd-ftl"]
 	fig.plot = func(dir, ext string) error {
-		return report.TimeSeries(dir+"/fig6a"+ext, "Fig. 6a: Apache-U response time per variant (Vanilla's victimizations shaded)",
+		return report.TimeSeries(dir+"/fig6a"+ext, "Fig. 6a: Apache-U response time per variant (Vanilla's victimizations shaded; "+s.tag()+")",
 			"response time (ms)", lines, rv.VictimSpans())
 	}
 	return fig

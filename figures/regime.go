@@ -122,7 +122,7 @@ func (s *Set) sensitivity() *Figure {
 			if len(holds) == 0 {
 				holds = []string{"nowhere"}
 			}
-			title := c.ID + ": " + c.Text + "\n" + wrap("holds at: "+strings.Join(holds, ", "), 90)
+			title := c.ID + ": " + c.Text + " (" + s.tag() + ")\n" + wrap("holds at: "+strings.Join(holds, ", "), 90)
 			if err := report.Bars(fmt.Sprintf("%s/sensitivity-%02d-%s%s", dir, i+1, c.ID, ext), title, c.Unit,
 				labels, []string{"measured", "paper"}, [][]float64{measured, paper}); err != nil {
 				return err

@@ -6,7 +6,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 )
 
-// The victimization hint's accounting (DESIGN.md "The hint protocol" and "Decisions after
+// The victimization hint's accounting (docs/design.md "The hint protocol" and "Decisions after
 // the first measurements"). A hinted write says how many pages its victimization still has
 // to flush, itself included. The predicted occupancy counts every page of it once: in the
 // buffer (occupancy), on its way into a reserved slot (reserved), or still to come. The
@@ -56,7 +56,7 @@ func (f *Firmware) predicted() int64 {
 // Upcall is which occupancy the buffer level in completions reports.
 type Upcall uint8
 
-// Upcall readings of the paper (DESIGN.md "Decisions after the first measurements").
+// Upcall readings of the paper (docs/design.md "Decisions after the first measurements").
 const (
 	// UpcallPredicted reports the level of the predicted occupancy (occupancy + announced +
 	// reserved): above-high as soon as the announced victimization would fill the buffer

@@ -12,8 +12,8 @@ import (
 // TestIdleBufferHitReadTermByTerm: a 4 KiB read of a page in the write buffer on an idle
 // machine, from the doorbell write to the MSI-X arriving at the host, worked out term by
 // term (Gen3 x4: 253.90625 ps a byte on the wire, and 7.7 % of DLLPs and SKPs at MPS 256,
-// FACTS.md §2, so ≈ 275 ps a TLP byte; 400 ns one-way latency; 400 MHz front end and
-// firmware cores; DDR3-1600 x32, 6.4 GB/s, FACTS.md §4.1):
+// docs/sources.md §2, so ≈ 275 ps a TLP byte; 400 ns one-way latency; 400 MHz front end and
+// firmware cores; DDR3-1600 x32, 6.4 GB/s, docs/sources.md §4.1):
 //
 //	doorbell: 4 B MWr = 28 B TLP, 7.7 ns + 400 ns          407.7 ns
 //	arbitration: 4 cycles at 400 MHz                        10.0 ns
@@ -48,7 +48,7 @@ func TestIdleBufferHitReadTermByTerm(t *testing.T) {
 // TestIdleFlashReadTermByTerm: the same read of a page on flash: LBA 0, the first page
 // preconditioning programmed, an LSB page of the small TLC die. On top of the buffer-hit
 // path (6315.6 ns above) it pays, on its die and channel (NV-DDR2 mode 6: 333 MT/s, 3 ns a
-// byte on the 8-bit bus; FACTS.md §3):
+// byte on the 8-bit bus; docs/sources.md §3):
 //
 //	00h-address-30h command cycles and tWB                  275.0 ns
 //	tR of an LSB page                                     58000.0 ns

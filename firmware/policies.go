@@ -1,6 +1,6 @@
 package firmware
 
-// The built-in eviction policies (DESIGN.md "Write buffer"), registered under their
+// The built-in eviction policies (docs/design.md "Write buffer"), registered under their
 // configuration names.
 func init() {
 	RegisterEvictionPolicy(string(Vanilla), EvictionPolicyDef{New: func(Spec) EvictionPolicy { return vanilla{} }})
@@ -9,7 +9,7 @@ func init() {
 	RegisterEvictionPolicy(string(OracleBG), EvictionPolicyDef{Unbounded: true, New: func(Spec) EvictionPolicy { return oracle{background: true} }})
 }
 
-// vanilla evicts on demand only (DESIGN.md "Decisions after the first measurements"): in
+// vanilla evicts on demand only (docs/design.md "Decisions after the first measurements"): in
 // the foreground while a write waits for room or a flush for the flash, otherwise not at
 // all.
 type vanilla struct{}

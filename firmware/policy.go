@@ -131,7 +131,7 @@ func EvictionPolicies() []string { return evictionPolicies.names() }
 // the registered policies (EvictionPolicies).
 type Policy string
 
-// The built-in policies (policies.go; DESIGN.md "Write buffer").
+// The built-in policies (policies.go; docs/design.md "Write buffer").
 const (
 	// Vanilla evicts on demand: a write that finds the buffer full waits while dirty pages
 	// are written to flash.

@@ -34,7 +34,7 @@ type Recovery struct {
 // copy is the same version.
 //
 // The time is an estimate: a spare-area read costs the die a tR of the page's type (the
-// spare area is read into the page register with the data, ONFI Read Page; FACTS.md §3.4
+// spare area is read into the page register with the data, ONFI Read Page; docs/sources.md §3.4
 // for the tR values), the dies work in parallel, a die reads one page at a time (no
 // multi-plane reads: an upper bound), and the few bytes of each record cross the channel
 // in well under 1 % of a tR (not counted). No checkpoint is modelled, and trims are not

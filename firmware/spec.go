@@ -27,7 +27,7 @@ type Cycles struct {
 // Spec is the firmware configuration.
 type Spec struct {
 	Cores     int        `yaml:"cores"`     // controller cores running firmware
-	CoreFreq  sim.Freq   `yaml:"core_freq"` // e.g. "400MHz" (SimpleSSD's Intel 750 preset, FACTS.md §4.2)
+	CoreFreq  sim.Freq   `yaml:"core_freq"` // e.g. "400MHz" (SimpleSSD's Intel 750 preset, docs/sources.md §4.2)
 	Workers   int        `yaml:"workers"`   // commands handled concurrently by the HIL
 	Cycles    Cycles     `yaml:"cycles"`    // per-step CPU costs
 	PageSize  int        `yaml:"page_size"` // logical page (mapping unit) in bytes: 4096; the flash page holds 1, 2 or 4 (docs/firmware.md, sub-page mapping)

@@ -21,7 +21,7 @@ func oneDie() Config {
 }
 
 func TestProgramOneBlockByHand(t *testing.T) {
-	// Programming one whole 384-page 2D TLC block at QD 1. The TLC map (FACTS.md §3.4) has,
+	// Programming one whole 384-page 2D TLC block at QD 1. The TLC map (docs/sources.md §3.4) has,
 	// in 384 pages: 0–5 LSB and 6–7 CSB, then 188 pairs cycling LSB, CSB, MSB = 62 full
 	// cycles + LSB + CSB pairs → 132 LSB, 128 CSB, 124 MSB pages. Array time is therefore
 	// 132·558 + 128·2201 + 124·5001 µs = 975,508 µs exactly. Each page also moves 16 KiB over

@@ -55,22 +55,48 @@ func (r *Result) Summary() *report.Table {
 
 // ChannelTable returns the per-channel bus utilization by activity.
 func (r *Result) ChannelTable() *report.Table {
-	var res []*sim.Resource
-	for _, ch := range r.Channels {
-		res = append(res, ch.Bus())
-	}
-	return report.UtilizationTable("channel bus utilization", res, nil, r.Elapsed)
+	return report.UtilizationTable("channel bus utilization", r.channelBuses(), nil, r.Elapsed)
 }
 
 // DieTable returns the per-die array utilization by activity.
 func (r *Result) DieTable() *report.Table {
+	return report.UtilizationTable("die utilization", r.dieArrays(), nil, r.Elapsed)
+}
+
+// channelBuses returns every channel's bus resource.
+func (r *Result) channelBuses() []*sim.Resource {
+	var res []*sim.Resource
+	for _, ch := range r.Channels {
+		res = append(res, ch.Bus())
+	}
+	return res
+}
+
+// dieArrays returns every die's array resource, channel by channel.
+func (r *Result) dieArrays() []*sim.Resource {
 	var res []*sim.Resource
 	for _, ch := range r.Channels {
 		for i := 0; i < ch.NumDies(); i++ {
 			res = append(res, ch.Die(i).Array())
 		}
 	}
-	return report.UtilizationTable("die utilization", res, nil, r.Elapsed)
+	return res
+}
+
+// fractionRows turns a table of UtilizationFractions into one JSON object per row: the
+// resource's name, then each share as a number (the cells are the shortest exact decimals,
+// so the numbers are the fractions themselves).
+func fractionRows(t *report.Table) []report.Fields {
+	rows := make([]report.Fields, 0, len(t.Rows))
+	for _, row := range t.Rows {
+		f := report.Fields{{Key: t.Header[0], Value: row[0]}}
+		for i := 1; i < len(row); i++ {
+			v, _ := strconv.ParseFloat(row[i], 64)
+			f = append(f, report.Field{Key: t.Header[i], Value: v})
+		}
+		rows = append(rows, f)
+	}
+	return rows
 }
 
 // WriteText writes the configuration line, the headline numbers and the three tables.
@@ -99,12 +125,15 @@ func (r *Result) WriteText(w io.Writer) error {
 
 // JSONResult is the machine-readable form of a Result.
 type JSONResult struct {
-	ElapsedPS   int64                    `json:"elapsed_ps"`
-	Events      uint64                   `json:"events"`
-	IOPS        float64                  `json:"iops"`
-	BytesPerSec float64                  `json:"bytes_per_second"`
-	Ops         map[string]JSONOpStats   `json:"ops"`
-	Utilization map[string]*report.Table `json:"utilization"`
+	ElapsedPS   int64                  `json:"elapsed_ps"`
+	Events      uint64                 `json:"events"`
+	IOPS        float64                `json:"iops"`
+	BytesPerSec float64                `json:"bytes_per_second"`
+	Ops         map[string]JSONOpStats `json:"ops"`
+	// Utilization holds, under "channels" and "dies", one object per resource: its name
+	// ("resource") and the share of the run each activity kept it busy as a fraction of the
+	// elapsed time ("<activity>_frac", 0 … 1, then "busy_frac"), as utilization.csv does.
+	Utilization map[string][]report.Fields `json:"utilization"`
 }
 
 // JSONOpStats is the count and latency of one operation kind, latencies in picoseconds:
@@ -131,8 +160,9 @@ func (o JSONOpStats) MarshalJSON() ([]byte, error) {
 // JSON returns the machine-readable form of the result.
 func (r *Result) JSON() JSONResult {
 	j := JSONResult{ElapsedPS: int64(r.Elapsed), Events: r.Events, IOPS: r.IOPS(), BytesPerSec: r.Bandwidth(),
-		Ops: map[string]JSONOpStats{}, Utilization: map[string]*report.Table{
-			"channels": r.ChannelTable(), "dies": r.DieTable()}}
+		Ops: map[string]JSONOpStats{}, Utilization: map[string][]report.Fields{
+			"channels": fractionRows(report.UtilizationFractions("channel bus utilization", r.channelBuses(), nil, r.Elapsed)),
+			"dies":     fractionRows(report.UtilizationFractions("die utilization", r.dieArrays(), nil, r.Elapsed))}}
 	for k := channel.Read; k <= channel.Erase; k++ {
 		h := r.Latency[k]
 		ps := r.Percentiles.Or(textPercentiles)

@@ -97,7 +97,7 @@ func TestFileDeviceDirect(t *testing.T) {
 		require.NoError(t, err)
 		lat, err := f.Do(p, uflip.OpWrite, 8192, 16384)
 		require.NoError(t, err)
-		// FUA: at least one TLC LSB program, 558 µs (FACTS.md, flash timing).
+		// FUA: at least one TLC LSB program, 558 µs (docs/sources.md §3.4).
 		require.GreaterOrEqual(t, lat, 558*sim.Microsecond)
 		lat, err = f.Do(p, uflip.OpRead, 8192, 16384)
 		require.NoError(t, err)

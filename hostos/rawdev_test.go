@@ -163,7 +163,7 @@ func TestRawDeviceSyscallCost(t *testing.T) {
 
 // TestRawDeviceFUA checks the O_SYNC semantics end to end. With FUA (the host default,
 // pagecache direct_fua) a write completes only once its page is programmed, so it takes at
-// least TLC's fastest program time, tPROG(LSB) = 558 µs (FACTS.md, flash timing); without
+// least TLC's fastest program time, tPROG(LSB) = 558 µs (docs/sources.md §3.4); without
 // FUA the SSD's DRAM buffer absorbs it well below that. The bios carry the flag to the block
 // layer, which never merges FUA requests.
 func TestRawDeviceFUA(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 // before anything is built: more I/O queue pairs than the controller has I/O queues or
 // interrupt vectors, and a block layer that the driver's queues make invalid — New gives
 // it the driver's tags, queue pairs × (q_depth − 1) with q_depth = min(nvme
-// max_queue_entries, host.nvme.queue_depth) (Linux's tag set, FACTS.md §1.4), and the
+// max_queue_entries, host.nvme.queue_depth) (Linux's tag set, docs/sources.md §1.4), and the
 // controller's largest transfer as its largest request. Errors name the fields to change.
 func (s Spec) ValidateWith(cs nvmectrl.Spec) error {
 	nq := s.Driver.Queues

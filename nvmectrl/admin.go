@@ -22,7 +22,7 @@ func (c *Controller) admin(now sim.Time, cmd *Command) {
 	var dw0 uint32
 	switch e.Opcode() {
 	case AdminCreateIOCQ:
-		// CDW11: PC [0], IEN [1], IV [31:16] (FACTS.md §1.5). CAP.CQR = 1: PC must be set.
+		// CDW11: PC [0], IEN [1], IV [31:16] (docs/sources.md §1.5). CAP.CQR = 1: PC must be set.
 		if cdw11&1 == 0 {
 			st = StatusInvalidField
 			break
@@ -30,7 +30,7 @@ func (c *Controller) admin(now sim.Time, cmd *Command) {
 		st = c.CreateCQ(CQConfig{ID: qid, Base: e.PRP1(), Entries: entries, IEN: cdw11&2 != 0,
 			Vector: uint16(cdw11 >> 16)})
 	case AdminCreateIOSQ:
-		// CDW11: PC [0], QPRIO [2:1], CQID [31:16] (FACTS.md §1.5).
+		// CDW11: PC [0], QPRIO [2:1], CQID [31:16] (docs/sources.md §1.5).
 		if cdw11&1 == 0 {
 			st = StatusInvalidField
 			break

@@ -40,7 +40,7 @@ func (r *rig) runAdmin(t *testing.T, es []SQE) map[uint16]CQE {
 }
 
 // TestAdminQueue drives queue set-up through the admin queue and checks each completion's
-// status and DW0 against the values the NVMe spec fields call for (FACTS.md §1.4–1.6).
+// status and DW0 against the values the NVMe spec fields call for (docs/sources.md §1.4–1.6).
 func TestAdminQueue(t *testing.T) {
 	r := newRig(t, testSpec(), ArbRoundRobin)
 	r.fw.auto, r.fw.level = true, NoLevel
@@ -115,7 +115,7 @@ func TestAdminQueue(t *testing.T) {
 	require.Equal(t, StatusInvalidQueueID, r.c.DeleteSQ(0))
 }
 
-// TestQueueLimits checks FACTS.md §1.4: up to 65535 I/O queues of up to 65536 entries.
+// TestQueueLimits checks docs/sources.md §1.4: up to 65535 I/O queues of up to 65536 entries.
 func TestQueueLimits(t *testing.T) {
 	s := testSpec()
 	s.MaxIOQueues, s.MaxQueueEntries = 65535, 65536

@@ -2,7 +2,7 @@ package nvmectrl
 
 import "github.com/fastdrain-sim/fastdrain/sim"
 
-// Arbitration is the arbitration mechanism selected by CC.AMS (FACTS.md §1.6).
+// Arbitration is the arbitration mechanism selected by CC.AMS (docs/sources.md §1.6).
 type Arbitration uint8
 
 // Arbitration mechanisms.
@@ -50,7 +50,7 @@ func (r *sqRing) pop() *subQueue {
 	return q
 }
 
-// arbiter picks which SQ the fetch engine serves (FACTS.md §1.6). A turn lasts up to the
+// arbiter picks which SQ the fetch engine serves (docs/sources.md §1.6). A turn lasts up to the
 // arbitration burst (2^AB commands); under WRR the weighted classes also spend one credit
 // per command, and a round ends when high, medium and low have spent their weights.
 type arbiter struct {
@@ -100,7 +100,7 @@ func (a *arbiter) enqueue(q *subQueue) {
 // next starts a new turn and returns its SQ, or nil if none waits.
 func (a *arbiter) next() *subQueue {
 	a.turnClass = -1
-	for _, l := range []int{listAdmin, listUrgent} { // strict priority (FACTS.md §1.6)
+	for _, l := range []int{listAdmin, listUrgent} { // strict priority (docs/sources.md §1.6)
 		if a.lists[l].n > 0 {
 			return a.begin(a.lists[l].pop(), a.burst)
 		}

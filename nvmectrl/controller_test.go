@@ -43,7 +43,7 @@ func TestFetchAndCompleteTiming(t *testing.T) {
 		irqs = append(irqs, max(w, m))
 	}
 	require.Equal(t, irqs, r.host.irqs)
-	// FACTS.md §2 sanity: a DMA read round trip is ~0.7–1 µs with 400 ns one-way latency.
+	// docs/sources.md §2 sanity: a DMA read round trip is ~0.7–1 µs with 400 ns one-way latency.
 	require.InDelta(t, float64(sim.Microsecond), float64(fetched-db), float64(300*sim.Nanosecond))
 
 	require.Len(t, r.host.seen, 4)
@@ -67,7 +67,7 @@ func TestFetchAndCompleteTiming(t *testing.T) {
 }
 
 // TestPhaseTagFlipsOnWrap runs 10 commands one at a time through a 4-entry CQ: CQ slots
-// 0,1,2,3 carry phase 1, the second pass 0, the third 1 again (FACTS.md §1.3).
+// 0,1,2,3 carry phase 1, the second pass 0, the third 1 again (docs/sources.md §1.3).
 func TestPhaseTagFlipsOnWrap(t *testing.T) {
 	r := newRig(t, testSpec(), ArbRoundRobin)
 	r.addPair(t, 1, 8, 4, PrioMedium, 1)
@@ -187,7 +187,7 @@ func requireCQEAtDoorbell(t *testing.T, r *rig, arrive sim.Time) {
 
 // TestLandingFreesTheOnlySlot: with one command slot, the second of two commands rung
 // together can be fetched only when the first one's CQE has landed and freed the slot
-// (FACTS.md §1.4: a slot is held until its CQE is in host memory). The landing must
+// (docs/sources.md §1.4: a slot is held until its CQE is in host memory). The landing must
 // start the fetch although the arbiter has nothing else to wake it: two fetches, one per
 // command, both commands at the firmware and both CQEs in the host's ring; without the
 // landing's kick the run ends with one. The two completion delays post the CQE before
@@ -256,7 +256,7 @@ func TestRoundRobinOrder(t *testing.T) {
 	require.Equal(t, []uint16{1, 1, 2, 2, 3, 3, 1, 2, 3}, arbOrder(t, ArbRoundRobin, 1, w, mid, 3))
 	// AB = 7: no burst limit, each SQ drained in one turn (up to the fetch batch of 8).
 	require.Equal(t, []uint16{1, 1, 1, 2, 2, 2, 3, 3, 3}, arbOrder(t, ArbRoundRobin, 7, w, mid, 3))
-	// Round robin ignores QPRIO (FACTS.md §1.6).
+	// Round robin ignores QPRIO (docs/sources.md §1.6).
 	require.Equal(t, []uint16{1, 2, 3, 1, 2, 3}, arbOrder(t, ArbRoundRobin, 0, w, []Priority{PrioLow, PrioMedium, PrioUrgent}, 2))
 }
 

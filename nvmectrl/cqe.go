@@ -2,11 +2,11 @@ package nvmectrl
 
 import "encoding/binary"
 
-// CQESize is the size of a completion queue entry in bytes (FACTS.md §1.3; CC.IOCQES = 4).
+// CQESize is the size of a completion queue entry in bytes (docs/sources.md §1.3; CC.IOCQES = 4).
 const CQESize = 16
 
 // CQE is one completion queue entry exactly as it sits in host memory: 4 little-endian
-// dwords (FACTS.md §1.3).
+// dwords (docs/sources.md §1.3).
 //
 //	DW0  command specific
 //	DW1  reserved in 1.3/1.4 (FastDrain's alternative status carrier)

@@ -26,7 +26,7 @@ func oneCommand(t *testing.T, s Spec, mk func(r *rig) SQE, fw func(r *rig, now s
 	return r, ref, ref.DMARead(edge(ref.MMIOWrite(0, 4)), SQESize)
 }
 
-// TestReadHostDataWithPRPList: a 128 KiB Write has PRP1 plus a 31-entry list (FACTS.md
+// TestReadHostDataWithPRPList: a 128 KiB Write has PRP1 plus a 31-entry list (docs/sources.md
 // §1.7). Moving it all at once costs a 248 B list read, then one 128 KiB DMA read (the
 // buffer is contiguous).
 func TestReadHostDataWithPRPList(t *testing.T) {

@@ -120,7 +120,7 @@ func TestFetchHostDataRoundRobin(t *testing.T) {
 // with MPS 256: a byte takes 8 b × 130/128 / (4 lanes × 8 GT/s) = 253.90625 ps on the wire;
 // 16 KiB travel in 64 completions of 256 + 20 B = 17,664 B, and a max TLP is 276 B, so the
 // bound is (17,664 + 276) × 253.90625 ps = 4,555,078 ps before the DLLP share, which
-// stretches each byte by the factor DLLPFactor (FACTS.md §2). Without the window the fetch
+// stretches each byte by the factor DLLPFactor (docs/sources.md §2). Without the window the fetch
 // would wait for the whole 128 KiB (about 35 µs).
 func TestSQEFetchDuringWriteStreamIsBounded(t *testing.T) {
 	s := testSpec()
@@ -145,7 +145,7 @@ func TestSQEFetchDuringWriteStreamIsBounded(t *testing.T) {
 }
 
 // TestFetchHostDataQD32ReachesLinkPayloadRate: 32 Writes of 128 KiB (4 MiB) fetched at once
-// through the 32-tag engine keep host→device busy with completions. By hand (FACTS.md §2):
+// through the 32-tag engine keep host→device busy with completions. By hand (docs/sources.md §2):
 // Gen3 x4 carries 3.94 GB/s per direction, 3.63 GB/s at the TLP layer after 7.7 % of
 // DLLPs and SKPs at MPS 256, and a completion carries 256 B of payload in 276 B, so data
 // arrives at 3.63 × 256/276 = 3.37 GB/s: 4 MiB in 1.245 ms. The measured rate, taken from

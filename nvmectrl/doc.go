@@ -19,6 +19,6 @@
 // buffer-status carriers) are pure code with no timing. The host driver imports this package
 // for them only; the firmware uses both the formats and the Controller.
 //
-// Layouts follow FACTS.md §1 (NVMe base spec 1.3/1.4 as cross-checked from SPDK nvme_spec.h,
+// Layouts follow docs/sources.md §1 (NVMe base spec 1.3/1.4 as cross-checked from SPDK nvme_spec.h,
 // Linux nvme.h and Microsoft's nvme.h documentation). All multi-byte fields are little-endian.
 package nvmectrl

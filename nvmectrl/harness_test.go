@@ -28,7 +28,7 @@ type seenCQE struct {
 
 // fakeHost is a minimal NVMe driver: it writes SQEs into host-memory rings, rings doorbells,
 // and on an interrupt consumes CQEs by phase tag, then rings the CQ head doorbell once per
-// batch, as Linux nvme_process_cq does (FACTS.md §1.8).
+// batch, as Linux nvme_process_cq does (docs/sources.md §1.8).
 type fakeHost struct {
 	t      testing.TB
 	c      *Controller

@@ -2,7 +2,7 @@ package nvmectrl
 
 import "fmt"
 
-// Hint is FastDrain's host-to-SSD hint carried in a Write SQE (DESIGN.md "The hint protocol"):
+// Hint is FastDrain's host-to-SSD hint carried in a Write SQE (docs/design.md "The hint protocol"):
 // whether the write belongs to a page victimization (a writeback pass that overflows the
 // SSD's write buffer) and how many pages that victimization still has to flush.
 type Hint struct {
@@ -16,11 +16,11 @@ type HintCarrier uint8
 
 // Hint carriers. The zero value is the default carrier.
 const (
-	// HintCDW13 puts the flag in CDW13 bits 15:8 (reserved in NVMe 1.3/1.4, FACTS.md §1.9)
+	// HintCDW13 puts the flag in CDW13 bits 15:8 (reserved in NVMe 1.3/1.4, docs/sources.md §1.9)
 	// and the page count in DSPEC, CDW13 bits 31:16, saturating at 0xFFFF. DTYPE stays 0, so a
 	// spec controller ignores DSPEC.
 	HintCDW13 HintCarrier = iota
-	// HintCDW2 uses the reserved CDW2 (as FlashShare did, FACTS.md §8 item 1): flag in
+	// HintCDW2 uses the reserved CDW2 (as FlashShare did, docs/sources.md §8 item 1): flag in
 	// bits 7:0, page count in bits 31:8, saturating at 0xFFFFFF.
 	HintCDW2
 	// HintNone carries nothing: Encode leaves the SQE unchanged and Decode returns the zero
@@ -107,7 +107,7 @@ func (c *HintCarrier) UnmarshalText(b []byte) error {
 // occupancy stands relative to its watermarks.
 type BufferLevel uint8
 
-// Buffer levels (DESIGN.md "The hint protocol"). NoLevel tells Complete to attach no status.
+// Buffer levels (docs/design.md "The hint protocol"). NoLevel tells Complete to attach no status.
 const (
 	LevelLow  BufferLevel = 0 // below the low watermark
 	LevelMid  BufferLevel = 1 // between the watermarks
@@ -121,7 +121,7 @@ type StatusCarrier uint8
 // Status carriers. The zero value is the default carrier.
 const (
 	// StatusSQHD overwrites the SQ head pointer (DW2 bits 15:0) with the level, as the paper
-	// does. Stock Linux ignores SQHD, but this is off-spec for PCIe NVMe (FACTS.md §1.8): a
+	// does. Stock Linux ignores SQHD, but this is off-spec for PCIe NVMe (docs/sources.md §1.8): a
 	// host using it must not do SQ flow control from SQHD.
 	StatusSQHD StatusCarrier = iota
 	// StatusDW1 uses the reserved DW1: bit 31 marks a valid level, bits 1:0 hold it. It is

@@ -6,7 +6,7 @@ import (
 )
 
 // PageSize is the host memory page size in bytes: CC.MPS = 0, i.e. 4 KiB, the size Linux
-// uses (FACTS.md §1.7). PRP entries and PRP lists are laid out in these pages.
+// uses (docs/sources.md §1.7). PRP entries and PRP lists are laid out in these pages.
 const PageSize = 4096
 
 // hostMemBase is the first address Alloc hands out. Address 0 is never allocated, so a zero

@@ -49,8 +49,8 @@ func TestIdentifyControllerVWC(t *testing.T) {
 // CQE comes after the data (posted writes stay in order). Against the same rig answering
 // Get Features (no data), the completion is later by the 4 KiB's time on the device→host
 // direction. Worked by hand for Gen3 x4 at MPS 256: 16 MWr TLPs of 256 B payload and 24 B
-// of header, framing and LCRC each (FACTS.md §2) are 4480 B; at 8 GT/s × 4 lanes × 128/130
-// / 8 = 3.938 GB/s that is 1.138 µs, and with FACTS.md §2's 7.7 % link-layer (DLLP)
+// of header, framing and LCRC each (docs/sources.md §2) are 4480 B; at 8 GT/s × 4 lanes × 128/130
+// / 8 = 3.938 GB/s that is 1.138 µs, and with docs/sources.md §2's 7.7 % link-layer (DLLP)
 // overhead, 3.63 GB/s, 1.234 µs: the difference lies between the two (each rounded to
 // the 400 MHz front-end clock, 2.5 ns).
 func TestIdentifyOverAdminQueue(t *testing.T) {

@@ -3,11 +3,11 @@ package nvmectrl
 import "github.com/fastdrain-sim/fastdrain/sim"
 
 // coalescingUnit is the unit of the Interrupt Coalescing feature's TIME field: 100 µs
-// (FACTS.md §1.5).
+// (docs/sources.md §1.5).
 const coalescingUnit = 100 * sim.Microsecond
 
 // coalescing is the Interrupt Coalescing feature (FID 08h): THR, 0's based aggregation
-// threshold, and TIME in 100 µs units. Either at 0 disables coalescing (FACTS.md §1.5).
+// threshold, and TIME in 100 µs units. Either at 0 disables coalescing (docs/sources.md §1.5).
 type coalescing struct {
 	thr  uint8
 	time uint8

@@ -7,7 +7,7 @@ import "fmt"
 // together with the queue it was submitted on: queue 0 is the admin queue.
 type Opcode uint8
 
-// NVM command set opcodes (FACTS.md §1.1; SPDK enum spdk_nvme_nvm_opcode).
+// NVM command set opcodes (docs/sources.md §1.1; SPDK enum spdk_nvme_nvm_opcode).
 const (
 	OpFlush              Opcode = 0x00
 	OpWrite              Opcode = 0x01
@@ -30,7 +30,7 @@ const (
 )
 
 // Admin command set opcodes (SPDK enum spdk_nvme_admin_opcode; Directive and Doorbell Buffer
-// Config from FACTS.md §1.1).
+// Config from docs/sources.md §1.1).
 const (
 	AdminDeleteIOSQ           Opcode = 0x00
 	AdminCreateIOSQ           Opcode = 0x01
@@ -48,7 +48,7 @@ const (
 	AdminFormatNVM            Opcode = 0x80
 )
 
-// Feature identifiers for Set Features and Get Features, in CDW10 bits 7:0 (FACTS.md §1.5,
+// Feature identifiers for Set Features and Get Features, in CDW10 bits 7:0 (docs/sources.md §1.5,
 // §1.6; SPDK enum spdk_nvme_feat).
 const (
 	FeatureArbitration           uint8 = 0x01
@@ -60,7 +60,7 @@ const (
 // Direction is the data transfer direction encoded in opcode bits 1:0.
 type Direction uint8
 
-// Data transfer directions (FACTS.md §1.1: 01b host to controller, 10b controller to host;
+// Data transfer directions (docs/sources.md §1.1: 01b host to controller, 10b controller to host;
 // SPDK spdk_nvme_opc_get_data_transfer).
 const (
 	DirNone          Direction = 0 // no data

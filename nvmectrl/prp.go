@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// prpSlots is the number of 8-byte PRP entries in one list page: 512 for 4 KiB (FACTS.md §1.7).
+// prpSlots is the number of 8-byte PRP entries in one list page: 512 for 4 KiB (docs/sources.md §1.7).
 const prpSlots = PageSize / 8
 
 // Segment is a physically contiguous piece of host memory.
@@ -31,7 +31,7 @@ type PRPs struct {
 }
 
 // Walk decodes the PRP chain of a transfer of length bytes from prp1 and prp2, reading list
-// pages from mem (FACTS.md §1.7): PRP1 may carry a dword-aligned offset; if the transfer fits
+// pages from mem (docs/sources.md §1.7): PRP1 may carry a dword-aligned offset; if the transfer fits
 // in PRP1's page plus one more, PRP2 is a page pointer, else it points to a PRP list; a list
 // piece runs from its pointer to the end of that page, and if more entries remain than it has
 // slots, its last slot points to the next piece. It returns an error naming the first
@@ -133,7 +133,7 @@ func (p *PRPs) Segments(dst []Segment, off, n int) []Segment {
 
 // PRPListPages returns how many PRP list pages a transfer of length bytes starting at host
 // address addr needs when BuildPRP lays it out: none up to two pages, then one page per 511
-// entries, the last page holding up to 512 (FACTS.md §1.7).
+// entries, the last page holding up to 512 (docs/sources.md §1.7).
 func PRPListPages(addr uint64, length int) int {
 	if length <= 0 {
 		return 0
@@ -153,7 +153,7 @@ func listPagesFor(e int) int {
 }
 
 // BuildPRP lays out the PRP entries for a physically contiguous host buffer of length bytes
-// at addr, the way Linux nvme_pci_setup_prps does (FACTS.md §1.7): PRP1 = addr; PRP2 = the
+// at addr, the way Linux nvme_pci_setup_prps does (docs/sources.md §1.7): PRP1 = addr; PRP2 = the
 // second page, or the first of lists, a PRP list written into mem. lists supplies
 // page-aligned pages for the list; used says how many it took (see PRPListPages). It
 // allocates nothing.
@@ -210,7 +210,7 @@ func buildPRP(mem *HostMemory, n int, first uint64, entry func(int) uint64, list
 			i++
 		}
 		if i < n {
-			mem.PutUint64(lists[j]+uint64(8*slot), lists[j+1]) // chain (FACTS.md §1.7)
+			mem.PutUint64(lists[j]+uint64(8*slot), lists[j+1]) // chain (docs/sources.md §1.7)
 		}
 	}
 	return first, lists[0], need, nil

@@ -15,7 +15,7 @@ func pagesAt(base uint64, n int, stride uint64) []uint64 {
 	return out
 }
 
-// TestPRPHandWorked walks PRPs built for FACTS.md §1.7's examples and checks the entries and
+// TestPRPHandWorked walks PRPs built for docs/sources.md §1.7's examples and checks the entries and
 // list reads against layouts worked out by hand.
 func TestPRPHandWorked(t *testing.T) {
 	const A = 0x4000_0000 // a page-aligned buffer
@@ -107,7 +107,7 @@ func TestPRPScatteredSegments(t *testing.T) {
 }
 
 // TestPRPListPointerOffset hand-builds a list whose pointer has an offset: the piece runs to
-// the end of its page, so the last slot there chains (FACTS.md §1.7).
+// the end of its page, so the last slot there chains (docs/sources.md §1.7).
 func TestPRPListPointerOffset(t *testing.T) {
 	mem := NewHostMemory()
 	const L1, L2 = 0x7000_0000, 0x7100_0000

@@ -3,10 +3,10 @@ package nvmectrl
 import "github.com/fastdrain-sim/fastdrain/sim"
 
 // Priority is an I/O submission queue's priority class, the QPRIO field of Create I/O SQ
-// CDW11 bits 2:1 (FACTS.md §1.6). It matters only under weighted round robin.
+// CDW11 bits 2:1 (docs/sources.md §1.6). It matters only under weighted round robin.
 type Priority uint8
 
-// Priority classes (FACTS.md §1.6: 00 urgent, 01 high, 10 medium, 11 low).
+// Priority classes (docs/sources.md §1.6: 00 urgent, 01 high, 10 medium, 11 low).
 const (
 	PrioUrgent Priority = 0
 	PrioHigh   Priority = 1
@@ -14,7 +14,7 @@ const (
 	PrioLow    Priority = 3
 )
 
-// CQConfig describes a completion queue to create (Create I/O CQ, FACTS.md §1.5).
+// CQConfig describes a completion queue to create (Create I/O CQ, docs/sources.md §1.5).
 type CQConfig struct {
 	ID      uint16 // 1..max_io_queues
 	Base    uint64 // page-aligned host address of the ring (PRP1)
@@ -23,7 +23,7 @@ type CQConfig struct {
 	Vector  uint16 // MSI-X vector (IV)
 }
 
-// SQConfig describes a submission queue to create (Create I/O SQ, FACTS.md §1.5).
+// SQConfig describes a submission queue to create (Create I/O SQ, docs/sources.md §1.5).
 type SQConfig struct {
 	ID       uint16 // 1..max_io_queues
 	Base     uint64 // page-aligned host address of the ring (PRP1)
@@ -68,7 +68,7 @@ type complQueue struct {
 	vector uint16
 	head   uint32 // the host's head, from the last doorbell
 	tail   uint32 // next slot to post
-	phase  uint8  // phase tag of the current pass: 1 on the first (FACTS.md §1.3)
+	phase  uint8  // phase tag of the current pass: 1 on the first (docs/sources.md §1.3)
 	sqs    int    // submission queues bound to it
 
 	waitHead, waitTail *Command // completions waiting for room
@@ -158,7 +158,7 @@ func (c *Controller) DeleteSQ(id uint16) Status {
 }
 
 // DeleteCQ deletes an I/O completion queue as Delete I/O CQ would; its submission queues
-// must be deleted first (FACTS.md §1.4 order; Invalid Queue Deletion otherwise).
+// must be deleted first (docs/sources.md §1.4 order; Invalid Queue Deletion otherwise).
 func (c *Controller) DeleteCQ(id uint16) Status {
 	q := c.cq(id)
 	switch {
@@ -186,7 +186,7 @@ func (c *Controller) cq(id uint16) *complQueue {
 }
 
 // RingSQ is the host writing tail to submission queue qid's tail doorbell at time now
-// (FACTS.md §1.4: SQyTDBL at 1000h + 2y·4). The controller books the 4-byte MMIO write on
+// (docs/sources.md §1.4: SQyTDBL at 1000h + 2y·4). The controller books the 4-byte MMIO write on
 // the link and applies the doorbell when it arrives, which RingSQ returns. The host must
 // have written the SQEs into host memory before.
 func (c *Controller) RingSQ(now sim.Time, qid uint16, tail int) sim.Time {
@@ -260,7 +260,7 @@ func (c *Controller) sqDoorbell(now sim.Time, qid uint16, tail uint32) {
 		c.panicf("SQ %d tail doorbell arrived for a deleted queue", qid)
 	}
 	c.Stats.SQDoorbells++
-	// The new entries are those between the old and the new tail (FACTS.md §1.4: the
+	// The new entries are those between the old and the new tail (docs/sources.md §1.4: the
 	// difference between successive tail writes, with rollover).
 	if (tail+q.size-q.next)%q.size < q.pending() {
 		c.panicf("SQ %d tail doorbell %d moves back over entries being fetched (next %d)", qid, tail, q.next)

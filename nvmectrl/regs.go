@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Controller register offsets in BAR0 (FACTS.md §1.4; SPDK offsets). Doorbells start at
+// Controller register offsets in BAR0 (docs/sources.md §1.4; SPDK offsets). Doorbells start at
 // 1000h and are written with RingSQ and RingCQ.
 const (
 	RegCAP   = 0x00 // 64-bit: capabilities
@@ -19,7 +19,7 @@ const (
 	RegACQ   = 0x30 // 64-bit: admin CQ base
 )
 
-// CC and CSTS bits (NVMe base spec; FACTS.md §1.4, §1.6).
+// CC and CSTS bits (NVMe base spec; docs/sources.md §1.4, §1.6).
 const (
 	CCEnable      = 1 << 0
 	ccAMSShift    = 11 // AMS [13:11]
@@ -66,7 +66,7 @@ func (c *Controller) ReadReg(off int) uint64 {
 
 // capReg builds CAP: MQES [15:0] (0's based), CQR [16] = 1, AMS bit 17 = WRR with urgent,
 // TO [31:24] = 1 (500 ms), DSTRD [35:32] = 0, CSS bit 37 = NVM command set, MPSMIN and
-// MPSMAX [55:48] = 0 (4 KiB only) (FACTS.md §1.4).
+// MPSMAX [55:48] = 0 (4 KiB only) (docs/sources.md §1.4).
 func (c *Controller) capReg() uint64 {
 	v := uint64(c.spec.MaxQueueEntries-1) | 1<<16 | 1<<24 | 1<<37
 	if c.spec.WRR {
@@ -147,7 +147,7 @@ func (c *Controller) checkEnable(v uint32) error {
 // enable creates the admin queue pair and makes the controller ready.
 func (c *Controller) enable() {
 	c.arb.mode = Arbitration(c.regs.cc >> ccAMSShift & 7)
-	// The admin CQ uses vector 0 with interrupts enabled (FACTS.md §1.5, Linux).
+	// The admin CQ uses vector 0 with interrupts enabled (docs/sources.md §1.5, Linux).
 	c.addCQ(CQConfig{ID: 0, Base: c.regs.acq, Entries: int(c.regs.aqa>>16&0xFFF) + 1, IEN: true})
 	c.addSQ(SQConfig{ID: 0, Base: c.regs.asq, Entries: int(c.regs.aqa&0xFFF) + 1})
 	c.regs.csts = CSTSReady

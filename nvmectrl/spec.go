@@ -14,18 +14,18 @@ type Spec struct {
 	// handling start and end on its edges.
 	Clock sim.Freq `yaml:"clock"`
 	// MaxQueueEntries is the largest queue the controller accepts, CAP.MQES + 1: 2 to 65536
-	// (FACTS.md §1.4: MQES is 16 bits, 0's based).
+	// (docs/sources.md §1.4: MQES is 16 bits, 0's based).
 	MaxQueueEntries int `yaml:"max_queue_entries"`
 	// MaxIOQueues is the number of I/O submission and completion queues the controller
-	// supports (and reports for Number of Queues): 1 to 65535 (FACTS.md §1.4).
+	// supports (and reports for Number of Queues): 1 to 65535 (docs/sources.md §1.4).
 	MaxIOQueues int `yaml:"max_io_queues"`
-	// Vectors is the MSI-X table size: 1 to 2048 (FACTS.md §1.5).
+	// Vectors is the MSI-X table size: 1 to 2048 (docs/sources.md §1.5).
 	Vectors int `yaml:"vectors"`
 	// WRR advertises weighted round robin with urgent priority class in CAP.AMS bit 17, so
-	// the host may select it in CC.AMS (FACTS.md §1.6).
+	// the host may select it in CC.AMS (docs/sources.md §1.6).
 	WRR bool `yaml:"wrr"`
 	// ArbitrationBurst is the reset value of the Arbitration feature's AB: an SQ's turn
-	// fetches up to 2^AB commands; 7 means no limit. 0 to 7 (FACTS.md §1.6).
+	// fetches up to 2^AB commands; 7 means no limit. 0 to 7 (docs/sources.md §1.6).
 	ArbitrationBurst int `yaml:"arbitration_burst"`
 	// HighWeight, MediumWeight and LowWeight are the reset WRR weights in commands per
 	// round, 1 to 256 (the feature's HPW/MPW/LPW are these minus one).
@@ -72,11 +72,11 @@ type Spec struct {
 }
 
 // DefaultSpec returns a controller shaped like the Intel 750's front end as far as the facts
-// go: WRR supported with SimpleSSD's Intel-750 weights high 2 and medium 2 (FACTS.md §1.6);
+// go: WRR supported with SimpleSSD's Intel-750 weights high 2 and medium 2 (docs/sources.md §1.6);
 // 4096-entry queues and 64 I/O queues; 512 B blocks, 128 KiB MDTS, 1024 command slots and a
 // 400 MHz front-end clock are modelling assumptions [U], as are the cycle counts. ReadTags 32
 // is the number of outstanding non-posted requests the PCIe 5-bit Tag field allows a function
-// without Extended Tag Field Enable (FACTS.md §10; 256 with it, 768 with 10-bit tags).
+// without Extended Tag Field Enable (docs/sources.md §10; 256 with it, 768 with 10-bit tags).
 func DefaultSpec() Spec {
 	return Spec{
 		Clock:             400 * sim.MHz,

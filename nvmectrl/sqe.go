@@ -2,11 +2,11 @@ package nvmectrl
 
 import "encoding/binary"
 
-// SQESize is the size of a submission queue entry in bytes (FACTS.md §1.1; CC.IOSQES = 6).
+// SQESize is the size of a submission queue entry in bytes (docs/sources.md §1.1; CC.IOSQES = 6).
 const SQESize = 64
 
 // SQE is one submission queue entry exactly as it sits in host memory: 16 little-endian
-// dwords (FACTS.md §1.1). The accessors read and write the fields in place.
+// dwords (docs/sources.md §1.1). The accessors read and write the fields in place.
 //
 //	CDW0  03:00  OPC [7:0], FUSE [9:8], PSDT [15:14], CID [31:16]
 //	DW1   07:04  NSID
@@ -85,7 +85,7 @@ func (e *SQE) PRP2() uint64 { return binary.LittleEndian.Uint64(e[32:]) }
 // SetPRP2 sets DW8-9.
 func (e *SQE) SetPRP2(p uint64) { binary.LittleEndian.PutUint64(e[32:], p) }
 
-// SLBA returns the starting LBA of an NVM Read or Write, CDW10-11 (FACTS.md §1.2).
+// SLBA returns the starting LBA of an NVM Read or Write, CDW10-11 (docs/sources.md §1.2).
 func (e *SQE) SLBA() uint64 { return binary.LittleEndian.Uint64(e[40:]) }
 
 // SetSLBA sets CDW10-11.
@@ -138,7 +138,7 @@ func (e *SQE) DSM() uint8 { return e[52] }
 // SetDSM sets CDW13 bits 7:0.
 func (e *SQE) SetDSM(d uint8) { e[52] = d }
 
-// CDW13Reserved returns CDW13 bits 15:8, reserved in NVMe 1.3/1.4 (FACTS.md §1.9) and used
+// CDW13Reserved returns CDW13 bits 15:8, reserved in NVMe 1.3/1.4 (docs/sources.md §1.9) and used
 // by FastDrain's default hint carrier for the victimization flag.
 func (e *SQE) CDW13Reserved() uint8 { return e[53] }
 

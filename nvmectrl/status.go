@@ -3,7 +3,7 @@ package nvmectrl
 import "fmt"
 
 // Status is the 15-bit status field of a completion queue entry, without the phase tag: it
-// is CQE DW3 bits 31:17 shifted down by 17. Bit layout (FACTS.md §1.3): SC [7:0], SCT [10:8],
+// is CQE DW3 bits 31:17 shifted down by 17. Bit layout (docs/sources.md §1.3): SC [7:0], SCT [10:8],
 // CRD [12:11], M [13], DNR [14]. The zero value means successful completion.
 type Status uint16
 

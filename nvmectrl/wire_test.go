@@ -7,7 +7,7 @@ import (
 )
 
 // TestSQEWriteLayout encodes a Write by field and compares with bytes laid out by hand from
-// FACTS.md §1.1–1.2.
+// docs/sources.md §1.1–1.2.
 func TestSQEWriteLayout(t *testing.T) {
 	var e SQE
 	e.SetRW(OpWrite, 0x1234, 1, 0x123000, 0x456000, 0x1_0000_0010, 8)
@@ -94,7 +94,7 @@ func TestSQEBitFields(t *testing.T) {
 	require.Equal(t, uint16(0xFFFF), e.NLB())
 }
 
-// TestCQELayout compares field encoding with bytes laid out by hand from FACTS.md §1.3.
+// TestCQELayout compares field encoding with bytes laid out by hand from docs/sources.md §1.3.
 func TestCQELayout(t *testing.T) {
 	var c CQE
 	c.SetDW0(0xAABBCCDD)
@@ -132,7 +132,7 @@ func TestCQELayout(t *testing.T) {
 }
 
 func TestOpcodeDirection(t *testing.T) {
-	// FACTS.md §1.1: bits 1:0 give the direction; Write 01h host→ctrl, Read 02h ctrl→host.
+	// docs/sources.md §1.1: bits 1:0 give the direction; Write 01h host→ctrl, Read 02h ctrl→host.
 	require.Equal(t, DirHostToDevice, OpWrite.Direction())
 	require.Equal(t, DirDeviceToHost, OpRead.Direction())
 	require.Equal(t, DirNone, OpFlush.Direction())

@@ -1,6 +1,6 @@
 package onfi
 
-// Opcodes of the ONFI command set used by the sequences in this package (FACTS.md §3.3,
+// Opcodes of the ONFI command set used by the sequences in this package (docs/sources.md §3.3,
 // Hynix H27U4G8_6F2D Table 6 and the ONFI multi-plane variants).
 const (
 	OpRead             byte = 0x00 // first cycle of read, multi-plane read and random data out

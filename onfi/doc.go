@@ -11,5 +11,5 @@
 // events: every function is a function of the Spec alone, so the channel can precompute the
 // phase durations once.
 //
-// Numbers come from FACTS.md §3.1 (data rates per mode) and §3.2 (command/address timing).
+// Numbers come from docs/sources.md §3.1 (data rates per mode) and §3.2 (command/address timing).
 package onfi

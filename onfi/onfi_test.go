@@ -13,7 +13,7 @@ import (
 
 const ns = sim.Nanosecond
 
-// TestRateTable checks the MT/s table against FACTS.md §3.1, row by row.
+// TestRateTable checks the MT/s table against docs/sources.md §3.1, row by row.
 func TestRateTable(t *testing.T) {
 	cases := []struct {
 		iface Interface
@@ -42,13 +42,13 @@ func TestDefaultSpec(t *testing.T) {
 	require.Equal(t, 6, s.Mode)
 	require.Equal(t, 8, s.BusWidth)
 	require.Equal(t, 333, s.MTps())
-	// SimpleSSD sample.xml (FACTS.md §3.2): tWC 25 ns, tADL 70 ns, tWB 100 ns.
+	// SimpleSSD sample.xml (docs/sources.md §3.2): tWC 25 ns, tADL 70 ns, tWB 100 ns.
 	require.Equal(t, 25*ns, s.TWC)
 	require.Equal(t, 70*ns, s.TADL)
 	require.Equal(t, 100*ns, s.TWB)
 }
 
-// TestSpecForModes checks the derived command-cycle times against FACTS.md §3.2.
+// TestSpecForModes checks the derived command-cycle times against docs/sources.md §3.2.
 func TestSpecForModes(t *testing.T) {
 	cases := []struct {
 		iface     Interface
@@ -126,7 +126,7 @@ func TestPhaseTimes(t *testing.T) {
 	require.Equal(t, 180*ns+3004, s.StatusRead(true))
 }
 
-// TestSequence checks the opcodes of each sequence against FACTS.md §3.3.
+// TestSequence checks the opcodes of each sequence against docs/sources.md §3.3.
 func TestSequence(t *testing.T) {
 	hex := func(b []byte) string {
 		var parts []string

@@ -53,7 +53,7 @@ func (i *Interface) UnmarshalText(b []byte) error {
 }
 
 // rates holds the data rate in MT/s per interface and timing mode, from the SimpleSSD table
-// "Typical values from ONFi" (FACTS.md §3.1, SimpleSSD branch 2.0 config/sample.cfg).
+// "Typical values from ONFi" (docs/sources.md §3.1, SimpleSSD branch 2.0 config/sample.cfg).
 var rates = [...][]int{
 	SDR:    {10, 20, 29, 33, 40, 50},
 	NVDDR:  {40, 67, 100, 133, 167, 200},
@@ -65,7 +65,7 @@ var rates = [...][]int{
 }
 
 // RateMTps returns the data rate in mega-transfers per second of an interface's timing mode
-// (FACTS.md §3.1), and false if the mode does not exist for that interface.
+// (docs/sources.md §3.1), and false if the mode does not exist for that interface.
 func RateMTps(iface Interface, mode int) (int, bool) {
 	if int(iface) >= len(rates) || mode < 0 || mode >= len(rates[iface]) {
 		return 0, false
@@ -74,7 +74,7 @@ func RateMTps(iface Interface, mode int) (int, bool) {
 }
 
 // Spec is the immutable timing configuration of one ONFI channel bus. The data rate follows
-// from Interface and Mode (FACTS.md §3.1); the command/address parameters are explicit so a
+// from Interface and Mode (docs/sources.md §3.1); the command/address parameters are explicit so a
 // platform can enter a datasheet's values. SpecFor fills them for a mode.
 type Spec struct {
 	Interface Interface `yaml:"interface"` // sdr, nv-ddr, nv-ddr2 or nv-ddr3
@@ -84,7 +84,7 @@ type Spec struct {
 	// and Toggle (Toggle 4.0/5.0: 1,200 … 2,400 MT/s and up), up to 3,600 MT/s. When set it
 	// replaces the mode's rate (Mode is then not used); required for nv-lpddr4 and toggle.
 	Rate     int `yaml:"rate,omitempty"`
-	BusWidth int `yaml:"bus_width"` // data bus width in bits: 8 (16 allowed, FACTS.md §3.1)
+	BusWidth int `yaml:"bus_width"` // data bus width in bits: 8 (16 allowed, docs/sources.md §3.1)
 
 	ColumnCycles int `yaml:"column_cycles"` // address cycles for the column (byte in page), usually 2
 	RowCycles    int `yaml:"row_cycles"`    // address cycles for the row (page, block, LUN), usually 3
@@ -100,14 +100,14 @@ type Spec struct {
 	// TBurst is the fixed cost of every data burst (each data-in or data-out phase, and a
 	// status byte): the DQS read/write preamble and postamble (tRPRE + tRPST, tWPRE +
 	// tWPST) of the DDR interfaces, a few clock periods that matter at 1.6 GT/s and up
-	// where a 4 KiB burst is 2.6 µs or less. 0 by default (not in FACTS.md's tables): enter
+	// where a 4 KiB burst is 2.6 µs or less. 0 by default (not in docs/sources.md's tables): enter
 	// the datasheet's value.
 	TBurst sim.Time `yaml:"t_burst,omitempty"`
 }
 
 // SpecForRate returns the timing of a rate-given interface (NV-DDR3 past 800 MT/s,
 // NV-LPDDR4, Toggle) at rate MT/s: the NV-DDR2/3 command timing of SpecFor (SimpleSSD
-// sample.xml and Linux nand_timings.c, FACTS.md §3.2) with the data clocked at rate.
+// sample.xml and Linux nand_timings.c, docs/sources.md §3.2) with the data clocked at rate.
 func SpecForRate(iface Interface, rate int) (Spec, error) {
 	if iface < NVDDR3 || int(iface) >= len(interfaceNames) {
 		return Spec{}, fmt.Errorf("onfi.rate: %v is given by timing mode, not rate", iface)
@@ -124,8 +124,8 @@ func SpecForRate(iface Interface, rate int) (Spec, error) {
 }
 
 // DefaultSpec returns an NV-DDR2 timing-mode-6 bus: 333 MT/s on 8 bits, the rate of the
-// SimpleSSD Intel 750 preset ("DMA 333 MT/s × 8-bit", FACTS.md §4.2), with the NV-DDR2
-// command timing of SimpleSSD's sample.xml (FACTS.md §3.2).
+// SimpleSSD Intel 750 preset ("DMA 333 MT/s × 8-bit", docs/sources.md §4.2), with the NV-DDR2
+// command timing of SimpleSSD's sample.xml (docs/sources.md §3.2).
 func DefaultSpec() Spec {
 	s, err := SpecFor(NVDDR2, 6)
 	if err != nil {
@@ -135,7 +135,7 @@ func DefaultSpec() Spec {
 }
 
 // SpecFor returns the timing of an interface's mode on an 8-bit bus with 2 column and 3 row
-// address cycles. Sources (FACTS.md §3.2):
+// address cycles. Sources (docs/sources.md §3.2):
 //   - SDR: tWC = tRC = one transfer period (100 ns in mode 0, 20 ns in mode 5, as in Linux's
 //     onfi_sdr_timings); tADL 400 ns; tWB 200 ns in mode 0, else 100 ns; tWHR 120 ns in
 //     mode 0, else 80 ns; tCCS 500 ns.

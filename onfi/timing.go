@@ -7,7 +7,7 @@ import "github.com/fastdrain-sim/fastdrain/sim"
 // (1 for a single-plane command); the timing of each plane follows Sequence.
 
 // MTps returns the data rate of the spec's interface and mode in mega-transfers per second
-// (FACTS.md §3.1), or 0 if the mode does not exist (Validate reports it).
+// (docs/sources.md §3.1), or 0 if the mode does not exist (Validate reports it).
 func (s Spec) MTps() int {
 	if s.Rate > 0 {
 		return s.Rate

@@ -43,5 +43,5 @@
 // handed to sim.Resource and returned to callers are rounded, always up to the next whole
 // picosecond; an isolated transfer therefore takes exactly Spec.TLPTime of its TLP bytes.
 //
-// Numbers and their sources are in FACTS.md §2.
+// Numbers and their sources are in docs/sources.md §2.
 package pcie

@@ -9,8 +9,8 @@ import (
 )
 
 // TestGen4Gen5Transfers works a 4 KiB posted DMA write (16 MWr TLPs × (256 + 24) B = 4480 B
-// at MPS 256, 64-bit addresses) by hand on PCIe Gen4 and Gen5, both 128b/130b (FACTS.md
-// §2, FACTS.md §11: 16 and 32 GT/s a lane):
+// at MPS 256, 64-bit addresses) by hand on PCIe Gen4 and Gen5, both 128b/130b (docs/sources.md
+// §2, docs/sources.md §11: 16 and 32 GT/s a lane):
 //
 //	Gen4 x4: 8·130/128 bits / (16 GT/s · 4) = 126.953125 ps/B → 4480 B = 568,750 ps
 //	Gen5 x4: 63.4765625 ps/B → 284,375 ps;  Gen5 x2 = Gen4 x4 → 568,750 ps
@@ -30,7 +30,7 @@ func TestGen4Gen5Transfers(t *testing.T) {
 		wire, tlp  sim.Time
 		bps        int64
 	}{
-		// BytesPerSecond: 16e9·4·128/130/8 = 7,876,923,076 (FACTS.md §2: "x4 = 7.88 GB/s").
+		// BytesPerSecond: 16e9·4·128/130/8 = 7,876,923,076 (docs/sources.md §2: "x4 = 7.88 GB/s").
 		{4, 4, 568_750, 616_443, 7_876_923_076},
 		{5, 4, 284_375, 308_222, 15_753_846_153},
 		{5, 2, 568_750, 601_038, 7_876_923_076},

@@ -8,7 +8,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// Hand arithmetic used throughout (FACTS.md §2): on Gen3 x4 one byte takes
+// Hand arithmetic used throughout (docs/sources.md §2): on Gen3 x4 one byte takes
 // 8 bits · 130/128 / (8 GT/s · 4 lanes) = 253.90625 ps = 65000/256 ps. A 4 KiB posted write at
 // MPS 256 with 64-bit addresses is 16 TLPs × (256 + 24) B = 4480 B = 1 137 500 ps exactly.
 // With the DLLP share it takes 1538·214/(1534·214 − 24608) = 329132/303668 times as long.
@@ -27,7 +27,7 @@ func TestDMAWrite4KiB(t *testing.T) {
 	require.Equal(t, sim.Time(1_137_500)+latency, l.DMAWrite(0, 4096))
 
 	// With DLLPs: 1 137 500 · 329132 / 303668 = 1 232 884.76 → 1 232 885 ps.
-	// 4096 B / 1.232885 µs = 3.32 GB/s, FACTS.md §2's "about 3.3 GB/s".
+	// 4096 B / 1.232885 µs = 3.32 GB/s, docs/sources.md §2's "about 3.3 GB/s".
 	l = NewLink("pcie", DefaultSpec())
 	want := ceilDiv64(1_137_500*329_132, 303_668)
 	require.Equal(t, sim.Time(1_232_885), want)
@@ -45,7 +45,7 @@ func TestDMAWrite4KiB(t *testing.T) {
 	require.Equal(t, int64(16*24), l.UpStats.Overhead)
 }
 
-// TestDMAWriteMPS128 checks FACTS.md §2's "about 3.0 GB/s" at MPS 128: 32 TLPs × 152 B =
+// TestDMAWriteMPS128 checks docs/sources.md §2's "about 3.0 GB/s" at MPS 128: 32 TLPs × 152 B =
 // 4864 B · 65000/256 = 1 235 000 ps, times 1538·169/(1534·169 − 24608) = 259922/234638.
 func TestDMAWriteMPS128(t *testing.T) {
 	s := DefaultSpec()
@@ -110,7 +110,7 @@ func TestDMAReadRoundTrip(t *testing.T) {
 	require.Equal(t, sim.Time(1_121_250), l.Down.BusyAt(want, l.Down.Activity("cpld")))
 }
 
-// TestSmallReadLatency checks a 64 B SQE fetch on the default link against FACTS.md §2's
+// TestSmallReadLatency checks a 64 B SQE fetch on the default link against docs/sources.md §2's
 // DMA read round trip of ~0.7–1 µs.
 func TestSmallReadLatency(t *testing.T) {
 	rt := NewLink("pcie", DefaultSpec()).DMARead(0, 64)

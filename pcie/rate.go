@@ -7,7 +7,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// Link-layer constants, FACTS.md §2 (pcie-bench/pcie-model model/pcie.py @1fe7cdef).
+// Link-layer constants, docs/sources.md §2 (pcie-bench/pcie-model model/pcie.py @1fe7cdef).
 const (
 	dllpBytes    = 8    // one ACK or UpdateFC DLLP: 2 B framing + 4 B DLLP + 2 B CRC
 	skpBytes     = 4    // one SKP ordered set …
@@ -16,7 +16,7 @@ const (
 )
 
 // ackSpan holds the spec's recommended ACK / UpdateFC intervals, indexed by generation
-// group (Gen1, Gen2, Gen3 and later), width (x1 … x16) and MPS (128 … 4096). FACTS.md §2
+// group (Gen1, Gen2, Gen3 and later), width (x1 … x16) and MPS (128 … 4096). docs/sources.md §2
 // quotes the Gen3 x4 entries (169 at MPS 128, 214 at MPS 256); the full table is
 // pcie-bench/pcie-model model/pcie.py @1fe7cdef (Ack_Limits, equal to FC_Guide up to x16),
 // from PCIe Base Spec r5.0 Tables 3-7…3-9 and 2-46…2-48. pcie-model reads the entries as
@@ -46,13 +46,13 @@ var ackSpan = [3][5][6]int64{
 }
 
 // transfersPerMicrosecond returns the per-lane signalling rate in MT/s: 2500, 5000, 8000,
-// 16000 or 32000 (FACTS.md §2).
+// 16000 or 32000 (docs/sources.md §2).
 func (s Spec) transfersPerMicrosecond() uint64 {
 	return [...]uint64{2500, 5000, 8000, 16000, 32000}[s.Gen-1]
 }
 
 // encoding returns the line code as (coded bits, data bits): 8b/10b for Gen1–2, 128b/130b
-// for Gen3–5 (FACTS.md §2).
+// for Gen3–5 (docs/sources.md §2).
 func (s Spec) encoding() (coded, data uint64) {
 	if s.Gen <= 2 {
 		return 10, 8
@@ -70,7 +70,7 @@ func (s Spec) rawRate() (num, den uint64) {
 }
 
 // AckSpan returns the number of wire bytes per ACK + UpdateFC DLLP pair: the spec's
-// recommended interval for the generation, width and MPS (FACTS.md §2: Gen3 x4, MPS 256:
+// recommended interval for the generation, width and MPS (docs/sources.md §2: Gen3 x4, MPS 256:
 // 214 B), multiplied by the lane count when DLLPSymbolTimes is set.
 func (s Spec) AckSpan() int64 {
 	g := min(s.Gen, 3) - 1
@@ -82,7 +82,7 @@ func (s Spec) AckSpan() int64 {
 }
 
 // DLLPFactor returns wire time over TLP time as the fraction num/den (1/1 with
-// DLLPOverhead off). FACTS.md §2 (pcie-model method): of every byte time on a direction,
+// DLLPOverhead off). docs/sources.md §2 (pcie-model method): of every byte time on a direction,
 // the share 2·8/span goes to ACK and UpdateFC DLLPs and 4/1538 to SKP ordered sets, so TLPs
 // get the rest and
 //

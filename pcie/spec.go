@@ -10,7 +10,7 @@ import (
 // Spec is the immutable configuration of a PCIe link. The zero value is not valid; start
 // from DefaultSpec.
 type Spec struct {
-	// Gen is the PCIe generation, 1 to 5. FACTS.md §2: Gen1 2.5 and Gen2 5 GT/s per lane
+	// Gen is the PCIe generation, 1 to 5. docs/sources.md §2: Gen1 2.5 and Gen2 5 GT/s per lane
 	// with 8b/10b encoding; Gen3 8, Gen4 16 and Gen5 32 GT/s with 128b/130b.
 	Gen int `yaml:"gen"`
 	// Lanes is the link width: 1, 2, 4, 8 or 16.
@@ -39,14 +39,14 @@ type Spec struct {
 	DLLPOverhead bool `yaml:"dllp_overhead"`
 	// DLLPSymbolTimes reads the spec's ACK/UpdateFC intervals as symbol times (one byte per
 	// lane each, so the interval in bytes grows with the width) instead of as bytes, which
-	// is how pcie-model and FACTS.md §2 read them. Off by default, following FACTS.md.
+	// is how pcie-model and docs/sources.md §2 read them. Off by default, following docs/sources.md.
 	DLLPSymbolTimes bool `yaml:"dllp_symbol_times"`
 	// ASPM configures the link's L0s and L1 power states (off by default).
 	ASPM ASPM `yaml:"aspm"`
 }
 
 // DefaultSpec returns a Gen3 x4 link with MPS 256, MRRS 512, RCB 64, 64-bit addressing, no
-// ECRC, DLLP overhead on, a 400 ns one-way latency and ASPM off (DefaultASPM). FACTS.md §2: a doorbell posted write
+// ECRC, DLLP overhead on, a 400 ns one-way latency and ASPM off (DefaultASPM). docs/sources.md §2: a doorbell posted write
 // takes ~300–500 ns one way and a DMA read round trip ~0.7–1 µs (~850 ns measured); MRRS
 // 512 is the spec default; MPS 256 is the common setting for the FACTS throughput figures.
 func DefaultSpec() Spec {

@@ -69,7 +69,7 @@ func TestSpecYAML(t *testing.T) {
 	require.NoError(t, s.Validate())
 }
 
-// TestBytesPerSecond checks the encoded rate of one direction, FACTS.md §2.
+// TestBytesPerSecond checks the encoded rate of one direction, docs/sources.md §2.
 func TestBytesPerSecond(t *testing.T) {
 	cases := []struct {
 		gen, lanes int
@@ -105,7 +105,7 @@ func TestWireTime(t *testing.T) {
 	require.Equal(t, sim.Time(65_000), s.WireTime(4096))
 }
 
-// TestOverheads checks per-TLP bytes, FACTS.md §2: MWr/MRd 24 B with 64-bit addresses,
+// TestOverheads checks per-TLP bytes, docs/sources.md §2: MWr/MRd 24 B with 64-bit addresses,
 // 20 B with 32-bit, CplD 20 B, +4 B with ECRC.
 func TestOverheads(t *testing.T) {
 	s := DefaultSpec()
@@ -120,7 +120,7 @@ func TestOverheads(t *testing.T) {
 	require.Equal(t, 28, s.RequestOverhead())
 }
 
-// TestSplitting checks TLP counts for MPS, MRRS and RCB splits (FACTS.md §2).
+// TestSplitting checks TLP counts for MPS, MRRS and RCB splits (docs/sources.md §2).
 func TestSplitting(t *testing.T) {
 	cases := []struct {
 		name                    string
@@ -165,7 +165,7 @@ func TestWireBytes(t *testing.T) {
 	require.Equal(t, 4480+376, s.WriteWireBytes(4096))
 }
 
-// TestDLLPFactor checks the link-layer share, FACTS.md §2: Gen3 x4 has an ACK + UpdateFC pair
+// TestDLLPFactor checks the link-layer share, docs/sources.md §2: Gen3 x4 has an ACK + UpdateFC pair
 // every 214 B at MPS 256 (7.7 % overhead) and every 169 B at MPS 128 (9.7 %).
 func TestDLLPFactor(t *testing.T) {
 	s := DefaultSpec()

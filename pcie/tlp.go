@@ -26,7 +26,7 @@ func (k Kind) String() string {
 	return "kind?"
 }
 
-// TLP overhead, FACTS.md §2 (pcie-model constants).
+// TLP overhead, docs/sources.md §2 (pcie-model constants).
 const (
 	framingBytes = 8  // STP/start + sequence number + LCRC + end: "6 bytes plus start and end symbol"
 	hdr3DW       = 12 // 32-bit memory request or completion header
@@ -37,7 +37,7 @@ const (
 )
 
 // RequestOverhead returns the bytes a memory request TLP (MWr or MRd) carries besides its
-// payload: 8 B framing + 16 B header with Addr64 (12 B without), +4 B with ECRC. FACTS.md
+// payload: 8 B framing + 16 B header with Addr64 (12 B without), +4 B with ECRC. docs/sources.md
 // §2: 24 B with 64-bit addresses, 20 B with 32-bit.
 func (s Spec) RequestOverhead() int {
 	n := framingBytes + hdr3DW
@@ -51,7 +51,7 @@ func (s Spec) RequestOverhead() int {
 }
 
 // CompletionOverhead returns the bytes a CplD TLP carries besides its payload: 8 B framing +
-// 12 B header, +4 B with ECRC. FACTS.md §2: 20 B.
+// 12 B header, +4 B with ECRC. docs/sources.md §2: 20 B.
 func (s Spec) CompletionOverhead() int {
 	n := framingBytes + hdr3DW
 	if s.ECRC {
@@ -69,7 +69,7 @@ func (s Spec) ReadRequests(n int) int { return ceilDiv(n, s.MRRS) }
 
 // Completions returns how many CplD TLPs return a read of n bytes. Each request of at most
 // MRRS bytes is answered by completions of at most MPS bytes (or RCB bytes with RCBChunks),
-// FACTS.md §2 (AMD QDMA PG302), assuming an aligned start. All sizes are powers of two, so
+// docs/sources.md §2 (AMD QDMA PG302), assuming an aligned start. All sizes are powers of two, so
 // this is one completion per min(MRRS, chunk) bytes.
 func (s Spec) Completions(n int) int { return ceilDiv(n, min(s.MRRS, s.completionChunk())) }
 
@@ -81,7 +81,7 @@ func (s Spec) completionChunk() int {
 }
 
 // WriteTLPBytes returns the TLP bytes of a posted write of payload bytes: the payload
-// rounded up to whole doublewords plus RequestOverhead per TLP. FACTS.md §2: 4 KiB at MPS
+// rounded up to whole doublewords plus RequestOverhead per TLP. docs/sources.md §2: 4 KiB at MPS
 // 256 with 64-bit addresses is 16 × (256 + 24) = 4480 B.
 func (s Spec) WriteTLPBytes(payload int) int {
 	return padDW(payload) + s.WriteTLPs(payload)*s.RequestOverhead()

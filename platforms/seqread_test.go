@@ -13,7 +13,7 @@ import (
 // TestSeqReadQD32IsDRAMBound explains why sequential 128 KiB reads at QD 32 on
 // fastdrain-tlc reach ≈ 2.88 GB/s and not the link's read payload rate. Worked by hand:
 //
-//   - Link, device→host (FACTS.md §2): 3.63 GB/s at the TLP layer, data in posted 256 B
+//   - Link, device→host (docs/sources.md §2): 3.63 GB/s at the TLP layer, data in posted 256 B
 //     writes with 24 B of header and framing: 3.63 × 256/280 = 3.319 GB/s.
 //   - Channels: 12 × NV-DDR2 at 333 MB/s (the preset's mode) = 4.0 GB/s of data-out.
 //   - Controller DRAM: every byte read crosses the DDR3 bus twice, once from flash into

@@ -17,8 +17,8 @@ func (r *Result) MorePlots(dir, ext string, hs []report.Named) error {
 		file, title, ylabel string
 		rows                []BusyRow
 	}{
-		{"heatmap-channels", "channel bus busy share per sample interval (" + r.Label + ")", "channel bus", r.ChannelBusy},
-		{"heatmap-dies", "die busy share per sample interval (" + r.Label + ")", "die", r.DieBusy},
+		{"heatmap-channels", "channel bus busy share per sample interval (" + r.PlotTag() + ")", "channel bus", r.ChannelBusy},
+		{"heatmap-dies", "die busy share per sample interval (" + r.PlotTag() + ")", "die", r.DieBusy},
 	} {
 		g, ok := BusyGrid(hm.rows, MaxHeatColumns)
 		if !ok {
@@ -38,9 +38,9 @@ func (r *Result) MorePlots(dir, ext string, hs []report.Named) error {
 		}
 	}
 	if lines != nil {
-		if err := report.Throughput(filepath.Join(dir, "throughput"+ext), "throughput per sample interval ("+r.Label+")", lines); err != nil {
+		if err := report.Throughput(filepath.Join(dir, "throughput"+ext), "throughput per sample interval ("+r.PlotTag()+")", lines); err != nil {
 			return err
 		}
 	}
-	return report.LatencyTail(filepath.Join(dir, "tail"+ext), "response time tail: share of requests ≥ latency ("+r.Label+")", hs)
+	return report.LatencyTail(filepath.Join(dir, "tail"+ext), "response time tail: share of requests ≥ latency ("+r.PlotTag()+")", hs)
 }

@@ -22,7 +22,7 @@ func (r *Result) Plots(dir string) error {
 	}
 	spans := r.VictimSpans()
 	for _, ext := range []string{".png", ".svg"} {
-		if err := report.LatencyCDF(filepath.Join(dir, "latency-cdf"+ext), "response time CDF ("+r.Label+")", hs); err != nil {
+		if err := report.LatencyCDF(filepath.Join(dir, "latency-cdf"+ext), "response time CDF ("+r.PlotTag()+")", hs); err != nil {
 			return err
 		}
 		for _, a := range r.Apps {
@@ -31,7 +31,7 @@ func (r *Result) Plots(dir string) error {
 			}
 			l := ResponseLine(a)
 			if err := report.TimeSeries(filepath.Join(dir, "response-"+a.App+ext),
-				a.App+" response time ("+r.Label+"), victimizations shaded", "response time (ms)", []report.Line{l}, spans); err != nil {
+				a.App+" response time ("+r.PlotTag()+"), victimizations shaded", "response time (ms)", []report.Line{l}, spans); err != nil {
 				return err
 			}
 		}
@@ -44,18 +44,18 @@ func (r *Result) Plots(dir string) error {
 				dirty = seriesLine("host dirty pages (MiB)", s, 4096.0/(1<<20))
 			}
 		}
-		if err := report.TimeSeries(filepath.Join(dir, "buffer"+ext), "buffer occupancy and dirty pages ("+r.Label+")",
+		if err := report.TimeSeries(filepath.Join(dir, "buffer"+ext), "buffer occupancy and dirty pages ("+r.PlotTag()+")",
 			"MiB", []report.Line{occ, dirty}, spans); err != nil {
 			return err
 		}
 		if lines := r.PowerLines(); lines != nil {
-			if err := report.TimeSeries(filepath.Join(dir, "power"+ext), "SSD power by component, stacked ("+r.Label+")",
+			if err := report.TimeSeries(filepath.Join(dir, "power"+ext), "SSD power by component, stacked ("+r.PlotTag()+")",
 				"power (W)", lines, spans); err != nil {
 				return err
 			}
 		}
 		classes, busy := r.ClassUtilization()
-		if err := report.Bars(filepath.Join(dir, "utilization"+ext), "mean busy share per component class ("+r.Label+")",
+		if err := report.Bars(filepath.Join(dir, "utilization"+ext), "mean busy share per component class ("+r.PlotTag()+")",
 			"busy (%)", classes, []string{r.Label}, [][]float64{busy}); err != nil {
 			return err
 		}

@@ -54,7 +54,7 @@ params.csv, and calibrate.json. See docs/calibrate.md.`,
 	f := cmd.Flags()
 	f.StringVar(&o.device, "device", "", "the device of a uflip.json to fit (default: its real device, or its only one)")
 	f.StringSliceVar(&o.params, "params", nil, "parameters to fit (default all: "+calibrate.ParamNames()+")")
-	f.IntVar(&o.rounds, "rounds", 3, "at most this many search rounds")
+	f.IntVar(&o.rounds, "rounds", calibrate.DefaultRounds, "at most this many search rounds")
 	f.Int64Var(&o.maxIOs, "max-ios", 0, "replay at most this many IOs of each measured run per stream (0: as measured)")
 	f.Uint64Var(&o.seed, "seed", 0, "random seed of the replayed uFLIP runs (0: the uflip.json's own, which replays its random IOs)")
 	f.StringVar(&o.name, "name", "", "name of the fitted configuration (default fitted-PRESET)")

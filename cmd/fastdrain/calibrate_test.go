@@ -37,7 +37,7 @@ func TestCalibrateCommand(t *testing.T) {
 
 	c := filepath.Join(dir, "c")
 	out, stderr, err := runStdout("calibrate", "--preset", "tiny", "--params", "channels,t_read,t_prog", "--out", c,
-		filepath.Join(u, "uflip", "uflip.json"), filepath.Join(f, "fio", "fio.json"))
+		filepath.Join(u, "uflip", "tiny", "uflip.json"), filepath.Join(f, "fio", "jobs-tiny", "fio.json")) // each run's own directory
 	require.NoError(t, err, stderr)
 	require.Contains(t, stderr, "calibrate: round 1:")
 	for _, s := range []string{"calibration: parameters", "calibration: each measured point against the fitted model",

@@ -83,6 +83,9 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 			opts = append(opts, runner.Options{Label: v, Config: c, Workload: w, CheckData: cf.check})
 		}
 	}
+	dur := opts[0].Workload.Scenario.Duration
+	fmt.Fprintln(cmd.ErrOrStderr(), compareHeader(cf.cfg.preset, dur, scenarios, variants, cf.jobs,
+		compareEstimate(cf.cfg.preset, len(opts), dur, cf.jobs, !cf.noFiles)))
 	progress, finish := progressBar(cmd, len(opts))
 	results, errs := runner.RunAll(opts, cf.jobs, progress)
 	finish()
@@ -119,10 +122,10 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	if plCells != nil {
 		plTab = powerLossCompareTable(plCells)
 	}
-	sum := buildSummary(cf.cfg.preset, opts[0].Workload.Scenario.Duration, scenarios, appsRun, variants, cf.pcts.list, cell)
+	sum := buildSummary(cf.cfg.preset, dur, scenarios, appsRun, variants, cf.pcts.list, cell)
 	err := cf.write(func(out io.Writer) error {
 		fmt.Fprintf(out, "FastDrain comparison on %s: %d scenarios × %d variants, %s simulated each\n\n",
-			cf.cfg.preset, len(scenarios), len(variants), report.Duration(opts[0].Workload.Scenario.Duration))
+			cf.cfg.preset, len(scenarios), len(variants), report.Duration(dur))
 		var text []*report.Table
 		for _, t := range tabs {
 			text = append(text, t.Text())
@@ -141,9 +144,12 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	dir := cf.dir()
-	if dir == "" {
-		return nil
+	if err := writeCompareSummary(cf.status(), appsRun, variants, cell); err != nil {
+		return err
+	}
+	dir, err := cf.runDir(cf.cfg.preset + "-" + dur.String())
+	if err != nil || dir == "" {
+		return err
 	}
 	for i, r := range results {
 		r.Percentiles = cf.pcts.list
@@ -170,7 +176,7 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 		if err := plTab.SaveCSV(filepath.Join(dir, "power-loss.csv")); err != nil {
 			return err
 		}
-		if err := writePowerLossPlots(dir, scenarios, variants, plCells); err != nil {
+		if err := writePowerLossPlots(dir, fmt.Sprintf("%s, %s", cf.cfg.preset, dur), scenarios, variants, plCells); err != nil {
 			return err
 		}
 	}
@@ -188,7 +194,7 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 		norm = append(norm, row)
 	}
 	for _, ext := range []string{".png", ".svg"} {
-		if err := report.Bars(filepath.Join(dir, "p99"+ext), "p99 response time normalized to "+variants[0],
+		if err := report.Bars(filepath.Join(dir, "p99"+ext), fmt.Sprintf("p99 response time normalized to %s (%s, %s)", variants[0], cf.cfg.preset, dur),
 			"normalized p99", appsRun, variants, norm); err != nil {
 			return err
 		}

@@ -78,7 +78,7 @@ func TestCompareCSVsAreNumbers(t *testing.T) {
 			[]string{"scenario", "vanilla_ssd_avg_w", "vanilla_ssd_peak_w", "vanilla_ssd_j_per_gb_written", "fd_ssd_avg_w",
 				"fd_ssd_peak_w", "fd_ssd_j_per_gb_written"}, 1, func(c int) int { return c }},
 	} {
-		f, err := os.Open(filepath.Join(dir, "compare", c.file))
+		f, err := os.Open(filepath.Join(dir, "compare", "fastdrain-tlc-100ms", c.file))
 		require.NoError(t, err)
 		rows, err := csv.NewReader(f).ReadAll()
 		f.Close()
@@ -96,14 +96,14 @@ func TestCompareCSVsAreNumbers(t *testing.T) {
 		}
 	}
 	// engagement.csv: a row per app and variant, each count the one in that run's stats.csv.
-	b, err := os.ReadFile(filepath.Join(dir, "compare", "engagement.csv"))
+	b, err := os.ReadFile(filepath.Join(dir, "compare", "fastdrain-tlc-100ms", "engagement.csv"))
 	require.NoError(t, err)
 	head, eng := readCSV(t, string(b))
 	require.Len(t, eng, 2)
 	for i, v := range []string{"vanilla", "fd"} {
 		require.Equal(t, "apache-u", eng[i]["app"])
 		require.Equal(t, v, eng[i]["variant"])
-		sb, err := os.ReadFile(filepath.Join(dir, "compare", "apache-u+ungzip", v, "stats.csv"))
+		sb, err := os.ReadFile(filepath.Join(dir, "compare", "fastdrain-tlc-100ms", "apache-u+ungzip", v, "stats.csv"))
 		require.NoError(t, err)
 		_, st := readCSV(t, string(sb))
 		stats := map[string]string{}

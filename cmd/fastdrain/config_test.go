@@ -33,7 +33,7 @@ func TestConfigShowGolden(t *testing.T) {
 func TestConfigDiff(t *testing.T) {
 	out, err := run("config", "diff", "tiny/vanilla", "tiny/fd")
 	require.NoError(t, err)
-	// Vanilla and FD differ exactly in the three mechanisms of DESIGN.md's variant table.
+	// Vanilla and FD differ exactly in the three mechanisms of docs/design.md's variant table.
 	require.Equal(t, "firmware.buffer.policy: vanilla → fastdrain\n"+
 		"firmware.ftl.allocator: sequential → latency-aware\n"+
 		"host.pagecache.fastdrain.adaptive: false → true\n", out)
@@ -76,7 +76,7 @@ func TestConfigImportMQSim(t *testing.T) {
 	// so the layer validates for whole-system runs; the flash array it describes (8 channels
 	// × 4 chips × 2 dies) runs through --config.
 	out := filepath.Join(t.TempDir(), "mq.yaml")
-	msg, err := run("config", "import", "mqsim", "../../platforms/mqsim/testdata/mqsim-default.xml", "-o", out)
+	msg, err := run("config", "import", "mqsim", "../../examples/mqsim/ssdconfig.xml", "-o", out)
 	require.NoError(t, err)
 	require.Contains(t, msg, "on preset fastdrain-tlc it validates for whole-system runs")
 	b, err := os.ReadFile(out)

@@ -17,8 +17,8 @@ func newFigures() *cobra.Command {
 under Vanilla, Oracle, FD-Buf, FD-FTL, FD and LSB-only on one platform, all variants sharing
 every other parameter — and prints, for Figures 1a, 1b, 2b, 3a, 3b, 5, 6a and 6b, a table with
 the paper's value beside the measured one, then a summary of every claim with its verdict.
-Tables (CSV/JSON, numbers with the unit in the column name) and plots (PNG/SVG) go to
---out/figures/; --format json prints summary.json's claims and tally with the preset, the
+Tables (CSV/JSON, numbers with the unit in the column name) and plots (PNG/SVG) go to a
+new directory --out/figures/<preset>-<duration>/ (-2, -3, … added when that exists); --format json prints summary.json's claims and tally with the preset, the
 simulated time per run and every figure's numeric table, --format csv prints summary.csv. --only selects figures
 (add "sensitivity" for the regime map). --quick runs 3 simulated seconds per experiment on
 fastdrain-tlc-8x (fastdrain-tlc scaled down 8× as a whole, applications' data sets
@@ -69,8 +69,12 @@ claim's runs on three seeds and again at 10 s. Every run is made on each host pr
 			}
 			figs := set.Figures()
 			out := cmd.OutOrStdout()
-			if rf.dir() != "" {
-				if err := figures.WriteDir(rf.dir(), figs); err != nil {
+			dir, err := rf.runDir(o.Preset + "-" + w.Scenario.Duration.String())
+			if err != nil {
+				return err
+			}
+			if dir != "" {
+				if err := figures.WriteDir(dir, figs); err != nil {
 					return err
 				}
 			}
@@ -85,8 +89,8 @@ claim's runs on three seeds and again at 10 s. Every run is made on each host pr
 			if err := figures.WriteText(out, figs); err != nil {
 				return err
 			}
-			if rf.dir() != "" {
-				fmt.Fprintf(out, "\nresults written to %s\n", rf.dir())
+			if dir != "" {
+				fmt.Fprintf(out, "\nresults written to %s\n", dir)
 			}
 			return nil
 		},

@@ -168,10 +168,15 @@ replay do (docs/outputs.md).`,
 				fmt.Fprintf(note, "%s; the jobs' results are of the IOs completed before it; %d IOs in flight at the cut never completed\n",
 					runner.CutLine(pl), x.InFlight())
 			}
-			if dir := o.dir(); dir != "" {
+			dir, err := o.runDir(fileStem(args[0]) + "-" + cf.preset)
+			if err != nil {
+				return err
+			}
+			if dir != "" {
 				if err := writeFioOut(dir, jobs, res, ssd, plus); err != nil {
 					return err
 				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "results written to %s\n", dir)
 			}
 			if o.format != "text" {
 				if err := o.write(nil, func(w io.Writer) error { return writeFioJSON(w, jobs, res, ssd, plus) }, fioCSV(jobs, res).WriteCSV); err != nil {

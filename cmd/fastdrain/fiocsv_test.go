@@ -94,7 +94,7 @@ func TestFioCSV(t *testing.T) {
 		require.NoError(t, json.Unmarshal(fj.Jobs[job][w.dir], &d))
 		require.InDelta(t, d.LatNs.Mean, num(t, r["mean_us"])*1000, 1e-6*d.LatNs.Mean)
 	}
-	saved, err := os.ReadFile(filepath.Join(dir, "fio", "fio.csv"))
+	saved, err := os.ReadFile(filepath.Join(dir, "fio", "jobs-fastdrain-small", "fio.csv"))
 	require.NoError(t, err)
 	require.Equal(t, doc, string(saved))
 

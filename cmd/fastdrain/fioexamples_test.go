@@ -63,7 +63,11 @@ func runFioExample(t *testing.T, name, runtime string) {
 		return
 	}
 	require.NoError(t, err, name)
-	data, err := os.ReadFile(filepath.Join(dir, "fio", "fio.json"))
+	// The run's own directory, OUT/fio/JOBFILE-PRESET (outputFlags.runDir).
+	found, err := filepath.Glob(filepath.Join(dir, "fio", name+"-*", "fio.json"))
+	require.NoError(t, err)
+	require.Len(t, found, 1, "%s: one results directory", name)
+	data, err := os.ReadFile(found[0])
 	require.NoError(t, err)
 	var doc fioDoc
 	require.NoError(t, json.Unmarshal(data, &doc), name)
@@ -78,7 +82,7 @@ func runFioExample(t *testing.T, name, runtime string) {
 		ios += j.Read.IOs + j.Write.IOs
 	}
 	require.Positive(t, ios, name)
-	csv, err := os.ReadFile(filepath.Join(dir, "fio", "fio.csv"))
+	csv, err := os.ReadFile(filepath.Join(filepath.Dir(found[0]), "fio.csv"))
 	require.NoError(t, err)
 	for _, row := range strings.Split(strings.TrimSpace(string(csv)), "\n")[1:] {
 		f := strings.Split(row, ",")

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -274,10 +273,16 @@ func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	writeJSON := jsonWriter(res.JSON())
-	if dir := fb.dir(); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
+	name := fmt.Sprintf("%dch-%ddies", c.Channels, c.Channels*c.Channel.Dies)
+	if fb.preset != "" {
+		name = fb.preset + "-" + name
+	}
+	dir, err := fb.runDir(name)
+	if err != nil {
+		return err
+	}
+	if dir != "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "results written to %s\n", dir)
 		if err := report.WriteFile(filepath.Join(dir, "flashbench.json"), writeJSON); err != nil {
 			return err
 		}

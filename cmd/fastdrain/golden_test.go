@@ -11,6 +11,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/hostos/trace"
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
 	gold "github.com/fastdrain-sim/fastdrain/internal/golden"
+	"github.com/fastdrain-sim/fastdrain/internal/sampletraces"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -86,14 +87,14 @@ func TestGoldenRuns(t *testing.T) {
 // TestGoldenFlashbench compares one flashbench point (2 channels × 2 dies, QD 16, 2,000
 // operations of the default 70/30 read/program mix) in flashbench's JSON.
 func TestGoldenFlashbench(t *testing.T) {
-	out, err := run("flashbench", "--channels", "2", "--ways", "2", "--ops", "2000", "--qd", "16", "--format", "json")
+	out, _, err := runStdout("flashbench", "--channels", "2", "--ways", "2", "--ops", "2000", "--qd", "16", "--format", "json")
 	require.NoError(t, err)
 	gold.Check(t, goldenPath("flashbench"), []byte(out), *update)
 }
 
 // TestGoldenReplay replays the first 3,000 requests of the MQSim TPC-C trace
-// (../shared/traces, DiskSim ASCII, 16 devices sharing offset 0, addresses past the device
-// wrapped as the replay command does by default) at its own times on the
+// (testdata/traces at the repository root, DiskSim ASCII, 16 devices sharing offset 0,
+// addresses past the device wrapped as the replay command does by default) at its own times on the
 // golden fastdrain-small machine, and compares per-operation latency and the firmware's
 // counters.
 func TestGoldenReplay(t *testing.T) {
@@ -105,11 +106,12 @@ func TestGoldenReplay(t *testing.T) {
 	ropt.MaxRequests = 3000
 	topt := trace.DefaultOptions()
 	topt.PastCapacity = trace.Wrap // the replay command's default, --past-capacity wrap
+	tr := sampletraces.Path(t, sampletraces.TPCC)
 	var res *replay.Result
 	var st trace.Stats
 	var runErr error
 	m.Eng.Spawn("replay", func(p *sim.Proc) {
-		res, st, runErr = replay.RunFile(p, dev, "../../../shared/traces/mqsim_tpcc-small.trace",
+		res, st, runErr = replay.RunFile(p, dev, tr,
 			replay.FitOptions(topt, dev), ropt)
 		m.Eng.Stop()
 	})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -43,8 +44,14 @@ func TestVersion(t *testing.T) {
 	require.NoError(t, err)
 	first, rest, _ := strings.Cut(out, "\n")
 	require.Equal(t, "fastdrain "+version, first)
-	// go test does not stamp the VCS revision; the toolchain line is the runtime's.
-	require.Contains(t, rest, "revision: not stamped")
+	// go test stamps no VCS revision, so the program reads it from its source tree: the
+	// revision git names there, independently of the program's code path.
+	if head, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil {
+		require.Contains(t, rest, "revision: "+strings.TrimSpace(string(head))+" (")
+		require.Contains(t, rest, "read from the source tree at start")
+	} else {
+		require.Contains(t, rest, "revision: not stamped")
+	}
 	require.Contains(t, rest, "go: "+runtime.Version()+"\n")
 }
 
@@ -67,7 +74,7 @@ func TestFlashbenchSmall(t *testing.T) {
 	require.Contains(t, out, "channel bus utilization")
 	require.Contains(t, out, "ssd.ch[1].die[1]")
 
-	out, err = run("flashbench", "--channels", "1", "--ways", "1", "--ops", "100", "--format", "json")
+	out, _, err = runStdout("flashbench", "--channels", "1", "--ways", "1", "--ops", "100", "--format", "json")
 	require.NoError(t, err)
 	var j map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &j))
@@ -80,13 +87,18 @@ func TestDefaultActionIsTheComparison(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, out, "FastDrain comparison on fastdrain-tlc: 1 scenarios × 2 variants")
 	require.Contains(t, out, "fd/vanilla")
+	// The header before the runs (on standard error) and the summary after the tables.
+	require.True(t, strings.HasPrefix(out, "FastDrain comparison on fastdrain-tlc: fd against vanilla (the baseline), "+
+		"1 co-location scenario (each latency-critical app beside ungzip), 200ms simulated each: 2 runs; "), out)
+	require.Contains(t, out, "Lower is better.")
+	require.Contains(t, out, "results written to "+filepath.Join(dir, "compare", "fastdrain-tlc-200ms")+"\n")
 	for _, f := range []string{"p99.csv", "mean.csv", "p99.png", "p99.svg", "summary.json", "apache-u+ungzip/vanilla/result.json", "apache-u+ungzip/fd/config.yaml"} {
-		_, err := os.Stat(filepath.Join(dir, "compare", f))
+		_, err := os.Stat(filepath.Join(dir, "compare", "fastdrain-tlc-200ms", f))
 		require.NoError(t, err, f)
 	}
 	// summary.json: one cell per app and variant, numbers only; the baseline's p99_norm is
 	// 1 and the other's is the ratio of the two p99s.
-	b, err := os.ReadFile(filepath.Join(dir, "compare", "summary.json"))
+	b, err := os.ReadFile(filepath.Join(dir, "compare", "fastdrain-tlc-200ms", "summary.json"))
 	require.NoError(t, err)
 	var sum compareSummary
 	require.NoError(t, json.Unmarshal(b, &sum))
@@ -123,7 +135,7 @@ func TestRunCommand(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &doc), "the timeline is valid JSON")
 	require.Contains(t, doc, "traceEvents")
 	// --plot-dpi 48: the 6 × 4-inch CDF is 288 × 192 pixels (96 DPI would be 576 × 384).
-	f, err := os.Open(filepath.Join(dir, "run", "fastdrain-tlc-fd-db-s+ungzip", "latency-cdf.png"))
+	f, err := os.Open(filepath.Join(dir, "run", "fastdrain-tlc-fd-db-s+ungzip-200ms", "latency-cdf.png"))
 	require.NoError(t, err)
 	pc, err := png.DecodeConfig(f)
 	f.Close()
@@ -131,12 +143,16 @@ func TestRunCommand(t *testing.T) {
 	require.Equal(t, [2]int{288, 192}, [2]int{pc.Width, pc.Height})
 	for _, p := range []string{"heatmap-channels", "heatmap-dies", "throughput", "tail"} {
 		for _, ext := range []string{".png", ".svg"} {
-			_, err = os.Stat(filepath.Join(dir, "run", "fastdrain-tlc-fd-db-s+ungzip", p+ext))
+			_, err = os.Stat(filepath.Join(dir, "run", "fastdrain-tlc-fd-db-s+ungzip-200ms", p+ext))
 			require.NoError(t, err)
 		}
 	}
+	// Plot titles carry the preset, the variant and the duration.
+	svg, err := os.ReadFile(filepath.Join(dir, "run", "fastdrain-tlc-fd-db-s+ungzip-200ms", "latency-cdf.svg"))
+	require.NoError(t, err)
+	require.Contains(t, string(svg), "response time CDF (fastdrain-tlc, fd, 200ms)")
 	// run.yaml says what produced the directory.
-	b, err = os.ReadFile(filepath.Join(dir, "run", "fastdrain-tlc-fd-db-s+ungzip", "run.yaml"))
+	b, err = os.ReadFile(filepath.Join(dir, "run", "fastdrain-tlc-fd-db-s+ungzip-200ms", "run.yaml"))
 	require.NoError(t, err)
 	for _, want := range []string{"preset: fastdrain-tlc\n", "variant: fd\n", "scenario: db-s+ungzip\n", "seed: 1\n",
 		"duration: 200ms\n", "version: " + version + "\n", "config: config.yaml\n"} {
@@ -232,7 +248,7 @@ func TestCompareAndRunMachineFormats(t *testing.T) {
 	var sum compareSummary
 	require.NoError(t, json.Unmarshal([]byte(out), &sum))
 	require.Len(t, sum.Cells, 2)
-	b, err := os.ReadFile(filepath.Join(dir, "compare", "summary.json"))
+	b, err := os.ReadFile(filepath.Join(dir, "compare", "fastdrain-tlc-100ms", "summary.json"))
 	require.NoError(t, err)
 	require.Equal(t, string(b), out, "the file and standard output are the same document")
 	out, _, err = runStdout(append(args, "--format", "csv", "--no-files")...)
@@ -254,10 +270,10 @@ func TestFlashbenchCSVAndOut(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Equal(t, "op,count,pages,mean_us,stdev_us,min_us,p50_us,p90_us,p99_us,p999_us,max_us", lines[0])
 	require.Len(t, lines, 5) // read, program, erase, all
-	b, err := os.ReadFile(filepath.Join(dir, "flashbench", "flashbench.csv"))
+	b, err := os.ReadFile(filepath.Join(dir, "flashbench", "1ch-1dies", "flashbench.csv"))
 	require.NoError(t, err)
 	require.Equal(t, out, string(b))
-	_, err = os.Stat(filepath.Join(dir, "flashbench", "flashbench.json"))
+	_, err = os.Stat(filepath.Join(dir, "flashbench", "1ch-1dies", "flashbench.json"))
 	require.NoError(t, err)
 }
 

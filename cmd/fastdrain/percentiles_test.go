@@ -91,7 +91,7 @@ func TestPercentilesFlagRun(t *testing.T) {
 		"--percentiles", "50,99.999")
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(out, "app,requests,req_per_s,mb_per_s,mean_us,stdev_us,min_us,p50_us,p99999_us,max_us\n"), out)
-	b, err := os.ReadFile(filepath.Join(dir, "run", "fastdrain-tlc-custom-apache-u", "result.json"))
+	b, err := os.ReadFile(filepath.Join(dir, "run", "fastdrain-tlc-custom-apache-u-100ms", "result.json"))
 	require.NoError(t, err)
 	var doc struct {
 		Apps []map[string]any `json:"apps"`
@@ -99,7 +99,7 @@ func TestPercentilesFlagRun(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &doc))
 	require.Contains(t, doc.Apps[0], "p99999_ps")
 	require.NotContains(t, doc.Apps[0], "p99_ps")
-	apps, err := os.ReadFile(filepath.Join(dir, "run", "fastdrain-tlc-custom-apache-u", "apps.csv"))
+	apps, err := os.ReadFile(filepath.Join(dir, "run", "fastdrain-tlc-custom-apache-u-100ms", "apps.csv"))
 	require.NoError(t, err)
 	require.Equal(t, out, string(apps))
 }

@@ -47,7 +47,7 @@ func powerLossCompareTable(cs []runner.Cell) *report.Table {
 // after the cut, per scenario: with no firmware.power_loss.holdup bound, the hold-up it
 // needs) and power-loss-pages.png/.svg (per scenario and variant, the pages not on flash
 // at the cut, those the drain flushed and those lost: with a bound, what it loses).
-func writePowerLossPlots(dir string, scenarios, variants []string, cs []runner.Cell) error {
+func writePowerLossPlots(dir, tag string, scenarios, variants []string, cs []runner.Cell) error {
 	ms := func(t sim.Time) float64 { return float64(t) / float64(sim.Millisecond) }
 	holdup := make([][]float64, len(variants))
 	var labels []string
@@ -62,11 +62,11 @@ func writePowerLossPlots(dir string, scenarios, variants []string, cs []runner.C
 		pages[2] = append(pages[2], float64(pl.Lost))
 	}
 	for _, ext := range []string{".png", ".svg"} {
-		if err := report.Bars(filepath.Join(dir, "power-loss-holdup"+ext), "hold-up used after the power cut",
+		if err := report.Bars(filepath.Join(dir, "power-loss-holdup"+ext), "hold-up used after the power cut ("+tag+")",
 			"hold-up (ms)", scenarios, variants, holdup); err != nil {
 			return err
 		}
-		if err := report.Bars(filepath.Join(dir, "power-loss-pages"+ext), "buffered pages at the power cut and what became of them",
+		if err := report.Bars(filepath.Join(dir, "power-loss-pages"+ext), "buffered pages at the power cut and what became of them ("+tag+")",
 			"pages", labels, []string{"dirty or evicting at the cut", "flushed after the cut", "lost"}, pages); err != nil {
 			return err
 		}

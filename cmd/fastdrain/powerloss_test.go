@@ -25,10 +25,10 @@ func TestComparePowerLoss(t *testing.T) {
 	require.Contains(t, out, "power loss per variant")
 	require.Contains(t, out, "recovery scan (simulated)")
 	for _, f := range []string{"power-loss.csv", "power-loss-holdup.png", "power-loss-holdup.svg", "power-loss-pages.png", "power-loss-pages.svg"} {
-		_, err := os.Stat(filepath.Join(dir, "compare", f))
+		_, err := os.Stat(filepath.Join(dir, "compare", "fastdrain-small-100ms", f))
 		require.NoError(t, err, f)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "compare", "power-loss.csv"))
+	b, err := os.ReadFile(filepath.Join(dir, "compare", "fastdrain-small-100ms", "power-loss.csv"))
 	require.NoError(t, err)
 	rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
 	require.NoError(t, err)
@@ -51,6 +51,6 @@ func TestComparePowerLoss(t *testing.T) {
 	out, err = run(append(args[:len(args)-1], dir2)...)
 	require.NoError(t, err)
 	require.NotContains(t, out, "power loss")
-	_, err = os.Stat(filepath.Join(dir2, "compare", "power-loss.csv"))
+	_, err = os.Stat(filepath.Join(dir2, "compare", "fastdrain-small-100ms", "power-loss.csv"))
 	require.True(t, os.IsNotExist(err), "no cut, no power-loss files")
 }

@@ -252,13 +252,14 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		}
 		return err
 	}, sum.writeJSON, sum.table().WriteCSV)
-	dir := rf.dir()
+	if err != nil {
+		return err
+	}
+	dir, err := rf.runDir(fileStem(path) + "-" + rf.cf.preset)
 	if err != nil || dir == "" {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "results written to %s\n", dir)
 	if err := report.WriteFile(filepath.Join(dir, "replay.json"), sum.writeJSON); err != nil {
 		return err
 	}

@@ -114,12 +114,12 @@ func TestReplayPerDevice(t *testing.T) {
 	require.Positive(t, st["simulated_events"])
 
 	// The files: the per-device table and the statistics as CSV, numbers only.
-	b, err := os.ReadFile(filepath.Join(dir, "replay", "replay-devices.csv"))
+	b, err := os.ReadFile(filepath.Join(dir, "replay", "two-fastdrain-small", "replay-devices.csv"))
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	require.Equal(t, "device,requests,reads,writes,iops,moved_mb,mb_per_s,mean_us,stdev_us,min_us,p50_us,p75_us,p99_us,max_us", lines[0])
 	require.Len(t, lines, 4)
-	b, err = os.ReadFile(filepath.Join(dir, "replay", "replay-stats.csv"))
+	b, err = os.ReadFile(filepath.Join(dir, "replay", "two-fastdrain-small", "replay-stats.csv"))
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(string(b), "statistic,value\nbuffer_capacity_pages,"), string(b))
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/cheggaaa/pb/v3"
@@ -126,12 +125,16 @@ func (rf *runFlags) workload(name string) (runner.Workload, error) {
 	return runner.Workload{Scenario: sc, Apps: spec}, nil
 }
 
-// progressBar returns a progress callback drawing a bar on stderr, or nil when stderr is
-// not a terminal.
+// progressBar returns a progress callback drawing a bar on stderr when it is a terminal,
+// logging a line every progressEvery when it is a file or a pipe (progressLog), and nil when
+// it is neither (a test's buffer).
 func progressBar(cmd *cobra.Command, total int) (func(int), func()) {
 	f, ok := cmd.ErrOrStderr().(*os.File)
-	if !ok || !isatty.IsTerminal(f.Fd()) {
+	if !ok {
 		return nil, func() {}
+	}
+	if !isatty.IsTerminal(f.Fd()) {
+		return progressLog(f, total, progressEvery)
 	}
 	bar := pb.New(total)
 	bar.SetWriter(f)
@@ -147,7 +150,8 @@ func newRun() *cobra.Command {
 		Long: `run builds the machine (--preset, --variant, --config, --set), runs the scenario's
 application models on it for the given simulated time, prints the application latency,
 statistics and utilization tables, and writes config.yaml, result.json, CSV tables and plots
-to --out/run/<preset>-<variant>-<scenario>/ (docs/outputs.md).`,
+to a new directory --out/run/<preset>-<variant>-<scenario>-<duration>/ (-2, -3, … added
+when that exists: no run replaces another's results; docs/outputs.md).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			rf.seedSet()
@@ -177,8 +181,11 @@ to --out/run/<preset>-<variant>-<scenario>/ (docs/outputs.md).`,
 			}
 			res.Percentiles = rf.pcts.list
 			warnUnwritten(cmd.ErrOrStderr(), "", res.Firmware, firmware.Stats{})
-			if rf.dir() != "" {
-				dir := filepath.Join(rf.dir(), fmt.Sprintf("%s-%s-%s", c.Name, label, w.Scenario.Name))
+			dir, err := rf.runDir(fmt.Sprintf("%s-%s-%s-%s", c.Name, label, w.Scenario.Name, w.Scenario.Duration))
+			if err != nil {
+				return err
+			}
+			if dir != "" {
 				if err := res.WriteDir(dir); err != nil {
 					return err
 				}

@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"go.yaml.in/yaml/v3"
@@ -12,31 +11,27 @@ import (
 // runMeta is run.yaml, written beside every run's results: what produced them, so a result
 // directory explains itself. The resolved configuration is config.yaml beside it.
 type runMeta struct {
-	Command  string `yaml:"command"`  // the command line, arguments quoted where needed
+	Command  string `yaml:"command"`  // the command line as typed ("go run ./cmd/fastdrain …" under go run), quoted where needed
 	Version  string `yaml:"version"`  // fastdrain's version
-	Revision string `yaml:"revision"` // VCS revision the binary was built from ("" if not stamped)
+	Revision string `yaml:"revision"` // VCS revision the binary was built from ("" if unknown)
 	Modified bool   `yaml:"modified"` // built with uncommitted changes
-	Go       string `yaml:"go"`
-	Preset   string `yaml:"preset"`
-	Variant  string `yaml:"variant"`
-	Scenario string `yaml:"scenario"`
-	Seed     uint64 `yaml:"seed"`     // the platform's root seed
-	Duration string `yaml:"duration"` // simulated, after warm-up
-	Warmup   string `yaml:"warmup"`
-	Config   string `yaml:"config"` // the file holding the resolved configuration
+	// RevisionFrom says how the revision was found: "build" (stamped by go build),
+	// "source tree" (read with git when go run or go test built the binary) or "" (unknown).
+	RevisionFrom string `yaml:"revision_from"`
+	Go           string `yaml:"go"`
+	Preset       string `yaml:"preset"`
+	Variant      string `yaml:"variant"`
+	Scenario     string `yaml:"scenario"`
+	Seed         uint64 `yaml:"seed"`     // the platform's root seed
+	Duration     string `yaml:"duration"` // simulated, after warm-up
+	Warmup       string `yaml:"warmup"`
+	Config       string `yaml:"config"` // the file holding the resolved configuration
 }
 
 // writeRunMeta writes dir/run.yaml for the run o.
 func writeRunMeta(dir string, o runner.Options) error {
 	b := readBuildInfo()
-	var args []string
-	for _, a := range os.Args {
-		if a == "" || strings.ContainsAny(a, " \t\"'$\\") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		args = append(args, a)
-	}
-	m := runMeta{Command: strings.Join(args, " "), Version: version, Revision: b.Revision, Modified: b.Modified,
+	m := runMeta{Command: commandLine(), Version: version, Revision: b.Revision, Modified: b.Modified, RevisionFrom: b.from(),
 		Go: b.GoVersion, Preset: o.Config.Name, Variant: o.Label, Scenario: o.Workload.Scenario.Name,
 		Seed: o.Config.Seed, Duration: o.Workload.Scenario.Duration.String(), Warmup: o.Workload.Scenario.Warmup.String(),
 		Config: "config.yaml"}

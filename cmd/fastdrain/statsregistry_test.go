@@ -175,7 +175,7 @@ func TestStatsSameInEveryRunOutput(t *testing.T) {
 	out, _, err := runStdout(args...)
 	require.NoError(t, err)
 	require.Contains(t, out, "power loss (fd)")
-	rd := filepath.Join(dir, "run", "fastdrain-small-fd-db-s+ungzip")
+	rd := filepath.Join(dir, "run", "fastdrain-small-fd-db-s+ungzip-600ms")
 	want := csvStats(t, filepath.Join(rd, "stats.csv"))
 	require.Equal(t, expectedStats(), want.names)
 	require.Equal(t, float64(3*smallDies(t)), want.vals["bad_blocks_factory"])
@@ -265,13 +265,13 @@ func TestStatsSameInReplayFioUflip(t *testing.T) {
 		args                   []string
 		ssd                    func(t *testing.T, b []byte) json.RawMessage
 	}{
-		{"replay", "replay/replay-stats.csv", "replay/replay.json", "statistics (replay)",
+		{"replay", "replay/small-fastdrain-small/replay-stats.csv", "replay/small-fastdrain-small/replay.json", "statistics (replay)",
 			[]string{"replay", "--preset", "fastdrain-small", "testdata/small.disksim"},
 			topSSDStats},
-		{"fio", "fio/fio-stats.csv", "fio/fio.json", "statistics (fio)",
+		{"fio", "fio/jobs-fastdrain-small/fio-stats.csv", "fio/jobs-fastdrain-small/fio.json", "statistics (fio)",
 			[]string{"fio", "--preset", "fastdrain-small", "testdata/jobs.yaml"},
 			topSSDStats},
-		{"uflip", "uflip/stats.csv", "uflip/uflip.json", "statistics (fastdrain-small)",
+		{"uflip", "uflip/fastdrain-small/stats.csv", "uflip/fastdrain-small/uflip.json", "statistics (fastdrain-small)",
 			[]string{"uflip", "--preset", "fastdrain-small", "--bench", "granularity", "--nbrun", "1", "--io-divisor", "16", "--span", "64MiB"},
 			func(t *testing.T, b []byte) json.RawMessage {
 				var d struct {
@@ -307,7 +307,7 @@ func TestFlashbenchSameInEveryOutput(t *testing.T) {
 	dir := t.TempDir()
 	out, _, err := runStdout("flashbench", "--preset", "tiny", "--ops", "2000", "--qd", "16", "--out", dir)
 	require.NoError(t, err)
-	b, err := os.ReadFile(filepath.Join(dir, "flashbench", "flashbench.json"))
+	b, err := os.ReadFile(filepath.Join(dir, "flashbench", "tiny-2ch-4dies", "flashbench.json"))
 	require.NoError(t, err)
 	var doc struct {
 		ElapsedPS int64   `json:"elapsed_ps"`
@@ -318,7 +318,7 @@ func TestFlashbenchSameInEveryOutput(t *testing.T) {
 		} `json:"ops"`
 	}
 	require.NoError(t, json.Unmarshal(b, &doc))
-	b, err = os.ReadFile(filepath.Join(dir, "flashbench", "flashbench.csv"))
+	b, err = os.ReadFile(filepath.Join(dir, "flashbench", "tiny-2ch-4dies", "flashbench.csv"))
 	require.NoError(t, err)
 	_, rows := readCSV(t, string(b))
 	js, _, err := runStdout("sweep", "--kind", "flashbench", "--preset", "tiny", "--ops", "2000", "--qd", "16",

@@ -1,16 +1,16 @@
 package main
 
 import (
-	"os"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/internal/sampletraces"
 	"github.com/stretchr/testify/require"
 )
 
 // TestSubPagePresetsRun: mqsim-ref (8 KiB flash pages, two 4 KiB mapping units a page) runs
 // whole-system scenarios with every page read back as written, and replays a trace on a
 // preconditioned device; the same array with 16 KiB pages (four units a page, as current
-// TLC NAND: FACTS.md §3.4) runs too. Flushes pad pages, which the statistics table shows.
+// TLC NAND: docs/sources.md §3.4) runs too. Flushes pad pages, which the statistics table shows.
 func TestSubPagePresetsRun(t *testing.T) {
 	for _, set := range [][]string{nil, {"--set", "flash.die.page_size=16384"}} {
 		args := append([]string{"run", "--preset", "mqsim-ref", "--duration", "100ms", "--no-files", "--check-data"}, set...)
@@ -26,10 +26,7 @@ func TestSubPagePresetsRun(t *testing.T) {
 	b, err := run(args...)
 	require.NoError(t, err)
 	require.Equal(t, a, b)
-	tr := "../../../shared/traces/mqsim_tpcc-small.trace"
-	if _, err := os.Stat(tr); err != nil {
-		t.Skip("shared traces not present")
-	}
+	tr := sampletraces.Path(t, sampletraces.TPCC)
 	out, err := run("replay", tr, "--preset", "mqsim-ref", "--max", "500", "--set", "precondition.fill=0.05")
 	require.NoError(t, err)
 	require.Contains(t, out, "replayed 500 in")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/sweep"
@@ -21,6 +22,7 @@ type sweepFlags struct {
 	// shardFrom says where --shard auto found the shard ("" for i/n).
 	shardFrom string
 	jobs      int
+	force     bool
 	seed      uint64
 	// run points
 	scenario, duration, warmup, appsFile string
@@ -50,7 +52,8 @@ the base configuration (--preset, --variant, --config, --set) plus one --set per
 axis may also sweep those job parameters: flashbench.qd, flashbench.ops, flashbench.mix,
 flashbench.multi_plane, flashbench.slc, flashbench.seed; run.duration, run.warmup, run.seed. Points
 run in parallel on all cores (--jobs). The table of points × metrics is printed and written
-as sweep.json and sweep.csv under --out/sweep/.
+as sweep.json and sweep.csv under --out/sweep/. An existing file there is replaced only by
+the same shard of the same sweep (a retried task writes the same bytes) or with --force.
 
 --shard i/n runs only the points k with k mod n == i (0-based i) and writes
 shard-i-of-n.json/.csv, so a batch scheduler can spread a sweep over machines; "fastdrain
@@ -82,6 +85,7 @@ Flags given explicitly override the file; --axis flags add axes after the file's
 	f.StringVar(&sf.file, "file", "", "YAML sweep file (axes, and optionally kind, preset, variant, config, set)")
 	f.StringVar(&sf.shard, "shard", "0/1", "run only shard i of n (0-based): the points k with k mod n == i; auto or auto/N: from Slurm or Kubernetes (see above)")
 	f.IntVar(&sf.jobs, "jobs", 0, "simulations run in parallel (0 = one per CPU)")
+	f.BoolVar(&sf.force, "force", false, "replace an existing result file of another sweep or shard (the same shard of the same sweep is always rewritten: a retried task)")
 	f.Uint64Var(&sf.seed, "seed", 0, "random seed of the flashbench stream or of the run workload (0 = the configuration's or scenario's)")
 	f.StringVar(&sf.scenario, "scenario", dr.Scenario, "run points: co-location scenario (see \"fastdrain scenarios\")")
 	f.StringVar(&sf.duration, "duration", "", "run points: simulated time per point (default 10s; --quick 3s; --full 30s)")
@@ -217,6 +221,11 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	if sf.shardFrom != "" {
 		fmt.Fprintf(cmd.ErrOrStderr(), "shard %s, from %s\n", sh, sf.shardFrom)
 	}
+	if dir := sf.dir(); dir != "" {
+		if err := guardSweepFile(dir, s, sh, sf.force); err != nil {
+			return err
+		}
+	}
 	progress, finish := progressBar(cmd, len(sh.Points(s.Size())))
 	r, err := sweep.Run(s, sweep.Options{Shard: sh, Jobs: sf.jobs, Progress: progress})
 	finish()
@@ -270,6 +279,7 @@ func axisSizes(g sweep.Grid) []string {
 
 func newMergeCmd() *cobra.Command {
 	o := outputFlags{outShort: "o"}
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "merge [--out DIR] SHARD.json…",
 		Short: "Join the shard results of a sweep into the whole sweep's results",
@@ -304,6 +314,13 @@ line then goes to stderr).`,
 			}
 			written := " (--no-files: nothing written)"
 			if dir := o.dir(); dir != "" {
+				if p := filepath.Join(dir, m.FileBase()+".json"); !force {
+					if _, err := os.Stat(p); err == nil {
+						if err := sweep.CheckReplace(p, m.Spec, m.Shard); err != nil {
+							return fmt.Errorf("%w: give another --out, or --force to replace it", err)
+						}
+					}
+				}
 				paths, err := m.WriteFiles(dir)
 				if err != nil {
 					return err
@@ -319,5 +336,6 @@ line then goes to stderr).`,
 	o.register(cmd, "sweep", "json: sweep.json's document; csv: sweep.csv's table", "0s:100ms", "")
 	o.refuse("percentiles", "the shards' percentiles are those their sweep ran with")
 	o.refuse("timeline", "it joins finished results and simulates nothing")
+	cmd.Flags().BoolVar(&force, "force", false, "replace an existing sweep.json of another sweep (the same sweep's is always rewritten)")
 	return cmd
 }

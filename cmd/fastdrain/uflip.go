@@ -59,6 +59,7 @@ type uflipOptions struct {
 	findings, plots, force              bool
 	spanSet                             bool // --span was given (not its default)
 	outputFlags
+	base string // this run's own directory under --out/uflip ("" for no files)
 }
 
 func newUflip() *cobra.Command {
@@ -66,15 +67,16 @@ func newUflip() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "uflip",
 		Short: "Run uFLIP micro-benchmarks on a simulated platform or on a real file/device",
-		Long: `uflip plans uFLIP's micro-benchmarks (UFLIP.md: granularity, alignment, locality,
+		Long: `uflip plans uFLIP's micro-benchmarks (docs/sources.md §12: granularity, alignment, locality,
 partitioning, order, parallelism, mix, pause, bursts) over --span bytes of the device, with
 the methodology (device state enforcement, IOIgnore, IOCount, NbRun, pauses between runs,
 experiment ordering), runs them through the direct I/O path at one outstanding IO per stream,
 and prints mean/min/max/std-dev latency per run; per-run and per-IO CSV (and, with
---findings, findings.txt) go to --out/uflip/, with uflip.json (the settings, every run with
-its IOIgnore/IOCount and precision, the findings with their numbers, the calibration, and a
-simulated device's statistics as run reports them) and uflip.csv (one row of numbers per
-run). --format json or csv prints that document or table instead of the text tables
+--findings, findings.txt) go to a new directory --out/uflip/DEVICES/ (the device names
+joined by -vs-; -2, -3, … added when that exists), with uflip.json (the settings, every run
+with its IOIgnore/IOCount and precision, the findings with their numbers, the calibration,
+and a simulated device's statistics as run reports them) and uflip.csv (one row of numbers
+per run). --format json or csv prints that document or table instead of the text tables
 (docs/outputs.md).
 With --target PATH the same plan runs on a real file or block device with O_DIRECT, so the
 model can be compared with a drive.
@@ -85,7 +87,7 @@ interval of the running-phase mean is within ±REL, at most --auto-cap IOs) for 
 behind every finding that does not hold. --vs PRESETS runs the same plan on more presets;
 with two or more devices a calibration table gives, per micro-benchmark, the ratio of the
 first device's mean to each other's. --plots draws uFLIP's figures (one per micro-benchmark
-and base, devices overlaid, and a per-IO trace with its start-up phase) in --out/uflip/plots.
+and base, devices overlaid, and a per-IO trace with its start-up phase) in its plots/.
 See docs/uflip.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -297,11 +299,10 @@ func (o *uflipOptions) devices() ([]*uflipDevice, error) {
 // dir returns the output directory of device d ("" for no files): --out/uflip with one
 // device, --out/uflip/NAME with several.
 func (o *uflipOptions) dir(d *uflipDevice, n int) string {
-	root := o.outputFlags.dir()
-	if root == "" || n == 1 {
-		return root
+	if o.base == "" || n == 1 {
+		return o.base
 	}
-	return filepath.Join(root, d.name)
+	return filepath.Join(o.base, d.name)
 }
 
 func (o *uflipOptions) run(stdout io.Writer) error {
@@ -344,6 +345,13 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 	}
 	traceLabel, err := o.traceLabel(plan)
 	if err != nil {
+		return err
+	}
+	var names []string
+	for _, d := range devs {
+		names = append(names, d.name)
+	}
+	if o.base, err = o.runDir(strings.Join(names, "-vs-")); err != nil {
 		return err
 	}
 	for _, d := range devs {
@@ -415,7 +423,7 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 			return err
 		}
 	}
-	if dir := o.outputFlags.dir(); dir != "" {
+	if dir := o.base; dir != "" {
 		if err := report.WriteFile(filepath.Join(dir, "uflip.json"), func(w io.Writer) error { return o.uflipJSON(w, plan, devs) }); err != nil {
 			return err
 		}
@@ -428,7 +436,7 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 		return err
 	}
 	if o.plots {
-		return uflipPlots(filepath.Join(o.outputFlags.dir(), "plots"), devs, traceLabel)
+		return uflipPlots(filepath.Join(o.base, "plots"), devs, traceLabel)
 	}
 	return nil
 }

@@ -65,7 +65,7 @@ type uflipDocJSON struct {
 }
 
 // TestUflipFormats: --format json and csv hold the runs of the text table as numbers. With
-// --io-divisor 64 uFLIP's IOCounts (SR 128, RR 256, SW 1024, RW 5116; UFLIP.md) become 2, 4,
+// --io-divisor 64 uFLIP's IOCounts (SR 128, RR 256, SW 1024, RW 5116; docs/sources.md §12) become 2, 4,
 // 16 and 79 (5116/64 = 79.9, rounded down) and RW's IOIgnore 50/64 = 0, so every run of
 // the granularity benchmark (11 IO sizes 512 B … 512 KiB × 4 bases = 44 runs, one stream)
 // issues and counts io_count IOs. The JSON's means are runs.csv's picoseconds / 10⁶, the
@@ -105,12 +105,12 @@ func TestUflipFormats(t *testing.T) {
 		// One synchronous stream: the run lasts at least its IOs' latencies.
 		require.GreaterOrEqual(t, r.EndUs-r.StartUs, float64(r.IOs)*r.MinUs*(1-1e-12), r.Label)
 	}
-	saved, err := os.ReadFile(filepath.Join(dir, "uflip", "uflip.json"))
+	saved, err := os.ReadFile(filepath.Join(dir, "uflip", "fastdrain-small", "uflip.json"))
 	require.NoError(t, err)
 	require.Equal(t, js, string(saved))
 
 	// runs.csv in ps (one decimal for mean and std-dev) against the JSON's µs.
-	rc, err := os.ReadFile(filepath.Join(dir, "uflip", "runs.csv"))
+	rc, err := os.ReadFile(filepath.Join(dir, "uflip", "fastdrain-small", "runs.csv"))
 	require.NoError(t, err)
 	_, psRows := readCSV(t, string(rc))
 	require.Len(t, psRows, len(d.Runs))
@@ -142,7 +142,7 @@ func TestUflipFormats(t *testing.T) {
 		require.Empty(t, r["precision_frac"])
 		require.Empty(t, r["converged"])
 	}
-	saved, err = os.ReadFile(filepath.Join(dir, "uflip", "uflip.csv"))
+	saved, err = os.ReadFile(filepath.Join(dir, "uflip", "fastdrain-small-2", "uflip.csv"))
 	require.NoError(t, err)
 	require.Equal(t, doc2, string(saved))
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"strings"
 
@@ -14,22 +15,33 @@ var version = "0.1.0-dev"
 
 // buildInfo is what the binary knows of its own build: the Go toolchain, the module
 // version and the VCS revision the go command stamped (go build in a git checkout stamps
-// vcs.revision, vcs.time and vcs.modified; go test and -buildvcs=false do not).
+// vcs.revision, vcs.time and vcs.modified; go run, go test and -buildvcs=false do not: for
+// go run and go test the revision is then read from the source tree, provenance.go).
 type buildInfo struct {
 	GoVersion string
 	Module    string // the main module's version, "(devel)" for a checkout
 	Revision  string // "" when not stamped
 	Time      string
 	Modified  bool
+	// FromRepository says Revision, Time and Modified were read from the source tree when
+	// the program started, not stamped at build time.
+	FromRepository bool
 }
 
 // readBuildInfo reads the running binary's build information.
 func readBuildInfo() buildInfo {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return buildInfo{}
+	var b buildInfo
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		b = buildInfoOf(bi)
 	}
-	return buildInfoOf(bi)
+	if b.Revision == "" {
+		if exe, err := os.Executable(); err == nil && goBuildWork(exe) {
+			if dir := sourceDir(); dir != "" {
+				b.fromRepository(dir)
+			}
+		}
+	}
+	return b
 }
 
 // buildInfoOf extracts the fields fastdrain reports from Go's build information.
@@ -54,11 +66,11 @@ func (b buildInfo) write(w io.Writer) error {
 	fmt.Fprintf(&sb, "fastdrain %s\n", version)
 	switch {
 	case b.Revision == "":
-		sb.WriteString("revision: not stamped (built by go test, go run of files, or -buildvcs=false)\n")
+		sb.WriteString("revision: not stamped (built with -buildvcs=false, outside a git checkout, or without git)\n")
 	case b.Modified:
-		fmt.Fprintf(&sb, "revision: %s (%s), with uncommitted changes\n", b.Revision, b.Time)
+		fmt.Fprintf(&sb, "revision: %s (%s), with uncommitted changes%s\n", b.Revision, b.Time, b.origin())
 	default:
-		fmt.Fprintf(&sb, "revision: %s (%s)\n", b.Revision, b.Time)
+		fmt.Fprintf(&sb, "revision: %s (%s)%s\n", b.Revision, b.Time, b.origin())
 	}
 	if b.Module != "" {
 		fmt.Fprintf(&sb, "module: %s\n", b.Module)
@@ -68,6 +80,25 @@ func (b buildInfo) write(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// from is run.yaml's revision_from: "build", "source tree" or "".
+func (b buildInfo) from() string {
+	switch {
+	case b.Revision == "":
+		return ""
+	case b.FromRepository:
+		return "source tree"
+	}
+	return "build"
+}
+
+// origin says where a revision came from when it was not stamped at build time.
+func (b buildInfo) origin() string {
+	if b.FromRepository {
+		return "; read from the source tree at start (go run and go test stamp none)"
+	}
+	return ""
 }
 
 func newVersion() *cobra.Command {

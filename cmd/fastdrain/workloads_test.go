@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/internal/sampletraces"
 	"github.com/stretchr/testify/require"
 )
 
@@ -16,7 +17,7 @@ func TestUflipCommand(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, out, "granularity/RW/io_size=4096")
 	for _, f := range []string{"runs.csv", "ios.csv"} {
-		_, err := os.Stat(filepath.Join(dir, "uflip", f))
+		_, err := os.Stat(filepath.Join(dir, "uflip", "fastdrain-small", f))
 		require.NoError(t, err)
 	}
 	_, err = run("uflip", "--bench", "speed", "--format-device", "weird", "--span", "huge", "--io-divisor", "0")
@@ -38,10 +39,7 @@ func TestUflipOnARealFile(t *testing.T) {
 }
 
 func TestReplayCommand(t *testing.T) {
-	tr := "../../../shared/traces/mqsim_tpcc-small.trace"
-	if _, err := os.Stat(tr); err != nil {
-		t.Skip("shared traces not present")
-	}
+	tr := sampletraces.Path(t, sampletraces.TPCC)
 	rec := filepath.Join(t.TempDir(), "rec.csv")
 	out, err := run("replay", tr, "--max", "500", "--records", rec)
 	require.NoError(t, err)
@@ -76,7 +74,7 @@ func TestReplaySummaryByHand(t *testing.T) {
 	//   write 4096 B at 1.024e15     past the device: wrapped, asked 4096, moved 4096
 	// so reads asked 5632 and moved 8192, writes asked and moved 8192, 1 rounded, 1 wrapped.
 	dir := t.TempDir()
-	out, err := run("replay", "testdata/small.disksim", "--trace-format", "disksim", "--format", "json", "--out", dir)
+	out, _, err := runStdout("replay", "testdata/small.disksim", "--trace-format", "disksim", "--format", "json", "--out", dir)
 	require.NoError(t, err)
 	var s replaySummary
 	require.NoError(t, json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &s))
@@ -95,7 +93,7 @@ func TestReplaySummaryByHand(t *testing.T) {
 	require.InDelta(t, 16384/(s.ElapsedUs/1e6)/1e6, byOp["all"].MBps, 1e-6*byOp["all"].MBps)
 	require.LessOrEqual(t, byOp["all"].at(50), byOp["all"].at(99))
 	for _, f := range []string{"replay.json", "replay.csv"} {
-		_, err := os.Stat(filepath.Join(dir, "replay", f))
+		_, err := os.Stat(filepath.Join(dir, "replay", "small-fastdrain-small", f))
 		require.NoError(t, err, f)
 	}
 }
@@ -124,7 +122,7 @@ func TestFioINICommand(t *testing.T) {
 	_, err := run("fio", "--no-files", "testdata/jobs.fio")
 	require.ErrorContains(t, err, "the jobs write fio logs (log_lat.2.log, …), which go to --out/fio/: drop --no-files or give --out DIR")
 	dir := t.TempDir()
-	out, err := run("fio", "--output-format=json", "--out", dir, "testdata/jobs.fio")
+	out, _, err := runStdout("fio", "--output-format=json", "--out", dir, "testdata/jobs.fio")
 	require.NoError(t, err)
 	var doc struct {
 		Version string `json:"fio version"`
@@ -150,10 +148,10 @@ func TestFioINICommand(t *testing.T) {
 	require.Equal(t, int64(1024), doc.Jobs[1].Write.TotalIOs)
 	require.Equal(t, int64(4<<20), doc.Jobs[1].Write.IOBytes)
 	require.Equal(t, int64(64), doc.Jobs[1].Sync.TotalIOs)
-	saved, err := os.ReadFile(filepath.Join(dir, "fio", "fio.json"))
+	saved, err := os.ReadFile(filepath.Join(dir, "fio", "jobs-fastdrain-small", "fio.json"))
 	require.NoError(t, err)
 	require.JSONEq(t, out, string(saved))
-	lat, err := os.ReadFile(filepath.Join(dir, "fio", "log_lat.2.log"))
+	lat, err := os.ReadFile(filepath.Join(dir, "fio", "jobs-fastdrain-small", "log_lat.2.log"))
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSuffix(string(lat), "\n"), "\n")
 	require.Len(t, lines, 1024)
@@ -201,7 +199,7 @@ func TestUflipAutoCounts(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, out, "IOIgnore")
 	require.Contains(t, out, "converged")
-	csv, err := os.ReadFile(filepath.Join(dir, "uflip", "runs.csv"))
+	csv, err := os.ReadFile(filepath.Join(dir, "uflip", "fastdrain-small", "runs.csv"))
 	require.NoError(t, err)
 	require.Contains(t, string(csv), "auto_io_ignore,auto_io_count,auto_precision,auto_converged")
 	_, err = run("uflip", "--auto", "2", "--auto-min", "10", "--auto-cap", "5")
@@ -233,7 +231,7 @@ func TestUflipCalibrationOnAFile(t *testing.T) {
 	}
 	for _, p := range []string{"target/runs.csv", "fastdrain-small/ios.csv", "fastdrain-small/findings.txt", "target/findings.txt", "plots/granularity-SR.png",
 		"plots/granularity-RW.png", "plots/trace-granularity_RW_io_size32768.png"} {
-		_, err := os.Stat(filepath.Join(dir, "uflip", p))
+		_, err := os.Stat(filepath.Join(dir, "uflip", "target-vs-fastdrain-small", p))
 		require.NoError(t, err, p)
 	}
 	_, err = run("uflip", "--vs", "fastdrain-small", "--preset", "fastdrain-small", "--out", "")

@@ -3,7 +3,7 @@ package buffer
 import "fmt"
 
 // Level is the buffer-pressure level the SSD reports to the host in every completion
-// (DESIGN.md "Status reporting"): below the low watermark, between the two, or above the
+// (docs/design.md "Status reporting"): below the low watermark, between the two, or above the
 // high watermark.
 type Level uint8
 

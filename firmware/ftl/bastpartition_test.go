@@ -8,7 +8,7 @@ import (
 
 // bastPartitions writes the logical pages of g (log_blocks 2) once in order (every logical
 // block gets a full data block; each log block is switched in), then as uFLIP's
-// partitioning micro-benchmark does (UFLIP.md: P partitions of the area, one sequential
+// partitioning micro-benchmark does (docs/sources.md §12: P partitions of the area, one sequential
 // stream each, written round-robin one IO at a time), one page an IO: partition k is pages
 // k·N/P … (k+1)·N/P − 1 of the N logical pages. It returns the merges and copies of the
 // partitioned pass.

@@ -1,6 +1,6 @@
 package ftl
 
-// Names of the built-in allocators (DESIGN.md "FTL"), values of ftl.allocator.
+// Names of the built-in allocators (docs/design.md "FTL"), values of ftl.allocator.
 const (
 	// Sequential keeps one write point per plane and programs pages in order whatever
 	// their kind.

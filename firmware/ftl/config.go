@@ -14,7 +14,7 @@ type Config struct {
 	// (FD-FTL) or one registered with RegisterAllocator.
 	Allocator string `yaml:"allocator"`
 	// OverProvisioning is the fraction of physical pages hidden from the host (SimpleSSD's
-	// Intel-750 preset uses 0.2227, FACTS.md §4.2).
+	// Intel-750 preset uses 0.2227, docs/sources.md §4.2).
 	OverProvisioning float64 `yaml:"over_provisioning"`
 	// GCVictim names the GC victim policy: "greedy", "cost-benefit" or one registered with
 	// RegisterVictimPolicy.
@@ -103,7 +103,7 @@ func (c Config) mapping() string {
 // background writes fill any CSB/MSB page — a third of the 273 pages a drain of the whole
 // 512 MiB buffer puts on each of its 480 dies. Skipping may hold 4 blocks per die. Mapping is
 // page-level; BAST's pool, if chosen, is 8 log blocks per die: uFLIP found 4–8 concurrent
-// sequential partitions cheap on its devices and more degrade (UFLIP.md), the behaviour of a
+// sequential partitions cheap on its devices and more degrade (docs/sources.md §12), the behaviour of a
 // log-block FTL with that many log blocks (one per open partition), and 8 of the 512
 // blocks of a fastdrain-small die is 1.6 %, within the few per cent of spare blocks hybrid
 // FTLs of that era kept as log blocks.

@@ -20,7 +20,7 @@
 // is what lets the same logic be reviewed as firmware and checked exhaustively in tests.
 //
 // Memory per physical mapping unit is 4 bytes of reverse map; per logical page 4 bytes of
-// map; per block a few words (DESIGN.md "FTL"; issue 3 asks for ≤ 8 bytes per 4 KiB physical
+// map; per block a few words (docs/design.md "FTL"; issue 3 asks for ≤ 8 bytes per 4 KiB physical
 // page). A physical page holds Geometry.UnitsPerPage units (sub-page mapping: 4 KiB units in
 // 8 or 16 KiB pages; one by default): the map and reverse map are per 4 KiB unit, the
 // allocators place pages, GC packs valid units into pages (docs/firmware.md).

@@ -27,7 +27,7 @@ func newFTL(t *testing.T, g Geometry, mod func(*Config)) *FTL {
 }
 
 func TestTLCKindMap(t *testing.T) {
-	// FACTS.md §3.4: 0–5 LSB, 6–7 CSB, then (8,9) LSB, (10,11) CSB, (12,13) MSB, (14,15) LSB …
+	// docs/sources.md §3.4: 0–5 LSB, 6–7 CSB, then (8,9) LSB, (10,11) CSB, (12,13) MSB, (14,15) LSB …
 	want := "llllllccllccmmllccmm"
 	for i, c := range want {
 		require.Equal(t, string(c), TLCKind(i).String()[:1], "page %d", i)

@@ -8,7 +8,7 @@ import (
 )
 
 // PageKind is the speed class of a flash page within its word line: LSB pages program
-// fastest, MSB slowest (FACTS.md §3.4: 2D TLC 558 / 2,201 / 5,001 µs). It is the die's page
+// fastest, MSB slowest (docs/sources.md §3.4: 2D TLC 558 / 2,201 / 5,001 µs). It is the die's page
 // type; the page-type maps live in package die (die.Spec.PageType).
 type PageKind = die.PageType
 

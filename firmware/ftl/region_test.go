@@ -7,7 +7,7 @@ import (
 )
 
 // TestLSBOnlyRegionBoundsSkipping follows the latency-aware allocator page by page on one
-// 2D-TLC die of 20-page blocks (page kinds, FACTS.md §3.4: 0–5 LSB, 6–7 CSB, 8–9 LSB,
+// 2D-TLC die of 20-page blocks (page kinds, docs/sources.md §3.4: 0–5 LSB, 6–7 CSB, 8–9 LSB,
 // 10–11 CSB, 12–13 MSB, 14–15 LSB, 16–17 CSB, 18–19 MSB) with an LSB-only region of one
 // block (20 pages: a second open block would exceed it) and a skip region of one block.
 // Foreground writes:

@@ -122,7 +122,7 @@ func specwebClasses() []SizeClass {
 	}
 }
 
-// imageClasses is one class of web photos from 100 KiB to 1 MiB (DESIGN.md "Workloads").
+// imageClasses is one class of web photos from 100 KiB to 1 MiB (docs/design.md "Workloads").
 func imageClasses() []SizeClass {
 	return []SizeClass{{Percent: 100, Min: 100 * KiB, Max: 1 * MiB}}
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// deadline is mq-deadline (block/mq-deadline.c, FACTS.md §6.2) with one priority level:
+// deadline is mq-deadline (block/mq-deadline.c, docs/sources.md §6.2) with one priority level:
 // per direction (reads; writes and discards) a sector-sorted array and a FIFO of deadlines.
 // Dispatch continues a batch in sort order up to fifo_batch requests; a new batch prefers
 // reads unless writes have been passed over writes_starved times, and starts from the FIFO

@@ -1,5 +1,5 @@
 // Package blk models the Linux block layer of the simulated host: blk-mq with the none,
-// mq-deadline and kyber schedulers (DESIGN.md "Host OS: Block layer", FACTS.md §1.4, §6).
+// mq-deadline and kyber schedulers (docs/design.md "Host OS: Block layer", docs/sources.md §1.4, §6).
 //
 // Place in the data flow: the page cache, its writeback flusher and the O_DIRECT path
 // submit bios (Queue.Submit); the queue splits bios larger than MaxRequestBytes, merges

@@ -2,7 +2,7 @@ package blk
 
 import "github.com/fastdrain-sim/fastdrain/sim"
 
-// Domain is a kyber scheduling domain (FACTS.md §6.1).
+// Domain is a kyber scheduling domain (docs/sources.md §6.1).
 type Domain int
 
 // Kyber's scheduling domains, chosen by the request's operation.
@@ -41,7 +41,7 @@ func domainOf(op Op) Domain {
 	return DomainOther
 }
 
-// Kyber constants from block/kyber-iosched.c (FACTS.md §6.1).
+// Kyber constants from block/kyber-iosched.c (docs/sources.md §6.1).
 const (
 	kyberLatencyShift   = 2                      // KYBER_LATENCY_SHIFT
 	kyberGoodBuckets    = 1 << kyberLatencyShift // 4 buckets of target/4 up to the target

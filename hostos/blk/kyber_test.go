@@ -36,7 +36,7 @@ func (l *loop) HandleEvent(ev *sim.Event) {
 
 // TestKyberThrottlesWrites: 16 read loops and 16 write loops on a device that takes 3 ms
 // per request; from 310 ms reads take 1 ms and 48 more write loops start. Timer windows
-// and percentiles by hand (FACTS.md §6.1: buckets of target/4, bucket = (lat−1)/(target/4)):
+// and percentiles by hand (docs/sources.md §6.1: buckets of target/4, bucket = (lat−1)/(target/4)):
 //
 //   - The first completion is at 3 ms, so the timer fires at 103 ms. Completions at 3, 6,
 //     …, 102 ms: 34 waves × 16 = 544 ≥ 500 samples per domain. Reads: 3 ms in 0.5 ms

@@ -21,18 +21,18 @@ type Spec struct {
 	Scheduler string `yaml:"scheduler"`
 	// QueueDepth is the number of driver tags, the requests the driver may hold at once.
 	// Linux sizes the NVMe tag set q_depth − 1 = 1023 with the default io_queue_depth of
-	// 1024, so the driver never overruns a submission queue (FACTS.md §1.4). One Queue
+	// 1024, so the driver never overruns a submission queue (docs/sources.md §1.4). One Queue
 	// models one hardware context.
 	QueueDepth int `yaml:"queue_depth"`
 	// NrRequests is the number of requests that may be allocated at once (sysfs
 	// nr_requests). 0 picks Linux's default: QueueDepth without a scheduler, and
 	// 2·min(QueueDepth, 128) = 256 with one (block/blk-mq-sched.c blk_mq_init_sched,
-	// BLKDEV_DEFAULT_RQ = 128; read in the kernel source, not in FACTS.md).
+	// BLKDEV_DEFAULT_RQ = 128; read in the kernel source, not in docs/sources.md).
 	NrRequests int `yaml:"nr_requests"`
 	// MaxRequestBytes caps a request's size (sysfs max_sectors_kb); larger bios are split
 	// and merges stop there. Default 512 KiB: max_sectors_kb = min(max_hw_sectors_kb,
 	// BLK_DEF_MAX_SECTORS = 1024 sectors) in include/linux/blkdev.h of the 4.x–6.6 kernels,
-	// below the NVMe driver's 4 MiB NVME_MAX_KB_SZ (FACTS.md §1.4). It must not exceed the
+	// below the NVMe driver's 4 MiB NVME_MAX_KB_SZ (docs/sources.md §1.4). It must not exceed the
 	// driver's maximum transfer.
 	MaxRequestBytes sim.Size `yaml:"max_request_bytes"`
 	// Merges enables merging of bios into queued requests and of adjacent queued requests
@@ -58,7 +58,7 @@ type Spec struct {
 	WriteCache WriteCache `yaml:"write_cache"`
 }
 
-// DeadlineSpec holds mq-deadline's tunables (block/mq-deadline.c, FACTS.md §6.2).
+// DeadlineSpec holds mq-deadline's tunables (block/mq-deadline.c, docs/sources.md §6.2).
 type DeadlineSpec struct {
 	// ReadExpire is how long a read may wait before it is served first (HZ/2 = 500 ms).
 	ReadExpire sim.Time `yaml:"read_expire"`
@@ -75,7 +75,7 @@ type DeadlineSpec struct {
 	AsyncDepth int `yaml:"async_depth"`
 }
 
-// KyberSpec holds kyber's tunables (block/kyber-iosched.c, FACTS.md §6.1).
+// KyberSpec holds kyber's tunables (block/kyber-iosched.c, docs/sources.md §6.1).
 type KyberSpec struct {
 	// ReadTarget is the read latency target (sysfs read_lat_nsec, 2 ms).
 	ReadTarget sim.Time `yaml:"read_lat"`
@@ -95,7 +95,7 @@ type KyberSpec struct {
 }
 
 // DefaultSpec returns the queue Linux sets up for an NVMe namespace with the defaults of
-// FACTS.md §1.4 and §6: no scheduler (Linux's default for multi-queue NVMe), 1023 driver
+// docs/sources.md §1.4 and §6: no scheduler (Linux's default for multi-queue NVMe), 1023 driver
 // tags, 512 KiB requests, merges on, and each scheduler's kernel defaults.
 func DefaultSpec() Spec {
 	return Spec{

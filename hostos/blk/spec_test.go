@@ -9,7 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// TestDefaultSpec pins the Linux defaults of FACTS.md §1.4 and §6.
+// TestDefaultSpec pins the Linux defaults of docs/sources.md §1.4 and §6.
 func TestDefaultSpec(t *testing.T) {
 	s := DefaultSpec()
 	require.NoError(t, s.Validate())

@@ -3,7 +3,7 @@ package blk
 import "github.com/fastdrain-sim/fastdrain/sim"
 
 // Writeback throttling (blk-wbt), after block/blk-wbt.c and block/blk-rq-qos.c of the
-// v5.x–v6.x kernels (read in the kernel source; FACTS.md has no wbt section). Linux enables
+// v5.x–v6.x kernels (read in the kernel source; docs/sources.md has no wbt section). Linux enables
 // it on every blk-mq queue unless the scheduler is BFQ (wbt_enable_default, CONFIG_BLK_WBT_MQ
 // = y), with a latency target (sysfs wbt_lat_usec, Documentation/ABI/stable/sysfs-block) of
 // 2 ms on non-rotational devices and 75 ms on rotational ones (wbt_default_latency_nsec).

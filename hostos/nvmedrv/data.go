@@ -7,7 +7,7 @@ import (
 )
 
 // StampPage is the logical page size the version stamps refer to: the first eight bytes of
-// every 4 KiB page a host write carries are the page's stamp (DESIGN.md "Firmware",
+// every 4 KiB page a host write carries are the page's stamp (docs/design.md "Firmware",
 // checks; the firmware keeps it out of band).
 const StampPage = 4096
 

@@ -10,7 +10,7 @@ import (
 )
 
 // TestQueueDepth checks q_depth = min(CAP.MQES + 1, io_queue_depth) and tag depth
-// q_depth − 1 (FACTS.md §1.4) for a few controller and driver settings.
+// q_depth − 1 (docs/sources.md §1.4) for a few controller and driver settings.
 func TestQueueDepth(t *testing.T) {
 	cases := []struct {
 		mqe, iodepth, entries, tags int

@@ -1,11 +1,11 @@
 // Package nvmedrv is the simulated host's NVMe driver, modelled on Linux
-// drivers/nvme/host/pci.c (FACTS.md §1.4–1.8). It sits between the block layer (hostos/blk),
+// drivers/nvme/host/pci.c (docs/sources.md §1.4–1.8). It sits between the block layer (hostos/blk),
 // whose Driver it implements, and the NVMe controller (nvmectrl), which it reaches only
 // through host memory, doorbells and interrupts, as a real driver reaches a device over PCIe.
 //
 // Data flow, submission: the block layer hands a request to QueueRequest. The driver picks
 // an I/O queue pair, takes a free command identifier (one per tag: at most q_depth − 1 in
-// flight per queue, FACTS.md §1.4), lays the request's data out in that identifier's DMA
+// flight per queue, docs/sources.md §1.4), lays the request's data out in that identifier's DMA
 // buffer (PRP1/PRP2 or a PRP list, as nvme_pci_setup_prps does), builds the 64-byte SQE
 // byte-exact (Read, Write, Flush or Dataset Management deallocate; FUA; FastDrain's hint for
 // writeback-originated writes, in the controller's configured carrier), copies it into the
@@ -22,7 +22,7 @@
 // the SSD's buffer level decoded from each entry to OnLevel (FastDrain: the page cache
 // switches its dirty-ratio set there), and rings the CQ head doorbell once per batch. The
 // SQ head pointer in completions is never used for flow control (the paper's default
-// status carrier overwrites it; FACTS.md §1.8).
+// status carrier overwrites it; docs/sources.md §1.8).
 //
 // Data contents: end-to-end integrity checks need real bytes. The first eight bytes of
 // every 4 KiB logical page written carry a version stamp that the upper layer supplies per

@@ -113,7 +113,7 @@ func TestCQDoorbellPerBatch(t *testing.T) {
 }
 
 // TestCQPhaseWrap runs three times around a 4-entry CQ: the expected phase flips at each
-// wrap (FACTS.md §1.3), so every completion is found exactly once.
+// wrap (docs/sources.md §1.3), so every completion is found exactly once.
 func TestCQPhaseWrap(t *testing.T) {
 	spec := DefaultSpec()
 	spec.QueueDepth = 4

@@ -137,7 +137,7 @@ func New(name string, spec Spec, eng *sim.Engine, ctrl *nvmectrl.Controller, cor
 	if err := d.probeNamespaces(id); err != nil {
 		return nil, err
 	}
-	// q_depth = min(CAP.MQES + 1, io_queue_depth) (FACTS.md §1.4).
+	// q_depth = min(CAP.MQES + 1, io_queue_depth) (docs/sources.md §1.4).
 	depth := min(int(ctrl.ReadReg(nvmectrl.RegCAP)&0xFFFF)+1, spec.QueueDepth)
 	d.vectors = make([]*vector, spec.QueuePairs(len(cores))+1)
 	d.mem.Reserve(spec.QueuePairs(len(cores)) * queueBytes(depth, d.maxXfer))
@@ -215,13 +215,13 @@ func (d *Driver) addQueue(qid uint16, depth int, core *sim.Core, prio nvmectrl.P
 	if st := d.ctrl.CreateCQ(nvmectrl.CQConfig{ID: qid, Base: q.cqBase, Entries: depth, IEN: true, Vector: qid}); !st.OK() {
 		return nil, fmt.Errorf("nvmedrv %s: create I/O CQ %d: %v", d.name, qid, st)
 	}
-	// QPRIO medium, as Linux does for every SQ (NVME_QUIRK_MEDIUM_PRIO_SQ, FACTS.md §1.6),
+	// QPRIO medium, as Linux does for every SQ (NVME_QUIRK_MEDIUM_PRIO_SQ, docs/sources.md §1.6),
 	// unless a tenant's queue pairs ask for another class.
 	if st := d.ctrl.CreateSQ(nvmectrl.SQConfig{ID: qid, Base: q.sqBase, Entries: depth, CQID: qid,
 		Priority: prio}); !st.OK() {
 		return nil, fmt.Errorf("nvmedrv %s: create I/O SQ %d: %v", d.name, qid, st)
 	}
-	// Tag depth q_depth − 1: the SQ can never overrun without reading SQHD (FACTS.md §1.4).
+	// Tag depth q_depth − 1: the SQ can never overrun without reading SQHD (docs/sources.md §1.4).
 	n := depth - 1
 	q.slots = make([]slot, n)
 	q.free = make([]uint16, n)
@@ -265,7 +265,7 @@ func (d *Driver) Spec() Spec { return d.spec }
 func (d *Driver) Queues() int { return len(d.queues) }
 
 // Depth returns the commands each queue pair holds in flight, q_depth − 1 (the tag set's
-// queue_depth, FACTS.md §1.4).
+// queue_depth, docs/sources.md §1.4).
 func (d *Driver) Depth() int { return len(d.queues[0].slots) }
 
 // QueueEntries returns q_depth, the number of entries in each SQ and CQ ring.

@@ -74,7 +74,7 @@ func (v *vector) HandleEvent(ev *sim.Event) {
 
 // processCQs is nvme_process_cq over the vector's queues, from where the handler stands:
 // consume entries while their phase tag matches, one event per entry (its CPU cost is
-// booked first), then ring each queue's CQ head doorbell once for its batch (FACTS.md
+// booked first), then ring each queue's CQ head doorbell once for its batch (docs/sources.md
 // §1.8). When every queue is drained the run ends, and starts again if another interrupt
 // arrived meanwhile.
 func (v *vector) processCQs(now sim.Time) {

@@ -14,14 +14,14 @@ type Spec struct {
 	// MSI-X vector). 0 means one per host core, as Linux creates one per CPU.
 	Queues int `yaml:"queues"`
 	// QueueDepth is the nvme module's io_queue_depth: entries per I/O queue, 2 to 4095,
-	// default 1024 (FACTS.md §1.4). The queues get q_depth = min(CAP.MQES+1, QueueDepth)
+	// default 1024 (docs/sources.md §1.4). The queues get q_depth = min(CAP.MQES+1, QueueDepth)
 	// entries and the driver keeps at most q_depth − 1 commands in flight on each.
 	QueueDepth int `yaml:"queue_depth"`
 	// QueueMap chooses the queue pair of a request: "round_robin" or "tag" (Tag mod
 	// Queues).
 	QueueMap QueueMap `yaml:"queue_map"`
 	// MaxTransfer is the driver's largest transfer per command (NVME_MAX_KB_SZ, 4 MiB in
-	// Linux, FACTS.md §1.4), a multiple of 4 KiB; the controller's MDTS caps it further.
+	// Linux, docs/sources.md §1.4), a multiple of 4 KiB; the controller's MDTS caps it further.
 	// Each command identifier owns a DMA buffer of this size, allocated once.
 	MaxTransfer sim.Size `yaml:"max_transfer"`
 	// SubmitCycles is the driver's cost of one nvme_queue_rq (set up the command, map the

@@ -13,7 +13,7 @@ import (
 
 func TestDefaultSpecValid(t *testing.T) {
 	require.NoError(t, DefaultSpec().Validate())
-	require.Equal(t, 1024, DefaultSpec().QueueDepth, "io_queue_depth default (FACTS.md §1.4)")
+	require.Equal(t, 1024, DefaultSpec().QueueDepth, "io_queue_depth default (docs/sources.md §1.4)")
 }
 
 // TestValidate checks that every bad field is reported, each by name.

@@ -10,7 +10,7 @@ import (
 )
 
 // TestSQEBytes checks the 64 bytes the driver writes into the SQ ring against entries laid
-// out by hand from FACTS.md §1.1–1.2 and DESIGN.md "The hint protocol": opcode byte 0, CID
+// out by hand from docs/sources.md §1.1–1.2 and docs/design.md "The hint protocol": opcode byte 0, CID
 // bytes 2–3, NSID 4–7, CDW2 8–11, PRP1 24–31, PRP2 32–39, SLBA 40–47, NLB 48–49 (0's
 // based), FUA = CDW12 bit 30 = byte 51 bit 6, DSM byte 52, CDW13[15:8] byte 53, DSPEC 54–55.
 // The namespace has 4 KiB blocks; the request is the first on the queue, so it gets
@@ -116,7 +116,7 @@ func TestSQEBytes(t *testing.T) {
 			e := r.sqeAt(1, 0)
 			require.Equal(t, tc.want(s.buf, s.lists), e[:])
 			if rq.Op == blk.OpWrite && rq.Size == 16<<10 {
-				// The list holds the other three data pages (FACTS.md §1.7).
+				// The list holds the other three data pages (docs/sources.md §1.7).
 				m := r.ctrl.Memory()
 				for i := range 3 {
 					require.Equal(t, s.buf+uint64(i+1)*4096, m.Uint64(s.lists[0]+uint64(8*i)))

@@ -43,7 +43,7 @@ func (d *Driver) queueRequest(now sim.Time, ns *Namespace, rq *blk.Request) bool
 	s.rq, s.ns = rq, ns
 	d.build(&q.sqe, cid, s, rq)
 	// nvme_sq_copy_cmd: the SQE goes to sq_cmds + (sq_tail << 6), and sq_tail wraps at
-	// q_depth (FACTS.md §1.8).
+	// q_depth (docs/sources.md §1.8).
 	d.mem.WriteSQE(q.sqBase+uint64(q.sqTail)*nvmectrl.SQESize, &q.sqe)
 	if q.sqTail++; q.sqTail == q.depth {
 		q.sqTail = 0

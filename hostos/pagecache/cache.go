@@ -204,7 +204,7 @@ func (c *Cache) WritebackPages() int64 { return c.nrWriteback }
 // CachedPages returns NR_FILE_PAGES: pages of files in memory.
 func (c *Cache) CachedPages() int64 { return int64(c.mem.used()) }
 
-// DirtyableMemory is global_dirtyable_memory in pages (FACTS.md §5.1): free pages plus file
+// DirtyableMemory is global_dirtyable_memory in pages (docs/sources.md §5.1): free pages plus file
 // pages, with Reserved already taken out of both.
 func (c *Cache) DirtyableMemory() int64 {
 	free := int64(c.mem.capacity - c.mem.used())
@@ -215,7 +215,7 @@ func (c *Cache) DirtyableMemory() int64 {
 func (c *Cache) Ratios() (ratio, bgRatio int) { return c.ratio, c.bgRatio }
 
 // Thresholds returns the dirty threshold, the background threshold and the freerun ceiling
-// in pages, computed now from the ratios in effect (FACTS.md §5.1, §5.2).
+// in pages, computed now from the ratios in effect (docs/sources.md §5.1, §5.2).
 func (c *Cache) Thresholds() (thresh, bg, freerun int64) {
 	thresh, bg = dirtyLimits(c.DirtyableMemory(), c.ratio, c.bgRatio)
 	return thresh, bg, freerunCeiling(thresh, bg)

@@ -1,5 +1,5 @@
 // Package pagecache models the Linux page cache and writeback of the simulated host
-// (DESIGN.md "Host OS", FACTS.md §5).
+// (docs/design.md "Host OS", docs/sources.md §5).
 //
 // Place in the data flow: applications, fio-like jobs and uFLIP call it through a Task
 // (read, write, fsync, O_DIRECT, create, unlink); it turns them into bios for the block
@@ -15,9 +15,9 @@
 //   - a contiguous extent allocator that lays files out on the device, so sequential file
 //     writes become sequential LBAs; unlink trims a file's extents;
 //   - dirty throttling: domain_dirty_limits and balance_dirty_pages with Linux's integer
-//     pos_ratio, max/min pause and nr_dirtied_pause rules (mm/page-writeback.c, FACTS.md
+//     pos_ratio, max/min pause and nr_dirtied_pause rules (mm/page-writeback.c, docs/sources.md
 //     §5.1–5.2), with one documented simplification of the dirty_ratelimit estimator;
-//   - one flusher process per device (bdi_writeback, fs/fs-writeback.c, FACTS.md §5.3):
+//   - one flusher process per device (bdi_writeback, fs/fs-writeback.c, docs/sources.md §5.3):
 //     woken by the first dirty inode (delayed), by balance_dirty_pages and by reclaim, it runs
 //     kupdate passes for expired inodes every dirty_writeback_centisecs and background passes
 //     while above the background threshold, writing inodes in dirtied order in 4 MiB-multiple

@@ -2,7 +2,7 @@ package pagecache
 
 import "github.com/fastdrain-sim/fastdrain/sim"
 
-// SSD buffer levels as the NVMe driver decodes them from a completion (DESIGN.md "The hint
+// SSD buffer levels as the NVMe driver decodes them from a completion (docs/design.md "The hint
 // protocol").
 const (
 	BufferBelowLow  = 0 // the SSD's write buffer is below its low watermark
@@ -16,7 +16,7 @@ const (
 // flushing; once the level falls below the low watermark it switches back to the low set
 // (5 %/3 %) and flushes again; in between it keeps the set it has. Like the paper's
 // nvme_process_cq hook it only rewrites the two ratio globals: thresholds are recomputed at
-// the next balance_dirty_pages or wb_over_bg_thresh check (FACTS.md §5.1). It does nothing
+// the next balance_dirty_pages or wb_over_bg_thresh check (docs/sources.md §5.1). It does nothing
 // unless Spec.FastDrain.Adaptive is set.
 func (c *Cache) SetBufferLevel(now sim.Time, level int) {
 	if !c.spec.FastDrain.Adaptive {

@@ -12,20 +12,20 @@ import (
 const (
 	hz    = 1000
 	jiffy = sim.Millisecond
-	// maxPause is MAX_PAUSE = max(HZ/5, 1) jiffies = 200 ms (FACTS.md §5.2).
+	// maxPause is MAX_PAUSE = max(HZ/5, 1) jiffies = 200 ms (docs/sources.md §5.2).
 	maxPause = hz / 5
 	// bandwidthInterval is BANDWIDTH_INTERVAL = max(HZ/5, 1): how often write bandwidth,
-	// dirty_ratelimit and the domain's dirty_limit are updated (FACTS.md §5.2: 200 ms).
+	// dirty_ratelimit and the domain's dirty_limit are updated (docs/sources.md §5.2: 200 ms).
 	bandwidthInterval = hz / 5 * jiffy
 	// ratelimitCalcShift is RATELIMIT_CALC_SHIFT: pos_ratio is fixed point with 10 bits.
 	ratelimitCalcShift = 10
 	// dirtyPollThresh is DIRTY_POLL_THRESH = 128 >> (PAGE_SHIFT − 10) = 32 pages.
 	dirtyPollThresh = 32
 	// initRatelimitPages is a task's initial nr_dirtied_pause, 128 >> (PAGE_SHIFT − 10) = 32
-	// (FACTS.md §5.2: "ratelimit_pages starts at 32").
+	// (docs/sources.md §5.2: "ratelimit_pages starts at 32").
 	initRatelimitPages = 32
 	// exceededRatelimit is the ratelimit while wb->dirty_exceeded: 32 >> (PAGE_SHIFT−10) = 8
-	// pages (FACTS.md §5.2).
+	// pages (docs/sources.md §5.2).
 	exceededRatelimit = 8
 	// initBW is INIT_BW = 100 MB/s in pages per second, the initial write bandwidth and
 	// dirty_ratelimit of a bdi_writeback.
@@ -33,12 +33,12 @@ const (
 	// bwPeriod is the averaging period of wb_update_write_bandwidth,
 	// roundup_pow_of_two(3·HZ) = 4096 jiffies.
 	bwPeriod = 4096
-	// minWritebackPages is MIN_WRITEBACK_PAGES = 1024 pages = 4 MiB (FACTS.md §5.3).
+	// minWritebackPages is MIN_WRITEBACK_PAGES = 1024 pages = 4 MiB (docs/sources.md §5.3).
 	minWritebackPages = 1024
-	// dirtyScope is DIRTY_SCOPE = 8 (FACTS.md §5.3, writeback_chunk_size).
+	// dirtyScope is DIRTY_SCOPE = 8 (docs/sources.md §5.3, writeback_chunk_size).
 	dirtyScope = 8
 	// writebackSlice is the HZ/10 = 100 ms after which the flusher bails out of its inode
-	// loop to re-check thresholds (FACTS.md §5.3).
+	// loop to re-check thresholds (docs/sources.md §5.3).
 	writebackSlice = hz / 10 * jiffy
 )
 
@@ -58,7 +58,7 @@ func roundupPow2(x int64) int64 {
 	return int64(1) << bits.Len64(uint64(x-1))
 }
 
-// dirtyLimits is domain_dirty_limits for the ratio sysctls (FACTS.md §5.1): thresh =
+// dirtyLimits is domain_dirty_limits for the ratio sysctls (docs/sources.md §5.1): thresh =
 // ratio·avail/100, bg = bgRatio·avail/100, and bg = thresh/2 if bg ≥ thresh. Pages.
 func dirtyLimits(avail int64, ratio, bgRatio int) (thresh, bg int64) {
 	thresh = int64(ratio) * avail / 100
@@ -69,11 +69,11 @@ func dirtyLimits(avail int64, ratio, bgRatio int) (thresh, bg int64) {
 	return thresh, bg
 }
 
-// freerunCeiling is dirty_freerun_ceiling: (thresh + bg)/2 (FACTS.md §5.2).
+// freerunCeiling is dirty_freerun_ceiling: (thresh + bg)/2 (docs/sources.md §5.2).
 func freerunCeiling(thresh, bg int64) int64 { return (thresh + bg) / 2 }
 
 // dirtyPollInterval is dirty_poll_interval: how many pages a task may dirty before the next
-// balance_dirty_pages call while below freerun, 1 << (ilog2(thresh − dirty) >> 1) (FACTS.md
+// balance_dirty_pages call while below freerun, 1 << (ilog2(thresh − dirty) >> 1) (docs/sources.md
 // §5.2).
 func dirtyPollInterval(dirty, thresh int64) int64 {
 	if thresh > dirty {
@@ -83,7 +83,7 @@ func dirtyPollInterval(dirty, thresh int64) int64 {
 }
 
 // posRatio is wb_position_ratio for a single device (so wb_thresh = thresh and wb_dirty =
-// dirty), in RATELIMIT_CALC_SHIFT fixed point. The global control line (FACTS.md §5.2):
+// dirty), in RATELIMIT_CALC_SHIFT fixed point. The global control line (docs/sources.md §5.2):
 //
 //	setpoint = (freerun + limit)/2
 //	pos_ratio = 1 + ((setpoint − dirty)/(limit − setpoint))³, clamped to [0, 2];
@@ -117,14 +117,14 @@ func posRatio(dirty, freerun, limit, writeBW int64) int64 {
 }
 
 // wbMaxPause is wb_max_pause in jiffies: wb_dirty/(1 + bw/roundup_pow_of_two(1 + HZ/8)) + 1,
-// at most MAX_PAUSE (FACTS.md §5.2; bw/128 at HZ = 1000).
+// at most MAX_PAUSE (docs/sources.md §5.2; bw/128 at HZ = 1000).
 func wbMaxPause(wbDirty, bw int64) int64 {
 	t := wbDirty/(1+bw/roundupPow2(1+hz/8)) + 1
 	return min(t, maxPause)
 }
 
 // wbMinPause is wb_min_pause: it returns the minimum pause in jiffies and the task's next
-// nr_dirtied_pause. The target pause is 10 ms for one dirtier (FACTS.md §5.2), scaled up by
+// nr_dirtied_pause. The target pause is 10 ms for one dirtier (docs/sources.md §5.2), scaled up by
 // (log2 write_bw − log2 dirty_ratelimit)·10 ms for concurrent dirtiers and capped at
 // 1 + max_pause/2; the page count is the dirty_ratelimit over that time, raised to
 // DIRTY_POLL_THRESH pages (with max_pause) when tiny and lowered if the task's own rate
@@ -157,7 +157,7 @@ func wbMinPause(writeBW, dirtyRatelimit, taskRatelimit, maxP int64) (minP, nrDir
 	return t, pages
 }
 
-// writebackChunk is writeback_chunk_size for WB_SYNC_NONE work (FACTS.md §5.3):
+// writebackChunk is writeback_chunk_size for WB_SYNC_NONE work (docs/sources.md §5.3):
 // min(avg_write_bandwidth/2, dirty_limit/DIRTY_SCOPE, nr_pages) rounded down to a multiple
 // of MIN_WRITEBACK_PAGES after adding MIN_WRITEBACK_PAGES, so at least 1024 pages (4 MiB).
 func writebackChunk(avgBW, dirtyLimit, nrPages int64) int64 {

@@ -17,7 +17,7 @@ type Spec struct {
 	Memory Size `yaml:"memory"`
 	// Reserved is memory the page cache can never use and that is not dirtyable: kernel
 	// text and data, slab, page tables, application anonymous memory and the reserve
-	// watermarks (totalreserve_pages). FACTS.md §5.1: dirtyable memory = free + file pages
+	// watermarks (totalreserve_pages). docs/sources.md §5.1: dirtyable memory = free + file pages
 	// − totalreserve, so here it is Memory − Reserved.
 	Reserved Size `yaml:"reserved"`
 	// CPU holds the host cores and the per-operation costs charged to them.
@@ -59,7 +59,7 @@ type CPUSpec struct {
 	WakeIdle bool `yaml:"wake_idle"`
 }
 
-// DirtySpec is Linux's vm.dirty_* sysctl set (FACTS.md §5.1).
+// DirtySpec is Linux's vm.dirty_* sysctl set (docs/sources.md §5.1).
 type DirtySpec struct {
 	// Ratio is vm.dirty_ratio: % of dirtyable memory above which writers are throttled
 	// hard (the dirty threshold).
@@ -104,7 +104,7 @@ type FastDrainSpec struct {
 	High RatioSet `yaml:"high"`
 }
 
-// DefaultSpec returns a 4 GiB, 4-core 3 GHz host with Linux's default sysctls (FACTS.md
+// DefaultSpec returns a 4 GiB, 4-core 3 GHz host with Linux's default sysctls (docs/sources.md
 // §5.1: dirty_ratio 20, dirty_background_ratio 10, expire 3000 cs, writeback 500 cs),
 // read_ahead_kb 128 and FastDrain's ratio sets from the paper (low 5/3, high 10/5).
 //

@@ -83,7 +83,7 @@ func (c *Cache) Unlink(t *Task, f *File) error {
 	return nil
 }
 
-// Fsync is fsync(2) (FACTS.md §5.3: file_write_and_wait_range with WB_SYNC_ALL, then
+// Fsync is fsync(2) (docs/sources.md §5.3: file_write_and_wait_range with WB_SYNC_ALL, then
 // blkdev_issue_flush): it writes every dirty page of the file that is not under writeback,
 // waits until no page of the file is under writeback, writes the pages that were redirtied
 // under writeback, waits again, and then issues a cache flush and waits for it. It returns

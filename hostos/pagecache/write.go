@@ -84,7 +84,7 @@ func (c *Cache) pageForWrite(t *Task, f *File, idx int64, partial bool) (int32, 
 
 // balanceDirtyPagesRatelimited is balance_dirty_pages_ratelimited: a task enters
 // balance_dirty_pages once it has dirtied nr_dirtied_pause pages, or 8 while the device is
-// over its dirty threshold (FACTS.md §5.2).
+// over its dirty threshold (docs/sources.md §5.2).
 func (c *Cache) balanceDirtyPagesRatelimited(t *Task) {
 	ratelimit := t.nrDirtiedPause
 	if c.wb.dirtyExceeded {
@@ -95,7 +95,7 @@ func (c *Cache) balanceDirtyPagesRatelimited(t *Task) {
 	}
 }
 
-// balanceDirtyPages is balance_dirty_pages for one device (FACTS.md §5.2):
+// balanceDirtyPages is balance_dirty_pages for one device (docs/sources.md §5.2):
 //  1. wake the flusher if dirty pages exceed the background threshold and it is idle;
 //  2. below the freerun ceiling (thresh + bg)/2, return at once and set the next check
 //     interval to dirty_poll_interval;
@@ -106,7 +106,7 @@ func (c *Cache) balanceDirtyPagesRatelimited(t *Task) {
 //     task sleeps max_pause and checks again.
 //
 // Thresholds are recomputed from the ratios in effect on every pass, so a FastDrain switch
-// takes effect at the next call (FACTS.md §5.1).
+// takes effect at the next call (docs/sources.md §5.1).
 func (c *Cache) balanceDirtyPages(t *Task, pagesDirtied int64) {
 	wb := &c.wb
 	for {

@@ -5,7 +5,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// writeback is the device's struct bdi_writeback (FACTS.md §5.3): inode lists, the flusher
+// writeback is the device's struct bdi_writeback (docs/sources.md §5.3): inode lists, the flusher
 // process and its wake-up state, the write-bandwidth estimate and the domain's dirty limit.
 type writeback struct {
 	c       *Cache
@@ -80,7 +80,7 @@ func (c *Cache) wbWakeup() {
 }
 
 // wbStartBackgroundWriteback is wb_start_background_writeback, which only wakes the flusher
-// (FACTS.md §5.3); the flusher itself checks the background threshold.
+// (docs/sources.md §5.3); the flusher itself checks the background threshold.
 func (c *Cache) wbStartBackgroundWriteback() { c.wbWakeup() }
 
 // wbWakeupDelayed is wb_wakeup_delayed: run the flusher dirty_writeback_interval from now
@@ -110,8 +110,8 @@ func (c *Cache) wbHasDirtyIO() bool {
 }
 
 // overBgThresh is wb_over_bg_thresh for a single device: NR_FILE_DIRTY above the background
-// threshold (FACTS.md §5.3). It uses the ratios in effect now, so a FastDrain switch takes
-// effect at the next check (FACTS.md §5.1).
+// threshold (docs/sources.md §5.3). It uses the ratios in effect now, so a FastDrain switch takes
+// effect at the next check (docs/sources.md §5.1).
 func (c *Cache) overBgThresh() bool {
 	_, bg, _ := c.Thresholds()
 	return c.nrDirty > bg
@@ -134,7 +134,7 @@ func (c *Cache) flusher(p *sim.Proc) {
 }
 
 // wbDoWriteback is wb_do_writeback: queued (reclaim) work, then the periodic kupdate check,
-// then the background check (FACTS.md §5.3).
+// then the background check (docs/sources.md §5.3).
 func (c *Cache) wbDoWriteback(p *sim.Proc) {
 	wb := &c.wb
 	wb.running = true
@@ -168,7 +168,7 @@ func (c *Cache) olderThan(w *wbWork) sim.Time {
 
 // wbWriteback is wb_writeback: write inodes from b_io, refilling it with queue_io, until the
 // work's page budget is used, background work is below the background threshold, or no
-// inode is left (FACTS.md §5.3). Each work is a page victimization: it starts an event with
+// inode is left (docs/sources.md §5.3). Each work is a page victimization: it starts an event with
 // the count of dirty pages it is about to flush.
 func (c *Cache) wbWriteback(p *sim.Proc, w *wbWork) {
 	c.bandwidthEstimateStart()
@@ -209,7 +209,7 @@ func (c *Cache) queueIO(olderThan sim.Time) {
 
 // victimPages counts the dirty pages a work is about to flush: those of the inodes on b_io
 // and b_more_io and of the inodes of b_dirty that queue_io will move (the paper walks the
-// dirty inode list of bdi_writeback; FACTS.md §5.3 detection hooks). A background work
+// dirty inode list of bdi_writeback; docs/sources.md §5.3 detection hooks). A background work
 // stops once the dirty pages are at or under the background threshold, which it checks
 // after each round of write chunks: it is about to flush the pages over the threshold,
 // rounded up to whole chunks, if it has that many (issue 20: counting every dirty page left
@@ -267,7 +267,7 @@ func (c *Cache) victimEnd() {
 }
 
 // writebackInodes is writeback_sb_inodes over b_io: one write chunk per inode, requeueing
-// each by what is left, bailing out every 100 ms or when the budget is spent (FACTS.md §5.3).
+// each by what is left, bailing out every 100 ms or when the budget is spent (docs/sources.md §5.3).
 func (c *Cache) writebackInodes(p *sim.Proc, w *wbWork) int64 {
 	wb := &c.wb
 	start := c.eng.Now()

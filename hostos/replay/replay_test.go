@@ -1,20 +1,16 @@
 package replay_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/hostos"
 	"github.com/fastdrain-sim/fastdrain/hostos/replay"
 	"github.com/fastdrain-sim/fastdrain/hostos/trace"
+	"github.com/fastdrain-sim/fastdrain/internal/sampletraces"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
-
-// sharedTraces is where the sample traces sit: ../shared/traces beside the repository.
-const sharedTraces = "../../../shared/traces"
 
 // tiny builds the tiny preset's whole machine (vanilla firmware): 48 MiB of logical space
 // (64 MiB raw, 25 % over-provisioning) with 4 KiB LBAs.
@@ -82,10 +78,7 @@ func TestReplaySamples(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			path := filepath.Join(sharedTraces, c.file)
-			if _, err := os.Stat(path); err != nil {
-				t.Skipf("sample trace %s not available: %v", path, err)
-			}
+			path := sampletraces.Path(t, c.file)
 			m, raw := tiny(t)
 			var res *replay.Result
 			var st trace.Stats

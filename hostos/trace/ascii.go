@@ -11,7 +11,7 @@ import (
 //	DiskSim (MQSim):  time_ns  device  lba_sectors   size_sectors  type
 //	Replayer:         time_ms  device  offset_bytes  size_bytes    flag
 //
-// with type/flag 0 = write and 1 = read (../shared/traces/README.md).
+// with type/flag 0 = write and 1 = read (testdata/traces/README.md at the repository root).
 func (r *Reader) parseASCII(line []byte) (bool, error) {
 	r.fs.splitSpace(line)
 	if r.isPreamble() {

@@ -5,13 +5,15 @@ import (
 	"io"
 	"os"
 	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/internal/sampletraces"
 )
 
 // BenchmarkVSCSI parses the 113,873-line CloudPhysics sample from memory and reports
 // lines per second; per-line parsing should not allocate (the allocations are the
 // Reader and its 64 KiB buffer).
 func BenchmarkVSCSI(b *testing.B) {
-	data, err := os.ReadFile(sample(b, "libcachesim_cloudPhysicsIO.csv"))
+	data, err := os.ReadFile(sampletraces.Path(b, sampletraces.CloudPhysics))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -20,7 +22,7 @@ func BenchmarkVSCSI(b *testing.B) {
 
 // BenchmarkBlkparse parses the 50,000-line blkparse sample.
 func BenchmarkBlkparse(b *testing.B) {
-	data, err := os.ReadFile(sample(b, "apress_mbpa_blktrace.txt"))
+	data, err := os.ReadFile(sampletraces.Path(b, sampletraces.Apress))
 	if err != nil {
 		b.Fatal(err)
 	}

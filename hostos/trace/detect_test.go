@@ -2,8 +2,10 @@ package trace
 
 import (
 	"os"
+	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/internal/sampletraces"
 	"github.com/stretchr/testify/require"
 )
 
@@ -11,19 +13,20 @@ import (
 // hand-made file.
 func TestDetectSamples(t *testing.T) {
 	cases := map[string]Format{
-		sharedTraces + "/mqsim_tpcc-small.trace":                       DiskSim,
-		sharedTraces + "/heimdall_msr.cut.per_10k.rw_40_60.1370.trace": Replayer,
-		sharedTraces + "/libcachesim_cloudPhysicsIO.csv":               VSCSI,
-		sharedTraces + "/apress_mbpa_blktrace.txt":                     Blkparse,
-		"testdata/msr_sample.csv":                                      MSR,
-		"testdata/spc_sample.spc":                                      SPC,
+		sampletraces.TPCC:         DiskSim,
+		sampletraces.Heimdall:     Replayer,
+		sampletraces.CloudPhysics: VSCSI,
+		sampletraces.Apress:       Blkparse,
+		"testdata/msr_sample.csv": MSR,
+		"testdata/spc_sample.spc": SPC,
 	}
 	for path, want := range cases {
 		t.Run(path, func(t *testing.T) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Skipf("%s: %v", path, err)
+			if !strings.HasPrefix(path, "testdata/") {
+				path = sampletraces.Path(t, path)
 			}
+			data, err := os.ReadFile(path)
+			require.NoError(t, err)
 			if len(data) > bufSize {
 				data = data[:bufSize]
 			}

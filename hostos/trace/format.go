@@ -11,7 +11,7 @@ import (
 type Format uint8
 
 // Supported formats. Field lists are those of the format's own documentation; see
-// ../shared/traces/README.md for the samples.
+// testdata/traces/README.md at the repository root for the samples.
 const (
 	// Auto asks NewReader to detect the format from the first lines (see Detect).
 	Auto Format = iota
@@ -94,8 +94,8 @@ func (f *Format) UnmarshalText(b []byte) error {
 
 // nativeUnit is the duration of one unit of the format's time column.
 //
-// VSCSI: ../shared/traces/README.md says "time in microseconds", but the sample spans
-// 5633898 … 5641098, which the same README calls "2 h" (7200 s); libCacheSim's FAQ states
+// VSCSI: the sample's time column spans 5633898 … 5641098, which its source calls a 2-hour
+// trace (7200 s); libCacheSim's FAQ states
 // that in cloudPhysicsIO.csv "time is in seconds", and a whole-number column with up to a
 // few equal values per tick only makes sense at one-second resolution (15.8 requests/s
 // rather than 15.8 M/s). Seconds it is; Options.TimeUnit overrides it.

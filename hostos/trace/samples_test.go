@@ -3,27 +3,15 @@ package trace
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/internal/sampletraces"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
 
-// sharedTraces is where the sample traces sit: ../shared/traces beside the repository.
-const sharedTraces = "../../../shared/traces"
-
-// sample opens one of the shared sample traces, skipping the test when it is absent.
-func sample(t testing.TB, name string) string {
-	t.Helper()
-	path := filepath.Join(sharedTraces, name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("sample trace %s not available: %v", path, err)
-	}
-	return path
-}
-
-// TestSampleTraces parses every file of ../shared/traces completely with auto-detection
+// TestSampleTraces parses every sample trace (internal/sampletraces: the repository's
+// testdata/traces, and the optional ../shared/traces) completely with auto-detection
 // and checks the request count, mix, bytes and span against numbers computed independently
 // with awk (commands in each row) and the README's table.
 func TestSampleTraces(t *testing.T) {
@@ -96,7 +84,7 @@ func TestSampleTraces(t *testing.T) {
 			name += "-" + blkEventNames[c.opt.BlkparseEvent]
 		}
 		t.Run(name, func(t *testing.T) {
-			f, err := os.Open(sample(t, c.file))
+			f, err := os.Open(sampletraces.Path(t, c.file))
 			require.NoError(t, err)
 			defer f.Close()
 			rd, err := NewReader(f, c.file, c.opt)

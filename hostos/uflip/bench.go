@@ -2,10 +2,10 @@ package uflip
 
 import "fmt"
 
-// Bench names one of uFLIP's nine micro-benchmarks (UFLIP.md, "The nine micro-benchmarks").
+// Bench names one of uFLIP's nine micro-benchmarks (docs/sources.md §12, "The nine micro-benchmarks").
 type Bench uint8
 
-// The micro-benchmarks, numbered as in UFLIP.md. BenchNone marks plan steps that are not
+// The micro-benchmarks, numbered as in docs/sources.md §12. BenchNone marks plan steps that are not
 // part of a micro-benchmark (formats).
 const (
 	BenchNone         Bench = iota
@@ -23,11 +23,11 @@ const (
 var benchNames = [...]string{"none", "granularity", "alignment", "locality", "partitioning",
 	"order", "parallelism", "mix", "pause", "bursts"}
 
-// AllBenches lists the nine micro-benchmarks in UFLIP.md's order.
+// AllBenches lists the nine micro-benchmarks in docs/sources.md §12's order.
 var AllBenches = []Bench{BenchGranularity, BenchAlignment, BenchLocality, BenchPartitioning,
 	BenchOrder, BenchParallelism, BenchMix, BenchPause, BenchBursts}
 
-// MixPairs lists the base pairs of the Mix micro-benchmark (UFLIP.md); in each, the first
+// MixPairs lists the base pairs of the Mix micro-benchmark (docs/sources.md §12); in each, the first
 // base issues Ratio IOs per IO of the second.
 var MixPairs = [][2]Base{{SR, RR}, {SR, RW}, {RR, RW}, {RR, SW}, {SW, RW}, {SR, SW}}
 

@@ -1,5 +1,5 @@
 // Package uflip runs the uFLIP flash IO-pattern benchmark (Bouganim, Jónsson, Bonnet, CIDR
-// 2009; see UFLIP.md) as a workload of the simulated host.
+// 2009; see docs/sources.md §12) as a workload of the simulated host.
 //
 // Place in the data flow: uflip sits at the top of the host side, beside the application
 // models and fio-like jobs. It produces synchronous direct IOs (one outstanding IO per
@@ -8,7 +8,7 @@
 // builder, or a FileDevice that measures a real file or block device with O_DIRECT.
 //
 // The package holds:
-//   - the LBA generators of UFLIP.md (random, sequential with Incr, partitioned, mixes of two
+//   - the LBA generators of docs/sources.md §12 (random, sequential with Incr, partitioned, mixes of two
 //     patterns, pauses and bursts), exact in 512-byte sectors (Gen, Stream);
 //   - Run, the parameters of one run, with Validate;
 //   - the nine micro-benchmarks and the methodology's experiment ordering as a Plan, scaled

@@ -6,7 +6,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// IORecord is the per-IO output of a run (UFLIP.md, Methodology 4): which pattern, which
+// IORecord is the per-IO output of a run (docs/sources.md §12, Methodology 4): which pattern, which
 // operation, where, when and how long.
 type IORecord struct {
 	Label   string   // the step's label

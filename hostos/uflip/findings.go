@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// uFLIP's published findings (seed 001, "Results"; UFLIP.md, "Findings on real devices") as
+// uFLIP's published findings (the uFLIP paper, "Results"; docs/sources.md §12, "Findings on real devices") as
 // checks on the points of a plan. Each check reads only the mean, min and max latencies of
 // the points it needs and gives a verdict with the numbers behind it; for a finding that
 // does not hold, Mechanism names what in the simulated device decides it, so a reader can

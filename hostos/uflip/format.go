@@ -6,7 +6,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// FormatKind selects how device state is enforced before measuring (UFLIP.md,
+// FormatKind selects how device state is enforced before measuring (docs/sources.md §12,
 // Methodology 1).
 type FormatKind uint8
 
@@ -42,7 +42,7 @@ func (k *FormatKind) UnmarshalText(t []byte) error {
 }
 
 // FormatChunk is the largest format IO and the unit in which the device is shuffled:
-// 128 KiB (UFLIP.md: IO sizes halve from 128 KiB to 0.5 KiB).
+// 128 KiB (docs/sources.md §12: IO sizes halve from 128 KiB to 0.5 KiB).
 const FormatChunk = 128 << 10
 
 // FormatPhases is the number of phases of the random format, one per IO size from 128 KiB
@@ -140,7 +140,7 @@ func (f *Format) Next() (IO, bool) {
 
 // Settle is what the executor does between runs (and repetitions) so that one run's
 // after-effects — a write buffer still draining, deferred reclamation — do not leak into the
-// next (UFLIP.md, Methodology 3).
+// next (docs/sources.md §12, Methodology 3).
 type Settle uint8
 
 // The ways to settle between runs.

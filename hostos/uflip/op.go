@@ -7,7 +7,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// SectorSize is the size in bytes of one LBA unit, the sector of UFLIP.md's formulas.
+// SectorSize is the size in bytes of one LBA unit, the sector of docs/sources.md §12's formulas.
 const SectorSize = 512
 
 // Op is the kind of one IO handed to a Device.

@@ -9,7 +9,7 @@ import (
 
 // Pattern is the location part of one IO pattern: which base, how large each IO is and
 // where the IOs fall. All sizes are in bytes and must be multiples of SectorSize; the
-// generator works in sectors, exactly as UFLIP.md's formulas.
+// generator works in sectors, exactly as docs/sources.md §12's formulas.
 type Pattern struct {
 	Base         Base  `yaml:"base"`
 	IOSize       int64 `yaml:"io_size"`       // bytes per IO
@@ -78,7 +78,7 @@ func (io IO) Offset() int64 { return io.LBA * SectorSize }
 // Size returns the IO's size in bytes.
 func (io IO) Size() int64 { return io.Sectors * SectorSize }
 
-// Gen generates the LBA sequence of one pattern, IO by IO, per UFLIP.md:
+// Gen generates the LBA sequence of one pattern, IO by IO, per docs/sources.md §12:
 //
 //	random:             LBA = TargetOffset + rand(0, TargetSize/IOSize − 1)·IOSize + IOShift
 //	sequential, P ≤ 1:  rel = Incr·i·IOSize + IOShift

@@ -68,7 +68,7 @@ func (p *Plan) Runs(b Bench) []Step {
 	return out
 }
 
-// Ordering groups (UFLIP.md, Methodology 3): read-only experiments first, then random
+// Ordering groups (docs/sources.md §12, Methodology 3): read-only experiments first, then random
 // writes over the whole device, then sequential writes on fresh focused areas, then mixes,
 // partitioning/parallelism and order.
 const (
@@ -82,7 +82,7 @@ const (
 
 // area is the target space one pattern needs of its own for each repetition: bytes
 // (aligned), and fresh when it must be untouched since the last format (a sequential write:
-// UFLIP.md, Methodology 1 and 3). A pattern over the whole device needs none (bytes 0).
+// docs/sources.md §12, Methodology 1 and 3). A pattern over the whole device needs none (bytes 0).
 type area struct {
 	bytes int64
 	fresh bool
@@ -106,7 +106,7 @@ type planner struct {
 // NewPlan builds the plan of spec for a device of capacity bytes: every selected
 // micro-benchmark's run points, scaled to the device, in the methodology's order, with a
 // format first and again whenever the fresh areas for sequential writes would run past the
-// end of the device (UFLIP.md, Methodology 1 and 3). Points that do not fit the device
+// end of the device (docs/sources.md §12, Methodology 1 and 3). Points that do not fit the device
 // (a target larger than it) are left out.
 //
 // Targets: random reads and writes over the whole device use it from offset 0 (cut into D

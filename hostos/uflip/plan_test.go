@@ -41,7 +41,7 @@ func TestPlanCounts(t *testing.T) {
 	require.Len(t, small.Runs(BenchGranularity), 4*11)
 }
 
-// TestPlanParameters checks the defaults (UFLIP.md) and the varied values of each benchmark.
+// TestPlanParameters checks the defaults (docs/sources.md §12) and the varied values of each benchmark.
 func TestPlanParameters(t *testing.T) {
 	plan, err := NewPlan(DefaultPlanSpec(), 1<<30)
 	require.NoError(t, err)
@@ -141,7 +141,7 @@ func TestPlanParameters(t *testing.T) {
 	}())
 }
 
-// group classifies a step by UFLIP.md's ordering, written independently of the planner:
+// group classifies a step by docs/sources.md §12's ordering, written independently of the planner:
 // reads; random writes; sequential writes; mixes; partitioning/parallelism; order.
 func group(s Step) int {
 	r := s.Run

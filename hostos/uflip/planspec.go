@@ -31,9 +31,9 @@ func (c BaseCounts) Of(b Base) int64 {
 // PlanSpec is the immutable configuration of a uFLIP plan: the methodology's defaults and
 // the values each micro-benchmark varies.
 //
-// Defaults from UFLIP.md: IOSize 32 KiB; IOCount SR 128, RR 256, SW 1024, RW 5116; IOIgnore
+// Defaults from docs/sources.md §12: IOSize 32 KiB; IOCount SR 128, RR 256, SW 1024, RW 5116; IOIgnore
 // RW 50, others 0; 3 runs per point; 100 ms between runs; target offsets aligned to 128 KiB;
-// random format. The varied values are this project's choice within UFLIP.md's bounds
+// random format. The varied values are this project's choice within docs/sources.md §12's bounds
 // (IOShift 0…IOSize, TargetSize multiples of IOSize, P ≤ 256, D ≤ 32, Incr 1/0/<0/>1),
 // powers of two as in the seed paper's sweeps; the burst pause is also a project choice.
 type PlanSpec struct {
@@ -70,7 +70,7 @@ func pow2(lo, hi int64) []int64 {
 	return v
 }
 
-// DefaultPlanSpec returns the UFLIP.md defaults with the project's sweeps: IOSize 0.5–512
+// DefaultPlanSpec returns the docs/sources.md §12 defaults with the project's sweeps: IOSize 0.5–512
 // KiB; IOShift 0, 0.5, 1, …, 32 KiB; TargetSize 1–4096 IOSizes (32 KiB–128 MiB); P 1–256;
 // Incr −1, 0, 1, 2, …, 64; D 1–32; Ratio 1–64; Pause 0.1–12.8 ms; Burst 1–128 IOs with a
 // 10 ms pause.

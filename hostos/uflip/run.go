@@ -88,7 +88,7 @@ func (r Run) patterns() []Pattern {
 
 // End returns the first byte past everything the run can touch: the largest
 // TargetOffset + TargetSize + IOShift of its patterns (a shifted IO may run IOShift past its
-// target, as in UFLIP.md's formulas).
+// target, as in docs/sources.md §12's formulas).
 func (r Run) End() int64 {
 	var end int64
 	for _, p := range r.patterns() {

@@ -35,7 +35,7 @@ var noEquivalent = map[string]string{
 }
 
 // pcieLane is the payload-level bandwidth of one lane per generation in GB/s (10⁹ B/s):
-// 2.5 and 5 GT/s with 8b/10b coding, 8, 16 and 32 GT/s with 128b/130b (FACTS.md §2).
+// 2.5 and 5 GT/s with 8b/10b coding, 8, 16 and 32 GT/s with 128b/130b (docs/sources.md §2).
 var pcieLane = [...]float64{1: 0.25, 2: 0.5, 3: 8.0 / 8 * 128 / 130, 4: 16.0 / 8 * 128 / 130, 5: 32.0 / 8 * 128 / 130}
 
 // plain are the elements that map to one key as an integer in [lo, hi], or as that many

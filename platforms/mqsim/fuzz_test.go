@@ -13,7 +13,7 @@ import (
 // give YAML that the configuration decoder reads (its values may still fail validation,
 // which is reported, never a panic).
 func FuzzImport(f *testing.F) {
-	def, err := os.ReadFile("testdata/mqsim-default.xml")
+	def, err := os.ReadFile("../../examples/mqsim/ssdconfig.xml")
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package mqsim
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,7 +51,7 @@ func field(t *testing.T, c platforms.Config, key string) string {
 }
 
 func TestImportMQSimDefault(t *testing.T) {
-	layer, r := importFile(t, "testdata/mqsim-default.xml", nil)
+	layer, r := importFile(t, "../../examples/mqsim/ssdconfig.xml", nil)
 	c, err := platforms.Decode(platforms.Source{Name: "preset", Data: mustPreset(t, "fastdrain-tlc")}, platforms.Source{Name: layer, Data: mustRead(t, layer)})
 	require.NoError(t, err)
 	// Each value worked from the file by hand:
@@ -63,7 +64,7 @@ func TestImportMQSimDefault(t *testing.T) {
 		"flash.die.t_read.lsb":           "75us",
 		"flash.die.t_prog.msb":           "750us", // 750000 ns
 		"flash.die.t_erase":              "3.8ms", // 3800000 ns
-		"flash.onfi.mode":                "6",     // NV-DDR2 at 333 MT/s is timing mode 6 (FACTS.md §3.1)
+		"flash.onfi.mode":                "6",     // NV-DDR2 at 333 MT/s is timing mode 6 (docs/sources.md §3.1)
 		"flash.die.page_size":            "8192",  // Page_Capacity
 		"firmware.buffer.pages":          "65536", // 268435456 B / 4096 B
 		"firmware.ftl.gc_threshold":      "103",   // ⌈0.05 × 2048⌉ = ⌈102.4⌉
@@ -89,7 +90,7 @@ func TestImportMQSimDefault(t *testing.T) {
 	for _, e := range []string{"Memory_Type", "HostInterface_Type", "Address_Mapping"} {
 		accounted[e] = true // checked and valued as fastdrain is (FLASH, NVME, PAGE_LEVEL): nothing to set
 	}
-	raw := string(mustRead(t, "testdata/mqsim-default.xml"))
+	raw := string(mustRead(t, "../../examples/mqsim/ssdconfig.xml"))
 	n := 0
 	for _, line := range strings.Split(raw, "\n") {
 		line = strings.TrimSpace(line)
@@ -116,7 +117,7 @@ func TestImportMQSimDefault(t *testing.T) {
 func TestImportedDriveRunsWholeSystem(t *testing.T) {
 	// The default file with 4 KiB pages and Gen3-rate lanes (0.985 GB/s ≈ 8 GT/s × 128/130
 	// / 8): it validates as a whole machine and runs a short Apache-U on fastdrain-tlc's host.
-	layer, _ := importFile(t, "testdata/mqsim-default.xml", func(s string) string {
+	layer, _ := importFile(t, "../../examples/mqsim/ssdconfig.xml", func(s string) string {
 		s = strings.Replace(s, "<Page_Capacity>8192<", "<Page_Capacity>4096<", 1)
 		s = strings.Replace(s, "<Block_No_Per_Plane>2048<", "<Block_No_Per_Plane>256<", 1)
 		return strings.Replace(s, "<PCIe_Lane_Bandwidth>0.100000<", "<PCIe_Lane_Bandwidth>0.985<", 1)
@@ -134,9 +135,11 @@ func TestImportedDriveRunsWholeSystem(t *testing.T) {
 }
 
 func TestImportErrors(t *testing.T) {
-	good := string(mustRead(t, "testdata/mqsim-default.xml"))
+	good := string(mustRead(t, "../../examples/mqsim/ssdconfig.xml"))
+	// The error names the line of the bad element, counted here in the file's text.
+	line := 1 + strings.Count(good[:strings.Index(good, "<Flash_Channel_Count>")], "\n")
 	for _, tc := range []struct{ name, from, to, err string }{
-		{"not a number", "<Flash_Channel_Count>8<", "<Flash_Channel_Count>eight<", `x.xml:43: Flash_Channel_Count "eight": not an integer`},
+		{"not a number", "<Flash_Channel_Count>8<", "<Flash_Channel_Count>eight<", fmt.Sprintf(`x.xml:%d: Flash_Channel_Count "eight": not an integer`, line)},
 		{"out of range", "<Flash_Channel_Count>8<", "<Flash_Channel_Count>0<", "Flash_Channel_Count \"0\": must be in 1 … 1024"},
 		{"twice", "<Seed>321</Seed>", "<Seed>321</Seed><Seed>1</Seed>", "Seed is given twice"},
 		{"sata", "<HostInterface_Type>NVME<", "<HostInterface_Type>SATA<", "NVMe host interface only"},
