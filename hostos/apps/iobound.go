@@ -38,29 +38,19 @@ func (s Spec) IOBytesBound(sc Scenario, d sim.Time) int64 {
 		}
 		return requests(sp.Client, sp.CPUPerOp) * per
 	}
+	servers := map[string]ServerSpec{ApacheF: s.ApacheF, ApacheU: s.ApacheU, ImgServerF: s.ImgServerF, ImgServerU: s.ImgServerU}
+	dbs := map[string]DBSpec{DBS: s.DBS, DBU: s.DBU}
 	var total int64
 	for _, name := range sc.Apps {
-		switch name {
-		case ApacheF:
-			total += server(s.ApacheF)
-		case ApacheU:
-			total += server(s.ApacheU)
-		case ImgServerF:
-			total += server(s.ImgServerF)
-		case ImgServerU:
-			total += server(s.ImgServerU)
-		case DBS:
-			total += db(s.DBS)
-		case DBU:
-			total += db(s.DBU)
-		case Ungzip:
-			u := s.Ungzip
-			if u.OpenLoopRate > 0 {
-				total += perSecond(u.OpenLoopRate)
-			} else {
-				out := perSecond(u.OutputRate)
-				total += out + out*int64(u.CompressedPercent)/100
-			}
+		if sp, ok := servers[name]; ok {
+			total += server(sp)
+		} else if sp, ok := dbs[name]; ok {
+			total += db(sp)
+		} else if u := s.Ungzip; name == Ungzip && u.OpenLoopRate > 0 {
+			total += perSecond(u.OpenLoopRate)
+		} else if name == Ungzip {
+			out := perSecond(u.OutputRate)
+			total += out + out*int64(u.CompressedPercent)/100
 		}
 	}
 	return total
