@@ -130,12 +130,15 @@ func (f *Firmware) NamespaceInfo(nsid uint32) (nvmectrl.NamespaceInfo, bool) {
 	}
 	ns := &f.ns[nsid-1]
 	per := int64(f.spec.PageSize / ns.lbaSize)
-	var used int64
-	for lpn := ns.base; lpn < ns.base+ns.pages; lpn++ {
-		if _, ok := f.buf.Contains(lpn); ok || f.ftl.Lookup(lpn) != ftl.NoUnit {
+	// The pages mapped in the FTL, and those only in the buffer: counted from the blocks
+	// and the buffer's slots, not by a scan of the namespace's whole map (ftl.MappedIn).
+	lo, hi := ns.base, ns.base+ns.pages
+	used := f.ftl.MappedIn(lo, hi)
+	f.buf.Held(func(lpn int64) {
+		if lpn >= lo && lpn < hi && f.ftl.Lookup(lpn) == ftl.NoUnit {
 			used++
 		}
-	}
+	})
 	return nvmectrl.NamespaceInfo{Blocks: uint64(ns.pages * per), Used: uint64(used * per), LBASize: ns.lbaSize, Type: ns.typ}, true
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/hostos/apps"
 	"github.com/fastdrain-sim/fastdrain/internal/sysmem"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -36,6 +37,29 @@ const programBytes = 17 << 20
 // RunDuration is the simulated run the estimate's peak is for: the run command's default
 // (--duration 10s). What a run records in time (the energy trace) grows with it.
 const RunDuration = 10 * sim.Second
+
+// RunScenario is the scenario of the run the estimate's peak is for: the run command's
+// default (--workload), with every application's default configuration (apps.DefaultSpec).
+const RunScenario = "apache-u+ungzip"
+
+// runBytesPerPage is what a run holds for each 4 KiB page its applications may move through
+// the page cache (apps.Spec.IOBytesBound over RunDuration), beyond the parts counted apart:
+// the files' page tables (a frame index a file page, grown by appending, the outgrown
+// arrays included), the applications' latency series, the histograms and samplers of the
+// requests (16–24 B a request, a request 8 pages for Ungzip's 32 KiB writes), the page
+// cache's and block layer's request records and the engine's events of each I/O, which Go
+// collects only when the heap has doubled since its last collection (the models' large
+// tables count in the heap, so on the larger presets little of it is collected before the
+// run ends). Measured, not derived (issue 38, `/usr/bin/time -v` of `fastdrain run
+// --preset P --no-files`, Maximum resident set size): fastdrain-tlc-8x, whose array keeps
+// up with the scenario's bound (Ungzip at 145 of its 160 MB/s), held 79.0 MB against
+// 50.5 MB of the other parts, 54 B for each of the bound's 530,226 pages; the slower
+// arrays move fewer pages than the bound (fastdrain-small 86,375: its full buffer stalls
+// Ungzip) and held 1–9 MB more than their other parts. A constant from 30 to 36 B puts
+// every preset within 20 % both in the command and in TestMemoryPeakMatchesRunRSS's child
+// process (a test binary, 3–4 MB more: 82.7 MB for fastdrain-tlc-8x); 34 B is near the
+// middle.
+const runBytesPerPage = 34
 
 // MemoryPart is one line of a memory estimate: what it is for and its bytes in memory once
 // the machine is built and at the peak of a run.
@@ -90,6 +114,7 @@ func (c Config) EstimateMemory() MemoryEstimate {
 	drv := c.Host.Driver.MemoryBytes(c.NVMe, c.Host.PageCache.CPU.Cores)
 	run := dies * die.RunBytes(ds)
 	trace := energy.TraceBytes(c.Energy, RunDuration)
+	ioPages := runIOPages(logical * int64(c.Firmware.PageSize))
 	e := MemoryEstimate{Parts: []MemoryPart{
 		{"program, Go runtime and small structures", programBytes, programBytes},
 		{fmt.Sprintf("flash dies (%d × %d planes × %d blocks × %d pages)", dies, f.Die.Planes, f.Die.BlocksPerPlane, f.Die.PagesPerBlock),
@@ -99,6 +124,8 @@ func (c Config) EstimateMemory() MemoryEstimate {
 		{fmt.Sprintf("host page cache (%v of memory)", c.Host.PageCache.Memory), 0, host},
 		{"host NVMe driver (queues, command slots, DMA buffer address space)", drv, drv},
 		{fmt.Sprintf("energy trace (%v of run at %v a bucket)", RunDuration, c.Energy.Resolution), 0, trace},
+		{fmt.Sprintf("run records (%d pages of I/O by %s in %v at most, %d B a page)", ioPages, RunScenario, RunDuration, runBytesPerPage),
+			0, ioPages * runBytesPerPage},
 	}}
 	for _, p := range e.Parts {
 		e.Build += p.Build
@@ -150,4 +177,20 @@ func bytesString(n int64) string {
 		u++
 	}
 	return fmt.Sprintf("%.1f %s", v, units[u])
+}
+
+// runIOPages bounds the 4 KiB pages the run the peak is for moves through the page cache
+// (RunScenario, its applications' defaults, RunDuration: apps.Spec.IOBytesBound) on a
+// device of capacity bytes; none when the scenario's data sets do not fit it (the run is
+// refused before it starts: apps.Spec.CheckFits).
+func runIOPages(capacity int64) int64 {
+	sc, err := apps.LookupScenario(RunScenario)
+	if err != nil {
+		panic(fmt.Sprintf("platforms: the run's default scenario: %v", err))
+	}
+	spec := apps.DefaultSpec()
+	if spec.CheckFits(sc, capacity) != nil {
+		return 0
+	}
+	return spec.IOBytesBound(sc, RunDuration) / 4096
 }

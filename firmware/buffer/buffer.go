@@ -380,3 +380,17 @@ func (b *Buffer) Oldest() (lpn int64, ok bool) {
 	}
 	return b.slots[b.dirty.tail].lpn, true
 }
+
+// Held calls fn for each logical page the buffer holds (dirty, being evicted or clean), in
+// slot order. A page trimmed while its eviction was in flight is no longer held.
+func (b *Buffer) Held(fn func(lpn int64)) {
+	for s := range b.slots {
+		e := &b.slots[s]
+		if e.state == Free || e.lpn < 0 {
+			continue
+		}
+		if i, ok := b.index.get(e.lpn); ok && int(i) == s {
+			fn(e.lpn)
+		}
+	}
+}

@@ -206,6 +206,16 @@ func TestBASTTrimAndRandomWritesKeepInvariants(t *testing.T) {
 		require.Equal(t, live[lpn], f.Lookup(lpn) != NoUnit, "lpn %d", lpn)
 	}
 	require.Positive(t, f.Stats.FullMerges)
+	// MappedIn counts, from the blocks, the pages written and not trimmed in a range.
+	for _, r := range [][2]int64{{0, n}, {0, n / 3}, {n / 3, n/2 + 1}, {n - 1, n}} {
+		var want int64
+		for lpn := range live {
+			if lpn >= r[0] && lpn < r[1] {
+				want++
+			}
+		}
+		require.Equal(t, want, f.MappedIn(r[0], r[1]), "pages mapped in [%d, %d)", r[0], r[1])
+	}
 }
 
 func TestBASTPreconditionPutsPagesInDataBlocks(t *testing.T) {

@@ -116,3 +116,25 @@ func (f *FTL) takeGCStream(die, limit int) (PPN, bool) {
 	}
 	return NoPage, false
 }
+
+// MappedIn returns how many logical pages in [lo, hi) are mapped: the valid units of the
+// programmed blocks whose owner is in the range (each mapped page has exactly one valid
+// unit; check.go verifies it). It reads the reverse map only where blocks hold valid data,
+// never the whole logical-to-physical map: a scan of that would make every page of the
+// map resident on a kernel that gives read faults a page of their own (no shared zero
+// page), which the memory estimate does not count (platforms.EstimateMemory).
+func (f *FTL) MappedIn(lo, hi int64) int64 {
+	var n int64
+	for b := range f.blocks {
+		if f.blocks[b].valid == 0 {
+			continue
+		}
+		first := int64(f.g.FirstPage(BlockID(b))) << f.shift
+		for i := int64(0); i < int64(f.blocks[b].next)*int64(f.k); i++ {
+			if v := f.p2l.at(first + i); v <= maxLPN && int64(v) >= lo && int64(v) < hi {
+				n++
+			}
+		}
+	}
+	return n
+}
