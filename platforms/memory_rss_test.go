@@ -11,6 +11,7 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/hostos"
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
+	"github.com/fastdrain-sim/fastdrain/internal/sysmem"
 	"github.com/fastdrain-sim/fastdrain/internal/testtier"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -95,7 +96,7 @@ func TestMemoryRSSChild(t *testing.T) {
 	if spec == "" {
 		t.Skip("run by TestMemoryEstimateMatchesRSS")
 	}
-	fmt.Printf("baseline %d\n", statusBytes(t, "VmRSS:"))
+	fmt.Printf("baseline %d\n", statusBytes(t, "VmRSS"))
 	preset, sets := rssConfig(spec)
 	c, err := Load(Options{Preset: preset, Sets: sets})
 	require.NoError(t, err)
@@ -112,20 +113,12 @@ func TestMemoryRSSChild(t *testing.T) {
 		m.Eng.Stop()
 	})
 	m.Eng.Run()
-	fmt.Printf("vmhwm %d\n", statusBytes(t, "VmHWM:"))
+	fmt.Printf("vmhwm %d\n", statusBytes(t, "VmHWM"))
 }
 
-// statusBytes returns a "kB" line of /proc/self/status in bytes.
+// statusBytes returns a memory field of /proc/self/status in bytes (sysmem.ProcStatus).
 func statusBytes(t *testing.T, key string) int64 {
-	b, err := os.ReadFile("/proc/self/status")
+	n, err := sysmem.ProcStatus(key)
 	require.NoError(t, err)
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, key); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			require.NoError(t, err)
-			return kb * 1024
-		}
-	}
-	t.Fatalf("no %s in /proc/self/status", key)
-	return 0
+	return n
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/internal/sysmem"
 	"github.com/fastdrain-sim/fastdrain/internal/testtier"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/stretchr/testify/require"
@@ -83,15 +84,7 @@ func TestRunRSSChild(t *testing.T) {
 	}
 	_, err := run(args...)
 	require.NoError(t, err)
-	b, err := os.ReadFile("/proc/self/status")
+	hwm, err := sysmem.ProcStatus("VmHWM")
 	require.NoError(t, err)
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			require.NoError(t, err)
-			fmt.Printf("vmhwm %d\n", kb*1024)
-			return
-		}
-	}
-	t.Fatal("no VmHWM in /proc/self/status")
+	fmt.Printf("vmhwm %d\n", hwm)
 }

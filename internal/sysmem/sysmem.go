@@ -46,10 +46,27 @@ func memTotal(path string) (int64, error) {
 	return parseMemTotal(path, b)
 }
 
-func parseMemTotal(path string, b []byte) (int64, error) {
+func parseMemTotal(path string, b []byte) (int64, error) { return parseKB(path, b, "MemTotal") }
+
+// procStatus is the process's status file (proc(5)); tests point it elsewhere.
+var procStatus = "/proc/self/status"
+
+// ProcStatus returns a memory field of this process's /proc/self/status ("VmHWM": the peak
+// resident set; "VmRSS": the resident set now), in bytes, or an error if the file or the
+// field cannot be read (not Linux).
+func ProcStatus(field string) (int64, error) {
+	b, err := os.ReadFile(procStatus)
+	if err != nil {
+		return 0, fmt.Errorf("sysmem: %w", err)
+	}
+	return parseKB(procStatus, b, field)
+}
+
+// parseKB parses the line "FIELD:  N kB" of a /proc file (meminfo, status) into bytes.
+func parseKB(path string, b []byte, field string) (int64, error) {
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:")
+		rest, ok := strings.CutPrefix(sc.Text(), field+":")
 		if !ok {
 			continue
 		}
@@ -63,7 +80,7 @@ func parseMemTotal(path string, b []byte) (int64, error) {
 		}
 		return kb << 10, nil
 	}
-	return 0, fmt.Errorf("sysmem: %s has no MemTotal line of the form \"MemTotal: N kB\"", path)
+	return 0, fmt.Errorf("sysmem: %s has no %s line of the form \"%s: N kB\"", path, field, field)
 }
 
 // cgroupLimit reads a cgroup memory limit file: a byte count, or "max" (no limit).

@@ -42,6 +42,21 @@ func TestLimit(t *testing.T) {
 	require.EqualError(t, err, `sysmem: x has no MemTotal line of the form "MemTotal: N kB"`)
 }
 
+// TestProcStatus: "VmHWM:     81234 kB" is 81,234 × 1,024 = 83,183,616 bytes; a field the
+// file lacks is an error naming the file and the field.
+func TestProcStatus(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "status")
+	require.NoError(t, os.WriteFile(p, []byte("Name:\tfastdrain\nVmPeak:\t  912345 kB\nVmHWM:\t   81234 kB\nVmRSS:\t   70000 kB\n"), 0o644))
+	old := procStatus
+	t.Cleanup(func() { procStatus = old })
+	procStatus = p
+	n, err := ProcStatus("VmHWM")
+	require.NoError(t, err)
+	require.Equal(t, int64(83_183_616), n)
+	_, err = ProcStatus("VmSwap")
+	require.EqualError(t, err, "sysmem: "+p+` has no VmSwap line of the form "VmSwap: N kB"`)
+}
+
 // FuzzParseMemTotal: any meminfo text gives a positive byte count or an error naming the
 // file, never a panic; a count is the kB figure × 1024.
 func FuzzParseMemTotal(f *testing.F) {
