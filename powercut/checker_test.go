@@ -102,3 +102,26 @@ func TestCheckerLookahead(t *testing.T) {
 	require.False(t, c.wouldLose([]ftl.Unit{7, ftl.NoUnit}, read))
 	require.True(t, c.wouldLose([]ftl.Unit{ftl.NoUnit, ftl.NoUnit}, read))
 }
+
+// TestCheckerFailedWrites: a write the device failed (read-only mode) may be read back
+// (version 3 of page 0 after version 2 was acknowledged), and so may the version before
+// it; a version never issued there may not; once a later write is acknowledged, the failed
+// version is stale like any older one.
+func TestCheckerFailedWrites(t *testing.T) {
+	c := newChecker(2, 0, false)
+	c.issue(0, 2, false)
+	c.ackCommand()
+	c.acked(0, 2)
+	c.issue(0, 3, false)
+	c.failedWrite(0, 3)
+	c.read(0, firmware.Stamp(0, 3))
+	c.read(0, firmware.Stamp(0, 2))
+	require.Zero(t, c.stale)
+	c.read(0, firmware.Stamp(0, 4))
+	require.Equal(t, int64(1), c.stale)
+	c.issue(0, 5, false)
+	c.ackCommand()
+	c.acked(0, 5)
+	c.read(0, firmware.Stamp(0, 3))
+	require.Equal(t, int64(2), c.stale)
+}

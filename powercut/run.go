@@ -90,6 +90,11 @@ type Cut struct {
 	DurableLoss, Volatile, Stale int64
 	// First describes the first durable loss or stale read, "" if none.
 	First string
+	// ReadOnly is set when the drive went read-only before the cut (its spare pool used up
+	// under flash faults): from the first write or flush it failed with Attempted Write to
+	// Read Only Range the processes issue reads only; the failed writes are never
+	// acknowledged (checker.failedWrite).
+	ReadOnly bool
 }
 
 // Lost reports whether the cut lost durable data, read stale data or left the drain stuck.
@@ -192,6 +197,9 @@ func (r *cutRun) host(p *sim.Proc, rng *sim.RNG, lo, n int64) {
 		switch op := rng.IntN(10); {
 		case op < 6:
 			fua := r.w.FUAEvery > 0 && rng.IntN(r.w.FUAEvery) == 0
+			if r.out.ReadOnly {
+				continue // the drive takes no more writes
+			}
 			for i := range k {
 				r.version++
 				buf[i] = firmware.Stamp(lpn+int64(i), r.version)
@@ -199,8 +207,15 @@ func (r *cutRun) host(p *sim.Proc, rng *sim.RNG, lo, n int64) {
 			}
 			r.raw.SetFUA(fua)
 			if _, err := r.raw.DoData(p, uflip.OpWrite, off, size, buf[:k]); err != nil {
-				r.failure = err
-				return
+				if !r.readOnly(err) {
+					r.failure = err
+					return
+				}
+				for i := range k {
+					_, v, _ := firmware.StampParts(buf[i])
+					r.chk.failedWrite(lpn+int64(i), v)
+				}
+				continue
 			}
 			r.chk.ackCommand()
 			r.out.Writes++
@@ -220,8 +235,14 @@ func (r *cutRun) host(p *sim.Proc, rng *sim.RNG, lo, n int64) {
 				r.chk.read(lpn+int64(i), buf[i])
 			}
 		default:
+			if r.out.ReadOnly {
+				continue
+			}
 			upTo := r.chk.flushSubmitted()
 			if _, err := r.raw.DoData(p, uflip.OpFlush, 0, 0, nil); err != nil {
+				if r.readOnly(err) {
+					continue // not flushed: nothing more is durable
+				}
 				r.failure = err
 				return
 			}
@@ -229,6 +250,17 @@ func (r *cutRun) host(p *sim.Proc, rng *sim.RNG, lo, n int64) {
 			r.watch.durable()
 		}
 	}
+}
+
+// readOnly reports whether err, the failure of a write or flush, is the drive's refusal in
+// read-only mode (the firmware is in it: it completes writes and flushes with Attempted
+// Write to Read Only Range), and if so records that the drive is read-only.
+func (r *cutRun) readOnly(err error) bool {
+	if err == nil || !r.fw.ReadOnly() {
+		return false
+	}
+	r.out.ReadOnly = true
+	return true
 }
 
 // cut cuts the power now; met says whether the schedule's condition holds.
