@@ -1,16 +1,13 @@
 package platforms
 
 import (
-	"bufio"
 	"fmt"
 	"os"
-	"os/exec"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/hostos"
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
+	"github.com/fastdrain-sim/fastdrain/internal/rsschild"
 	"github.com/fastdrain-sim/fastdrain/internal/sysmem"
 	"github.com/fastdrain-sim/fastdrain/internal/testtier"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -54,38 +51,17 @@ func TestMemoryEstimateMatchesRSS(t *testing.T) {
 			if c.long {
 				testtier.SkipUnlessLong(t, "builds a large machine in a child process (the 4 TiB one takes 3.6 GiB)")
 			}
-			preset, sets := rssConfig(c.spec)
+			preset, sets := rsschild.Config(c.spec)
 			cfg, err := Load(Options{Preset: preset, Sets: sets})
 			require.NoError(t, err)
 			e := cfg.EstimateMemory()
-			cmd := exec.Command(os.Args[0], "-test.run=^TestMemoryRSSChild$", "-test.count=1")
-			cmd.Env = append(os.Environ(), rssChild+"="+c.spec)
-			out, err := cmd.CombinedOutput()
-			require.NoError(t, err, "%s", out)
-			var hwm, base int64
-			sc := bufio.NewScanner(strings.NewReader(string(out)))
-			for sc.Scan() {
-				if v, ok := strings.CutPrefix(sc.Text(), "vmhwm "); ok {
-					hwm, err = strconv.ParseInt(v, 10, 64)
-					require.NoError(t, err)
-				}
-				if v, ok := strings.CutPrefix(sc.Text(), "baseline "); ok {
-					base, err = strconv.ParseInt(v, 10, 64)
-					require.NoError(t, err)
-				}
-			}
-			require.Positive(t, hwm, "%s", out)
+			got := rsschild.Run(t, "TestMemoryRSSChild", rssChild, c.spec)
+			hwm, base := got["vmhwm"], got["baseline"]
+			require.Positive(t, hwm)
 			t.Logf("%s: estimated %d B at build, measured %d B from a baseline of %d B (%.2f)", c.name, e.Build, hwm, base, float64(e.Build)/float64(hwm))
 			require.InEpsilon(t, float64(hwm), float64(e.Build), 0.2)
 		})
 	}
-}
-
-// rssConfig splits rssChild's value into a preset and --set overrides (with a limit the
-// large machines fit).
-func rssConfig(spec string) (string, []string) {
-	parts := strings.Split(spec, ";")
-	return parts[0], append(parts[1:], "limits.memory=64GiB")
 }
 
 // TestMemoryRSSChild is TestMemoryEstimateMatchesRSS's child process: it builds the
@@ -97,7 +73,7 @@ func TestMemoryRSSChild(t *testing.T) {
 		t.Skip("run by TestMemoryEstimateMatchesRSS")
 	}
 	fmt.Printf("baseline %d\n", statusBytes(t, "VmRSS"))
-	preset, sets := rssConfig(spec)
+	preset, sets := rsschild.Config(spec)
 	c, err := Load(Options{Preset: preset, Sets: sets})
 	require.NoError(t, err)
 	m, err := Build(c)

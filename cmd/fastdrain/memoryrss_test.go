@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"os"
-	"os/exec"
-	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/internal/rsschild"
 	"github.com/fastdrain-sim/fastdrain/internal/sysmem"
 	"github.com/fastdrain-sim/fastdrain/internal/testtier"
 	"github.com/fastdrain-sim/fastdrain/platforms"
@@ -40,34 +37,16 @@ func TestMemoryPeakMatchesRunRSS(t *testing.T) {
 	for _, spec := range []string{"fastdrain-small", "fastdrain-tlc-8x", "fastdrain-tlc", "mqsim-ref",
 		"gen4-qlc", "gen4-tlc", "fastdrain-small;flash.die.blocks_per_plane=131072"} {
 		t.Run(spec, func(t *testing.T) {
-			preset, sets := runRSSConfig(spec)
+			preset, sets := rsschild.Config(spec)
 			c, err := platforms.Load(platforms.Options{Preset: preset, Sets: sets})
 			require.NoError(t, err)
 			e := c.EstimateMemory()
-			cmd := exec.Command(os.Args[0], "-test.run=^TestRunRSSChild$", "-test.count=1")
-			cmd.Env = append(os.Environ(), runRSSChild+"="+spec)
-			out, err := cmd.CombinedOutput()
-			require.NoError(t, err, "%s", out)
-			var hwm int64
-			sc := bufio.NewScanner(strings.NewReader(string(out)))
-			for sc.Scan() {
-				if v, ok := strings.CutPrefix(sc.Text(), "vmhwm "); ok {
-					hwm, err = strconv.ParseInt(v, 10, 64)
-					require.NoError(t, err)
-				}
-			}
-			require.Positive(t, hwm, "%s", out)
+			hwm := rsschild.Run(t, "TestRunRSSChild", runRSSChild, spec)["vmhwm"]
+			require.Positive(t, hwm)
 			t.Logf("%s: estimated peak %d B, measured %d B (%.2f)", spec, e.Peak, hwm, float64(e.Peak)/float64(hwm))
 			require.InEpsilon(t, float64(hwm), float64(e.Peak), 0.2)
 		})
 	}
-}
-
-// runRSSConfig splits runRSSChild's value into a preset and --set overrides (with a limit
-// the large machines fit).
-func runRSSConfig(spec string) (string, []string) {
-	parts := strings.Split(spec, ";")
-	return parts[0], append(parts[1:], "limits.memory=64GiB")
 }
 
 // TestRunRSSChild is TestMemoryPeakMatchesRunRSS's child process: it makes the default run
@@ -77,7 +56,7 @@ func TestRunRSSChild(t *testing.T) {
 	if spec == "" {
 		t.Skip("run by TestMemoryPeakMatchesRunRSS")
 	}
-	preset, sets := runRSSConfig(spec)
+	preset, sets := rsschild.Config(spec)
 	args := []string{"run", "--preset", preset, "--no-files"}
 	for _, s := range sets {
 		args = append(args, "--set", s)
