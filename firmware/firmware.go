@@ -114,6 +114,8 @@ type Firmware struct {
 	pl powerState
 	// ro is the read-only mode the drive enters at the end of its life (readonly.go).
 	ro readOnly
+	// slc is the SLC cache's firmware half (slcfold.go), nil without one.
+	slc *slcCache
 
 	// OnGC, if set, is called after every GC victim is erased (tests run the invariant
 	// checker there).
@@ -177,7 +179,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	}
 	geo := ftl.Geometry{Channels: fg.Channels, DiesPerChannel: fg.DiesPerChannel, Planes: ds.Planes,
 		BlocksPerPlane: ds.BlocksPerPlane, PagesPerBlock: ds.PagesPerBlock,
-		Kind: ds.PageType, UnitsPerPage: k}
+		Kind: ds.PageType, UnitsPerPage: k, SLCPages: ds.SLCPages()}
 	fl, err := ftl.New(geo, spec.ftlConfig(geo))
 	if err != nil {
 		return nil, ftlErrors(err)
@@ -208,6 +210,9 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 		if err := f.enableFDP(host.Spec()); err != nil {
 			return nil, err
 		}
+	}
+	if f.slc, err = newSLCCache(f, ds.Faults.Enabled()); err != nil {
+		return nil, err
 	}
 	f.hil.cmds = sim.NewQueue[*nvmectrl.Command](name+".cmdq", host.Spec().MaxCommands)
 	f.hil.idle = sim.NewQueue[*worker](name+".idle", spec.Workers)
