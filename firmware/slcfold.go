@@ -84,8 +84,7 @@ func (c *slcCache) arm() {
 	}
 }
 
-// HandleEvent runs the watch: every delay while SLC blocks are in use (or host writes go
-// direct), it resizes the cache from the fill (ftl.FTL.RefreshSLC), calls the host idle if
+// HandleEvent runs the watch: every delay while full SLC blocks are in use, it resizes the cache from the fill (ftl.FTL.RefreshSLC), calls the host idle if
 // no host write reached the FTL since the last tick (ftl.FTL.SetSLCIdle: fold every full SLC
 // block), and wakes the GC tasks, which fold where the FTL asks (ftl.FTL.NeedsGC).
 func (c *slcCache) HandleEvent(*sim.Event) {
@@ -106,7 +105,7 @@ func (c *slcCache) HandleEvent(*sim.Event) {
 	for _, t := range f.gc.tasks {
 		t.notify()
 	}
-	if fl.SLCFolding() || c.direct {
+	if fl.SLCFoldable() { // else nothing to fold: the next SLC or direct host program arms it
 		c.arm()
 	}
 }

@@ -217,9 +217,20 @@ func (f *FTL) SLCOccupancy() (blocks int, units int64) {
 	return blocks, units
 }
 
-// SLCFolding reports whether the cache has SLC blocks the firmware should keep watching: any
-// in use.
-func (f *FTL) SLCFolding() bool { return f.slc != nil && f.slc.all > 0 }
+// SLCFoldable reports whether the cache has a full SLC block on some plane: what an idle
+// fold or a shrinking region would fold, so the firmware keeps watching for them. Data in
+// an open SLC write point stays until the block is full.
+func (f *FTL) SLCFoldable() bool {
+	if f.slc == nil {
+		return false
+	}
+	for _, n := range f.slc.full {
+		if n > 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // SLCHasRoom reports whether a host write would find room in the cache on some plane: an
 // open SLC write point, or fewer SLC blocks in use than the region with a block to spare
