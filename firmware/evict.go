@@ -72,10 +72,10 @@ type evictorSteps struct {
 func (ev *evictor) bind() {
 	off := &ev.f.pl.off
 	ev.on = evictorSteps{
-		round:   newStep("evictor: round", off, ev.round),
-		decided: newStep("evictor: decided", off, ev.decided),
-		issued:  newStep("evictor: issued", off, ev.issued),
-		retry:   newStep("evictor: retry", off, ev.retry),
+		round:   newStep("evictor", "round", off, ev.round),
+		decided: newStep("evictor", "decided", off, ev.decided),
+		issued:  newStep("evictor", "issued", off, ev.issued),
+		retry:   newStep("evictor", "retry", off, ev.retry),
 	}
 }
 

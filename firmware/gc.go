@@ -63,12 +63,12 @@ func newGCTask(f *Firmware, g int) *gcTask {
 	// flight is accounted.
 	cut := &f.pl.cut
 	t.on = gcSteps{
-		wake:     newStep("gc: wake", cut, t.unlessReadOnly(t.look)),
-		progs:    newStep("gc: programs-done", cut, t.unlessReadOnly(t.waitPrograms)),
-		read:     newStep("gc: read", cut, t.unlessReadOnly(t.account)),
-		computed: newStep("gc: computed", cut, t.unlessReadOnly(t.relocate)),
-		moved:    newStep("gc: moved", cut, t.unlessReadOnly(t.moved)),
-		erased:   newStep("gc: erased", cut, t.erased),
+		wake:     newStep("gcTask", "wake", cut, t.unlessReadOnly(t.look)),
+		progs:    newStep("gcTask", "programs-done", cut, t.unlessReadOnly(t.waitPrograms)),
+		read:     newStep("gcTask", "read", cut, t.unlessReadOnly(t.account)),
+		computed: newStep("gcTask", "computed", cut, t.unlessReadOnly(t.relocate)),
+		moved:    newStep("gcTask", "moved", cut, t.unlessReadOnly(t.moved)),
+		erased:   newStep("gcTask", "erased", cut, t.erased),
 	}
 	return t
 }

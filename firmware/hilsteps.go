@@ -42,18 +42,18 @@ type workerSteps struct {
 func (wk *worker) bind() {
 	cut := &wk.f.pl.cut
 	wk.on = workerSteps{
-		start:     newStep("worker: start", cut, wk.start),
-		data:      newStep("worker: write-data", cut, wk.writeData),
-		pages:     newStep("worker: write-pages", cut, wk.writePages),
-		read:      newStep("worker: read-done", cut, wk.readDone),
-		fetched:   newStep("worker: write-fetched", cut, func() { wk.fetched(wk.f.eng.Now()) }),
-		old:       newStep("worker: old-data", cut, wk.oldDone),
-		flush:     newStep("worker: flush-look", cut, wk.flushLook),
-		ranges:    newStep("worker: dsm-ranges", cut, wk.ranges),
-		trim:      newStep("worker: trim-page", cut, wk.trim),
-		boot:      newStep("worker: boot", cut, wk.boot),
-		zero:      newStep("worker: zero-page", cut, wk.zeroPage),
-		ruhUpdate: newStep("worker: ruh-update", cut, wk.ruhUpdate),
+		start:     newStep("worker", "start", cut, wk.start),
+		data:      newStep("worker", "write-data", cut, wk.writeData),
+		pages:     newStep("worker", "write-pages", cut, wk.writePages),
+		read:      newStep("worker", "read-done", cut, wk.readDone),
+		fetched:   newStep("worker", "write-fetched", cut, func() { wk.fetched(wk.f.eng.Now()) }),
+		old:       newStep("worker", "old-data", cut, wk.oldDone),
+		flush:     newStep("worker", "flush-look", cut, wk.flushLook),
+		ranges:    newStep("worker", "dsm-ranges", cut, wk.ranges),
+		trim:      newStep("worker", "trim-page", cut, wk.trim),
+		boot:      newStep("worker", "boot", cut, wk.boot),
+		zero:      newStep("worker", "zero-page", cut, wk.zeroPage),
+		ruhUpdate: newStep("worker", "ruh-update", cut, wk.ruhUpdate),
 	}
 }
 

@@ -132,8 +132,8 @@ type powerSteps struct {
 // bind binds the power-loss steps.
 func (p *powerState) bind() {
 	p.on = powerSteps{
-		deadline: newStep("power: holdup-end", nil, p.f.powerOff),
-		cut:      newStep("power: cut", nil, func() { _ = p.f.PowerCut() }), // New checked that the records are kept
+		deadline: newStep("powerState", "holdup-end", nil, p.f.powerOff),
+		cut:      newStep("powerState", "cut", nil, func() { _ = p.f.PowerCut() }), // New checked that the records are kept
 	}
 }
 
