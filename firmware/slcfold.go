@@ -25,10 +25,8 @@ type slcCache struct {
 	since      sim.Time
 	directTime sim.Time
 	hits       int64 // host flash reads of pages in SLC blocks
+	tick       step  // the watch (watch)
 }
-
-// The watch's step code.
-const slcTick int64 = 0
 
 // newSLCCache returns the firmware's SLC cache for f's FTL, or nil, refusing the
 // combinations the cache cannot serve correctly.
@@ -44,7 +42,9 @@ func newSLCCache(f *Firmware, faults bool) (*slcCache, error) {
 	case faults:
 		return nil, errors.New("firmware.ftl.slc_cache: not with a fault model (flash.die.faults): a retired block in SLC mode is not taken out of the cache's counts")
 	}
-	return &slcCache{f: f, delay: f.spec.FTL.SLCCache.IdleDelay()}, nil
+	c := &slcCache{f: f, delay: f.spec.FTL.SLCCache.IdleDelay()}
+	c.tick = newStep("slcCache", "watch", &f.pl.cut, c.watch)
+	return c, nil
 }
 
 // submitted marks tx (op's, being submitted) for the die's pSLC mode if op's block is in
@@ -80,17 +80,17 @@ func (c *slcCache) sameMode(a, b ftl.PPN) bool {
 func (c *slcCache) arm() {
 	if !c.armed {
 		c.armed = true
-		c.f.at(c.f.eng.Now()+c.delay, c, slcTick)
+		c.f.at(c.f.eng.Now()+c.delay, &c.tick)
 	}
 }
 
-// HandleEvent runs the watch: every delay while full SLC blocks are in use, it resizes the cache from the fill (ftl.FTL.RefreshSLC), calls the host idle if
+// watch runs every delay while full SLC blocks are in use, it resizes the cache from the fill (ftl.FTL.RefreshSLC), calls the host idle if
 // no host write reached the FTL since the last tick (ftl.FTL.SetSLCIdle: fold every full SLC
 // block), and wakes the GC tasks, which fold where the FTL asks (ftl.FTL.NeedsGC).
-func (c *slcCache) HandleEvent(*sim.Event) {
+func (c *slcCache) watch() {
 	f := c.f
 	c.armed = false
-	if f.pl.cut || f.ro.on {
+	if f.ro.on {
 		return
 	}
 	fl := f.ftl
@@ -109,9 +109,6 @@ func (c *slcCache) HandleEvent(*sim.Event) {
 		c.arm()
 	}
 }
-
-// EventKind names the watch's step (sim.EventKinder).
-func (c *slcCache) EventKind(*sim.Event) string { return "slc-watch" }
 
 // directTimeAt returns the time spent in direct mode up to now.
 func (c *slcCache) directTimeAt(now sim.Time) sim.Time {
