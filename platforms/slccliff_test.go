@@ -97,3 +97,24 @@ end_fsync=1
 	require.Less(t, direct, slc/3, "the cliff")
 	require.NoError(t, fl.Check())
 }
+
+// TestSLCCacheRefusals: the combinations the cache does not serve are refused at build,
+// naming the cache's key and the other one.
+func TestSLCCacheRefusals(t *testing.T) {
+	for _, c := range []struct{ set, want string }{
+		{"firmware.power_loss.enabled=true", "firmware.ftl.slc_cache: not with firmware.power_loss.enabled"},
+		{"flash.die.faults.erase_fail=0.001", "firmware.ftl.slc_cache: not with a fault model (flash.die.faults)"},
+		{"firmware.ftl.mapping=bast", `ftl.slc_cache: an SLC cache needs page-level mapping, not ftl.mapping "bast"`},
+	} {
+		cfg, err := Load(Options{Preset: "gen4-qlc", Sets: []string{c.set}})
+		if err == nil {
+			var m *Machine
+			m, err = Build(cfg)
+			if err == nil {
+				m.Eng.Close()
+			}
+		}
+		require.Error(t, err, c.set)
+		require.Contains(t, err.Error(), c.want, c.set)
+	}
+}

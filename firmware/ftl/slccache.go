@@ -130,7 +130,7 @@ type slcCache struct {
 	static  int        // static region, blocks a plane
 	dynMax  int        // dynamic region on an empty drive, blocks a plane
 	cap     int        // the region now (Refresh): static plus the dynamic part left
-	fullAt  int64      // FullAt in native valid units
+	fullAt  float64    // SLCCacheConfig.FullAt with its default
 	idle    bool       // the firmware folds in idle (SetSLCIdle)
 	direct  bool       // the last host write went to a native block because the cache was full
 	all     int64      // SLC blocks in use over the array
@@ -160,7 +160,7 @@ func newSLCCache(f *FTL) *slcCache {
 		s.wp[i] = NoBlock
 	}
 	s.static, s.dynMax = slcBlocks(f.cfg, f.g)
-	s.fullAt = int64(f.cfg.SLCCache.fullAt() * float64(len(f.l2p)))
+	s.fullAt = f.cfg.SLCCache.fullAt()
 	f.slc = s
 	f.RefreshSLC()
 	return s
@@ -257,9 +257,10 @@ func (f *FTL) SetSLCIdle(idle bool) {
 }
 
 // RefreshSLC recomputes the cache's region from the fill: the static region plus the
-// dynamic one scaled by how far the native data is below FullAt, dynMax · (fullAt − v) /
-// fullAt blocks a plane, v the valid units in native blocks (data in SLC blocks is not yet
-// counted: it is the cache's own, and counting it would shrink the cache as it fills).
+// dynamic one scaled by how far the fill is below FullAt, ⌊dynMax · (FullAt − v/L) /
+// FullAt⌋ blocks a plane, v the valid units in native blocks and L the logical pages
+// (data in SLC blocks is not counted: it is the cache's own, and counting it would shrink
+// the cache as it fills).
 func (f *FTL) RefreshSLC() {
 	s := f.slc
 	if s == nil {
@@ -271,9 +272,13 @@ func (f *FTL) RefreshSLC() {
 			v += int64(f.blocks[b].valid)
 		}
 	}
+	// In fractions of the capacity, so a fill at a round fraction (a preconditioned 50 %)
+	// gives the exact region: 15 · (0.75 − 0.5) / 0.75 = 5, where whole units rounded down
+	// on both sides gave 4.99999.
+	fill := float64(v) / float64(len(f.l2p))
 	dyn := 0
-	if s.fullAt > 0 && v < s.fullAt {
-		dyn = int(int64(s.dynMax) * (s.fullAt - v) / s.fullAt)
+	if fill < s.fullAt {
+		dyn = int(float64(s.dynMax) * (s.fullAt - fill) / s.fullAt)
 	}
 	s.cap = s.static + dyn
 }

@@ -16,8 +16,8 @@ func slcGeometry() Geometry {
 // newSLCFTL returns an FTL on slcGeometry with a cache of static 0.02 and dynamic 0.1 of
 // the capacity, gone at half full. An SLC block holds 4 units and there are 2 planes, so a
 // fraction x of the 288 logical pages is x · 288 / 4 / 2 = 36x blocks a plane: the static
-// region 0.72, rounded up to 1 block; the dynamic one 3.6, rounded down to 3. FullAt 0.5
-// is 144 native units.
+// region 0.72, rounded up to 1 block; the dynamic one 3.6, rounded down to 3; it is gone
+// at a fill of 0.5 (144 native units).
 func newSLCFTL(t *testing.T) *FTL {
 	return newFTL(t, slcGeometry(), func(c *Config) {
 		c.SLCCache = SLCCacheConfig{Static: 0.02, Dynamic: 0.1, FullAt: 0.5}
@@ -47,15 +47,15 @@ func TestSLCRegionShrinksWithFill(t *testing.T) {
 	static, dyn := f.SLCRegions()
 	require.Equal(t, 1, static) // ⌈0.72⌉
 	require.Equal(t, 3, dyn)    // ⌊3.6⌋
-	// Empty: 1 + 3 · (144 − 0) / 144 = 4 blocks a plane.
+	// Empty: 1 + 3 · (0.5 − 0) / 0.5 = 4 blocks a plane.
 	require.Equal(t, 4, f.SLCCapacity())
 	for _, c := range []struct {
 		fill float64
 		want int
 	}{
-		{0.25, 2}, // 72 native units: 1 + ⌊3 · (144 − 72) / 144⌋ = 1 + ⌊1.5⌋ = 2
-		{0.4, 1},  // ⌊0.4 · 288⌋ = 115: 1 + ⌊3 · 29 / 144⌋ = 1 + 0 = 1
-		{0.5, 1},  // 144: the dynamic region is gone, the static one stays
+		{0.25, 2}, // 72 native units of 288: 1 + ⌊3 · (0.5 − 0.25) / 0.5⌋ = 1 + ⌊1.5⌋ = 2
+		{0.4, 1},  // ⌊0.4 · 288⌋ = 115: 1 + ⌊3 · (0.5 − 115/288) / 0.5⌋ = 1 + ⌊0.60⌋ = 1
+		{0.5, 1},  // 144 of 288: the dynamic region is gone, the static one stays
 		{0.75, 1}, // past FullAt: still the static block
 	} {
 		f := newSLCFTL(t)
@@ -162,8 +162,8 @@ func TestSLCIdleFoldMovesValidPages(t *testing.T) {
 func TestSLCFoldWhenRegionShrinks(t *testing.T) {
 	f := newSLCFTL(t)
 	fillCache(t, f) // 8 native units (32 … 39)
-	// 64 more direct writes: 72 native units, so the region is 1 + ⌊3 · 72 / 144⌋ = 2
-	// blocks a plane, and each plane's 4 SLC blocks are 2 too many.
+	// 64 more direct writes: 72 native units of 288, so the region is 1 + ⌊3 · (0.5 −
+	// 0.25) / 0.5⌋ = 2 blocks a plane, and each plane's 4 SLC blocks are 2 too many.
 	for lpn := int64(40); lpn < 104; lpn++ {
 		_, err := f.WriteHost(lpn, 0, Background)
 		require.NoError(t, err)
