@@ -3,6 +3,7 @@ package firmware
 import (
 	"errors"
 	"fmt"
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"reflect"
 
 	"github.com/fastdrain-sim/fastdrain/die"
@@ -299,12 +300,12 @@ func (f *Firmware) LogicalPages() int64 { return f.ns[0].pages }
 
 // Level returns the buffer level reported in completions now: that of the predicted
 // occupancy, or of the current one under upcall "current" (hint.go).
-func (f *Firmware) Level() nvmectrl.BufferLevel {
+func (f *Firmware) Level() bufferlevel.Level {
 	occ := int64(f.buf.Occupancy())
 	if f.spec.Buffer.Upcall == UpcallPredicted {
 		occ = f.predicted()
 	}
-	return nvmectrl.BufferLevel(f.spec.Buffer.Watermarks.LevelOf(int(occ), f.buf.Capacity()))
+	return f.spec.Buffer.Watermarks.LevelOf(int(occ), f.buf.Capacity())
 }
 
 // prefetchPages bounds the pages of one command whose cache lines prefetch asks for.

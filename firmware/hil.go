@@ -2,6 +2,7 @@ package firmware
 
 import (
 	"encoding/binary"
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
@@ -198,7 +199,7 @@ func (wk *worker) finish(st nvmectrl.Status) {
 	}
 	end := f.cpu.Charge(now, wk.core, WorkHIL, f.spec.Cycles.Complete)
 	lv := f.Level()
-	if lv == nvmectrl.LevelHigh {
+	if lv == bufferlevel.High {
 		f.Stats.AboveHigh++
 	}
 	f.host.Complete(end, cmd, st, 0, lv)

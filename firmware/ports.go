@@ -1,6 +1,7 @@
 package firmware
 
 import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/dram"
@@ -99,7 +100,7 @@ type HostPort interface {
 	CopyFromHost(cmd *nvmectrl.Command, off int, dst []byte)
 	CopyToHost(cmd *nvmectrl.Command, off int, src []byte)
 	Uint64FromHost(cmd *nvmectrl.Command, off int) uint64
-	Complete(t sim.Time, cmd *nvmectrl.Command, st nvmectrl.Status, dw0 uint32, level nvmectrl.BufferLevel)
+	Complete(t sim.Time, cmd *nvmectrl.Command, st nvmectrl.Status, dw0 uint32, level bufferlevel.Level)
 }
 
 // Timers are the firmware's clock and timer: a controller's main loop runs each armed step
