@@ -117,3 +117,12 @@ func (c *slcCache) directTimeAt(now sim.Time) sim.Time {
 	}
 	return c.directTime
 }
+
+// SLCDirectTime returns the time host writes have spent in direct mode (the SLC cache full,
+// programs going to native blocks) up to now; 0 without an SLC cache.
+func (f *Firmware) SLCDirectTime() sim.Time {
+	if f.slc == nil {
+		return 0
+	}
+	return f.slc.directTimeAt(f.eng.Now())
+}

@@ -95,6 +95,9 @@ end_fsync=1
 	require.Greater(t, direct, 0.218)
 	require.Less(t, direct, 0.874)
 	require.Less(t, direct, slc/3, "the cliff")
+	// Direct mode runs from the first direct program's issue, within a sample and a die's
+	// queue of the cliff seen here, to the end.
+	require.InDelta(t, float64(tEnd-tCliff), float64(m.SSD.FW.SLCDirectTime()), float64(5*sim.Millisecond))
 	require.NoError(t, fl.Check())
 }
 
