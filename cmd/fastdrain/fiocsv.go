@@ -16,14 +16,14 @@ import (
 func fioCSV(jobs []fio.Job, res []fio.JobResult) *report.Table {
 	ps := fioCSVPercentiles(jobs)
 	h := []string{"job", "dir", "ios", "io_bytes", "runtime_us", "iops", "mb_per_s"}
-	t := &report.Table{Title: "fio jobs", Header: append(h, latencyHeader(ps)...)}
+	t := &report.Table{Title: "fio jobs", Header: append(h, report.LatencyHeader(ps)...)}
 	for _, r := range fioGroups(jobs, res) {
 		span := max(r.End-r.MeasureStart, 1)
 		secs := span.Seconds()
 		for _, d := range fioDirs(&r) {
 			row := []string{r.Name, d.name, strconv.FormatInt(d.s.IOs, 10), strconv.FormatInt(d.s.Bytes, 10),
-				exact(psToUs(int64(span))), exact(float64(d.s.IOs) / secs), exact(float64(d.s.Bytes) / secs / 1e6)}
-			t.Append(append(row, latencyOf(&d.s.Lat, ps).cells(exact)...)...)
+				report.Exact(report.PsToUs(int64(span))), report.Exact(float64(d.s.IOs) / secs), report.Exact(float64(d.s.Bytes) / secs / 1e6)}
+			t.Append(append(row, report.LatencyOf(&d.s.Lat, ps).Cells(report.Exact)...)...)
 		}
 	}
 	return t

@@ -109,9 +109,9 @@ func TestDefaultActionIsTheComparison(t *testing.T) {
 	require.Equal(t, []string{"apache-u", "vanilla", "apache-u", "fd"}, []string{van.App, van.Variant, fd.App, fd.Variant})
 	require.Positive(t, van.Requests)
 	require.Equal(t, 1.0, van.P99Norm)
-	require.InDelta(t, fd.at(99)/van.at(99), fd.P99Norm, 1e-12)
-	require.LessOrEqual(t, van.at(50), van.at(99))
-	require.LessOrEqual(t, van.at(99), van.MaxUs)
+	require.InDelta(t, fd.At(99)/van.At(99), fd.P99Norm, 1e-12)
+	require.LessOrEqual(t, van.At(50), van.At(99))
+	require.LessOrEqual(t, van.At(99), van.MaxUs)
 	require.Positive(t, van.CorunnerMBps)
 
 	help, err := run("compare", "--help")

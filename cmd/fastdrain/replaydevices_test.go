@@ -91,7 +91,7 @@ func TestReplayPerDevice(t *testing.T) {
 		for _, p := range []float64{50, 75, 99} {
 			rank := int(math.Ceil(p / 100 * float64(len(ls)))) // 4 requests: p50 → 2, p75 → 3, p99 → 4
 			wantUs := float64(ls[rank-1]) / 1e6
-			require.InEpsilon(t, wantUs, d.at(p), 1.0/256, "device %s p%v", dev, p)
+			require.InEpsilon(t, wantUs, d.At(p), 1.0/256, "device %s p%v", dev, p)
 		}
 		require.Equal(t, float64(ls[0])/1e6, d.MinUs, dev)
 		require.Equal(t, float64(ls[len(ls)-1])/1e6, d.MaxUs, dev)

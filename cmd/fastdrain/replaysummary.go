@@ -58,37 +58,37 @@ type replayOpSum struct {
 	Requests int64  `json:"requests"`
 	// BytesAsked is what the trace asked for; BytesMoved what the device moved after
 	// rounding out to BlockBytes (0 asked for trims and flushes).
-	BytesAsked int64   `json:"bytes_asked"`
-	BytesMoved int64   `json:"bytes_moved"`
-	IOPS       float64 `json:"iops"`
-	MBps       float64 `json:"mb_per_s"` // BytesMoved per simulated second, 10⁶ B
-	latencyUs  `json:"-"`
+	BytesAsked       int64   `json:"bytes_asked"`
+	BytesMoved       int64   `json:"bytes_moved"`
+	IOPS             float64 `json:"iops"`
+	MBps             float64 `json:"mb_per_s"` // BytesMoved per simulated second, 10⁶ B
+	report.LatencyUs `json:"-"`
 }
 
 // MarshalJSON writes the members in order, the percentiles named after the list.
 func (o replayOpSum) MarshalJSON() ([]byte, error) {
 	f := report.Fields{{Key: "op", Value: o.Op}, {Key: "requests", Value: o.Requests}, {Key: "bytes_asked", Value: o.BytesAsked},
 		{Key: "bytes_moved", Value: o.BytesMoved}, {Key: "iops", Value: o.IOPS}, {Key: "mb_per_s", Value: o.MBps}}
-	return append(f, o.latencyUs.fields()...).MarshalJSON()
+	return append(f, o.LatencyUs.Fields()...).MarshalJSON()
 }
 
 // UnmarshalJSON reads an entry MarshalJSON wrote.
 func (o *replayOpSum) UnmarshalJSON(b []byte) error {
 	type tagged replayOpSum // the tagged members, without this method
 	*o = replayOpSum{}
-	return decodeWithLatency(b, (*tagged)(o), &o.latencyUs)
+	return report.DecodeWithLatency(b, (*tagged)(o), &o.LatencyUs)
 }
 
 // replayDevSum is one trace device's requests ("all" for the whole trace).
 type replayDevSum struct {
-	Device     string     `json:"device"` // the trace's device number, or "all"
-	Requests   int64      `json:"requests"`
-	Reads      int64      `json:"reads"`
-	Writes     int64      `json:"writes"`
-	BytesMoved int64      `json:"bytes_moved"` // after rounding out to BlockBytes
-	IOPS       float64    `json:"iops"`
-	MBps       float64    `json:"mb_per_s"` // BytesMoved per simulated second of the whole replay, 10⁶ B
-	latencyUs  `json:"-"` // every operation of the device
+	Device           string     `json:"device"` // the trace's device number, or "all"
+	Requests         int64      `json:"requests"`
+	Reads            int64      `json:"reads"`
+	Writes           int64      `json:"writes"`
+	BytesMoved       int64      `json:"bytes_moved"` // after rounding out to BlockBytes
+	IOPS             float64    `json:"iops"`
+	MBps             float64    `json:"mb_per_s"` // BytesMoved per simulated second of the whole replay, 10⁶ B
+	report.LatencyUs `json:"-"` // every operation of the device
 }
 
 // MarshalJSON writes the members in order, the percentiles named after the list.
@@ -96,14 +96,14 @@ func (d replayDevSum) MarshalJSON() ([]byte, error) {
 	f := report.Fields{{Key: "device", Value: d.Device}, {Key: "requests", Value: d.Requests}, {Key: "reads", Value: d.Reads},
 		{Key: "writes", Value: d.Writes}, {Key: "bytes_moved", Value: d.BytesMoved}, {Key: "iops", Value: d.IOPS},
 		{Key: "mb_per_s", Value: d.MBps}}
-	return append(f, d.latencyUs.fields()...).MarshalJSON()
+	return append(f, d.LatencyUs.Fields()...).MarshalJSON()
 }
 
 // UnmarshalJSON reads an entry MarshalJSON wrote.
 func (d *replayDevSum) UnmarshalJSON(b []byte) error {
 	type tagged replayDevSum // the tagged members, without this method
 	*d = replayDevSum{}
-	return decodeWithLatency(b, (*tagged)(d), &d.latencyUs)
+	return report.DecodeWithLatency(b, (*tagged)(d), &d.LatencyUs)
 }
 
 // newReplaySummary computes the summary at the percentiles ps (nil: the default) with the
@@ -120,13 +120,13 @@ func newReplaySummary(path string, format trace.Format, fit trace.Options, st tr
 	}
 	s := &replaySummary{Format: "fastdrain-replay/1", Trace: path, TraceFormat: format.String(), Lines: st.Lines,
 		Requests: st.Requests, Replayed: res.Requests, Skipped: st.Skipped, Rounded: st.Rounded, Wrapped: st.Wrapped,
-		BlockBytes: fit.SectorSize, CapacityBytes: fit.Capacity, ElapsedUs: psToUs(int64(res.LastCompletion - res.Start)),
+		BlockBytes: fit.SectorSize, CapacityBytes: fit.Capacity, ElapsedUs: report.PsToUs(int64(res.LastCompletion - res.Start)),
 		IOPS: per(float64(res.Requests)), Late: res.Late, PeakInFlight: res.Peak, DeviceErrors: res.Errors,
 		Stats: stats.StatValues(), statsTable: stats.StatsTable(), pcts: ps, Unfinished: res.Unfinished, PowerLoss: stats.PowerLossTable()}
 	asked := map[trace.Op]int64{trace.Read: st.ReadBytesAsked, trace.Write: st.WriteBytesAsked}
 	add := func(name string, n, askedB, moved int64, h *sim.Histogram) {
 		s.Ops = append(s.Ops, replayOpSum{Op: name, Requests: n, BytesAsked: askedB, BytesMoved: moved,
-			IOPS: per(float64(n)), MBps: per(float64(moved)) / 1e6, latencyUs: latencyOf(h, ps)})
+			IOPS: per(float64(n)), MBps: per(float64(moved)) / 1e6, LatencyUs: report.LatencyOf(h, ps)})
 	}
 	var allAsked, allMoved int64
 	for op := 0; op < len(res.Count); op++ {
@@ -145,7 +145,7 @@ func newReplaySummary(path string, format trace.Format, fit trace.Options, st tr
 	add("all", res.Requests, allAsked, allMoved, total)
 	dev := func(name string, n, reads, writes, moved int64, h *sim.Histogram) {
 		s.Devices = append(s.Devices, replayDevSum{Device: name, Requests: n, Reads: reads, Writes: writes, BytesMoved: moved,
-			IOPS: per(float64(n)), MBps: per(float64(moved)) / 1e6, latencyUs: latencyOf(h, ps)})
+			IOPS: per(float64(n)), MBps: per(float64(moved)) / 1e6, LatencyUs: report.LatencyOf(h, ps)})
 	}
 	for i := range res.Devices {
 		d := &res.Devices[i]
@@ -164,27 +164,27 @@ func replayNum(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
 // table is the summary's per-operation table.
 func (s *replaySummary) table() *report.Table {
-	h := append([]string{"op", "requests", "iops", "asked_mb", "moved_mb", "mb_per_s"}, latencyHeader(s.pcts)...)
+	h := append([]string{"op", "requests", "iops", "asked_mb", "moved_mb", "mb_per_s"}, report.LatencyHeader(s.pcts)...)
 	t := &report.Table{Title: "replay: per operation (MB = 10⁶ B; asked = as in the trace, moved = rounded out to " +
 		strconv.FormatInt(s.BlockBytes, 10) + " B blocks)", Header: h}
 	f := replayNum
 	for _, o := range s.Ops {
 		row := []string{o.Op, strconv.FormatInt(o.Requests, 10), f(o.IOPS), f(float64(o.BytesAsked) / 1e6), f(float64(o.BytesMoved) / 1e6),
 			f(o.MBps)}
-		t.Append(append(row, o.latencyUs.cells(f)...)...)
+		t.Append(append(row, o.LatencyUs.Cells(f)...)...)
 	}
 	return t
 }
 
 // deviceTable is the summary's per-device table (replay-devices.csv).
 func (s *replaySummary) deviceTable() *report.Table {
-	h := append([]string{"device", "requests", "reads", "writes", "iops", "moved_mb", "mb_per_s"}, latencyHeader(s.pcts)...)
+	h := append([]string{"device", "requests", "reads", "writes", "iops", "moved_mb", "mb_per_s"}, report.LatencyHeader(s.pcts)...)
 	t := &report.Table{Title: "replay: per trace device (moved MB = 10⁶ B after rounding; IOPS and MB/s over the whole replay)", Header: h}
 	f := replayNum
 	for _, d := range s.Devices {
 		row := []string{d.Device, strconv.FormatInt(d.Requests, 10), strconv.FormatInt(d.Reads, 10), strconv.FormatInt(d.Writes, 10),
 			f(d.IOPS), f(float64(d.BytesMoved) / 1e6), f(d.MBps)}
-		t.Append(append(row, d.latencyUs.cells(f)...)...)
+		t.Append(append(row, d.LatencyUs.Cells(f)...)...)
 	}
 	return t
 }
@@ -193,7 +193,7 @@ func (s *replaySummary) deviceTable() *report.Table {
 func (s *replaySummary) statsCSV() *report.Table {
 	t := &report.Table{Title: "SSD statistics", Header: []string{"statistic", "value"}}
 	for _, v := range s.Stats {
-		t.Append(v.Name, exact(v.Value))
+		t.Append(v.Name, report.Exact(v.Value))
 	}
 	return t
 }

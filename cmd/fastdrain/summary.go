@@ -28,11 +28,11 @@ type compareSummary struct {
 
 // summaryCell is one application under one variant.
 type summaryCell struct {
-	Scenario  string `json:"scenario"`
-	App       string `json:"app"`
-	Variant   string `json:"variant"`
-	Requests  int64  `json:"requests"`
-	latencyUs `json:"-"`
+	Scenario         string `json:"scenario"`
+	App              string `json:"app"`
+	Variant          string `json:"variant"`
+	Requests         int64  `json:"requests"`
+	report.LatencyUs `json:"-"`
 	// P99Norm is p99 over the baseline variant's p99 for the same app (0 if either is empty).
 	P99Norm float64 `json:"p99_norm"`
 	// CorunnerMBps is Ungzip's write throughput in the same run (10⁶ bytes per second).
@@ -49,7 +49,7 @@ type summaryCell struct {
 func (c summaryCell) MarshalJSON() ([]byte, error) {
 	f := report.Fields{{Key: "scenario", Value: c.Scenario}, {Key: "app", Value: c.App}, {Key: "variant", Value: c.Variant},
 		{Key: "requests", Value: c.Requests}}
-	f = append(f, c.latencyUs.fields()...)
+	f = append(f, c.LatencyUs.Fields()...)
 	f = append(f, report.Fields{{Key: "p99_norm", Value: c.P99Norm}, {Key: "corunner_mb_per_s", Value: c.CorunnerMBps},
 		{Key: "ssd_avg_w", Value: c.AvgW}, {Key: "ssd_peak_w", Value: c.PeakW}, {Key: "ssd_j_per_gb_written", Value: c.JPerG}}...)
 	return f.MarshalJSON()
@@ -59,7 +59,7 @@ func (c summaryCell) MarshalJSON() ([]byte, error) {
 func (c *summaryCell) UnmarshalJSON(b []byte) error {
 	type tagged summaryCell // the tagged members, without this method
 	*c = summaryCell{}
-	return decodeWithLatency(b, (*tagged)(c), &c.latencyUs)
+	return report.DecodeWithLatency(b, (*tagged)(c), &c.LatencyUs)
 }
 
 // buildSummary fills the summary from the compare run's cells.
@@ -72,11 +72,11 @@ func buildSummary(preset string, dur sim.Time, scenarios, appsRun, variants []st
 		base := cell(a, variants[0]).P99(a)
 		for _, v := range variants {
 			c := cell(a, v)
-			sc := summaryCell{Scenario: c.Scenario, App: a, Variant: v, latencyUs: emptyLatency(ps)}
+			sc := summaryCell{Scenario: c.Scenario, App: a, Variant: v, LatencyUs: report.EmptyLatency(ps)}
 			if c.Result != nil {
 				if r := c.Result.App(a); r != nil && r.Latency != nil && r.Latency.Count() > 0 {
 					h := r.Latency
-					sc.Requests, sc.latencyUs = r.Requests, latencyOf(h, ps)
+					sc.Requests, sc.LatencyUs = r.Requests, report.LatencyOf(h, ps)
 					if base > 0 {
 						sc.P99Norm = float64(h.Quantile(0.99)) / float64(base)
 					}
@@ -109,12 +109,12 @@ func (s compareSummary) writeJSON(w io.Writer) error {
 
 // table is the summary's cells as a table of numbers (summary.csv, --format csv).
 func (s compareSummary) table() *report.Table {
-	h := append([]string{"scenario", "app", "variant", "requests"}, latencyHeader(s.pcts)...)
+	h := append([]string{"scenario", "app", "variant", "requests"}, report.LatencyHeader(s.pcts)...)
 	t := &report.Table{Title: "summary", Header: append(h, "p99_norm", "corunner_mb_per_s", "ssd_avg_w", "ssd_peak_w",
 		"ssd_j_per_gb_written")}
-	f := exact
+	f := report.Exact
 	for _, c := range s.Cells {
-		row := append([]string{c.Scenario, c.App, c.Variant, strconv.FormatInt(c.Requests, 10)}, c.latencyUs.cells(f)...)
+		row := append([]string{c.Scenario, c.App, c.Variant, strconv.FormatInt(c.Requests, 10)}, c.LatencyUs.Cells(f)...)
 		t.Append(append(row, f(c.P99Norm), f(c.CorunnerMBps), f(c.AvgW), f(c.PeakW), f(c.JPerG))...)
 	}
 	return t

@@ -42,10 +42,10 @@ func uflipPatternFields(p uflip.Pattern) report.Fields {
 // with (pattern, second pattern of a mix or null, ratio, parallel degree, pause, burst).
 func uflipRunFields(r *uflip.RunStats, ignore, count int64, run uflip.Run) report.Fields {
 	f := report.Fields{{Key: "label", Value: r.Label}, {Key: "bench", Value: r.Bench.String()}, {Key: "point", Value: r.Point},
-		{Key: "rep", Value: r.Rep}, {Key: "start_us", Value: psToUs(int64(r.Start))}, {Key: "end_us", Value: psToUs(int64(r.End))},
+		{Key: "rep", Value: r.Rep}, {Key: "start_us", Value: report.PsToUs(int64(r.Start))}, {Key: "end_us", Value: report.PsToUs(int64(r.End))},
 		{Key: "ios", Value: r.IOs}, {Key: "counted", Value: r.Counted}, {Key: "io_ignore", Value: ignore}, {Key: "io_count", Value: count},
-		{Key: "mean_us", Value: r.Mean / 1e6}, {Key: "stdev_us", Value: r.StdDev / 1e6}, {Key: "min_us", Value: psToUs(int64(r.Min))},
-		{Key: "max_us", Value: psToUs(int64(r.Max))}, {Key: "auto", Value: r.Auto != nil}}
+		{Key: "mean_us", Value: r.Mean / 1e6}, {Key: "stdev_us", Value: r.StdDev / 1e6}, {Key: "min_us", Value: report.PsToUs(int64(r.Min))},
+		{Key: "max_us", Value: report.PsToUs(int64(r.Max))}, {Key: "auto", Value: r.Auto != nil}}
 	var prec, conv any // null with fixed counts
 	if a := r.Auto; a != nil {
 		prec, conv = a.Precision, a.Converged
@@ -57,7 +57,7 @@ func uflipRunFields(r *uflip.RunStats, ignore, count int64, run uflip.Run) repor
 	return append(f, report.Field{Key: "precision_frac", Value: prec}, report.Field{Key: "converged", Value: conv},
 		report.Field{Key: "pattern", Value: uflipPatternFields(run.Pattern)}, report.Field{Key: "second", Value: second},
 		report.Field{Key: "ratio", Value: run.Ratio}, report.Field{Key: "parallel_degree", Value: max(run.ParallelDegree, 1)},
-		report.Field{Key: "pause_us", Value: psToUs(int64(run.Pause))}, report.Field{Key: "burst", Value: run.Burst})
+		report.Field{Key: "pause_us", Value: report.PsToUs(int64(run.Pause))}, report.Field{Key: "burst", Value: run.Burst})
 }
 
 // uflipFindingFields is one finding of the JSON document.
@@ -84,7 +84,7 @@ func uflipDeviceFields(d *uflipDevice, counts func(*uflip.RunStats) (int64, int6
 	if d.fwStats != nil {
 		st := d.fwStats()
 		f = append(f, report.Field{Key: "firmware", Value: report.Fields{{Key: "pages_written", Value: st.WritePages},
-			{Key: "writes_stalled", Value: st.Stalls}, {Key: "write_stall_time_us", Value: psToUs(int64(st.StallTime))},
+			{Key: "writes_stalled", Value: st.Stalls}, {Key: "write_stall_time_us", Value: report.PsToUs(int64(st.StallTime))},
 			{Key: "evictions_foreground_pages", Value: st.ForegroundEvictions}, {Key: "evictions_background_pages", Value: st.BackgroundEvictions},
 			{Key: "gc_runs", Value: st.GCRuns}, {Key: "gc_pages_moved", Value: st.GCPagesMoved}}})
 		if fl := d.ftl(); fl.Hybrid() {
@@ -133,7 +133,7 @@ func (o *uflipOptions) uflipJSON(w io.Writer, plan *uflip.Plan, devs []*uflipDev
 	}
 	doc := report.Fields{{Key: "format", Value: uflipFormat}, {Key: "capacity_bytes", Value: plan.Capacity},
 		{Key: "io_size_bytes", Value: spec.IOSize}, {Key: "nb_run", Value: spec.NbRun}, {Key: "seed", Value: o.seed},
-		{Key: "run_pause_us", Value: psToUs(int64(spec.RunPause))}, {Key: "settle", Value: spec.Settle.String()},
+		{Key: "run_pause_us", Value: report.PsToUs(int64(spec.RunPause))}, {Key: "settle", Value: spec.Settle.String()},
 		{Key: "format_device", Value: spec.Format.String()},
 		{Key: "auto", Value: auto}, {Key: "devices", Value: ds}, {Key: "calibration", Value: cal}}
 	b, err := json.MarshalIndent(doc, "", "  ")
@@ -161,14 +161,14 @@ func uflipCSV(plan *uflip.Plan, devs []*uflipDevice) *report.Table {
 			ig, n, _ := counts(r)
 			prec, conv := "", ""
 			if a := r.Auto; a != nil {
-				prec, conv = exact(a.Precision), "0"
+				prec, conv = report.Exact(a.Precision), "0"
 				if a.Converged {
 					conv = "1"
 				}
 			}
 			t.Append(d.name, r.Bench.String(), r.Label, strconv.Itoa(r.Point), strconv.Itoa(r.Rep), i64(r.IOs), i64(r.Counted),
-				i64(ig), i64(n), exact(r.Mean/1e6), exact(r.StdDev/1e6), exact(psToUs(int64(r.Min))), exact(psToUs(int64(r.Max))),
-				exact(psToUs(int64(r.Start))), exact(psToUs(int64(r.End))), prec, conv)
+				i64(ig), i64(n), report.Exact(r.Mean/1e6), report.Exact(r.StdDev/1e6), report.Exact(report.PsToUs(int64(r.Min))), report.Exact(report.PsToUs(int64(r.Max))),
+				report.Exact(report.PsToUs(int64(r.Start))), report.Exact(report.PsToUs(int64(r.End))), prec, conv)
 		}
 	}
 	return t

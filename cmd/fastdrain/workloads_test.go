@@ -91,7 +91,7 @@ func TestReplaySummaryByHand(t *testing.T) {
 	// IOPS and MB/s are over the replay's span: 4 requests and 16384 B in elapsed_us.
 	require.InDelta(t, 4/(s.ElapsedUs/1e6), s.IOPS, 1e-6*s.IOPS)
 	require.InDelta(t, 16384/(s.ElapsedUs/1e6)/1e6, byOp["all"].MBps, 1e-6*byOp["all"].MBps)
-	require.LessOrEqual(t, byOp["all"].at(50), byOp["all"].at(99))
+	require.LessOrEqual(t, byOp["all"].At(50), byOp["all"].At(99))
 	for _, f := range []string{"replay.json", "replay.csv"} {
 		_, err := os.Stat(filepath.Join(dir, "replay", "small-fastdrain-small", f))
 		require.NoError(t, err, f)
