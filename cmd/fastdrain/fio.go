@@ -131,7 +131,7 @@ func (ff *fioFlags) run(cmd *cobra.Command, path string) error {
 	if len(res.Results) == 0 {
 		return errors.New("fio: no job ran")
 	}
-	warnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, m.Before)
+	runner.WarnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, m.Before)
 	fio.WriteVerifyErrors(cmd.ErrOrStderr(), res.Results)
 	// Beside the numbers of json and csv, the sentence goes to stderr.
 	fmt.Fprint(ff.status(), res.CutNote())

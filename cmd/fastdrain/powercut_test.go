@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/fastdrain-sim/fastdrain/runner/replayrun"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -46,7 +47,7 @@ func TestReplayPowerCut(t *testing.T) {
 	require.Contains(t, out, "recovery: pages scanned / records / logical pages mapped")
 	js, _, err := runStdout(append(args, "--format", "json")...)
 	require.NoError(t, err)
-	var s replaySummary
+	var s replayrun.Summary
 	require.NoError(t, json.Unmarshal([]byte(js), &s))
 	require.Equal(t, int64(8), s.Unfinished)
 	require.Positive(t, s.Replayed)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"github.com/fastdrain-sim/fastdrain/runner/replayrun"
 	"math"
 	"os"
 	"path/filepath"
@@ -52,10 +53,10 @@ func TestReplayPerDevice(t *testing.T) {
 	out, _, err := runStdout("replay", path, "--trace-format", "msr", "--format", "json", "--records", rec,
 		"--percentiles", "99,50,75", "--out", dir)
 	require.NoError(t, err)
-	var s replaySummary
+	var s replayrun.Summary
 	require.NoError(t, json.Unmarshal([]byte(out), &s))
 	require.Len(t, s.Devices, 3)
-	byDev := map[string]replayDevSum{}
+	byDev := map[string]replayrun.DevSum{}
 	for _, d := range s.Devices {
 		byDev[d.Device] = d
 	}

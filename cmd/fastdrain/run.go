@@ -180,7 +180,7 @@ when that exists: no run replaces another's results; docs/outputs.md).`,
 				return err
 			}
 			res.Percentiles = rf.pcts.list
-			warnUnwritten(cmd.ErrOrStderr(), "", res.Firmware, firmware.Stats{})
+			runner.WarnUnwritten(cmd.ErrOrStderr(), "", res.Firmware, firmware.Stats{})
 			dir, err := rf.runDir(fmt.Sprintf("%s-%s-%s-%s", c.Name, label, w.Scenario.Name, w.Scenario.Duration))
 			if err != nil {
 				return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/fastdrain-sim/fastdrain/runner/replayrun"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,12 +77,12 @@ func TestReplaySummaryByHand(t *testing.T) {
 	dir := t.TempDir()
 	out, _, err := runStdout("replay", "testdata/small.disksim", "--trace-format", "disksim", "--format", "json", "--out", dir)
 	require.NoError(t, err)
-	var s replaySummary
+	var s replayrun.Summary
 	require.NoError(t, json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &s))
 	require.Equal(t, "disksim", s.TraceFormat)
 	require.Equal(t, [3]int64{4, 1, 1}, [3]int64{s.Requests, s.Rounded, s.Wrapped})
 	require.Equal(t, int64(4096), s.BlockBytes)
-	byOp := map[string]replayOpSum{}
+	byOp := map[string]replayrun.OpSum{}
 	for _, o := range s.Ops {
 		byOp[o.Op] = o
 	}
@@ -304,7 +305,7 @@ func TestReplaySort(t *testing.T) {
 	require.ErrorContains(t, err, "earlier than the previous request")
 	out, _, err := runStdout("replay", path, "--trace-format", "disksim", "--sort", "--format", "json")
 	require.NoError(t, err)
-	var s replaySummary
+	var s replayrun.Summary
 	require.NoError(t, json.Unmarshal([]byte(out), &s))
 	require.Equal(t, int64(4), s.Replayed)
 	require.Equal(t, "disksim", s.TraceFormat)
