@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"github.com/fastdrain-sim/fastdrain/runner/replayrun"
+	"github.com/fastdrain-sim/fastdrain/runner/ufliprun"
 	"os"
 	"path/filepath"
 	"strings"
@@ -285,13 +286,13 @@ func TestUflipTargetNeedsForceToOverwrite(t *testing.T) {
 	dir := t.TempDir()
 	full := filepath.Join(dir, "data.img")
 	require.NoError(t, os.WriteFile(full, []byte("precious"), 0o644))
-	require.ErrorContains(t, checkTarget(full, false), "exists and holds 8 bytes: uFLIP writes over it; give --force")
-	require.NoError(t, checkTarget(full, true))
+	require.ErrorContains(t, ufliprun.CheckTarget(full, false), "exists and holds 8 bytes: uFLIP writes over it; give --force")
+	require.NoError(t, ufliprun.CheckTarget(full, true))
 	empty := filepath.Join(dir, "empty.img")
 	require.NoError(t, os.WriteFile(empty, nil, 0o644))
-	require.NoError(t, checkTarget(empty, false))
-	require.NoError(t, checkTarget(filepath.Join(dir, "new.img"), false))
-	require.ErrorContains(t, checkTarget(dir, false), "is not a regular file or a block device")
+	require.NoError(t, ufliprun.CheckTarget(empty, false))
+	require.NoError(t, ufliprun.CheckTarget(filepath.Join(dir, "new.img"), false))
+	require.ErrorContains(t, ufliprun.CheckTarget(dir, false), "is not a regular file or a block device")
 	_, err := run("uflip", "--bench", "granularity", "--span", "8MiB", "--target", full, "--out", "")
 	require.ErrorContains(t, err, "give --force")
 }
