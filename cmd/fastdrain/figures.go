@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/figures"
+	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/spf13/cobra"
 )
 
@@ -29,7 +30,7 @@ claim's runs on three seeds and again at 10 s. Every run is made on each host pr
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			rf.seedSet()
-			w, err := rf.workload("apache-u+ungzip")
+			w, err := rf.workload(platforms.RunScenario)
 			if err != nil {
 				return err
 			}

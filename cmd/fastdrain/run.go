@@ -9,6 +9,7 @@ import (
 	"github.com/cheggaaa/pb/v3"
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -19,7 +20,7 @@ import (
 // Scales of a run: --quick, default and --full (the paper's 30 simulated seconds).
 const (
 	quickDuration   = 3 * sim.Second
-	defaultDuration = 10 * sim.Second
+	defaultDuration = platforms.RunDuration
 	fullDuration    = apps.DefaultDuration
 )
 
@@ -204,7 +205,7 @@ when that exists: no run replaces another's results; docs/outputs.md).`,
 			return rf.write(res.WriteText, jsonWriter(res.JSON()), res.AppCSV().WriteCSV)
 		},
 	}
-	rf.register(cmd, "run", "apache-u+ungzip", "json: result.json's document; csv: apps.csv's table",
+	rf.register(cmd, "run", platforms.RunScenario, "json: result.json's document; csv: apps.csv's table",
 		"the applications table, apps.csv and result.json")
 	return cmd
 }
