@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/fastdrain-sim/fastdrain/runner/comparerun"
 	"image/png"
 	"os"
 	"os/exec"
@@ -100,7 +101,7 @@ func TestDefaultActionIsTheComparison(t *testing.T) {
 	// 1 and the other's is the ratio of the two p99s.
 	b, err := os.ReadFile(filepath.Join(dir, "compare", "fastdrain-tlc-200ms", "summary.json"))
 	require.NoError(t, err)
-	var sum compareSummary
+	var sum comparerun.Summary
 	require.NoError(t, json.Unmarshal(b, &sum))
 	require.Equal(t, "vanilla", sum.Baseline)
 	require.Equal(t, 0.2, sum.Seconds)
@@ -245,7 +246,7 @@ func TestCompareAndRunMachineFormats(t *testing.T) {
 	args := []string{"compare", "--duration", "100ms", "--scenarios", "apache-u+ungzip", "--variants", "vanilla,fd", "--out", dir}
 	out, _, err := runStdout(append(args, "--format", "json")...)
 	require.NoError(t, err)
-	var sum compareSummary
+	var sum comparerun.Summary
 	require.NoError(t, json.Unmarshal([]byte(out), &sum))
 	require.Len(t, sum.Cells, 2)
 	b, err := os.ReadFile(filepath.Join(dir, "compare", "fastdrain-tlc-100ms", "summary.json"))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/fastdrain-sim/fastdrain/runner/comparerun"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,7 +36,7 @@ func TestCompareSummary(t *testing.T) {
 		return runner.Cell{Scenario: app + "+ungzip", Variant: v, Result: oneApp(app, p99[app][v])}
 	}
 	var b strings.Builder
-	require.NoError(t, writeCompareSummary(&b, []string{"a", "b"}, []string{"vanilla", "fd-buf", "fd-ftl", "fd"}, cell))
+	require.NoError(t, comparerun.WriteVerdict(&b, []string{"a", "b"}, []string{"vanilla", "fd-buf", "fd-ftl", "fd"}, cell))
 	out := b.String()
 	require.Contains(t, out, "Lower is better. Each app's p99 under a variant divided by its p99 under vanilla")
 	require.Contains(t, out, "  fd-buf  better for 1 of 2 (a 0.50); worse for 1 of 2 (b 3.00)\n")
@@ -47,7 +48,7 @@ func TestCompareSummary(t *testing.T) {
 
 // TestCompareHeader is the line printed before the comparison runs.
 func TestCompareHeader(t *testing.T) {
-	h := compareHeader("fastdrain-tlc", 10*sim.Second, []string{"a+ungzip", "b+ungzip"},
+	h := comparerun.Header("fastdrain-tlc", 10*sim.Second, []string{"a+ungzip", "b+ungzip"},
 		[]string{"vanilla", "fd-buf", "fd"}, 2, "about 1m0s here")
 	require.Equal(t, "FastDrain comparison on fastdrain-tlc: fd-buf and fd against vanilla (the baseline), "+
 		"2 co-location scenarios (each latency-critical app beside ungzip), 10s simulated each: 6 runs on 2 parallel jobs; "+

@@ -1,4 +1,4 @@
-package main
+package comparerun
 
 import (
 	"encoding/json"
@@ -8,26 +8,24 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
 	"github.com/fastdrain-sim/fastdrain/report"
-	"github.com/fastdrain-sim/fastdrain/runner"
-	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
-// compareSummary is compare's summary.json: one cell per latency-critical application and
+// Summary is compare's summary.json: one cell per latency-critical application and
 // variant, every value a number with its unit in the field name (µs, MB/s, W, J/GB,
 // fractions), so scripts need no parsing of the text tables.
-type compareSummary struct {
+type Summary struct {
 	Format    string        `json:"format"` // "fastdrain-compare/1"
 	Preset    string        `json:"preset"`
 	Seconds   float64       `json:"duration_s"`
 	Baseline  string        `json:"baseline"` // the variant p99_norm is relative to
 	Variants  []string      `json:"variants"`
 	Scenarios []string      `json:"scenarios"`
-	Cells     []summaryCell `json:"cells"`
+	Cells     []SummaryCell `json:"cells"`
 	pcts      report.Percentiles
 }
 
-// summaryCell is one application under one variant.
-type summaryCell struct {
+// SummaryCell is one application under one variant.
+type SummaryCell struct {
 	Scenario         string `json:"scenario"`
 	App              string `json:"app"`
 	Variant          string `json:"variant"`
@@ -46,7 +44,7 @@ type summaryCell struct {
 
 // MarshalJSON writes the cell's members in summaryHeader's order: the latency members are
 // named after the --percentiles list.
-func (c summaryCell) MarshalJSON() ([]byte, error) {
+func (c SummaryCell) MarshalJSON() ([]byte, error) {
 	f := report.Fields{{Key: "scenario", Value: c.Scenario}, {Key: "app", Value: c.App}, {Key: "variant", Value: c.Variant},
 		{Key: "requests", Value: c.Requests}}
 	f = append(f, c.LatencyUs.Fields()...)
@@ -56,23 +54,23 @@ func (c summaryCell) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads a cell MarshalJSON wrote.
-func (c *summaryCell) UnmarshalJSON(b []byte) error {
-	type tagged summaryCell // the tagged members, without this method
-	*c = summaryCell{}
+func (c *SummaryCell) UnmarshalJSON(b []byte) error {
+	type tagged SummaryCell // the tagged members, without this method
+	*c = SummaryCell{}
 	return report.DecodeWithLatency(b, (*tagged)(c), &c.LatencyUs)
 }
 
-// buildSummary fills the summary from the compare run's cells.
-// The latency members are at the percentiles ps (nil: report.DefaultPercentiles).
-func buildSummary(preset string, dur sim.Time, scenarios, appsRun, variants []string, ps report.Percentiles,
-	cell func(app, v string) runner.Cell) compareSummary {
-	s := compareSummary{Format: "fastdrain-compare/1", Preset: preset, Seconds: dur.Seconds(), Baseline: variants[0],
-		Variants: variants, Scenarios: scenarios, Cells: []summaryCell{}, pcts: ps}
+// Summary is the comparison's summary (summary.json), the latency members at the
+// percentiles ps (nil: report.DefaultPercentiles).
+func (cmp *Comparison) Summary(ps report.Percentiles) Summary {
+	preset, dur, scenarios, appsRun, variants, cell := cmp.Preset, cmp.Duration(), cmp.Scenarios, cmp.Apps, cmp.Variants, cmp.Cell
+	s := Summary{Format: "fastdrain-compare/1", Preset: preset, Seconds: dur.Seconds(), Baseline: variants[0],
+		Variants: variants, Scenarios: scenarios, Cells: []SummaryCell{}, pcts: ps}
 	for _, a := range appsRun {
 		base := cell(a, variants[0]).P99(a)
 		for _, v := range variants {
 			c := cell(a, v)
-			sc := summaryCell{Scenario: c.Scenario, App: a, Variant: v, LatencyUs: report.EmptyLatency(ps)}
+			sc := SummaryCell{Scenario: c.Scenario, App: a, Variant: v, LatencyUs: report.EmptyLatency(ps)}
 			if c.Result != nil {
 				if r := c.Result.App(a); r != nil && r.Latency != nil && r.Latency.Count() > 0 {
 					h := r.Latency
@@ -97,8 +95,8 @@ func buildSummary(preset string, dur sim.Time, scenarios, appsRun, variants []st
 	return s
 }
 
-// writeJSON writes the summary as indented JSON.
-func (s compareSummary) writeJSON(w io.Writer) error {
+// WriteJSON writes the summary as indented JSON.
+func (s Summary) WriteJSON(w io.Writer) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
@@ -107,8 +105,8 @@ func (s compareSummary) writeJSON(w io.Writer) error {
 	return err
 }
 
-// table is the summary's cells as a table of numbers (summary.csv, --format csv).
-func (s compareSummary) table() *report.Table {
+// Table is the summary's cells as a table of numbers (summary.csv, --format csv).
+func (s Summary) Table() *report.Table {
 	h := append([]string{"scenario", "app", "variant", "requests"}, report.LatencyHeader(s.pcts)...)
 	t := &report.Table{Title: "summary", Header: append(h, "p99_norm", "corunner_mb_per_s", "ssd_avg_w", "ssd_peak_w",
 		"ssd_j_per_gb_written")}
