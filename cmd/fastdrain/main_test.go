@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/fastdrain-sim/fastdrain/internal/buildinfo"
 	"github.com/fastdrain-sim/fastdrain/runner/comparerun"
 	"image/png"
 	"os"
@@ -62,7 +63,7 @@ func TestVersionFromBuildInfo(t *testing.T) {
 		{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "a88f27e0123"},
 		{Key: "vcs.time", Value: "2026-12-01T10:00:00Z"}, {Key: "vcs.modified", Value: "true"}}}
 	var b strings.Builder
-	require.NoError(t, buildInfoOf(bi).write(&b))
+	require.NoError(t, buildinfo.Of(bi).Write(&b, version))
 	require.Equal(t, "fastdrain "+version+"\n"+
 		"revision: a88f27e0123 (2026-12-01T10:00:00Z), with uncommitted changes\n"+
 		"module: (devel)\ngo: go1.26.0\n", b.String())
