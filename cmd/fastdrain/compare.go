@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/internal/progress"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/runner/comparerun"
 	"github.com/spf13/cobra"
@@ -67,9 +68,9 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	}
 	dur := c.Duration()
 	fmt.Fprintln(cmd.ErrOrStderr(), comparerun.Header(cf.cfg.preset, dur, c.Scenarios, c.Variants, cf.jobs,
-		compareEstimate(cf.cfg.preset, len(c.Options), dur, cf.jobs, !cf.noFiles)))
-	progress, finish := progressBar(cmd, len(c.Options))
-	err = c.Run(cf.jobs, progress)
+		comparerun.Estimate(cf.cfg.preset, len(c.Options), dur, cf.jobs, !cf.noFiles)))
+	tick, finish := progress.Bar(cmd.ErrOrStderr(), len(c.Options))
+	err = c.Run(cf.jobs, tick)
 	finish()
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/figures"
+	"github.com/fastdrain-sim/fastdrain/internal/progress"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/spf13/cobra"
 )
@@ -51,16 +52,16 @@ claim's runs on three seeds and again at 10 s. Every run is made on each host pr
 				o = figures.Quick(o)
 			}
 			quick := o.Preset == figures.QuickPreset
-			progress, finish := progressBar(cmd, 1)
-			if progress != nil {
+			tick, finish := progress.Bar(cmd.ErrOrStderr(), 1)
+			if tick != nil {
 				var total int
 				o.Progress = func(done, n int) {
 					if total == 0 {
 						total = n
 						finish()
-						progress, finish = progressBar(cmd, n)
+						tick, finish = progress.Bar(cmd.ErrOrStderr(), n)
 					}
-					progress(done)
+					tick(done)
 				}
 			}
 			set, err := figures.Run(o)

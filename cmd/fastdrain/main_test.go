@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/fastdrain-sim/fastdrain/internal/buildinfo"
-	"github.com/fastdrain-sim/fastdrain/runner/comparerun"
 	"image/png"
 	"os"
 	"os/exec"
@@ -14,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/internal/buildinfo"
 	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/fastdrain-sim/fastdrain/runner/comparerun"
 	"github.com/stretchr/testify/require"
 )
 

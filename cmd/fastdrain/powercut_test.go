@@ -2,13 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/fastdrain-sim/fastdrain/runner/replayrun"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/runner/replayrun"
 	"github.com/stretchr/testify/require"
 )
 

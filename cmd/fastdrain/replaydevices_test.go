@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
-	"github.com/fastdrain-sim/fastdrain/runner/replayrun"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/runner/replayrun"
 	"github.com/stretchr/testify/require"
 )
 

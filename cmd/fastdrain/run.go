@@ -6,14 +6,12 @@ import (
 	"os"
 	"strings"
 
-	"github.com/cheggaaa/pb/v3"
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 )
 
@@ -124,23 +122,6 @@ func (rf *runFlags) workload(name string) (runner.Workload, error) {
 		return runner.Workload{}, err
 	}
 	return runner.Workload{Scenario: sc, Apps: spec}, nil
-}
-
-// progressBar returns a progress callback drawing a bar on stderr when it is a terminal,
-// logging a line every progressEvery when it is a file or a pipe (progressLog), and nil when
-// it is neither (a test's buffer).
-func progressBar(cmd *cobra.Command, total int) (func(int), func()) {
-	f, ok := cmd.ErrOrStderr().(*os.File)
-	if !ok {
-		return nil, func() {}
-	}
-	if !isatty.IsTerminal(f.Fd()) {
-		return progressLog(f, total, progressEvery)
-	}
-	bar := pb.New(total)
-	bar.SetWriter(f)
-	bar.Start()
-	return func(done int) { bar.SetCurrent(int64(done)) }, func() { bar.Finish() }
 }
 
 func newRun() *cobra.Command {

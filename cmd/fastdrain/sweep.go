@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/internal/progress"
 	"github.com/fastdrain-sim/fastdrain/sweep"
 	"github.com/spf13/cobra"
 )
@@ -226,8 +227,8 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	progress, finish := progressBar(cmd, len(sh.Points(s.Size())))
-	r, err := sweep.Run(s, sweep.Options{Shard: sh, Jobs: sf.jobs, Progress: progress})
+	tick, finish := progress.Bar(cmd.ErrOrStderr(), len(sh.Points(s.Size())))
+	r, err := sweep.Run(s, sweep.Options{Shard: sh, Jobs: sf.jobs, Progress: tick})
 	finish()
 	if err != nil {
 		return err

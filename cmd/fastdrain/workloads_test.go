@@ -2,14 +2,14 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/fastdrain-sim/fastdrain/runner/replayrun"
-	"github.com/fastdrain-sim/fastdrain/runner/ufliprun"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/internal/sampletraces"
+	"github.com/fastdrain-sim/fastdrain/runner/replayrun"
+	"github.com/fastdrain-sim/fastdrain/runner/ufliprun"
 	"github.com/stretchr/testify/require"
 )
 
