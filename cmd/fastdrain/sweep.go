@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/flashbench"
 	"github.com/fastdrain-sim/fastdrain/internal/progress"
 	"github.com/fastdrain-sim/fastdrain/sweep"
 	"github.com/spf13/cobra"
@@ -155,7 +156,7 @@ func (sf *sweepFlags) spec(cmd *cobra.Command) (sweep.Spec, sweep.Shard, error) 
 	case sweep.KindFlashbench:
 		errs = append(errs, onlyFor(changed, runOnly, "run")...)
 		p := sweep.FlashbenchParams{Ops: sf.ops, QueueDepth: sf.qd, MultiPlane: sf.multiPlane, SLC: sf.slc, Seed: sf.seed}
-		if w, err := parseMix(sf.mix); err != nil {
+		if w, err := flashbench.ParseMix(sf.mix); err != nil {
 			errs = append(errs, fmt.Errorf("--mix: %w", err))
 		} else {
 			p.Mix = w
