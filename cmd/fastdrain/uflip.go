@@ -124,6 +124,30 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 			errs = append(errs, fmt.Errorf("--format-device: %w", err))
 		}
 	}
+	errs = append(errs, o.counts(&spec)...)
+	if err := o.outputFlags.parse(); err != nil {
+		if o.format != "text" && o.format != "json" && o.format != "csv" {
+			err = fmt.Errorf("%w (the device state enforcement is --format-device)", err)
+		}
+		errs = append(errs, err)
+	}
+	if o.plots && o.outputFlags.dir() == "" {
+		errs = append(errs, errors.New("--plots draws into --out/uflip/plots: give --out a directory, without --no-files"))
+	}
+	sz, err := sim.ParseSize(o.span)
+	if err != nil || sz <= 0 {
+		errs = append(errs, fmt.Errorf("--span %q: want a size such as 1GiB", o.span))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return spec, 0, err
+	}
+	return spec, int64(sz), spec.Validate()
+}
+
+// counts applies the run flags to spec: --nbrun, --settle, --run-pause, and --io-divisor
+// or, with --auto, the automatic rule and its cap.
+func (o *uflipOptions) counts(spec *uflip.PlanSpec) []error {
+	var errs []error
 	if o.nbrun > 0 {
 		spec.NbRun = o.nbrun
 	}
@@ -142,10 +166,7 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 	if o.scale < 1 {
 		errs = append(errs, fmt.Errorf("--io-divisor %d must be at least 1", o.scale))
 	} else {
-		d := o.scale
-		spec.IOCount = uflip.BaseCounts{SR: max(1, spec.IOCount.SR/d), RR: max(1, spec.IOCount.RR/d),
-			SW: max(1, spec.IOCount.SW/d), RW: max(1, spec.IOCount.RW/d)}
-		spec.IOIgnore = uflip.BaseCounts{SR: spec.IOIgnore.SR / d, RR: spec.IOIgnore.RR / d, SW: spec.IOIgnore.SW / d, RW: spec.IOIgnore.RW / d}
+		ufliprun.DivideCounts(spec, o.scale)
 	}
 	if o.auto != 0 {
 		spec.Auto = uflip.Converge{RelErr: o.auto, Min: o.autoMin}
@@ -155,27 +176,9 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 		if o.autoCap < o.autoMin {
 			errs = append(errs, fmt.Errorf("--auto-cap %d is below --auto-min %d", o.autoCap, o.autoMin))
 		}
-		c := o.autoCap
-		spec.IOCount = uflip.BaseCounts{SR: c, RR: c, SW: c, RW: c}
-		spec.IOIgnore = uflip.BaseCounts{}
+		ufliprun.CapCounts(spec, o.autoCap)
 	}
-	if err := o.outputFlags.parse(); err != nil {
-		if o.format != "text" && o.format != "json" && o.format != "csv" {
-			err = fmt.Errorf("%w (the device state enforcement is --format-device)", err)
-		}
-		errs = append(errs, err)
-	}
-	if o.plots && o.outputFlags.dir() == "" {
-		errs = append(errs, errors.New("--plots draws into --out/uflip/plots: give --out a directory, without --no-files"))
-	}
-	sz, err := sim.ParseSize(o.span)
-	if err != nil || sz <= 0 {
-		errs = append(errs, fmt.Errorf("--span %q: want a size such as 1GiB", o.span))
-	}
-	if err := errors.Join(errs...); err != nil {
-		return spec, 0, err
-	}
-	return spec, int64(sz), spec.Validate()
+	return errs
 }
 
 // minRunBytes returns --auto-min-bytes: a size, or for auto twice the largest write buffer of

@@ -34,7 +34,7 @@ type Summary struct {
 	DeviceErrors  int64   `json:"device_errors"`
 	// UnwrittenReadPages counts read pages that had never been written (answered without
 	// touching flash); a warning names them when they are over 1 % of the pages read.
-	UnwrittenReadPages int64         `json:"unwritten_read_pages"`
+	UnwrittenReadPages int64   `json:"unwritten_read_pages"`
 	Ops                []OpSum `json:"ops"`
 	// Devices is the replay per trace device (MSR's disk, SPC's ASU, blkparse's device),
 	// ascending, with one "all" entry last.
