@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
-	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/platforms"
+	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 

@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/fastdrain-sim/fastdrain/sweep"
 )
 
 // Results never replace earlier results silently. Two rules, by what the directory is:
@@ -46,27 +44,6 @@ func newResultDir(parent, name string) (string, error) {
 			return "", err
 		}
 	}
-}
-
-// guardSweepFile checks, before the sweep runs, that its result file in dir (sweep.json or
-// shard-I-of-N.json) either does not exist or holds the same shard of the same sweep, unless
-// force.
-func guardSweepFile(dir string, s sweep.Spec, sh sweep.Shard, force bool) error {
-	p := filepath.Join(dir, (&sweep.Result{Shard: sh}).FileBase()+".json")
-	if force {
-		return nil
-	}
-	if _, err := os.Stat(p); err != nil {
-		return nil
-	}
-	sealed, err := sweep.Seal(s)
-	if err != nil {
-		return err
-	}
-	if err := sweep.CheckReplace(p, sealed, sh); err != nil {
-		return fmt.Errorf("%w: give another --out, or --force to replace it", err)
-	}
-	return nil
 }
 
 // runDir creates and returns this run's own directory under --out/COMMAND, named name

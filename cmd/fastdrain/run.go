@@ -26,12 +26,9 @@ const (
 type runFlags struct {
 	cfg      configFlags
 	scenario string
-	duration string
-	warmup   string
+	scaleFlags
 	appsFile string
 	seed     uint64
-	quick    bool
-	full     bool
 	jobs     int
 	seeded   bool
 	check    bool
@@ -57,6 +54,37 @@ func (rf *runFlags) register(cmd *cobra.Command, command, scenarioDefault, forma
 	f.IntVar(&rf.plotDPI, "plot-dpi", report.DefaultPNGDPI, fmt.Sprintf("resolution of the PNG plots in dots per inch (%d to %d; SVG plots are vector graphics)", report.MinPNGDPI, report.MaxPNGDPI))
 }
 
+// scaleFlags are the simulated time of a run: --duration (or --quick, --full) and --warmup.
+type scaleFlags struct {
+	duration, warmup string
+	quick, full      bool
+}
+
+// times resolves the flags into the run's duration and warm-up, reporting every bad flag.
+func (sf *scaleFlags) times() (dur, warmup sim.Time, errs []error) {
+	switch {
+	case sf.quick && sf.full:
+		errs = append(errs, errors.New("--quick and --full exclude each other"))
+	case sf.duration != "":
+		d, err := timeFlag("duration", sf.duration, true)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		dur = d
+	case sf.quick:
+		dur = quickDuration
+	case sf.full:
+		dur = fullDuration
+	default:
+		dur = defaultDuration
+	}
+	w, err := timeFlag("warmup", sf.warmup, false)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return dur, w, errs
+}
+
 // seedSet makes --seed the platform's root seed too (every component's random stream and
 // the preconditioning order), once.
 func (rf *runFlags) seedSet() {
@@ -73,27 +101,9 @@ func (rf *runFlags) workload(name string) (runner.Workload, error) {
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--scenario: %w", err))
 	}
-	switch {
-	case rf.quick && rf.full:
-		errs = append(errs, errors.New("--quick and --full exclude each other"))
-	case rf.duration != "":
-		d, err := timeFlag("duration", rf.duration, true)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		sc.Duration = d
-	case rf.quick:
-		sc.Duration = quickDuration
-	case rf.full:
-		sc.Duration = fullDuration
-	default:
-		sc.Duration = defaultDuration
-	}
-	if w, err := timeFlag("warmup", rf.warmup, false); err != nil {
-		errs = append(errs, err)
-	} else {
-		sc.Warmup = w
-	}
+	var terrs []error
+	sc.Duration, sc.Warmup, terrs = rf.times()
+	errs = append(errs, terrs...)
 	if rf.seed != 0 {
 		sc.Seed = rf.seed
 	}
