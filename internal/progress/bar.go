@@ -25,3 +25,20 @@ func Bar(stderr io.Writer, total int) (func(int), func()) {
 	return func(done int) { bar.SetCurrent(int64(done)) }, func() { bar.Finish() }
 }
 
+// Growing is Bar for a command that learns its total only as the work starts: a callback
+// taking the count done and the total, and its finish function; nil when Bar shows nothing.
+func Growing(stderr io.Writer) (func(done, total int), func()) {
+	tick, finish := Bar(stderr, 1)
+	if tick == nil {
+		return nil, finish
+	}
+	var known int
+	return func(done, total int) {
+		if known == 0 {
+			known = total
+			finish()
+			tick, finish = Bar(stderr, total)
+		}
+		tick(done)
+	}, func() { finish() }
+}
