@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/platforms"
+	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -26,6 +27,15 @@ func (cf *configFlags) register(cmd *cobra.Command, defPreset string) {
 
 func (cf *configFlags) load() (platforms.Config, error) {
 	return platforms.Load(platforms.Options{Preset: cf.preset, Variant: cf.variant, Files: cf.files, Sets: cf.sets})
+}
+
+// openMachine builds the machine of cf (runner.Open).
+func openMachine(cf *configFlags) (*runner.Machine, error) {
+	c, err := cf.load()
+	if err != nil {
+		return nil, err
+	}
+	return runner.Open(c)
 }
 
 func newConfig() *cobra.Command {

@@ -201,25 +201,6 @@ when that exists: no run replaces another's results; docs/outputs.md).`,
 	return cmd
 }
 
-func parseWindow(s string) (sim.Time, sim.Time, error) {
-	a, b, ok := strings.Cut(s, ":")
-	if !ok {
-		return 0, 0, fmt.Errorf("--timeline-window %q: want FROM:TO such as 1s:1.2s", s)
-	}
-	from, err := sim.ParseTime(a)
-	if err != nil {
-		return 0, 0, fmt.Errorf("--timeline-window %q: FROM: %w", s, err)
-	}
-	to, err := sim.ParseTime(b)
-	if err != nil {
-		return 0, 0, fmt.Errorf("--timeline-window %q: TO: %w", s, err)
-	}
-	if to <= from {
-		return 0, 0, fmt.Errorf("--timeline-window %q: TO must be after FROM (want FROM:TO such as 1s:1.2s)", s)
-	}
-	return from, to, nil
-}
-
 func newScenarios() *cobra.Command {
 	return &cobra.Command{
 		Use:   "scenarios",
