@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -52,18 +50,4 @@ func TestCompareHeader(t *testing.T) {
 	require.Equal(t, "FastDrain comparison on fastdrain-tlc: fd-buf and fd against vanilla (the baseline), "+
 		"2 co-location scenarios (each latency-critical app beside ungzip), 10s simulated each: 6 runs on 2 parallel jobs; "+
 		"about 1m0s here", h)
-}
-
-// TestNewResultDir: a second run with the same name gets name-2, then name-3; nothing is
-// replaced.
-func TestNewResultDir(t *testing.T) {
-	parent := filepath.Join(t.TempDir(), "compare")
-	var got []string
-	for range 3 {
-		d, err := newResultDir(parent, "fastdrain-tlc-10s")
-		require.NoError(t, err)
-		got = append(got, filepath.Base(d))
-		require.NoError(t, os.WriteFile(filepath.Join(d, "summary.json"), []byte("{}"), 0o644))
-	}
-	require.Equal(t, []string{"fastdrain-tlc-10s", "fastdrain-tlc-10s-2", "fastdrain-tlc-10s-3"}, got)
 }
