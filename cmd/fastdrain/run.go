@@ -145,60 +145,60 @@ statistics and utilization tables, and writes config.yaml, result.json, CSV tabl
 to a new directory --out/run/<preset>-<variant>-<scenario>-<duration>/ (-2, -3, … added
 when that exists: no run replaces another's results; docs/outputs.md).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			rf.seedSet()
-			c, err := rf.cfg.load()
-			if err != nil {
-				return err
-			}
-			w, err := rf.workload(rf.scenario)
-			if err != nil {
-				return err
-			}
-			label := rf.cfg.variant
-			if label == "" {
-				label = "custom"
-			}
-			o := runner.Options{Label: label, Config: c, Workload: w, CheckData: rf.check}
-			tl, err := rf.tl.build()
-			if err != nil {
-				return err
-			}
-			if tl != nil {
-				o.Timeline = tl
-			}
-			res, err := runner.Run(o)
-			if err != nil {
-				return err
-			}
-			res.Percentiles = rf.pcts.list
-			runner.WarnUnwritten(cmd.ErrOrStderr(), "", res.Firmware, firmware.Stats{})
-			dir, err := rf.runDir(fmt.Sprintf("%s-%s-%s-%s", c.Name, label, w.Scenario.Name, w.Scenario.Duration))
-			if err != nil {
-				return err
-			}
-			if dir != "" {
-				if err := res.WriteDir(dir); err != nil {
-					return err
-				}
-				if err := writeRunMeta(dir, o); err != nil {
-					return err
-				}
-			}
-			if err := rf.tl.write(tl, cmd.ErrOrStderr(), res.Series); err != nil {
-				return err
-			}
-			if rf.check {
-				// On standard error, so the text and JSON on standard output are those of a
-				// run without the check.
-				fmt.Fprintf(cmd.ErrOrStderr(), "data check: %d pages read back from the device as written\n", res.DataChecked)
-			}
-			return rf.write(res.WriteText, jsonWriter(res.JSON()), res.AppCSV().WriteCSV)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return rf.run(cmd) },
 	}
 	rf.register(cmd, "run", platforms.RunScenario, "json: result.json's document; csv: apps.csv's table",
 		"the applications table, apps.csv and result.json")
 	return cmd
+}
+
+// run runs the scenario on the machine, prints its results and writes them under --out.
+func (rf *runFlags) run(cmd *cobra.Command) error {
+	rf.seedSet()
+	c, err := rf.cfg.load()
+	if err != nil {
+		return err
+	}
+	w, err := rf.workload(rf.scenario)
+	if err != nil {
+		return err
+	}
+	label := rf.cfg.variant
+	if label == "" {
+		label = "custom"
+	}
+	tl, err := rf.tl.build()
+	if err != nil {
+		return err
+	}
+	o := runner.Options{Label: label, Config: c, Workload: w, CheckData: rf.check, Timeline: tl}
+	res, err := runner.Run(o)
+	if err != nil {
+		return err
+	}
+	res.Percentiles = rf.pcts.list
+	runner.WarnUnwritten(cmd.ErrOrStderr(), "", res.Firmware, firmware.Stats{})
+	dir, err := rf.runDir(fmt.Sprintf("%s-%s-%s-%s", c.Name, label, w.Scenario.Name, w.Scenario.Duration))
+	if err != nil {
+		return err
+	}
+	if dir != "" {
+		if err := res.WriteDir(dir); err != nil {
+			return err
+		}
+		if err := writeRunMeta(dir, o); err != nil {
+			return err
+		}
+	}
+	if err := rf.tl.write(tl, cmd.ErrOrStderr(), res.Series); err != nil {
+		return err
+	}
+	if rf.check {
+		// On standard error, so the text and JSON on standard output are those of a
+		// run without the check.
+		fmt.Fprintf(cmd.ErrOrStderr(), "data check: %d pages read back from the device as written\n", res.DataChecked)
+	}
+	return rf.write(res.WriteText, jsonWriter(res.JSON()), res.AppCSV().WriteCSV)
 }
 
 func newScenarios() *cobra.Command {
