@@ -3,14 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/flashbench"
 	"github.com/fastdrain-sim/fastdrain/onfi"
 	"github.com/fastdrain-sim/fastdrain/platforms"
-	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
 )
@@ -253,7 +251,6 @@ func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 	if err := fb.tl.write(tl, cmd.ErrOrStderr(), nil); err != nil {
 		return err
 	}
-	writeJSON := jsonWriter(res.JSON())
 	name := fmt.Sprintf("%dch-%ddies", c.Channels, c.Channels*c.Channel.Dies)
 	if fb.preset != "" {
 		name = fb.preset + "-" + name
@@ -264,12 +261,9 @@ func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 	}
 	if dir != "" {
 		fmt.Fprintf(cmd.ErrOrStderr(), "results written to %s\n", dir)
-		if err := report.WriteFile(filepath.Join(dir, "flashbench.json"), writeJSON); err != nil {
-			return err
-		}
-		if err := res.SummaryCSV().SaveCSV(filepath.Join(dir, "flashbench.csv")); err != nil {
+		if err := res.WriteDir(dir); err != nil {
 			return err
 		}
 	}
-	return fb.write(res.WriteText, writeJSON, res.SummaryCSV().WriteCSV)
+	return fb.write(res.WriteText, res.WriteJSON, res.SummaryCSV().WriteCSV)
 }
