@@ -96,4 +96,3 @@ func (b Info) origin() string {
 	}
 	return ""
 }
-
