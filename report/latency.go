@@ -14,9 +14,9 @@ import (
 // outputs of compare and replay give it: mean, stdev (population), min, the percentiles of
 // a --percentiles list (DefaultPercentiles without one) and max.
 type LatencyUs struct {
-	MeanUs, StdevUs, MinUs, MaxUs float64
-	Pcts                          Percentiles
-	PUs                           []float64 // at each of Pcts
+	MeanUs, StdevUs, MinUs, MaxUs float64     // mean, population standard deviation, minimum, maximum
+	Pcts                          Percentiles // the percentiles PUs holds, ascending
+	PUs                           []float64   // at each of Pcts
 }
 
 // LatencyOf summarises h (latencies in picoseconds) at the percentiles ps (nil: the default).

@@ -13,11 +13,11 @@ import (
 // vcs.revision, vcs.time and vcs.modified; go run, go test and -buildvcs=false do not: for
 // go run and go test the revision is then read from the source tree, provenance.go).
 type Info struct {
-	GoVersion string
+	GoVersion string // the toolchain, e.g. go1.26.0
 	Module    string // the main module's version, "(devel)" for a checkout
 	Revision  string // "" when not stamped
-	Time      string
-	Modified  bool
+	Time      string // the revision's commit time, RFC 3339
+	Modified  bool   // built with uncommitted changes
 	// FromRepository says Revision, Time and Modified were read from the source tree when
 	// the program started, not stamped at build time.
 	FromRepository bool

@@ -12,13 +12,13 @@ import (
 
 // Comparison is the runs of every scenario under every variant on one platform.
 type Comparison struct {
-	Preset    string
-	Scenarios []string
+	Preset    string   // the platform every run shares
+	Scenarios []string // co-location scenarios, in order
 	Variants  []string // the first is the baseline
 	// Options are the runs, scenario by scenario, each under every variant in turn;
 	// Results their results once Run has run.
-	Options []runner.Options
-	Results []*runner.Result
+	Options []runner.Options // every run
+	Results []*runner.Result // Options' results (Run)
 	// Apps are the latency-critical application of each scenario: its first that is not
 	// Ungzip.
 	Apps        []string

@@ -24,8 +24,8 @@ type Options struct {
 
 // Result is what one fio run measured.
 type Result struct {
-	Jobs    []fio.Job
-	Results []fio.JobResult
+	Jobs    []fio.Job       // the jobs as run (runtime cap and percentiles applied)
+	Results []fio.JobResult // each job's, in the jobs' order
 	// SSD is the machine's statistics, with a power cut's report when one happened.
 	SSD *runner.Result
 	// Idle and Energy are the SSD's energy over Options.Idle and over the jobs (nil when

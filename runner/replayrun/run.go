@@ -15,8 +15,8 @@ import (
 
 // Options are how a trace is read and replayed.
 type Options struct {
-	Trace  trace.Options
-	Replay replay.Options
+	Trace  trace.Options  // how the trace is read
+	Replay replay.Options // how its requests are issued
 	// Sort reads the whole trace twice and sorts it by time (trace.ReadSorted).
 	Sort bool
 	// Timeline, if set, records the whole machine (runner.Machine.Trace).
@@ -27,10 +27,10 @@ type Options struct {
 
 // Result is what one replay measured.
 type Result struct {
-	Path   string
-	Stats  trace.Stats   // what reading the trace found
-	Fit    trace.Options // the reader's options fitted to the device
-	Replay *replay.Result
+	Path   string         // the trace file
+	Stats  trace.Stats    // what reading the trace found
+	Fit    trace.Options  // the reader's options fitted to the device
+	Replay *replay.Result // what the replayer measured
 	// SSD is the machine's statistics, with a power cut's report when one happened.
 	SSD *runner.Result
 	// Summary is the result as numbers (replay.json); nil when the trace held no request.

@@ -15,20 +15,20 @@ import (
 
 // Device is one device a uFLIP plan runs on: a simulated machine or a real file.
 type Device struct {
-	Name     string
-	Dev      uflip.Device
-	Eng      *sim.Engine
-	Capacity int64
+	Name     string       // the preset's name, or "target"
+	Dev      uflip.Device // what the plan's IOs go to
+	Eng      *sim.Engine  // the engine the plan runs on (a bare one for a target)
+	Capacity int64        // bytes
 	// BufBytes is a simulated device's write buffer capacity in bytes (0 for a target).
 	BufBytes int64
 	// M is a simulated device's machine (nil for a target).
 	M     *runner.Machine
 	close func()
 
-	Runs     []uflip.RunStats
+	Runs     []uflip.RunStats // every run of the plan, in order
 	Trace    []uflip.IORecord // the traced run's records (rep 0, stream 0)
-	Points   []uflip.Point
-	Findings []uflip.Finding // with Suite.Findings
+	Points   []uflip.Point    // the runs by point (uflip.Points)
+	Findings []uflip.Finding  // with Suite.Findings
 	// PowerLoss and Recovery are what a simulated device's scripted power cut did and
 	// recovery found (runner.CutOutcome), and CutStep the plan step it stopped.
 	PowerLoss *firmware.PowerLossReport

@@ -15,8 +15,8 @@ import (
 // Suite is one uFLIP plan run on one or more devices.
 type Suite struct {
 	Plan    *uflip.Plan
-	Devices []*Device
-	Seed    uint64
+	Devices []*Device // the first is the one the calibration tables divide by
+	Seed    uint64    // the executor's random seed
 	// TraceLabel is the run whose per-IO records are kept for the trace plot (TraceLabel).
 	TraceLabel string
 	// Findings checks uFLIP's findings on every device.
