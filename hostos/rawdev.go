@@ -194,7 +194,7 @@ func (d *RawDevice) check(op blk.Op, offset, size int64) error {
 	if size > d.capacity || offset > d.capacity-size {
 		return fmt.Errorf("hostos: raw device: %v of %d B at offset %d ends past the capacity %d B", op, size, offset, d.capacity)
 	}
-	return nil
+	return d.checkZoned(op, offset, size)
 }
 
 // submit charges the syscall, sends one bio and blocks p until it completes. It returns the

@@ -167,3 +167,25 @@ func ParseZoneReport(b []byte) (count uint64, ds []ZoneDescriptor, err error) {
 	}
 	return count, ds, nil
 }
+
+// ZoneSource is implemented by firmware with zoned namespaces: the zone table of nsid as
+// Report Zones returns it (all zones, in order), false for a namespace that is not zoned.
+type ZoneSource interface {
+	ZoneInfo(nsid uint32) ([]ZoneDescriptor, bool)
+}
+
+// ReportZones returns namespace nsid's zones as a Report Zones of all zones from LBA 0
+// would, false unless nsid is an active zoned namespace. Like IdentifyNamespace it is read
+// with no link traffic: the host model reads the zones when a program opens the device
+// (fio's zbd set-up, BLKREPORTZONE), outside the timed I/O.
+func (c *Controller) ReportZones(nsid uint32) ([]ZoneDescriptor, bool) {
+	ns, ok := c.namespace(nsid)
+	if !ok || ns.Type != NSZoned {
+		return nil, false
+	}
+	src, has := c.fw.(ZoneSource)
+	if !has {
+		return nil, false
+	}
+	return src.ZoneInfo(nsid)
+}
