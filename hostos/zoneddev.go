@@ -4,7 +4,9 @@ import (
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/blk"
+	"github.com/fastdrain-sim/fastdrain/hostos/fio"
 	"github.com/fastdrain-sim/fastdrain/hostos/nvmedrv"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -21,6 +23,38 @@ func (d *RawDevice) ZoneBytes() int64 { return d.q.ZoneBytes() }
 // Zones returns the device's zones with their write pointers (BLKREPORTZONE), nil for a
 // conventional namespace.
 func (d *RawDevice) Zones() []nvmedrv.Zone { return d.h.Driver.Namespace(d.nsid).ReportZones() }
+
+// ReportZones is Zones as fio's zbd mode takes them (fio.ZonedTarget).
+func (d *RawDevice) ReportZones() []fio.DeviceZone {
+	zs := d.Zones()
+	out := make([]fio.DeviceZone, len(zs))
+	for i, z := range zs {
+		out[i] = fio.DeviceZone{Start: z.Start, Cap: z.Cap, WP: z.WP,
+			Offline: z.State == nvmectrl.ZoneOffline, ReadOnly: z.State == nvmectrl.ZoneReadOnly}
+	}
+	return out
+}
+
+// zoneSubmitAt returns when a write at offset may go down to the block layer: not before
+// the zone's previous write from this device did (then in the order of the calls). A
+// program's writes to a zone leave it in the order it issued them: fio queues a job's
+// I/Os from one thread, while the model's I/O depth slots are processes of their own, on
+// whichever cores, whose syscall costs could otherwise finish out of order.
+func (d *RawDevice) zoneSubmitAt(offset int64, t sim.Time) sim.Time {
+	zb := d.q.ZoneBytes()
+	if zb == 0 {
+		return t
+	}
+	if d.zoneLast == nil {
+		d.zoneLast = map[int64]sim.Time{}
+	}
+	z := offset / zb
+	t = max(t, d.zoneLast[z])
+	d.zoneLast[z] = t
+	return t
+}
+
+var _ fio.ZonedTarget = (*RawDevice)(nil)
 
 // ZoneLimits returns the namespace's open and active zone limits (0: none).
 func (d *RawDevice) ZoneLimits() (open, active int) {

@@ -36,11 +36,11 @@ var ErrZoneOrder = errors.New("ftl: zone page offered out of write-pointer order
 
 // zoneArea is one zoned namespace's range of logical pages and its zones' blocks.
 type zoneArea struct {
-	lo, hi    int64 // logical pages [lo, hi)
-	zonePages int64 // zone size in pages (a power of two ≥ cap)
-	cap       int64 // zone capacity in pages: stripe × pages a block
-	stripe    int   // B: blocks a zone spans
-	first     int   // the area's first zone's index among all zoned areas (for pair rotation)
+	lo, hi    int64     // logical pages [lo, hi)
+	zonePages int64     // zone size in pages (a power of two ≥ cap)
+	cap       int64     // zone capacity in pages: stripe × pages a block
+	stripe    int       // B: blocks a zone spans
+	first     int       // the area's first zone's index among all zoned areas (for pair rotation)
 	blocks    []BlockID // per zone, per member: its block, NoBlock until opened
 }
 
