@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
-	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // A zone reset's erases (zns.go). A reset zone's blocks hold no valid page once the FTL has
@@ -31,9 +30,10 @@ type zoneEraser struct {
 
 // zoneErase is one block's erase in flight.
 type zoneErase struct {
-	f *Firmware
-	b ftl.BlockID
-	w waiter
+	f    *Firmware
+	b    ftl.BlockID
+	w    waiter
+	done step
 }
 
 // erase takes a reset zone's blocks: each is erased now, or once its programs complete.
@@ -67,21 +67,22 @@ func (z *zoneEraser) programDone(f *Firmware) {
 func (z *zoneEraser) issue(f *Firmware, b ftl.BlockID) {
 	die, _, _ := f.geo.BlockAddr(b)
 	e := &zoneErase{f: f, b: b}
+	e.done = newStep("zoneErase", "erased", &f.pl.off, e.erased)
 	op := f.sched.get(opErase, die)
 	op.ppn, op.w = f.geo.FirstPage(b), &e.w
 	if f.pl.oob != nil {
 		f.pl.eraseIssued(f, b)
 	}
-	e.w.pending, e.w.h, e.w.code = 1, e, 0
+	e.w.pending, e.w.then = 1, &e.done
 	f.sched.enqueue(op)
 	if f.OnErase != nil {
 		f.OnErase()
 	}
 }
 
-// HandleEvent applies the erase's completion: the block is free again, or retired if the
-// die reported the erase failed.
-func (e *zoneErase) HandleEvent(*sim.Event) {
+// erased applies the erase's completion: the block is free again, or retired if the die
+// reported the erase failed.
+func (e *zoneErase) erased() {
 	f := e.f
 	if e.w.failed {
 		f.ftl.ReleaseZoneBlock(e.b)
