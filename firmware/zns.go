@@ -30,6 +30,9 @@ type zone struct {
 	state nvmectrl.ZoneState
 	wp    int64  // write pointer, in logical blocks from the zone's start
 	since uint64 // the open clock when it was last implicitly opened (ZSIO order)
+	// finished: Finish Zone made the zone Full (a state the zone table records durably;
+	// znsrecover.go), cleared by Reset.
+	finished bool
 }
 
 // zoneTable is a zoned namespace's zones and resource counts.
@@ -261,7 +264,7 @@ func (t *zoneTable) action(zi int64, zsa uint8, reset func(zi int64)) nvmectrl.S
 		switch s {
 		case nvmectrl.ZoneEmpty, nvmectrl.ZoneImplOpen, nvmectrl.ZoneExplOpen, nvmectrl.ZoneClosed:
 			t.release(zn)
-			zn.state, zn.wp = nvmectrl.ZoneFull, t.zcap
+			zn.state, zn.wp, zn.finished = nvmectrl.ZoneFull, t.zcap, true
 		case nvmectrl.ZoneFull:
 		default:
 			return nvmectrl.StatusInvalidZoneTransition
@@ -272,7 +275,7 @@ func (t *zoneTable) action(zi int64, zsa uint8, reset func(zi int64)) nvmectrl.S
 		switch s {
 		case nvmectrl.ZoneImplOpen, nvmectrl.ZoneExplOpen, nvmectrl.ZoneClosed, nvmectrl.ZoneFull:
 			t.release(zn)
-			zn.state, zn.wp = nvmectrl.ZoneEmpty, 0
+			zn.state, zn.wp, zn.finished = nvmectrl.ZoneEmpty, 0, false
 			reset(zi)
 		case nvmectrl.ZoneEmpty:
 		default:

@@ -15,24 +15,21 @@ import (
 // (die, plane) pairs in channel-first order starting at pair z·B (pair q is on die
 // InterleavedDie(q mod dies), plane (q div dies) mod planes). Logical page k of the zone
 // (k < B × pages a block, its capacity) lives on member k mod B, at page k div B of that
-// member's block: the address is a function of the offset. The member's block is taken
+// member's block when the buffer evicts in write-pointer order (below). The member's block is taken
 // from its plane's free list when the zone's first page for it comes (a free block of the
 // plane, so wear spreads as the free lists turn), and returned by the reset's erase.
 //
-// The FTL still binds each page in its map (reads look it up as any other); zoneCheck
-// verifies that every mapped page of a zone sits exactly where the formula puts it. A page
-// can only be placed in order: the host's zone write lock and the controller's write
-// pointer check make a zone's pages arrive in offset order, so a member's block takes its
-// pages k, k + B, k + 2B … one after the other. A page offered out of that order is
-// refused (ErrZoneOrder): the firmware never offers one (the invariant checker would
-// report it).
+// A member block is programmed in the order the write buffer evicts the zone's pages
+// (NAND pages of a block must be programmed in order): with a FIFO buffer that is the
+// write pointer's order, so page k lands at page k div B of its member; a buffer that
+// reorders (LRU, whose read hits move a page to its young end) can place a page at
+// another page of the same block (ZoneStats.Reordered). The FTL binds each page in its
+// map either way (reads look it up as any other); check verifies that every mapped page
+// of a zone lies in its own member's block. No page ever leaves that block until the
+// zone is reset: there is no relocation, so nothing for a map to track beyond it.
 //
 // Zone blocks are never GC victims (Reclaimable is false for them): a zone's pages are all
 // valid until the reset invalidates them all at once.
-
-// ErrZoneOrder is returned when a zone's page is offered before the pages its member block
-// must be programmed with first.
-var ErrZoneOrder = errors.New("ftl: zone page offered out of write-pointer order")
 
 // zoneArea is one zoned namespace's range of logical pages and its zones' blocks.
 type zoneArea struct {
@@ -56,6 +53,10 @@ type ZoneStats struct {
 	Pages  int64 // zone pages placed
 	Resets int64 // zone resets that freed blocks
 	Blocks int64 // member blocks opened
+	// Reordered counts zone pages placed at another page of their member block than
+	// k div B: the write buffer evicted them out of write-pointer order (an LRU buffer
+	// moves a page a read hits to its young end).
+	Reordered int64
 }
 
 // AddZones makes logical pages [lo, lo + zones × zonePages) a zoned area of zones zones of
@@ -141,10 +142,9 @@ func (f *FTL) ZoneDie(lpn int64) (int, bool) {
 	return f.zonePair(a, off/a.zonePages, int(off%a.zonePages%int64(a.stripe))) / f.g.Planes, true
 }
 
-// zoneAllocate places zone page lpn: page k div B of member k mod B's block, opening the
-// block if the zone has none there yet. It fails with ErrNoSpace if die is not the
-// member's die or the plane has no free block outside the GC reserve, and with
-// ErrZoneOrder if the member's block is not at that page.
+// zoneAllocate places zone page lpn on the next page of member k mod B's block, opening
+// the block if the zone has none there yet. It fails with ErrNoSpace if die is not the
+// member's die or the plane has no free block outside the GC reserve.
 func (f *FTL) zoneAllocate(a *zoneArea, lpn int64, die int) (PPN, error) {
 	off := lpn - a.lo
 	zi, k := off/a.zonePages, off%a.zonePages
@@ -167,7 +167,7 @@ func (f *FTL) zoneAllocate(a *zoneArea, lpn int64, die int) (PPN, error) {
 		f.zones.Stats.Blocks++
 	}
 	if int64(f.blocks[*slot].next) != k/int64(a.stripe) {
-		return NoPage, ErrZoneOrder
+		f.zones.Stats.Reordered++
 	}
 	f.zones.Stats.Pages++
 	return f.take(*slot), nil
@@ -217,7 +217,8 @@ func (f *FTL) ReleaseZoneBlock(b BlockID) { f.zones.owned[b] = false }
 func (f *FTL) zoneBlock(b BlockID) bool { return f.zones != nil && f.zones.owned[b] }
 
 // check verifies the zone layer: every member block is owned, a reset zone's block
-// awaiting its erase holds no valid page, and every mapped page of a zone sits where the zone's formula puts it.
+// awaiting its erase holds no valid page, and every mapped page of a zone lies in its
+// member's block.
 func (z *zoned) check(f *FTL, bad func(format string, a ...any)) {
 	named := make([]bool, len(f.blocks))
 	for ai := range z.areas {
@@ -241,8 +242,8 @@ func (z *zoned) check(f *FTL, bad func(format string, a ...any)) {
 			m := int(k % int64(a.stripe))
 			b := a.blocks[zi*int64(a.stripe)+int64(m)]
 			p := f.PageOf(u)
-			if k >= a.cap || b == NoBlock || f.g.BlockOf(p) != b || int64(f.pageIndex(p)) != k/int64(a.stripe) {
-				bad("zone page %d (zone %d offset %d) maps to page %d, not page %d of its member %d's block %d", lpn, zi, k, p, k/int64(a.stripe), m, b)
+			if k >= a.cap || b == NoBlock || f.g.BlockOf(p) != b {
+				bad("zone page %d (zone %d offset %d) maps to page %d, outside its member %d's block %d", lpn, zi, k, p, m, b)
 			}
 		}
 	}
