@@ -119,3 +119,30 @@ max_open_zones=2
 	require.NoError(t, f.Check())
 	t.Logf("zone resets %d, plugged writes %d", resets, q.Zones.Plugged)
 }
+
+// TestZNSTenants runs docs/placement.md's study on the zoned namespace
+// (docs/placement-jobs/tenants-zns.fio on zns.yaml) and checks it by hand: no GC (WAF
+// exactly 1), and 112 erases: hot writes 32 MiB through its two 2 MiB zones, 16 fills of
+// which the first two find the zones empty, so 14 resets of 8-block zones; cold fills 16
+// of its 20 zones and resets none.
+func TestZNSTenants(t *testing.T) {
+	c, err := platforms.Load(platforms.Options{Preset: "tiny", Files: []string{filepath.Join("..", "docs", "placement-jobs", "zns.yaml")}})
+	require.NoError(t, err)
+	m, err := platforms.Build(c)
+	require.NoError(t, err)
+	t.Cleanup(m.Eng.Close)
+	raw, err := hostos.NewNamespaceDevice(m.Host, 1)
+	require.NoError(t, err)
+	fm, err := hostos.NewFioMachine(m.Host, raw, false)
+	require.NoError(t, err)
+	b, err := os.ReadFile(filepath.Join("..", "docs", "placement-jobs", "tenants-zns.fio"))
+	require.NoError(t, err)
+	res := runJobs(t, m, fm, string(b))
+	require.Empty(t, res[0].Err)
+	require.Empty(t, res[1].Err)
+	f := m.SSD.FW.FTL()
+	require.Equal(t, int64(0), f.Stats.GCWrites)
+	require.Equal(t, int64(8192+8192), f.Stats.HostWrites)
+	require.Equal(t, int64(14), m.Host.Queues[0].Stats().Zones.Resets)
+	require.Equal(t, int64(112), f.Stats.Erases)
+}
