@@ -447,8 +447,7 @@ func (wk *worker) zoneReceive() {
 		}
 		total++
 		if len(ds) < fit {
-			ds = append(ds, nvmectrl.ZoneDescriptor{State: zn.state, Cap: uint64(t.zcap), Start: uint64(zi * t.zsze),
-				WP: uint64(zi*t.zsze + zn.wp)})
+			ds = append(ds, t.descriptor(zi))
 		}
 	}
 	data := nvmectrl.MarshalZoneReport(ds, total, dw13&nvmectrl.ZonePartialReport != 0, cmd.DataLen)
@@ -465,10 +464,16 @@ func (f *Firmware) ZoneInfo(nsid uint32) ([]nvmectrl.ZoneDescriptor, bool) {
 	}
 	t := f.ns[nsid-1].zns
 	out := make([]nvmectrl.ZoneDescriptor, len(t.zones))
-	for zi, zn := range t.zones {
-		out[zi] = nvmectrl.ZoneDescriptor{State: zn.state, Cap: uint64(t.zcap), Start: uint64(int64(zi) * t.zsze), WP: uint64(int64(zi)*t.zsze + zn.wp)}
+	for zi := range t.zones {
+		out[zi] = t.descriptor(int64(zi))
 	}
 	return out, true
+}
+
+// descriptor returns zone zi's Zone Descriptor.
+func (t *zoneTable) descriptor(zi int64) nvmectrl.ZoneDescriptor {
+	zn := &t.zones[zi]
+	return nvmectrl.ZoneDescriptor{State: zn.state, Cap: uint64(t.zcap), Start: uint64(zi * t.zsze), WP: uint64(zi*t.zsze + zn.wp)}
 }
 
 // zoneNamespaceInfo fills the zoned fields of a namespace's NamespaceInfo.

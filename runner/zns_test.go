@@ -21,7 +21,14 @@ func znsMachine(t *testing.T) (*platforms.Machine, *hostos.FioMachine, *hostos.R
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "zns.yaml")
 	require.NoError(t, os.WriteFile(p, []byte("nvme:\n  namespaces:\n    - {type: zoned, zones: {max_open: 4}}\n"), 0o644))
-	c, err := platforms.Load(platforms.Options{Preset: "tiny", Files: []string{p}, Sets: []string{"precondition.fill=0", "firmware.verify=true"}})
+	return znsMachineOf(t, p, "precondition.fill=0", "firmware.verify=true")
+}
+
+// znsMachineOf builds the tiny machine with the configuration file cfg and sets, and the
+// fio view of its namespace 1.
+func znsMachineOf(t *testing.T, cfg string, sets ...string) (*platforms.Machine, *hostos.FioMachine, *hostos.RawDevice) {
+	t.Helper()
+	c, err := platforms.Load(platforms.Options{Preset: "tiny", Files: []string{cfg}, Sets: sets})
 	require.NoError(t, err)
 	m, err := platforms.Build(c)
 	require.NoError(t, err)
@@ -126,15 +133,7 @@ max_open_zones=2
 // which the first two find the zones empty, so 14 resets of 8-block zones; cold fills 16
 // of its 20 zones and resets none.
 func TestZNSTenants(t *testing.T) {
-	c, err := platforms.Load(platforms.Options{Preset: "tiny", Files: []string{filepath.Join("..", "docs", "placement-jobs", "zns.yaml")}})
-	require.NoError(t, err)
-	m, err := platforms.Build(c)
-	require.NoError(t, err)
-	t.Cleanup(m.Eng.Close)
-	raw, err := hostos.NewNamespaceDevice(m.Host, 1)
-	require.NoError(t, err)
-	fm, err := hostos.NewFioMachine(m.Host, raw, false)
-	require.NoError(t, err)
+	m, fm, _ := znsMachineOf(t, filepath.Join("..", "docs", "placement-jobs", "zns.yaml"))
 	b, err := os.ReadFile(filepath.Join("..", "docs", "placement-jobs", "tenants-zns.fio"))
 	require.NoError(t, err)
 	res := runJobs(t, m, fm, string(b))
