@@ -11,19 +11,22 @@ import (
 // size; zone z holds LBAs [z·ZSZE, z·ZSZE + ZCAP) writable, the rest of its size never
 // written. Each zone has a state and a write pointer, kept here in the firmware's zone
 // table; the FTL maps a zone onto a stripe of erase blocks (ftl/zones.go) and a reset
-// erases them (znserase.go). This file holds the table, the zone state machine (ZNS §2.1.1,
-// "Zone State Machine", and the state transitions each command makes), the checks of
-// writes and Zone Append (ZNS §3.4.1 "Zone Append", §3.4.3 "Writing in Sequential Write
-// Required Zones" — the write pointer rules) and Zone Management Send and Receive (ZNS
-// §3.4.2, §3.4.3 of the 1.1 command list: Zone Management Send 79h, Receive 7Ah).
+// erases them (znserase.go). This file holds the table, the zone state machine (ZNS,
+// section "Zone State Machine", with the transitions each command makes), the checks of
+// writes and Zone Append (ZNS, "Zone Append command" and the write pointer rules of
+// "Sequential Write Required Zones") and Zone Management Send and Receive (ZNS, "Zone
+// Management Send command" 79h, "Zone Management Receive command" 7Ah). Section numbers
+// move between revisions of the specification; the comments name sections by title.
 //
-// Open and active resources (ZNS §2.1.1.4 "Managing Resources"): a zone in ZSIO or ZSEO
-// holds an open resource, one in ZSIO, ZSEO or ZSC an active resource; at most MOR + 1 and
-// MAR + 1 of them (the Identify fields are 0's based; nvme.namespaces[].zones.max_open and
-// max_active give the counts, 0 for no limit). A write that would implicitly open a zone
-// when every open resource is held takes one from the implicitly opened zone opened
-// longest ago, which the controller closes (ZSIO → ZSC), and fails with Too Many Open
-// Zones if no zone is implicitly opened; Open Zone never closes a zone for itself.
+// Open and active resources (ZNS, "Zone State Machine", resource management): a zone in
+// ZSIO or ZSEO holds an open resource, one in ZSIO, ZSEO or ZSC an active resource; at most
+// MOR + 1 and MAR + 1 of them (the Identify fields are 0's based;
+// nvme.namespaces[].zones.max_open and max_active give the counts, 0 for no limit). A
+// write that would implicitly open a zone when every open resource is held takes one from
+// the implicitly opened zone opened longest ago, which the controller closes (ZSIO → ZSC;
+// the specification lets the controller do so, and QEMU's ZNS model does the same), and
+// fails with Too Many Open Zones if no zone is implicitly opened; Open Zone never closes a
+// zone for itself.
 
 // zone is one entry of the zone table.
 type zone struct {
