@@ -3,9 +3,9 @@ package firmware
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/dram"

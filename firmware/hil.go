@@ -2,8 +2,8 @@ package firmware
 
 import (
 	"encoding/binary"
-	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"

@@ -3,8 +3,8 @@ package hostos
 import (
 	"errors"
 	"fmt"
-	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/hostos/blk"
 	"github.com/fastdrain-sim/fastdrain/hostos/nvmedrv"
 	"github.com/fastdrain-sim/fastdrain/hostos/pagecache"
