@@ -39,6 +39,8 @@ func newSLCCache(f *Firmware, faults bool) (*slcCache, error) {
 		return nil, errors.New("firmware.ftl.slc_cache: not with firmware.power_loss.enabled: the recovery scan reads every block in its native mode and does not yet know which blocks are in SLC mode")
 	case f.fdp != nil:
 		return nil, errors.New("firmware.ftl.slc_cache: not with nvme.fdp.enabled: reclaim units are native blocks, and host writes through the cache would leave their handles")
+	case f.ftl.Zoned():
+		return nil, errors.New("firmware.ftl.slc_cache: not with a zoned namespace (nvme.namespaces type zoned): a zone's writes go to its own blocks in order, and the cache would take them elsewhere")
 	case faults:
 		return nil, errors.New("firmware.ftl.slc_cache: not with a fault model (flash.die.faults): a retired block in SLC mode is not taken out of the cache's counts")
 	}

@@ -142,6 +142,9 @@ func (f *FTL) Check() error {
 	if f.slc != nil {
 		f.checkSLC(bad)
 	}
+	if f.zones != nil {
+		f.zones.check(f, bad)
+	}
 	if f.hyb != nil {
 		for _, e := range f.hyb.check() {
 			bad("%v", e)

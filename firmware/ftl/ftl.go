@@ -99,7 +99,9 @@ type FTL struct {
 	// place is Flexible Data Placement (placement.go), nil without it.
 	place *placement
 	// slc is the SLC cache (slccache.go), nil without it.
-	slc   *slcCache
+	slc *slcCache
+	// zones are the zoned namespaces' areas (zones.go), nil without one.
+	zones *zoned
 	Stats Stats
 }
 
