@@ -54,9 +54,9 @@ type rawIO struct {
 	q    *blk.Queue
 }
 
-// HandleEvent submits the call's bio once its syscall cost is paid, as the event's last
-// step; it implements sim.Handler.
-func (r *rawIO) HandleEvent(*sim.Event) { r.q.SubmitLast(&r.bio) }
+// HandleEvent submits the call's bio once its syscall cost is paid; it implements
+// sim.Handler.
+func (r *rawIO) HandleEvent(*sim.Event) { r.q.Submit(&r.bio) }
 
 var _ uflip.Device = (*RawDevice)(nil)
 

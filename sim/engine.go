@@ -235,36 +235,6 @@ func (e *Engine) Jump(t Time, ph Phase) bool {
 	return true
 }
 
-// TakeNext is Jump for an event already scheduled: if the next event to fire is one of h's
-// at the current time, it takes that event out and returns it (valid until the next event
-// is scheduled), and the caller, as the last step of the current event, does that event's
-// work at once — when it would have run, with one engine event fewer (Fired and hooks do
-// not see it). Otherwise it returns nil. The same rules hold as for Jump; TakeNext
-// returns nil from a process and outside Run.
-func (e *Engine) TakeNext(h Handler) *Event {
-	if !e.running || e.stopped || e.curProc != nil {
-		return nil
-	}
-	k := e.nextNow()
-	if k == nil || e.slots[k.slot].Handler != h {
-		return nil
-	}
-	s := k.slot
-	if e.nowHead < len(e.nowq) && k == &e.nowq[e.nowHead] {
-		if e.nowHead++; e.nowHead == len(e.nowq) {
-			e.nowHead, e.nowq = 0, e.nowq[:0]
-		}
-	} else {
-		e.q.popNow()
-	}
-	ev := &e.slots[s]
-	if !ev.daemon {
-		e.live--
-	}
-	e.free = append(e.free, s)
-	return ev
-}
-
 // Named is implemented by components and processes that have a hierarchical name.
 type Named interface {
 	Name() string

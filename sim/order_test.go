@@ -17,9 +17,8 @@ type orderLog struct {
 	ref   *refQueue
 	next  int64
 	bits  int  // delays up to 2^bits ps (0: under 50 ps)
-	jump  bool // the last event a handler schedules runs at once when Engine.Jump allows,
-	// and an event the handler finds next (Engine.TakeNext) is taken and run at once
-	jumps int // events run that way
+	jump  bool // the last event a handler schedules runs at once when Engine.Jump allows
+	jumps int  // events run that way
 }
 
 // refQueue is the reference model: a plain list scanned for the least (time, phase,
@@ -93,15 +92,6 @@ func (r *orderLog) fire(now Time, id int64) {
 		}
 		r.schedule(t, ph)
 	}
-	if r.jump && r.ref == nil {
-		if ev := r.e.TakeNext(r); ev != nil {
-			if ev.Time != r.e.Now() {
-				panic("TakeNext took an event of another time")
-			}
-			r.jumps++
-			r.fire(ev.Time, ev.Code)
-		}
-	}
 }
 
 func (r *orderLog) HandleEvent(ev *Event) { r.fire(ev.Time, ev.Code) }
@@ -160,8 +150,7 @@ func checkOrderJump(t *testing.T, bits int, jump bool, drive func(e *Engine, see
 }
 
 // TestJumpKeepsTheOrder: handlers that run their last scheduled event at once whenever
-// Engine.Jump allows it, and then take and run the next event if it is for now
-// (Engine.TakeNext), fire every event in the reference queue's order, with delays
+// Engine.Jump allows it fire every event in the reference queue's order, with delays
 // within one window of the time queue, across its wheel (up to 2^26 ps) and into its coarse
 // wheel and far queue (2^36 ps), and with RunUntil stopping at boundaries.
 func TestJumpKeepsTheOrder(t *testing.T) {
@@ -176,44 +165,12 @@ func TestJumpKeepsTheOrder(t *testing.T) {
 				e.RunUntil(e.Now() + step)
 			}
 		})
-		t.Logf("delays up to 2^%d ps: %d events run by Jump or TakeNext", bits, n)
+		t.Logf("delays up to 2^%d ps: %d events run by Jump", bits, n)
 		if bits > 12 {
 			// 3,200 events within 4 ns crowd the time queue's window: no jump then.
-			require.NotZero(t, n, "bits %d: no event was run by Jump or TakeNext", bits)
+			require.NotZero(t, n, "bits %d: no event was run by Jump", bits)
 		}
 	}
-}
-
-// TestTakeNext: TakeNext takes the next event only if it is the handler's and for now,
-// and not from a process.
-func TestTakeNext(t *testing.T) {
-	e := NewEngine()
-	h, g := &nopHandler{}, &nopHandler{}
-	var got []bool
-	e.At(100, func() {
-		e.Schedule(100, h, nil, 7)
-		ev := e.TakeNext(h)
-		got = append(got, ev != nil)
-		require.Equal(t, int64(7), ev.Code)
-	})
-	e.At(200, func() {
-		e.Schedule(200, h, nil, 0)
-		e.SchedulePhase(200, PhaseHardware, g, nil, 0) // g's fires first
-		got = append(got, e.TakeNext(h) != nil)
-		e.Schedule(300, h, nil, 0)
-	})
-	e.At(250, func() {
-		got = append(got, e.TakeNext(h) != nil) // h's next event is at 300, not now
-	})
-	e.Spawn("p", func(p *Proc) {
-		p.Sleep(400)
-		e.Schedule(400, h, nil, 0)
-		got = append(got, e.TakeNext(h) != nil) // from a process
-	})
-	e.Run()
-	require.Equal(t, []bool{true, false, false, false}, got)
-	require.Equal(t, 3, h.n, "the events at 200, 300 and 400 fired; the one at 100 was taken")
-	require.Equal(t, 1, g.n)
 }
 
 // TestJumpRefuses: Jump says no when an event comes first (earlier, or at the same time in

@@ -377,22 +377,10 @@ func (q *Queue) Restart(now sim.Time) {
 	q.kick()
 }
 
-// SubmitLast is Submit as the last step of an event (a system call's cost paid): when the
-// queue run Submit asks for is the next event to fire, at this instant, it runs at once
-// (sim.Engine.TakeNext), as it would have run, with one engine event fewer.
-func (q *Queue) SubmitLast(b *Bio) {
-	q.Submit(b)
-	if q.armed && q.eng.TakeNext(q) != nil {
-		q.run(q.eng.Now())
-	}
-}
-
-// HandleEvent runs the dispatch loop; it implements sim.Handler.
-func (q *Queue) HandleEvent(ev *sim.Event) { q.run(ev.Time) }
-
-// run is the dispatch loop (blk_mq_run_hw_queue), the work of the event kick schedules.
-func (q *Queue) run(now sim.Time) {
+// HandleEvent runs the dispatch loop (blk_mq_run_hw_queue); it implements sim.Handler.
+func (q *Queue) HandleEvent(ev *sim.Event) {
 	q.armed = false
+	now := ev.Time
 	if rq := q.stalled; rq != nil {
 		q.stalled = nil
 		if !q.offer(now, rq) {
