@@ -114,10 +114,10 @@ func (h *fakeHost) CopyToHost(cmd *nvmectrl.Command, off int, src []byte) {
 func (h *fakeHost) Uint64FromHost(cmd *nvmectrl.Command, off int) uint64 {
 	return binary.LittleEndian.Uint64(h.data[cmd][off:])
 }
-func (h *fakeHost) Complete(t sim.Time, cmd *nvmectrl.Command, st nvmectrl.Status, _ uint32, level bufferlevel.Level) {
+func (h *fakeHost) Complete(t sim.Time, cmd *nvmectrl.Command, st nvmectrl.Status, dw0 uint32, level bufferlevel.Level) {
 	rq := h.reqs[cmd]
 	h.eng.At(t, func() {
-		rq.done, rq.status, rq.level, rq.levelOK = true, st, level, true
+		rq.done, rq.status, rq.level, rq.levelOK, rq.dw0 = true, st, level, true, dw0
 		rq.latency = t - rq.issued
 		rq.sig.Notify()
 	})
@@ -176,7 +176,7 @@ func (r *fake) cmdOn(p *sim.Proc, nsid uint32, op nvmectrl.Opcode, lba int64, bl
 			buf = make([]byte, c.DataLen)
 		}
 	}
-	if op == nvmectrl.OpWrite {
+	if op == nvmectrl.OpWrite || op == nvmectrl.OpZoneAppend {
 		for i, s := range stamps {
 			binary.LittleEndian.PutUint64(buf[i*4096:], s)
 		}

@@ -111,6 +111,8 @@ type Firmware struct {
 
 	// fdp is Flexible Data Placement (fdp.go), nil without it.
 	fdp *fdpState
+	// zerase erases reset zones' blocks (znserase.go).
+	zerase zoneEraser
 	// pl is the power-loss state: the out-of-band records and the cut (powerloss.go).
 	pl powerState
 	// ro is the read-only mode the drive enters at the end of its life (readonly.go).
@@ -389,6 +391,9 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 	img, ok := f.flash.(FlashImage)
 	if !ok {
 		return fmt.Errorf("firmware %s: the flash port cannot be preconditioned (it is not a FlashImage)", f.name)
+	}
+	if err := f.zonedPrecondition(fill); err != nil {
+		return err
 	}
 	if err := f.ftl.Precondition(fill, overwrite, random, seed); err != nil {
 		return err

@@ -49,6 +49,7 @@ type req struct {
 	sig     sim.Signal
 	issued  sim.Time
 	latency sim.Time
+	dw0     uint32 // the completion's DW0 (a Zone Append's ALBA)
 }
 
 const rigMaxBytes = 128 << 10

@@ -84,6 +84,11 @@ func New(eng *sim.Engine, spec Spec, ctrl *nvmectrl.Controller, capacity int64) 
 		if err != nil {
 			return nil, err
 		}
+		if ns.Zoned() {
+			if err := q.SetZoned(ns.ZoneBytes(), ns.Zones()); err != nil {
+				return nil, fmt.Errorf("host: namespace %d: %w", ns.NSID(), err)
+			}
+		}
 		ns.SetUpper(q)
 		h.Queues = append(h.Queues, q)
 	}
