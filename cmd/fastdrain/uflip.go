@@ -30,7 +30,9 @@ func newUflip() *cobra.Command {
 		Use:   "uflip",
 		Short: "Run uFLIP micro-benchmarks on a simulated platform or on a real file/device",
 		Long: `uflip plans uFLIP's micro-benchmarks (docs/sources.md §12: granularity, alignment, locality,
-partitioning, order, parallelism, mix, pause, bursts) over --span bytes of the device, with
+partitioning, order, parallelism, mix, pause, bursts; and readback, not uFLIP's: reads of
+a target written just before, which a write buffer serves, for fastdrain calibrate) over
+--span bytes of the device, with
 the methodology (device state enforcement, IOIgnore, IOCount, NbRun, pauses between runs,
 experiment ordering), runs them through the direct I/O path at one outstanding IO per stream,
 and prints mean/min/max/std-dev latency per run; per-run and per-IO CSV (and, with
@@ -70,7 +72,7 @@ func (o *uflipOptions) register(cmd *cobra.Command) {
 	o.refuse("percentiles", "uFLIP's methodology reports each run's mean, minimum, maximum and standard deviation")
 	o.refuse("timeline", "a plan runs on one or more devices for simulated minutes; trace a workload with fastdrain run, replay or fio --timeline")
 	f := cmd.Flags()
-	f.StringVar(&pf.Benches, "bench", "all", "micro-benchmarks: all, or a list of granularity, alignment, locality, partitioning, order, parallelism, mix, pause, bursts (with --findings, all means the six the checks read)")
+	f.StringVar(&pf.Benches, "bench", "all", "micro-benchmarks: all (uFLIP's nine), or a list of granularity, alignment, locality, partitioning, order, parallelism, mix, pause, bursts, readback (not uFLIP's: docs/calibrate.md) (with --findings, all means the six the checks read)")
 	f.StringVar(&pf.DeviceFormat, "format-device", "random", "device state enforcement: random, sequential or none (default the plan's, else random)")
 	f.StringVar(&pf.Span, "span", "1GiB", "bytes of the device the plan covers (and the format writes)")
 	f.StringVar(&pf.Settle, "settle", "", "between runs: pause (uFLIP's) or flush (flush what a run wrote, then pause); default the plan's, pause")
