@@ -163,8 +163,9 @@ func TestQualitativeResults(t *testing.T) {
 		// At equal co-runner work (Ungzip open loop at EqualWorkRate, the same output
 		// under every variant) the time writes stall on a full SSD buffer is FD-FTL ≤
 		// FD-Buf ≤ Vanilla. With background eviction to every idle die (background_set
-		// idle-dies) the 480 dies drain Ungzip's 80 MB/s as it comes, FD-Buf's buffer never
-		// fills (peak 1,790–2,378 of 16,384 pages at 2 s) and no write stalls, against
+		// idle-dies) the 480 dies drain Ungzip's 80 MB/s as it comes (FD's buffer peaks at
+		// 1,790–2,378 of its 16,384 pages in the closed-loop runs at 2 s) and no FastDrain
+		// write stalls, against
 		// Vanilla's 1.0–6.0 s: FD-FTL ≤ FD-Buf is 0 ≤ 0. (Under the share rule, 4 programs
 		// in flight, the hint's foreground eviction kept FD-Buf from overflowing instead;
 		// before the host's writeback throttling and interrupt contexts of issue 19,
