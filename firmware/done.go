@@ -69,7 +69,7 @@ func (f *Firmware) programDone(op *flashOp) {
 func (f *Firmware) release(now sim.Time, w *waiter) {
 	w.pending--
 	if w.pending == 0 {
-		f.at(max(now, w.ready), w.h, w.code)
+		f.at(max(now, w.ready), w.then)
 	}
 }
 

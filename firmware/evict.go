@@ -19,6 +19,7 @@ import (
 // ends, and the next is decided afresh.
 type evictor struct {
 	f          *Firmware
+	on         evictorSteps
 	policy     EvictionPolicy
 	view       BufferView // shown to the policy (kept here so it is not allocated per round)
 	waiting    bool
@@ -59,13 +60,24 @@ type evictor struct {
 	hintEp bool
 }
 
-// Codes of the evictor's events.
-const (
-	evRound   int64 = iota // start a round
-	evDecided              // the round's decision has been computed
-	evIssued               // an issue step's allocations and issues have been computed
-	evRetry                // the policy's retry time has come
-)
+// evictorSteps are the evictor's steps.
+type evictorSteps struct {
+	round   step // start a round
+	decided step // the round's decision has been computed
+	issued  step // an issue step's allocations and issues have been computed
+	retry   step // the policy's retry time has come
+}
+
+// bind binds the evictor's steps; none runs once the firmware has stopped.
+func (ev *evictor) bind() {
+	off := &ev.f.pl.off
+	ev.on = evictorSteps{
+		round:   newStep("evictor", "round", off, ev.round),
+		decided: newStep("evictor", "decided", off, ev.decided),
+		issued:  newStep("evictor", "issued", off, ev.issued),
+		retry:   newStep("evictor", "retry", off, ev.retry),
+	}
+}
 
 // noLimit is a round's page budget when its decision sets none.
 const noLimit = int(^uint(0) >> 1)
@@ -74,36 +86,24 @@ const noLimit = int(^uint(0) >> 1)
 func (ev *evictor) notify() {
 	if ev.waiting {
 		ev.waiting = false
-		ev.f.at(ev.f.eng.Now(), ev, evRound)
+		ev.f.at(ev.f.eng.Now(), &ev.on.round)
 	}
 }
 
-// HandleEvent runs one step of a round.
-func (ev *evictor) HandleEvent(e *sim.Event) {
-	if ev.f.pl.off {
-		return
-	}
-	switch e.Code {
-	case evRound:
-		ev.round()
-	case evDecided:
-		ev.decided()
-	case evIssued:
-		ev.issued()
-	case evRetry:
-		ev.retrying = false
-		ev.notify()
-	}
+// retry is the policy's retry time: the evictor looks again.
+func (ev *evictor) retry() {
+	ev.retrying = false
+	ev.notify()
 }
 
-// compute charges n cycles of eviction work on core 0 and schedules code's event when it
+// compute charges n cycles of eviction work on core 0 and arms step then for when it
 // ends; it reports false, having charged nothing, if n ≤ 0 (the caller goes on at once).
-func (ev *evictor) compute(n int64, code int64) bool {
+func (ev *evictor) compute(n int64, then *step) bool {
 	f := ev.f
 	if n <= 0 {
 		return false
 	}
-	f.at(f.core(0).Book(f.eng.Now(), f.acts.evict, n), ev, code)
+	f.at(f.core(0).Book(f.eng.Now(), f.acts.evict, n), then)
 	return true
 }
 
@@ -122,7 +122,7 @@ func (ev *evictor) round() {
 		ev.wait(d) // nothing to do until notified (an on-demand policy: until a write waits)
 		return
 	}
-	if !ev.compute(f.spec.Cycles.Evict, evDecided) {
+	if !ev.compute(f.spec.Cycles.Evict, &ev.on.decided) {
 		ev.decided()
 	}
 }
@@ -164,7 +164,7 @@ func (ev *evictor) step() int {
 	c := int64(n)*(f.spec.Cycles.Allocate+f.spec.Cycles.FlashIssue) + ev.extraUnits*f.spec.Cycles.Allocate
 	ev.extraUnits = 0
 	ev.batchFull = n == f.spec.Buffer.IssueBatch
-	if !ev.compute(c, evIssued) {
+	if !ev.compute(c, &ev.on.issued) {
 		ev.issued()
 	}
 	return n
@@ -194,7 +194,7 @@ func (ev *evictor) wait(d Decision) {
 	}
 	if now := ev.f.eng.Now(); d.Retry > now && !ev.retrying {
 		ev.retrying = true
-		ev.f.at(d.Retry, ev, evRetry)
+		ev.f.at(d.Retry, &ev.on.retry)
 	}
 }
 

@@ -175,7 +175,7 @@ func (wk *worker) ioMgmtSend() {
 	f := wk.f
 	cmd := wk.cmd
 	now := f.eng.Now()
-	f.at(max(now, f.host.ReadHostData(now, cmd, 0, cmd.DataLen)), wk, stepRUHUpdate)
+	f.at(max(now, f.host.ReadHostData(now, cmd, 0, cmd.DataLen)), &wk.on.ruhUpdate)
 }
 
 // ruhUpdate applies a Reclaim Unit Handle Update once its list is in DRAM.

@@ -216,11 +216,12 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	f.unguarded = spec.PowerLoss.Controls.UnguardedErase
 	f.pending = newInFlight(geo)
 	f.pl.f = f
+	f.pl.bind()
 	f.ro.f = f
 	if spec.PowerLoss.Enabled {
 		f.pl.oob = make([]uint64, geo.AllUnits())
 		if spec.PowerLoss.CutAt > 0 {
-			f.at(spec.PowerLoss.CutAt, &f.pl, plCut)
+			f.at(spec.PowerLoss.CutAt, &f.pl.on.cut)
 		}
 	}
 	f.evict.victims = make([]buffer.Victim, 0, geo.Units()) // evictOne picks a page's worth at a time into it
@@ -247,16 +248,17 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	// Boot: each HIL worker, then the evictor, then each die's GC task takes its first
 	// step now, in that order.
 	for w := 0; w < spec.Workers; w++ {
-		f.at(tm.Now(), newWorker(f, w), stepBoot)
+		f.at(tm.Now(), &newWorker(f, w).on.boot)
 	}
 	f.evict.f = f
+	f.evict.bind()
 	def, _ := evictionPolicies.lookup(string(spec.Buffer.Policy)) // Validate checked it
 	f.evict.policy = def.New(spec)
-	f.at(tm.Now(), &f.evict, evRound)
+	f.at(tm.Now(), &f.evict.on.round)
 	for d := 0; d < geo.Dies(); d++ {
 		t := newGCTask(f, d)
 		f.gc.tasks = append(f.gc.tasks, t)
-		f.at(tm.Now(), t, gcWake)
+		f.at(tm.Now(), &t.on.wake)
 	}
 	return f, nil
 }
@@ -273,10 +275,10 @@ type ModeChange struct {
 // ModeLog returns the fastdrain policy's mode switches so far (the first 10,000).
 func (f *Firmware) ModeLog() []ModeChange { return f.evict.modeLog }
 
-// at arms a timer: h's step code runs at t (not before now), after the steps already due
-// then.
-func (f *Firmware) at(t sim.Time, h sim.Handler, code int64) {
-	f.eng.SchedulePhase(t, sim.PhaseProcess, h, nil, code)
+// at arms a timer: step h (a *step, or a task of one step) runs at t (not before now),
+// after the steps already due then.
+func (f *Firmware) at(t sim.Time, h sim.Handler) {
+	f.eng.SchedulePhase(t, sim.PhaseProcess, h, nil, 0)
 }
 
 // Name returns the firmware's name.

@@ -30,6 +30,7 @@ type gcTask struct {
 	g     int
 	core  *sim.Core
 	w     waiter
+	on    gcSteps
 	valid []ftl.Unit
 	v     ftl.BlockID
 	start int  // the batch of valid pages being moved
@@ -45,51 +46,55 @@ type gcTask struct {
 	eraseAt int
 }
 
-// The steps of a GC task (its event codes).
-const (
-	gcWake     int64 = iota // notified, or booted: look for work
-	gcProgs                 // programs completed: look at the victim's in-flight programs
-	gcRead                  // a batch's valid pages are in DRAM
-	gcComputed              // a batch's bookkeeping has ended
-	gcMoved                 // a batch's programs have completed
-	gcErased                // the victim's erase has completed
-)
+// gcSteps are the steps of a GC task.
+type gcSteps struct {
+	wake     step // notified, or booted: look for work
+	progs    step // programs completed: look at the victim's in-flight programs
+	read     step // a batch's valid pages are in DRAM
+	computed step // a batch's bookkeeping has ended
+	moved    step // a batch's programs have completed
+	erased   step // the victim's erase has completed
+}
 
 func newGCTask(f *Firmware, g int) *gcTask {
-	return &gcTask{f: f, g: g, core: f.core(g), w: waiter{stamps: make([]uint64, gcBatch)}}
+	t := &gcTask{f: f, g: g, core: f.core(g), w: waiter{stamps: make([]uint64, gcBatch)}}
+	// No GC on hold-up power (power cut), nor in read-only mode (readonly.go): a step
+	// other than an erase's end then leaves the victim as it is and waits; an erase in
+	// flight is accounted.
+	cut := &f.pl.cut
+	t.on = gcSteps{
+		wake:     newStep("gcTask", "wake", cut, t.unlessReadOnly(t.look)),
+		progs:    newStep("gcTask", "programs-done", cut, t.unlessReadOnly(t.waitPrograms)),
+		read:     newStep("gcTask", "read", cut, t.unlessReadOnly(t.account)),
+		computed: newStep("gcTask", "computed", cut, t.unlessReadOnly(t.relocate)),
+		moved:    newStep("gcTask", "moved", cut, t.unlessReadOnly(t.moved)),
+		erased:   newStep("gcTask", "erased", cut, t.erased),
+	}
+	return t
+}
+
+// unlessReadOnly is run, or stop in read-only mode.
+func (t *gcTask) unlessReadOnly(run func()) func() {
+	return func() {
+		if t.f.ro.on {
+			t.stop()
+			return
+		}
+		run()
+	}
+}
+
+// moved goes on with the next batch once a batch's programs have completed.
+func (t *gcTask) moved() {
+	t.start += gcBatch
+	t.moveBatch()
 }
 
 // notify wakes the task if it waits for work (the FTL may need GC on its die).
 func (t *gcTask) notify() {
 	if t.idle {
 		t.idle = false
-		t.f.at(t.f.eng.Now(), t, gcWake)
-	}
-}
-
-// HandleEvent runs one step of the task.
-func (t *gcTask) HandleEvent(ev *sim.Event) {
-	if t.f.pl.cut {
-		return // no GC on hold-up power
-	}
-	if t.f.ro.on && ev.Code != gcErased {
-		t.stop() // no GC in read-only mode (readonly.go); an erase in flight is accounted
-		return
-	}
-	switch ev.Code {
-	case gcWake:
-		t.look()
-	case gcProgs:
-		t.waitPrograms()
-	case gcRead:
-		t.account()
-	case gcComputed:
-		t.relocate()
-	case gcMoved:
-		t.start += gcBatch
-		t.moveBatch()
-	case gcErased:
-		t.erased()
+		t.f.at(t.f.eng.Now(), &t.on.wake)
 	}
 }
 
@@ -178,7 +183,7 @@ func (t *gcTask) moveBatch() {
 		return
 	}
 	w := &t.w
-	w.pending, w.h, w.code = 0, t, gcRead
+	w.pending, w.then = 0, &t.on.read
 	for j, old := range t.batch() {
 		// One read per unit: each senses its page and moves the unit's bytes (units of one
 		// page are not merged into one sense; the scheduler merges no reads).
@@ -193,7 +198,7 @@ func (t *gcTask) moveBatch() {
 func (t *gcTask) account() {
 	f := t.f
 	if c := f.spec.Cycles.GCPerPage * int64(len(t.batch())); c > 0 {
-		f.at(t.core.Book(f.eng.Now(), f.acts.gc, c), t, gcComputed)
+		f.at(t.core.Book(f.eng.Now(), f.acts.gc, c), &t.on.computed)
 		return
 	}
 	t.relocate()
@@ -203,7 +208,7 @@ func (t *gcTask) account() {
 func (t *gcTask) relocate() {
 	f := t.f
 	w := &t.w
-	w.pending, w.code = 0, gcMoved
+	w.pending, w.then = 0, &t.on.moved
 	if f.units > 1 {
 		t.relocateUnits()
 		return
@@ -338,20 +343,20 @@ func (t *gcTask) retired() {
 	t.look()
 }
 
-// programsDone gives every task waiting for in-flight programs a look (gcProgs), in the
+// programsDone gives every task waiting for in-flight programs a look (on.progs), in the
 // order they started waiting.
 func (c *collector) programsDone(f *Firmware) {
 	if len(c.progWait) == 0 {
 		return
 	}
 	for i, t := range c.progWait {
-		f.at(f.eng.Now(), t, gcProgs)
+		f.at(f.eng.Now(), &t.on.progs)
 		c.progWait[i] = nil
 	}
 	c.progWait = c.progWait[:0]
 }
 
-// issueErase queues the erase of block t.v; gcErased follows (GC's victim, or the block a
+// issueErase queues the erase of block t.v; on.erased follows (GC's victim, or the block a
 // merge frees).
 func (t *gcTask) issueErase() {
 	f := t.f
@@ -360,7 +365,7 @@ func (t *gcTask) issueErase() {
 	if f.pl.oob != nil {
 		f.pl.eraseIssued(f, t.v)
 	}
-	t.w.pending, t.w.h, t.w.code, t.w.failed = 1, t, gcErased, false
+	t.w.pending, t.w.then, t.w.failed = 1, &t.on.erased, false
 	f.sched.enqueue(op)
 	if f.OnErase != nil {
 		f.OnErase()

@@ -22,6 +22,7 @@ type worker struct {
 	f    *Firmware
 	core *sim.Core
 	w    waiter
+	on   workerSteps
 	b8   [8]byte
 	dsm  []byte
 
@@ -34,7 +35,7 @@ type worker struct {
 	// detached marks a write context: it serves one write and goes back to hil.spare.
 	detached bool
 
-	next    *nvmectrl.Command // taken, its first step booked; stepStart serves it
+	next    *nvmectrl.Command // taken, its first step booked; on.start serves it
 	cmd     *nvmectrl.Command // being served, or nil
 	ns      *fwNamespace      // its namespace
 	ruh     int               // a write's reclaim unit handle (Flexible Data Placement, fdp.go)
@@ -65,7 +66,9 @@ type worker struct {
 }
 
 func newWorker(f *Firmware, i int) *worker {
-	return &worker{f: f, core: f.core(i)}
+	wk := &worker{f: f, core: f.core(i)}
+	wk.bind()
+	return wk
 }
 
 // front returns the cycles of a command's first step, charged before it is served: parsing,
@@ -207,13 +210,13 @@ func (wk *worker) finish(st nvmectrl.Status) {
 }
 
 // takeNext takes the worker's next command from the HIL's queue (its first step booked,
-// then stepStart), or puts the worker on the idle list.
+// then on.start), or puts the worker on the idle list.
 func (wk *worker) takeNext(now sim.Time) {
 	f := wk.f
 	if next, ok := f.hil.cmds.TryRecv(); ok {
 		wk.next = next
 		if c := wk.front(next); c > 0 {
-			f.at(wk.core.Book(now, f.acts.hil, c), wk, stepStart)
+			f.at(wk.core.Book(now, f.acts.hil, c), &wk.on.start)
 		} else {
 			wk.start()
 		}
@@ -243,7 +246,7 @@ func (wk *worker) read() {
 		return
 	}
 	wk.ns.stats.ReadPages += wk.last - wk.i + 1
-	wk.w.h, wk.w.code = wk, stepRead
+	wk.w.then = &wk.on.read
 	wk.readIssue(f.eng.Now(), wk.i, wk.last)
 	if wk.w.pending == 0 {
 		wk.readDone()
@@ -368,6 +371,7 @@ func (h *hil) context(wk *worker) *worker {
 		h.spare = h.spare[:n-1]
 	} else {
 		cx = &worker{f: wk.f, detached: true}
+		cx.bind()
 	}
 	cx.core, cx.cmd, cx.ns, cx.ruh, cx.off, cx.n, cx.i, cx.last = wk.core, wk.cmd, wk.ns, wk.ruh, wk.off, wk.n, wk.i, wk.last
 	wk.cmd = nil
@@ -421,8 +425,8 @@ func (wk *worker) writeRoom() {
 	wk.k = k
 	// The controller's DMA engine fetches the chunk into DRAM now that the buffer has room
 	// for it; if its read tags are all in use it tells the worker when the data is in
-	// (stepFetched).
-	if landed, ok := f.host.FetchHostData(now, wk.cmd, int(lo-wk.off), int(hi-lo), f, wk, stepFetched); ok {
+	// (on.fetched).
+	if landed, ok := f.host.FetchHostData(now, wk.cmd, int(lo-wk.off), int(hi-lo), f, &wk.on.fetched, 0); ok {
 		wk.fetched(landed)
 	}
 }
@@ -450,7 +454,7 @@ func (wk *worker) lookAtRoom() bool {
 // fetched schedules a write chunk's per-page work (writeData) for when its data is in DRAM.
 func (wk *worker) fetched(landed sim.Time) {
 	f := wk.f
-	f.at(max(landed, f.eng.Now()), wk, stepData)
+	f.at(max(landed, f.eng.Now()), &wk.on.data)
 }
 
 // Land implements nvmectrl.DataSink: a write's data that arrived from the host at t moves
@@ -469,7 +473,7 @@ func (f *Firmware) Land(t sim.Time, cmd *nvmectrl.Command, off, n int) sim.Time 
 func (wk *worker) writeData() {
 	f := wk.f
 	if c := f.spec.Cycles.PerPage * wk.k; c > 0 {
-		f.at(wk.core.Book(f.eng.Now(), f.acts.hil, c), wk, stepPages)
+		f.at(wk.core.Book(f.eng.Now(), f.acts.hil, c), &wk.on.pages)
 		return
 	}
 	wk.writePages()
@@ -484,7 +488,7 @@ func (wk *worker) writePages() {
 // storePages stores the chunk's pages from wk.j on. A page the write does not cover in
 // whole keeps the data it had, so it is read first (read-modify-write): a page the write
 // starts inside keeps its version; the tail of a partial last page is read too. Such a read
-// that must go to flash stops the loop; stepOld goes on with it.
+// that must go to flash stops the loop; on.old goes on with it.
 func (wk *worker) storePages() {
 	f := wk.f
 	cmd := wk.cmd
@@ -550,7 +554,7 @@ func (f *Firmware) storePage(cmd *nvmectrl.Command, j int64, stamp uint64) {
 }
 
 // oldStamp returns the current version of page lpn for a read-modify-write if it is in
-// DRAM; otherwise it queues its flash read and reports false (stepOld follows).
+// DRAM; otherwise it queues its flash read and reports false (on.old follows).
 func (wk *worker) oldStamp(lpn int64) (uint64, bool) {
 	f := wk.f
 	if st, ok := f.buf.Contains(lpn); ok && st != 0 {
@@ -567,7 +571,7 @@ func (wk *worker) oldStamp(lpn int64) (uint64, bool) {
 	ppn := f.ftl.PageOf(u)
 	w := &wk.w
 	wk.grow(1)
-	w.pending, w.ready, w.h, w.code, w.failed = 1, f.eng.Now(), wk, stepOld, false
+	w.pending, w.ready, w.then, w.failed = 1, f.eng.Now(), &wk.on.old, false
 	op := f.sched.get(opHostRead, f.geo.Addr(ppn).Die)
 	op.ppn, op.slot, op.w, op.idx = ppn, uint8(f.ftl.SlotOf(u)), w, 0
 	if f.flows != nil {
@@ -608,7 +612,7 @@ func (wk *worker) flushLook() {
 
 // deallocate serves Dataset Management with the Deallocate attribute: every logical page
 // wholly inside a range is trimmed from the buffer and the FTL. The range list is read from
-// the host first (stepRanges).
+// the host first (on.ranges).
 func (wk *worker) deallocate() {
 	f := wk.f
 	cmd := wk.cmd
@@ -621,7 +625,7 @@ func (wk *worker) deallocate() {
 		wk.dsm = make([]byte, 16*wk.nr)
 	}
 	now := f.eng.Now()
-	f.at(max(now, f.host.ReadHostData(now, cmd, 0, 16*wk.nr)), wk, stepRanges)
+	f.at(max(now, f.host.ReadHostData(now, cmd, 0, 16*wk.nr)), &wk.on.ranges)
 }
 
 // ranges takes the range list, now in DRAM, and trims the ranges in turn.
@@ -631,7 +635,7 @@ func (wk *worker) ranges() {
 }
 
 // trimNext trims the next range (Write Zeroes has one, its own), charging its per-page work
-// first (stepTrim), or completes the command.
+// first (on.trim), or completes the command.
 func (wk *worker) trimNext() {
 	f := wk.f
 	if wk.r >= wk.nr {
@@ -658,7 +662,7 @@ func (wk *worker) trimNext() {
 	wk.tLo, wk.tHi = (off+ps-1)/ps, end/ps // pages wholly inside [off, end)
 	if wk.tHi > wk.tLo {
 		if c := f.spec.Cycles.PerPage * (wk.tHi - wk.tLo); c > 0 {
-			f.at(wk.core.Book(f.eng.Now(), f.acts.hil, c), wk, stepTrim)
+			f.at(wk.core.Book(f.eng.Now(), f.acts.hil, c), &wk.on.trim)
 			return
 		}
 	}
@@ -754,11 +758,11 @@ func (wk *worker) zeroRoom() {
 	}
 }
 
-// zeroStore charges the page's per-page work (stepZero), then stores it (zeroPage).
+// zeroStore charges the page's per-page work (on.zero), then stores it (zeroPage).
 func (wk *worker) zeroStore() {
 	f := wk.f
 	if c := f.spec.Cycles.PerPage; c > 0 {
-		f.at(wk.core.Book(f.eng.Now(), f.acts.hil, c), wk, stepZero)
+		f.at(wk.core.Book(f.eng.Now(), f.acts.hil, c), &wk.on.zero)
 		return
 	}
 	wk.zeroPage()

@@ -19,62 +19,55 @@ type hil struct {
 	spare []*worker
 }
 
-// The steps of a command, each run to completion when what it waits for has happened (a
-// core booking's end, a DMA's landing, a flash read's data in DRAM). They are the worker's
-// event codes: the task slot and the step to run are all a timer needs to carry.
-const (
-	stepStart     int64 = iota // a command's first step (parsing, a read's lookups) has ended
-	stepData                   // a write chunk's data is in DRAM
-	stepPages                  // a write chunk's per-page work has ended
-	stepRead                   // a read's pages are in DRAM
-	stepFetched                // a write chunk's data has landed in DRAM (DMA engine, queued)
-	stepOld                    // a partial page's old data is in DRAM (read-modify-write)
-	stepFlush                  // the buffer has emptied: a flush looks again
-	stepRanges                 // a Dataset Management range list is in DRAM
-	stepTrim                   // a trim range's per-page work has ended
-	stepBoot                   // the worker starts (boot)
-	stepZero                   // a Write Zeroes partial page's per-page work has ended
-	stepRUHUpdate              // a Reclaim Unit Handle Update's list is in DRAM (fdp.go)
-)
+// workerSteps are the steps of a command, each run to completion when what it waits for
+// has happened (a core booking's end, a DMA's landing, a flash read's data in DRAM). Each
+// is bound to its worker once (newWorker): a timer carries the step and nothing else.
+type workerSteps struct {
+	start     step // a command's first step (parsing, a read's lookups) has ended
+	data      step // a write chunk's data is in DRAM
+	pages     step // a write chunk's per-page work has ended
+	read      step // a read's pages are in DRAM
+	fetched   step // a write chunk's data has landed in DRAM (DMA engine, queued)
+	old       step // a partial page's old data is in DRAM (read-modify-write)
+	flush     step // the buffer has emptied: a flush looks again
+	ranges    step // a Dataset Management range list is in DRAM
+	trim      step // a trim range's per-page work has ended
+	boot      step // the worker starts (boot)
+	zero      step // a Write Zeroes partial page's per-page work has ended
+	ruhUpdate step // a Reclaim Unit Handle Update's list is in DRAM (fdp.go)
+}
 
-// HandleEvent runs one step of the worker (see the codes above).
-func (wk *worker) HandleEvent(ev *sim.Event) {
-	if wk.f.pl.cut {
-		return // no power: the command is never finished
+// bind binds the worker's steps; no step runs once the power is cut (the command is never
+// finished).
+func (wk *worker) bind() {
+	cut := &wk.f.pl.cut
+	wk.on = workerSteps{
+		start:     newStep("worker", "start", cut, wk.start),
+		data:      newStep("worker", "write-data", cut, wk.writeData),
+		pages:     newStep("worker", "write-pages", cut, wk.writePages),
+		read:      newStep("worker", "read-done", cut, wk.readDone),
+		fetched:   newStep("worker", "write-fetched", cut, func() { wk.fetched(wk.f.eng.Now()) }),
+		old:       newStep("worker", "old-data", cut, wk.oldDone),
+		flush:     newStep("worker", "flush-look", cut, wk.flushLook),
+		ranges:    newStep("worker", "dsm-ranges", cut, wk.ranges),
+		trim:      newStep("worker", "trim-page", cut, wk.trim),
+		boot:      newStep("worker", "boot", cut, wk.boot),
+		zero:      newStep("worker", "zero-page", cut, wk.zeroPage),
+		ruhUpdate: newStep("worker", "ruh-update", cut, wk.ruhUpdate),
 	}
-	switch ev.Code {
-	case stepStart:
-		wk.start()
-	case stepData:
-		wk.writeData()
-	case stepPages:
-		wk.writePages()
-	case stepRead:
-		wk.readDone()
-	case stepFetched:
-		wk.fetched(ev.Time)
-	case stepOld:
-		wk.oldDone()
-	case stepFlush:
-		wk.flushLook()
-	case stepRanges:
-		wk.ranges()
-	case stepTrim:
-		wk.trim()
-	case stepBoot:
-		wk.held = true
-		wk.takeNext(ev.Time)
-	case stepZero:
-		wk.zeroPage()
-	case stepRUHUpdate:
-		wk.ruhUpdate()
-	}
+}
+
+// boot is the worker's first step: it serves every command it takes itself until it finds
+// the HIL's queue empty (held), and takes the next command.
+func (wk *worker) boot() {
+	wk.held = true
+	wk.takeNext(wk.f.eng.Now())
 }
 
 // Submit implements nvmectrl.Firmware: the command goes to the worker that has been idle
 // longest, or joins the HIL's queue if every worker is busy. A worker handed a command
 // here has its first step (parsing, and a read's lookups) booked on its core at once and
-// takes the command when that step ends (stepStart).
+// takes the command when that step ends (on.start).
 func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
 	if f.pl.cut {
 		return // no power: the command is dropped
@@ -83,7 +76,7 @@ func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
 	h := &f.hil
 	if wk, ok := h.idle.TryRecv(); ok {
 		wk.next = cmd
-		f.at(max(now, wk.core.Book(now, f.acts.hil, wk.front(cmd))), wk, stepStart)
+		f.at(max(now, wk.core.Book(now, f.acts.hil, wk.front(cmd))), &wk.on.start)
 		return
 	}
 	if !h.cmds.TrySend(cmd) {
@@ -116,7 +109,7 @@ func (f *Firmware) roomChanged() {
 	}
 	// The queue becomes the look's list, and the look's empty (all nil) list the queue.
 	l.wks, b.roomQ = b.roomQ, l.wks[:0]
-	f.at(f.eng.Now(), l, 0)
+	f.at(f.eng.Now(), l)
 }
 
 // roomLook is the looks at the buffer room of the writes that waited for it when it
@@ -156,11 +149,11 @@ func (l *roomLook) HandleEvent(*sim.Event) {
 	f.wb.freeLooks = append(f.wb.freeLooks, l)
 }
 
-// bufferEmptied gives every waiting flush a look (stepFlush), in the order they started
+// bufferEmptied gives every waiting flush a look (on.flush), in the order they started
 // waiting.
 func (f *Firmware) bufferEmptied() {
 	for i, wk := range f.wb.flushQ {
-		f.at(f.eng.Now(), wk, stepFlush)
+		f.at(f.eng.Now(), &wk.on.flush)
 		f.wb.flushQ[i] = nil
 	}
 	f.wb.flushQ = f.wb.flushQ[:0]

@@ -110,7 +110,8 @@ func (r PowerLossReport) DrainTime() sim.Time { return r.Off - r.At }
 
 // powerState is the firmware's power-loss state (powerloss.go, recovery.go).
 type powerState struct {
-	f *Firmware
+	f  *Firmware
+	on powerSteps
 	// oob holds, per physical mapping unit (page, with one unit a page), the out-of-band
 	// record of the program that completed there: Stamp(lpn, seq), 0 for none (erased,
 	// never programmed, padded, or interrupted). It stands for the flash's spare area
@@ -122,19 +123,18 @@ type powerState struct {
 	report   PowerLossReport
 }
 
-// powerState's event codes.
-const (
-	plDeadline int64 = iota // the hold-up's end
-	plCut                   // the scripted cut (firmware.power_loss.cut_at)
-)
+// powerSteps are the power-loss steps.
+type powerSteps struct {
+	deadline step // the hold-up's end: the firmware stops
+	cut      step // the scripted cut (firmware.power_loss.cut_at)
+}
 
-// HandleEvent ends the hold-up (the firmware stops) or makes the scripted cut.
-func (p *powerState) HandleEvent(ev *sim.Event) {
-	if ev.Code == plCut {
-		_ = p.f.PowerCut() // New checked that the records are kept
-		return
+// bind binds the power-loss steps.
+func (p *powerState) bind() {
+	p.on = powerSteps{
+		deadline: newStep("powerState", "holdup-end", nil, p.f.powerOff),
+		cut:      newStep("powerState", "cut", nil, func() { _ = p.f.PowerCut() }), // New checked that the records are kept
 	}
-	p.f.powerOff()
 }
 
 // PowerCut cuts the device's power now. The firmware takes no more commands and posts no
@@ -166,7 +166,7 @@ func (f *Firmware) PowerCut() error {
 	}
 	f.sched.dropOnCut()
 	if h := f.spec.PowerLoss.Holdup; h > 0 {
-		f.at(now+h, p, plDeadline)
+		f.at(now+h, &p.on.deadline)
 	}
 	if f.buf.Occupancy() == 0 {
 		f.drainIdle() // nothing to drain

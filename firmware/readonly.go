@@ -63,7 +63,7 @@ func (f *Firmware) enterReadOnly(g int, reason string) {
 		return
 	}
 	ro.on, ro.at, ro.die, ro.reason = true, f.eng.Now(), g, reason
-	f.at(ro.at, ro, 0)
+	f.at(ro.at, ro)
 }
 
 // HandleEvent fails the writes waiting for buffer room and the flushes waiting for the

@@ -27,8 +27,7 @@ const (
 // of h.
 type waiter struct {
 	pending int
-	h       sim.Handler
-	code    int64
+	then    *step    // runs when the last operation is done
 	ready   sim.Time // latest time a completed operation's data reached DRAM
 	stamps  []uint64 // per page slot: the stamp a read returned
 	failed  bool     // an erase counted in it failed (the die's status), or a read stayed uncorrectable

@@ -15,6 +15,13 @@ type EventKinder interface {
 	EventKind(ev *Event) string
 }
 
+// TaskStepper is implemented by handlers that are one named step of a task (a firmware
+// step bound to its task, run to completion): event counts report the task as the
+// handler, in the handler type's package, and the step as the kind.
+type TaskStepper interface {
+	TaskStep() (task, step string)
+}
+
 // EventCount is how many events of one kind one handler received.
 type EventCount struct {
 	// Package is the handler type's import path within the module ("nvmectrl",
@@ -41,6 +48,7 @@ type EventCounter struct {
 // eventKey identifies one line of the counts: a handler type and an event kind.
 type eventKey struct {
 	typ  reflect.Type
+	task string // TaskStepper's task, or ""
 	kind string
 }
 
@@ -63,7 +71,9 @@ func (c *EventCounter) count(ev *Event) {
 		return
 	}
 	k := eventKey{typ: reflect.TypeOf(ev.Handler)}
-	if ek, ok := ev.Handler.(EventKinder); ok {
+	if ts, ok := ev.Handler.(TaskStepper); ok {
+		k.task, k.kind = ts.TaskStep()
+	} else if ek, ok := ev.Handler.(EventKinder); ok {
 		k.kind = ek.EventKind(ev)
 	}
 	i, ok := c.idx[k]
@@ -72,7 +82,11 @@ func (c *EventCounter) count(ev *Event) {
 		for t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
-		i = c.line(k, EventCount{Package: modulePath(t.PkgPath()), Handler: t.Name(), Kind: k.kind})
+		name := t.Name()
+		if k.task != "" {
+			name = k.task
+		}
+		i = c.line(k, EventCount{Package: modulePath(t.PkgPath()), Handler: name, Kind: k.kind})
 		c.idx[k] = i
 	}
 	c.counts[i].N++

@@ -55,3 +55,29 @@ func TestPoolName(t *testing.T) {
 	require.Equal(t, "fio/randwrite/N/wN", poolName("fio/randwrite/0/w17"))
 	require.Equal(t, "flush", poolName("flush"))
 }
+
+// taskStep is a handler that is one named step of a task (TaskStepper).
+type taskStep struct{ task, step string }
+
+func (*taskStep) HandleEvent(*Event) {}
+
+func (s *taskStep) TaskStep() (string, string) { return s.task, s.step }
+
+func TestEventCounterTaskSteps(t *testing.T) {
+	// Worked by hand: steps of two tasks share one handler type; each (task, step) is a line
+	// of its own under the task's name: worker/start twice, worker/read once, gc/read once
+	// (the same step name under another task is another line). Total 4.
+	e := NewEngine()
+	c := e.CountEvents()
+	start, read, gcRead := &taskStep{"worker", "start"}, &taskStep{"worker", "read"}, &taskStep{"gc", "read"}
+	for i, h := range []*taskStep{start, read, start, gcRead} {
+		e.Schedule(Time(i), h, nil, 0)
+	}
+	e.Run()
+	require.Equal(t, []EventCount{
+		{Package: "sim", Handler: "gc", Kind: "read", N: 1},
+		{Package: "sim", Handler: "worker", Kind: "read", N: 1},
+		{Package: "sim", Handler: "worker", Kind: "start", N: 2},
+	}, c.Counts())
+	require.Equal(t, uint64(4), c.Total())
+}
