@@ -266,7 +266,7 @@ func TestBackgroundShareValidated(t *testing.T) {
 	s.Buffer.BackgroundSet = BackgroundSetShare + 1
 	require.ErrorContains(t, s.Validate(), "firmware.buffer.background_set: unknown rule 2 (idle-dies or share)")
 	var b BackgroundSet
-	require.EqualError(t, b.UnmarshalText([]byte("all")), `background set "all" is not one of idle-dies, share`)
+	require.EqualError(t, b.UnmarshalText([]byte("all")), `firmware.buffer.background_set: "all" is not one of idle-dies, share`)
 	require.NoError(t, b.UnmarshalText([]byte("share")))
 	require.Equal(t, BackgroundSetShare, b)
 }

@@ -47,7 +47,7 @@ func (b *BackgroundSet) UnmarshalText(t []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("background set %q is not one of idle-dies, share", t)
+	return fmt.Errorf("firmware.buffer.background_set: %q is not one of idle-dies, share", t)
 }
 
 // backgroundBudget returns the most background programs a firmware keeps in flight over
