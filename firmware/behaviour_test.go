@@ -1,6 +1,7 @@
 package firmware
 
 import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/die"
@@ -49,12 +50,12 @@ func TestStatusLevelFollowsOccupancy(t *testing.T) {
 		for i := int64(1); i <= 90; i++ {
 			rq := r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
 			require.True(t, rq.levelOK)
-			want := nvmectrl.LevelLow
+			want := bufferlevel.Low
 			switch {
 			case i >= 80:
-				want = nvmectrl.LevelHigh
+				want = bufferlevel.High
 			case i >= 50:
-				want = nvmectrl.LevelMid
+				want = bufferlevel.Mid
 			}
 			require.Equal(t, want, rq.level, "after write %d", i)
 		}

@@ -103,7 +103,7 @@ func (ev *evictor) compute(n int64, then *step) bool {
 	if n <= 0 {
 		return false
 	}
-	f.at(f.core(0).Book(f.eng.Now(), f.acts.evict, n), then)
+	f.compute(0, WorkEvict, n, then)
 	return true
 }
 

@@ -2,6 +2,7 @@ package firmware
 
 import (
 	"encoding/binary"
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/channel"
@@ -113,7 +114,7 @@ func (h *fakeHost) CopyToHost(cmd *nvmectrl.Command, off int, src []byte) {
 func (h *fakeHost) Uint64FromHost(cmd *nvmectrl.Command, off int) uint64 {
 	return binary.LittleEndian.Uint64(h.data[cmd][off:])
 }
-func (h *fakeHost) Complete(t sim.Time, cmd *nvmectrl.Command, st nvmectrl.Status, _ uint32, level nvmectrl.BufferLevel) {
+func (h *fakeHost) Complete(t sim.Time, cmd *nvmectrl.Command, st nvmectrl.Status, _ uint32, level bufferlevel.Level) {
 	rq := h.reqs[cmd]
 	h.eng.At(t, func() {
 		rq.done, rq.status, rq.level, rq.levelOK = true, st, level, true

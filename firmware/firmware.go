@@ -3,6 +3,7 @@ package firmware
 import (
 	"errors"
 	"fmt"
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"reflect"
 
 	"github.com/fastdrain-sim/fastdrain/die"
@@ -71,9 +72,9 @@ type Firmware struct {
 	mem    BufferMemory
 	memCap uint64
 	host   HostPort
-	cores  []*sim.Core
-	acts   struct{ hil, evict, gc sim.Activity }
-	flows  *flows // nil unless a timeline traces flow arrows (flows.go)
+	cpu    CPU
+	cores  []*sim.Core // the firmware's own cores, unless ports.CPU is set
+	flows  *flows      // nil unless a timeline traces flow arrows (flows.go)
 
 	geo        ftl.Geometry
 	ftl        *ftl.FTL
@@ -225,13 +226,10 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 		}
 	}
 	f.evict.victims = make([]buffer.Victim, 0, geo.Units()) // evictOne picks a page's worth at a time into it
-	clk := sim.NewClock(spec.CoreFreq)
-	for i := 0; i < spec.Cores; i++ {
-		c := sim.NewCore(fmt.Sprintf("%s.core[%d]", name, i), clk)
-		f.acts.hil = c.Res.Activity("hil")
-		f.acts.evict = c.Res.Activity("evict")
-		f.acts.gc = c.Res.Activity("gc")
-		f.cores = append(f.cores, c)
+	f.cpu = ports.CPU
+	if f.cpu == nil {
+		own := newCores(name, spec.Cores, sim.NewClock(spec.CoreFreq))
+		f.cpu, f.cores = own, own.cs
 	}
 	half := spec.Buffer.IdleHalfLife
 	if half == 0 {
@@ -293,7 +291,7 @@ func (f *Firmware) FTL() *ftl.FTL { return f.ftl }
 // Buffer returns the write-buffer bookkeeping (for statistics).
 func (f *Firmware) Buffer() *buffer.Buffer { return f.buf }
 
-// Cores returns the controller cores.
+// Cores returns the controller cores: the firmware's own, or none if Ports.CPU was given.
 func (f *Firmware) Cores() []*sim.Core { return f.cores }
 
 // LogicalPages returns the number of 4 KiB logical pages of namespace 1, the host's first
@@ -302,12 +300,12 @@ func (f *Firmware) LogicalPages() int64 { return f.ns[0].pages }
 
 // Level returns the buffer level reported in completions now: that of the predicted
 // occupancy, or of the current one under upcall "current" (hint.go).
-func (f *Firmware) Level() nvmectrl.BufferLevel {
+func (f *Firmware) Level() bufferlevel.Level {
 	occ := int64(f.buf.Occupancy())
 	if f.spec.Buffer.Upcall == UpcallPredicted {
 		occ = f.predicted()
 	}
-	return nvmectrl.BufferLevel(f.spec.Buffer.Watermarks.LevelOf(int(occ), f.buf.Capacity()))
+	return f.spec.Buffer.Watermarks.LevelOf(int(occ), f.buf.Capacity())
 }
 
 // prefetchPages bounds the pages of one command whose cache lines prefetch asks for.
@@ -349,7 +347,7 @@ func (f *Firmware) prefetch(cmd *nvmectrl.Command) {
 }
 
 // core returns the core for a task index (worker or die).
-func (f *Firmware) core(i int) *sim.Core { return f.cores[i%len(f.cores)] }
+func (f *Firmware) core(i int) int { return i % f.cpu.Cores() }
 
 // addr converts a PPN to the die address used by the channel.
 func (f *Firmware) addr(p ftl.PPN) (g int, a die.Addr) {

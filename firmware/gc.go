@@ -5,7 +5,6 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
-	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // gcBatch is how many valid pages (mapping units) GC reads before moving them: a multiple
@@ -28,7 +27,7 @@ type collector struct {
 type gcTask struct {
 	f     *Firmware
 	g     int
-	core  *sim.Core
+	core  int // its core (CPU)
 	w     waiter
 	on    gcSteps
 	valid []ftl.Unit
@@ -198,7 +197,7 @@ func (t *gcTask) moveBatch() {
 func (t *gcTask) account() {
 	f := t.f
 	if c := f.spec.Cycles.GCPerPage * int64(len(t.batch())); c > 0 {
-		f.at(t.core.Book(f.eng.Now(), f.acts.gc, c), &t.on.computed)
+		f.compute(t.core, WorkGC, c, &t.on.computed)
 		return
 	}
 	t.relocate()

@@ -3,6 +3,7 @@ package firmware
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/channel"
@@ -43,7 +44,7 @@ type req struct {
 	lists   []uint64 // PRP list pages
 	done    bool
 	status  nvmectrl.Status
-	level   nvmectrl.BufferLevel
+	level   bufferlevel.Level
 	levelOK bool
 	sig     sim.Signal
 	issued  sim.Time

@@ -2,6 +2,7 @@ package firmware
 
 import (
 	"encoding/binary"
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
@@ -20,7 +21,7 @@ import (
 // the worker can take the next command at once.
 type worker struct {
 	f    *Firmware
-	core *sim.Core
+	core int // its core (CPU)
 	w    waiter
 	on   workerSteps
 	b8   [8]byte
@@ -196,9 +197,9 @@ func (wk *worker) finish(st nvmectrl.Status) {
 	if st != nvmectrl.StatusSuccess {
 		f.Stats.Errors++
 	}
-	end := wk.core.Book(now, f.acts.hil, f.spec.Cycles.Complete)
+	end := f.cpu.Charge(now, wk.core, WorkHIL, f.spec.Cycles.Complete)
 	lv := f.Level()
-	if lv == nvmectrl.LevelHigh {
+	if lv == bufferlevel.High {
 		f.Stats.AboveHigh++
 	}
 	f.host.Complete(end, cmd, st, 0, lv)
@@ -216,7 +217,7 @@ func (wk *worker) takeNext(now sim.Time) {
 	if next, ok := f.hil.cmds.TryRecv(); ok {
 		wk.next = next
 		if c := wk.front(next); c > 0 {
-			f.at(wk.core.Book(now, f.acts.hil, c), &wk.on.start)
+			f.at(f.cpu.Charge(now, wk.core, WorkHIL, c), &wk.on.start)
 		} else {
 			wk.start()
 		}
@@ -473,7 +474,7 @@ func (f *Firmware) Land(t sim.Time, cmd *nvmectrl.Command, off, n int) sim.Time 
 func (wk *worker) writeData() {
 	f := wk.f
 	if c := f.spec.Cycles.PerPage * wk.k; c > 0 {
-		f.at(wk.core.Book(f.eng.Now(), f.acts.hil, c), &wk.on.pages)
+		f.compute(wk.core, WorkHIL, c, &wk.on.pages)
 		return
 	}
 	wk.writePages()
@@ -662,7 +663,7 @@ func (wk *worker) trimNext() {
 	wk.tLo, wk.tHi = (off+ps-1)/ps, end/ps // pages wholly inside [off, end)
 	if wk.tHi > wk.tLo {
 		if c := f.spec.Cycles.PerPage * (wk.tHi - wk.tLo); c > 0 {
-			f.at(wk.core.Book(f.eng.Now(), f.acts.hil, c), &wk.on.trim)
+			f.compute(wk.core, WorkHIL, c, &wk.on.trim)
 			return
 		}
 	}
@@ -762,7 +763,7 @@ func (wk *worker) zeroRoom() {
 func (wk *worker) zeroStore() {
 	f := wk.f
 	if c := f.spec.Cycles.PerPage; c > 0 {
-		f.at(wk.core.Book(f.eng.Now(), f.acts.hil, c), &wk.on.zero)
+		f.compute(wk.core, WorkHIL, c, &wk.on.zero)
 		return
 	}
 	wk.zeroPage()

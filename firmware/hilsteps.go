@@ -76,7 +76,7 @@ func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
 	h := &f.hil
 	if wk, ok := h.idle.TryRecv(); ok {
 		wk.next = cmd
-		f.at(max(now, wk.core.Book(now, f.acts.hil, wk.front(cmd))), &wk.on.start)
+		f.at(max(now, f.cpu.Charge(now, wk.core, WorkHIL, wk.front(cmd))), &wk.on.start)
 		return
 	}
 	if !h.cmds.TrySend(cmd) {

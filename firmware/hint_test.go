@@ -1,6 +1,7 @@
 package firmware
 
 import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
@@ -25,7 +26,7 @@ func TestUpcallReportsPredictedOccupancy(t *testing.T) {
 		s.Buffer.Watermarks = buffer.Watermarks{Low: 0.5, High: 0.8}
 		s.Buffer.Upcall = up
 		r := newFake(t, s, 4096)
-		var levels []nvmectrl.BufferLevel
+		var levels []bufferlevel.Level
 		r.eng.Spawn("host", func(p *sim.Proc) {
 			for i := int64(0); i < 10; i++ {
 				r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
@@ -46,13 +47,13 @@ func TestUpcallReportsPredictedOccupancy(t *testing.T) {
 		require.Equal(t, 32, r.fw.Buffer().Occupancy())
 		require.Zero(t, r.fw.announced())
 		if up == UpcallPredicted {
-			require.Equal(t, nvmectrl.LevelHigh, levels[0], "12 + 68 = 80")
-			require.Equal(t, nvmectrl.LevelHigh, levels[9], "30 + 50 = 80")
+			require.Equal(t, bufferlevel.High, levels[0], "12 + 68 = 80")
+			require.Equal(t, bufferlevel.High, levels[9], "30 + 50 = 80")
 		} else {
-			require.Equal(t, nvmectrl.LevelLow, levels[0], "12")
-			require.Equal(t, nvmectrl.LevelLow, levels[9], "30")
+			require.Equal(t, bufferlevel.Low, levels[0], "12")
+			require.Equal(t, bufferlevel.Low, levels[9], "30")
 		}
-		require.Equal(t, nvmectrl.LevelLow, levels[10], "32, nothing announced (%v)", up)
+		require.Equal(t, bufferlevel.Low, levels[10], "32, nothing announced (%v)", up)
 	}
 }
 

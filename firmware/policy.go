@@ -110,6 +110,12 @@ type EvictionPolicyDef struct {
 	// Unbounded means the policy's buffer has no capacity limit (firmware.buffer.pages is
 	// ignored).
 	Unbounded bool
+	// Params, if set, returns the policy's parameters at their defaults: a pointer to a
+	// struct whose fields have yaml tags and, if it has a Validate method, whose errors
+	// start with the field's key ("drain_rate: …"). firmware.policies.NAME is decoded over
+	// them, strictly, and New reads the result with spec.Params(NAME) (params.go). nil: the
+	// policy takes no parameters, and a block for it is an error.
+	Params func() any
 	// New returns the policy for one firmware (its own state) with spec.
 	New func(spec Spec) EvictionPolicy
 }

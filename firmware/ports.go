@@ -1,6 +1,7 @@
 package firmware
 
 import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/dram"
@@ -17,6 +18,20 @@ type Ports struct {
 	Host   HostPort
 	// Timers arms the firmware's steps; nil means the engine the firmware is built on.
 	Timers Timers
+	// CPU is charged the firmware's work; nil means the firmware's own cores
+	// (firmware.cores of firmware.core_freq, Firmware.Cores).
+	CPU CPU
+}
+
+// CPU is the controller's processors as the firmware's steps charge their work (the
+// CPU-cost port): a step's cost in cycles is booked on its task's core, and its next step
+// runs when that work ends. Contract: Charge books cycles of work w on core (in
+// [0, Cores())) arriving at now, after the work booked on that core before it, and returns
+// when it ends (now if cycles ≤ 0). On a real controller the cost is the code's own
+// running time; here it is the modelled cycle count (firmware.cycles).
+type CPU interface {
+	Charge(now sim.Time, core int, w Work, cycles int64) sim.Time
+	Cores() int
 }
 
 // FlashGeometry is what the firmware needs to know of the flash array: all channels are
@@ -85,7 +100,7 @@ type HostPort interface {
 	CopyFromHost(cmd *nvmectrl.Command, off int, dst []byte)
 	CopyToHost(cmd *nvmectrl.Command, off int, src []byte)
 	Uint64FromHost(cmd *nvmectrl.Command, off int) uint64
-	Complete(t sim.Time, cmd *nvmectrl.Command, st nvmectrl.Status, dw0 uint32, level nvmectrl.BufferLevel)
+	Complete(t sim.Time, cmd *nvmectrl.Command, st nvmectrl.Status, dw0 uint32, level bufferlevel.Level)
 }
 
 // Timers are the firmware's clock and timer: a controller's main loop runs each armed step

@@ -42,6 +42,9 @@ type Spec struct {
 	PowerLossProtection bool `yaml:"power_loss_protection"`
 	// PowerLoss configures sudden power loss and recovery (powerloss.go); off by default.
 	PowerLoss PowerLoss `yaml:"power_loss"`
+	// Policies holds registered policies' own parameters, each block under its policy's
+	// name (params.go); none by default.
+	Policies PolicyParams `yaml:"policies,omitempty"`
 }
 
 // Buffer configures the DRAM write buffer.
@@ -205,6 +208,9 @@ func (s Spec) Validate() error {
 		bad("firmware.scheduler.die_depth: %d is not in 1 … 64", s.Scheduler.DieDepth)
 	}
 	if err := s.Scheduler.validateCap(0); err != nil {
+		errs = append(errs, err)
+	}
+	if err := s.validateParams(); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)

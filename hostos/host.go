@@ -3,6 +3,7 @@ package hostos
 import (
 	"errors"
 	"fmt"
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/blk"
 	"github.com/fastdrain-sim/fastdrain/hostos/nvmedrv"
@@ -88,7 +89,7 @@ func New(eng *sim.Engine, spec Spec, ctrl *nvmectrl.Controller, capacity int64) 
 	}
 	h.Queue = h.Queues[0]
 	ref.q = h.Queue
-	drv.OnLevel = func(now sim.Time, l nvmectrl.BufferLevel) { cache.SetBufferLevel(now, int(l)) }
+	drv.OnLevel = func(now sim.Time, l bufferlevel.Level) { cache.SetBufferLevel(now, l) }
 	if len(cache.Cores()) == 0 {
 		return nil, fmt.Errorf("host: no CPU cores")
 	}

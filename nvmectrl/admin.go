@@ -1,6 +1,9 @@
 package nvmectrl
 
-import "github.com/fastdrain-sim/fastdrain/sim"
+import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
 
 // ownsAdmin reports whether the controller executes an admin opcode itself (queue set-up,
 // features, Identify, Get Log Page); the others go to the firmware.
@@ -51,7 +54,7 @@ func (c *Controller) admin(now sim.Time, cmd *Command) {
 		st = c.getLogPage(now, cmd)
 	}
 	c.Stats.AdminHandled++
-	c.Complete(now, cmd, st, dw0, NoLevel)
+	c.Complete(now, cmd, st, dw0, bufferlevel.None)
 }
 
 // identify serves Identify with CNS cns (CDW10 bits 7:0; NVMe Base Specification 2.1,

@@ -1,6 +1,7 @@
 package nvmectrl
 
 import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -43,7 +44,7 @@ func (r *rig) runAdmin(t *testing.T, es []SQE) map[uint16]CQE {
 // status and DW0 against the values the NVMe spec fields call for (docs/sources.md §1.4–1.6).
 func TestAdminQueue(t *testing.T) {
 	r := newRig(t, testSpec(), ArbRoundRobin)
-	r.fw.auto, r.fw.level = true, NoLevel
+	r.fw.auto, r.fw.level = true, bufferlevel.None
 	cq1, sq1 := r.mem.Alloc(16*CQESize), r.mem.Alloc(16*SQESize)
 	cmds := []struct {
 		e    SQE

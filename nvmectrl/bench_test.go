@@ -1,6 +1,7 @@
 package nvmectrl
 
 import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/pcie"
@@ -61,7 +62,7 @@ func (h *loopHost) Interrupt(now sim.Time, vec int) {
 type autoFW struct{ c *Controller }
 
 func (f *autoFW) Submit(now sim.Time, cmd *Command) {
-	f.c.Complete(now, cmd, StatusSuccess, 0, LevelLow)
+	f.c.Complete(now, cmd, StatusSuccess, 0, bufferlevel.Low)
 }
 
 // BenchmarkFetchComplete measures simulated commands per wall-second through doorbell,

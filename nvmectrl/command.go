@@ -1,6 +1,9 @@
 package nvmectrl
 
-import "github.com/fastdrain-sim/fastdrain/sim"
+import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
 
 // Command is one fetched submission queue entry while the controller holds it, in one of
 // the controller's MaxCommands slots. The firmware receives it from Firmware.Submit, may
@@ -28,7 +31,7 @@ type Command struct {
 	dataDone   sim.Time // latest arrival of this command's data written to the host
 	cqe        CQE
 	cqAddr     uint64
-	level      BufferLevel
+	level      bufferlevel.Level
 	held       bool    // between fetch and slot release
 	completed  bool    // Complete has been called
 	dma        dmaWait // FetchHostData's range while it waits for read tags
@@ -166,7 +169,7 @@ func (c *Controller) deliver(now sim.Time, cmd *Command) {
 
 // fail completes a command the controller rejects itself.
 func (c *Controller) fail(now sim.Time, cmd *Command, st Status) {
-	c.Complete(now, cmd, st, 0, NoLevel)
+	c.Complete(now, cmd, st, 0, bufferlevel.None)
 }
 
 // preparePRP walks the command's PRP entries for DataLen bytes.

@@ -1,15 +1,18 @@
 package nvmectrl
 
-import "github.com/fastdrain-sim/fastdrain/sim"
+import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
 
 // Complete finishes cmd at time now with status st, command-specific dword 0 dw0 and
-// FastDrain buffer level level (NoLevel for none). After CompletionCycles the controller
+// FastDrain buffer level level (bufferlevel.None for none). After CompletionCycles the controller
 // builds the CQE: SQHD is the SQ's head at that moment unless Spec.StatusCarrier puts the
 // level there, the phase tag is the CQ's current pass (docs/sources.md §1.3). If the CQ is full
 // the CQE waits until a CQ head doorbell makes room; otherwise it is written to the CQ ring
 // by a 16-byte DMA write, and an interrupt follows subject to coalescing. The command's slot
 // is freed when the CQE has landed in host memory. Completing a command twice panics.
-func (c *Controller) Complete(now sim.Time, cmd *Command, st Status, dw0 uint32, level BufferLevel) {
+func (c *Controller) Complete(now sim.Time, cmd *Command, st Status, dw0 uint32, level bufferlevel.Level) {
 	if !cmd.held || cmd.completed {
 		c.panicf("Complete of slot %d (SQ %d CID %d): not held or already completed",
 			cmd.Slot, cmd.SQID, cmd.SQE.CID())

@@ -1,6 +1,7 @@
 package nvmectrl
 
 import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -14,11 +15,11 @@ import (
 func TestFetchAndCompleteTiming(t *testing.T) {
 	r := newRig(t, testSpec(), ArbRoundRobin)
 	r.addPair(t, 1, 16, 16, PrioMedium, 1)
-	r.fw.auto, r.fw.level = true, NoLevel
+	r.fw.auto, r.fw.level = true, bufferlevel.None
 	var doorbells []sim.Time
 	r.fw.onSubmit = func(now sim.Time, cmd *Command) {
 		doorbells = append(doorbells, cmd.Doorbell)
-		r.c.Complete(now, cmd, StatusSuccess, 0xC0DE, NoLevel)
+		r.c.Complete(now, cmd, StatusSuccess, 0xC0DE, bufferlevel.None)
 	}
 	t0 := sim.Microsecond
 	r.at(t0, func() {
@@ -71,7 +72,7 @@ func TestFetchAndCompleteTiming(t *testing.T) {
 func TestPhaseTagFlipsOnWrap(t *testing.T) {
 	r := newRig(t, testSpec(), ArbRoundRobin)
 	r.addPair(t, 1, 8, 4, PrioMedium, 1)
-	r.fw.auto, r.fw.level = true, NoLevel
+	r.fw.auto, r.fw.level = true, bufferlevel.None
 	next := uint16(0)
 	submit := func(now sim.Time) {
 		e := r.rw(t, OpWrite, next, 1)
@@ -110,7 +111,7 @@ func TestPhaseTagFlipsOnWrap(t *testing.T) {
 // second CQE is written only after the host's CQ head doorbell arrives.
 func TestCQFullWaitsForHeadDoorbell(t *testing.T) {
 	r := newRig(t, testSpec(), ArbRoundRobin)
-	r.fw.auto, r.fw.level = true, NoLevel
+	r.fw.auto, r.fw.level = true, bufferlevel.None
 	twoWritesOnTinyCQ(t, r)
 	require.Len(t, r.host.seen, 1)
 	require.Equal(t, int64(1), r.c.Stats.CQFullWaits)
@@ -139,7 +140,7 @@ func TestCQFullWaitsForDoorbellOnItsWay(t *testing.T) {
 	twoWritesOnTinyCQ(t, r)
 	require.Len(t, r.fw.cmds, 2)
 	t1 := 10 * sim.Microsecond
-	r.at(t1, func() { r.c.Complete(t1, r.fw.cmds[0], StatusSuccess, 0, NoLevel) })
+	r.at(t1, func() { r.c.Complete(t1, r.fw.cmds[0], StatusSuccess, 0, bufferlevel.None) })
 	r.eng.Run()
 	require.Len(t, r.host.seen, 1) // the CQ's one usable entry is taken
 	// At 50 µs the host frees it and, in the same instant, the firmware completes the
@@ -150,7 +151,7 @@ func TestCQFullWaitsForDoorbellOnItsWay(t *testing.T) {
 	r.host.holdCQ = false
 	r.at(tDB, func() {
 		arrive = r.c.RingCQ(tDB, 1, r.host.qs[1].cqHead)
-		r.c.Complete(tDB, r.fw.cmds[1], StatusSuccess, 0, NoLevel)
+		r.c.Complete(tDB, r.fw.cmds[1], StatusSuccess, 0, bufferlevel.None)
 	})
 	r.eng.Run()
 	require.Less(t, tDB, arrive)
@@ -201,7 +202,7 @@ func TestLandingFreesTheOnlySlot(t *testing.T) {
 		s.CompletionCycles = completion
 		r := newRig(t, s, ArbRoundRobin)
 		r.addPair(t, 1, 4, 4, PrioMedium, 1)
-		r.fw.auto, r.fw.level = true, NoLevel
+		r.fw.auto, r.fw.level = true, bufferlevel.None
 		r.at(0, func() {
 			for cid := range uint16(2) {
 				e := r.rw(t, OpWrite, cid, 1)
@@ -277,7 +278,7 @@ func TestWRRWithUrgentOrder(t *testing.T) {
 func coalesceRig(t *testing.T, thr, time uint8, n int) *rig {
 	r := newRig(t, testSpec(), ArbRoundRobin)
 	r.addPair(t, 1, 64, 64, PrioMedium, 1)
-	r.fw.level = NoLevel
+	r.fw.level = bufferlevel.None
 	_, st := r.c.SetFeature(FeatureInterruptCoalescing, uint32(time)<<8|uint32(thr))
 	require.Equal(t, StatusSuccess, st)
 	r.at(0, func() {
@@ -296,7 +297,7 @@ func coalesceRig(t *testing.T, thr, time uint8, n int) *rig {
 func (r *rig) completeAt(times ...sim.Time) {
 	for i, tc := range times {
 		cmd := r.fw.cmds[i]
-		r.at(tc, func() { r.c.Complete(tc, cmd, StatusSuccess, 0, NoLevel) })
+		r.at(tc, func() { r.c.Complete(tc, cmd, StatusSuccess, 0, bufferlevel.None) })
 	}
 }
 
@@ -374,7 +375,7 @@ func TestCoalescingPerVectorDisable(t *testing.T) {
 func TestFetchDoesNotWrap(t *testing.T) {
 	r := newRig(t, testSpec(), ArbRoundRobin)
 	r.addPair(t, 1, 4, 8, PrioMedium, 1)
-	r.fw.auto, r.fw.level = true, NoLevel
+	r.fw.auto, r.fw.level = true, bufferlevel.None
 	r.host.qs[1].sqTail = 3
 	r.c.sqs[1].tail, r.c.sqs[1].next, r.c.sqs[1].head = 3, 3, 3 // as if 3 commands ran before
 	r.at(0, func() {
@@ -405,11 +406,11 @@ func TestDeterministic(t *testing.T) {
 			r.addPair(t, uint16(i+1), 8, 8, p, 1)
 		}
 		_, _ = r.c.SetFeature(FeatureInterruptCoalescing, 1<<8|2)
-		r.fw.level = LevelMid
+		r.fw.level = bufferlevel.Mid
 		r.fw.onSubmit = func(now sim.Time, cmd *Command) {
 			d := r.c.WriteHostData(now, cmd, 0, cmd.DataLen)
 			r.at(d+sim.Time(cmd.SQID)*sim.Microsecond, func() {
-				r.c.Complete(r.eng.Now(), cmd, StatusSuccess, 0, LevelMid)
+				r.c.Complete(r.eng.Now(), cmd, StatusSuccess, 0, bufferlevel.Mid)
 			})
 		}
 		r.host.onCQE = func(now sim.Time, qid uint16, e *CQE) {

@@ -2,6 +2,7 @@ package nvmectrl
 
 import (
 	"fmt"
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/pcie"
@@ -37,7 +38,7 @@ func TestReadHostDataWithPRPList(t *testing.T) {
 		func(r *rig, now sim.Time, cmd *Command) {
 			dataLen = cmd.DataLen
 			got = r.c.ReadHostData(now, cmd, 0, cmd.DataLen)
-			r.c.Complete(now, cmd, StatusSuccess, 0, NoLevel)
+			r.c.Complete(now, cmd, StatusSuccess, 0, bufferlevel.None)
 		})
 	require.Equal(t, 128<<10, dataLen)
 	list := ref.DMARead(fetched, 31*8)
@@ -56,7 +57,7 @@ func TestReadHostDataChunked(t *testing.T) {
 			for off := 0; off < cmd.DataLen; off += PageSize {
 				got = append(got, r.c.ReadHostData(now, cmd, off, PageSize))
 			}
-			r.c.Complete(now, cmd, StatusSuccess, 0, NoLevel)
+			r.c.Complete(now, cmd, StatusSuccess, 0, bufferlevel.None)
 		})
 	var want []sim.Time
 	want = append(want, ref.DMARead(fetched, PageSize))
@@ -78,7 +79,7 @@ func TestWriteHostDataBeforeCQE(t *testing.T) {
 		func(r *rig) SQE { return r.rw(t, OpRead, 3, 256) },
 		func(r *rig, now sim.Time, cmd *Command) {
 			dataAt = r.c.WriteHostData(now, cmd, 0, cmd.DataLen)
-			r.c.Complete(now, cmd, StatusSuccess, 0, LevelMid)
+			r.c.Complete(now, cmd, StatusSuccess, 0, bufferlevel.Mid)
 		})
 	list := ref.DMARead(fetched, 248)
 	require.Equal(t, ref.DMAWrite(list, 128<<10), dataAt)
@@ -119,7 +120,7 @@ func TestCopyHostData(t *testing.T) {
 			require.Panics(t, func() { r.c.Uint64FromHost(cmd, 3*PageSize-7) })
 			r.c.CopyToHost(cmd, 0, []byte{0xAA, 0xBB})
 			require.Panics(t, func() { r.c.CopyFromHost(cmd, 12*1024-1, make([]byte, 2)) })
-			r.c.Complete(now, cmd, StatusSuccess, 0, NoLevel)
+			r.c.Complete(now, cmd, StatusSuccess, 0, bufferlevel.None)
 			require.Panics(t, func() { r.c.ReadHostData(now, cmd, 0, 1) }, "completed command")
 		})
 	require.Equal(t, pattern[100:], out)
@@ -134,7 +135,7 @@ func TestCarriers(t *testing.T) {
 		sqhd   uint16
 		dw1    uint32
 	}{
-		{HintCDW13, StatusSQHD, 2, 0},         // SQHD replaced by LevelHigh
+		{HintCDW13, StatusSQHD, 2, 0},         // SQHD replaced by bufferlevel.High
 		{HintCDW2, StatusDW1, 1, 0x8000_0002}, // real SQHD (1 entry consumed), level in DW1
 		{HintNone, StatusNone, 1, 0},
 	}
@@ -151,7 +152,7 @@ func TestCarriers(t *testing.T) {
 				},
 				func(r *rig, now sim.Time, cmd *Command) {
 					hint = cmd.Hint
-					r.c.Complete(now, cmd, StatusSuccess, 0, LevelHigh)
+					r.c.Complete(now, cmd, StatusSuccess, 0, bufferlevel.High)
 				})
 			if c.hint == HintNone {
 				require.Equal(t, Hint{}, hint)
@@ -164,7 +165,7 @@ func TestCarriers(t *testing.T) {
 			if c.status != StatusNone {
 				l, ok := c.status.Decode(&e)
 				require.True(t, ok)
-				require.Equal(t, LevelHigh, l)
+				require.Equal(t, bufferlevel.High, l)
 			}
 		})
 	}
@@ -198,9 +199,9 @@ func TestProtocolViolationsPanic(t *testing.T) {
 	r, _, _ := oneCommand(t, testSpec(),
 		func(r *rig) SQE { return r.rw(t, OpRead, 1, 8) },
 		func(r *rig, now sim.Time, cmd *Command) {
-			r.c.Complete(now, cmd, StatusSuccess, 0, NoLevel)
+			r.c.Complete(now, cmd, StatusSuccess, 0, bufferlevel.None)
 			require.PanicsWithValue(t, fmt.Sprintf("nvmectrl nvme at %v: Complete of slot 0 (SQ 1 CID 1): not held or already completed", now),
-				func() { r.c.Complete(now, cmd, StatusSuccess, 0, NoLevel) })
+				func() { r.c.Complete(now, cmd, StatusSuccess, 0, bufferlevel.None) })
 		})
 	_ = r
 	r2 := newRig(t, testSpec(), ArbRoundRobin)

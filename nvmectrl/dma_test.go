@@ -1,6 +1,7 @@
 package nvmectrl
 
 import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/pcie"
@@ -35,7 +36,7 @@ func TestFetchHostDataWithinTagsIsOneBooking(t *testing.T) {
 		func(r *rig) SQE { return r.rw(t, OpWrite, 9, 8) }, // 8 × 512 B = 4 KiB
 		func(r *rig, now sim.Time, cmd *Command) {
 			got, ok = r.c.FetchHostData(now, cmd, 0, cmd.DataLen, sink, doneAt{}, 0)
-			r.c.Complete(now, cmd, StatusSuccess, 0, NoLevel)
+			r.c.Complete(now, cmd, StatusSuccess, 0, bufferlevel.None)
 		})
 	require.True(t, ok)
 	require.Equal(t, ref.DMARead(fetched, PageSize)+100*sim.Nanosecond, got)

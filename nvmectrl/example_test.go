@@ -2,6 +2,7 @@ package nvmectrl_test
 
 import (
 	"fmt"
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/pcie"
@@ -18,7 +19,7 @@ type firmware struct {
 func (f *firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
 	done := f.ctrl.ReadHostData(now, cmd, 0, cmd.DataLen)
 	fmt.Printf("firmware: %v of %d B from SQ %d, hint %+v\n", cmd.SQE.Opcode(), cmd.DataLen, cmd.SQID, cmd.Hint)
-	f.eng.At(done, func() { f.ctrl.Complete(done, cmd, nvmectrl.StatusSuccess, 0, nvmectrl.LevelHigh) })
+	f.eng.At(done, func() { f.ctrl.Complete(done, cmd, nvmectrl.StatusSuccess, 0, bufferlevel.High) })
 }
 
 // host reads the one completion on interrupt.

@@ -1,6 +1,7 @@
 package nvmectrl
 
 import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/pcie"
@@ -92,7 +93,7 @@ type fakeFW struct {
 	cmds []*Command
 	// auto, if set, completes each command at once with this status and level.
 	auto  bool
-	level BufferLevel
+	level bufferlevel.Level
 	// onSubmit, if set, runs for each command.
 	onSubmit func(now sim.Time, cmd *Command)
 	order    []uint16 // SQIDs in arrival order

@@ -1,6 +1,9 @@
 package nvmectrl
 
-import "fmt"
+import (
+	"fmt"
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
+)
 
 // Hint is FastDrain's host-to-SSD hint carried in a Write SQE (docs/design.md "The hint protocol"):
 // whether the write belongs to a page victimization (a writeback pass that overflows the
@@ -103,19 +106,7 @@ func (c *HintCarrier) UnmarshalText(b []byte) error {
 	return err
 }
 
-// BufferLevel is the SSD-to-host buffer status of FastDrain: where the write buffer's
-// occupancy stands relative to its watermarks.
-type BufferLevel uint8
-
-// Buffer levels (docs/design.md "The hint protocol"). NoLevel tells Complete to attach no status.
-const (
-	LevelLow  BufferLevel = 0 // below the low watermark
-	LevelMid  BufferLevel = 1 // between the watermarks
-	LevelHigh BufferLevel = 2 // above the high watermark
-	NoLevel   BufferLevel = 0xFF
-)
-
-// StatusCarrier selects the CQE field that carries a BufferLevel.
+// StatusCarrier selects the CQE field that carries a buffer level (bufferlevel.Level).
 type StatusCarrier uint8
 
 // Status carriers. The zero value is the default carrier.
@@ -134,9 +125,9 @@ const (
 // dw1Valid marks DW1 as holding a buffer level.
 const dw1Valid = 1 << 31
 
-// Encode writes level l into c's carrier field. NoLevel leaves the entry unchanged.
-func (s StatusCarrier) Encode(c *CQE, l BufferLevel) {
-	if l == NoLevel {
+// Encode writes level l into c's carrier field. bufferlevel.None leaves the entry unchanged.
+func (s StatusCarrier) Encode(c *CQE, l bufferlevel.Level) {
+	if l == bufferlevel.None {
 		return
 	}
 	switch s {
@@ -148,19 +139,19 @@ func (s StatusCarrier) Encode(c *CQE, l BufferLevel) {
 }
 
 // Decode reads the level from c's carrier field. ok is false if the field holds no level:
-// for StatusSQHD a value above LevelHigh is a real head pointer.
-func (s StatusCarrier) Decode(c *CQE) (l BufferLevel, ok bool) {
+// for StatusSQHD a value above bufferlevel.High is a real head pointer.
+func (s StatusCarrier) Decode(c *CQE) (l bufferlevel.Level, ok bool) {
 	switch s {
 	case StatusSQHD:
-		if v := c.SQHD(); v <= uint16(LevelHigh) {
-			return BufferLevel(v), true
+		if v := c.SQHD(); v <= uint16(bufferlevel.High) {
+			return bufferlevel.Level(v), true
 		}
 	case StatusDW1:
 		if v := c.DW1(); v&dw1Valid != 0 {
-			return BufferLevel(v & 3), true
+			return bufferlevel.Level(v & 3), true
 		}
 	}
-	return NoLevel, false
+	return bufferlevel.None, false
 }
 
 // String returns the carrier's configuration name.

@@ -1,6 +1,7 @@
 package nvmectrl
 
 import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -49,32 +50,32 @@ func TestStatusCarrierBytes(t *testing.T) {
 	var c CQE
 	c.SetSQHD(77) // a real head pointer
 	c.SetSQID(1)
-	StatusSQHD.Encode(&c, LevelHigh)
+	StatusSQHD.Encode(&c, bufferlevel.High)
 	require.Equal(t, CQE{8: 0x02, 10: 0x01}, c) // SQHD replaced by 2; SQID kept
 	l, ok := StatusSQHD.Decode(&c)
 	require.True(t, ok)
-	require.Equal(t, LevelHigh, l)
+	require.Equal(t, bufferlevel.High, l)
 
 	c = CQE{}
 	c.SetSQHD(77)
-	StatusSQHD.Encode(&c, NoLevel)
+	StatusSQHD.Encode(&c, bufferlevel.None)
 	_, ok = StatusSQHD.Decode(&c) // 77 is a head pointer, not a level
 	require.False(t, ok)
 
 	c = CQE{}
 	c.SetSQHD(77)
-	StatusDW1.Encode(&c, LevelMid)
+	StatusDW1.Encode(&c, bufferlevel.Mid)
 	// DW1 = 1<<31 | 1 → bytes 4..7 = 01 00 00 80; SQHD untouched.
 	require.Equal(t, CQE{4: 0x01, 7: 0x80, 8: 77}, c)
 	l, ok = StatusDW1.Decode(&c)
 	require.True(t, ok)
-	require.Equal(t, LevelMid, l)
+	require.Equal(t, bufferlevel.Mid, l)
 	l, ok = StatusDW1.Decode(&CQE{})
 	require.False(t, ok)
-	require.Equal(t, NoLevel, l)
+	require.Equal(t, bufferlevel.None, l)
 
 	c = CQE{}
-	StatusNone.Encode(&c, LevelHigh)
+	StatusNone.Encode(&c, bufferlevel.High)
 	require.Equal(t, CQE{}, c)
 }
 

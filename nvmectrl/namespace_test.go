@@ -2,6 +2,7 @@ package nvmectrl
 
 import (
 	"encoding/binary"
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -93,7 +94,7 @@ func TestNamespaceDataLength(t *testing.T) {
 	var lens []int
 	r.fw.onSubmit = func(now sim.Time, cmd *Command) {
 		lens = append(lens, cmd.DataLen)
-		r.c.Complete(now, cmd, StatusSuccess, 0, NoLevel)
+		r.c.Complete(now, cmd, StatusSuccess, 0, bufferlevel.None)
 	}
 	for i, nsid := range []uint32{1, 2, 0, 4} {
 		e := r.rw(t, OpWrite, uint16(i), 8)

@@ -8,7 +8,7 @@
 // and prints what GC and the evictor did under each.
 //
 //	go run ./examples/custompolicy -duration 4s
-//	go run ./examples/custompolicy -set firmware.ftl.gc_victim=cost-benefit -drain-rate 8192
+//	go run ./examples/custompolicy -set firmware.ftl.gc_victim=cost-benefit -set firmware.policies.fixed-rate.drain_rate=8192
 //
 // docs/firmware.md walks through both seams.
 package main
@@ -69,7 +69,6 @@ func main() {
 	flag.StringVar(&o.scenario, "scenario", "db-s+ungzip", "co-location scenario")
 	flag.StringVar(&o.duration, "duration", "4s", "simulated run time")
 	flag.Var(&sets, "set", "override one field: path.to.key=value (repeatable)")
-	flag.IntVar(&drainRate, "drain-rate", drainRate, "fixed-rate eviction: pages (4 KiB) per second")
 	flag.Parse()
 	o.sets = sets
 	if err := run(os.Stdout, o); err != nil {
@@ -94,9 +93,6 @@ func run(w io.Writer, o options) error {
 	d, err := sim.ParseTime(o.duration)
 	if err != nil || d <= 0 {
 		return fmt.Errorf("-duration %q: want a positive time such as 4s", o.duration)
-	}
-	if drainRate < 1 || drainRate > 1_000_000_000 {
-		return fmt.Errorf("-drain-rate %d: want 1 … 1,000,000,000 pages per second", drainRate)
 	}
 	sc, err := apps.LookupScenario(o.scenario)
 	if err != nil {

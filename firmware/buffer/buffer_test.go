@@ -1,6 +1,7 @@
 package buffer
 
 import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"math/rand/v2"
 	"testing"
 
@@ -87,17 +88,17 @@ func TestUnboundedOracle(t *testing.T) {
 		require.True(t, b.Write(lpn, 1))
 	}
 	require.Equal(t, 10_000, b.Occupancy())
-	require.Equal(t, BelowLow, Watermarks{0.5, 0.9}.LevelOf(b.Occupancy(), b.Capacity()))
+	require.Equal(t, bufferlevel.Low, Watermarks{0.5, 0.9}.LevelOf(b.Occupancy(), b.Capacity()))
 }
 
 func TestLevels(t *testing.T) {
 	w := Watermarks{Low: 0.5, High: 0.8}
 	require.NoError(t, w.Validate())
 	// Capacity 100: < 50 below low, 50–79 between, ≥ 80 above high.
-	require.Equal(t, BelowLow, w.LevelOf(49, 100))
-	require.Equal(t, Between, w.LevelOf(50, 100))
-	require.Equal(t, Between, w.LevelOf(79, 100))
-	require.Equal(t, AboveHigh, w.LevelOf(80, 100))
+	require.Equal(t, bufferlevel.Low, w.LevelOf(49, 100))
+	require.Equal(t, bufferlevel.Mid, w.LevelOf(50, 100))
+	require.Equal(t, bufferlevel.Mid, w.LevelOf(79, 100))
+	require.Equal(t, bufferlevel.High, w.LevelOf(80, 100))
 	require.Error(t, Watermarks{0.9, 0.5}.Validate())
 	require.Error(t, Watermarks{0, 0.5}.Validate())
 }

@@ -1,31 +1,9 @@
 package buffer
 
-import "fmt"
-
-// Level is the buffer-pressure level the SSD reports to the host in every completion
-// (docs/design.md "Status reporting"): below the low watermark, between the two, or above the
-// high watermark.
-type Level uint8
-
-// Levels, as encoded on the wire.
-const (
-	BelowLow  Level = 0
-	Between   Level = 1
-	AboveHigh Level = 2
+import (
+	"fmt"
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 )
-
-// String returns "below-low", "between" or "above-high".
-func (l Level) String() string {
-	switch l {
-	case BelowLow:
-		return "below-low"
-	case Between:
-		return "between"
-	case AboveHigh:
-		return "above-high"
-	}
-	return fmt.Sprintf("Level(%d)", uint8(l))
-}
 
 // Watermarks are the low and high occupancy thresholds, as fractions of the capacity.
 type Watermarks struct {
@@ -42,17 +20,17 @@ func (w Watermarks) Validate() error {
 }
 
 // LevelOf classifies an occupancy of a buffer of capacity pages. Occupancy at or above
-// the high mark is AboveHigh; below the low mark is BelowLow. An unbounded buffer
-// (capacity 0) is always BelowLow.
-func (w Watermarks) LevelOf(occupancy, capacity int) Level {
+// the high mark is bufferlevel.High; below the low mark is bufferlevel.Low. An unbounded buffer
+// (capacity 0) is always bufferlevel.Low.
+func (w Watermarks) LevelOf(occupancy, capacity int) bufferlevel.Level {
 	if capacity == 0 {
-		return BelowLow
+		return bufferlevel.Low
 	}
 	switch {
 	case float64(occupancy) >= w.High*float64(capacity):
-		return AboveHigh
+		return bufferlevel.High
 	case float64(occupancy) < w.Low*float64(capacity):
-		return BelowLow
+		return bufferlevel.Low
 	}
-	return Between
+	return bufferlevel.Mid
 }

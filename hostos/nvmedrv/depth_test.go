@@ -1,6 +1,7 @@
 package nvmedrv
 
 import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/blk"
@@ -65,20 +66,20 @@ func TestRefuseAndRestart(t *testing.T) {
 // status carriers; the SQ head pointer the SQHD carrier overwrites is never used for flow
 // control, so the requests still all complete.
 func TestLevelsInCompletionOrder(t *testing.T) {
-	levels := []nvmectrl.BufferLevel{nvmectrl.LevelHigh, nvmectrl.LevelMid, nvmectrl.LevelLow,
-		nvmectrl.LevelHigh, nvmectrl.LevelHigh, nvmectrl.LevelLow}
+	levels := []bufferlevel.Level{bufferlevel.High, bufferlevel.Mid, bufferlevel.Low,
+		bufferlevel.High, bufferlevel.High, bufferlevel.Low}
 	for _, carrier := range []nvmectrl.StatusCarrier{nvmectrl.StatusSQHD, nvmectrl.StatusDW1} {
 		cs := ctrlSpec()
 		cs.StatusCarrier = carrier
 		r := newRig(t, DefaultSpec(), cs, 1)
-		r.dev.levels = append([]nvmectrl.BufferLevel(nil), levels...)
+		r.dev.levels = append([]bufferlevel.Level(nil), levels...)
 		type seen struct {
 			at    sim.Time
-			level nvmectrl.BufferLevel
+			level bufferlevel.Level
 			dones int
 		}
 		var got []seen
-		r.d.OnLevel = func(now sim.Time, l nvmectrl.BufferLevel) { got = append(got, seen{now, l, len(r.up.dones)}) }
+		r.d.OnLevel = func(now sim.Time, l bufferlevel.Level) { got = append(got, seen{now, l, len(r.up.dones)}) }
 		// Spread out so that each completes in a handler pass of its own, in order.
 		for i := range levels {
 			rq := rw(blk.OpWrite, int64(i)*4096, 4096)

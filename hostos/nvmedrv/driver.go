@@ -2,6 +2,7 @@ package nvmedrv
 
 import (
 	"fmt"
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/blk"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
@@ -76,7 +77,7 @@ type Driver struct {
 	Stats Stats
 	// OnLevel, if set, receives the SSD buffer level decoded from every I/O completion that
 	// carries one, in completion order; FastDrain hooks the page cache's SetBufferLevel here.
-	OnLevel func(now sim.Time, level nvmectrl.BufferLevel)
+	OnLevel func(now sim.Time, level bufferlevel.Level)
 
 	name    string
 	spec    Spec

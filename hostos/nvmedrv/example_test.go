@@ -2,6 +2,7 @@ package nvmedrv_test
 
 import (
 	"fmt"
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/blk"
 	"github.com/fastdrain-sim/fastdrain/hostos/nvmedrv"
@@ -31,7 +32,7 @@ func (s *ssd) HandleEvent(ev *sim.Event) {
 		s.ctrl.CopyToHost(cmd, 0, s.stamp[:])
 		s.ctrl.WriteHostData(ev.Time, cmd, 0, cmd.DataLen)
 	}
-	s.ctrl.Complete(ev.Time, cmd, nvmectrl.StatusSuccess, 0, nvmectrl.LevelHigh)
+	s.ctrl.Complete(ev.Time, cmd, nvmectrl.StatusSuccess, 0, bufferlevel.High)
 }
 
 // block is the block layer: it prints each completion.
@@ -57,7 +58,7 @@ func Example() {
 		panic(err)
 	}
 	drv.SetUpper(block{})
-	drv.OnLevel = func(now sim.Time, l nvmectrl.BufferLevel) { fmt.Printf("driver: SSD buffer level %d\n", l) }
+	drv.OnLevel = func(now sim.Time, l bufferlevel.Level) { fmt.Printf("driver: SSD buffer level %d\n", l) }
 
 	w := &blk.Request{Op: blk.OpWrite, Offset: 8192, Size: 4096, Hint: blk.Hint{Victim: true, Pages: 42},
 		Bios: []*blk.Bio{{Op: blk.OpWrite, Offset: 8192, Size: 4096, Private: &nvmedrv.Data{Stamps: []uint64{7}}}}}

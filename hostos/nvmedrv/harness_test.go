@@ -2,6 +2,7 @@ package nvmedrv
 
 import (
 	"encoding/binary"
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/blk"
@@ -19,15 +20,15 @@ const (
 
 // stubDevice is a minimal firmware: it executes every command a fixed latency after it
 // arrives, moves data with the controller's data calls, keeps the 8-byte stamp of every
-// 4 KiB page written, and completes with the next level of levels (or LevelLow).
+// 4 KiB page written, and completes with the next level of levels (or bufferlevel.Low).
 type stubDevice struct {
 	eng     *sim.Engine
 	c       *nvmectrl.Controller
 	latency sim.Time
 	status  nvmectrl.Status
-	levels  []nvmectrl.BufferLevel // consumed in completion order
-	stamps  map[int64]uint64       // by device page; a test oracle, never iterated
-	sqes    []nvmectrl.SQE         // entries as fetched, if keep
+	levels  []bufferlevel.Level // consumed in completion order
+	stamps  map[int64]uint64    // by device page; a test oracle, never iterated
+	sqes    []nvmectrl.SQE      // entries as fetched, if keep
 	sqids   []uint16
 	hints   []nvmectrl.Hint
 	ranges  []Range
@@ -79,7 +80,7 @@ func (s *stubDevice) HandleEvent(ev *sim.Event) {
 }
 
 func (s *stubDevice) complete(now sim.Time, cmd *nvmectrl.Command) {
-	l := nvmectrl.LevelLow
+	l := bufferlevel.Low
 	if len(s.levels) > 0 {
 		l, s.levels = s.levels[0], s.levels[1:]
 	}

@@ -1,13 +1,8 @@
 package pagecache
 
-import "github.com/fastdrain-sim/fastdrain/sim"
-
-// SSD buffer levels as the NVMe driver decodes them from a completion (docs/design.md "The hint
-// protocol").
-const (
-	BufferBelowLow  = 0 // the SSD's write buffer is below its low watermark
-	BufferBetween   = 1 // between the watermarks
-	BufferAboveHigh = 2 // above the high watermark
+import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
+	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // SetBufferLevel is FastDrain's host-side reaction to the buffer level the SSD reports in a
@@ -18,14 +13,14 @@ const (
 // nvme_process_cq hook it only rewrites the two ratio globals: thresholds are recomputed at
 // the next balance_dirty_pages or wb_over_bg_thresh check (docs/sources.md §5.1). It does nothing
 // unless Spec.FastDrain.Adaptive is set.
-func (c *Cache) SetBufferLevel(now sim.Time, level int) {
+func (c *Cache) SetBufferLevel(now sim.Time, level bufferlevel.Level) {
 	if !c.spec.FastDrain.Adaptive {
 		return
 	}
 	switch {
-	case level >= BufferAboveHigh && !c.high:
+	case level >= bufferlevel.High && !c.high:
 		c.setRatios(now, true, c.spec.FastDrain.High)
-	case level <= BufferBelowLow && c.high:
+	case level <= bufferlevel.Low && c.high:
 		c.setRatios(now, false, c.spec.FastDrain.Low)
 	}
 }

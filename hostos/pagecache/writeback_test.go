@@ -1,6 +1,7 @@
 package pagecache
 
 import (
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/blk"
@@ -194,11 +195,11 @@ func TestFastDrainRatioSwitch(t *testing.T) {
 	th, bg, fr := r.c.Thresholds()
 	require.Equal(t, [3]int64{819, 491, 655}, [3]int64{th, bg, fr})
 
-	r.c.SetBufferLevel(0, BufferAboveHigh) // a completion says the SSD buffer is above high
+	r.c.SetBufferLevel(0, bufferlevel.High) // a completion says the SSD buffer is above high
 	require.True(t, r.c.HighRatios())
 	th, bg, fr = r.c.Thresholds()
 	require.Equal(t, [3]int64{1638, 819, 1228}, [3]int64{th, bg, fr})
-	r.c.SetBufferLevel(0, BufferBetween) // between the watermarks: keep the set
+	r.c.SetBufferLevel(0, bufferlevel.Mid) // between the watermarks: keep the set
 	require.True(t, r.c.HighRatios())
 
 	var f *File
@@ -214,7 +215,7 @@ func TestFastDrainRatioSwitch(t *testing.T) {
 	r.eng.RunUntil(sim.Second)
 	require.Empty(t, r.dev.ops(blk.OpWrite), "high set: 600 ≤ 819, no background writeback")
 
-	r.eng.At(sim.Second, func() { r.c.SetBufferLevel(r.eng.Now(), BufferBelowLow) })
+	r.eng.At(sim.Second, func() { r.c.SetBufferLevel(r.eng.Now(), bufferlevel.Low) })
 	r.eng.RunUntil(2*sim.Second - 1)
 	require.False(t, r.c.HighRatios())
 	require.Empty(t, r.dev.ops(blk.OpWrite), "the switch takes effect at the next check, not before")
@@ -238,7 +239,7 @@ func TestFastDrainRatioSwitch(t *testing.T) {
 
 func TestSetBufferLevelIgnoredWhenNotAdaptive(t *testing.T) {
 	r := newRig(t, testSpec(), sim.Millisecond)
-	r.c.SetBufferLevel(0, BufferAboveHigh)
+	r.c.SetBufferLevel(0, bufferlevel.High)
 	ratio, bg := r.c.Ratios()
 	require.Equal(t, [2]int{20, 10}, [2]int{ratio, bg})
 	require.Empty(t, r.c.Stats().Switches)
