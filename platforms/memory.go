@@ -39,7 +39,7 @@ const programBytes = 17 << 20
 const RunDuration = 10 * sim.Second
 
 // RunScenario is the scenario of the run the estimate's peak is for: the run command's
-// default (--workload), with every application's default configuration (apps.DefaultSpec).
+// default (--scenario), with every application's default configuration (apps.DefaultSpec).
 const RunScenario = "apache-u+ungzip"
 
 // runBytesPerPage is what a run holds for each 4 KiB page its applications may move through

@@ -128,11 +128,12 @@ func (r *Result) App(name string) *AppResult {
 
 // Run builds the machine and runs the workload to completion.
 func Run(o Options) (*Result, error) {
-	m, err := platforms.Build(o.Config)
+	om, err := Open(o.Config)
 	if err != nil {
 		return nil, err
 	}
-	defer m.Eng.Close()
+	defer om.Close()
+	m := om.Machine
 	cut := o.Config.Firmware.PowerLoss.CutAt > 0
 	if cut && o.CheckData {
 		return nil, errors.New("runner: --check-data cannot be used with a power cut (firmware.power_loss.cut_at): the check reads the device back after the run")

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -68,9 +69,11 @@ type RunParams struct {
 	AppsSHA256 string `json:"apps_sha256,omitempty"`
 }
 
-// DefaultRun returns apache-u+ungzip for 10 simulated seconds without warm-up.
+// DefaultRun returns the run command's default scenario and duration
+// (platforms.RunScenario for platforms.RunDuration, apache-u+ungzip for 10 simulated
+// seconds) without warm-up.
 func DefaultRun() RunParams {
-	return RunParams{Scenario: "apache-u+ungzip", Duration: 10 * sim.Second}
+	return RunParams{Scenario: platforms.RunScenario, Duration: platforms.RunDuration}
 }
 
 // Spec is a whole sweep: the base configuration, the grid and the job of every point.

@@ -3,17 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
-	"os"
 	"path/filepath"
 
 	"github.com/fastdrain-sim/fastdrain/calibrate"
-	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/spf13/cobra"
 )
-
-// calibrateFormat is the version tag of calibrate's JSON document (docs/calibrate.md).
-const calibrateFormat = "fastdrain-calibrate/1"
 
 // calibrateOptions are the calibrate command's flags.
 type calibrateOptions struct {
@@ -94,88 +88,12 @@ func (o *calibrateOptions) run(cmd *cobra.Command, files []string) error {
 	if err != nil {
 		return err
 	}
-	params, points := fit.ParamTable(), fit.PointTable(set)
-	doc := o.document(set, fit)
+	doc := fit.Document(set, o.cf.preset)
 	if dir := o.dir(); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, "fitted.yaml"), yml, 0o644); err != nil {
-			return err
-		}
-		if err := points.Numbers().SaveCSV(filepath.Join(dir, "points.csv")); err != nil {
-			return err
-		}
-		if err := params.Numbers().SaveCSV(filepath.Join(dir, "params.csv")); err != nil {
-			return err
-		}
-		if err := report.WriteFile(filepath.Join(dir, "calibrate.json"), jsonWriter(doc)); err != nil {
+		if err := fit.WriteDir(dir, set, o.cf.preset, yml); err != nil {
 			return err
 		}
 		defer fmt.Fprintf(status, "fitted configuration: %s\n", filepath.Join(dir, "fitted.yaml"))
 	}
-	text := func(w io.Writer) error {
-		if _, err := io.WriteString(w, fit.Summary(set)); err != nil {
-			return err
-		}
-		if err := params.Text().WriteText(w); err != nil {
-			return err
-		}
-		return points.Text().WriteText(w)
-	}
-	return o.write(text, jsonWriter(doc), points.Numbers().WriteCSV)
-}
-
-// calibrateParam is one parameter of calibrate.json.
-type calibrateParam struct {
-	Name         string   `json:"name"`
-	What         string   `json:"what"`
-	Base         float64  `json:"base"`
-	Fitted       float64  `json:"fitted"`
-	BaseText     string   `json:"base_text"`
-	FittedText   string   `json:"fitted_text"`
-	Identified   bool     `json:"identified"`
-	Sensitivity  float64  `json:"sensitivity_frac"`
-	IdentifiedBy []string `json:"identified_by"`
-}
-
-// calibratePoint is one measured point of calibrate.json.
-type calibratePoint struct {
-	Point      string  `json:"point"`
-	Pattern    string  `json:"pattern"`
-	Source     string  `json:"source"`
-	MeasuredUs float64 `json:"measured_us"`
-	BaseUs     float64 `json:"base_us"`
-	FittedUs   float64 `json:"fitted_us"`
-	Error      float64 `json:"error_frac"`
-}
-
-// document is calibrate.json: the fit's settings and errors, each parameter and each point.
-func (o *calibrateOptions) document(set *calibrate.Set, fit *calibrate.Result) any {
-	params := []calibrateParam{}
-	for _, e := range fit.Estimates {
-		by := e.By
-		if by == nil {
-			by = []string{}
-		}
-		params = append(params, calibrateParam{Name: e.Param.Name, What: e.Param.What, Base: e.Base, Fitted: e.Value,
-			BaseText: e.Param.Format(e.Base), FittedText: e.Param.Format(e.Value), Identified: e.Identifiable,
-			Sensitivity: math.Exp(e.Sensitivity) - 1, IdentifiedBy: by})
-	}
-	points := []calibratePoint{}
-	for i, p := range set.Points {
-		points = append(points, calibratePoint{Point: p.Name, Pattern: p.Pattern, Source: p.Source, MeasuredUs: p.Measured,
-			BaseUs: fit.BaseSim[i], FittedUs: fit.Simulated[i], Error: (fit.Simulated[i] - p.Measured) / p.Measured})
-	}
-	return struct {
-		Format      string           `json:"format"`
-		Base        string           `json:"base"`
-		Files       []string         `json:"files"`
-		Evaluations int              `json:"evaluations"`
-		BaseError   float64          `json:"base_rms_log_error"`
-		Error       float64          `json:"fitted_rms_log_error"`
-		Parameters  []calibrateParam `json:"parameters"`
-		Points      []calibratePoint `json:"points"`
-		Unfitted    []string         `json:"never_fitted"`
-	}{calibrateFormat, o.cf.preset, set.Files, fit.Evaluations, fit.BaseError, fit.Error, params, points, calibrate.Unfitted}
+	return o.write(func(w io.Writer) error { return fit.WriteText(w, set) }, jsonWriter(doc), fit.PointTable(set).Numbers().WriteCSV)
 }

@@ -2,12 +2,11 @@ package main
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/platforms"
+	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/spf13/cobra"
-	"go.yaml.in/yaml/v3"
 )
 
 // configFlags are the flags every command that loads a platform shares.
@@ -28,6 +27,15 @@ func (cf *configFlags) register(cmd *cobra.Command, defPreset string) {
 
 func (cf *configFlags) load() (platforms.Config, error) {
 	return platforms.Load(platforms.Options{Preset: cf.preset, Variant: cf.variant, Files: cf.files, Sets: cf.sets})
+}
+
+// openMachine builds the machine of cf (runner.Open).
+func openMachine(cf *configFlags) (*runner.Machine, error) {
+	c, err := cf.load()
+	if err != nil {
+		return nil, err
+	}
+	return runner.Open(c)
 }
 
 func newConfig() *cobra.Command {
@@ -112,43 +120,23 @@ func newConfigDiff() *cobra.Command {
 (applied over the built-in defaults).`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var flat [2]map[string]string
+			var cs [2]platforms.Config
 			for i, a := range args {
-				c, err := loadArg(a, sets)
+				c, err := platforms.LoadArg(a, sets)
 				if err != nil {
 					return err
 				}
-				out, err := c.Resolved()
-				if err != nil {
-					return err
-				}
-				var n yaml.Node
-				if err := yaml.Unmarshal(out, &n); err != nil {
-					return err
-				}
-				flat[i] = map[string]string{}
-				flatten(&n, "", flat[i])
+				cs[i] = c
 			}
-			keys := map[string]bool{}
-			for _, m := range flat {
-				for k := range m {
-					keys[k] = true
-				}
+			changes, err := platforms.Diff(cs[0], cs[1])
+			if err != nil {
+				return err
 			}
-			sorted := make([]string, 0, len(keys))
-			for k := range keys {
-				sorted = append(sorted, k)
-			}
-			sort.Strings(sorted)
 			w := cmd.OutOrStdout()
-			n := 0
-			for _, k := range sorted {
-				if a, b := flat[0][k], flat[1][k]; a != b {
-					fmt.Fprintf(w, "%s: %s → %s\n", k, a, b)
-					n++
-				}
+			for _, c := range changes {
+				fmt.Fprintf(w, "%s: %s → %s\n", c.Path, c.A, c.B)
 			}
-			if n == 0 {
+			if len(changes) == 0 {
 				fmt.Fprintln(w, "no differences")
 			}
 			return nil
@@ -156,39 +144,6 @@ func newConfigDiff() *cobra.Command {
 	}
 	cmd.Flags().StringArrayVar(&sets, "set", nil, "override applied to both sides")
 	return cmd
-}
-
-// loadArg loads "preset", "preset/variant" or a YAML file.
-func loadArg(a string, sets []string) (platforms.Config, error) {
-	if strings.HasSuffix(a, ".yaml") || strings.HasSuffix(a, ".yml") {
-		return platforms.Load(platforms.Options{Files: []string{a}, Sets: sets})
-	}
-	p, v, _ := strings.Cut(a, "/")
-	return platforms.Load(platforms.Options{Preset: p, Variant: v, Sets: sets})
-}
-
-// flatten records every scalar of a YAML tree under its dotted path.
-func flatten(n *yaml.Node, path string, out map[string]string) {
-	switch n.Kind {
-	case yaml.DocumentNode:
-		for _, c := range n.Content {
-			flatten(c, path, out)
-		}
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			p := n.Content[i].Value
-			if path != "" {
-				p = path + "." + p
-			}
-			flatten(n.Content[i+1], p, out)
-		}
-	case yaml.SequenceNode:
-		for i, c := range n.Content {
-			flatten(c, fmt.Sprintf("%s[%d]", path, i), out)
-		}
-	default:
-		out[path] = n.Value
-	}
 }
 
 func newConfigList() *cobra.Command {

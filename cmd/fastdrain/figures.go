@@ -4,6 +4,9 @@ import (
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/figures"
+	"github.com/fastdrain-sim/fastdrain/internal/progress"
+	"github.com/fastdrain-sim/fastdrain/platforms"
+	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
 )
 
@@ -27,77 +30,79 @@ another platform; the default runs 10 s, --full the paper's 30, on fastdrain-tlc
 claim's runs on three seeds and again at 10 s. Every run is made on each host profile
 (host.profile: the paper's host, the headline, and linux6), unless --set host.profile names one.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			rf.seedSet()
-			w, err := rf.workload("apache-u+ungzip")
-			if err != nil {
-				return err
-			}
-			if rf.cfg.variant != "" {
-				return fmt.Errorf("figures runs every variant itself; --variant is not allowed")
-			}
-			o := figures.Options{Preset: rf.cfg.preset, Sets: rf.cfg.sets, Duration: w.Scenario.Duration,
-				Only: only, Apps: w.Apps, Seed: rf.seed, Jobs: rf.jobs}
-			if rf.full {
-				// The paper's scale: every claim on three seeds, and again at the default 10 s
-				// when the runs are longer than that.
-				o.Seeds = 3
-				if o.Duration > defaultDuration {
-					o.Short = defaultDuration
-				}
-			}
-			if rf.quick && !cmd.Flags().Changed("preset") {
-				o = figures.Quick(o)
-			}
-			quick := o.Preset == figures.QuickPreset
-			progress, finish := progressBar(cmd, 1)
-			if progress != nil {
-				var total int
-				o.Progress = func(done, n int) {
-					if total == 0 {
-						total = n
-						finish()
-						progress, finish = progressBar(cmd, n)
-					}
-					progress(done)
-				}
-			}
-			set, err := figures.Run(o)
-			finish()
-			if err != nil {
-				return err
-			}
-			figs := set.Figures()
-			out := cmd.OutOrStdout()
-			dir, err := rf.runDir(o.Preset + "-" + w.Scenario.Duration.String())
-			if err != nil {
-				return err
-			}
-			if dir != "" {
-				if err := figures.WriteDir(dir, figs); err != nil {
-					return err
-				}
-			}
-			if rf.format != "text" {
-				return rf.write(nil, jsonWriter(figures.FullDoc(figs, o.Preset, w.Scenario.Duration)), figures.SummaryCSV(figs).WriteCSV)
-			}
-			fmt.Fprintf(out, "FastDrain paper reproduction on %s, %s simulated per experiment\n", o.Preset, w.Scenario.Duration)
-			if quick {
-				fmt.Fprintln(out, figures.QuickNote)
-			}
-			fmt.Fprintln(out)
-			if err := figures.WriteText(out, figs); err != nil {
-				return err
-			}
-			if dir != "" {
-				fmt.Fprintf(out, "\nresults written to %s\n", dir)
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runFigures(cmd, rf, only) },
 	}
 	rf.register(cmd, "figures", "", "json: summary.json's claims and every figure's table; csv: summary.csv", "")
 	rf.refuse("percentiles", "each figure reports the statistic the paper plots (p99, mean, pages)")
 	rf.refuse("timeline", "it runs many simulations in parallel; trace one of them with fastdrain run --timeline")
 	cmd.Flags().StringSliceVar(&only, "only", nil, "figures to make: fig1a, fig1b, fig2b, fig3a, fig3b, fig5, fig6a, fig6b, sensitivity (the regime map)")
 	return cmd
+}
+
+// figuresOptions resolves the flags into the experiments' options and the simulated time
+// the user asked for per experiment.
+func figuresOptions(cmd *cobra.Command, rf *runFlags, only []string) (figures.Options, sim.Time, error) {
+	rf.seedSet()
+	w, err := rf.workload(platforms.RunScenario)
+	if err != nil {
+		return figures.Options{}, 0, err
+	}
+	if rf.cfg.variant != "" {
+		return figures.Options{}, 0, fmt.Errorf("figures runs every variant itself; --variant is not allowed")
+	}
+	o := figures.Options{Preset: rf.cfg.preset, Sets: rf.cfg.sets, Duration: w.Scenario.Duration,
+		Only: only, Apps: w.Apps, Seed: rf.seed, Jobs: rf.jobs}
+	if rf.full {
+		// The paper's scale: every claim on three seeds, and again at the default 10 s
+		// when the runs are longer than that.
+		o.Seeds = 3
+		if o.Duration > defaultDuration {
+			o.Short = defaultDuration
+		}
+	}
+	if rf.quick && !cmd.Flags().Changed("preset") {
+		o = figures.Quick(o)
+	}
+	return o, w.Scenario.Duration, nil
+}
+
+// runFigures runs the experiments and prints and writes the figures.
+func runFigures(cmd *cobra.Command, rf *runFlags, only []string) error {
+	o, dur, err := figuresOptions(cmd, rf, only)
+	if err != nil {
+		return err
+	}
+	tick, finish := progress.Growing(cmd.ErrOrStderr())
+	o.Progress = tick
+	set, err := figures.Run(o)
+	finish()
+	if err != nil {
+		return err
+	}
+	figs := set.Figures()
+	dir, err := rf.runDir(o.Preset + "-" + dur.String())
+	if err != nil {
+		return err
+	}
+	if dir != "" {
+		if err := figures.WriteDir(dir, figs); err != nil {
+			return err
+		}
+	}
+	if rf.format != "text" {
+		return rf.write(nil, jsonWriter(figures.FullDoc(figs, o.Preset, dur)), figures.SummaryCSV(figs).WriteCSV)
+	}
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "FastDrain paper reproduction on %s, %s simulated per experiment\n", o.Preset, dur)
+	if o.Preset == figures.QuickPreset {
+		fmt.Fprintln(out, figures.QuickNote)
+	}
+	fmt.Fprintln(out)
+	if err := figures.WriteText(out, figs); err != nil {
+		return err
+	}
+	if dir != "" {
+		fmt.Fprintf(out, "\nresults written to %s\n", dir)
+	}
+	return nil
 }

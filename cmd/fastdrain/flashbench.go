@@ -3,15 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/flashbench"
 	"github.com/fastdrain-sim/fastdrain/onfi"
 	"github.com/fastdrain-sim/fastdrain/platforms"
-	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
 )
@@ -88,7 +85,6 @@ func (fb *flashbenchFlags) register(cmd *cobra.Command) {
 // explicitly change it.
 func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error) {
 	c := flashbench.DefaultConfig()
-	var errs []error
 	fromConfig := fb.preset != "" || len(fb.files) > 0
 	set := func(name string) bool { return !fromConfig || cmd.Flags().Changed(name) }
 	if fromConfig {
@@ -110,6 +106,24 @@ func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error)
 		c.Channels = fb.channels
 	}
 	c.QueueDepth, c.Ops, c.MultiPlane, c.Seed = fb.qd, fb.ops, fb.multiPlane, fb.seed
+	errs := fb.die(cmd, &c, set, fromConfig)
+	errs = append(errs, fb.modes(cmd, &c, set)...)
+	if w, err := flashbench.ParseMix(fb.mix); err != nil {
+		errs = append(errs, fmt.Errorf("--mix: %w", err))
+	} else {
+		c.ReadWeight, c.ProgramWeight, c.EraseWeight = w[0], w[1], w[2]
+	}
+	if err := fb.outputFlags.parse(); err != nil {
+		errs = append(errs, err)
+	}
+	errs = append(errs, flagsOfFields(c.Validate())...)
+	return c, errors.Join(errs...)
+}
+
+// die applies the die flags to c: the flash type, geometry, programming scheme and
+// suspend; set tells whether a flag applies (given, or no preset).
+func (fb *flashbenchFlags) die(cmd *cobra.Command, c *flashbench.Config, set func(string) bool, fromConfig bool) []error {
+	var errs []error
 	if fb.ways < 1 || fb.diesPerWay < 1 {
 		errs = append(errs, fmt.Errorf("--ways %d and --dies %d must be positive", fb.ways, fb.diesPerWay))
 	}
@@ -122,28 +136,36 @@ func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error)
 			c.Channel.Die = die.SpecFor(cell)
 		}
 	}
+	d := &c.Channel.Die
 	for _, f := range []struct {
 		name string
 		dst  *int
 		v    int
-	}{{"planes", &c.Channel.Die.Planes, fb.planes}, {"blocks", &c.Channel.Die.BlocksPerPlane, fb.blocks},
-		{"pages", &c.Channel.Die.PagesPerBlock, fb.pages}, {"page-size", &c.Channel.Die.PageSize, fb.pageSz}} {
+	}{{"planes", &d.Planes, fb.planes}, {"blocks", &d.BlocksPerPlane, fb.blocks},
+		{"pages", &d.PagesPerBlock, fb.pages}, {"page-size", &d.PageSize, fb.pageSz}} {
 		if set(f.name) || (fromConfig && cmd.Flags().Changed("flash")) {
 			*f.dst = f.v
 		}
 	}
 	if set("suspend") {
-		c.Channel.Die.Suspend = fb.suspend
+		d.Suspend = fb.suspend
 	}
 	if cmd.Flags().Changed("scheme") {
-		if err := c.Channel.Die.Scheme.UnmarshalText([]byte(fb.scheme)); err != nil {
+		if err := d.Scheme.UnmarshalText([]byte(fb.scheme)); err != nil {
 			errs = append(errs, fmt.Errorf("--scheme: %w", err))
-		} else if c.Channel.Die.OneShot = false; c.Channel.Die.Scheme != die.TwoPass {
-			c.Channel.Die.TProgFine = 0
-		} else if c.Channel.Die.TProgFine == 0 {
-			c.Channel.Die.TProgFine = die.SpecFor(die.QLC).TProgFine // the fine pass of die.SpecFor's two-pass QLC
+		} else if d.OneShot = false; d.Scheme != die.TwoPass {
+			d.TProgFine = 0
+		} else if d.TProgFine == 0 {
+			d.TProgFine = die.SpecFor(die.QLC).TProgFine // the fine pass of die.SpecFor's two-pass QLC
 		}
 	}
+	return errs
+}
+
+// modes applies the bus and mode flags to c: the ONFI interface and its mode or rate, the
+// arbitration policy, the pSLC mode, independent plane reads and status polling.
+func (fb *flashbenchFlags) modes(cmd *cobra.Command, c *flashbench.Config, set func(string) bool) []error {
+	var errs []error
 	if set("onfi") || set("onfi-mode") || cmd.Flags().Changed("onfi-rate") {
 		var iface onfi.Interface
 		if err := iface.UnmarshalText([]byte(fb.iface)); err != nil {
@@ -166,7 +188,7 @@ func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error)
 		}
 	}
 	if cmd.Flags().Changed("slc-times") {
-		if st, err := parseSLCTimes(fb.slcTimes); err != nil {
+		if st, err := flashbench.ParseSLCTimes(fb.slcTimes); err != nil {
 			errs = append(errs, fmt.Errorf("--slc-times: %w", err))
 		} else {
 			c.Channel.Die.SLC.TRead, c.Channel.Die.SLC.TProg = st[0], st[1]
@@ -181,16 +203,7 @@ func (fb *flashbenchFlags) config(cmd *cobra.Command) (flashbench.Config, error)
 	if set("status-poll") {
 		c.Channel.StatusPoll = fb.poll
 	}
-	if w, err := parseMix(fb.mix); err != nil {
-		errs = append(errs, fmt.Errorf("--mix: %w", err))
-	} else {
-		c.ReadWeight, c.ProgramWeight, c.EraseWeight = w[0], w[1], w[2]
-	}
-	if err := fb.outputFlags.parse(); err != nil {
-		errs = append(errs, err)
-	}
-	errs = append(errs, flagsOfFields(c.Validate())...)
-	return c, errors.Join(errs...)
+	return errs
 }
 
 // fieldFlags names the flag that sets each field flashbench.Config.Validate reports on.
@@ -218,40 +231,6 @@ func flagsOfFields(err error) []error {
 	return []error{err}
 }
 
-// parseSLCTimes parses "tR/tPROG", e.g. "25us/300us".
-func parseSLCTimes(s string) ([2]sim.Time, error) {
-	var t [2]sim.Time
-	parts := strings.Split(s, "/")
-	if len(parts) != 2 {
-		return t, fmt.Errorf("%q: want tR/tPROG, e.g. 25us/300us", s)
-	}
-	for i, p := range parts {
-		v, err := sim.ParseTime(strings.TrimSpace(p))
-		if err != nil || v <= 0 {
-			return t, fmt.Errorf("%q: %q is not a positive duration", s, p)
-		}
-		t[i] = v
-	}
-	return t, nil
-}
-
-// parseMix parses "R/P/E" weights, e.g. "70/30/0".
-func parseMix(s string) ([3]int, error) {
-	var w [3]int
-	parts := strings.Split(s, "/")
-	if len(parts) != 3 {
-		return w, fmt.Errorf("%q: want three weights read/program/erase, e.g. 70/30/0", s)
-	}
-	for i, p := range parts {
-		v, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || v < 0 {
-			return w, fmt.Errorf("%q: weight %q is not a non-negative integer", s, p)
-		}
-		w[i] = v
-	}
-	return w, nil
-}
-
 func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 	c, err := fb.config(cmd)
 	if err != nil {
@@ -272,7 +251,6 @@ func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 	if err := fb.tl.write(tl, cmd.ErrOrStderr(), nil); err != nil {
 		return err
 	}
-	writeJSON := jsonWriter(res.JSON())
 	name := fmt.Sprintf("%dch-%ddies", c.Channels, c.Channels*c.Channel.Dies)
 	if fb.preset != "" {
 		name = fb.preset + "-" + name
@@ -283,12 +261,9 @@ func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 	}
 	if dir != "" {
 		fmt.Fprintf(cmd.ErrOrStderr(), "results written to %s\n", dir)
-		if err := report.WriteFile(filepath.Join(dir, "flashbench.json"), writeJSON); err != nil {
-			return err
-		}
-		if err := res.SummaryCSV().SaveCSV(filepath.Join(dir, "flashbench.csv")); err != nil {
+		if err := res.WriteDir(dir); err != nil {
 			return err
 		}
 	}
-	return fb.write(res.WriteText, writeJSON, res.SummaryCSV().WriteCSV)
+	return fb.write(res.WriteText, res.WriteJSON, res.SummaryCSV().WriteCSV)
 }

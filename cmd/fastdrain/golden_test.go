@@ -93,7 +93,8 @@ func TestGoldenFlashbench(t *testing.T) {
 // counters.
 func TestGoldenReplay(t *testing.T) {
 	cf := &configFlags{preset: "fastdrain-small", sets: setsOf(goldenSets)}
-	m, dev, err := simDevice(cf)
+	m, err := openMachine(cf)
+	dev := m.Dev
 	require.NoError(t, err)
 	defer m.Eng.Close()
 	ropt := replay.DefaultOptions()
@@ -141,7 +142,8 @@ func TestGoldenReplay(t *testing.T) {
 // compares every run's statistics and the firmware's counters.
 func TestGoldenUflip(t *testing.T) {
 	cf := &configFlags{preset: "fastdrain-small", sets: append([]string{"nvme.lba_size=512"}, setsOf(goldenSets)...)}
-	m, dev, err := simDevice(cf)
+	m, err := openMachine(cf)
+	dev := m.Dev
 	require.NoError(t, err)
 	defer m.Eng.Close()
 	spec := uflip.DefaultPlanSpec()

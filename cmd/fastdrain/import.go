@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -41,66 +42,77 @@ with: fastdrain fio OUT/scenario-1.yaml --preset PRESET.`,
 			default:
 				return fmt.Errorf("import %q: the known sources are mqsim (ssdconfig.xml) and mqsim-workload (workload.xml)", args[0])
 			}
-			f, err := os.Open(args[1])
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			r, err := mqsim.Import(f, args[1])
-			if err != nil {
-				return err
-			}
-			y, err := r.YAML(filepath.Base(args[1]))
-			if err != nil {
-				return err
-			}
-			stderr := cmd.ErrOrStderr()
-			dest := out
-			if dest == "" {
-				if _, err := cmd.OutOrStdout().Write(y); err != nil {
-					return err
-				}
-				tmp, err := os.CreateTemp("", "mqsim-*.yaml")
-				if err != nil {
-					return err
-				}
-				defer os.Remove(tmp.Name())
-				if _, err := tmp.Write(y); err != nil {
-					tmp.Close()
-					return err
-				}
-				if err := tmp.Close(); err != nil {
-					return err
-				}
-				dest = tmp.Name()
-			} else if err := os.WriteFile(dest, y, 0o644); err != nil {
-				return err
-			}
-			nearest := 0
-			for _, n := range r.Notes {
-				if n.Nearest {
-					nearest++
-				}
-				if n.Warning {
-					fmt.Fprintf(stderr, "warning: %s:%d: %s = %s: %s\n", args[1], n.Line, n.Element, n.Value, n.Why)
-				}
-			}
-			fmt.Fprintf(stderr, "%s: %d keys set, %d elements mapped to the nearest equivalent, %d with none (listed in the file's header)\n",
-				args[1], len(r.Settings), nearest, len(r.Notes)-nearest)
-			if _, err := platforms.Load(platforms.Options{Preset: base, Files: []string{dest}}); err != nil {
-				fmt.Fprintf(stderr, "on preset %s it does not validate for whole-system runs: %v\n", base, err)
-			} else {
-				fmt.Fprintf(stderr, "on preset %s it validates for whole-system runs\n", base)
-			}
-			if out != "" {
-				fmt.Fprintf(stderr, "wrote %s\n", out)
-			}
-			return nil
+			return importConfig(cmd, args[1], out, base)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "mqsim: write the YAML to this file (default: standard output); mqsim-workload: the directory for scenario-N.yaml (default .)")
 	cmd.Flags().StringVar(&base, "preset", "fastdrain-tlc", "preset the layer is checked on (mqsim) or whose device the jobs are sized for (mqsim-workload)")
 	return cmd
+}
+
+// importConfig converts the MQSim ssdconfig.xml at path into a configuration layer, written
+// to out (standard output when empty), and checks it on preset base.
+func importConfig(cmd *cobra.Command, path, out, base string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r, err := mqsim.Import(f, path)
+	if err != nil {
+		return err
+	}
+	y, err := r.YAML(filepath.Base(path))
+	if err != nil {
+		return err
+	}
+	dest := out
+	if dest == "" {
+		if _, err := cmd.OutOrStdout().Write(y); err != nil {
+			return err
+		}
+		tmp, err := os.CreateTemp("", "mqsim-*.yaml")
+		if err != nil {
+			return err
+		}
+		defer os.Remove(tmp.Name())
+		if _, err := tmp.Write(y); err != nil {
+			tmp.Close()
+			return err
+		}
+		if err := tmp.Close(); err != nil {
+			return err
+		}
+		dest = tmp.Name()
+	} else if err := os.WriteFile(dest, y, 0o644); err != nil {
+		return err
+	}
+	layerSummary(cmd.ErrOrStderr(), r, path, dest, base)
+	if out != "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", out)
+	}
+	return nil
+}
+
+// layerSummary writes the import's warnings, a tally of how its elements mapped, and
+// whether the layer at dest validates on preset base for whole-system runs.
+func layerSummary(stderr io.Writer, r *mqsim.Result, path, dest, base string) {
+	nearest := 0
+	for _, n := range r.Notes {
+		if n.Nearest {
+			nearest++
+		}
+		if n.Warning {
+			fmt.Fprintf(stderr, "warning: %s:%d: %s = %s: %s\n", path, n.Line, n.Element, n.Value, n.Why)
+		}
+	}
+	fmt.Fprintf(stderr, "%s: %d keys set, %d elements mapped to the nearest equivalent, %d with none (listed in the file's header)\n",
+		path, len(r.Settings), nearest, len(r.Notes)-nearest)
+	if _, err := platforms.Load(platforms.Options{Preset: base, Files: []string{dest}}); err != nil {
+		fmt.Fprintf(stderr, "on preset %s it does not validate for whole-system runs: %v\n", base, err)
+	} else {
+		fmt.Fprintf(stderr, "on preset %s it validates for whole-system runs\n", base)
+	}
 }
 
 // importWorkload converts an MQSim workload file into fio-like job files for preset's device.

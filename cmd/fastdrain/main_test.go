@@ -12,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/internal/buildinfo"
 	"github.com/fastdrain-sim/fastdrain/report"
+	"github.com/fastdrain-sim/fastdrain/runner/comparerun"
 	"github.com/stretchr/testify/require"
 )
 
@@ -61,7 +63,7 @@ func TestVersionFromBuildInfo(t *testing.T) {
 		{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "a88f27e0123"},
 		{Key: "vcs.time", Value: "2026-12-01T10:00:00Z"}, {Key: "vcs.modified", Value: "true"}}}
 	var b strings.Builder
-	require.NoError(t, buildInfoOf(bi).write(&b))
+	require.NoError(t, buildinfo.Of(bi).Write(&b, version))
 	require.Equal(t, "fastdrain "+version+"\n"+
 		"revision: a88f27e0123 (2026-12-01T10:00:00Z), with uncommitted changes\n"+
 		"module: (devel)\ngo: go1.26.0\n", b.String())
@@ -100,7 +102,7 @@ func TestDefaultActionIsTheComparison(t *testing.T) {
 	// 1 and the other's is the ratio of the two p99s.
 	b, err := os.ReadFile(filepath.Join(dir, "compare", "fastdrain-tlc-200ms", "summary.json"))
 	require.NoError(t, err)
-	var sum compareSummary
+	var sum comparerun.Summary
 	require.NoError(t, json.Unmarshal(b, &sum))
 	require.Equal(t, "vanilla", sum.Baseline)
 	require.Equal(t, 0.2, sum.Seconds)
@@ -109,9 +111,9 @@ func TestDefaultActionIsTheComparison(t *testing.T) {
 	require.Equal(t, []string{"apache-u", "vanilla", "apache-u", "fd"}, []string{van.App, van.Variant, fd.App, fd.Variant})
 	require.Positive(t, van.Requests)
 	require.Equal(t, 1.0, van.P99Norm)
-	require.InDelta(t, fd.at(99)/van.at(99), fd.P99Norm, 1e-12)
-	require.LessOrEqual(t, van.at(50), van.at(99))
-	require.LessOrEqual(t, van.at(99), van.MaxUs)
+	require.InDelta(t, fd.At(99)/van.At(99), fd.P99Norm, 1e-12)
+	require.LessOrEqual(t, van.At(50), van.At(99))
+	require.LessOrEqual(t, van.At(99), van.MaxUs)
 	require.Positive(t, van.CorunnerMBps)
 
 	help, err := run("compare", "--help")
@@ -245,7 +247,7 @@ func TestCompareAndRunMachineFormats(t *testing.T) {
 	args := []string{"compare", "--duration", "100ms", "--scenarios", "apache-u+ungzip", "--variants", "vanilla,fd", "--out", dir}
 	out, _, err := runStdout(append(args, "--format", "json")...)
 	require.NoError(t, err)
-	var sum compareSummary
+	var sum comparerun.Summary
 	require.NoError(t, json.Unmarshal([]byte(out), &sum))
 	require.Len(t, sum.Cells, 2)
 	b, err := os.ReadFile(filepath.Join(dir, "compare", "fastdrain-tlc-100ms", "summary.json"))

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -100,15 +97,8 @@ func (pf *powercutFlags) options() (powercut.Options, error) {
 	if pf.cuts < 1 {
 		return o, fmt.Errorf("--cuts: %d; want at least 1", pf.cuts)
 	}
-	var plp []bool
-	switch pf.plp {
-	case "on":
-		plp = []bool{true}
-	case "off":
-		plp = []bool{false}
-	case "both":
-		plp = []bool{true, false}
-	default:
+	plp, ok := powercut.ParsePLP(pf.plp)
+	if !ok {
 		return o, fmt.Errorf("--plp: %q; want on, off or both", pf.plp)
 	}
 	for _, n := range pf.schedules {
@@ -152,14 +142,7 @@ func (pf *powercutFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	if dir := pf.dir(); dir != "" {
-		if err := powercut.Numbers(rows).SaveCSV(filepath.Join(dir, "powercut.csv")); err != nil {
-			return err
-		}
-		var b bytes.Buffer
-		if err := powercut.WriteJSON(&b, rows, cuts); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, "powercut.json"), b.Bytes(), 0o644); err != nil {
+		if err := powercut.WriteDir(dir, rows, cuts); err != nil {
 			return err
 		}
 	}

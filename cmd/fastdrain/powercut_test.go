@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/runner/replayrun"
 	"github.com/stretchr/testify/require"
 )
 
@@ -31,7 +32,7 @@ func writeTrace(t *testing.T, n int) string {
 }
 
 // TestReplayPowerCut: replay with a cut in the middle of 2,000 writes (issue 38: it
-// panicked in newReplaySummary) reports the requests completed before the cut, the
+// panicked in the replay summary) reports the requests completed before the cut, the
 // requests in flight that never completed (afap at --qd 8 keeps 8 in flight while the
 // trace lasts) and the power-loss table, in text and in JSON; a cut after the trace's end
 // is an error naming cut_at.
@@ -46,7 +47,7 @@ func TestReplayPowerCut(t *testing.T) {
 	require.Contains(t, out, "recovery: pages scanned / records / logical pages mapped")
 	js, _, err := runStdout(append(args, "--format", "json")...)
 	require.NoError(t, err)
-	var s replaySummary
+	var s replayrun.Summary
 	require.NoError(t, json.Unmarshal([]byte(js), &s))
 	require.Equal(t, int64(8), s.Unfinished)
 	require.Positive(t, s.Replayed)

@@ -3,15 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/replay"
 	"github.com/fastdrain-sim/fastdrain/hostos/trace"
-	"github.com/fastdrain-sim/fastdrain/report"
-	"github.com/fastdrain-sim/fastdrain/runner"
+	"github.com/fastdrain-sim/fastdrain/runner/replayrun"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
 )
@@ -139,120 +136,23 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 	if err != nil {
 		return err
 	}
-	m, dev, err := simDevice(&rf.cf)
+	m, err := openMachine(&rf.cf)
 	if err != nil {
 		return err
 	}
-	defer m.Eng.Close()
-	smp := traceMachine(m, tl)
-	fit := replay.FitOptions(topt, dev)
-	var src replay.Source
-	var st trace.Stats
-	var format trace.Format
-	var rd *trace.Reader
-	if rf.sort {
-		// The whole trace, read twice and sorted by time (trace.ReadSorted).
-		reqs, sst, f, err := trace.ReadSorted(path, fit)
-		if err != nil {
-			return err
-		}
-		src, st, format = replay.FromSlice(reqs), sst, f
-	} else {
-		tf, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer tf.Close()
-		if rd, err = trace.NewReader(tf, path, fit); err != nil {
-			return err
-		}
-		src = rd
-	}
-	var rp *replay.Replay
-	var runErr error
-	before := m.SSD.FW.Stats
-	wasted0 := m.SSD.FW.FTL().Stats.Wasted
-	m.Eng.Spawn("replay", func(p *sim.Proc) {
-		if rp, runErr = replay.Start(p.Engine(), dev, src, ropt); runErr == nil {
-			rp.Wait(p)
-			runErr = rp.Err()
-		}
-		m.Eng.Stop()
-	})
-	m.Eng.Run()
-	if runErr != nil {
-		return runErr
-	}
-	pl, rec, err := runner.CutOutcome(m)
+	defer m.Close()
+	res, err := replayrun.Run(m, path, replayrun.Options{Trace: topt, Replay: ropt, Sort: rf.sort, Timeline: tl, Percentiles: rf.pcts.list})
 	if err != nil {
 		return err
 	}
-	if pl != nil {
-		rp.Stop() // the cut stopped the replay: report what completed before it
-	}
-	res := rp.Result()
-	if rd != nil {
-		st, format = rd.Stats(), rd.Format()
-	}
-	if smp != nil {
-		if err := rf.tl.write(tl, cmd.ErrOrStderr(), smp.Series()); err != nil {
-			return err
-		}
-	}
-	if st.Requests == 0 {
-		return fmt.Errorf("%s: no requests in the trace (%d lines: %d ignored by design, %d malformed and skipped)",
-			path, st.Lines, st.Ignored, st.Skipped)
-	}
-	ssd := runner.MachineStats(m, "replay", wasted0)
-	ssd.PowerLoss, ssd.Recovery = pl, rec
-	sum := newReplaySummary(path, format, fit, st, res, rf.pcts.list, ssd)
-	sum.UnwrittenReadPages = warnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, before)
-	stderr := cmd.ErrOrStderr()
-	for _, w := range st.Warnings {
-		fmt.Fprintln(stderr, "warning:", w)
-	}
-	if st.WarningsDropped > 0 {
-		fmt.Fprintf(stderr, "warning: %d more malformed lines skipped\n", st.WarningsDropped)
-	}
-	if st.Wrapped > 0 {
-		fmt.Fprintf(stderr, "warning: %d of %d requests were past the device's %s and wrapped around it (--past-capacity reject refuses them)\n",
-			st.Wrapped, st.Requests, mb(fit.Capacity))
-	}
-	if st.Rounded > 0 {
-		fmt.Fprintf(stderr, "note: %d requests were rounded out to %d B blocks: %s asked, %s moved\n",
-			st.Rounded, fit.SectorSize, mb(st.ReadBytesAsked+st.WriteBytesAsked), mb(st.ReadBytes+st.WriteBytes))
-	}
-	err = rf.write(func(out io.Writer) error {
-		fmt.Fprintf(out, "%s (%s): %d lines, %d requests (%d reads, %d writes, %d trims, %d flushes), %d skipped; replayed %d in %s simulated, %.0f IOPS\n",
-			path, sum.TraceFormat, st.Lines, st.Requests, st.Reads, st.Writes, st.Trims, st.Flushes, st.Skipped,
-			res.Requests, report.Duration(res.LastCompletion-res.Start), sum.IOPS)
-		if res.Late > 0 {
-			fmt.Fprintf(out, "%d requests issued late (device saturated)\n", res.Late)
-		}
-		if pl != nil {
-			fmt.Fprintf(out, "%s; the replay's results are of the requests completed before it; %d requests in flight at the cut never completed\n",
-				runner.CutLine(pl), res.Unfinished)
-		}
-		err := sum.table().WriteText(out)
-		if err == nil && len(sum.Devices) > 2 { // more than one device and the "all" row
-			fmt.Fprintln(out)
-			err = sum.deviceTable().WriteText(out)
-		}
-		if err == nil {
-			fmt.Fprintln(out)
-			err = sum.statsTable.WriteText(out)
-		}
-		if err == nil && sum.PowerLoss != nil {
-			fmt.Fprintln(out)
-			err = sum.PowerLoss.WriteText(out)
-		}
-		if notes := replayNotes(res, ssd); err == nil && len(notes) > 0 {
-			fmt.Fprintln(out)
-			runner.WriteNotes(out, "replay", notes)
-		}
+	if err := rf.tl.write(tl, cmd.ErrOrStderr(), m.Series()); err != nil {
 		return err
-	}, sum.writeJSON, sum.table().WriteCSV)
-	if err != nil {
+	}
+	if err := res.Empty(); err != nil {
+		return err
+	}
+	res.WriteWarnings(cmd.ErrOrStderr())
+	if err := rf.write(res.WriteText, res.Summary.WriteJSON, res.Summary.Table().WriteCSV); err != nil {
 		return err
 	}
 	dir, err := rf.runDir(fileStem(path) + "-" + rf.cf.preset)
@@ -260,19 +160,5 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		return err
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "results written to %s\n", dir)
-	if err := report.WriteFile(filepath.Join(dir, "replay.json"), sum.writeJSON); err != nil {
-		return err
-	}
-	for _, f := range []struct {
-		name string
-		t    *report.Table
-	}{{"replay.csv", sum.table()}, {"replay-devices.csv", sum.deviceTable()}, {"replay-stats.csv", sum.statsCSV()}} {
-		if err := f.t.SaveCSV(filepath.Join(dir, f.name)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return res.WriteDir(dir)
 }
-
-// mb formats bytes as decimal megabytes (10⁶ B) with one decimal.
-func mb(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) }

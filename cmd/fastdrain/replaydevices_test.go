@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/runner/replayrun"
 	"github.com/stretchr/testify/require"
 )
 
@@ -52,10 +53,10 @@ func TestReplayPerDevice(t *testing.T) {
 	out, _, err := runStdout("replay", path, "--trace-format", "msr", "--format", "json", "--records", rec,
 		"--percentiles", "99,50,75", "--out", dir)
 	require.NoError(t, err)
-	var s replaySummary
+	var s replayrun.Summary
 	require.NoError(t, json.Unmarshal([]byte(out), &s))
 	require.Len(t, s.Devices, 3)
-	byDev := map[string]replayDevSum{}
+	byDev := map[string]replayrun.DevSum{}
 	for _, d := range s.Devices {
 		byDev[d.Device] = d
 	}
@@ -91,7 +92,7 @@ func TestReplayPerDevice(t *testing.T) {
 		for _, p := range []float64{50, 75, 99} {
 			rank := int(math.Ceil(p / 100 * float64(len(ls)))) // 4 requests: p50 → 2, p75 → 3, p99 → 4
 			wantUs := float64(ls[rank-1]) / 1e6
-			require.InEpsilon(t, wantUs, d.at(p), 1.0/256, "device %s p%v", dev, p)
+			require.InEpsilon(t, wantUs, d.At(p), 1.0/256, "device %s p%v", dev, p)
 		}
 		require.Equal(t, float64(ls[0])/1e6, d.MinUs, dev)
 		require.Equal(t, float64(ls[len(ls)-1])/1e6, d.MaxUs, dev)

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/fastdrain-sim/fastdrain/sweep"
+	"github.com/fastdrain-sim/fastdrain/report"
 )
 
 // Results never replace earlier results silently. Two rules, by what the directory is:
@@ -25,58 +21,14 @@ import (
 //     so an existing file is replaced only by the same sweep (a retried array task writes
 //     the same bytes) or with --force; otherwise the command refuses before it runs.
 
-// newResultDir creates and returns a new directory for one run's results: parent/name, or
-// parent/name-2, parent/name-3, … when that exists. Mkdir is atomic, so two commands
-// started together get different directories.
-func newResultDir(parent, name string) (string, error) {
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return "", err
-	}
-	name = strings.NewReplacer("/", "_", string(filepath.Separator), "_").Replace(name)
-	for i := 1; ; i++ {
-		d := filepath.Join(parent, name)
-		if i > 1 {
-			d = fmt.Sprintf("%s-%d", d, i)
-		}
-		err := os.Mkdir(d, 0o755)
-		if err == nil {
-			return d, nil
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			return "", err
-		}
-	}
-}
-
-// guardSweepFile checks, before the sweep runs, that its result file in dir (sweep.json or
-// shard-I-of-N.json) either does not exist or holds the same shard of the same sweep, unless
-// force.
-func guardSweepFile(dir string, s sweep.Spec, sh sweep.Shard, force bool) error {
-	p := filepath.Join(dir, (&sweep.Result{Shard: sh}).FileBase()+".json")
-	if force {
-		return nil
-	}
-	if _, err := os.Stat(p); err != nil {
-		return nil
-	}
-	sealed, err := sweep.Seal(s)
-	if err != nil {
-		return err
-	}
-	if err := sweep.CheckReplace(p, sealed, sh); err != nil {
-		return fmt.Errorf("%w: give another --out, or --force to replace it", err)
-	}
-	return nil
-}
-
 // runDir creates and returns this run's own directory under --out/COMMAND, named name
-// (newResultDir: -2, -3, … when taken), or "" when the command writes no files.
+// (report.NewResultDir: -2, -3, … when taken), or "" when the command writes no files.
 func (o *outputFlags) runDir(name string) (string, error) {
 	d := o.dir()
 	if d == "" {
 		return "", nil
 	}
-	return newResultDir(d, name)
+	return report.NewResultDir(d, name)
 }
 
 // fileStem is a file's name without its directory and extension, for a results directory's

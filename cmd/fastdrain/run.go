@@ -6,20 +6,19 @@ import (
 	"os"
 	"strings"
 
-	"github.com/cheggaaa/pb/v3"
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 )
 
 // Scales of a run: --quick, default and --full (the paper's 30 simulated seconds).
 const (
 	quickDuration   = 3 * sim.Second
-	defaultDuration = 10 * sim.Second
+	defaultDuration = platforms.RunDuration
 	fullDuration    = apps.DefaultDuration
 )
 
@@ -27,12 +26,9 @@ const (
 type runFlags struct {
 	cfg      configFlags
 	scenario string
-	duration string
-	warmup   string
+	scaleFlags
 	appsFile string
 	seed     uint64
-	quick    bool
-	full     bool
 	jobs     int
 	seeded   bool
 	check    bool
@@ -58,6 +54,37 @@ func (rf *runFlags) register(cmd *cobra.Command, command, scenarioDefault, forma
 	f.IntVar(&rf.plotDPI, "plot-dpi", report.DefaultPNGDPI, fmt.Sprintf("resolution of the PNG plots in dots per inch (%d to %d; SVG plots are vector graphics)", report.MinPNGDPI, report.MaxPNGDPI))
 }
 
+// scaleFlags are the simulated time of a run: --duration (or --quick, --full) and --warmup.
+type scaleFlags struct {
+	duration, warmup string
+	quick, full      bool
+}
+
+// times resolves the flags into the run's duration and warm-up, reporting every bad flag.
+func (sf *scaleFlags) times() (dur, warmup sim.Time, errs []error) {
+	switch {
+	case sf.quick && sf.full:
+		errs = append(errs, errors.New("--quick and --full exclude each other"))
+	case sf.duration != "":
+		d, err := timeFlag("duration", sf.duration, true)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		dur = d
+	case sf.quick:
+		dur = quickDuration
+	case sf.full:
+		dur = fullDuration
+	default:
+		dur = defaultDuration
+	}
+	w, err := timeFlag("warmup", sf.warmup, false)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return dur, w, errs
+}
+
 // seedSet makes --seed the platform's root seed too (every component's random stream and
 // the preconditioning order), once.
 func (rf *runFlags) seedSet() {
@@ -74,27 +101,9 @@ func (rf *runFlags) workload(name string) (runner.Workload, error) {
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--scenario: %w", err))
 	}
-	switch {
-	case rf.quick && rf.full:
-		errs = append(errs, errors.New("--quick and --full exclude each other"))
-	case rf.duration != "":
-		d, err := timeFlag("duration", rf.duration, true)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		sc.Duration = d
-	case rf.quick:
-		sc.Duration = quickDuration
-	case rf.full:
-		sc.Duration = fullDuration
-	default:
-		sc.Duration = defaultDuration
-	}
-	if w, err := timeFlag("warmup", rf.warmup, false); err != nil {
-		errs = append(errs, err)
-	} else {
-		sc.Warmup = w
-	}
+	var terrs []error
+	sc.Duration, sc.Warmup, terrs = rf.times()
+	errs = append(errs, terrs...)
 	if rf.seed != 0 {
 		sc.Seed = rf.seed
 	}
@@ -125,23 +134,6 @@ func (rf *runFlags) workload(name string) (runner.Workload, error) {
 	return runner.Workload{Scenario: sc, Apps: spec}, nil
 }
 
-// progressBar returns a progress callback drawing a bar on stderr when it is a terminal,
-// logging a line every progressEvery when it is a file or a pipe (progressLog), and nil when
-// it is neither (a test's buffer).
-func progressBar(cmd *cobra.Command, total int) (func(int), func()) {
-	f, ok := cmd.ErrOrStderr().(*os.File)
-	if !ok {
-		return nil, func() {}
-	}
-	if !isatty.IsTerminal(f.Fd()) {
-		return progressLog(f, total, progressEvery)
-	}
-	bar := pb.New(total)
-	bar.SetWriter(f)
-	bar.Start()
-	return func(done int) { bar.SetCurrent(int64(done)) }, func() { bar.Finish() }
-}
-
 func newRun() *cobra.Command {
 	rf := &runFlags{}
 	cmd := &cobra.Command{
@@ -153,79 +145,60 @@ statistics and utilization tables, and writes config.yaml, result.json, CSV tabl
 to a new directory --out/run/<preset>-<variant>-<scenario>-<duration>/ (-2, -3, … added
 when that exists: no run replaces another's results; docs/outputs.md).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			rf.seedSet()
-			c, err := rf.cfg.load()
-			if err != nil {
-				return err
-			}
-			w, err := rf.workload(rf.scenario)
-			if err != nil {
-				return err
-			}
-			label := rf.cfg.variant
-			if label == "" {
-				label = "custom"
-			}
-			o := runner.Options{Label: label, Config: c, Workload: w, CheckData: rf.check}
-			tl, err := rf.tl.build()
-			if err != nil {
-				return err
-			}
-			if tl != nil {
-				o.Timeline = tl
-			}
-			res, err := runner.Run(o)
-			if err != nil {
-				return err
-			}
-			res.Percentiles = rf.pcts.list
-			warnUnwritten(cmd.ErrOrStderr(), "", res.Firmware, firmware.Stats{})
-			dir, err := rf.runDir(fmt.Sprintf("%s-%s-%s-%s", c.Name, label, w.Scenario.Name, w.Scenario.Duration))
-			if err != nil {
-				return err
-			}
-			if dir != "" {
-				if err := res.WriteDir(dir); err != nil {
-					return err
-				}
-				if err := writeRunMeta(dir, o); err != nil {
-					return err
-				}
-			}
-			if err := rf.tl.write(tl, cmd.ErrOrStderr(), res.Series); err != nil {
-				return err
-			}
-			if rf.check {
-				// On standard error, so the text and JSON on standard output are those of a
-				// run without the check.
-				fmt.Fprintf(cmd.ErrOrStderr(), "data check: %d pages read back from the device as written\n", res.DataChecked)
-			}
-			return rf.write(res.WriteText, jsonWriter(res.JSON()), res.AppCSV().WriteCSV)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return rf.run(cmd) },
 	}
-	rf.register(cmd, "run", "apache-u+ungzip", "json: result.json's document; csv: apps.csv's table",
+	rf.register(cmd, "run", platforms.RunScenario, "json: result.json's document; csv: apps.csv's table",
 		"the applications table, apps.csv and result.json")
 	return cmd
 }
 
-func parseWindow(s string) (sim.Time, sim.Time, error) {
-	a, b, ok := strings.Cut(s, ":")
-	if !ok {
-		return 0, 0, fmt.Errorf("--timeline-window %q: want FROM:TO such as 1s:1.2s", s)
-	}
-	from, err := sim.ParseTime(a)
+// run runs the scenario on the machine, prints its results and writes them under --out.
+func (rf *runFlags) run(cmd *cobra.Command) error {
+	rf.seedSet()
+	c, err := rf.cfg.load()
 	if err != nil {
-		return 0, 0, fmt.Errorf("--timeline-window %q: FROM: %w", s, err)
+		return err
 	}
-	to, err := sim.ParseTime(b)
+	w, err := rf.workload(rf.scenario)
 	if err != nil {
-		return 0, 0, fmt.Errorf("--timeline-window %q: TO: %w", s, err)
+		return err
 	}
-	if to <= from {
-		return 0, 0, fmt.Errorf("--timeline-window %q: TO must be after FROM (want FROM:TO such as 1s:1.2s)", s)
+	label := rf.cfg.variant
+	if label == "" {
+		label = "custom"
 	}
-	return from, to, nil
+	tl, err := rf.tl.build()
+	if err != nil {
+		return err
+	}
+	o := runner.Options{Label: label, Config: c, Workload: w, CheckData: rf.check, Timeline: tl}
+	res, err := runner.Run(o)
+	if err != nil {
+		return err
+	}
+	res.Percentiles = rf.pcts.list
+	runner.WarnUnwritten(cmd.ErrOrStderr(), "", res.Firmware, firmware.Stats{})
+	dir, err := rf.runDir(fmt.Sprintf("%s-%s-%s-%s", c.Name, label, w.Scenario.Name, w.Scenario.Duration))
+	if err != nil {
+		return err
+	}
+	if dir != "" {
+		if err := res.WriteDir(dir); err != nil {
+			return err
+		}
+		if err := writeRunMeta(dir, o); err != nil {
+			return err
+		}
+	}
+	if err := rf.tl.write(tl, cmd.ErrOrStderr(), res.Series); err != nil {
+		return err
+	}
+	if rf.check {
+		// On standard error, so the text and JSON on standard output are those of a
+		// run without the check.
+		fmt.Fprintf(cmd.ErrOrStderr(), "data check: %d pages read back from the device as written\n", res.DataChecked)
+	}
+	return rf.write(res.WriteText, jsonWriter(res.JSON()), res.AppCSV().WriteCSV)
 }
 
 func newScenarios() *cobra.Command {

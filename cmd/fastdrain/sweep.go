@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/flashbench"
+	"github.com/fastdrain-sim/fastdrain/internal/progress"
 	"github.com/fastdrain-sim/fastdrain/sweep"
 	"github.com/spf13/cobra"
 )
@@ -25,8 +27,8 @@ type sweepFlags struct {
 	force     bool
 	seed      uint64
 	// run points
-	scenario, duration, warmup, appsFile string
-	quick, full                          bool
+	scenario, appsFile string
+	scaleFlags
 	// flashbench points
 	ops        int64
 	qd         int
@@ -105,28 +107,9 @@ Flags given explicitly override the file; --axis flags add axes after the file's
 func (sf *sweepFlags) spec(cmd *cobra.Command) (sweep.Spec, sweep.Shard, error) {
 	var errs []error
 	changed := cmd.Flags().Changed
-	var file sweep.File
-	if sf.file != "" {
-		var err error
-		if file, err = sweep.ReadSweepFile(sf.file); err != nil {
-			return sweep.Spec{}, sweep.Shard{}, fmt.Errorf("--file: %w", err)
-		}
-	}
-	pick := func(flag, flagVal, fileVal string) string {
-		if !changed(flag) && fileVal != "" {
-			return fileVal
-		}
-		return flagVal
-	}
-	s := sweep.Spec{
-		Kind: sweep.Kind(pick("kind", sf.kind, string(file.Kind))),
-		Base: sweep.Base{
-			Preset:  pick("preset", sf.cfg.preset, file.Preset),
-			Variant: pick("variant", sf.cfg.variant, file.Variant),
-			Files:   append(append([]string(nil), file.Config...), sf.cfg.files...),
-			Sets:    append(append([]string(nil), file.Set...), sf.cfg.sets...),
-		},
-		Axes: append(sweep.Grid(nil), file.Axes...),
+	s, err := sf.base(changed)
+	if err != nil {
+		return s, sweep.Shard{}, err
 	}
 	for _, a := range sf.axes {
 		ax, err := sweep.ParseAxis(a)
@@ -154,7 +137,7 @@ func (sf *sweepFlags) spec(cmd *cobra.Command) (sweep.Spec, sweep.Shard, error) 
 	case sweep.KindFlashbench:
 		errs = append(errs, onlyFor(changed, runOnly, "run")...)
 		p := sweep.FlashbenchParams{Ops: sf.ops, QueueDepth: sf.qd, MultiPlane: sf.multiPlane, SLC: sf.slc, Seed: sf.seed}
-		if w, err := parseMix(sf.mix); err != nil {
+		if w, err := flashbench.ParseMix(sf.mix); err != nil {
 			errs = append(errs, fmt.Errorf("--mix: %w", err))
 		} else {
 			p.Mix = w
@@ -174,6 +157,34 @@ func (sf *sweepFlags) spec(cmd *cobra.Command) (sweep.Spec, sweep.Shard, error) 
 	return s, sh, s.Validate()
 }
 
+// base is the sweep of --file (if given) with the flags given explicitly over it: the
+// kind, the base configuration and the file's axes.
+func (sf *sweepFlags) base(changed func(string) bool) (sweep.Spec, error) {
+	var file sweep.File
+	if sf.file != "" {
+		var err error
+		if file, err = sweep.ReadSweepFile(sf.file); err != nil {
+			return sweep.Spec{}, fmt.Errorf("--file: %w", err)
+		}
+	}
+	pick := func(flag, flagVal, fileVal string) string {
+		if !changed(flag) && fileVal != "" {
+			return fileVal
+		}
+		return flagVal
+	}
+	return sweep.Spec{
+		Kind: sweep.Kind(pick("kind", sf.kind, string(file.Kind))),
+		Base: sweep.Base{
+			Preset:  pick("preset", sf.cfg.preset, file.Preset),
+			Variant: pick("variant", sf.cfg.variant, file.Variant),
+			Files:   append(append([]string(nil), file.Config...), sf.cfg.files...),
+			Sets:    append(append([]string(nil), file.Set...), sf.cfg.sets...),
+		},
+		Axes: append(sweep.Grid(nil), file.Axes...),
+	}, nil
+}
+
 // onlyFor reports each flag of flags given explicitly for the other kind of sweep.
 func onlyFor(changed func(string) bool, flags []string, kind string) []error {
 	var errs []error
@@ -187,29 +198,9 @@ func onlyFor(changed func(string) bool, flags []string, kind string) []error {
 
 // runParams resolves the run-point flags.
 func (sf *sweepFlags) runParams() (sweep.RunParams, error) {
-	var errs []error
 	p := sweep.RunParams{Scenario: sf.scenario, Seed: sf.seed, Apps: sf.appsFile}
-	switch {
-	case sf.quick && sf.full:
-		errs = append(errs, errors.New("--quick and --full exclude each other"))
-	case sf.duration != "":
-		d, err := timeFlag("duration", sf.duration, true)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		p.Duration = d
-	case sf.quick:
-		p.Duration = quickDuration
-	case sf.full:
-		p.Duration = fullDuration
-	default:
-		p.Duration = defaultDuration
-	}
-	if w, err := timeFlag("warmup", sf.warmup, false); err != nil {
-		errs = append(errs, err)
-	} else {
-		p.Warmup = w
-	}
+	var errs []error
+	p.Duration, p.Warmup, errs = sf.times()
 	return p, errors.Join(errs...)
 }
 
@@ -221,21 +212,20 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	if sf.shardFrom != "" {
 		fmt.Fprintf(cmd.ErrOrStderr(), "shard %s, from %s\n", sh, sf.shardFrom)
 	}
-	if dir := sf.dir(); dir != "" {
-		if err := guardSweepFile(dir, s, sh, sf.force); err != nil {
+	if dir := sf.dir(); dir != "" && !sf.force {
+		if err := sweep.GuardFile(dir, s, sh); err != nil {
 			return err
 		}
 	}
-	progress, finish := progressBar(cmd, len(sh.Points(s.Size())))
-	r, err := sweep.Run(s, sweep.Options{Shard: sh, Jobs: sf.jobs, Progress: progress})
+	tick, finish := progress.Bar(cmd.ErrOrStderr(), len(sh.Points(s.Size())))
+	r, err := sweep.Run(s, sweep.Options{Shard: sh, Jobs: sf.jobs, Progress: tick})
 	finish()
 	if err != nil {
 		return err
 	}
 	out := cmd.OutOrStdout()
 	err = sf.write(func(w io.Writer) error {
-		fmt.Fprintf(w, "sweep of %s points on %s: %d grid points (%s), shard %s runs %d\n\n",
-			s.Kind, baseName(s.Base), s.Size(), strings.Join(axisSizes(s.Axes), " × "), sh, len(r.Rows))
+		fmt.Fprintf(w, "%s\n\n", s.Heading(sh, len(r.Rows)))
 		return r.TextTable().WriteText(w)
 	}, r.WriteJSON, r.WriteCSV)
 	if err != nil {
@@ -256,27 +246,6 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	return nil
 }
 
-// baseName is "preset" or "preset/variant".
-func baseName(b sweep.Base) string {
-	name := b.Preset
-	if name == "" {
-		name = "defaults"
-	}
-	if b.Variant != "" {
-		name += "/" + b.Variant
-	}
-	return name
-}
-
-// axisSizes is "key (n)" per axis.
-func axisSizes(g sweep.Grid) []string {
-	out := make([]string, len(g))
-	for i, a := range g {
-		out[i] = fmt.Sprintf("%s (%d)", a.Key, len(a.Values))
-	}
-	return out
-}
-
 func newMergeCmd() *cobra.Command {
 	o := outputFlags{outShort: "o"}
 	var force bool
@@ -295,20 +264,7 @@ line then goes to stderr).`,
 			if err := o.parse(); err != nil {
 				return err
 			}
-			var parts []*sweep.Result
-			var errs []error
-			for _, a := range args {
-				r, err := sweep.ReadFile(a)
-				if err != nil {
-					errs = append(errs, err)
-					continue
-				}
-				parts = append(parts, r)
-			}
-			if err := errors.Join(errs...); err != nil {
-				return err
-			}
-			m, err := sweep.Merge(parts, args)
+			m, err := sweep.MergeFiles(args)
 			if err != nil {
 				return err
 			}

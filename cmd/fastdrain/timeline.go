@@ -1,15 +1,10 @@
 package main
 
 import (
-	"compress/gzip"
 	"fmt"
 	"io"
-	"os"
-	"strings"
 
-	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/report"
-	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
 )
@@ -35,9 +30,9 @@ func (tf *timelineFlags) build() (*report.Timeline, error) {
 	if tf.path == "" {
 		return nil, nil
 	}
-	from, to, err := parseWindow(tf.window)
+	from, to, err := report.ParseWindow(tf.window)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--timeline-window %q: %w", tf.window, err)
 	}
 	if tf.max < 1 {
 		return nil, fmt.Errorf("--timeline-max %d: want a positive count of intervals", tf.max)
@@ -61,41 +56,5 @@ func (tf *timelineFlags) write(tl *report.Timeline, stderr io.Writer, counters [
 		fmt.Fprintf(stderr, "warning: the timeline reached --timeline-max %d intervals at %s; %d later intervals were not recorded (the file marks the point; narrow --timeline-window or --timeline-tracks)\n",
 			tf.max, report.Duration(tl.TruncatedAt), tl.Dropped)
 	}
-	f, err := os.Create(tf.path)
-	if err != nil {
-		return err
-	}
-	var w io.Writer = f
-	var gz *gzip.Writer
-	if strings.HasSuffix(tf.path, ".gz") {
-		gz = gzip.NewWriter(f)
-		w = gz
-	}
-	if err := tl.WriteJSON(w); err != nil {
-		f.Close()
-		return err
-	}
-	if gz != nil {
-		if err := gz.Close(); err != nil {
-			f.Close()
-			return err
-		}
-	}
-	return f.Close()
-}
-
-// traceMachine attaches timeline tl (nil: none) to a whole machine as replay and fio trace
-// it: every resource, each NVMe command's slice and its flows, and the firmware's and the
-// page cache's state sampled every 100 µs as counter tracks (the sampler returned; nil
-// without a timeline).
-func traceMachine(m *platforms.Machine, tl *report.Timeline) *sim.Sampler {
-	if tl == nil {
-		return nil
-	}
-	tl.Attach(m.Resources()...)
-	runner.TraceFlows(m.SSD, tl)
-	smp := sim.NewSampler(m.Eng, 100*sim.Microsecond)
-	m.SSD.FW.Track(smp)
-	m.Host.Cache.Track(smp)
-	return smp
+	return tl.Save(tf.path)
 }

@@ -6,14 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
-	"github.com/fastdrain-sim/fastdrain/firmware"
-	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
-	"github.com/fastdrain-sim/fastdrain/report"
-	"github.com/fastdrain-sim/fastdrain/runner"
+	"github.com/fastdrain-sim/fastdrain/runner/ufliprun"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
 )
@@ -22,30 +18,6 @@ import (
 // --findings run without --bench runs just these.
 var findingBenches = []uflip.Bench{uflip.BenchGranularity, uflip.BenchAlignment, uflip.BenchLocality,
 	uflip.BenchPartitioning, uflip.BenchParallelism, uflip.BenchPause}
-
-// uflipDevice is one device a uFLIP plan runs on: a simulated preset or a real file.
-type uflipDevice struct {
-	name     string
-	dev      uflip.Device
-	eng      *sim.Engine
-	capacity int64
-	bufBytes int64 // simulated devices: the write buffer's capacity in bytes (0 for a target)
-	logBlock bool  // simulated devices: the FTL is the hybrid log-block one (firmware.ftl.mapping bast)
-	close    func()
-	fwStats  func() firmware.Stats // simulated devices: the firmware's counters; nil for a target
-	ftl      func() *ftl.FTL       // simulated devices: the FTL (merge counters of a hybrid mapping)
-	ssd      func() *runner.Result // simulated devices: the machine's statistics (runner.MachineStats)
-	runs     []uflip.RunStats
-	trace    []uflip.IORecord // the traced run's records (rep 0, stream 0)
-	points   []uflip.Point
-	findings []uflip.Finding // with --findings
-	// cut, for a simulated device, reports its scripted power cut (runner.CutOutcome);
-	// powerLoss and recovery hold what it did, and cutStep the plan step it stopped.
-	cut       func() (*firmware.PowerLossReport, *firmware.Recovery, error)
-	powerLoss *firmware.PowerLossReport
-	recovery  *firmware.Recovery
-	cutStep   int
-}
 
 // uflipOptions are the uflip command's flags.
 type uflipOptions struct {
@@ -59,7 +31,6 @@ type uflipOptions struct {
 	findings, plots, force              bool
 	spanSet                             bool // --span was given (not its default)
 	outputFlags
-	base string // this run's own directory under --out/uflip ("" for no files)
 }
 
 func newUflip() *cobra.Command {
@@ -153,41 +124,7 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 			errs = append(errs, fmt.Errorf("--format-device: %w", err))
 		}
 	}
-	if o.nbrun > 0 {
-		spec.NbRun = o.nbrun
-	}
-	if o.settle != "" {
-		if err := spec.Settle.UnmarshalText([]byte(o.settle)); err != nil {
-			errs = append(errs, fmt.Errorf("--settle: %w", err))
-		}
-	}
-	if o.runPause != "" {
-		d, err := sim.ParseTime(o.runPause)
-		if err != nil || d < 0 {
-			errs = append(errs, fmt.Errorf("--run-pause %q: want a duration such as 100ms", o.runPause))
-		}
-		spec.RunPause = d
-	}
-	if o.scale < 1 {
-		errs = append(errs, fmt.Errorf("--io-divisor %d must be at least 1", o.scale))
-	} else {
-		d := o.scale
-		spec.IOCount = uflip.BaseCounts{SR: max(1, spec.IOCount.SR/d), RR: max(1, spec.IOCount.RR/d),
-			SW: max(1, spec.IOCount.SW/d), RW: max(1, spec.IOCount.RW/d)}
-		spec.IOIgnore = uflip.BaseCounts{SR: spec.IOIgnore.SR / d, RR: spec.IOIgnore.RR / d, SW: spec.IOIgnore.SW / d, RW: spec.IOIgnore.RW / d}
-	}
-	if o.auto != 0 {
-		spec.Auto = uflip.Converge{RelErr: o.auto, Min: o.autoMin}
-		if err := spec.Auto.Validate(); err != nil {
-			errs = append(errs, fmt.Errorf("--auto/--auto-min: %w", err))
-		}
-		if o.autoCap < o.autoMin {
-			errs = append(errs, fmt.Errorf("--auto-cap %d is below --auto-min %d", o.autoCap, o.autoMin))
-		}
-		c := o.autoCap
-		spec.IOCount = uflip.BaseCounts{SR: c, RR: c, SW: c, RW: c}
-		spec.IOIgnore = uflip.BaseCounts{}
-	}
+	errs = append(errs, o.counts(&spec)...)
 	if err := o.outputFlags.parse(); err != nil {
 		if o.format != "text" && o.format != "json" && o.format != "csv" {
 			err = fmt.Errorf("%w (the device state enforcement is --format-device)", err)
@@ -207,9 +144,46 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 	return spec, int64(sz), spec.Validate()
 }
 
+// counts applies the run flags to spec: --nbrun, --settle, --run-pause, and --io-divisor
+// or, with --auto, the automatic rule and its cap.
+func (o *uflipOptions) counts(spec *uflip.PlanSpec) []error {
+	var errs []error
+	if o.nbrun > 0 {
+		spec.NbRun = o.nbrun
+	}
+	if o.settle != "" {
+		if err := spec.Settle.UnmarshalText([]byte(o.settle)); err != nil {
+			errs = append(errs, fmt.Errorf("--settle: %w", err))
+		}
+	}
+	if o.runPause != "" {
+		d, err := sim.ParseTime(o.runPause)
+		if err != nil || d < 0 {
+			errs = append(errs, fmt.Errorf("--run-pause %q: want a duration such as 100ms", o.runPause))
+		}
+		spec.RunPause = d
+	}
+	if o.scale < 1 {
+		errs = append(errs, fmt.Errorf("--io-divisor %d must be at least 1", o.scale))
+	} else {
+		ufliprun.DivideCounts(spec, o.scale)
+	}
+	if o.auto != 0 {
+		spec.Auto = uflip.Converge{RelErr: o.auto, Min: o.autoMin}
+		if err := spec.Auto.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("--auto/--auto-min: %w", err))
+		}
+		if o.autoCap < o.autoMin {
+			errs = append(errs, fmt.Errorf("--auto-cap %d is below --auto-min %d", o.autoCap, o.autoMin))
+		}
+		ufliprun.CapCounts(spec, o.autoCap)
+	}
+	return errs
+}
+
 // minRunBytes returns --auto-min-bytes: a size, or for auto twice the largest write buffer of
 // the simulated devices (the longest buffered-backlog plateau, hostos/uflip/converge.go).
-func (o *uflipOptions) minRunBytes(devs []*uflipDevice) (int64, error) {
+func (o *uflipOptions) minRunBytes(devs []*ufliprun.Device) (int64, error) {
 	if o.autoMinBytes != "auto" {
 		sz, err := sim.ParseSize(o.autoMinBytes)
 		if err != nil || sz < 0 {
@@ -219,7 +193,7 @@ func (o *uflipOptions) minRunBytes(devs []*uflipDevice) (int64, error) {
 	}
 	var b int64
 	for _, d := range devs {
-		b = max(b, 2*d.bufBytes)
+		b = max(b, 2*d.BufBytes)
 	}
 	return b, nil
 }
@@ -238,13 +212,8 @@ func loadPlanSpec(path string, spec *uflip.PlanSpec) error {
 }
 
 // devices opens the target or builds the preset, then the --vs presets.
-func (o *uflipOptions) devices() ([]*uflipDevice, error) {
-	var devs []*uflipDevice
-	closeAll := func() {
-		for _, d := range devs {
-			d.close()
-		}
-	}
+func (o *uflipOptions) devices() ([]*ufliprun.Device, error) {
+	var devs []*ufliprun.Device
 	names := map[string]bool{}
 	addPreset := func(preset string) error {
 		if names[preset] {
@@ -256,53 +225,73 @@ func (o *uflipOptions) devices() ([]*uflipDevice, error) {
 		// uFLIP issues IOs down to 512 B: give the namespace 512-byte LBAs unless the user
 		// chose otherwise (the firmware merges sub-page writes into its 4 KiB mapping units).
 		cf.sets = append([]string{"nvme.lba_size=512"}, o.cf.sets...)
-		m, raw, err := simDevice(&cf)
+		c, err := cf.load()
+		var d *ufliprun.Device
+		if err == nil {
+			d, err = ufliprun.Simulated(c, preset)
+		}
 		if err != nil {
 			if len(devs) > 0 {
 				return fmt.Errorf("--vs %s: %w", preset, err)
 			}
 			return err
 		}
-		wasted0 := m.SSD.FW.FTL().Stats.Wasted
-		bufBytes := int64(m.Config.Firmware.Buffer.Pages) * int64(m.Config.Firmware.PageSize)
-		devs = append(devs, &uflipDevice{name: preset, dev: raw, eng: m.Eng, capacity: raw.Capacity(), bufBytes: bufBytes,
-			logBlock: m.Config.Firmware.FTL.Mapping == ftl.BASTMapping, close: m.Eng.Close,
-			fwStats: func() firmware.Stats { return m.SSD.FW.Stats }, ftl: m.SSD.FW.FTL,
-			ssd: func() *runner.Result { return runner.MachineStats(m, preset, wasted0) },
-			cut: func() (*firmware.PowerLossReport, *firmware.Recovery, error) { return runner.CutOutcome(m) }})
+		devs = append(devs, d)
 		return nil
 	}
 	if o.target != "" {
-		if err := checkTarget(o.target, o.force); err != nil {
+		sz, _ := sim.ParseSize(o.span)
+		d, err := ufliprun.Target(o.target, int64(sz), o.force)
+		if err != nil {
 			return nil, err
 		}
-		sz, _ := sim.ParseSize(o.span)
-		fd, err := uflip.OpenFileDevice(o.target, uflip.FileOptions{Size: int64(sz), Create: true})
-		if err != nil {
-			return nil, fmt.Errorf("--target: %w", err)
-		}
 		names["target"] = true
-		devs = append(devs, &uflipDevice{name: "target", dev: fd, eng: sim.NewEngine(), capacity: int64(sz),
-			close: func() { fd.Close() }})
+		devs = append(devs, d)
 	} else if err := addPreset(o.cf.preset); err != nil {
 		return nil, err
 	}
 	for _, p := range splitList(o.vs) {
 		if err := addPreset(p); err != nil {
-			closeAll()
+			for _, d := range devs {
+				d.Close()
+			}
 			return nil, err
 		}
 	}
 	return devs, nil
 }
 
-// dir returns the output directory of device d ("" for no files): --out/uflip with one
-// device, --out/uflip/NAME with several.
-func (o *uflipOptions) dir(d *uflipDevice, n int) string {
-	if o.base == "" || n == 1 {
-		return o.base
+// suite plans the run on devs: the plan over --span (refused when larger than a device),
+// the automatic rule's minimum run length, the traced run and the output directory.
+func (o *uflipOptions) suite(spec uflip.PlanSpec, span int64, devs []*ufliprun.Device) (*ufliprun.Suite, error) {
+	var names []string
+	for _, d := range devs {
+		if span > d.Capacity {
+			// The plan covers --span on every device: a smaller device is not a smaller plan.
+			given := o.span
+			if !o.spanSet {
+				given += " (the default)"
+			}
+			return nil, fmt.Errorf("--span %s: larger than device %s (%d bytes = %v); give --span %v or less",
+				given, d.Name, d.Capacity, sim.Size(d.Capacity), sim.Size(d.Capacity))
+		}
+		names = append(names, d.Name)
 	}
-	return filepath.Join(o.base, d.name)
+	var err error
+	if spec.Auto.On() && (o.autoMinBytes != "auto" || spec.Auto.MinBytes == 0) {
+		if spec.Auto.MinBytes, err = o.minRunBytes(devs); err != nil {
+			return nil, err
+		}
+	}
+	s := &ufliprun.Suite{Devices: devs, Seed: o.seed, Findings: o.findings}
+	if s.Plan, err = uflip.NewPlan(spec, span); err != nil {
+		return nil, err
+	}
+	if s.TraceLabel, err = ufliprun.TraceLabel(s.Plan, o.traceRun); err != nil {
+		return nil, err
+	}
+	s.Base, err = o.runDir(strings.Join(names, "-vs-"))
+	return s, err
 }
 
 func (o *uflipOptions) run(stdout io.Writer) error {
@@ -320,343 +309,22 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 	}
 	defer func() {
 		for _, d := range devs {
-			d.close()
+			d.Close()
 		}
 	}()
-	for _, d := range devs {
-		if span > d.capacity {
-			// The plan covers --span on every device: a smaller device is not a smaller plan.
-			given := o.span
-			if !o.spanSet {
-				given += " (the default)"
-			}
-			return fmt.Errorf("--span %s: larger than device %s (%d bytes = %v); give --span %v or less",
-				given, d.name, d.capacity, sim.Size(d.capacity), sim.Size(d.capacity))
-		}
-	}
-	if spec.Auto.On() && (o.autoMinBytes != "auto" || spec.Auto.MinBytes == 0) {
-		if spec.Auto.MinBytes, err = o.minRunBytes(devs); err != nil {
-			return err
-		}
-	}
-	plan, err := uflip.NewPlan(spec, span)
+	s, err := o.suite(spec, span, devs)
 	if err != nil {
 		return err
 	}
-	traceLabel, err := o.traceLabel(plan)
-	if err != nil {
+	if err := s.Run(w); err != nil {
 		return err
-	}
-	var names []string
-	for _, d := range devs {
-		names = append(names, d.name)
-	}
-	if o.base, err = o.runDir(strings.Join(names, "-vs-")); err != nil {
-		return err
-	}
-	for _, d := range devs {
-		if err := o.execute(d, plan, traceLabel, len(devs)); err != nil {
-			return fmt.Errorf("%s: %w", d.name, err)
-		}
-		d.points = uflip.Points(plan, d.runs)
-		if d.powerLoss != nil {
-			st := plan.Steps[d.cutStep]
-			fmt.Fprintf(w, "%s; on %s the cut stopped step %d of %d (%s): the runs below are those completed before it\n",
-				runner.CutLine(d.powerLoss), d.name, d.cutStep+1, len(plan.Steps), st.Label)
-		}
-		if err := runTable(w, d, spec.Auto.On()); err != nil {
-			return err
-		}
-		if d.fwStats != nil {
-			// The firmware's own counters over the whole plan: what decides the findings
-			// (buffer stalls and evictions, GC) is visible beside the latencies.
-			st := d.fwStats()
-			if _, err := fmt.Fprintf(w, "firmware on %s: %d pages written, %d writes stalled for buffer room (%s in all), "+
-				"%d foreground and %d background page evictions, %d GC runs moving %d pages\n", d.name, st.WritePages,
-				st.Stalls, report.Duration(st.StallTime), st.ForegroundEvictions, st.BackgroundEvictions, st.GCRuns, st.GCPagesMoved); err != nil {
-				return err
-			}
-			if fl := d.ftl(); fl.Hybrid() {
-				fs := fl.Stats
-				if _, err := fmt.Fprintf(w, "ftl on %s (mapping %s): %d switch, %d partial and %d full merges copying %d pages, %d erases\n",
-					d.name, fl.Config().Mapping, fs.SwitchMerges, fs.PartialMerges, fs.FullMerges, fs.MergeCopies, fs.Erases); err != nil {
-					return err
-				}
-			}
-			ssd := d.ssd()
-			ssd.Label = d.name
-			if err := ssd.StatsTable().WriteText(w); err != nil {
-				return err
-			}
-			if dir := o.dir(d, len(devs)); dir != "" {
-				if err := ssd.StatsCSV().SaveCSV(filepath.Join(dir, "stats.csv")); err != nil {
-					return err
-				}
-			}
-		}
-		if d.powerLoss != nil {
-			fmt.Fprintln(w)
-			if err := d.powerLossTable().WriteText(w); err != nil {
-				return err
-			}
-		}
-	}
-	if o.findings {
-		for _, d := range devs {
-			fs := uflip.Findings(d.points, spec.IOSize)
-			if d.logBlock {
-				fs = uflip.FindingsLogBlock(d.points, spec.IOSize)
-			}
-			d.findings = fs
-			if err := findingsTable(w, d.name, fs); err != nil {
-				return err
-			}
-			if dir := o.dir(d, len(devs)); dir != "" {
-				if err := report.WriteFile(filepath.Join(dir, "findings.txt"), func(w io.Writer) error { return findingsTable(w, d.name, fs) }); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	for _, d := range devs[1:] {
-		if err := calibrationTable(w, devs[0], d); err != nil {
-			return err
-		}
-	}
-	if dir := o.base; dir != "" {
-		if err := report.WriteFile(filepath.Join(dir, "uflip.json"), func(w io.Writer) error { return o.uflipJSON(w, plan, devs) }); err != nil {
-			return err
-		}
-		if err := uflipCSV(plan, devs).SaveCSV(filepath.Join(dir, "uflip.csv")); err != nil {
-			return err
-		}
 	}
 	// The text tables went out as each device finished (w); JSON and CSV go out whole.
-	if err := o.write(nil, func(w io.Writer) error { return o.uflipJSON(w, plan, devs) }, uflipCSV(plan, devs).WriteCSV); err != nil {
+	if err := o.write(nil, s.WriteJSON, s.CSV().WriteCSV); err != nil {
 		return err
 	}
 	if o.plots {
-		return uflipPlots(filepath.Join(o.base, "plots"), devs, traceLabel)
-	}
-	return nil
-}
-
-// traceLabel picks the run whose per-IO trace is plotted.
-func (o *uflipOptions) traceLabel(plan *uflip.Plan) (string, error) {
-	var first, rw string
-	for _, st := range plan.Steps {
-		if st.Kind != uflip.StepRun {
-			continue
-		}
-		if o.traceRun != "" && st.Label == o.traceRun {
-			return st.Label, nil
-		}
-		if first == "" {
-			first = st.Label
-		}
-		if rw == "" && st.Run.Base == uflip.RW && st.Run.Second == nil && st.Run.IOSize == plan.Spec.IOSize && st.Run.ParallelDegree <= 1 {
-			rw = st.Label
-		}
-	}
-	if o.traceRun != "" {
-		return "", fmt.Errorf("--trace-run %q is not a run of this plan (labels are printed in the runs table, e.g. %q)", o.traceRun, first)
-	}
-	if rw != "" {
-		return rw, nil
-	}
-	return first, nil
-}
-
-// execute runs plan on d, streaming per-IO records to CSV and keeping the traced run's.
-func (o *uflipOptions) execute(d *uflipDevice, plan *uflip.Plan, traceLabel string, n int) error {
-	dir := o.dir(d, n)
-	var iw *uflip.IOWriter
-	var ios *os.File
-	if dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		f, err := os.Create(filepath.Join(dir, "ios.csv"))
-		if err != nil {
-			return err
-		}
-		defer f.Close() // a second Close after the checked one below is harmless
-		iw = uflip.NewIOWriter(f)
-		ios = f
-	}
-	x := &uflip.Executor{Dev: d.dev, Seed: o.seed, RunPause: plan.Spec.RunPause, IOSink: func(r uflip.IORecord) {
-		if iw != nil {
-			iw.Write(r)
-		}
-		if r.Label == traceLabel && r.Rep == 0 && r.Stream == 0 {
-			d.trace = append(d.trace, r)
-		}
-	}}
-	var res uflip.Result
-	var runErr error
-	d.eng.Spawn("uflip", func(p *sim.Proc) {
-		runErr = x.RunPlan(p, plan, &res)
-		d.eng.Stop()
-	})
-	d.eng.Run()
-	if runErr != nil {
-		return runErr
-	}
-	if d.cut != nil {
-		pl, rec, err := d.cut()
-		if err != nil {
-			return err
-		}
-		// A cut stops the plan in step res.Steps; the runs completed before it are kept.
-		d.powerLoss, d.recovery, d.cutStep = pl, rec, res.Steps
-	}
-	d.runs = res.Runs
-	if iw == nil {
-		return nil
-	}
-	if err := iw.Flush(); err != nil {
-		return err
-	}
-	if err := ios.Close(); err != nil {
-		return err
-	}
-	return report.WriteFile(filepath.Join(dir, "runs.csv"), func(w io.Writer) error { return uflip.WriteRunCSV(w, res.Runs) })
-}
-
-// powerLossTable is what d's power cut did and what recovery found (runner's table).
-func (d *uflipDevice) powerLossTable() *report.Table {
-	return (&runner.Result{Label: d.name, PowerLoss: d.powerLoss, Recovery: d.recovery}).PowerLossTable()
-}
-
-// runTable prints one row per run (with the automatic rule's choice when it is on).
-func runTable(w io.Writer, d *uflipDevice, auto bool) error {
-	t := &report.Table{Title: "uFLIP runs", Header: []string{"bench", "run", "rep", "IOs", "mean", "min", "max", "std-dev"}}
-	if d.name != "" {
-		t.Title += " on " + d.name
-	}
-	if auto {
-		t.Header = append(t.Header, "IOIgnore", "IOCount", "±95%", "converged")
-	}
-	for _, r := range d.runs {
-		row := []string{r.Bench.String(), r.Label, strconv.Itoa(r.Rep), strconv.FormatInt(r.Counted, 10),
-			report.Duration(sim.Time(r.Mean)), report.Duration(r.Min), report.Duration(r.Max), report.Duration(sim.Time(r.StdDev))}
-		if auto {
-			if a := r.Auto; a != nil {
-				row = append(row, strconv.FormatInt(a.IOIgnore, 10), strconv.FormatInt(a.IOCount, 10),
-					strconv.FormatFloat(100*a.Precision, 'f', 1, 64)+"%", strconv.FormatBool(a.Converged))
-			} else {
-				row = append(row, "", "", "", "")
-			}
-		}
-		t.Append(row...)
-	}
-	return t.WriteText(w)
-}
-
-// findingsTable prints each finding's verdict, claim and numbers, and for each finding
-// not held the mechanism of the model that decides it.
-func findingsTable(w io.Writer, name string, fs []uflip.Finding) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "uFLIP findings on %s\n", name)
-	for _, f := range fs {
-		fmt.Fprintf(&b, "  [%s] %s: %s\n      numbers: %s\n", f.Verdict, f.ID, f.Claim, f.Evidence)
-		if f.Verdict == uflip.NotHeld {
-			fmt.Fprintf(&b, "      mechanism: %s\n", f.Mechanism)
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// calibrationTable prints the per-micro-benchmark ratio of a's means to b's.
-func calibrationTable(w io.Writer, a, b *uflipDevice) error {
-	t := &report.Table{Title: fmt.Sprintf("uFLIP calibration: %s / %s", a.name, b.name),
-		Header: []string{"bench", "base", "points", "mean " + a.name, "mean " + b.name, "ratio"}}
-	for _, r := range uflip.Calibrate(a.points, b.points) {
-		t.Append(r.Bench.String(), r.Base, strconv.Itoa(r.Points), report.Duration(sim.Time(r.MeanA)),
-			report.Duration(sim.Time(r.MeanB)), strconv.FormatFloat(r.Ratio, 'f', 3, 64))
-	}
-	return t.WriteText(w)
-}
-
-// uflipPlots draws one band plot per micro-benchmark and base (a mix per pair) with every
-// device overlaid, and the per-IO trace of the traced run.
-func uflipPlots(dir string, devs []*uflipDevice, traceLabel string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	type key struct {
-		bench uflip.Bench
-		base  string
-	}
-	var order []key
-	bands := map[key][]report.Band{}
-	for di, d := range devs {
-		for _, p := range d.points {
-			if p.Counted == 0 {
-				continue
-			}
-			base := p.Base.String()
-			if p.Second != nil {
-				base += "-" + p.Second.String()
-			}
-			k := key{p.Bench, base}
-			bs, ok := bands[k]
-			if !ok {
-				order = append(order, k)
-			}
-			for len(bs) <= di {
-				bs = append(bs, report.Band{Name: devs[len(bs)].name})
-			}
-			b := &bs[di]
-			b.X = append(b.X, p.X)
-			ms := float64(sim.Millisecond)
-			b.Mean, b.Lo, b.Hi = append(b.Mean, p.Mean/ms), append(b.Lo, float64(p.Min)/ms), append(b.Hi, float64(p.Max)/ms)
-			bands[k] = bs
-		}
-	}
-	for _, k := range order {
-		logX := k.bench != uflip.BenchAlignment && k.bench != uflip.BenchOrder && k.bench != uflip.BenchMix
-		name := fmt.Sprintf("%s-%s.png", k.bench, k.base)
-		title := fmt.Sprintf("uFLIP %s, %s", k.bench, k.base)
-		if err := report.BandPlot(filepath.Join(dir, name), title, uflip.XLabel(k.bench), "response time (ms, log scale)",
-			logX, true, bands[k]); err != nil {
-			return err
-		}
-	}
-	var traces []report.Trace
-	for _, d := range devs {
-		tr := report.Trace{Name: d.name}
-		for _, r := range d.trace {
-			tr.Y = append(tr.Y, float64(r.Latency)/float64(sim.Millisecond))
-			if r.Ignored {
-				tr.Ignore++
-			}
-		}
-		traces = append(traces, tr)
-	}
-	file := "trace-" + strings.NewReplacer("/", "_", "=", "").Replace(traceLabel) + ".png"
-	return report.IOTrace(filepath.Join(dir, file), "uFLIP per-IO response time: "+traceLabel,
-		"response time (ms, log scale)", true, traces)
-}
-
-// checkTarget refuses to let uFLIP's writes destroy data by accident: a block device or a
-// non-empty file is written over only with --force; a new or empty file is fine.
-func checkTarget(path string, force bool) error {
-	st, err := os.Stat(path)
-	if errors.Is(err, os.ErrNotExist) || force {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("--target: %w", err)
-	}
-	switch {
-	case st.Mode()&os.ModeDevice != 0:
-		return fmt.Errorf("--target %s is a device: uFLIP writes over it; give --force to do so", path)
-	case st.Mode().IsRegular() && st.Size() > 0:
-		return fmt.Errorf("--target %s exists and holds %d bytes: uFLIP writes over it; give --force to do so, or name a new file", path, st.Size())
-	case !st.Mode().IsRegular():
-		return fmt.Errorf("--target %s is not a regular file or a block device", path)
+		return s.Plots(filepath.Join(s.Base, "plots"))
 	}
 	return nil
 }

@@ -25,7 +25,8 @@ func TestUflipRepetitionsNeverRewrite(t *testing.T) {
 	spec.Format = uflip.FormatNone
 	for _, control := range []bool{false, true} {
 		cf := &configFlags{preset: "tiny", sets: []string{"nvme.lba_size=512"}}
-		m, dev, err := simDevice(cf)
+		m, err := openMachine(cf)
+		dev := m.Dev
 		require.NoError(t, err)
 		plan, err := uflip.NewPlan(spec, 16<<20)
 		require.NoError(t, err)

@@ -1,105 +1,13 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"os"
-	"runtime/debug"
-	"strings"
-
+	"github.com/fastdrain-sim/fastdrain/internal/buildinfo"
+	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/spf13/cobra"
 )
 
 // version is the program version; release builds set it with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
-
-// buildInfo is what the binary knows of its own build: the Go toolchain, the module
-// version and the VCS revision the go command stamped (go build in a git checkout stamps
-// vcs.revision, vcs.time and vcs.modified; go run, go test and -buildvcs=false do not: for
-// go run and go test the revision is then read from the source tree, provenance.go).
-type buildInfo struct {
-	GoVersion string
-	Module    string // the main module's version, "(devel)" for a checkout
-	Revision  string // "" when not stamped
-	Time      string
-	Modified  bool
-	// FromRepository says Revision, Time and Modified were read from the source tree when
-	// the program started, not stamped at build time.
-	FromRepository bool
-}
-
-// readBuildInfo reads the running binary's build information.
-func readBuildInfo() buildInfo {
-	var b buildInfo
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		b = buildInfoOf(bi)
-	}
-	if b.Revision == "" {
-		if exe, err := os.Executable(); err == nil && goBuildWork(exe) {
-			if dir := sourceDir(); dir != "" {
-				b.fromRepository(dir)
-			}
-		}
-	}
-	return b
-}
-
-// buildInfoOf extracts the fields fastdrain reports from Go's build information.
-func buildInfoOf(bi *debug.BuildInfo) buildInfo {
-	b := buildInfo{GoVersion: bi.GoVersion, Module: bi.Main.Version}
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			b.Revision = s.Value
-		case "vcs.time":
-			b.Time = s.Value
-		case "vcs.modified":
-			b.Modified = s.Value == "true"
-		}
-	}
-	return b
-}
-
-// write prints the version block: the first line is "fastdrain VERSION", as scripts expect.
-func (b buildInfo) write(w io.Writer) error {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "fastdrain %s\n", version)
-	switch {
-	case b.Revision == "":
-		sb.WriteString("revision: not stamped (built with -buildvcs=false, outside a git checkout, or without git)\n")
-	case b.Modified:
-		fmt.Fprintf(&sb, "revision: %s (%s), with uncommitted changes%s\n", b.Revision, b.Time, b.origin())
-	default:
-		fmt.Fprintf(&sb, "revision: %s (%s)%s\n", b.Revision, b.Time, b.origin())
-	}
-	if b.Module != "" {
-		fmt.Fprintf(&sb, "module: %s\n", b.Module)
-	}
-	if b.GoVersion != "" {
-		fmt.Fprintf(&sb, "go: %s\n", b.GoVersion)
-	}
-	_, err := io.WriteString(w, sb.String())
-	return err
-}
-
-// from is run.yaml's revision_from: "build", "source tree" or "".
-func (b buildInfo) from() string {
-	switch {
-	case b.Revision == "":
-		return ""
-	case b.FromRepository:
-		return "source tree"
-	}
-	return "build"
-}
-
-// origin says where a revision came from when it was not stamped at build time.
-func (b buildInfo) origin() string {
-	if b.FromRepository {
-		return "; read from the source tree at start (go run and go test stamp none)"
-	}
-	return ""
-}
 
 func newVersion() *cobra.Command {
 	return &cobra.Command{
@@ -107,7 +15,15 @@ func newVersion() *cobra.Command {
 		Short: "Print the version, the VCS revision it was built from and the Go toolchain",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return readBuildInfo().write(cmd.OutOrStdout())
+			return buildinfo.Read().Write(cmd.OutOrStdout(), version)
 		},
 	}
+}
+
+// writeRunMeta writes dir/run.yaml for the run o with this binary's provenance
+// (runner.WriteMeta).
+func writeRunMeta(dir string, o runner.Options) error {
+	b := buildinfo.Read()
+	return runner.WriteMeta(dir, o, runner.Provenance{Command: buildinfo.CommandLine(), Version: version, Revision: b.Revision,
+		Modified: b.Modified, RevisionFrom: b.From(), Go: b.GoVersion})
 }

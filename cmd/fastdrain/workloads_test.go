@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/internal/sampletraces"
+	"github.com/fastdrain-sim/fastdrain/runner/replayrun"
 	"github.com/stretchr/testify/require"
 )
 
@@ -76,12 +77,12 @@ func TestReplaySummaryByHand(t *testing.T) {
 	dir := t.TempDir()
 	out, _, err := runStdout("replay", "testdata/small.disksim", "--trace-format", "disksim", "--format", "json", "--out", dir)
 	require.NoError(t, err)
-	var s replaySummary
+	var s replayrun.Summary
 	require.NoError(t, json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &s))
 	require.Equal(t, "disksim", s.TraceFormat)
 	require.Equal(t, [3]int64{4, 1, 1}, [3]int64{s.Requests, s.Rounded, s.Wrapped})
 	require.Equal(t, int64(4096), s.BlockBytes)
-	byOp := map[string]replayOpSum{}
+	byOp := map[string]replayrun.OpSum{}
 	for _, o := range s.Ops {
 		byOp[o.Op] = o
 	}
@@ -91,7 +92,7 @@ func TestReplaySummaryByHand(t *testing.T) {
 	// IOPS and MB/s are over the replay's span: 4 requests and 16384 B in elapsed_us.
 	require.InDelta(t, 4/(s.ElapsedUs/1e6), s.IOPS, 1e-6*s.IOPS)
 	require.InDelta(t, 16384/(s.ElapsedUs/1e6)/1e6, byOp["all"].MBps, 1e-6*byOp["all"].MBps)
-	require.LessOrEqual(t, byOp["all"].at(50), byOp["all"].at(99))
+	require.LessOrEqual(t, byOp["all"].At(50), byOp["all"].At(99))
 	for _, f := range []string{"replay.json", "replay.csv"} {
 		_, err := os.Stat(filepath.Join(dir, "replay", "small-fastdrain-small", f))
 		require.NoError(t, err, f)
@@ -280,17 +281,10 @@ func TestUflipPlanFile(t *testing.T) {
 }
 
 func TestUflipTargetNeedsForceToOverwrite(t *testing.T) {
-	// An existing non-empty file is refused without --force; a new or empty one is fine.
-	dir := t.TempDir()
-	full := filepath.Join(dir, "data.img")
+	// An existing non-empty file is refused without --force (ufliprun.TestCheckTarget has the
+	// other cases).
+	full := filepath.Join(t.TempDir(), "data.img")
 	require.NoError(t, os.WriteFile(full, []byte("precious"), 0o644))
-	require.ErrorContains(t, checkTarget(full, false), "exists and holds 8 bytes: uFLIP writes over it; give --force")
-	require.NoError(t, checkTarget(full, true))
-	empty := filepath.Join(dir, "empty.img")
-	require.NoError(t, os.WriteFile(empty, nil, 0o644))
-	require.NoError(t, checkTarget(empty, false))
-	require.NoError(t, checkTarget(filepath.Join(dir, "new.img"), false))
-	require.ErrorContains(t, checkTarget(dir, false), "is not a regular file or a block device")
 	_, err := run("uflip", "--bench", "granularity", "--span", "8MiB", "--target", full, "--out", "")
 	require.ErrorContains(t, err, "give --force")
 }
@@ -304,7 +298,7 @@ func TestReplaySort(t *testing.T) {
 	require.ErrorContains(t, err, "earlier than the previous request")
 	out, _, err := runStdout("replay", path, "--trace-format", "disksim", "--sort", "--format", "json")
 	require.NoError(t, err)
-	var s replaySummary
+	var s replayrun.Summary
 	require.NoError(t, json.Unmarshal([]byte(out), &s))
 	require.Equal(t, int64(4), s.Replayed)
 	require.Equal(t, "disksim", s.TraceFormat)

@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"fmt"
@@ -7,16 +7,16 @@ import (
 	"time"
 )
 
-// progressEvery is how often a long command logs its progress when standard error is a file
+// Every is how often a long command logs its progress when standard error is a file
 // or a pipe rather than a terminal (nohup, CI, a Slurm job's output file).
-const progressEvery = 30 * time.Second
+const Every = 30 * time.Second
 
-// progressLog returns a progress callback and a finish function that log one line to w
+// Log returns a progress callback and a finish function that log one line to w
 // every `every` of wall time: jobs done out of total, time elapsed and, once a job has
 // finished, about how long the rest will take at the rate so far. A command that ends before
 // the first tick logs nothing; one that logged lines ends with a last line. The wall clock
 // is read here, outside the model: the results do not depend on it.
-func progressLog(w io.Writer, total int, every time.Duration) (func(int), func()) {
+func Log(w io.Writer, total int, every time.Duration) (func(int), func()) {
 	start := time.Now()
 	var mu sync.Mutex
 	done, lines := 0, 0

@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"strings"
@@ -31,7 +31,7 @@ func (l *lockedBuffer) String() string {
 // terminal: periodic lines with the count done, and a last line when it had logged any.
 func TestProgressLog(t *testing.T) {
 	var buf lockedBuffer
-	update, finish := progressLog(&buf, 4, 5*time.Millisecond)
+	update, finish := Log(&buf, 4, 5*time.Millisecond)
 	update(1)
 	require.Eventually(t, func() bool { return strings.Contains(buf.String(), "progress: 1 of 4 done") },
 		10*time.Second, time.Millisecond)
@@ -45,7 +45,7 @@ func TestProgressLog(t *testing.T) {
 
 	// A command that ends before the first tick logs nothing.
 	var quiet lockedBuffer
-	update, finish = progressLog(&quiet, 2, time.Hour)
+	update, finish = Log(&quiet, 2, time.Hour)
 	update(2)
 	finish()
 	require.Empty(t, quiet.String())

@@ -1,4 +1,4 @@
-package main
+package comparerun
 
 import (
 	"fmt"
@@ -15,11 +15,11 @@ import (
 
 // powerLossCells returns the cells in scenario-then-variant order, or nil unless every
 // run was stopped by a power cut.
-func powerLossCells(scenarios, variants []string, cell func(sc, v string) runner.Cell) []runner.Cell {
+func (cmp *Comparison) powerLossCells() []runner.Cell {
 	var cs []runner.Cell
-	for _, sc := range scenarios {
-		for _, v := range variants {
-			c := cell(sc, v)
+	for _, sc := range cmp.Scenarios {
+		for _, v := range cmp.Variants {
+			c := cmp.run(sc, v)
 			if c.Result == nil || c.Result.PowerLoss == nil || c.Result.Recovery == nil {
 				return nil
 			}

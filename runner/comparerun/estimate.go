@@ -1,4 +1,4 @@
-package main
+package comparerun
 
 import (
 	"fmt"
@@ -33,11 +33,11 @@ const (
 	filesPerSecond = 45 * time.Millisecond
 )
 
-// compareEstimate says about how long runs co-located runs of dur take on preset with jobs
+// Estimate says about how long runs co-located runs of dur take on preset with jobs
 // parallel jobs (0 = one per CPU), their files written or not, at the machine's current
 // load average: the CPU time from comparePace, shared among the runnable tasks when the
 // machine is busy.
-func compareEstimate(preset string, runs int, dur sim.Time, jobs int, files bool) string {
+func Estimate(preset string, runs int, dur sim.Time, jobs int, files bool) string {
 	pace, ok := comparePace[preset]
 	if !ok {
 		return "no time estimate for this preset (measured for fastdrain-tlc and fastdrain-small)"

@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"fmt"
@@ -12,9 +12,9 @@ import (
 // it never wrote on a device that was not preconditioned measures the buffer, not the drive.
 const unwrittenShare = 0.01
 
-// warnUnwritten prints the warning for the firmware counters of one run (st minus before)
+// WarnUnwritten prints the warning for the firmware counters of one run (st minus before)
 // when more than 1 % of the read pages had never been written; it returns the count.
-func warnUnwritten(w io.Writer, label string, st, before firmware.Stats) int64 {
+func WarnUnwritten(w io.Writer, label string, st, before firmware.Stats) int64 {
 	reads, unmapped := st.ReadPages-before.ReadPages, st.Unmapped-before.Unmapped
 	if reads > 0 && float64(unmapped) > unwrittenShare*float64(reads) {
 		fmt.Fprintf(w, "warning: %s%d of %d read pages (%.1f %%) had never been written and were answered without a flash read; precondition the device (precondition.fill) or write before reading to measure the flash\n",

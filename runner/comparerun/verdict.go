@@ -1,4 +1,4 @@
-package main
+package comparerun
 
 import (
 	"fmt"
@@ -14,9 +14,10 @@ import (
 // sameWithin is the relative p99 difference the comparison's summary calls "the same".
 const sameWithin = 0.01
 
-// compareHeader is the line the comparison (the main job) prints on standard error before it
-// runs: what it compares, on which preset, for how long, and about how long it will take.
-func compareHeader(preset string, dur sim.Time, scenarios, variants []string, jobs int, est string) string {
+// Header is the line the comparison (the main job) prints on standard error before it
+// runs: what it compares, on which preset, for how long, and est, about how long it will
+// take.
+func Header(preset string, dur sim.Time, scenarios, variants []string, jobs int, est string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "FastDrain comparison on %s: ", preset)
 	if len(variants) > 1 {
@@ -34,10 +35,10 @@ func compareHeader(preset string, dur sim.Time, scenarios, variants []string, jo
 	return b.String()
 }
 
-// writeCompareSummary writes the few lines that follow the comparison's tables: which
-// direction is better, how each variant did against the baseline for each app, which
-// variants could not be told apart, and where the paper comparison is.
-func writeCompareSummary(w io.Writer, appsRun, variants []string, cell func(app, v string) runner.Cell) error {
+// WriteVerdict writes the few lines that follow the comparison's tables: which direction
+// is better, how each variant did against the baseline for each app, which variants could
+// not be told apart, and where the paper comparison is.
+func WriteVerdict(w io.Writer, appsRun, variants []string, cell func(app, v string) runner.Cell) error {
 	var b strings.Builder
 	base := variants[0]
 	fmt.Fprintf(&b, "Lower is better. Each app's p99 under a variant divided by its p99 under %s "+

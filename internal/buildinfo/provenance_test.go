@@ -1,4 +1,4 @@
-package main
+package buildinfo
 
 import (
 	"os"
@@ -59,23 +59,23 @@ func TestFromRepository(t *testing.T) {
 	git("commit", "-q", "-m", "first")
 	head := git("rev-parse", "HEAD")
 
-	var b buildInfo
+	var b Info
 	b.fromRepository(dir)
-	require.Equal(t, buildInfo{Revision: head, Time: "2026-12-01T10:00:00Z", FromRepository: true}, b)
-	require.Equal(t, "source tree", b.from())
+	require.Equal(t, Info{Revision: head, Time: "2026-12-01T10:00:00Z", FromRepository: true}, b)
+	require.Equal(t, "source tree", b.From())
 
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "results"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "results", "x"), nil, 0o644))
-	b = buildInfo{}
+	b = Info{}
 	b.fromRepository(dir)
 	require.False(t, b.Modified, "ignored results do not make the tree dirty")
 
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "new.go"), nil, 0o644))
-	b = buildInfo{}
+	b = Info{}
 	b.fromRepository(dir)
 	require.True(t, b.Modified, "an untracked source file does, as in go build's stamp")
 
-	b = buildInfo{}
+	b = Info{}
 	b.fromRepository(t.TempDir())
-	require.Equal(t, buildInfo{}, b, "not a checkout: nothing is filled in")
+	require.Equal(t, Info{}, b, "not a checkout: nothing is filled in")
 }

@@ -1,4 +1,4 @@
-package main
+package buildinfo
 
 import (
 	"bytes"
@@ -40,7 +40,7 @@ func sourceDir() string {
 // checkout dir, the way go build's stamp reads them (git status --porcelain: any change,
 // untracked files included, but not ignored ones such as results/). It leaves b as it is
 // when dir is not in a git checkout or git is not installed.
-func (b *buildInfo) fromRepository(dir string) {
+func (b *Info) fromRepository(dir string) {
 	git := func(args ...string) (string, bool) {
 		out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).Output()
 		return strings.TrimSpace(string(out)), err == nil
@@ -60,10 +60,10 @@ func (b *buildInfo) fromRepository(dir string) {
 	}
 }
 
-// commandLine returns the command as the user typed it, each argument quoted for a POSIX
+// CommandLine returns the command as the user typed it, each argument quoted for a POSIX
 // shell where it needs to be: for a binary go run built, the go command's own line read
 // from its process (Linux's /proc/PID/cmdline); else the program's arguments as given.
-func commandLine() string {
+func CommandLine() string {
 	args := os.Args
 	if exe, err := os.Executable(); err == nil && goBuildWork(exe) {
 		if parent := parentArgs(); len(parent) > 2 && filepath.Base(parent[0]) == "go" && parent[1] == "run" {
