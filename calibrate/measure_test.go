@@ -146,7 +146,7 @@ func TestLoadErrors(t *testing.T) {
 		{"fioopts.json", edit(t, f3, `"job options"`, `"job_options"`), `no "job options"`},
 		{"fiodirect.json", edit(t, f3, `"direct": "1"`, `"direct": "0"`), "direct=0: a buffered job measures the host's page cache"},
 		{"fionj.json", edit(t, f3, `"iodepth": "16"`, `"iodepth": "16", "numjobs": "2"`), "numjobs=2 without group_reporting"},
-		{"fiounk.json", edit(t, f3, `"iodepth": "16"`, `"iodepth": "16", "zonemode": "zbd"`), "zonemode"},
+		{"fiounk.json", edit(t, f3, `"iodepth": "16"`, `"iodepth": "16", "read_beyond_wp": "1"`), "read_beyond_wp"},
 		{"fiobs.json", edit(t, f3, `"bs": "4k"`, `"bs": "4000"`), "bs"},
 		{"fioclat.json", edit(t, f3, `"mean": 612345.5`, `"mean": -1`), "mean latency -1 ns is not positive"},
 		{"fioname.json", edit(t, f3, `"jobname": "rr4k"`, `"jobname": "a]b"`), `jobname "a]b" cannot name a job section`},

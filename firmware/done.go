@@ -62,6 +62,9 @@ func (f *Firmware) programDone(op *flashOp) {
 	f.inflightBlock[f.geo.BlockOf(op.ppn)]--
 	f.uncover(op)
 	f.gc.programsDone(f)
+	if len(f.zerase.waiting) > 0 {
+		f.zerase.programDone(f)
+	}
 }
 
 // release counts one finished operation of w and, when all are done, runs its step at the

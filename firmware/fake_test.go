@@ -2,12 +2,13 @@ package firmware
 
 import (
 	"encoding/binary"
-	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/dram"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -26,7 +27,8 @@ const (
 
 type fakeFlash struct {
 	eng      *sim.Engine
-	geo      FlashGeometry
+	geo      ftl.Geometry
+	die      die.Spec
 	free     []sim.Time         // per die: when its last transaction ends
 	pages    map[ftlPage]uint64 // programmed pages' stamps
 	programs int64              // pages programmed
@@ -42,8 +44,14 @@ type fakeProgram struct {
 
 type ftlPage struct{ g, plane, block, page int }
 
-func (f *fakeFlash) Geometry() FlashGeometry { return f.geo }
-func (f *fakeFlash) Prefetch(int, die.Addr)  {}
+func (f *fakeFlash) Geometry() ftl.Geometry { return f.geo }
+func (f *fakeFlash) Die() die.Spec          { return f.die }
+
+// newFakeFlash returns a fake flash of 2 channels of 2 dies of spec d.
+func newFakeFlash(eng *sim.Engine, d die.Spec) *fakeFlash {
+	return &fakeFlash{eng: eng, geo: ftl.GeometryOf(2, 2, d), die: d, free: make([]sim.Time, 4), pages: map[ftlPage]uint64{}}
+}
+func (f *fakeFlash) Prefetch(int, die.Addr) {}
 
 // Submit applies the transaction at once (each die runs its transactions in order, so
 // what a read sees is what was submitted before it) and completes it when the die is done.
@@ -67,7 +75,7 @@ func (f *fakeFlash) Submit(g int, tx *channel.Transaction) {
 			f.pages[p] = tx.Stamps[i]
 			f.programs++
 		case channel.Erase:
-			for pg := 0; pg < f.geo.Die.PagesPerBlock; pg++ {
+			for pg := 0; pg < f.geo.PagesPerBlock; pg++ {
 				delete(f.pages, ftlPage{g, a.Plane, a.Block, pg})
 			}
 		}
@@ -114,10 +122,10 @@ func (h *fakeHost) CopyToHost(cmd *nvmectrl.Command, off int, src []byte) {
 func (h *fakeHost) Uint64FromHost(cmd *nvmectrl.Command, off int) uint64 {
 	return binary.LittleEndian.Uint64(h.data[cmd][off:])
 }
-func (h *fakeHost) Complete(t sim.Time, cmd *nvmectrl.Command, st nvmectrl.Status, _ uint32, level bufferlevel.Level) {
+func (h *fakeHost) Complete(t sim.Time, cmd *nvmectrl.Command, st nvmectrl.Status, dw0 uint32, level bufferlevel.Level) {
 	rq := h.reqs[cmd]
 	h.eng.At(t, func() {
-		rq.done, rq.status, rq.level, rq.levelOK = true, st, level, true
+		rq.done, rq.status, rq.level, rq.levelOK, rq.dw0 = true, st, level, true, dw0
 		rq.latency = t - rq.issued
 		rq.sig.Notify()
 	})
@@ -144,8 +152,7 @@ func newFake(t testing.TB, spec Spec, lbaSize int) *fake {
 // newFakeOn is newFake with the controller spec cs (its namespaces, FDP).
 func newFakeOn(t testing.TB, spec Spec, cs nvmectrl.Spec) *fake {
 	eng := sim.NewEngine()
-	fl := &fakeFlash{eng: eng, geo: FlashGeometry{Channels: 2, DiesPerChannel: 2, Die: smallDie()},
-		free: make([]sim.Time, 4), pages: map[ftlPage]uint64{}}
+	fl := newFakeFlash(eng, smallDie())
 	h := &fakeHost{spec: cs, eng: eng, data: map[*nvmectrl.Command][]byte{}, reqs: map[*nvmectrl.Command]*req{}}
 	m := &fakeMemory{}
 	fw, err := NewOnPorts("ssd.fw", spec, eng, Ports{Flash: fl, Memory: m, Host: h})
@@ -176,7 +183,7 @@ func (r *fake) cmdOn(p *sim.Proc, nsid uint32, op nvmectrl.Opcode, lba int64, bl
 			buf = make([]byte, c.DataLen)
 		}
 	}
-	if op == nvmectrl.OpWrite {
+	if op == nvmectrl.OpWrite || op == nvmectrl.OpZoneAppend {
 		for i, s := range stamps {
 			binary.LittleEndian.PutUint64(buf[i*4096:], s)
 		}

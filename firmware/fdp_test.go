@@ -225,8 +225,7 @@ func TestFDPDurabilityUnderPowerCuts(t *testing.T) {
 func TestFDPRefused(t *testing.T) {
 	build := func(spec Spec, d die.Spec) error {
 		eng := sim.NewEngine()
-		fl := &fakeFlash{eng: eng, geo: FlashGeometry{Channels: 2, DiesPerChannel: 2, Die: d},
-			free: make([]sim.Time, 4), pages: map[ftlPage]uint64{}}
+		fl := newFakeFlash(eng, d)
 		cs := fdpCtrl(2, nvmectrl.InitiallyIsolated)
 		h := &fakeHost{spec: cs, eng: eng, data: map[*nvmectrl.Command][]byte{}, reqs: map[*nvmectrl.Command]*req{}}
 		_, err := NewOnPorts("ssd.fw", spec, eng, Ports{Flash: fl, Memory: &fakeMemory{}, Host: h})

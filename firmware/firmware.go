@@ -3,9 +3,9 @@ package firmware
 import (
 	"errors"
 	"fmt"
-	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"reflect"
 
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
@@ -111,6 +111,8 @@ type Firmware struct {
 
 	// fdp is Flexible Data Placement (fdp.go), nil without it.
 	fdp *fdpState
+	// zerase erases reset zones' blocks (znserase.go).
+	zerase zoneEraser
 	// pl is the power-loss state: the out-of-band records and the cut (powerloss.go).
 	pl powerState
 	// ro is the read-only mode the drive enters at the end of its life (readonly.go).
@@ -156,16 +158,18 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	if ports.Flash == nil || ports.Memory == nil || ports.Host == nil {
 		return nil, errors.New("firmware: ports need a flash port, a buffer memory and a host port")
 	}
-	fg := ports.Flash.Geometry()
-	ds := fg.Die
+	geo, ds := ports.Flash.Geometry(), ports.Flash.Die()
 	k, err := unitsPerPage(spec, ds)
 	if err != nil {
 		return nil, err
 	}
-	if fg.Channels < 1 || fg.DiesPerChannel < 1 {
-		return nil, fmt.Errorf("firmware: flash port has %d channels of %d dies; it needs at least one of each", fg.Channels, fg.DiesPerChannel)
+	if geo.Channels < 1 || geo.DiesPerChannel < 1 {
+		return nil, fmt.Errorf("firmware: flash port has %d channels of %d dies; it needs at least one of each", geo.Channels, geo.DiesPerChannel)
 	}
-	if err := spec.Scheduler.validateCap(fg.Channels * fg.DiesPerChannel); err != nil {
+	if geo.Units() != k || geo.Planes != ds.Planes || geo.BlocksPerPlane != ds.BlocksPerPlane || geo.PagesPerBlock != ds.PagesPerBlock || geo.Kind == nil {
+		return nil, errors.New("firmware: the flash port's geometry is not that of its dies (ftl.GeometryOf)")
+	}
+	if err := spec.Scheduler.validateCap(geo.Dies()); err != nil {
 		return nil, err
 	}
 	memCap := uint64(ports.Memory.Spec().Capacity)
@@ -176,9 +180,6 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	if ports.Timers != nil {
 		tm = ports.Timers
 	}
-	geo := ftl.Geometry{Channels: fg.Channels, DiesPerChannel: fg.DiesPerChannel, Planes: ds.Planes,
-		BlocksPerPlane: ds.BlocksPerPlane, PagesPerBlock: ds.PagesPerBlock,
-		Kind: ds.PageType, UnitsPerPage: k}
 	fl, err := ftl.New(geo, spec.ftlConfig(geo))
 	if err != nil {
 		return nil, ftlErrors(err)
@@ -233,7 +234,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	}
 	half := spec.Buffer.IdleHalfLife
 	if half == 0 {
-		half = meanProgramTime(ports.Flash.Geometry().Die)
+		half = meanProgramTime(ds)
 	}
 	f.activity = newHostActivity(geo.Dies(), max(half, 1))
 	f.fastPaging = fl.FastPaging()
@@ -389,6 +390,9 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 	img, ok := f.flash.(FlashImage)
 	if !ok {
 		return fmt.Errorf("firmware %s: the flash port cannot be preconditioned (it is not a FlashImage)", f.name)
+	}
+	if err := f.zonedPrecondition(fill); err != nil {
+		return err
 	}
 	if err := f.ftl.Precondition(fill, overwrite, random, seed); err != nil {
 		return err

@@ -3,9 +3,9 @@ package firmware
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/dram"
@@ -49,6 +49,7 @@ type req struct {
 	sig     sim.Signal
 	issued  sim.Time
 	latency sim.Time
+	dw0     uint32 // the completion's DW0 (a Zone Append's ALBA)
 }
 
 const rigMaxBytes = 128 << 10

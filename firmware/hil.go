@@ -2,8 +2,8 @@ package firmware
 
 import (
 	"encoding/binary"
-	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -40,6 +40,7 @@ type worker struct {
 	cmd     *nvmectrl.Command // being served, or nil
 	ns      *fwNamespace      // its namespace
 	ruh     int               // a write's reclaim unit handle (Flexible Data Placement, fdp.go)
+	dw0     uint32            // the completion's DW0 (a Zone Append's ALBA, zns.go)
 	off, n  int64             // its byte range
 	i, last int64             // next and last logical page
 	k       int64             // pages of the write chunk in flight
@@ -145,15 +146,29 @@ func (wk *worker) start() {
 	case nvmectrl.OpRead:
 		f.Stats.Reads++
 		wk.ns.stats.Reads++
+		if wk.ns.zns != nil && !wk.zoneRead() {
+			return
+		}
 		wk.read()
-	case nvmectrl.OpWrite:
+	case nvmectrl.OpWrite, nvmectrl.OpZoneAppend:
 		f.Stats.Writes++
 		wk.ns.stats.Writes++
 		if f.ro.on {
 			wk.refuseWrite()
 			return
 		}
+		if wk.ns.zns == nil && op == nvmectrl.OpZoneAppend {
+			wk.finish(nvmectrl.StatusInvalidOpcode) // not a command of the NVM command set
+			return
+		}
+		if wk.ns.zns != nil && !wk.zoneWrite(op == nvmectrl.OpZoneAppend) {
+			return
+		}
 		wk.write()
+	case nvmectrl.OpZoneMgmtSend:
+		wk.zoneSend()
+	case nvmectrl.OpZoneMgmtReceive:
+		wk.zoneReceive()
 	case nvmectrl.OpFlush:
 		f.Stats.Flushes++
 		if f.spec.PowerLossProtection {
@@ -202,7 +217,8 @@ func (wk *worker) finish(st nvmectrl.Status) {
 	if lv == bufferlevel.High {
 		f.Stats.AboveHigh++
 	}
-	f.host.Complete(end, cmd, st, 0, lv)
+	f.host.Complete(end, cmd, st, wk.dw0, lv)
+	wk.dw0 = 0
 	if wk.detached {
 		f.hil.spare = append(f.hil.spare, wk)
 		return
@@ -375,6 +391,7 @@ func (h *hil) context(wk *worker) *worker {
 		cx.bind()
 	}
 	cx.core, cx.cmd, cx.ns, cx.ruh, cx.off, cx.n, cx.i, cx.last = wk.core, wk.cmd, wk.ns, wk.ruh, wk.off, wk.n, wk.i, wk.last
+	cx.dw0, wk.dw0 = wk.dw0, 0
 	wk.cmd = nil
 	return cx
 }

@@ -1,9 +1,9 @@
 package firmware
 
 import (
-	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"

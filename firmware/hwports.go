@@ -4,6 +4,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/dram"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 )
 
@@ -31,10 +32,13 @@ type channelPort struct {
 }
 
 // Geometry implements FlashPort.
-func (c *channelPort) Geometry() FlashGeometry {
+func (c *channelPort) Geometry() ftl.Geometry {
 	s := c.chans[0].Spec()
-	return FlashGeometry{Channels: len(c.chans), DiesPerChannel: s.Dies, Die: s.Die}
+	return ftl.GeometryOf(len(c.chans), s.Dies, s.Die)
 }
+
+// Die implements FlashPort.
+func (c *channelPort) Die() die.Spec { return c.chans[0].Spec().Die }
 
 // Submit implements FlashPort.
 func (c *channelPort) Submit(g int, tx *channel.Transaction) {

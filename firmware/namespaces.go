@@ -25,7 +25,8 @@ type fwNamespace struct {
 	lbaSize int
 	typ     nvmectrl.NSType
 	stats   NSStats
-	ph      []uint8 // FDP: placement handle i references reclaim unit handle ph[i] (fdp.go)
+	ph      []uint8    // FDP: placement handle i references reclaim unit handle ph[i] (fdp.go)
+	zns     *zoneTable // a zoned namespace's zones (zns.go), nil for a conventional one
 }
 
 // NSStats are one namespace's host commands and pages.
@@ -89,7 +90,7 @@ func layoutNamespaces(list []nvmectrl.Namespace, logical int64, pageSize int, zo
 
 // buildNamespaces fills f.ns from the controller's namespace list.
 func (f *Firmware) buildNamespaces(list []nvmectrl.Namespace) error {
-	ext, err := layoutNamespaces(list, f.ftl.LogicalPages(), f.spec.PageSize, func(int) int64 { return 1 })
+	ext, err := layoutZoned(list, f.ftl.LogicalPages(), f.spec.PageSize, f.geo.Dies()*f.geo.Planes, f.geo.PagesPerBlock)
 	if err != nil {
 		return err
 	}
@@ -97,7 +98,30 @@ func (f *Firmware) buildNamespaces(list []nvmectrl.Namespace) error {
 	for i, ns := range list {
 		f.ns[i] = fwNamespace{nsid: uint32(i + 1), base: ext[i].base, pages: ext[i].pages, lbaSize: ns.LBASize, typ: ns.Type}
 	}
-	return nil
+	return f.addZones(list)
+}
+
+// layoutZoned is layoutNamespaces with each zoned namespace checked (validateZoned) and
+// sized in whole zones.
+func layoutZoned(list []nvmectrl.Namespace, logical int64, pageSize, planes, pagesPerBlock int) ([]nsExtent, error) {
+	var errs []error
+	for i, ns := range list {
+		if ns.Type == nvmectrl.NSZoned {
+			if err := validateZoned(i, ns, planes, pageSize); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return layoutNamespaces(list, logical, pageSize, func(i int) int64 {
+		if list[i].Type != nvmectrl.NSZoned {
+			return 1
+		}
+		_, _, size := zoneGeometry(list[i].Zones, planes, pagesPerBlock)
+		return size
+	})
 }
 
 // ValidateNamespaces reports what New would refuse about the namespaces of cs on channels
@@ -108,7 +132,7 @@ func (s Spec) ValidateNamespaces(cs nvmectrl.Spec, ds die.Spec, channels, diesPe
 		return nil
 	}
 	g := ftl.GeometryOf(channels, diesPerChannel, ds)
-	_, err := layoutNamespaces(cs.NamespaceList(), s.FTL.LogicalPages(g), s.PageSize, func(int) int64 { return 1 })
+	_, err := layoutZoned(cs.NamespaceList(), s.FTL.LogicalPages(g), s.PageSize, g.Dies()*g.Planes, g.PagesPerBlock)
 	return err
 }
 
@@ -139,7 +163,9 @@ func (f *Firmware) NamespaceInfo(nsid uint32) (nvmectrl.NamespaceInfo, bool) {
 			used++
 		}
 	})
-	return nvmectrl.NamespaceInfo{Blocks: uint64(ns.pages * per), Used: uint64(used * per), LBASize: ns.lbaSize, Type: ns.typ}, true
+	info := nvmectrl.NamespaceInfo{Blocks: uint64(ns.pages * per), Used: uint64(used * per), LBASize: ns.lbaSize, Type: ns.typ}
+	ns.zoneNamespaceInfo(&info)
+	return info, true
 }
 
 // Namespaces returns how many namespaces the firmware serves.

@@ -78,3 +78,34 @@ func TestPolicyParams(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualError(t, s.Validate(), "firmware.policies.test-params.pages: 0 must be at least 1")
 }
+
+// FuzzPolicyParams: any YAML given as firmware.policies (in one or two sources) is either
+// refused with an error or accepted; an accepted spec validates without a panic, gives
+// every block's parameters (Params) when it validates, and its blocks encode and decode
+// back to the same parameters.
+func FuzzPolicyParams(f *testing.F) {
+	for _, s := range []string{
+		"{test-params: {pages: 7}}", "{test-params: {inner: {ratio: 2}}}", "{test-params: {pages: many}}",
+		"{vanilla: {x: 1}}", "{test-params: 3}", "[1, 2]", "{test-params: {pages: 0}}", "{no-such: {}}",
+		"{test-params: {pages: 1, pages: 2}}", "{test-params: {inner: [1]}}", "{test-params: ~}",
+	} {
+		f.Add(s, "{test-params: {pages: 2}}")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		s, err := decodeSpec(t, "policies: "+a, "policies: "+b)
+		if err != nil || s.Validate() != nil {
+			return
+		}
+		out, err := yaml.Marshal(s)
+		if err != nil {
+			t.Fatalf("encode: %v", err)
+		}
+		back := DefaultSpec()
+		if err := yaml.Unmarshal(out, &back); err != nil {
+			t.Fatalf("decode of the encoded spec: %v\n%s", err, out)
+		}
+		for name := range s.Policies {
+			require.Equal(t, s.Params(name), back.Params(name), name)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/dram"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -34,13 +35,6 @@ type CPU interface {
 	Cores() int
 }
 
-// FlashGeometry is what the firmware needs to know of the flash array: all channels are
-// alike, with DiesPerChannel dies of one kind.
-type FlashGeometry struct {
-	Channels, DiesPerChannel int
-	Die                      die.Spec
-}
-
 // FlashPort is the flash interface: the controller's channel engines (on a real controller
 // the flash controller's command queues, one per channel or way).
 //
@@ -51,9 +45,13 @@ type FlashGeometry struct {
 // the bus; tx.Stamps then holds each page's out-of-band stamp). The port may run the
 // transactions queued for a die in any order the flash allows; the firmware bounds how
 // many it has queued on a die (scheduler.die_depth). Prefetch is a wall-clock hint that a
-// read of a is coming (it may do nothing).
+// read of a is coming (it may do nothing). Geometry is the array's shape, the one geometry
+// type the firmware and its FTL share (ftl.GeometryOf the channels, the dies per channel
+// and the die: all channels are alike); Die is the datasheet of every die (page size,
+// timings, faults, multi-plane rules).
 type FlashPort interface {
-	Geometry() FlashGeometry
+	Geometry() ftl.Geometry
+	Die() die.Spec
 	Submit(g int, tx *channel.Transaction)
 	Prefetch(g int, a die.Addr)
 }

@@ -59,8 +59,7 @@ func burstUnderCap(t *testing.T, pages int, cap Power) (sim.Time, *spanFlash) {
 	eng := sim.NewEngine()
 	cs := nvmectrl.DefaultSpec()
 	cs.LBASize = 4096
-	fl := &spanFlash{fakeFlash: &fakeFlash{eng: eng, geo: FlashGeometry{Channels: 2, DiesPerChannel: 2, Die: smallDie()},
-		free: make([]sim.Time, 4), pages: map[ftlPage]uint64{}}, dies: map[int]int{}}
+	fl := &spanFlash{fakeFlash: newFakeFlash(eng, smallDie()), dies: map[int]int{}}
 	h := &fakeHost{spec: cs, eng: eng, data: map[*nvmectrl.Command][]byte{}, reqs: map[*nvmectrl.Command]*req{}}
 	fw, err := NewOnPorts("ssd.fw", s, eng, Ports{Flash: fl, Memory: &fakeMemory{}, Host: h})
 	require.NoError(t, err)

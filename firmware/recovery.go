@@ -54,7 +54,7 @@ func (f *Firmware) Recover() (*Recovery, error) {
 func (f *Firmware) scanRecords() *Recovery {
 	p := &f.pl
 	g := f.geo
-	ds := f.flash.Geometry().Die
+	ds := f.flash.Die()
 	r := &Recovery{Map: make([]ftl.Unit, f.ftl.LogicalPages())}
 	seqs := make([]uint64, f.ftl.LogicalPages()) // the sequence number of Map's copy
 	for i := range r.Map {

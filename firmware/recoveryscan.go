@@ -35,7 +35,7 @@ func (f *Firmware) RecoverOn(eng *sim.Engine, port FlashPort) (*Recovery, error)
 		return nil, errors.New("firmware: RecoverOn needs an engine and a flash port")
 	}
 	if pg, fg := port.Geometry(), f.flash.Geometry(); pg.Channels != fg.Channels || pg.DiesPerChannel != fg.DiesPerChannel ||
-		pg.Die.Planes != fg.Die.Planes || pg.Die.BlocksPerPlane != fg.Die.BlocksPerPlane || pg.Die.PagesPerBlock != fg.Die.PagesPerBlock {
+		pg.Planes != fg.Planes || pg.BlocksPerPlane != fg.BlocksPerPlane || pg.PagesPerBlock != fg.PagesPerBlock {
 		return nil, errors.New("firmware: RecoverOn's flash port has another geometry than the firmware's")
 	}
 	g := f.geo

@@ -144,7 +144,7 @@ type scheduler struct {
 func newScheduler(f *Firmware) *scheduler {
 	n := f.geo.Dies()
 	s := &scheduler{f: f, dies: make([]dieQueue, n),
-		sameBlock: f.flash.Geometry().Die.MultiPlaneSameBlock,
+		sameBlock: f.flash.Die().MultiPlaneSameBlock,
 		pos:       make([]int32, n), order: make([]int32, n), fgOpen: bitset.New(n), bgOpen: bitset.New(n)}
 	s.arrival = &arrivalHandler{s}
 	s.units = f.geo.Units()

@@ -3,8 +3,8 @@ package hostos
 import (
 	"errors"
 	"fmt"
-	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/hostos/blk"
 	"github.com/fastdrain-sim/fastdrain/hostos/nvmedrv"
 	"github.com/fastdrain-sim/fastdrain/hostos/pagecache"
@@ -83,6 +83,11 @@ func New(eng *sim.Engine, spec Spec, ctrl *nvmectrl.Controller, capacity int64) 
 		q, err := blk.New(queueName(ns.NSID()), eng, bs, ns)
 		if err != nil {
 			return nil, err
+		}
+		if ns.Zoned() {
+			if err := q.SetZoned(ns.ZoneBytes(), ns.Zones()); err != nil {
+				return nil, fmt.Errorf("host: namespace %d: %w", ns.NSID(), err)
+			}
 		}
 		ns.SetUpper(q)
 		h.Queues = append(h.Queues, q)

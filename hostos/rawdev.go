@@ -43,6 +43,9 @@ type RawDevice struct {
 	syscall  int64 // cycles per call
 	free     []*rawIO
 	ios      int64
+	// zoneLast is, per zone of a zoned namespace, when its last write went down
+	// (zoneSubmitAt).
+	zoneLast map[int64]sim.Time
 }
 
 // rawIO is one in-flight call: its bio, its data stamps and the signal its process waits on
@@ -194,7 +197,7 @@ func (d *RawDevice) check(op blk.Op, offset, size int64) error {
 	if size > d.capacity || offset > d.capacity-size {
 		return fmt.Errorf("hostos: raw device: %v of %d B at offset %d ends past the capacity %d B", op, size, offset, d.capacity)
 	}
-	return nil
+	return d.checkZoned(op, offset, size)
 }
 
 // submit charges the syscall, sends one bio and blocks p until it completes. It returns the
@@ -222,6 +225,9 @@ func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []
 		t := d.h.Task(p)
 		t.Place()
 		submit = t.Core.Book(start, t.KernelActivity(), d.syscall)
+	}
+	if op == blk.OpWrite && d.q.ZoneBytes() > 0 {
+		submit = d.zoneSubmitAt(offset, submit)
 	}
 	if submit > start {
 		p.Engine().Schedule(submit, io, nil, 0)

@@ -1,9 +1,9 @@
 package nvmectrl
 
 import (
-	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )

@@ -2,9 +2,9 @@ package nvmectrl
 
 import (
 	"fmt"
-	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/pcie"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"

@@ -2,8 +2,8 @@ package nvmectrl_test
 
 import (
 	"fmt"
-	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/pcie"
 	"github.com/fastdrain-sim/fastdrain/sim"

@@ -2,6 +2,7 @@ package nvmectrl
 
 import (
 	"fmt"
+
 	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 )
 

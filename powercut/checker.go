@@ -108,6 +108,29 @@ func (c *checker) prune(lpn int64) {
 	}
 }
 
+// resetIssued records that a zone reset covering lpn was issued: its versions are no
+// longer durable (the reset may or may not have happened when a cut comes).
+func (c *checker) resetIssued(lpn int64) {
+	for i := range c.hist[lpn] {
+		w := &c.hist[lpn][i]
+		w.ack, w.fua, w.failed = 0, false, true
+	}
+}
+
+// resetAcked records that the reset covering lpn completed: nothing written before it
+// may be read again.
+func (c *checker) resetAcked(lpn int64) { c.hist[lpn] = c.hist[lpn][:0] }
+
+// durableAt reports whether lpn holds a durable version now.
+func (c *checker) durableAt(lpn int64) bool {
+	for _, w := range c.hist[lpn] {
+		if c.isDurable(w) {
+			return true
+		}
+	}
+	return false
+}
+
 // lastAcked returns the data word of lpn's last acknowledged version, 0 (an unmapped
 // page's) if none.
 func (c *checker) lastAcked(lpn int64) uint64 {

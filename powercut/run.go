@@ -25,6 +25,9 @@ import (
 type Workload struct {
 	Procs, MaxPages, FUAEvery int
 	HotShare, HotFraction     float64
+	// Zoned runs the workload on a zoned namespace 1 (zoned.go): each process writes its
+	// own zones at their write pointers and resets the full ones; HotShare is not used.
+	Zoned bool
 }
 
 // DefaultWorkload is 8 processes of 1–8-page commands, one write in 8 with FUA, 80 % of
@@ -95,10 +98,15 @@ type Cut struct {
 	// Read Only Range the processes issue reads only; the failed writes are never
 	// acknowledged (checker.failedWrite).
 	ReadOnly bool
+	// Zoned workloads (zoned.go): the zone resets acknowledged before the cut, and the
+	// zones whose rebuilt write pointer is not where the specification allows.
+	ZoneResets, ZoneErrors int64
 }
 
 // Lost reports whether the cut lost durable data, read stale data or left the drain stuck.
-func (c *Cut) Lost() bool { return c.DurableLoss > 0 || c.Stale > 0 || c.Report.Stuck }
+func (c *Cut) Lost() bool {
+	return c.DurableLoss > 0 || c.Stale > 0 || c.Report.Stuck || c.ZoneErrors > 0
+}
 
 // RunCut builds the machine of c (with firmware.power_loss.enabled, no scripted cut, and
 // host I/O queues at most hostQueueDepth deep), runs workload w on it, cuts the power where plan says, lets the firmware stop (drain, with
@@ -133,6 +141,17 @@ func RunCut(c platforms.Config, w Workload, plan Plan) (*Cut, error) {
 	r := &cutRun{m: m, fw: fw, raw: raw, w: w, plan: plan, ps: ps, pages: pages, version: 1, // 1 is preconditioning's
 		chk: newChecker(pages, int64(c.Precondition.Fill*float64(pages)), c.Firmware.PowerLossProtection),
 		out: &Cut{Schedule: plan.Schedule.Name, Seed: plan.Seed}}
+	if w.Zoned {
+		zs := raw.Zones()
+		if len(zs) == 0 {
+			return nil, errors.New("powercut: the zoned workload needs namespace 1 of type zoned (nvme.namespaces)")
+		}
+		r.zonePages, r.zoneCap = raw.ZoneBytes()/ps, zs[0].Cap/ps
+		r.zones = make([]zoneRecord, len(zs))
+		if len(zs) < w.Procs {
+			return nil, fmt.Errorf("powercut: %d zones cannot give each of %d processes one", len(zs), w.Procs)
+		}
+	}
 	r.start()
 	m.Eng.Run()
 	if !fw.PoweredOff() {
@@ -163,16 +182,35 @@ type cutRun struct {
 	dead    bool // the power is cut: the processes stop issuing
 	failure error
 	watch   *watcher
+	// A zoned workload's zones (zoned.go): their size and capacity in pages, and each one's
+	// record.
+	zonePages, zoneCap int64
+	zones              []zoneRecord
 }
 
 // start spawns the host processes and arms the cut.
 func (r *cutRun) start() {
+	if r.w.Zoned {
+		n := int64(len(r.zones)) / int64(r.w.Procs)
+		for k := 0; k < r.w.Procs; k++ {
+			rng := sim.NewRNG(r.plan.Seed, fmt.Sprintf("powercut.host[%d]", k))
+			lo := int64(k) * n
+			r.m.Eng.Spawn(fmt.Sprintf("powercut.host[%d]", k), func(p *sim.Proc) { r.hostZoned(p, rng, lo, n) })
+		}
+		r.arm()
+		return
+	}
 	part := r.pages / int64(r.w.Procs)
 	for k := 0; k < r.w.Procs; k++ {
 		rng := sim.NewRNG(r.plan.Seed, fmt.Sprintf("powercut.host[%d]", k))
 		lo := int64(k) * part
 		r.m.Eng.Spawn(fmt.Sprintf("powercut.host[%d]", k), func(p *sim.Proc) { r.host(p, rng, lo, part) })
 	}
+	r.arm()
+}
+
+// arm arms the cut.
+func (r *cutRun) arm() {
 	rng := sim.NewRNG(r.plan.Seed, "powercut.cut")
 	r.out.Armed = r.plan.From + sim.Time(rng.Int64N(int64(r.plan.Window)))
 	patience := r.plan.Patience
@@ -323,6 +361,11 @@ func (r *cutRun) finish(c platforms.Config) (*Cut, error) {
 	out.First = r.chk.first
 	if out.First == "" {
 		out.First = v.first
+	}
+	if r.w.Zoned {
+		if err := r.checkZones(rec); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

@@ -15,7 +15,7 @@ import (
 // fioExamples are fio's example job files that run (hostos/fio's examplesRun), with the
 // extra flags one needs (jesd219's 512-byte direct I/Os need a namespace of 512-byte
 // blocks, as on Linux) or the error one ends with (cross-stripe-verify's 30 jobs start
-// 124 GiB apart, past the simulated device's end).
+// 124 GiB apart, past the simulated device's end; zbd-rand-write needs a zoned namespace).
 var fioExamples = map[string]struct {
 	flags     []string
 	err       string
@@ -30,6 +30,8 @@ var fioExamples = map[string]struct {
 	"surface-scan":        {verifyBad: "verify-phase"},
 	"jesd219":             {flags: []string{"--set", "nvme.lba_size=512"}},
 	"cross-stripe-verify": {err: "past the end of the device"},
+	// zonemode=zbd needs a zoned namespace; the presets' namespace is conventional.
+	"zbd-rand-write": {err: "zonemode=zbd needs a zoned namespace"},
 }
 
 // fioDoc is what the tests read of fio.json: each job's name, error and I/Os and bandwidth
@@ -94,7 +96,7 @@ func runFioExample(t *testing.T, name, runtime string) {
 
 // TestFioExamplesQuick runs a few of fio's example files end to end (small files, 20 ms).
 func TestFioExamplesQuick(t *testing.T) {
-	for _, n := range []string{"backwards-read", "fixed-rate-submission", "dedupe-global", "mobile-storage", "cross-stripe-verify"} {
+	for _, n := range []string{"backwards-read", "fixed-rate-submission", "dedupe-global", "mobile-storage", "cross-stripe-verify", "zbd-rand-write"} {
 		runFioExample(t, n, "20ms")
 	}
 }

@@ -1,10 +1,10 @@
 package buffer
 
 import (
-	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/stretchr/testify/require"
 )
 

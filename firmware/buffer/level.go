@@ -2,6 +2,7 @@ package buffer
 
 import (
 	"fmt"
+
 	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 )
 

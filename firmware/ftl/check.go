@@ -138,6 +138,9 @@ func (f *FTL) Check() error {
 	if f.place != nil {
 		f.place.check(bad)
 	}
+	if f.zones != nil {
+		f.zones.check(f, bad)
+	}
 	if f.hyb != nil {
 		for _, e := range f.hyb.check() {
 			bad("%v", e)

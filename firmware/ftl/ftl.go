@@ -98,6 +98,8 @@ type FTL struct {
 	gcAt int
 	// place is Flexible Data Placement (placement.go), nil without it.
 	place *placement
+	// zones are the zoned namespaces' areas (zones.go), nil without one.
+	zones *zoned
 	Stats Stats
 }
 

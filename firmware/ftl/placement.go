@@ -341,6 +341,11 @@ func (f *FTL) allocate(lpn int64, die int, purpose Purpose) (PPN, error) {
 	if f.place != nil {
 		return f.place.allocate(lpn, die)
 	}
+	if f.zones != nil {
+		if a := f.zones.zoneOf(lpn); a != nil {
+			return f.zoneAllocate(a, lpn, die)
+		}
+	}
 	return f.alloc.Allocate(lpn, die, purpose)
 }
 

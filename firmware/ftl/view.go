@@ -33,7 +33,7 @@ func (v View) IsFull(b BlockID) bool { return v.f.blocks[b].state == stFull }
 // them for ever without gaining a page. It is a candidate only with at most 63 · 4 = 252.
 func (v View) Reclaimable(b BlockID) bool {
 	m := &v.f.blocks[b]
-	return m.state == stFull && int(m.valid) <= (v.f.g.PagesPerBlock-1)*v.f.k
+	return m.state == stFull && int(m.valid) <= (v.f.g.PagesPerBlock-1)*v.f.k && !v.f.zoneBlock(b)
 }
 
 // ValidCount returns the units of block b holding current data (pages, with one unit a

@@ -7,11 +7,12 @@ type Op uint8
 
 // The block operations the simulated host issues.
 const (
-	OpRead    Op = iota // REQ_OP_READ
-	OpWrite             // REQ_OP_WRITE
-	OpFlush             // REQ_OP_FLUSH (volatile write cache flush; Size 0)
-	OpDiscard           // REQ_OP_DISCARD (NVMe Dataset Management / deallocate)
-	NumOps              // number of operations, for per-operation arrays
+	OpRead      Op = iota // REQ_OP_READ
+	OpWrite               // REQ_OP_WRITE
+	OpFlush               // REQ_OP_FLUSH (volatile write cache flush; Size 0)
+	OpDiscard             // REQ_OP_DISCARD (NVMe Dataset Management / deallocate)
+	OpZoneReset           // REQ_OP_ZONE_RESET (NVMe Zone Management Send, Reset Zone; zoned.go)
+	NumOps                // number of operations, for per-operation arrays
 )
 
 // String returns the lower-case name of the operation.
@@ -25,6 +26,8 @@ func (o Op) String() string {
 		return "flush"
 	case OpDiscard:
 		return "discard"
+	case OpZoneReset:
+		return "zone_reset"
 	}
 	return "op?"
 }

@@ -81,10 +81,11 @@ func (q *Queue) hash(rq *Request) {
 	if i < 0 || rq.FUA || !q.spec.Merges {
 		return
 	}
-	if q.byEnd[i].add(rq.End(), rq) {
+	// A zoned queue's request is not merged across a zone boundary (zoned.go).
+	if !q.zoneBoundary(rq.End()) && q.byEnd[i].add(rq.End(), rq) {
 		rq.hashEnd = true
 	}
-	if q.byOff[i].add(rq.Offset, rq) {
+	if !q.zoneBoundary(rq.Offset) && q.byOff[i].add(rq.Offset, rq) {
 		rq.hashOff = true
 	}
 }

@@ -49,6 +49,8 @@ type Queue struct {
 
 	armed bool // a dispatch event is pending
 	wbt   *wbt // writeback throttling, nil when off
+	// zones are a zoned device's write plugs (zoned.go), nil for a conventional device.
+	zones *zones
 	stats Stats
 }
 
@@ -167,8 +169,19 @@ func (q *Queue) Submit(b *Bio) {
 			return
 		}
 	}
+	if q.zones != nil && b.Op == OpWrite && !q.zones.plug(b) {
+		return // it waits for its zone's write in flight (zoned.go)
+	}
+	q.submit(b)
+}
+
+// submit is Submit of a bio past its zone's write plug.
+func (q *Queue) submit(b *Bio) {
+	now := q.eng.Now()
 	parts := int64(1)
-	if b.Size > q.maxReq {
+	if q.zones != nil {
+		parts = q.zonedParts(b)
+	} else if b.Size > q.maxReq {
 		parts = (b.Size + q.maxReq - 1) / q.maxReq
 	}
 	b.parts = int32(parts)
@@ -240,13 +253,17 @@ func (q *Queue) resume(w waiter) {
 // checkBio panics on a malformed bio: a model bug in the caller.
 func (q *Queue) checkBio(b *Bio) {
 	switch {
-	case b.Op > OpDiscard:
+	case b.Op > OpZoneReset:
 		q.panicf("bio with unknown op %d", b.Op)
+	case b.Op == OpZoneReset && (q.zones == nil || b.Size != 0 || b.Offset%q.zones.size != 0):
+		q.panicf("zone reset bio at %d of %d bytes on a queue with zones of %d bytes", b.Offset, b.Size, q.ZoneBytes())
+	case b.Op == OpWrite && q.zones != nil && b.Offset/q.zones.size != (b.End()-1)/q.zones.size:
+		q.panicf("write bio [%d, +%d) crosses a zone boundary (zones of %d bytes); its caller must split it", b.Offset, b.Size, q.zones.size)
 	case b.Offset < 0 || b.Offset%512 != 0:
 		q.panicf("%v bio at offset %d, not a non-negative multiple of 512", b.Op, b.Offset)
 	case b.Op == OpFlush && b.Size != 0:
 		q.panicf("flush bio with size %d", b.Size)
-	case b.Op != OpFlush && (b.Size <= 0 || b.Size%512 != 0):
+	case b.Op != OpFlush && b.Op != OpZoneReset && (b.Size <= 0 || b.Size%512 != 0):
 		q.panicf("%v bio of %d bytes, not a positive multiple of 512", b.Op, b.Size)
 	case b.parts > 0:
 		q.panicf("%v bio at %d submitted again before it completed", b.Op, b.Offset)
@@ -260,7 +277,7 @@ func (q *Queue) checkBio(b *Bio) {
 func (q *Queue) admit(w *waiter) int {
 	b := w.bio
 	for {
-		n := min(b.End()-w.off, q.maxReq)
+		n := q.partLen(w.off, b.End())
 		// A part holding a wbt token sleeps for a request and is not offered for merging
 		// again (blk_mq_get_new_requests merges before rq_qos_throttle, not after).
 		if w.token || !q.spec.Merges || !q.tryMerge(b, w.off, n) {
@@ -310,8 +327,9 @@ func (q *Queue) alloc(b *Bio, off, n int64, token bool) {
 		rq.wbt = int8(wbtClass(b)) + 1
 	}
 	q.stats.Requests++
-	if b.Op == OpFlush {
-		// Flushes bypass the scheduler (blk_insert_flush), as in Linux.
+	if b.Op == OpFlush || b.Op == OpZoneReset {
+		// Flushes bypass the scheduler (blk_insert_flush), as in Linux, and so do zone
+		// resets here (zoned.go).
 		q.flushes.pushBack(rq)
 	} else {
 		q.sched.insert(now, rq)
@@ -441,7 +459,7 @@ func (q *Queue) Complete(now sim.Time, rq *Request, err error) {
 	if err != nil {
 		q.stats.Errors++
 	}
-	if rq.Op != OpFlush {
+	if rq.Op != OpFlush && rq.Op != OpZoneReset {
 		q.sched.completed(now, rq)
 	}
 	q.freeTags = append(q.freeTags, rq.Tag)
@@ -457,6 +475,9 @@ func (q *Queue) Complete(now sim.Time, rq *Request, err error) {
 		if b.parts == 0 {
 			q.stats.BioLatency[b.Op].Record(int64(now - b.Issued))
 			b.finished = true
+			if q.zones != nil {
+				q.zoneBioDone(b)
+			}
 			if b.Wake != nil {
 				b.Wake.Notify() // wakes a process: no re-entry into the block layer
 			} else if b.Done != nil {

@@ -46,6 +46,9 @@ type Stats struct {
 	// and dispatch to completion; SyncWriteWait is per bio, Submit to its last part's
 	// request allocation (the wait for writeback throttling and for a request).
 	SyncWriteQueue, SyncWriteDevice, SyncWriteWait sim.Histogram
+
+	// Zones counts a zoned queue's write plugging and resets (zoned.go).
+	Zones ZoneStats
 }
 
 // WBTStep is one change of writeback throttling's scale step and the depths it gives.

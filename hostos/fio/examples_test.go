@@ -16,7 +16,7 @@ var examplesRun = []string{
 	"aio-read", "backwards-read", "basic-verify", "cross-stripe-verify", "dedupe-global", "disk-zone-profile",
 	"fio-rand-RW", "fio-rand-read", "fio-rand-write", "fio-seq-RW", "fio-seq-read", "fio-seq-write",
 	"fixed-rate-submission", "fsx", "jesd219", "mmap-cxlmem", "mobile-storage", "rand-zones",
-	"ssd-steadystate", "ssd-test", "surface-scan", "tiobench-example",
+	"ssd-steadystate", "ssd-test", "surface-scan", "tiobench-example", "zbd-rand-write",
 }
 
 // examplesInvalid are example files fio itself rejects (an option value or name fio does

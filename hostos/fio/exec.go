@@ -206,6 +206,8 @@ type Execution struct {
 	running   int  // copies not finished
 	inFlight  int  // the jobs' I/Os submitted and not completed
 	started   bool // a copy has opened its files and begun its I/O
+	// zbds are the zoned namespaces' zone tables of zonemode=zbd jobs, by NSID (zbd.go).
+	zbds map[uint32]*zbdInfo
 }
 
 // copyRun is one copy (numjobs) of a job while it runs.
@@ -223,7 +225,8 @@ type copyRun struct {
 	failed    bool // an I/O error stopped the copy
 	log       *ioLog
 	fileNames []string
-	place     *placer // fdp=1: the write streams of its writes (placement.go)
+	place     *placer  // fdp=1: the write streams of its writes (placement.go)
+	zbd       *zbdCopy // zonemode=zbd: its view of the namespace's zones (zbd.go)
 }
 
 // written is a block a job wrote: where, and the data versions it carried.
@@ -372,6 +375,16 @@ func (r *Execution) runCopy(q *sim.Proc, c *copyRun) {
 		r.fail(err)
 		return
 	}
+	if j.ZoneMode == "zbd" && !j.CreateOnly {
+		if err := r.zbdOpen(q, c, spans[0]); err != nil {
+			if errors.Is(err, uflip.ErrIO) {
+				r.ioFailed(q, c, "resetting its zones", err)
+				return
+			}
+			r.fail(fmt.Errorf("job %s: %w", j.Name, err))
+			return
+		}
+	}
 	r.started = true
 	if j.CreateOnly {
 		return
@@ -512,6 +525,20 @@ func (r *Execution) worker(q *sim.Proc, c *copyRun) {
 		if io.Op != uflip.OpFlush {
 			c.gate.waitRate(q, j, io)
 		}
+		if c.zbd != nil {
+			ok, err := c.zbd.adjust(q, &io)
+			if err != nil {
+				if errors.Is(err, uflip.ErrIO) {
+					r.ioFailed(q, c, "a zone reset", err)
+				} else {
+					r.fail(fmt.Errorf("job %s: %w", j.Name, err))
+				}
+				return
+			}
+			if !ok {
+				return
+			}
+		}
 		if !r.issue(q, c, io, g.RampEnd()) {
 			return
 		}
@@ -565,6 +592,14 @@ func (r *Execution) issue(q *sim.Proc, c *copyRun, io IO, rampEnd sim.Time) bool
 	}
 	c.inFlight--
 	r.inFlight--
+	if c.zbd != nil {
+		if err == nil {
+			c.zbd.ended(io)
+		}
+		if c.inFlight == 0 {
+			c.zbd.idle.Broadcast()
+		}
+	}
 	if err != nil {
 		r.ioFailed(q, c, fmt.Sprintf("%s of %d B at %d", io.Op, io.Size, off), err)
 		return false

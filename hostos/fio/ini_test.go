@@ -106,7 +106,7 @@ func TestINIErrors(t *testing.T) {
 		want      []string
 	}{
 		{"unknown option", "[global]\nbs=4k\n[a]\nzonemodes=zbd\n", []string{"jobs.fio:4: [a] zonemodes: unknown option"}},
-		{"refused option", "[global]\nbs=4k\n[a]\nzonemode=zbd\nflow=2\n", []string{"jobs.fio:4: [a] zonemode: refused: zonemode=zbd: the simulated namespace is a conventional", "(also refused: flow)"}},
+		{"refused option", "[global]\nbs=4k\n[a]\nread_beyond_wp=1\nflow=2\n", []string{"jobs.fio:4: [a] read_beyond_wp: refused: reads past a write pointer are not modelled", "(also refused: flow)"}},
 		{"refused engine, one line", "[global]\nioengine=http\nhttp_host=x\nfoo=1\n[a]\n", []string{"jobs.fio:2: [global] ioengine: ioengine=http: it talks over a network"}},
 		{"engine option of another engine", "[a]\nhostname=x\n", []string{"jobs.fio:2: [a] hostname: refused: an option of net, netsplice, rdma, not of ioengine=psync"}},
 		{"bad size", "[a]\nbs=4q\n", []string{`jobs.fio:2: [a] bs: "4q" is not a size`}},
@@ -206,6 +206,7 @@ func FuzzDecodeINI(f *testing.F) {
 	f.Add([]byte("[global]\nbs=4k\n[a]\nrw=randread\ntime_based\nruntime=1\n"))
 	f.Add([]byte("[a]\nkb_base=1000\nbs=4KiB\n"))
 	f.Add([]byte("[a\n"))
+	f.Add([]byte("[a]\nzonemode=zbd\ndirect=1\nrw=randwrite\nmax_open_zones=2\nzone_reset_threshold=0.5\nzone_reset_frequency=0.1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		jobs, err := decodeINI(data, "fuzz.fio", DecodeOptions{})
 		if err != nil {

@@ -160,34 +160,38 @@ type Job struct {
 	Distribution   Distribution
 	PctRandom      [3]int64 // percentage_random per direction; 0: 100 (fio's default) unless PctRandomSet
 	PctRandomSet   bool
-	ZoneMode       string // "" or "none"; "strided"
+	ZoneMode       string // "" or "none"; "strided"; "zbd" (zbd.go)
 	// Flexible Data Placement (placement.go): fdp=1 (dataplacement=fdp), fdp_pli (plids)
 	// the placement ID indices to use (nil: all of the namespace's), fdp_pli_select
 	// roundrobin ("" too) or random.
-	FDP           bool
-	FDPPLI        []int
-	FDPSelect     string
-	ZoneSize      int64  // strided: bytes transferred in a zone before skipping
-	ZoneRange     int64  // strided: size of a zone; 0: ZoneSize
-	ZoneSkip      int64  // strided: bytes skipped after each zone
-	Verify        string // fio's verify method; "" or "0": none
-	NoDoVerify    bool   // do_verify=0: write the headers, run no verify phase
-	VerifyBacklog int64  // verify every N written blocks during the write phase
-	VerifyBatch   int64  // verify_backlog_batch; 0: VerifyBacklog
-	VerifyFatal   bool   // stop the job on the first failure
-	VerifyPattern string // recorded with the method
-	WriteBWLog    string // prefix of the bandwidth logs; empty: none
-	WriteIOPSLog  string // prefix of the IOPS logs; empty: none
-	LogAvgMsec    int64  // average log entries over this many ms; 0: one per I/O
-	LogMaxValue   bool   // with LogAvgMsec: the window's maximum instead of its mean
-	LogOffset     bool   // log_offset: logs carry the offset column
-	NoPerJobLogs  bool   // per_job_logs=0: no ".N" in log names
-	SlatPct       bool   // slat_percentiles
-	LatPct        bool   // lat_percentiles
-	NoClatPct     bool   // clat_percentiles=0
-	RandRepeatOff bool   // randrepeat=0 (a different, still deterministic seed stream)
-	KBBase        int64  // kb_base in force for the job (1024 or 1000; 0 = 1024)
-	Fadvise       string // fadvise_hint: "" or "1" (by pattern), "0", "random", "sequential"
+	FDP       bool
+	FDPPLI    []int
+	FDPSelect string
+	ZoneSize  int64 // strided: bytes transferred in a zone before skipping
+	ZoneRange int64 // strided: size of a zone; 0: ZoneSize
+	ZoneSkip  int64 // strided: bytes skipped after each zone
+	// zonemode=zbd (zbd.go): max_open_zones (0: the device's limit), zone_reset_threshold
+	// and zone_reset_frequency (fractions in [0, 1]; frequency 0: no threshold resets).
+	MaxOpenZones                           int64
+	ZoneResetThreshold, ZoneResetFrequency float64
+	Verify                                 string // fio's verify method; "" or "0": none
+	NoDoVerify                             bool   // do_verify=0: write the headers, run no verify phase
+	VerifyBacklog                          int64  // verify every N written blocks during the write phase
+	VerifyBatch                            int64  // verify_backlog_batch; 0: VerifyBacklog
+	VerifyFatal                            bool   // stop the job on the first failure
+	VerifyPattern                          string // recorded with the method
+	WriteBWLog                             string // prefix of the bandwidth logs; empty: none
+	WriteIOPSLog                           string // prefix of the IOPS logs; empty: none
+	LogAvgMsec                             int64  // average log entries over this many ms; 0: one per I/O
+	LogMaxValue                            bool   // with LogAvgMsec: the window's maximum instead of its mean
+	LogOffset                              bool   // log_offset: logs carry the offset column
+	NoPerJobLogs                           bool   // per_job_logs=0: no ".N" in log names
+	SlatPct                                bool   // slat_percentiles
+	LatPct                                 bool   // lat_percentiles
+	NoClatPct                              bool   // clat_percentiles=0
+	RandRepeatOff                          bool   // randrepeat=0 (a different, still deterministic seed stream)
+	KBBase                                 int64  // kb_base in force for the job (1024 or 1000; 0 = 1024)
+	Fadvise                                string // fadvise_hint: "" or "1" (by pattern), "0", "random", "sequential"
 
 	// Options are the job section's own options as written (after expansion), for fio's
 	// "job options" JSON object; GlobalOptions those of the [global] sections above it.
@@ -409,6 +413,7 @@ func (j Job) problems() []problem {
 	if j.ZoneMode == "strided" && j.ZoneSize <= 0 {
 		bad("zonesize", "zonemode=strided needs a positive zonesize")
 	}
+	j.validateZoned(bad)
 	if j.VerifyBacklog < 0 || j.VerifyBatch < 0 {
 		bad("verify_backlog", "is negative")
 	}

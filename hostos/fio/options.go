@@ -466,11 +466,9 @@ func setVerify(j *Job, v string, _ setCtx) error {
 
 func setZoneMode(j *Job, v string, _ setCtx) error {
 	switch v {
-	case "none", "strided":
+	case "none", "strided", "zbd":
 		j.ZoneMode = v
 		return nil
-	case "zbd":
-		return refuse("zonemode=zbd: the simulated namespace is a conventional (not zoned) NVMe namespace with no zones or write pointers")
 	}
 	return fmt.Errorf("%q is not one of none, strided, zbd", v)
 }
@@ -535,7 +533,7 @@ func setSizeOrPct(dst func(j *Job) (*int64, *int64)) func(j *Job, v string, c se
 			return nil
 		}
 		if strings.HasSuffix(strings.ToLower(v), "z") {
-			return refuse("%q: a size in zones ('z') needs zonemode=zbd, which the simulated namespace does not have", v)
+			return refuse("%q: sizes in zones ('z') are not modelled; give bytes (zonemode=zbd reads the zone size from the namespace)", v)
 		}
 		n, err := ParseSizeBase(v, c.kb)
 		if err == nil {

@@ -2,9 +2,9 @@ package nvmedrv
 
 import (
 	"encoding/binary"
-	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/hostos/blk"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/pcie"

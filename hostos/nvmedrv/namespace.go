@@ -21,6 +21,10 @@ type Namespace struct {
 	lba    int64  // logical block size, bytes (Identify Namespace FLBAS)
 	blocks uint64 // NSZE
 	typ    nvmectrl.NSType
+	// A zoned namespace's zone size in logical blocks and open and active limits (0: none),
+	// from its Zoned Namespace command set Identify structure (zoned.go).
+	zoneBlocks         uint64
+	maxOpen, maxActive int
 	// plids are the namespace's FDP placement identifiers (ns->head->plids): write stream
 	// s carries plids[s−1]. Empty without Flexible Data Placement.
 	plids []uint16
@@ -49,8 +53,9 @@ func (d *Driver) probeNamespaces(id [nvmectrl.IdentifySize]byte) error {
 			return fmt.Errorf("nvmedrv %s: NSID %d: %w", d.name, nsid, err)
 		}
 		ns := &Namespace{d: d, nsid: nsid, lba: int64(lba), blocks: binary.LittleEndian.Uint64(nid[nvmectrl.IdentifyNSZE:])}
-		if _, zoned := d.ctrl.IdentifyZonedNamespace(nsid); zoned {
+		if zid, zoned := d.ctrl.IdentifyZonedNamespace(nsid); zoned {
 			ns.typ = nvmectrl.NSZoned
+			ns.zoneInfo(zid, int(nid[nvmectrl.IdentifyFLBAS]&0xF))
 		}
 		if binary.LittleEndian.Uint32(id[nvmectrl.IdentifyCTRATT:])&nvmectrl.CTRATTFDPS != 0 && d.cspec.FDP.Enabled {
 			ns.plids = d.placementIDs(nsid)

@@ -186,6 +186,8 @@ func (d *Driver) build(e *nvmectrl.SQE, cid uint16, s *slot, rq *blk.Request) {
 		e.SetPRP1(s.buf) // at most 256 × 16 B = one page
 		e.SetDW(10, uint32(n-1))
 		e.SetDW(11, dsmDeallocate)
+	case blk.OpZoneReset:
+		d.buildZoneReset(e, cid, nsid, rq, lba)
 	default:
 		d.bug("unsupported operation %v", rq.Op)
 	}
