@@ -33,7 +33,13 @@ const pageSize = 4096
 // --set overrides, and opens its raw block device.
 func machine(tb testing.TB, variant string, sets ...string) (*platforms.Machine, *hostos.RawDevice) {
 	tb.Helper()
-	c, err := platforms.Load(platforms.Options{Preset: "fastdrain-tlc", Variant: variant, Sets: sets})
+	return machineOf(tb, "fastdrain-tlc", variant, sets...)
+}
+
+// machineOf is machine for any preset.
+func machineOf(tb testing.TB, preset, variant string, sets ...string) (*platforms.Machine, *hostos.RawDevice) {
+	tb.Helper()
+	c, err := platforms.Load(platforms.Options{Preset: preset, Variant: variant, Sets: sets})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -40,6 +40,28 @@ func TestLoadUflip(t *testing.T) {
 	require.Len(t, groups, 3, "each uFLIP run is a group of its own")
 }
 
+// TestLoadUflipFill: a run's "fill" (a read-back run: its target written before it ran)
+// reaches the replayed run, absent means false (documents written before the read-back
+// points), and on a write run it is refused naming the run and the field.
+func TestLoadUflipFill(t *testing.T) {
+	b, err := os.ReadFile("testdata/uflip-small.json")
+	require.NoError(t, err)
+	doc := string(b)
+	// The second "burst" is the SR run's (the first is the format's).
+	i := strings.Index(doc, `"burst": 0`)
+	j := i + 1 + strings.Index(doc[i+1:], `"burst": 0`)
+	filled := doc[:j] + `"burst": 0, "fill": true` + doc[j+len(`"burst": 0`):]
+	s := &Set{}
+	require.NoError(t, s.add([]byte(filled), "uflip.json", ""))
+	require.True(t, s.Points[0].uflip.run.Fill, s.Points[0].Name)
+	require.False(t, s.Points[1].uflip.run.Fill, s.Points[1].Name)
+	k := strings.LastIndex(doc, `"burst": 0`) // the RW run's
+	bad := doc[:k] + `"burst": 0, "fill": true` + doc[k+len(`"burst": 0`):]
+	err = (&Set{}).add([]byte(bad), "uflip.json", "")
+	require.ErrorContains(t, err, "granularity/RW/io_size=32768")
+	require.ErrorContains(t, err, "fill: applies only to a plain read run")
+}
+
 // TestLoadFio reads fastdrain fio's report of testdata/jobs.fio (three jobs of one group):
 // one point per job direction, the group kept, each job's IO amount what it moved.
 func TestLoadFio(t *testing.T) {
@@ -183,6 +205,9 @@ func FuzzLoad(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte(`{"format": "fastdrain-uflip/1"}`))
+	if b, err := os.ReadFile("testdata/uflip-small.json"); err == nil {
+		f.Add([]byte(strings.ReplaceAll(string(b), `"burst": 0`, `"burst": 0, "fill": true`)))
+	}
 	f.Add([]byte(`{"jobs": [{"jobname": "x", "job options": {"direct": "1"}, "read": {"total_ios": 1, "io_bytes": 4096, "clat_ns": {"mean": 5, "N": 1}}}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s := &Set{}

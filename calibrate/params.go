@@ -22,9 +22,18 @@ type Param struct {
 	Values []float64
 	// Lo and Hi bound a continuous parameter.
 	Lo, Hi float64
-	get    func(c *platforms.Config) float64
-	set    func(c *platforms.Config, v float64)
-	format func(v float64) string
+	// Trade names a product the parameter shares with others (channels and dies per channel:
+	// the die count): the search also tries moving a factor of 2 between them.
+	Trade string
+	// ReadTime marks the flash read time: fitted, after the overheads, on reads of one page
+	// at one stream when there are any.
+	ReadTime bool
+	// Overhead marks a cost every IO pays whether or not it reads flash (the host link, the
+	// controller's clock): fitted first on read-back points when there are any.
+	Overhead bool
+	get      func(c *platforms.Config) float64
+	set      func(c *platforms.Config, v float64)
+	format   func(v float64) string
 }
 
 // Discrete reports whether the parameter takes a list of values.
@@ -95,18 +104,18 @@ var policies = []firmware.Policy{firmware.Vanilla, firmware.FastDrain}
 // which a change of die count keeps.
 func Params(raw int64) []*Param {
 	return []*Param{
-		{Name: "channels", What: "flash channels (flash.channels; blocks per plane keep the capacity)", Values: []float64{1, 2, 4, 6, 8, 12, 16, 24, 32},
+		{Name: "channels", What: "flash channels (flash.channels; blocks per plane keep the capacity)", Values: []float64{1, 2, 4, 6, 8, 12, 16, 24, 32}, Trade: "dies",
 			get: func(c *platforms.Config) float64 { return float64(c.Flash.Channels) },
 			set: func(c *platforms.Config, v float64) { c.Flash.Channels = int(v); keepCapacity(c, raw) }},
 		{Name: "dies_per_channel", What: "dies per channel (flash.ways × flash.dies_per_package; set as ways, one die a package)",
-			Values: []float64{1, 2, 4, 8, 16, 32},
-			get:    func(c *platforms.Config) float64 { return float64(c.Flash.Ways * c.Flash.DiesPerPackage) },
+			Values: []float64{1, 2, 4, 8, 16, 32}, Trade: "dies",
+			get: func(c *platforms.Config) float64 { return float64(c.Flash.Ways * c.Flash.DiesPerPackage) },
 			set: func(c *platforms.Config, v float64) {
 				c.Flash.Ways, c.Flash.DiesPerPackage = int(v), 1
 				keepCapacity(c, raw)
 			}},
 		{Name: "t_read", What: "flash read time tR (flash.die.t_read; CSB and MSB keep their ratio to LSB)", Unit: "us",
-			Lo: 1, Hi: 5000,
+			Lo: 1, Hi: 5000, ReadTime: true,
 			get: func(c *platforms.Config) float64 { return toUs(c.Flash.Die.TRead.LSB) },
 			set: func(c *platforms.Config, v float64) {
 				t := &c.Flash.Die.TRead
@@ -142,14 +151,14 @@ func Params(raw int64) []*Param {
 			get:    func(c *platforms.Config) float64 { return toUs(c.Flash.Die.TErase) },
 			set:    func(c *platforms.Config, v float64) { c.Flash.Die.TErase = us(v) },
 			format: func(v float64) string { return fmt.Sprintf("%.4gus", v) }},
-		{Name: "pcie", What: "host link (pcie.gen, pcie.lanes)", Values: links,
+		{Name: "pcie", What: "host link (pcie.gen, pcie.lanes)", Values: links, Overhead: true,
 			get: func(c *platforms.Config) float64 { return float64(c.PCIe.Gen*100 + c.PCIe.Lanes) },
 			set: func(c *platforms.Config, v float64) { c.PCIe.Gen, c.PCIe.Lanes = int(v)/100, int(v)%100 },
 			format: func(v float64) string {
 				return fmt.Sprintf("gen%d x%d", int(v)/100, int(v)%100)
 			}},
 		{Name: "core_freq", What: "controller overhead: the firmware cores' clock (firmware.core_freq), every firmware step's cycles", Unit: "MHz",
-			Lo: 10, Hi: 5000,
+			Lo: 10, Hi: 5000, Overhead: true,
 			get:    func(c *platforms.Config) float64 { return float64(c.Firmware.CoreFreq) / float64(sim.MHz) },
 			set:    func(c *platforms.Config, v float64) { c.Firmware.CoreFreq = sim.Freq(math.Round(v * float64(sim.MHz))) },
 			format: func(v float64) string { return fmt.Sprintf("%.4gMHz", v) }},

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/hostos/fio"
+	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 )
 
@@ -30,6 +32,10 @@ const noiseSeeds = 2
 // steps are the factors a continuous parameter moves by, coarse to fine: the finest,
 // 2^(1/16), is 4.4 %, so a value can end within 2.2 % of the best on its own axis.
 var steps = []float64{2, math.Sqrt2, math.Pow(2, 0.25), math.Pow(2, 0.125), math.Pow(2, 0.0625)}
+
+// fineSteps are the factors a trade move re-fits the continuous parameters with: 2^¼ and
+// finer, the few per cent that tR moves by when the same dies are split otherwise.
+var fineSteps = steps[2:]
 
 // DefaultRounds is the most search rounds a fit makes unless told: a round that changes
 // nothing ends the search before it. The nine-parameter hidden-drive test converges in
@@ -88,8 +94,8 @@ type fitter struct {
 }
 
 type evaluation struct {
-	obj  float64   // the weighted objective; +Inf: the configuration is not valid or did not run
-	sims []float64 // µs per point
+	obj  float64   // the objective under the fitter's current weights; +Inf: the configuration is not valid or did not run
+	sims []float64 // µs per point (nil when it did not run)
 }
 
 // Fit moves the parameters of o.Base to fit the measurements s (the search is in the
@@ -144,31 +150,22 @@ func Fit(s *Set, o Options) (*Result, error) {
 	for k, n := range noise {
 		f.weights[k] = 1 / (n*n + NoiseFloor*NoiseFloor)
 	}
-	f.cache = map[string]evaluation{} // the base's evaluation was unweighted
-	b = f.eval(f.base)
 	cur := slices.Clone(f.base)
-	obj := b.obj
 	f.logf("base: rms log error %.4f", rms(s, b.sims))
+	for _, st := range stages {
+		f.fitStage(st, cur, rounds)
+	}
+	obj := f.eval(cur).obj
 	for r := 1; r <= rounds; r++ {
-		moved := false
+		var moved bool
 		start := slices.Clone(cur)
-		for i, p := range f.params {
-			before := cur[i]
-			if p.Discrete() {
-				obj = f.discrete(cur, i, obj)
-			} else {
-				obj = f.continuous(cur, i, obj)
-			}
-			if cur[i] != before {
-				moved = true
-				f.logf("round %d: %s %s -> %s (rms log error %.4f, weighted %.4f)", r, p.Name, p.Format(before), p.Format(cur[i]),
-					rms(s, f.eval(cur).sims), math.Sqrt(obj))
-			}
+		if obj, moved = f.round(cur, obj, fmt.Sprintf("round %d", r), nil); moved {
+			obj = f.pattern(start, cur, obj, r)
+			continue
 		}
-		if !moved {
+		if obj, moved = f.trade(cur, obj, r); !moved {
 			break
 		}
-		obj = f.pattern(start, cur, obj, r)
 	}
 	res := &Result{BaseSim: b.sims, BaseError: rms(s, b.sims)}
 	if res.Noise, err = f.noise(cur, f.eval(cur).sims); err != nil {
@@ -182,6 +179,155 @@ func Fit(s *Set, o Options) (*Result, error) {
 	res.Config = f.apply(cur)
 	res.Simulated, res.Error, res.Evaluations = final.sims, rms(s, final.sims), f.evals
 	return res, nil
+}
+
+// round visits the parameters in order (those only admits, all when nil), each searched
+// from cur, and returns the objective at the point it leaves cur at and whether any moved.
+// name heads its log lines.
+func (f *fitter) round(cur []float64, obj float64, name string, only func(*Param) bool) (float64, bool) {
+	moved := false
+	for i, p := range f.params {
+		if only != nil && !only(p) {
+			continue
+		}
+		before := cur[i]
+		if p.Discrete() {
+			obj = f.discrete(cur, i, obj)
+		} else {
+			obj = f.continuous(cur, i, obj, steps)
+		}
+		if cur[i] != before {
+			moved = true
+			f.logf("%s: %s %s -> %s (rms log error %.4f, weighted %.4f)", name, p.Name, p.Format(before), p.Format(cur[i]),
+				rms(f.s, f.eval(cur).sims), math.Sqrt(obj))
+		}
+	}
+	return obj, moved
+}
+
+// A stage fits some parameters to the points that depend on no other parameter not yet
+// fitted, before the rounds (the package documentation, step 2).
+type stage struct {
+	name   string
+	points func(f *fitter, p *Point) bool
+	params func(p *Param) bool
+}
+
+// stages are fitted in order: first what every IO pays (Param.Overhead: the link and the
+// controller's clock) on the read-back points (uflip.BenchReadback: reads of data just
+// written, which a write buffer serves without a flash read), then tR (Param.ReadTime) on
+// reads of one page at one stream, which the array's structure does not touch (one die
+// serves each, alone). No flash time is in the first points, so neither tR nor the
+// structure, not yet fitted, can be absorbed there; with the overheads known, a one-page
+// read is tR plus a page's transfer. On every other read the overheads, tR and the dies'
+// parallelism mix, and a round that starts with them all wrong can settle on a wrong
+// structure that the others make up for (6 × 2 dies for 4 × 4 with tR 10 % low,
+// hidden_long_test.go).
+var stages = []stage{
+	{"read-back", func(f *fitter, p *Point) bool { return p.uflip != nil && p.uflip.run.Fill },
+		func(p *Param) bool { return p.Overhead }},
+	{"one-page read", (*fitter).onePageRead, func(p *Param) bool { return p.ReadTime }},
+}
+
+// onePageRead reports whether p is reads of at most one page (the base's firmware page,
+// not shifted) at one stream with nothing beside them: a uFLIP read run at one stream, or a
+// fio read job at depth 1 alone in its group.
+func (f *fitter) onePageRead(p *Point) bool {
+	page := int64(f.o.Base.Firmware.PageSize)
+	if u := p.uflip; u != nil {
+		r := u.run
+		return r.Second == nil && r.Base.Op() == uflip.OpRead && !r.Fill && r.ParallelDegree <= 1 &&
+			r.IOSize <= page && r.IOShift == 0
+	}
+	j := p.fio.job
+	alone := 0
+	for k := range f.s.Points {
+		if f.s.Points[k].Group == p.Group {
+			alone++
+		}
+	}
+	return alone == 1 && (j.RW == fio.Read || j.RW == fio.RandRead) && j.IODepth == 1 && j.NumJobs <= 1 && j.BS <= page
+}
+
+// fitStage fits the parameters st admits to the points it admits alone, replayed on their
+// own (a Set of those points: the stages' points follow only reads in a plan, or are fio
+// jobs of their own, so nothing they depend on is left out), from cur: every value of a
+// discrete parameter, each with the continuous ones fitted again for it by the continuous
+// search, until a pass changes nothing (at most rounds). Trying each link with the clock
+// re-fitted matters: Gen1 × 4 moves the same bytes as Gen2 × 2 and differs by a few per
+// cent that the clock makes up, and a search that moved one at a time stopped at Gen1 × 4
+// with the clock 19 % high (TestHiddenOverheadsFromReadbacks). A stage without points
+// does nothing.
+func (f *fitter) fitStage(st stage, cur []float64, rounds int) {
+	sub := *f.s
+	sub.Points = nil
+	var w []float64
+	for k := range f.s.Points {
+		if st.points(f, &f.s.Points[k]) {
+			sub.Points = append(sub.Points, f.s.Points[k])
+			w = append(w, f.weights[k])
+		}
+	}
+	if len(sub.Points) == 0 {
+		return
+	}
+	g := &fitter{s: &sub, o: f.o, params: f.params, base: f.base, cache: map[string]evaluation{}, weights: w}
+	defer func() { f.evals += g.evals }()
+	before := slices.Clone(cur)
+	obj := g.refit(cur, st.params, rounds)
+	for range rounds {
+		moved := false
+		for i, p := range g.params {
+			if !st.params(p) || !p.Discrete() {
+				continue
+			}
+			best := slices.Clone(cur)
+			for _, v := range p.Values {
+				if v == cur[i] {
+					continue
+				}
+				cand := with(cur, i, v)
+				if o := g.refit(cand, st.params, rounds); o < obj {
+					best, obj = cand, o
+				}
+			}
+			if !slices.Equal(best, cur) {
+				copy(cur, best)
+				moved = true
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	for i, p := range f.params {
+		if cur[i] != before[i] {
+			f.logf("%s stage (%d points): %s %s -> %s (their rms log error %.4f, weighted %.4f)", st.name, len(sub.Points), p.Name,
+				p.Format(before[i]), p.Format(cur[i]), rms(g.s, g.eval(cur).sims), math.Sqrt(obj))
+		}
+	}
+}
+
+// refit moves the continuous parameters only admits, from vals, by rounds of the
+// continuous search until one changes nothing (at most rounds), and returns the
+// objective at the point it leaves vals at.
+func (f *fitter) refit(vals []float64, only func(*Param) bool, rounds int) float64 {
+	obj := f.eval(vals).obj
+	for range rounds {
+		moved := false
+		for i, p := range f.params {
+			if !only(p) || p.Discrete() {
+				continue
+			}
+			before := vals[i]
+			obj = f.continuous(vals, i, obj, steps)
+			moved = moved || vals[i] != before
+		}
+		if !moved {
+			break
+		}
+	}
+	return obj
 }
 
 // rms returns the root mean squared log error of sims against the measured points.
@@ -238,22 +384,23 @@ func key(vals []float64) string {
 }
 
 // simulate evaluates vals, returning an error when the configuration is invalid or fails.
+// The replay is cached; the objective is computed under the current weights.
 func (f *fitter) simulate(vals []float64) (evaluation, error) {
 	k := key(vals)
-	if e, ok := f.cache[k]; ok {
-		return e, nil
-	}
-	c := f.apply(vals)
-	e := evaluation{obj: math.Inf(1)}
-	err := c.Validate()
-	if err == nil {
-		var sims []float64
-		if sims, err = Simulate(c, f.s, f.o.Sim); err == nil {
-			e = evaluation{obj: Objective(f.s, sims, f.weights), sims: sims}
+	e, ok := f.cache[k]
+	var err error
+	if !ok {
+		c := f.apply(vals)
+		if err = c.Validate(); err == nil {
+			e.sims, err = Simulate(c, f.s, f.o.Sim)
 		}
+		f.evals++
+		f.cache[k] = e
 	}
-	f.evals++
-	f.cache[k] = e
+	e.obj = math.Inf(1)
+	if e.sims != nil {
+		e.obj = Objective(f.s, e.sims, f.weights)
+	}
 	return e, err
 }
 
@@ -272,7 +419,7 @@ func with(vals []float64, i int, v float64) []float64 {
 
 // continuous walks parameter i on a log scale (the package documentation) and returns
 // the objective at the point it leaves cur at.
-func (f *fitter) continuous(cur []float64, i int, obj float64) float64 {
+func (f *fitter) continuous(cur []float64, i int, obj float64, steps []float64) float64 {
 	p := f.params[i]
 	for _, step := range steps {
 		for range maxWalk {
@@ -290,6 +437,48 @@ func (f *fitter) continuous(cur []float64, i int, obj float64) float64 {
 		}
 	}
 	return obj
+}
+
+// trade makes the trade moves of parameters that share a Param.Trade (channels and dies
+// per channel: their product is the die count), once a round has changed nothing: for each
+// such pair it moves a factor 2 from one to the other (both values in their lists), re-fits
+// every continuous parameter at fineSteps, and keeps the pair's first move that lowers the
+// error. The same dies split otherwise serve parallel reads alike but for the channels'
+// bus contention, which tR makes up by a few per cent: a round that moves one parameter
+// at a time, at the tR it has, finds neither neighbour better and stops there (4 × 4 dies
+// fitted as 8 × 2 with tR 12 % high, hidden_long_test.go). It returns the objective at
+// cur and whether a move was kept.
+func (f *fitter) trade(cur []float64, obj float64, round int) (float64, bool) {
+	moved := false
+	for i, p := range f.params {
+		for j := i + 1; j < len(f.params); j++ {
+			q := f.params[j]
+			if p.Trade == "" || p.Trade != q.Trade {
+				continue
+			}
+			for _, k := range []float64{2, 0.5} {
+				a, b := cur[i]*k, cur[j]/k
+				if !slices.Contains(p.Values, a) || !slices.Contains(q.Values, b) {
+					continue
+				}
+				cand := with(with(cur, i, a), j, b)
+				o := f.eval(cand).obj
+				for n, r := range f.params {
+					if !r.Discrete() {
+						o = f.continuous(cand, n, o, fineSteps)
+					}
+				}
+				if o < obj {
+					f.logf("round %d: trade %s %s -> %s, %s %s -> %s, continuous parameters re-fitted (rms log error %.4f, weighted %.4f)",
+						round, p.Name, p.Format(cur[i]), p.Format(a), q.Name, q.Format(cur[j]), q.Format(b), rms(f.s, f.eval(cand).sims), math.Sqrt(o))
+					copy(cur, cand)
+					obj, moved = o, true
+					break
+				}
+			}
+		}
+	}
+	return obj, moved
 }
 
 // pattern makes Hooke and Jeeves's pattern move (J. ACM 8(2), 1961) after a round that

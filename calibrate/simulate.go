@@ -126,7 +126,7 @@ func (r *replay) all(p *sim.Proc) error {
 func (r *replay) settle(p *sim.Proc, last Point) error {
 	wrote := last.fio != nil && last.fio.job.RW != fio.Read && last.fio.job.RW != fio.RandRead
 	if u := last.uflip; u != nil {
-		wrote = u.run.Base.Op() == uflip.OpWrite || (u.run.Second != nil && u.run.Second.Base.Op() == uflip.OpWrite)
+		wrote = u.run.Fill || u.run.Base.Op() == uflip.OpWrite || (u.run.Second != nil && u.run.Second.Base.Op() == uflip.OpWrite)
 	}
 	if r.s.Settle == uflip.SettleFlush && wrote {
 		if _, err := r.dev.Do(p, uflip.OpFlush, 0, 0); err != nil {

@@ -44,6 +44,7 @@ type uflipRunJSON struct {
 	ParallelDegree int64            `json:"parallel_degree"`
 	PauseUs        float64          `json:"pause_us"`
 	Burst          int64            `json:"burst"`
+	Fill           bool             `json:"fill"` // absent in documents written before the read-back points: false
 }
 
 type uflipPatternDoc struct {
@@ -197,7 +198,7 @@ func (r *uflipRunJSON) point(file string, capacity int64) (*Point, error) {
 		return nil, fmt.Errorf("pattern: %w", err)
 	}
 	run := uflip.Run{Pattern: p1, Ratio: r.Ratio, IOCount: *r.IOCount, IOIgnore: *r.IOIgnore,
-		ParallelDegree: r.ParallelDegree, Burst: r.Burst, NbRun: 1}
+		ParallelDegree: r.ParallelDegree, Burst: r.Burst, NbRun: 1, Fill: r.Fill}
 	if !(r.PauseUs >= 0) || r.PauseUs > 1e12 {
 		return nil, fmt.Errorf("pause_us %v is not a pause", r.PauseUs)
 	}

@@ -53,9 +53,10 @@ const (
 )
 
 // sensitivityPoints returns the regime map's settings on the platform base (its default is
-// the set of default runs, not repeated): the background eviction budget
-// (firmware.buffer.background_share 0.005, 0.02, 0.05 of the dies, default 0.01, and 0:
-// background_max's 64 in flight alone, the drain before issue 31's budget), the die count (¼ and ½ of
+// the set of default runs, not repeated): the background eviction budget under the share
+// rule (firmware.buffer.background_set=share with background_share 0.005, 0.01 and 0.05 of
+// the dies, and 0: background_max's 64 in flight alone, the drain before issue 31's
+// budget; the default is the idle-dies rule, every idle die), the die count (¼ and ½ of
 // base's, 120 and 240 on fastdrain-tlc's 480, through dies per package), Ungzip's CPU rate
 // (80 and 320 MB/s around gzip's 160), program suspend on (off by default; with the die's
 // default suspend and resume times of 0, so an upper bound on what it buys), and, as
@@ -63,13 +64,14 @@ const (
 // (½×, 2×).
 func sensitivityPoints(base platforms.Config) []point {
 	var pts []point
-	for _, sh := range []string{"0.005", "0.02", "0.05", "0"} {
+	for _, sh := range []string{"0.005", "0.01", "0.05", "0"} {
 		short := "bg " + sh + " of dies"
 		if sh == "0" {
 			short = "bg max 64"
 		}
-		pts = append(pts, point{label: "firmware.buffer.background_share=" + sh, short: short,
-			sweep: sweepBackground, sets: []string{"firmware.buffer.background_share=" + sh}})
+		set := "firmware.buffer.background_share=" + sh
+		pts = append(pts, point{label: "firmware.buffer.background_set=share;" + set, short: short,
+			sweep: sweepBackground, sets: []string{"firmware.buffer.background_set=share", set}})
 	}
 	f := base.Flash
 	for _, d := range []int{4, 2} {

@@ -23,8 +23,10 @@ func TestSensitivityPoints(t *testing.T) {
 		labels, shorts = append(labels, p.label), append(shorts, p.short)
 	}
 	require.Equal(t, []string{
-		"firmware.buffer.background_share=0.005", "firmware.buffer.background_share=0.02",
-		"firmware.buffer.background_share=0.05", "firmware.buffer.background_share=0", "flash.dies_per_package=2", "flash.dies_per_package=4",
+		"firmware.buffer.background_set=share;firmware.buffer.background_share=0.005",
+		"firmware.buffer.background_set=share;firmware.buffer.background_share=0.01",
+		"firmware.buffer.background_set=share;firmware.buffer.background_share=0.05",
+		"firmware.buffer.background_set=share;firmware.buffer.background_share=0", "flash.dies_per_package=2", "flash.dies_per_package=4",
 		"apps.ungzip.output_rate=80MB/s", "apps.ungzip.output_rate=320MB/s", "flash.die.suspend=true",
 		"firmware.buffer.pages=65536;dram.capacity=256MiB", "firmware.buffer.pages=262144;dram.capacity=1GiB",
 		"host.pagecache.memory=2GiB", "host.pagecache.memory=8GiB"}, labels)

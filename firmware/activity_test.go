@@ -157,8 +157,9 @@ func TestIdleHalfLifeValidated(t *testing.T) {
 	require.ErrorContains(t, s.Validate(), "firmware.buffer.idle_half_life: -1ms must not be negative")
 }
 
-// TestBackgroundShareBudget: background_share bounds the background programs in flight to
-// that share of the dies, at least one, under background_max. Worked out:
+// TestBackgroundShareBudget: under background_set share, background_share bounds the
+// background programs in flight to that share of the dies, at least one, under
+// background_max. Worked out:
 //   - the budget: 480 dies × 0.01 = 4.8, so 4 (the paper's platform); 8 dies × 0.01 = 0.08,
 //     so at least 1; 480 × 0.5 = 240, so background_max's 64; share 0, background_max.
 //   - on the fake (4 dies, a program 558 µs, one die each for the sequential allocator's
@@ -170,6 +171,7 @@ func TestIdleHalfLifeValidated(t *testing.T) {
 //     other two at least 558 µs later. Share 0 (background_max 64): all four within 10 µs.
 func TestBackgroundShareBudget(t *testing.T) {
 	b := DefaultSpec().Buffer
+	b.BackgroundSet = BackgroundSetShare
 	require.Equal(t, 4, backgroundBudget(b, 480))
 	require.Equal(t, 1, backgroundBudget(b, 8))
 	b.BackgroundShare = 0.5
@@ -177,41 +179,82 @@ func TestBackgroundShareBudget(t *testing.T) {
 	b.BackgroundShare = 0
 	require.Equal(t, 64, backgroundBudget(b, 480))
 
-	run := func(share float64) []sim.Time {
-		s := smallSpec(FastDrain, "sequential")
-		s.Buffer.BackgroundShare = share
-		r := newFake(t, s, 4096)
-		r.eng.Spawn("host", func(pr *sim.Proc) {
-			w := []uint64{Stamp(0, 1), Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)}
-			r.cmd(pr, nvmectrl.OpWrite, 0, 4, nvmectrl.Hint{}, w)
-		})
-		r.eng.Run()
-		require.Equal(t, int64(4), r.fw.Stats.BackgroundEvictions)
-		require.Zero(t, r.fw.Stats.ForegroundEvictions)
-		var at []sim.Time
-		for _, p := range r.flash.progLog {
-			at = append(at, p.at)
-		}
-		require.Len(t, at, 4)
-		return at
-	}
 	slack := 10 * sim.Microsecond
-	at := run(0.25)
+	at := backgroundProgramTimes(t, BackgroundSetShare, 0.25, 4)
 	for i := 1; i < 4; i++ {
 		gap := at[i] - at[i-1]
 		require.GreaterOrEqual(t, gap, fakeTPROG, "program %d", i)
 		require.Less(t, gap, fakeTPROG+slack, "program %d", i)
 	}
-	at = run(0.5)
+	at = backgroundProgramTimes(t, BackgroundSetShare, 0.5, 4)
 	require.Less(t, at[1]-at[0], slack)
 	require.GreaterOrEqual(t, at[2]-at[1], fakeTPROG)
 	require.Less(t, at[3]-at[2], slack)
-	at = run(0)
+	at = backgroundProgramTimes(t, BackgroundSetShare, 0, 4)
 	require.Less(t, at[3]-at[0], slack)
 }
 
-// TestBackgroundShareValidated: background_share is a share of the dies, in 0 … 1, and the
-// error names the field.
+// TestBackgroundIdleDiesSet: under background_set idle-dies (the default) no bound applies
+// but background_per_die on each die, so the budget is dies × background_per_die
+// whatever background_max and background_share say: 480 on the paper's 480 dies, 8 on 4
+// dies with two a die. On the fake (4 dies, one each for the sequential allocator's
+// stripe, a program 558 µs, the scheduler handing a die up to die_depth 2 transactions),
+// 8 pages written at once and evicted in the background (FD-Buf, no hint, no host reads:
+// every die idle):
+//   - idle-dies, background_per_die 1: a budget of 4, one program in flight a die. Pages
+//     1–4 go to the four dies within 10 µs (decision, allocation, DRAM read-out: a few µs,
+//     TestBackgroundShareBudget); a die whose program has gone to its channel has room in
+//     its queue, but the budget is spent, so page 5 waits for the first completion: at
+//     least 558 µs after page 1, and within 10 µs of it (the next round's decision and
+//     issue).
+//   - pages 5–8 then go to the four dies together, within 10 µs of page 5;
+//   - background_share does not apply: at 0.25 the share rule's budget would be one
+//     program (TestBackgroundShareBudget: gaps of 558 µs), the idle-dies rule's timing is
+//     the same as at 0.01.
+func TestBackgroundIdleDiesSet(t *testing.T) {
+	b := DefaultSpec().Buffer
+	require.Equal(t, BackgroundSetIdleDies, b.BackgroundSet)
+	require.Equal(t, 480, backgroundBudget(b, 480))
+	b.BackgroundPerDie = 2
+	require.Equal(t, 8, backgroundBudget(b, 4))
+
+	slack := 10 * sim.Microsecond
+	for _, share := range []float64{0.01, 0.25} {
+		at := backgroundProgramTimes(t, BackgroundSetIdleDies, share, 8)
+		require.Less(t, at[3]-at[0], slack, "one page to each of the four idle dies at once")
+		require.GreaterOrEqual(t, at[4]-at[0], fakeTPROG, "the fifth waits for a completion")
+		require.Less(t, at[4]-at[0], fakeTPROG+slack)
+		require.Less(t, at[7]-at[4], slack, "pages 5–8 together")
+	}
+}
+
+// backgroundProgramTimes writes n pages at once on the fake under FD-Buf (no hint, so
+// evicted in the background) with the background set rule and share given, and returns
+// when each program was submitted.
+func backgroundProgramTimes(t *testing.T, set BackgroundSet, share float64, n int) []sim.Time {
+	s := smallSpec(FastDrain, "sequential")
+	s.Buffer.BackgroundSet, s.Buffer.BackgroundShare = set, share
+	r := newFake(t, s, 4096)
+	r.eng.Spawn("host", func(pr *sim.Proc) {
+		w := make([]uint64, n)
+		for i := range w {
+			w[i] = Stamp(int64(i), 1)
+		}
+		r.cmd(pr, nvmectrl.OpWrite, 0, n, nvmectrl.Hint{}, w)
+	})
+	r.eng.Run()
+	require.Equal(t, int64(n), r.fw.Stats.BackgroundEvictions)
+	require.Zero(t, r.fw.Stats.ForegroundEvictions)
+	var at []sim.Time
+	for _, p := range r.flash.progLog {
+		at = append(at, p.at)
+	}
+	require.Len(t, at, n)
+	return at
+}
+
+// TestBackgroundShareValidated: background_share is a share of the dies, in 0 … 1, and
+// background_set one of the rules; the errors name the field.
 func TestBackgroundShareValidated(t *testing.T) {
 	s := DefaultSpec()
 	for _, v := range []float64{-0.01, 1.5} {
@@ -220,4 +263,10 @@ func TestBackgroundShareValidated(t *testing.T) {
 	}
 	s.Buffer.BackgroundShare = 1
 	require.NoError(t, s.Validate())
+	s.Buffer.BackgroundSet = BackgroundSetShare + 1
+	require.ErrorContains(t, s.Validate(), "firmware.buffer.background_set: unknown rule 2 (idle-dies or share)")
+	var b BackgroundSet
+	require.EqualError(t, b.UnmarshalText([]byte("all")), `firmware.buffer.background_set: "all" is not one of idle-dies, share`)
+	require.NoError(t, b.UnmarshalText([]byte("share")))
+	require.Equal(t, BackgroundSetShare, b)
 }

@@ -478,17 +478,6 @@ func (f *Firmware) mustPad() bool {
 	return f.pl.cut || f.wb.flushers > 0 || f.wb.roomWaiters > 0
 }
 
-// backgroundBudget returns the most background programs a firmware keeps in flight over
-// dies dies: b.BackgroundMax, and with b.BackgroundShare set no more than that share of the
-// dies, rounded down, but at least one (Buffer.BackgroundShare gives the rationale). For
-// the paper's 480 dies at 0.01: 4.8, so 4.
-func backgroundBudget(b Buffer, dies int) int {
-	if b.BackgroundShare == 0 {
-		return b.BackgroundMax
-	}
-	return min(b.BackgroundMax, max(1, int(b.BackgroundShare*float64(dies))))
-}
-
 // countBackground counts n background pages sent to die g as sent to an idle or a busy die
 // (Stats.BackgroundIdle, BackgroundBusy), by the idle-die estimate at now.
 func (f *Firmware) countBackground(g int, n int64) {

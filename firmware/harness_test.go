@@ -124,10 +124,6 @@ func smallSpec(policy Policy, alloc string) Spec {
 	s.FTL.LSBOnlyPages = 2 * 64 // two blocks
 	s.Workers = 16
 	s.Verify = true
-	// The fake has 4 dies: background_share's 1 % would keep one background program in
-	// flight. The tests of the other mechanisms send a page to each idle die at once, as
-	// background_max alone allows; TestBackgroundShareBudget tests the share.
-	s.Buffer.BackgroundShare = 0
 	return s
 }
 

@@ -23,10 +23,11 @@ const (
 	// Decision.Retry.
 	EvictIdle EvictMode = iota
 	// EvictBackground sends one page to each die with no host reads queued or in flight and
-	// fewer than firmware.buffer.background_per_die programs queued, up to the background
-	// budget in flight (firmware.buffer.background_max, bounded by background_share of the
-	// dies: the paper's "limited set of pages"); with Decision.IdleDies, only to the dies
-	// among those that are idle of host work (activity.go).
+	// fewer than firmware.buffer.background_per_die programs queued (the paper's "limited
+	// set of pages"), up to the background budget in flight (firmware.buffer.background_set:
+	// none but the per-die bound under idle-dies, the default; background_max and
+	// background_share under share); with Decision.IdleDies, only to the dies among those
+	// that are idle of host work (activity.go).
 	EvictBackground
 	// EvictForeground fills every die up to firmware.buffer.foreground_per_die programs
 	// queued (urgent: the latency-aware allocator gives these the LSB pages).
@@ -153,7 +154,7 @@ const (
 	// wait for flash (never, with power-loss protection).
 	Oracle Policy = "oracle"
 	// OracleBG is an unbounded buffer drained in the background whenever anything is dirty,
-	// within the same background budget as FD-Buf (background_share), to every die with no
+	// within the same background budget as FD-Buf (background_set), to every die with no
 	// host read queued or in flight (not only to the dies idle of host work, as FD-Buf's
 	// background eviction): writes never wait, but the flash is programmed and reads meet
 	// those programs. It was the Oracle before issue 20, and it is the

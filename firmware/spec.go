@@ -53,14 +53,21 @@ type Buffer struct {
 	Pages      int               `yaml:"pages"`  // capacity in logical pages (ignored by oracle, oracle-bg)
 	Order      string            `yaml:"order"`  // "lru" or "fifo"
 	Watermarks buffer.Watermarks `yaml:"watermarks"`
-	// BackgroundPerDie bounds the pages a background eviction round sends to one idle die;
-	// BackgroundMax bounds the pages in flight from background eviction in total.
+	// BackgroundPerDie bounds the pages a background eviction round sends to one idle die
+	// (programs queued on it).
 	BackgroundPerDie int `yaml:"background_per_die"`
-	BackgroundMax    int `yaml:"background_max"`
-	// BackgroundShare bounds the background programs in flight to this share of the dies
+	// BackgroundSet is the rule bounding background programs in flight: "idle-dies" (the
+	// default: background_per_die on every die the round may send to, the paper's "a
+	// limited set of pages to the flash dies in idle"; backgroundset.go) or "share"
+	// (BackgroundMax and BackgroundShare below).
+	BackgroundSet BackgroundSet `yaml:"background_set"`
+	// BackgroundMax bounds the pages in flight from background eviction in total, under
+	// the share rule only.
+	BackgroundMax int `yaml:"background_max"`
+	// BackgroundShare (share rule only) bounds the background programs in flight to this share of the dies
 	// (at least one), under BackgroundMax: the paper's "limited set of pages" per
 	// background eviction (Zhang et al., IEEE CAL 2020, §3), which it gives no number for.
-	// The rationale for the default, 0.01: a host read lands on a die the applications'
+	// The rationale for its default, 0.01: a host read lands on a die the applications'
 	// data is striped over, so the share of reads that meet a background program is the
 	// share of dies running one (docs/firmware.md measures it); at 1 % background eviction
 	// alone cannot put a read into the p99 tail the paper measures, the "minimal penalty
@@ -177,6 +184,9 @@ func (s Spec) Validate() error {
 	if s.Buffer.BackgroundPerDie < 1 || s.Buffer.BackgroundMax < 1 || s.Buffer.ForegroundPerDie < 1 {
 		bad("firmware.buffer: background_per_die (%d), background_max (%d) and foreground_per_die (%d) must be positive",
 			s.Buffer.BackgroundPerDie, s.Buffer.BackgroundMax, s.Buffer.ForegroundPerDie)
+	}
+	if s.Buffer.BackgroundSet > BackgroundSetShare {
+		bad("firmware.buffer.background_set: unknown rule %d (idle-dies or share)", s.Buffer.BackgroundSet)
 	}
 	if !(s.Buffer.BackgroundShare >= 0 && s.Buffer.BackgroundShare <= 1) {
 		bad("firmware.buffer.background_share: %v is not in 0 … 1 (a share of the dies; 0 is no bound but background_max)", s.Buffer.BackgroundShare)

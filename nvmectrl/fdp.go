@@ -96,17 +96,17 @@ func (s Spec) validateFDP() []error {
 	var errs []error
 	f := s.FDP
 	if f.Handles < 0 || f.Handles > MaxReclaimUnitHandles {
-		errs = append(errs, fmt.Errorf("nvmectrl.fdp.handles: %d is not in 1..%d (0: %d)", f.Handles, MaxReclaimUnitHandles, defaultHandles))
+		errs = append(errs, fmt.Errorf("nvme.fdp.handles: %d is not in 1..%d (0: %d)", f.Handles, MaxReclaimUnitHandles, defaultHandles))
 	}
 	if f.Isolation > PersistentlyIsolated {
-		errs = append(errs, fmt.Errorf("nvmectrl.fdp.isolation: %v is not one of initially, persistently", f.Isolation))
+		errs = append(errs, fmt.Errorf("nvme.fdp.isolation: %v is not one of initially, persistently", f.Isolation))
 	}
 	// FastDrain's default hint carrier puts the victimization page count in DSPEC (CDW13
 	// bits 31:16), the field that carries the placement identifier under FDP: the two
 	// cannot share it. The hint has its own carrier in CDW2 (FlashShare's), which FDP
 	// leaves alone; the choice is the user's, so it is refused rather than moved.
 	if f.Enabled && s.HintCarrier == HintCDW13 {
-		errs = append(errs, fmt.Errorf("nvmectrl.hint_carrier: cdw13 carries FastDrain's hint page count in DSPEC (CDW13 bits 31:16), which holds the placement identifier when nvme.fdp.enabled; set nvme.hint_carrier to cdw2 (or none)"))
+		errs = append(errs, fmt.Errorf("nvme.hint_carrier: cdw13 carries FastDrain's hint page count in DSPEC (CDW13 bits 31:16), which holds the placement identifier when nvme.fdp.enabled; set nvme.hint_carrier to cdw2 (or none)"))
 	}
 	return errs
 }

@@ -133,10 +133,10 @@ func (s Spec) NamespaceList() []Namespace {
 func (s Spec) validateNamespaces() []error {
 	var errs []error
 	if len(s.Namespaces) > MaxNamespaces {
-		errs = append(errs, fmt.Errorf("nvmectrl.namespaces: %d namespaces; at most %d", len(s.Namespaces), MaxNamespaces))
+		errs = append(errs, fmt.Errorf("nvme.namespaces: %d namespaces; at most %d", len(s.Namespaces), MaxNamespaces))
 	}
 	for i, ns := range s.Namespaces {
-		field := fmt.Sprintf("nvmectrl.namespaces[%d]", i)
+		field := fmt.Sprintf("nvme.namespaces[%d]", i)
 		if ns.LBASize != 0 && lbaFormat(ns.LBASize) < 0 {
 			errs = append(errs, fmt.Errorf("%s.lba_size: %d is not one of the LBA formats 512, 4096", field, ns.LBASize))
 		}

@@ -138,19 +138,19 @@ func TestNamespaceValidate(t *testing.T) {
 	err := s.Validate()
 	require.Error(t, err)
 	for _, want := range []string{
-		"nvmectrl.namespaces[0].lba_size: 1024 is not one of the LBA formats 512, 4096",
-		"nvmectrl.namespaces[1].size: 5000 is not a multiple of 4096 bytes",
-		"nvmectrl.namespaces[2].zones: set on a conventional namespace",
-		"nvmectrl.namespaces[3].zones.max_open: 8 exceeds max_active 4",
-		"nvmectrl.namespaces[4].placement_handles: set without nvme.fdp.enabled",
+		"nvme.namespaces[0].lba_size: 1024 is not one of the LBA formats 512, 4096",
+		"nvme.namespaces[1].size: 5000 is not a multiple of 4096 bytes",
+		"nvme.namespaces[2].zones: set on a conventional namespace",
+		"nvme.namespaces[3].zones.max_open: 8 exceeds max_active 4",
+		"nvme.namespaces[4].placement_handles: set without nvme.fdp.enabled",
 	} {
 		require.Contains(t, err.Error(), want)
 	}
 	s = DefaultSpec()
 	s.FDP = FDP{Enabled: true, Handles: 200}
 	err = s.Validate()
-	require.ErrorContains(t, err, "nvmectrl.fdp.handles: 200 is not in 1..16")
-	require.ErrorContains(t, err, "nvmectrl.hint_carrier: cdw13 carries FastDrain's hint page count in DSPEC")
+	require.ErrorContains(t, err, "nvme.fdp.handles: 200 is not in 1..16")
+	require.ErrorContains(t, err, "nvme.hint_carrier: cdw13 carries FastDrain's hint page count in DSPEC")
 	s.FDP.Handles, s.HintCarrier = 4, HintCDW2
 	require.NoError(t, s.Validate())
 }

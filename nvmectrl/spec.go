@@ -102,11 +102,12 @@ func DefaultSpec() Spec {
 	}
 }
 
-// Validate reports every problem with the spec, each naming its field.
+// Validate reports every problem with the spec, each naming its field by its path in a
+// configuration file (the controller is the file's nvme section: "nvme.lba_size: …").
 func (s Spec) Validate() error {
 	var errs []error
 	bad := func(field string, v any, want string) {
-		errs = append(errs, fmt.Errorf("nvmectrl.%s: %v %s", field, v, want))
+		errs = append(errs, fmt.Errorf("nvme.%s: %v %s", field, v, want))
 	}
 	if s.Clock <= 0 {
 		bad("clock", s.Clock, "is not a positive frequency")

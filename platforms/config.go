@@ -201,10 +201,6 @@ func prefixed(section string, err error) []error {
 		return out
 	}
 	msg := err.Error()
-	if rest, ok := strings.CutPrefix(msg, "nvmectrl."); ok && section == "nvme" {
-		// The controller names its fields after its package; the file calls the section nvme.
-		return []error{fmt.Errorf("nvme.%s", rest)}
-	}
 	last := section[strings.LastIndex(section, ".")+1:]
 	for _, p := range []string{last, section} {
 		if strings.HasPrefix(msg, p+".") || strings.HasPrefix(msg, p+":") || strings.HasPrefix(msg, p+" ") {

@@ -121,6 +121,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte("flash: {channels: -1}"))
+	f.Add([]byte("firmware: {buffer: {background_set: [idle-dies]}}\n"))
 	f.Add([]byte("firmware:\n  core_freq: 1e9Hz\n"))
 	f.Add([]byte("flash: ~\nfirmware: {buffer: {pages: 3.7}}\n"))
 	f.Add([]byte("flash:\n  die:\n    faults:\n      scripted:\n        - {die: x, block: 1.5}\n"))

@@ -209,6 +209,32 @@ func (e *Engine) Requeue() bool {
 	return true
 }
 
+// Jump is for a handler whose last step schedules the next step of the same piece of
+// work (a fixed delay, then a look at some state): it reports whether an event scheduled
+// now for time t in phase ph would be the next to fire — nothing pending comes before it,
+// the run goes on to t and nothing stopped it — and if so moves the clock to t, so that
+// the handler runs that step at once, as the rest of the current event, instead of
+// scheduling it. The step then sees the state it would have seen as an event of its own
+// and schedules what it schedules in the same order, so the simulation's results are the
+// same; only the engine's count of events (Fired, and what hooks see) has one event
+// fewer. The caller must do nothing of the current event after the step and must not call
+// Requeue in it. Jump answers false from a process and outside Run, and when it cannot
+// tell cheaply: an event for now in the FIFO, a crowded window of the time queue, or t at
+// or past the end of the period after the current one.
+func (e *Engine) Jump(t Time, ph Phase) bool {
+	if t < e.now {
+		panic(fmt.Sprintf("sim: Jump to %v, before now (%v)", t, e.now))
+	}
+	if !e.running || e.stopped || t > e.until || e.curProc != nil || e.nowHead < len(e.nowq) {
+		return false
+	}
+	if !e.q.jumpTo(t, ph) {
+		return false
+	}
+	e.now = t
+	return true
+}
+
 // Named is implemented by components and processes that have a hierarchical name.
 type Named interface {
 	Name() string

@@ -16,7 +16,9 @@ type orderLog struct {
 	spawn int
 	ref   *refQueue
 	next  int64
-	bits  int // delays up to 2^bits ps (0: under 50 ps)
+	bits  int  // delays up to 2^bits ps (0: under 50 ps)
+	jump  bool // the last event a handler schedules runs at once when Engine.Jump allows
+	jumps int  // events run that way
 }
 
 // refQueue is the reference model: a plain list scanned for the least (time, phase,
@@ -64,7 +66,7 @@ func (r *orderLog) schedule(t Time, ph Phase) {
 
 func (r *orderLog) fire(now Time, id int64) {
 	r.fired = append(r.fired, id)
-	for range r.rng.IntN(3) {
+	for k := r.rng.IntN(3); k > 0; k-- {
 		if r.spawn == 0 {
 			return
 		}
@@ -77,7 +79,18 @@ func (r *orderLog) fire(now Time, id int64) {
 		default:
 			d = Time(r.rng.IntN(50))
 		}
-		r.schedule(now+d, phases[r.rng.IntN(len(phases))])
+		t, ph := now+d, phases[r.rng.IntN(len(phases))]
+		if k == 1 && r.jump && r.ref == nil && r.e.Jump(t, ph) {
+			// The handler's last step: run it now, as the event would have run.
+			if r.e.Now() != t {
+				panic("Jump did not move the clock")
+			}
+			r.jumps++
+			r.next++
+			r.fire(t, r.next-1)
+			return
+		}
+		r.schedule(t, ph)
 	}
 }
 
@@ -100,10 +113,19 @@ func TestEventOrderAgainstReference(t *testing.T) {
 // by drive, and requires the same firing order.
 func checkOrder(t *testing.T, bits int, drive func(e *Engine, seed uint64)) {
 	t.Helper()
+	checkOrderJump(t, bits, false, drive)
+}
+
+// checkOrderJump is checkOrder, with the handlers' last events run at once where
+// Engine.Jump allows if jump is set; it returns how many were.
+func checkOrderJump(t *testing.T, bits int, jump bool, drive func(e *Engine, seed uint64)) int {
+	t.Helper()
+	jumps := 0
 	for seed := uint64(1); seed <= 20; seed++ {
 		run := func(ref *refQueue) []int64 {
 			e := NewEngine()
-			r := &orderLog{e: e, rng: NewRNG(seed, "order"), spawn: 3000, ref: ref, bits: bits}
+			r := &orderLog{e: e, rng: NewRNG(seed, "order"), spawn: 3000, ref: ref, bits: bits, jump: jump}
+			defer func() { jumps += r.jumps }()
 			for range 200 {
 				at := Time(r.rng.IntN(100))
 				if bits > 0 {
@@ -124,6 +146,64 @@ func checkOrder(t *testing.T, bits int, drive func(e *Engine, seed uint64)) {
 		require.Len(t, want, 3200)
 		require.Equal(t, want, run(nil), "seed %d", seed)
 	}
+	return jumps
+}
+
+// TestJumpKeepsTheOrder: handlers that run their last scheduled event at once whenever
+// Engine.Jump allows it fire every event in the reference queue's order, with delays
+// within one window of the time queue, across its wheel (up to 2^26 ps) and into its coarse
+// wheel and far queue (2^36 ps), and with RunUntil stopping at boundaries.
+func TestJumpKeepsTheOrder(t *testing.T) {
+	for _, bits := range []int{0, 12, 26, 36} {
+		n := checkOrderJump(t, bits, true, func(e *Engine, _ uint64) {
+			e.Run()
+			require.Zero(t, e.Pending())
+		})
+		n += checkOrderJump(t, bits, true, func(e *Engine, seed uint64) {
+			step := Time(1) << uint(max(bits-4, 4))
+			for e.Pending() > 0 {
+				e.RunUntil(e.Now() + step)
+			}
+		})
+		t.Logf("delays up to 2^%d ps: %d events run by Jump", bits, n)
+		if bits > 12 {
+			// 3,200 events within 4 ns crowd the time queue's window: no jump then.
+			require.NotZero(t, n, "bits %d: no event was run by Jump", bits)
+		}
+	}
+}
+
+// TestJumpRefuses: Jump says no when an event comes first (earlier, or at the same time in
+// the same or a lower phase), past the run's limit and from a process, and says yes and
+// moves the clock when nothing comes first.
+func TestJumpRefuses(t *testing.T) {
+	e := NewEngine()
+	h := &nopHandler{}
+	var got []bool
+	e.At(100, func() {
+		e.SchedulePhase(150, PhaseDefault, h, nil, 0)
+		got = append(got,
+			e.Jump(200, PhaseDefault),  // after the event at 150
+			e.Jump(150, PhaseDefault),  // same time and phase: the pending one is first
+			e.Jump(150, PhaseHardware)) // a lower phase: it would go first
+		require.Equal(t, Time(150), e.Now())
+	})
+	e.At(300, func() {
+		e.SchedulePhase(400, PhaseDefault, h, nil, 0)
+		got = append(got, e.Jump(350, PhaseProcess))
+		require.Equal(t, Time(350), e.Now())
+	})
+	e.At(1000, func() {
+		got = append(got, e.Jump(1e9, PhaseDefault)) // past RunUntil's limit
+	})
+	e.Spawn("p", func(p *Proc) {
+		p.Sleep(2e6)
+		got = append(got, e.Jump(2e6+1, PhaseDefault)) // from a process
+	})
+	e.RunUntil(1e6)
+	e.Run()
+	require.Equal(t, []bool{false, false, true, true, false, false}, got)
+	require.Equal(t, 2, h.n)
 }
 
 // TestPendingCountsBothQueues: Pending counts events for now and for later.

@@ -207,6 +207,51 @@ func (q *timeQueue) popNow() {
 	q.n--
 }
 
+// jumpTo moves last on to t, not before it, and reports true, if no key held comes
+// before a key at t in phase ph scheduled now (one at t in phase ph or lower does, being
+// earlier in the order); otherwise, or if it cannot tell cheaply, it reports false and
+// changes nothing. It answers false while the window is crowded (big) and for t at or
+// past bound.
+func (q *timeQueue) jumpTo(t Time, ph Phase) bool {
+	if q.inBig || t >= q.bound {
+		return false
+	}
+	if n := len(q.run); n > 0 {
+		// The run's keys are in the current window and its last is the earliest: t is in
+		// the window too if that key is after it.
+		if k := &q.run[n-1]; k.t < t || k.t == t && Phase(k.tie>>56) <= ph {
+			return false
+		}
+		q.last = t
+		return true
+	}
+	if t-q.win < wheelGrain {
+		q.last = t // the wheel's keys are in later windows
+		return true
+	}
+	if q.wbits.sum != 0 {
+		// The first wheel slot with events, as in advance: its window must be after t's.
+		p := wheelSlot(q.win)
+		w := p >> 6
+		var i int
+		if m := q.wbits.words[w&(bitsWords-1)] & (^uint64(0) << (p & 63)); m != 0 {
+			i = w<<6 | bits.TrailingZeros64(m)
+		} else {
+			i = q.wbits.after(w)
+		}
+		if q.win+Time((i-p)&(wheelSlots-1))*wheelGrain <= t {
+			return false
+		}
+	}
+	// t's window becomes the current one: its wheel slot is empty, and the keys the move
+	// brings from the coarse wheel and the far queue are at or after the old bound, after t.
+	q.last, q.win = t, t&^(wheelGrain-1)
+	if q.win >= q.moveAt {
+		q.migrate()
+	}
+	return true
+}
+
 // advance takes the earliest key out, if there is one and it is not after limit, moves
 // last on to its time and returns its slot; it reports false, changing nothing, if there is
 // no such key. The keys at last must have been taken first.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/internal/listflag"
 	"github.com/fastdrain-sim/fastdrain/internal/progress"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/runner/comparerun"
@@ -56,13 +57,13 @@ J/GB; numbers only, units in the field names).`,
 
 func (cf *compareFlags) run(cmd *cobra.Command) error {
 	cf.seedSet()
-	if cf.cfg.variant != "" && len(splitList(cf.variants)) > 0 && len(splitList(cf.scenarios)) > 0 {
+	if cf.cfg.variant != "" && len(listflag.Split(cf.variants)) > 0 && len(listflag.Split(cf.scenarios)) > 0 {
 		return errors.New("compare takes --variants, not --variant")
 	}
 	load := func(v string) (platforms.Config, error) {
 		return platforms.Load(platforms.Options{Preset: cf.cfg.preset, Variant: v, Files: cf.cfg.files, Sets: cf.cfg.sets})
 	}
-	c, err := comparerun.New(cf.cfg.preset, splitList(cf.scenarios), splitList(cf.variants), load, cf.workload, cf.check)
+	c, err := comparerun.New(cf.cfg.preset, listflag.Split(cf.scenarios), listflag.Split(cf.variants), load, cf.workload, cf.check)
 	if err != nil {
 		return err
 	}
@@ -91,14 +92,4 @@ func (cf *compareFlags) run(cmd *cobra.Command) error {
 	}
 	fmt.Fprintf(cf.status(), "results written to %s\n", dir)
 	return nil
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }

@@ -52,25 +52,18 @@ replay do (docs/outputs.md).`,
 	return cmd
 }
 
-// parse checks the flags: --output-format, fio's name for --format, and the output
-// contract; it returns --idle.
+// parse checks the flags: --output-format, fio's name for --format
+// (fiorun.ParseOutputFormat), and the output contract; it returns --idle.
 func (ff *fioFlags) parse(cmd *cobra.Command) (sim.Time, error) {
 	idle, err := timeFlag("idle", ff.idle, false)
 	if err != nil {
 		return 0, err
 	}
-	if cmd.Flags().Changed("output-format") {
-		if cmd.Flags().Changed("format") && ff.format != ff.outputFormat {
-			return 0, fmt.Errorf("--format %q and --output-format %q disagree; give one", ff.format, ff.outputFormat)
-		}
-		switch ff.format = ff.outputFormat; ff.format {
-		case "normal": // fio's name for its text output
-			ff.format = "text"
-		case "json+": // fio's JSON with the completion latency bins
-			ff.format, ff.plus = "json", true
-		case "terse":
-			return 0, errors.New(`--output-format "terse": fio's terse (semicolon) format is not written; --format csv gives the same numbers with a header (docs/fio.md)`)
-		}
+	if !cmd.Flags().Changed("output-format") {
+		ff.outputFormat = ""
+	}
+	if ff.format, ff.plus, err = fiorun.ParseOutputFormat(ff.outputFormat, ff.format, cmd.Flags().Changed("format")); err != nil {
+		return 0, err
 	}
 	return idle, ff.outputFlags.parse()
 }
@@ -81,18 +74,8 @@ func (ff *fioFlags) jobs(path string, m *runner.Machine) ([]fio.Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ff.runtime != "" {
-		limit, err := fio.ParseDuration(ff.runtime)
-		if err != nil || limit <= 0 {
-			return nil, fmt.Errorf("--runtime %q: want a positive time such as 10s", ff.runtime)
-		}
-		fio.CapRuntime(jobs, limit)
-	}
-	if ff.pcts.list != nil {
-		// --percentiles replaces every job's percentile_list.
-		for i := range jobs {
-			jobs[i].Percentiles = ff.pcts.list
-		}
+	if err := fiorun.ApplyFlags(jobs, ff.runtime, ff.pcts.list); err != nil {
+		return nil, err
 	}
 	if logs := fio.LogFiles(jobs); len(logs) > 0 && ff.dir() == "" {
 		return nil, fmt.Errorf("%s: the jobs write fio logs (%s, …), which go to --out/fio/: drop --no-files or give --out DIR", path, logs[0])

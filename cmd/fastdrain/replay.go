@@ -9,20 +9,14 @@ import (
 	"github.com/fastdrain-sim/fastdrain/hostos/replay"
 	"github.com/fastdrain-sim/fastdrain/hostos/trace"
 	"github.com/fastdrain-sim/fastdrain/runner/replayrun"
-	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
 )
 
-// traceFormats are the --trace-format names besides auto.
-var traceFormats = []string{"disksim", "replayer", "msr", "spc", "blkparse", "vscsi", "vscsi-bin"}
-
 // replayFlags are the flags of the replay command.
 type replayFlags struct {
-	cf                           configFlags
-	traceFormat, mode, timeScale string
-	past, records, stride        string
-	qd, maxReq                   int
-	lenient, sort                bool
+	cf      configFlags
+	fl      replayrun.Flags
+	records string
 	outputFlags
 }
 
@@ -50,77 +44,37 @@ with a warning) or rejected (--past-capacity). An empty trace is an error.`,
 	rf.cf.register(cmd, "fastdrain-small")
 	rf.outputFlags.register(cmd, "replay", "json: replay.json's document; csv: replay.csv's table", "0s:100ms",
 		"every table, replay.json and the CSV files")
-	f := cmd.Flags()
-	f.StringVar(&rf.traceFormat, "trace-format", "auto", "trace format: auto, "+strings.Join(traceFormats, ", "))
-	f.StringVar(&rf.mode, "mode", "afap", "timed or afap (as fast as possible)")
-	f.StringVar(&rf.timeScale, "time-scale", "1", "multiply trace times by this ratio, e.g. 1/2 or 0.25")
-	f.StringVar(&rf.past, "past-capacity", "wrap", "addresses past the device: wrap or reject")
-	f.IntVar(&rf.qd, "qd", 32, fmt.Sprintf("outstanding requests in afap mode, 1 … %d", replay.MaxDepth))
-	f.IntVar(&rf.maxReq, "max", 0, "replay at most this many requests (0 = all)")
-	f.BoolVar(&rf.lenient, "lenient", false, "skip malformed lines with a warning instead of stopping")
-	f.BoolVar(&rf.sort, "sort", false, "sort a trace whose lines are out of time order (reads it twice and holds it in memory, about 56 B a request)")
+	rf.fl = replayrun.DefaultFlags()
+	f, fl := cmd.Flags(), &rf.fl
+	f.StringVar(&fl.TraceFormat, "trace-format", fl.TraceFormat, "trace format: auto, "+strings.Join(replayrun.TraceFormats, ", "))
+	f.StringVar(&fl.Mode, "mode", fl.Mode, "timed or afap (as fast as possible)")
+	f.StringVar(&fl.TimeScale, "time-scale", fl.TimeScale, "multiply trace times by this ratio, e.g. 1/2 or 0.25")
+	f.StringVar(&fl.PastCapacity, "past-capacity", fl.PastCapacity, "addresses past the device: wrap or reject")
+	f.IntVar(&fl.QueueDepth, "qd", fl.QueueDepth, fmt.Sprintf("outstanding requests in afap mode, 1 … %d", replay.MaxDepth))
+	f.IntVar(&fl.Max, "max", 0, "replay at most this many requests (0 = all)")
+	f.BoolVar(&fl.Lenient, "lenient", false, "skip malformed lines with a warning instead of stopping")
+	f.BoolVar(&fl.Sort, "sort", false, "sort a trace whose lines are out of time order (reads it twice and holds it in memory, about 56 B a request)")
 	f.StringVar(&rf.records, "records", "", "write every request's issue time and latency to this CSV file")
-	f.StringVar(&rf.stride, "device-stride", "", "place trace device d at offset d × this size (default: all devices share offset 0)")
+	f.StringVar(&fl.DeviceStride, "device-stride", "", "place trace device d at offset d × this size (default: all devices share offset 0)")
 	return cmd
 }
 
-// options checks the flags and turns them into the trace reader's and the replayer's
-// options; every error names its flag.
-func (rf *replayFlags) options() (trace.Options, replay.Options, error) {
-	var errs []error
-	topt := trace.DefaultOptions()
-	if rf.traceFormat != "auto" {
-		f, err := trace.ParseFormat(rf.traceFormat)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--trace-format: %w", err))
-		}
-		topt.Format = f
-	}
-	if err := rf.outputFlags.parse(); err != nil {
+// options checks the flags (replayrun.ParseOptions and the output flags); every error
+// names its flag.
+func (rf *replayFlags) options() (replayrun.Options, error) {
+	o, err := replayrun.ParseOptions(rf.fl)
+	if oerr := rf.outputFlags.parse(); oerr != nil {
 		if _, terr := trace.ParseFormat(rf.format); terr == nil {
-			err = fmt.Errorf("%w (the output format; the trace's format is --trace-format %s)", err, rf.format)
+			oerr = fmt.Errorf("%w (the output format; the trace's format is --trace-format %s)", oerr, rf.format)
 		}
-		errs = append(errs, err)
+		err = errors.Join(oerr, err)
 	}
-	r, err := trace.ParseRatio(rf.timeScale)
-	if err != nil {
-		errs = append(errs, fmt.Errorf("--time-scale: %w", err))
-	}
-	topt.TimeScale = r
-	switch rf.past {
-	case "wrap":
-		topt.PastCapacity = trace.Wrap
-	case "reject":
-		topt.PastCapacity = trace.Reject
-	default:
-		errs = append(errs, fmt.Errorf("--past-capacity %q: want wrap or reject", rf.past))
-	}
-	topt.Lenient = rf.lenient
-	if rf.stride != "" {
-		// Every device of the trace goes to its own region of the one namespace.
-		sz, err := sim.ParseSize(rf.stride)
-		if err != nil || sz <= 0 {
-			errs = append(errs, fmt.Errorf("--device-stride %q: want a size such as 8GiB", rf.stride))
-		}
-		topt.Devices, topt.DeviceStride = trace.Merged, int64(sz)
-	}
-	ropt := replay.DefaultOptions()
-	if ropt.Mode, err = replay.ParseMode(rf.mode); err != nil {
-		errs = append(errs, fmt.Errorf("--mode: %w", err))
-	}
-	// The replayer reads a zero depth as its default; on the command line 0 is a mistake.
-	if rf.qd < 1 || rf.qd > replay.MaxDepth {
-		errs = append(errs, fmt.Errorf("--qd %d: want 1 … %d outstanding requests", rf.qd, replay.MaxDepth))
-	}
-	if rf.maxReq < 0 {
-		errs = append(errs, fmt.Errorf("--max %d: want 0 (all) or a positive count", rf.maxReq))
-	}
-	ropt.QueueDepth, ropt.MaxRequests = rf.qd, int64(rf.maxReq)
-	return topt, ropt, errors.Join(append(errs, ropt.Validate())...)
+	o.Percentiles = rf.pcts.list
+	return o, err
 }
 
 func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
-	topt, ropt, err := rf.options()
+	o, err := rf.options()
 	if err != nil {
 		return err
 	}
@@ -130,18 +84,19 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 			return fmt.Errorf("--records: %w", err)
 		}
 		defer f.Close()
-		ropt.Records = f
+		o.Replay.Records = f
 	}
 	tl, err := rf.tl.build()
 	if err != nil {
 		return err
 	}
+	o.Timeline = tl
 	m, err := openMachine(&rf.cf)
 	if err != nil {
 		return err
 	}
 	defer m.Close()
-	res, err := replayrun.Run(m, path, replayrun.Options{Trace: topt, Replay: ropt, Sort: rf.sort, Timeline: tl, Percentiles: rf.pcts.list})
+	res, err := replayrun.Run(m, path, o)
 	if err != nil {
 		return err
 	}

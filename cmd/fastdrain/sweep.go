@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fastdrain-sim/fastdrain/flashbench"
 	"github.com/fastdrain-sim/fastdrain/internal/progress"
 	"github.com/fastdrain-sim/fastdrain/sweep"
 	"github.com/spf13/cobra"
@@ -17,24 +16,13 @@ import (
 // sweepFlags are the flags of the sweep command.
 type sweepFlags struct {
 	cfg   configFlags
-	kind  string
-	axes  []string
-	file  string
+	sw    sweep.Flags
 	shard string
 	// shardFrom says where --shard auto found the shard ("" for i/n).
 	shardFrom string
 	jobs      int
 	force     bool
-	seed      uint64
-	// run points
-	scenario, appsFile string
 	scaleFlags
-	// flashbench points
-	ops        int64
-	qd         int
-	mix        string
-	multiPlane bool
-	slc        bool
 	outputFlags
 }
 
@@ -76,132 +64,47 @@ Flags given explicitly override the file; --axis flags add axes after the file's
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return sf.run(cmd) },
 	}
+	sf.register(cmd)
+	return cmd
+}
+
+// register declares the sweep flags on cmd.
+func (sf *sweepFlags) register(cmd *cobra.Command) {
 	sf.cfg.register(cmd, "fastdrain-tlc")
 	sf.outputFlags.register(cmd, "sweep", "json: sweep.json's document; csv: sweep.csv's table", "0s:100ms",
 		"the metric columns APP.pXX_us of run points, read_/program_/erase_pXX_us of flashbench points; without it p50, p99, p99.9 and p99 respectively")
 	sf.refuse("timeline", "it runs many simulations in parallel; trace one point with fastdrain run or flashbench --timeline")
-	d, dr := sweep.DefaultFlashbench(), sweep.DefaultRun()
-	f := cmd.Flags()
-	f.StringVar(&sf.kind, "kind", string(sweep.KindRun), "job of every point: run (whole machine) or flashbench (bare flash array)")
-	f.StringArrayVar(&sf.axes, "axis", nil, "swept key and values, KEY=V1,V2,… (repeatable; the first axis varies slowest)")
-	f.StringVar(&sf.file, "file", "", "YAML sweep file (axes, and optionally kind, preset, variant, config, set)")
+	d, dr, sw, f := sweep.DefaultFlashbench(), sweep.DefaultRun(), &sf.sw, cmd.Flags()
+	f.StringVar(&sw.Kind, "kind", string(sweep.KindRun), "job of every point: run (whole machine) or flashbench (bare flash array)")
+	f.StringArrayVar(&sw.Axes, "axis", nil, "swept key and values, KEY=V1,V2,… (repeatable; the first axis varies slowest)")
+	f.StringVar(&sw.File, "file", "", "YAML sweep file (axes, and optionally kind, preset, variant, config, set)")
 	f.StringVar(&sf.shard, "shard", "0/1", "run only shard i of n (0-based): the points k with k mod n == i; auto or auto/N: from Slurm or Kubernetes (see above)")
 	f.IntVar(&sf.jobs, "jobs", 0, "simulations run in parallel (0 = one per CPU)")
 	f.BoolVar(&sf.force, "force", false, "replace an existing result file of another sweep or shard (the same shard of the same sweep is always rewritten: a retried task)")
-	f.Uint64Var(&sf.seed, "seed", 0, "random seed of the flashbench stream or of the run workload (0 = the configuration's or scenario's)")
-	f.StringVar(&sf.scenario, "scenario", dr.Scenario, "run points: co-location scenario (see \"fastdrain scenarios\")")
+	f.Uint64Var(&sw.Seed, "seed", 0, "random seed of the flashbench stream or of the run workload (0 = the configuration's or scenario's)")
+	f.StringVar(&sw.Run.Scenario, "scenario", dr.Scenario, "run points: co-location scenario (see \"fastdrain scenarios\")")
 	f.StringVar(&sf.duration, "duration", "", "run points: simulated time per point (default 10s; --quick 3s; --full 30s)")
 	f.StringVar(&sf.warmup, "warmup", "0", "run points: simulated time at the start left out of the statistics")
-	f.StringVar(&sf.appsFile, "apps", "", "run points: YAML file of application-model parameters")
+	f.StringVar(&sw.Run.Apps, "apps", "", "run points: YAML file of application-model parameters")
 	f.BoolVar(&sf.quick, "quick", false, "run points: 3 simulated seconds")
 	f.BoolVar(&sf.full, "full", false, "run points: the paper's 30 simulated seconds")
-	f.Int64Var(&sf.ops, "ops", d.Ops, "flashbench points: operations to complete")
-	f.IntVar(&sf.qd, "qd", d.QueueDepth, "flashbench points: operations outstanding across the array")
-	f.StringVar(&sf.mix, "mix", fmt.Sprintf("%d/%d/%d", d.Mix[0], d.Mix[1], d.Mix[2]), "flashbench points: read/program/erase weights")
-	f.BoolVar(&sf.multiPlane, "multi-plane", false, "flashbench points: use all planes of a die in every operation")
-	f.BoolVar(&sf.slc, "slc", false, "flashbench points: read and program in the dies' pSLC mode (flash.die.slc)")
-	return cmd
+	f.Int64Var(&sw.Flashbench.Ops, "ops", d.Ops, "flashbench points: operations to complete")
+	f.IntVar(&sw.Flashbench.QueueDepth, "qd", d.QueueDepth, "flashbench points: operations outstanding across the array")
+	f.StringVar(&sw.Mix, "mix", fmt.Sprintf("%d/%d/%d", d.Mix[0], d.Mix[1], d.Mix[2]), "flashbench points: read/program/erase weights")
+	f.BoolVar(&sw.Flashbench.MultiPlane, "multi-plane", false, "flashbench points: use all planes of a die in every operation")
+	f.BoolVar(&sw.Flashbench.SLC, "slc", false, "flashbench points: read and program in the dies' pSLC mode (flash.die.slc)")
 }
 
-// spec builds the sweep from the file and the flags; every error names its flag or file.
+// spec builds the sweep from the file and the flags (sweep.ParseSpec) and the shard; every
+// error names its flag or file.
 func (sf *sweepFlags) spec(cmd *cobra.Command) (sweep.Spec, sweep.Shard, error) {
-	var errs []error
-	changed := cmd.Flags().Changed
-	s, err := sf.base(changed)
-	if err != nil {
-		return s, sweep.Shard{}, err
-	}
-	for _, a := range sf.axes {
-		ax, err := sweep.ParseAxis(a)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		s.Axes = append(s.Axes, ax)
-	}
-	if len(s.Axes) == 0 && len(errs) == 0 {
-		errs = append(errs, errors.New("give at least one --axis KEY=V1,V2,… or a --file with axes"))
-	}
-	sh, from, err := sweep.ParseShardFlag(sf.shard, os.Getenv)
-	if err != nil {
-		errs = append(errs, err)
-	}
+	outErr := sf.outputFlags.parse()
+	sf.sw.Base = sweep.Base{Preset: sf.cfg.preset, Variant: sf.cfg.variant, Files: sf.cfg.files, Sets: sf.cfg.sets}
+	sf.sw.Times, sf.sw.Percentiles = sf.times, sf.pcts.list
+	s, err := sweep.ParseSpec(sf.sw, cmd.Flags().Changed)
+	sh, from, shErr := sweep.ParseShardFlag(sf.shard, os.Getenv)
 	sf.shardFrom = from
-	if err := sf.outputFlags.parse(); err != nil {
-		errs = append(errs, err)
-	}
-	s.Percentiles = sf.pcts.list
-	runOnly := []string{"scenario", "duration", "warmup", "apps", "quick", "full"}
-	benchOnly := []string{"ops", "qd", "mix", "multi-plane", "slc"}
-	switch s.Kind {
-	case sweep.KindFlashbench:
-		errs = append(errs, onlyFor(changed, runOnly, "run")...)
-		p := sweep.FlashbenchParams{Ops: sf.ops, QueueDepth: sf.qd, MultiPlane: sf.multiPlane, SLC: sf.slc, Seed: sf.seed}
-		if w, err := flashbench.ParseMix(sf.mix); err != nil {
-			errs = append(errs, fmt.Errorf("--mix: %w", err))
-		} else {
-			p.Mix = w
-		}
-		s.Flashbench = &p
-	case sweep.KindRun:
-		errs = append(errs, onlyFor(changed, benchOnly, "flashbench")...)
-		p, err := sf.runParams()
-		errs = append(errs, err)
-		s.Run = &p
-	default:
-		errs = append(errs, fmt.Errorf("--kind %q: want run or flashbench", s.Kind))
-	}
-	if err := errors.Join(errs...); err != nil {
-		return s, sh, err
-	}
-	return s, sh, s.Validate()
-}
-
-// base is the sweep of --file (if given) with the flags given explicitly over it: the
-// kind, the base configuration and the file's axes.
-func (sf *sweepFlags) base(changed func(string) bool) (sweep.Spec, error) {
-	var file sweep.File
-	if sf.file != "" {
-		var err error
-		if file, err = sweep.ReadSweepFile(sf.file); err != nil {
-			return sweep.Spec{}, fmt.Errorf("--file: %w", err)
-		}
-	}
-	pick := func(flag, flagVal, fileVal string) string {
-		if !changed(flag) && fileVal != "" {
-			return fileVal
-		}
-		return flagVal
-	}
-	return sweep.Spec{
-		Kind: sweep.Kind(pick("kind", sf.kind, string(file.Kind))),
-		Base: sweep.Base{
-			Preset:  pick("preset", sf.cfg.preset, file.Preset),
-			Variant: pick("variant", sf.cfg.variant, file.Variant),
-			Files:   append(append([]string(nil), file.Config...), sf.cfg.files...),
-			Sets:    append(append([]string(nil), file.Set...), sf.cfg.sets...),
-		},
-		Axes: append(sweep.Grid(nil), file.Axes...),
-	}, nil
-}
-
-// onlyFor reports each flag of flags given explicitly for the other kind of sweep.
-func onlyFor(changed func(string) bool, flags []string, kind string) []error {
-	var errs []error
-	for _, f := range flags {
-		if changed(f) {
-			errs = append(errs, fmt.Errorf("--%s applies to --kind %s only", f, kind))
-		}
-	}
-	return errs
-}
-
-// runParams resolves the run-point flags.
-func (sf *sweepFlags) runParams() (sweep.RunParams, error) {
-	p := sweep.RunParams{Scenario: sf.scenario, Seed: sf.seed, Apps: sf.appsFile}
-	var errs []error
-	p.Duration, p.Warmup, errs = sf.times()
-	return p, errors.Join(errs...)
+	return s, sh, errors.Join(err, shErr, outErr)
 }
 
 func (sf *sweepFlags) run(cmd *cobra.Command) error {

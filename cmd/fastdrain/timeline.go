@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/fastdrain-sim/fastdrain/internal/listflag"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
@@ -38,7 +39,7 @@ func (tf *timelineFlags) build() (*report.Timeline, error) {
 		return nil, fmt.Errorf("--timeline-max %d: want a positive count of intervals", tf.max)
 	}
 	tl := report.NewTimeline(from, to)
-	tl.MaxEvents, tl.Tracks, tl.Skip = tf.max, splitList(tf.tracks), splitList(tf.skip)
+	tl.MaxEvents, tl.Tracks, tl.Skip = tf.max, listflag.Split(tf.tracks), listflag.Split(tf.skip)
 	return tl, nil
 }
 

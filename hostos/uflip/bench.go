@@ -18,10 +18,16 @@ const (
 	BenchMix                // Ratio varies over six base pairs
 	BenchPause              // Pause varies; SR, RR, SW, RW
 	BenchBursts             // Burst varies at a fixed pause; SR, RR, SW, RW
+	// BenchReadback is not one of uFLIP's nine: the calibration plan's reads of data just
+	// written (Run.Fill), served by a drive's write buffer without a flash read, at each
+	// IO size; SR. They separate a drive's fixed cost per command and per byte (controller,
+	// link) from its flash read time, which every other read also pays
+	// (docs/calibrate.md). Not in AllBenches.
+	BenchReadback
 )
 
 var benchNames = [...]string{"none", "granularity", "alignment", "locality", "partitioning",
-	"order", "parallelism", "mix", "pause", "bursts"}
+	"order", "parallelism", "mix", "pause", "bursts", "readback"}
 
 // AllBenches lists the nine micro-benchmarks in docs/sources.md §12's order.
 var AllBenches = []Bench{BenchGranularity, BenchAlignment, BenchLocality, BenchPartitioning,
@@ -45,6 +51,8 @@ func (b Bench) Bases() []Base {
 	switch b {
 	case BenchPartitioning, BenchOrder:
 		return []Base{SR, SW}
+	case BenchReadback:
+		return []Base{SR}
 	case BenchNone:
 		return nil
 	}
@@ -63,5 +71,5 @@ func (b *Bench) UnmarshalText(t []byte) error {
 		}
 	}
 	return fmt.Errorf("micro-benchmark %q is not one of granularity, alignment, locality, "+
-		"partitioning, order, parallelism, mix, pause, bursts", t)
+		"partitioning, order, parallelism, mix, pause, bursts, readback", t)
 }

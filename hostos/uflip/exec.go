@@ -227,8 +227,14 @@ func (x *Executor) buffer(k int, n int64) []sim.Time {
 	return x.scratch[k][:0]
 }
 
-// rep executes one repetition: D streams, then the statistics over all of them.
+// rep executes one repetition: the run's Fill, then D streams, then the statistics over
+// all of them.
 func (x *Executor) rep(p *sim.Proc, label string, b Bench, point int, r Run, rep int, res *Result) error {
+	if r.Fill {
+		if err := x.fill(p, label, rep, r.Pattern); err != nil {
+			return err
+		}
+	}
 	d := int(r.degree())
 	x.streams = append(x.streams[:0], make([]streamOutcome, d)...)
 	for k := range d {
@@ -280,6 +286,20 @@ func (x *Executor) rep(p *sim.Proc, label string, b Bench, point int, r Run, rep
 	}
 	st.fill(all)
 	res.Runs = append(res.Runs, st)
+	return nil
+}
+
+// fill writes pattern pt's target (Run.Fill): IOSize IOs from TargetOffset+IOShift, in
+// order, synchronously, neither measured nor recorded. The writes count for the settle's
+// flush after the run.
+func (x *Executor) fill(p *sim.Proc, label string, rep int, pt Pattern) error {
+	start := pt.TargetOffset + pt.IOShift
+	for off := start; off < start+pt.TargetSize; off += pt.IOSize {
+		if _, err := x.Dev.Do(p, OpWrite, off, pt.IOSize); err != nil {
+			return fmt.Errorf("uflip: run %s rep %d: filling its target (write at %d, %d B): %w", label, rep, off, pt.IOSize, err)
+		}
+		x.wrote = true
+	}
 	return nil
 }
 

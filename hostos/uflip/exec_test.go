@@ -218,6 +218,43 @@ func TestExecutorPlan(t *testing.T) {
 	require.Equal(t, 2, nRW)
 }
 
+// TestExecutorFill: a read run with Fill writes its target before each repetition — 16 KiB
+// at 64 KiB in 4 KiB IOs: writes at 64, 68, 72, 76 KiB — then reads it, wrapping within the
+// target (6 reads: 64 … 76, 64, 68 KiB). Only the reads are recorded and counted (10 µs
+// each); with the flush settle, the fill's writes are flushed before the next repetition.
+func TestExecutorFill(t *testing.T) {
+	dev := &fakeDev{fixed: [3]sim.Time{10 * sim.Microsecond, 50 * sim.Microsecond, 0}}
+	x := &Executor{Dev: dev, Settle: SettleFlush}
+	r := Run{Pattern: Pattern{Base: SR, IOSize: 4096, TargetOffset: 64 << 10, TargetSize: 16 << 10, Incr: 1},
+		IOCount: 6, NbRun: 2, Fill: true}
+	res := execute(t, x, func(p *sim.Proc, res *Result) error { return x.Run(p, "rb", BenchReadback, 0, r, res) })
+	type io struct {
+		op  Op
+		kib int64
+	}
+	var got []io
+	for _, c := range dev.calls {
+		got = append(got, io{c.op, c.offset >> 10})
+		if c.op != OpFlush {
+			require.Equal(t, int64(4096), c.size)
+		}
+	}
+	rep := []io{{OpWrite, 64}, {OpWrite, 68}, {OpWrite, 72}, {OpWrite, 76},
+		{OpRead, 64}, {OpRead, 68}, {OpRead, 72}, {OpRead, 76}, {OpRead, 64}, {OpRead, 68}}
+	require.Equal(t, append(append(append([]io(nil), rep...), io{OpFlush, 0}), rep...), got)
+	require.Len(t, res.IOs, 12, "the fill's writes are not recorded")
+	for _, rec := range res.IOs {
+		require.Equal(t, OpRead, rec.Op)
+	}
+	require.Len(t, res.Runs, 2)
+	for _, st := range res.Runs {
+		require.Equal(t, int64(6), st.Counted)
+		require.Equal(t, float64(10*sim.Microsecond), st.Mean)
+	}
+	// The first repetition's reads start after the fill's 4 × 50 µs.
+	require.Equal(t, 200*sim.Microsecond, res.Runs[0].Start)
+}
+
 func TestExecutorErrors(t *testing.T) {
 	dev := &fakeDev{fixed: [3]sim.Time{sim.Microsecond, sim.Microsecond, 0}, failAt: 3}
 	x := &Executor{Dev: dev}

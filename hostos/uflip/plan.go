@@ -72,7 +72,8 @@ func (p *Plan) Runs(b Bench) []Step {
 // writes over the whole device, then sequential writes on fresh focused areas, then mixes,
 // partitioning/parallelism and order.
 const (
-	groupRead = iota
+	groupRead     = iota
+	groupReadback // reads of a target written just before (Run.Fill): after the read-only ones
 	groupRandomWrite
 	groupSeqWrite
 	groupMix
@@ -251,6 +252,8 @@ func (pl *planner) push(b Bench, point int, label string, r Run, areas [2]area) 
 	g := groupRead
 	write := r.Base.Op() == OpWrite || (r.Second != nil && r.Second.Base.Op() == OpWrite)
 	switch {
+	case r.Fill:
+		g = groupReadback
 	case !write:
 	case b == BenchMix:
 		g = groupMix
@@ -337,6 +340,18 @@ func (pl *planner) bench(b Bench) {
 				r := pl.run(base)
 				r.Pause, r.Burst = s.BurstPause, v
 				pl.add(b, i, fmt.Sprintf("%sburst=%d", name, v), r, n*r.IOSize)
+			}
+		case BenchReadback:
+			// A target of ReadbackBytes (at least one IO), written before each repetition
+			// and read over and over (a sequential pattern wraps within its target).
+			for i, v := range s.IOSizes {
+				r := pl.run(base)
+				r.IOSize, r.Fill = v, true
+				r.TargetSize = roundUp(max(s.ReadbackBytes, v), v)
+				if r.TargetSize > pl.cap {
+					continue
+				}
+				pl.push(b, i, fmt.Sprintf("%sio_size=%d", name, v), r, [2]area{pl.areaOf(r.Pattern)})
 			}
 		}
 	}

@@ -29,6 +29,8 @@ func FuzzPlan(f *testing.F) {
 		{"auto: {rel_err: 1.5, min: 7}\n", 16 << 20},
 		{"nb_run: 3\nsettle: flush\nbenches: [granularity, partitioning]\nio_sizes: [524288]\n", 3 << 20},
 		{"nb_run: 2.5\nio_count: ~\n", 16 << 20},
+		{"benches: [readback, granularity]\nio_sizes: [4096, 1048576]\nreadback_bytes: 262144\n", 3 << 20},
+		{"benches: [readback]\nreadback_bytes: 512\nio_sizes: [512, 3072]\nalign: 512\n", 1 << 20},
 	} {
 		f.Add([]byte(s.doc), s.cap)
 	}

@@ -147,18 +147,20 @@ func group(s Step) int {
 	r := s.Run
 	write := r.Base.Op() == OpWrite || (r.Second != nil && r.Second.Base.Op() == OpWrite)
 	switch {
+	case r.Fill:
+		return 1
 	case !write:
 		return 0
 	case s.Bench == BenchMix:
-		return 3
-	case s.Bench == BenchPartitioning || s.Bench == BenchParallelism:
 		return 4
-	case s.Bench == BenchOrder:
+	case s.Bench == BenchPartitioning || s.Bench == BenchParallelism:
 		return 5
+	case s.Bench == BenchOrder:
+		return 6
 	case r.Base == RW:
-		return 1
+		return 2
 	}
-	return 2
+	return 3
 }
 
 // TestPlanOrderAndFreshAreas: groups never go backwards; between two formats (a format
@@ -170,6 +172,7 @@ func TestPlanOrderAndFreshAreas(t *testing.T) {
 	for _, nb := range []int64{1, 3} {
 		spec := DefaultPlanSpec()
 		spec.NbRun = nb
+		spec.Benches = append(spec.Benches, BenchReadback)
 		plan, err := NewPlan(spec, 1<<30)
 		require.NoError(t, err)
 		last, inStep := 0, 0
@@ -214,11 +217,45 @@ func TestPlanOrderAndFreshAreas(t *testing.T) {
 				}
 			}
 		}
-		require.Equal(t, 5, last)
+		require.Equal(t, 6, last)
 		if nb == 3 {
 			require.Positive(t, inStep, "1 GiB runs out of fresh space inside some point's repetitions")
 		}
 	}
+}
+
+// TestPlanReadback: the read-back points (not a uFLIP benchmark) are SR runs at each IO
+// size over a target of readback_bytes (at least one IO: 256 KiB holds 64 IOs of 4 KiB,
+// 8 of 32 KiB; a 512 KiB IO is its own target), each filled before it runs, counted as SR
+// runs are, and planned after every read-only run and before the writes, wherever the
+// spec lists them.
+func TestPlanReadback(t *testing.T) {
+	spec := DefaultPlanSpec()
+	spec.Benches = []Bench{BenchReadback, BenchGranularity}
+	spec.IOSizes = []int64{4096, 32 << 10, 512 << 10}
+	spec.NbRun = 1
+	plan, err := NewPlan(spec, 1<<30)
+	require.NoError(t, err)
+	var labels []string
+	for _, s := range plan.Steps[1:] {
+		labels = append(labels, s.Label)
+		if s.Bench != BenchReadback {
+			require.False(t, s.Run.Fill, s.Label)
+			continue
+		}
+		r := s.Run
+		require.True(t, r.Fill, s.Label)
+		require.Equal(t, SR, r.Base, s.Label)
+		require.Equal(t, spec.IOCount.SR, r.IOCount, s.Label)
+		require.Equal(t, max(256<<10, r.IOSize), r.TargetSize, s.Label)
+		require.Equal(t, float64(r.IOSize), xOf(s.Bench, r))
+	}
+	require.Equal(t, []string{"granularity/SR/io_size=4096", "granularity/SR/io_size=32768", "granularity/SR/io_size=524288",
+		"granularity/RR/io_size=4096", "granularity/RR/io_size=32768", "granularity/RR/io_size=524288",
+		"readback/SR/io_size=4096", "readback/SR/io_size=32768", "readback/SR/io_size=524288"}, labels[:9])
+	s := DefaultPlanSpec()
+	s.ReadbackBytes = 100
+	require.ErrorContains(t, s.Validate(), "uflip.readback_bytes: 100 is not a positive multiple of 512")
 }
 
 func TestPlanSpecValidate(t *testing.T) {

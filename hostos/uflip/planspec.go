@@ -56,6 +56,9 @@ type PlanSpec struct {
 	Pauses     []sim.Time `yaml:"pauses"`      // Pause: pause after every IO
 	Bursts     []int64    `yaml:"bursts"`      // Bursts: IOs per burst
 	BurstPause sim.Time   `yaml:"burst_pause"` // Bursts: pause after every burst
+	// ReadbackBytes is the target of a Readback run (at least one IO): small enough to
+	// stay in a drive's write buffer while it is read back.
+	ReadbackBytes int64 `yaml:"readback_bytes"`
 	// Auto chooses IOIgnore and IOCount per run (converge.go); off by default, as in uFLIP.
 	// When on, IOCount is each base's cap (and sizes the fresh sequential-write areas).
 	Auto Converge `yaml:"auto"`
@@ -73,32 +76,34 @@ func pow2(lo, hi int64) []int64 {
 // DefaultPlanSpec returns the docs/sources.md §12 defaults with the project's sweeps: IOSize 0.5–512
 // KiB; IOShift 0, 0.5, 1, …, 32 KiB; TargetSize 1–4096 IOSizes (32 KiB–128 MiB); P 1–256;
 // Incr −1, 0, 1, 2, …, 64; D 1–32; Ratio 1–64; Pause 0.1–12.8 ms; Burst 1–128 IOs with a
-// 10 ms pause.
+// 10 ms pause; read-backs (not a uFLIP benchmark) over 256 KiB, a quarter of the smallest
+// preset's write buffer (tiny's 256 pages of 4 KiB).
 func DefaultPlanSpec() PlanSpec {
 	var pauses []sim.Time
 	for _, f := range pow2(1, 128) {
 		pauses = append(pauses, sim.Time(f)*100*sim.Microsecond)
 	}
 	return PlanSpec{
-		IOSize:     32 << 10,
-		IOCount:    BaseCounts{SR: 128, RR: 256, SW: 1024, RW: 5116},
-		IOIgnore:   BaseCounts{RW: 50},
-		NbRun:      3,
-		RunPause:   100 * sim.Millisecond,
-		Align:      128 << 10,
-		Format:     FormatRandom,
-		Benches:    append([]Bench(nil), AllBenches...),
-		IOSizes:    pow2(512, 512<<10),
-		IOShifts:   append([]int64{0}, pow2(512, 32<<10)...),
-		Localities: pow2(1, 4096),
-		Partitions: pow2(1, 256),
-		Incrs:      append([]int64{-1, 0}, pow2(1, 64)...),
-		Degrees:    pow2(1, 32),
-		Ratios:     pow2(1, 64),
-		Pauses:     pauses,
-		Bursts:     pow2(1, 128),
-		BurstPause: 10 * sim.Millisecond,
-		Auto:       DefaultConverge(),
+		IOSize:        32 << 10,
+		IOCount:       BaseCounts{SR: 128, RR: 256, SW: 1024, RW: 5116},
+		IOIgnore:      BaseCounts{RW: 50},
+		NbRun:         3,
+		RunPause:      100 * sim.Millisecond,
+		Align:         128 << 10,
+		Format:        FormatRandom,
+		Benches:       append([]Bench(nil), AllBenches...),
+		IOSizes:       pow2(512, 512<<10),
+		IOShifts:      append([]int64{0}, pow2(512, 32<<10)...),
+		Localities:    pow2(1, 4096),
+		Partitions:    pow2(1, 256),
+		Incrs:         append([]int64{-1, 0}, pow2(1, 64)...),
+		Degrees:       pow2(1, 32),
+		Ratios:        pow2(1, 64),
+		Pauses:        pauses,
+		Bursts:        pow2(1, 128),
+		BurstPause:    10 * sim.Millisecond,
+		ReadbackBytes: 256 << 10,
+		Auto:          DefaultConverge(),
 	}
 }
 
@@ -115,6 +120,7 @@ func (s PlanSpec) Validate() error {
 	}
 	sectors("io_size", s.IOSize)
 	sectors("align", s.Align)
+	sectors("readback_bytes", s.ReadbackBytes)
 	for _, b := range []Base{SR, RR, SW, RW} {
 		n, ign := s.IOCount.Of(b), s.IOIgnore.Of(b)
 		name := []string{"sr", "rr", "sw", "rw"}[b]

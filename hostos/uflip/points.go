@@ -34,7 +34,7 @@ type merge struct {
 // XLabel names the varied parameter of micro-benchmark b and its unit, as X holds it.
 func XLabel(b Bench) string {
 	switch b {
-	case BenchGranularity:
+	case BenchGranularity, BenchReadback:
 		return "IO size (bytes)"
 	case BenchAlignment:
 		return "IO shift (bytes)"
@@ -59,7 +59,7 @@ func XLabel(b Bench) string {
 // xOf returns the varied value of run r in micro-benchmark b.
 func xOf(b Bench, r Run) float64 {
 	switch b {
-	case BenchGranularity:
+	case BenchGranularity, BenchReadback:
 		return float64(r.IOSize)
 	case BenchAlignment:
 		return float64(r.IOShift)

@@ -16,6 +16,11 @@ import (
 //
 // Timing: with Pause > 0 a stream sleeps Pause after every IO, or, when Burst > 1, after
 // every Burst IOs (the last IO included). The run is repeated NbRun times.
+//
+// Fill: before each repetition the first pattern's target is written, unmeasured and
+// unrecorded, in IOSize IOs from TargetOffset+IOShift (every IO a sequential or random read
+// of the target can issue), so that the run reads data just written: on a drive with a
+// write buffer, reads that no flash read serves (BenchReadback).
 type Run struct {
 	Pattern        `yaml:",inline"`
 	Second         *Pattern `yaml:"second"` // second base of a mix; nil for a plain run
@@ -26,6 +31,7 @@ type Run struct {
 	Pause          sim.Time `yaml:"pause"`           // idle time after every IO (or burst)
 	Burst          int64    `yaml:"burst"`           // IOs per burst; 0 or 1: pause after every IO
 	NbRun          int64    `yaml:"nb_run"`          // repetitions
+	Fill           bool     `yaml:"fill"`            // write the target before each repetition (a read run)
 }
 
 // Validate reports every problem with the run, each naming its field (the second pattern's
@@ -71,6 +77,9 @@ func (r Run) Validate() error {
 	}
 	if r.NbRun <= 0 {
 		bad("nb_run", "%d must be positive", r.NbRun)
+	}
+	if r.Fill && (r.Base.Op() != OpRead || r.Second != nil) {
+		bad("fill", "applies only to a plain read run (SR or RR, no second pattern)")
 	}
 	return errors.Join(errs...)
 }

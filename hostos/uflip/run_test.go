@@ -36,6 +36,11 @@ func TestRunValidate(t *testing.T) {
 		{"pause", func(r *Run) { r.Pause = -1 }, "pause: -1ps is negative"},
 		{"burst", func(r *Run) { r.Burst = -2 }, "burst: -2 is negative"},
 		{"nb_run", func(r *Run) { r.NbRun = 0 }, "nb_run: 0 must be positive"},
+		{"fill a write", func(r *Run) { r.Base, r.Fill = SW, true }, "fill: applies only to a plain read run"},
+		{"fill a mix", func(r *Run) {
+			r.Fill, r.Ratio = true, 1
+			r.Second = &Pattern{Base: RR, IOSize: 4096, TargetSize: 1 << 20}
+		}, "fill: applies only to a plain read run"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -39,7 +39,8 @@ func patternFields(p uflip.Pattern) report.Fields {
 }
 
 // runFields is one run of the JSON document, times in µs, with the parameters it ran
-// with (pattern, second pattern of a mix or null, ratio, parallel degree, pause, burst).
+// with (pattern, second pattern of a mix or null, ratio, parallel degree, pause, burst, and
+// fill: the target was written before the run, uflip.Run.Fill).
 func runFields(r *uflip.RunStats, ignore, count int64, run uflip.Run) report.Fields {
 	f := report.Fields{{Key: "label", Value: r.Label}, {Key: "bench", Value: r.Bench.String()}, {Key: "point", Value: r.Point},
 		{Key: "rep", Value: r.Rep}, {Key: "start_us", Value: report.PsToUs(int64(r.Start))}, {Key: "end_us", Value: report.PsToUs(int64(r.End))},
@@ -57,7 +58,8 @@ func runFields(r *uflip.RunStats, ignore, count int64, run uflip.Run) report.Fie
 	return append(f, report.Field{Key: "precision_frac", Value: prec}, report.Field{Key: "converged", Value: conv},
 		report.Field{Key: "pattern", Value: patternFields(run.Pattern)}, report.Field{Key: "second", Value: second},
 		report.Field{Key: "ratio", Value: run.Ratio}, report.Field{Key: "parallel_degree", Value: max(run.ParallelDegree, 1)},
-		report.Field{Key: "pause_us", Value: report.PsToUs(int64(run.Pause))}, report.Field{Key: "burst", Value: run.Burst})
+		report.Field{Key: "pause_us", Value: report.PsToUs(int64(run.Pause))}, report.Field{Key: "burst", Value: run.Burst},
+		report.Field{Key: "fill", Value: run.Fill})
 }
 
 // findingFields is one finding of the JSON document.

@@ -1,0 +1,70 @@
+package powercut
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// Flags are the values of fastdrain powercut's flags, each named after its flag.
+// ParseOptions turns them into a campaign's Options.
+type Flags struct {
+	Preset    string   // --preset
+	Files     []string // --config
+	Variants  []string // --variants
+	PLP       string   // --plp: on, off or both (ParsePLP)
+	Mappings  []string // --mapping
+	Sets      []string // --set
+	Keep      bool     // --keep-precondition
+	Cuts      int      // --cuts
+	Schedules []string // --schedules (LookupSchedule)
+	Seed      uint64   // --seed
+	From      string   // --from: a duration
+	Window    string   // --window: a positive duration
+	Patience  string   // --patience: a duration
+	Jobs      int      // --jobs (0 = one per CPU)
+	Simulate  bool     // --simulate-recovery
+	Workload  Workload // --procs, --max-pages, --fua-every, --hot-share, --hot-fraction
+}
+
+// ParseOptions resolves the flags into a campaign: its targets (Matrix.Targets),
+// schedules, instants and workload. The first bad flag is named with what is wrong.
+func ParseOptions(f Flags) (Options, error) {
+	o := Options{Cuts: f.Cuts, Seed: f.Seed, Workload: f.Workload, Jobs: f.Jobs, SimulateRecovery: f.Simulate}
+	if o.Jobs <= 0 {
+		o.Jobs = runtime.GOMAXPROCS(0)
+	}
+	if f.Cuts < 1 {
+		return o, fmt.Errorf("--cuts: %d; want at least 1", f.Cuts)
+	}
+	plp, ok := ParsePLP(f.PLP)
+	if !ok {
+		return o, fmt.Errorf("--plp: %q; want on, off or both", f.PLP)
+	}
+	for _, n := range f.Schedules {
+		s, err := LookupSchedule(n)
+		if err != nil {
+			return o, fmt.Errorf("--schedules: %w", err)
+		}
+		o.Schedules = append(o.Schedules, s)
+	}
+	for _, t := range []struct {
+		name, v string
+		dst     *sim.Time
+	}{{"--from", f.From, &o.From}, {"--window", f.Window, &o.Window}, {"--patience", f.Patience, &o.Patience}} {
+		d, err := sim.ParseTime(t.v)
+		if err != nil || d < 0 {
+			return o, fmt.Errorf("%s: %q is not a non-negative duration such as 300ms", t.name, t.v)
+		}
+		*t.dst = d
+	}
+	if o.Window == 0 {
+		return o, fmt.Errorf("--window: want a positive duration such as 500ms")
+	}
+	m := Matrix{Preset: f.Preset, Files: f.Files, Variants: f.Variants, PLP: plp, Mappings: f.Mappings,
+		Sets: f.Sets, KeepPrecondition: f.Keep}
+	ts, err := m.Targets()
+	o.Targets = ts
+	return o, err
+}
