@@ -186,7 +186,7 @@ func TestQualitativeResults(t *testing.T) {
 	// at this scale and is in force for at least EngagedShare (1 %) of the run in some
 	// app's (issue 31 item 5). FastDrain's foreground eviction, LSB placement and
 	// throttling need the buffer to fill; with background eviction to every idle die
-	// (firmware.buffer.background_set idle-dies, the default) the 480 dies drain Ungzip's
+	// (firmware.buffer.background_set idle-dies, not the default) the 480 dies drain Ungzip's
 	// write-back as it comes and they may not engage at all (docs/fidelity.md, the targeted
 	// runs of issue 31): where they do not, the assertions above hold each variant equal
 	// to the one below it. Their shares are logged.

@@ -194,7 +194,7 @@ func TestBackgroundShareBudget(t *testing.T) {
 	require.Less(t, at[3]-at[0], slack)
 }
 
-// TestBackgroundIdleDiesSet: under background_set idle-dies (the default) no bound applies
+// TestBackgroundIdleDiesSet: under background_set idle-dies no bound applies
 // but background_per_die on each die, so the budget is dies × background_per_die
 // whatever background_max and background_share say: 480 on the paper's 480 dies, 8 on 4
 // dies with two a die. On the fake (4 dies, one each for the sequential allocator's
@@ -213,7 +213,8 @@ func TestBackgroundShareBudget(t *testing.T) {
 //     the same as at 0.01.
 func TestBackgroundIdleDiesSet(t *testing.T) {
 	b := DefaultSpec().Buffer
-	require.Equal(t, BackgroundSetIdleDies, b.BackgroundSet)
+	require.Equal(t, BackgroundSetShare, b.BackgroundSet, "the default rule")
+	b.BackgroundSet = BackgroundSetIdleDies
 	require.Equal(t, 480, backgroundBudget(b, 480))
 	b.BackgroundPerDie = 2
 	require.Equal(t, 8, backgroundBudget(b, 4))

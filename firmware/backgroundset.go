@@ -12,7 +12,7 @@ type BackgroundSet uint8
 
 // The background set rules.
 const (
-	// BackgroundSetIdleDies (the default) is the paper's words taken as they stand: every die
+	// BackgroundSetIdleDies is the paper's words taken as they stand: every die
 	// the background round may send to gets up to background_per_die programs queued, and
 	// no other bound applies (background_max and background_share do not). Under FD-Buf
 	// those are the dies the idle-die estimate calls idle of host work (activity.go), and
@@ -20,9 +20,10 @@ const (
 	// Oracle-BG control is under the same rule without the estimate (every die with no
 	// host read queued or in flight).
 	BackgroundSetIdleDies BackgroundSet = iota
-	// BackgroundSetShare bounds the programs in flight to background_share of the dies (at
-	// least one), under background_max: our choice of issue 31's first pass, kept as a
-	// sensitivity (docs/firmware.md gives its rationale and what it does).
+	// BackgroundSetShare (the default) bounds the programs in flight to background_share of
+	// the dies (at least one), under background_max: our choice, with the rationale in
+	// docs/firmware.md. It is the default because under idle-dies the paper's own
+	// observations do not occur (FD-Buf's buffer never fills; docs/firmware.md).
 	BackgroundSetShare
 )
 

@@ -124,6 +124,10 @@ func smallSpec(policy Policy, alloc string) Spec {
 	s.FTL.LSBOnlyPages = 2 * 64 // two blocks
 	s.Workers = 16
 	s.Verify = true
+	// The fake has 4 dies: the default share rule's 1 % would keep one background program
+	// in flight. The tests of the other mechanisms send a page to each idle die at once, as
+	// the idle-dies rule does; TestBackgroundShareBudget tests the share.
+	s.Buffer.BackgroundSet = BackgroundSetIdleDies
 	return s
 }
 

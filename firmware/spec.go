@@ -56,10 +56,10 @@ type Buffer struct {
 	// BackgroundPerDie bounds the pages a background eviction round sends to one idle die
 	// (programs queued on it).
 	BackgroundPerDie int `yaml:"background_per_die"`
-	// BackgroundSet is the rule bounding background programs in flight: "idle-dies" (the
-	// default: background_per_die on every die the round may send to, the paper's "a
-	// limited set of pages to the flash dies in idle"; backgroundset.go) or "share"
-	// (BackgroundMax and BackgroundShare below).
+	// BackgroundSet is the rule bounding background programs in flight: "idle-dies"
+	// (background_per_die on every die the round may send to, the paper's "a
+	// limited set of pages to the flash dies in idle"; backgroundset.go) or "share" (the default:
+	// BackgroundMax and BackgroundShare below; the lead's decision of 2026-12-06, docs/firmware.md).
 	BackgroundSet BackgroundSet `yaml:"background_set"`
 	// BackgroundMax bounds the pages in flight from background eviction in total, under
 	// the share rule only.
@@ -132,7 +132,8 @@ func DefaultSpec() Spec {
 			Complete: 400, GCPerPage: 300, FlashIssue: 200},
 		Buffer: Buffer{Policy: Vanilla, Pages: 131072, Order: "lru",
 			Watermarks: buffer.Watermarks{Low: 0.5, High: 0.8}, BackgroundPerDie: 1,
-			BackgroundMax: 64, BackgroundShare: 0.01, ForegroundPerDie: 2, IssueBatch: 4},
+			BackgroundSet: BackgroundSetShare, BackgroundMax: 64, BackgroundShare: 0.01,
+			ForegroundPerDie: 2, IssueBatch: 4},
 		FTL:       ftl.DefaultConfig(),
 		Scheduler: Sched{ReadFirst: true, GCWeight: 4, DieDepth: 2, MultiPlane: true, Order: PriorityOrder},
 	}

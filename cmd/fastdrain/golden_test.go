@@ -52,6 +52,12 @@ func TestGoldenRuns(t *testing.T) {
 		t.Run(v, func(t *testing.T) {
 			args := append([]string{"run", "--preset", "fastdrain-small", "--variant", v, "--scenario", "db-s+ungzip",
 				"--duration", "4s", "--no-files", "--format", "json"}, goldenSets...)
+			if v == "oracle-bg" {
+				// Background eviction within background_share's 1 % of the dies drains too
+				// little in 4 s to start GC; this golden is the unbounded drain's
+				// (background_max alone), which reaches GC (issue 31, p31b).
+				args = append(args, "--set", "firmware.buffer.background_share=0")
+			}
 			out, stderr, err := runStdout(args...)
 			require.NoError(t, err)
 			// The golden platform preconditions a quarter of the logical space, so most of
