@@ -117,6 +117,8 @@ type Firmware struct {
 	pl powerState
 	// ro is the read-only mode the drive enters at the end of its life (readonly.go).
 	ro readOnly
+	// slc is the SLC cache's firmware half (slcfold.go), nil without one.
+	slc *slcCache
 
 	// OnGC, if set, is called after every GC victim is erased (tests run the invariant
 	// checker there).
@@ -166,7 +168,8 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	if geo.Channels < 1 || geo.DiesPerChannel < 1 {
 		return nil, fmt.Errorf("firmware: flash port has %d channels of %d dies; it needs at least one of each", geo.Channels, geo.DiesPerChannel)
 	}
-	if geo.Units() != k || geo.Planes != ds.Planes || geo.BlocksPerPlane != ds.BlocksPerPlane || geo.PagesPerBlock != ds.PagesPerBlock || geo.Kind == nil {
+	if geo.Units() != k || geo.Planes != ds.Planes || geo.BlocksPerPlane != ds.BlocksPerPlane || geo.PagesPerBlock != ds.PagesPerBlock || geo.Kind == nil ||
+		geo.SLCPages != ds.SLCPages() {
 		return nil, errors.New("firmware: the flash port's geometry is not that of its dies (ftl.GeometryOf)")
 	}
 	if err := spec.Scheduler.validateCap(geo.Dies()); err != nil {
@@ -210,6 +213,9 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 		if err := f.enableFDP(host.Spec()); err != nil {
 			return nil, err
 		}
+	}
+	if f.slc, err = newSLCCache(f, ds.Faults.Enabled()); err != nil {
+		return nil, err
 	}
 	f.hil.cmds = sim.NewQueue[*nvmectrl.Command](name+".cmdq", host.Spec().MaxCommands)
 	f.hil.idle = sim.NewQueue[*worker](name+".idle", spec.Workers)

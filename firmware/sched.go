@@ -365,7 +365,8 @@ func (s *scheduler) merge(q *dieQueue, op *flashOp) {
 	for q.progs.n > 0 && len(op.merged)+1 < s.f.geo.Planes {
 		nx := q.progs.head
 		a := s.f.geo.Addr(nx.ppn)
-		if a.Page != a0.Page || used&(1<<uint(a.Plane)) != 0 || (s.sameBlock && a.Block != a0.Block) {
+		if a.Page != a0.Page || used&(1<<uint(a.Plane)) != 0 || (s.sameBlock && a.Block != a0.Block) ||
+			s.f.slc != nil && !s.f.slc.sameMode(op.ppn, nx.ppn) {
 			return
 		}
 		used |= 1 << uint(a.Plane)
@@ -417,6 +418,9 @@ func (s *scheduler) submit(op *flashOp) {
 		tx.Addrs = append(tx.Addrs, a)
 	default:
 		panic(fmt.Sprintf("firmware: unknown flash op kind %d", op.kind))
+	}
+	if s.f.slc != nil {
+		s.f.slc.submitted(op, tx) // the block's mode (slcfold.go)
 	}
 	s.track(op, 1)
 	s.f.flash.Submit(op.die, tx)

@@ -33,7 +33,7 @@ var Statistics = sim.NewCatalogue(append([]*sim.Stat{
 	firmware.StatAboveHigh, firmware.StatBackgroundIdle, firmware.StatBackgroundBusy,
 	firmware.StatReadsBehindArray, firmware.StatReadsBehindBackground, firmware.StatReadSuspends,
 	StatHighSetTime, StatHighSetShare},
-	append(append(firmware.NamespaceStatList(), firmware.FDPStatList()...), sim.StatEvents)...)...,
+	append(append(append(firmware.SLCStatList(), firmware.NamespaceStatList()...), firmware.FDPStatList()...), sim.StatEvents)...)...,
 )
 
 // Snapshot takes machine m's statistics (Statistics) once, at the end of the work: the
@@ -48,6 +48,7 @@ func Snapshot(m *platforms.Machine, wastedBefore int64) *sim.StatSnapshot {
 	fw.FTL().PutStats(sn, wastedBefore)
 	fw.PutNamespaceStats(sn)
 	fw.PutFDPStats(sn)
+	fw.PutSLCStats(sn)
 	if m.Config.Flash.Die.Faults.Enabled() { // fault rows only with a fault model
 		fw.PutFaultStats(sn)
 		m.Host.Cache.PutErrorStats(sn)

@@ -52,6 +52,10 @@ func FuzzRunConfig(f *testing.F) {
 		{"flash:\n  die:\n    slc: {t_read: 30us, t_prog: 200us, endurance: 20}\n    independent_plane_reads: true\n",
 			"flash.die.pages_per_block=96", "flash.die.slc.endurance=2000"},
 		{"flash:\n  die:\n    slc: {t_read: 30us, t_prog: 200us}\n    independent_plane_reads: true\n", "flash.die.pages_per_block=96", ""},
+		// The FTL's SLC cache (firmware/ftl/slccache.go): a valid one and a refused one.
+		{"flash:\n  die:\n    slc: {t_read: 30us, t_prog: 200us}\nfirmware:\n  ftl:\n    slc_cache: {static: 0.01, dynamic: 0.05, idle: 5ms}\n",
+			"flash.die.pages_per_block=96", "firmware.ftl.slc_cache.full_at=0.5"},
+		{"firmware:\n  ftl:\n    slc_cache: {static: 0.01}\n", "firmware.ftl.slc_cache.dynamic=-1", ""},
 	} {
 		f.Add([]byte(s.file), s.a, s.b)
 	}

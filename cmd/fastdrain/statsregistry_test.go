@@ -36,8 +36,8 @@ var cutSets = []string{"--set", "firmware.power_loss.enabled=true", "--set", "fi
 // namespace: none) and the FDP ones (FDP off).
 func expectedStats() []string {
 	perNS := map[*sim.Stat]bool{}
-	for _, s := range append(firmware.NamespaceStatList(), firmware.FDPStatList()...) {
-		perNS[s] = true
+	for _, s := range append(append(firmware.NamespaceStatList(), firmware.FDPStatList()...), firmware.SLCStatList()...) {
+		perNS[s] = true // per namespace, FDP or SLC cache only: not on fastdrain-small
 	}
 	var names []string
 	for _, s := range runner.Statistics.Stats() {

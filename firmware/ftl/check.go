@@ -21,7 +21,8 @@ const maxReported = 20
 //   - the allocator's and the victim policy's own invariants, if they implement Checker
 //     (the latency-aware allocator: its open lists hold open blocks, its LSB-only region
 //     and skip region stay within lsb_only_pages and lsb_only_blocks);
-//   - a hybrid mapping scheme's own (BAST: bastcheck.go).
+//   - a hybrid mapping scheme's own (BAST: bastcheck.go);
+//   - the SLC cache's (slccache.go: its blocks' states and per-plane counts).
 //
 // Tests call it after every GC and at the end of every run.
 func (f *FTL) Check() error {
@@ -102,7 +103,7 @@ func (f *FTL) Check() error {
 			die, plane, _ := f.g.BlockAddr(b)
 			freePerPlane[die*f.g.Planes+plane]++
 		case stFull:
-			if int(m.next) != f.g.PagesPerBlock {
+			if int(m.next) != f.g.PagesPerBlock && !f.IsSLC(b) { // checkSLC checks SLC blocks'
 				bad("full block %d has next page %d", b, m.next)
 			}
 		case stBad:
@@ -137,6 +138,9 @@ func (f *FTL) Check() error {
 	}
 	if f.place != nil {
 		f.place.check(bad)
+	}
+	if f.slc != nil {
+		f.checkSLC(bad)
 	}
 	if f.zones != nil {
 		f.zones.check(f, bad)

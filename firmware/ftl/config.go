@@ -61,6 +61,8 @@ type Config struct {
 	// firmware sets it from the buffer's size with power-loss protection
 	// (firmware.HoldupReserve); it is not read from the file. Default 0: none.
 	HoldupReserve int `yaml:"-"`
+	// SLCCache is the SLC cache (slccache.go); the zero value has none.
+	SLCCache SLCCacheConfig `yaml:"slc_cache,omitempty"`
 }
 
 // hostFloor returns the free blocks a plane keeps from host streams: the GC reserve and
@@ -202,6 +204,7 @@ func (c Config) Validate(g Geometry) error {
 		bad("ftl.spare_blocks: %d spare blocks a die leave too few for the die's share of the logical space and GC: a die of %d blocks can spare at most %d at over_provisioning %v and gc_threshold %d",
 			c.SpareBlocks, g.Planes*g.BlocksPerPlane, max(0, c.spareRoom(g)), c.OverProvisioning, c.GCThreshold)
 	}
+	errs = append(errs, c.SLCCache.validate(c, g)...)
 	if c.SpareThreshold < 0 || c.SpareThreshold > 100 {
 		bad("ftl.spare_threshold: %d is not a percentage in 0 … 100", c.SpareThreshold)
 	}

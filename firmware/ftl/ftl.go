@@ -98,6 +98,8 @@ type FTL struct {
 	gcAt int
 	// place is Flexible Data Placement (placement.go), nil without it.
 	place *placement
+	// slc is the SLC cache (slccache.go), nil without it.
+	slc *slcCache
 	// zones are the zoned namespaces' areas (zones.go), nil without one.
 	zones *zoned
 	Stats Stats
@@ -183,6 +185,7 @@ func New(g Geometry, cfg Config) (*FTL, error) {
 	f.victim = newVictim(View{f})
 	newMapping, _ := mappings.Lookup(cfg.mapping())
 	f.hyb = newMapping(f)
+	newSLCCache(f)
 	return f, nil
 }
 
@@ -228,7 +231,8 @@ func (f *FTL) NeedsGC(die, plane int) bool {
 	if f.hyb != nil {
 		return f.dies[die].merges > 0 // a field, not a call: NeedsGC stays inlinable
 	}
-	return f.planes[die*f.g.Planes+plane].freeN <= f.gcAt
+	pi := die*f.g.Planes + plane
+	return f.planes[pi].freeN <= f.gcAt || f.slc != nil && f.slc.wantsFold(pi)
 }
 
 // EraseCount returns the P/E cycles of block b.
@@ -265,6 +269,9 @@ func (f *FTL) WriteHost(lpn int64, die int, purpose Purpose) (PPN, error) {
 	if purpose == Foreground {
 		f.countForeground(p, 1)
 	}
+	if f.slc != nil {
+		f.slc.countHost(f, p, 1)
+	}
 	f.bind(lpn, Unit(p))
 	return p, nil
 }
@@ -290,6 +297,9 @@ func (f *FTL) WriteUnits(lpns []int64, die int, purpose Purpose) (PPN, error) {
 	f.Stats.HostWrites += n
 	if purpose == Foreground {
 		f.countForeground(p, n)
+	}
+	if f.slc != nil {
+		f.slc.countHost(f, p, n)
 	}
 	u := Unit(p) << f.shift
 	for i, lpn := range lpns {
@@ -358,6 +368,9 @@ func (f *FTL) Relocate(old Unit) (Unit, int64) {
 		p := f.relocate(f.one[:])
 		return Unit(p) << f.shift, lpn
 	}
+	if f.slc != nil {
+		f.slc.foldMoved(f.g.BlockOf(PPN(old)), 1)
+	}
 	p := f.gcFor(lpn, f.g.Addr(PPN(old)).Die)
 	f.Stats.GCWrites++
 	f.bind(lpn, Unit(p))
@@ -386,6 +399,9 @@ func (f *FTL) RelocateUnits(olds []Unit) PPN {
 // relocate is RelocateUnits of the units in olds (as int64).
 func (f *FTL) relocate(olds []int64) PPN {
 	die := f.g.Addr(f.PageOf(Unit(olds[0]))).Die
+	if f.slc != nil {
+		f.slc.foldMoved(f.g.BlockOf(f.PageOf(Unit(olds[0]))), int64(len(olds)))
+	}
 	p := f.allocateGC(die)
 	u := Unit(p) << f.shift
 	for i, o := range olds {
@@ -430,6 +446,10 @@ func (f *FTL) take(b BlockID) PPN {
 	m.next++
 	f.clock++
 	m.age = uint32(f.clock / uint64(f.g.PagesPerBlock))
+	if f.slc != nil && f.slc.blocks.Has(int(b)) {
+		f.takeSLC(b, m) // a block in SLC mode holds SLCPages pages
+		return p
+	}
 	f.Stats.Programmed[f.kinds[int(m.next)-1]]++
 	if int(m.next) == f.g.PagesPerBlock {
 		m.state = stFull
@@ -509,7 +529,9 @@ func (f *FTL) Erase(b BlockID) {
 		f.dies[die].lsbOnly--
 	}
 	m.state, m.next, m.wasted, m.gc = stFree, 0, 0, false
-	m.erases++
+	if f.slc == nil || !f.erasedSLC(b) {
+		m.erases++ // native P/E cycles; a block in SLC mode counts against pSLC endurance
+	}
 	f.Stats.Erases++
 	die, plane, _ := f.g.BlockAddr(b)
 	ps := &f.planes[die*f.g.Planes+plane]

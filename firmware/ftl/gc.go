@@ -60,6 +60,12 @@ func (p costBenefit) Victim(die, plane int) (BlockID, bool) {
 // policy that names a block outside the plane or one that is not reclaimable is a
 // programming error and panics.
 func (f *FTL) PickVictim(die, plane int) (BlockID, bool) {
+	if pi := die*f.g.Planes + plane; f.slc != nil && f.planes[pi].freeN > f.gcAt && f.slc.wantsFold(pi) {
+		if b, ok := f.foldVictim(die, plane); ok { // folding, not GC for room (slccache.go)
+			f.Stats.GCVictims++
+			return b, true
+		}
+	}
 	b, ok := f.victim.Victim(die, plane)
 	if !ok {
 		return NoBlock, false

@@ -36,6 +36,9 @@ type Geometry struct {
 	// 4 KiB unit in an 8 KiB or 16 KiB page): 1, 2 or 4; 0 means 1. The map, reverse map and
 	// valid counts are in units; the allocators place pages.
 	UnitsPerPage int
+	// SLCPages is the pages of a block in the die's pSLC mode (die.Spec.SLCPages), 0 if the
+	// die has none; the SLC cache (slccache.go) needs it.
+	SLCPages int
 }
 
 // MaxUnitsPerPage bounds Geometry.UnitsPerPage: a 16 KiB page of 4 KiB units (the page of
@@ -91,7 +94,7 @@ func (g Geometry) Validate() error {
 func GeometryOf(channels, diesPerChannel int, d die.Spec) Geometry {
 	return Geometry{Channels: channels, DiesPerChannel: diesPerChannel, Planes: d.Planes,
 		BlocksPerPlane: d.BlocksPerPlane, PagesPerBlock: d.PagesPerBlock, Kind: d.PageType,
-		UnitsPerPage: d.StampsPerPage()}
+		UnitsPerPage: d.StampsPerPage(), SLCPages: d.SLCPages()}
 }
 
 // Dies returns the number of dies.

@@ -42,7 +42,7 @@ func (f *FTL) DrainRoom() int64 {
 	dump := f.cfg.HoldupReserve > 0
 	for b := range f.blocks {
 		if m := &f.blocks[b]; m.state == stOpen && (dump || !m.gc) {
-			n += int64(f.g.PagesPerBlock - int(m.next))
+			n += int64(f.blockPages(BlockID(b)) - int(m.next))
 		}
 	}
 	for i := range f.planes {

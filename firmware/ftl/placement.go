@@ -338,6 +338,11 @@ func (f *FTL) gcFor(lpn int64, die int) PPN {
 // allocate asks for the page of a host write of lpn on die: the placement's when FDP is
 // on, otherwise the allocator's.
 func (f *FTL) allocate(lpn int64, die int, purpose Purpose) (PPN, error) {
+	if f.slc != nil { // the SLC cache first while it has room (slccache.go)
+		if p, ok := f.allocateSLC(die); ok {
+			return p, nil
+		}
+	}
 	if f.place != nil {
 		return f.place.allocate(lpn, die)
 	}

@@ -26,7 +26,17 @@ import (
 // check both). Any other allocator takes the general path: each write goes through its
 // Allocate as a background write, in the same order.
 func (f *FTL) Precondition(fill, overwrite float64, random bool, seed uint64) error {
-	return f.precondition(fill, overwrite, random, seed, true)
+	// With an SLC cache the image is the drive after an idle fold: every write native, the
+	// cache empty and sized from the fill (slccache.go).
+	slc := f.slc
+	f.slc = nil
+	err := f.precondition(fill, overwrite, random, seed, true)
+	f.slc = slc
+	if slc != nil {
+		slc.stats = SLCStats{}
+	}
+	f.RefreshSLC()
+	return err
 }
 
 // precondition is Precondition with the closed-form path optional (tests compare the two).

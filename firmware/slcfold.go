@@ -1,0 +1,130 @@
+package firmware
+
+import (
+	"errors"
+
+	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+)
+
+// slcCache is the firmware's half of the FTL's SLC cache (ftl/slccache.go): it marks the
+// flash transactions of blocks in SLC mode (channel.Transaction.SLC, so the die reads and
+// programs them in its pSLC mode), watches for the host's idle periods to fold the cache,
+// refreshes the cache's size from the fill, and counts the cache's hits and the time host
+// writes went direct to native blocks. Nil without an SLC cache.
+type slcCache struct {
+	f     *Firmware
+	delay sim.Time // the idle delay (ftl.SLCCacheConfig.IdleDelay), also the watch's period
+	armed bool     // a watch tick is due
+	seen  int64    // the FTL's host writes at the last tick
+	// direct is set from the first host program issued to a native block while the cache
+	// was full (ftl.FTL.SLCDirect) to the next issued to an SLC block; since is when it
+	// began and directTime the time spent in it before.
+	direct     bool
+	since      sim.Time
+	directTime sim.Time
+	hits       int64 // host flash reads of pages in SLC blocks
+	tick       step  // the watch (watch)
+}
+
+// newSLCCache returns the firmware's SLC cache for f's FTL, or nil, refusing the
+// combinations the cache cannot serve correctly.
+func newSLCCache(f *Firmware, faults bool) (*slcCache, error) {
+	if !f.ftl.SLCCache() {
+		return nil, nil
+	}
+	switch {
+	case f.spec.PowerLoss.Enabled:
+		return nil, errors.New("firmware.ftl.slc_cache: not with firmware.power_loss.enabled: the recovery scan reads every block in its native mode and does not yet know which blocks are in SLC mode")
+	case f.fdp != nil:
+		return nil, errors.New("firmware.ftl.slc_cache: not with nvme.fdp.enabled: reclaim units are native blocks, and host writes through the cache would leave their handles")
+	case f.ftl.Zoned():
+		return nil, errors.New("firmware.ftl.slc_cache: not with a zoned namespace (nvme.namespaces type zoned): a zone's writes go to its own blocks in order, and the cache would take them elsewhere")
+	case faults:
+		return nil, errors.New("firmware.ftl.slc_cache: not with a fault model (flash.die.faults): a retired block in SLC mode is not taken out of the cache's counts")
+	}
+	c := &slcCache{f: f, delay: f.spec.FTL.SLCCache.IdleDelay()}
+	c.tick = newStep("slcCache", "watch", &f.pl.cut, c.watch)
+	return c, nil
+}
+
+// submitted marks tx (op's, being submitted) for the die's pSLC mode if op's block is in
+// SLC mode, counts a host read of an SLC block as a cache hit, and follows direct mode
+// and the watch on host programs.
+func (c *slcCache) submitted(op *flashOp, tx *channel.Transaction) {
+	f := c.f
+	tx.SLC = op.kind != opErase && f.ftl.IsSLC(f.geo.BlockOf(op.ppn))
+	switch {
+	case op.kind == opHostRead && tx.SLC:
+		c.hits++
+	case op.kind != opEvict:
+	case tx.SLC:
+		if c.direct {
+			c.direct = false
+			c.directTime += f.eng.Now() - c.since
+		}
+		c.arm()
+	case !c.direct && f.ftl.SLCDirect():
+		c.direct, c.since = true, f.eng.Now()
+		c.arm()
+	}
+}
+
+// sameMode reports whether programs a and b may share a multi-plane transaction: both in
+// SLC mode or neither (a transaction runs in one mode).
+func (c *slcCache) sameMode(a, b ftl.PPN) bool {
+	g := c.f.geo
+	return c.f.ftl.IsSLC(g.BlockOf(a)) == c.f.ftl.IsSLC(g.BlockOf(b))
+}
+
+// arm schedules the watch's next tick if none is due.
+func (c *slcCache) arm() {
+	if !c.armed {
+		c.armed = true
+		c.f.at(c.f.eng.Now()+c.delay, &c.tick)
+	}
+}
+
+// watch runs every delay while full SLC blocks are in use, it resizes the cache from the fill (ftl.FTL.RefreshSLC), calls the host idle if
+// no host write reached the FTL since the last tick (ftl.FTL.SetSLCIdle: fold every full SLC
+// block), and wakes the GC tasks, which fold where the FTL asks (ftl.FTL.NeedsGC).
+func (c *slcCache) watch() {
+	f := c.f
+	c.armed = false
+	if f.ro.on {
+		return
+	}
+	fl := f.ftl
+	fl.RefreshSLC()
+	w := fl.Stats.HostWrites
+	fl.SetSLCIdle(w == c.seen)
+	c.seen = w
+	if c.direct && fl.SLCHasRoom() { // folded or grown: a host write would go to SLC again
+		c.direct = false
+		c.directTime += f.eng.Now() - c.since
+	}
+	for _, t := range f.gc.tasks {
+		t.notify()
+	}
+	if fl.SLCFoldable() { // else nothing to fold: the next SLC or direct host program arms it
+		c.arm()
+	}
+}
+
+// directTimeAt returns the time spent in direct mode up to now.
+func (c *slcCache) directTimeAt(now sim.Time) sim.Time {
+	if c.direct {
+		return c.directTime + now - c.since
+	}
+	return c.directTime
+}
+
+// SLCDirectTime returns the time host writes have spent in direct mode (the SLC cache full,
+// programs going to native blocks) up to now; 0 without an SLC cache.
+func (f *Firmware) SLCDirectTime() sim.Time {
+	if f.slc == nil {
+		return 0
+	}
+	return f.slc.directTimeAt(f.eng.Now())
+}

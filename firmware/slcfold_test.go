@@ -1,0 +1,53 @@
+package firmware
+
+import (
+	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/sim"
+	"github.com/stretchr/testify/require"
+)
+
+// slcDie gives newRig's dies a pSLC mode: 66 pages a block (a multiple of the 3 pages of a
+// TLC word line), 22 in SLC mode, tR 25 µs and tPROG 300 µs (die.SpecFor(SLC)'s times).
+func slcDie(c *channel.Spec) {
+	c.Die.PagesPerBlock = 66
+	c.Die.SLC = die.SLCSpec{TRead: 25 * sim.Microsecond, TProg: 300 * sim.Microsecond, Endurance: 10}
+}
+
+// TestIntegritySLCCache is the steady-state integrity run (spanRun: preconditioned 90 %
+// full, 8 processes of random writes, reads checked against the reference, trims, flushes,
+// and rewrites forced during programs in flight) on dies with a pSLC mode and an SLC cache:
+// host writes go to SLC blocks, GC under pressure collects (folds) them into native blocks,
+// and once the host is done the idle fold folds every full SLC block before the read-back
+// of the whole span, so data versions are verified on reads after folding. The
+// invariant checker (firmware.verify) runs after every GC erase.
+func TestIntegritySLCCache(t *testing.T) {
+	spec := steadySpec(Vanilla, "sequential")
+	// The fill (90 %) is past full_at: the region is the static one, ⌈0.05 · 15,206 / 22 /
+	// 8⌉ = 5 blocks a plane (15,206 logical pages of 4 dies × 2 planes × 32 × 66 at 10 %
+	// over-provisioning; an SLC block holds 22).
+	spec.FTL.SLCCache = ftl.SLCCacheConfig{Static: 0.05, Dynamic: 0.1, Idle: sim.Millisecond}
+	ios := 3000
+	if testing.Short() {
+		ios = 1500
+	}
+	r, _, _ := spanRunOn(t, spec, slcDie, ios, 5, 5)
+	fl := r.fw.FTL()
+	st, _ := fl.SLCRegions()
+	require.Equal(t, 5, st)
+	s := fl.SLCStats()
+	require.Positive(t, s.SLCWrites, "host writes to the cache")
+	require.Positive(t, s.DirectWrites, "host writes past it (the free blocks at the GC threshold)")
+	require.Positive(t, s.FoldUnits, "folds")
+	require.Positive(t, r.fw.slc.hits, "host reads of SLC pages")
+	// The watch folded every full SLC block once the host was idle; what is left in SLC
+	// mode is the open write points (at most one a plane).
+	require.False(t, fl.SLCFoldable())
+	blocks, _ := fl.SLCOccupancy()
+	require.LessOrEqual(t, blocks, 8)
+	t.Logf("SLC writes %d, direct %d, folded %d units in %d blocks, hits %d, direct time %v",
+		s.SLCWrites, s.DirectWrites, s.FoldUnits, s.FoldBlocks, r.fw.slc.hits, r.fw.slc.directTimeAt(r.eng.Now()))
+}
