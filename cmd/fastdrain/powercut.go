@@ -79,6 +79,9 @@ func (pf *powercutFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	for _, n := range o.Notes {
+		fmt.Fprintln(pf.status(), n)
+	}
 	rows, cuts, err := powercut.Campaign(o)
 	if err != nil {
 		return err
