@@ -28,6 +28,10 @@ type slcCache struct {
 	tick       step  // the watch (watch)
 }
 
+// ErrSLCCachePowerLoss is the firmware's refusal of an SLC cache with power-loss recovery
+// (firmware.power_loss.enabled), which the power-cut campaign (package powercut) needs.
+var ErrSLCCachePowerLoss = errors.New("firmware.ftl.slc_cache: not with firmware.power_loss.enabled: the recovery scan reads every block in its native mode and does not yet know which blocks are in SLC mode")
+
 // newSLCCache returns the firmware's SLC cache for f's FTL, or nil, refusing the
 // combinations the cache cannot serve correctly.
 func newSLCCache(f *Firmware, faults bool) (*slcCache, error) {
@@ -36,7 +40,7 @@ func newSLCCache(f *Firmware, faults bool) (*slcCache, error) {
 	}
 	switch {
 	case f.spec.PowerLoss.Enabled:
-		return nil, errors.New("firmware.ftl.slc_cache: not with firmware.power_loss.enabled: the recovery scan reads every block in its native mode and does not yet know which blocks are in SLC mode")
+		return nil, ErrSLCCachePowerLoss
 	case f.fdp != nil:
 		return nil, errors.New("firmware.ftl.slc_cache: not with nvme.fdp.enabled: reclaim units are native blocks, and host writes through the cache would leave their handles")
 	case f.ftl.Zoned():

@@ -27,6 +27,9 @@ type Options struct {
 	// From, Window and Patience are each cut's Plan's (see Plan).
 	From, Window, Patience sim.Time
 	SimulateRecovery       bool
+	// Notes say what the matrix left out and why (Matrix.Targets), for the campaign's
+	// output.
+	Notes []string
 	// Jobs runs that many cuts at once (each its own simulation; results are the same
 	// whatever the number).
 	Jobs int

@@ -17,7 +17,7 @@ import (
 func campaign(t *testing.T, m Matrix, cuts int) []Row {
 	t.Helper()
 	m.Preset = "tiny"
-	ts, err := m.Targets()
+	ts, _, err := m.Targets()
 	require.NoError(t, err)
 	rows, _, err := Campaign(Options{Targets: ts, Schedules: Schedules(), Cuts: cuts, Seed: 1, Workload: DefaultWorkload(),
 		From: 300 * sim.Millisecond, Window: 500 * sim.Millisecond, Jobs: runtime.GOMAXPROCS(0)})
@@ -155,7 +155,7 @@ func TestControlsLoseData(t *testing.T) {
 			if control {
 				m.Sets = []string{fmt.Sprintf("firmware.power_loss.controls.%s=true", c.control)}
 			}
-			ts, err := m.Targets()
+			ts, _, err := m.Targets()
 			require.NoError(t, err)
 			rows, cuts, err := Campaign(Options{Targets: ts, Schedules: []Schedule{c.s}, Cuts: 12, Seed: c.seed, Workload: DefaultWorkload(),
 				From: 300 * sim.Millisecond, Window: 500 * sim.Millisecond, Jobs: runtime.GOMAXPROCS(0)})
@@ -192,7 +192,7 @@ func TestControlsLoseData(t *testing.T) {
 func TestCampaignPastReadOnly(t *testing.T) {
 	m := Matrix{Preset: "tiny", Variants: []string{"vanilla", "fd"}, PLP: []bool{true, false}, Mappings: []string{"page"},
 		Sets: []string{"flash.die.faults.program_fail=0.002", "flash.die.faults.erase_fail=0.01"}}
-	ts, err := m.Targets()
+	ts, _, err := m.Targets()
 	require.NoError(t, err)
 	rows, cuts, err := Campaign(Options{Targets: ts, Schedules: Schedules()[:1], Cuts: 2, Seed: 1, Workload: DefaultWorkload(),
 		From: 300 * sim.Millisecond, Window: 500 * sim.Millisecond, Jobs: runtime.GOMAXPROCS(0)})

@@ -64,7 +64,7 @@ func ParseOptions(f Flags) (Options, error) {
 	}
 	m := Matrix{Preset: f.Preset, Files: f.Files, Variants: f.Variants, PLP: plp, Mappings: f.Mappings,
 		Sets: f.Sets, KeepPrecondition: f.Keep}
-	ts, err := m.Targets()
-	o.Targets = ts
+	ts, notes, err := m.Targets()
+	o.Targets, o.Notes = ts, notes
 	return o, err
 }

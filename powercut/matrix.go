@@ -2,8 +2,11 @@ package powercut
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 )
 
@@ -44,18 +47,35 @@ type Matrix struct {
 }
 
 // Targets loads and validates every machine of the matrix, labelled "variant plp|no-plp
-// mapping", in variant, then protection, then mapping order.
-func (m Matrix) Targets() ([]Target, error) {
+// mapping", in variant, then protection, then mapping order, and returns with them the
+// notes a campaign prints about what it left out.
+//
+// A variant with an unbounded write buffer (the oracles) is not cut with power-loss
+// protection: protection guarantees every acknowledged write only for a buffer the
+// hold-up reserve and hold-up time can hold (firmware.HoldupReserve keeps none for an
+// unbounded one), so its drain can be stuck by design and every such cut would fail. The
+// firmware still accepts the combination — it is how the hold-up an oracle would need is
+// measured (firmware.TestHoldupTable, compare with a cut) — but it is no guarantee to
+// check. Asked for alone (--plp on, or firmware.power_loss_protection set), it is refused
+// naming the variant; with both settings (--plp both, the default) the variant is cut
+// without protection only, and a note says so.
+//
+// A machine with an SLC cache is refused (firmware.ErrSLCCachePowerLoss) before its
+// preconditioning is looked at, and a steady state (SteadyState) that does not fit the
+// machine is refused naming the largest precondition.fill that does.
+func (m Matrix) Targets() ([]Target, []string, error) {
 	if len(m.Variants) == 0 || len(m.PLP) == 0 || len(m.Mappings) == 0 {
-		return nil, fmt.Errorf("powercut: the matrix needs a variant, a power-loss protection setting and a mapping scheme")
+		return nil, nil, fmt.Errorf("powercut: the matrix needs a variant, a power-loss protection setting and a mapping scheme")
 	}
 	var ts []Target
+	var notes []string
+	noted := map[string]bool{}
 	for _, v := range m.Variants {
 		for _, plp := range m.PLP {
 			for _, mp := range m.Mappings {
 				ms, ok := Mappings[mp]
 				if !ok {
-					return nil, fmt.Errorf("powercut: no mapping scheme %q (have: %s)", mp, strings.Join(MappingNames(), ", "))
+					return nil, nil, fmt.Errorf("powercut: no mapping scheme %q (have: %s)", mp, strings.Join(MappingNames(), ", "))
 				}
 				var sets []string
 				if !m.KeepPrecondition {
@@ -63,10 +83,19 @@ func (m Matrix) Targets() ([]Target, error) {
 				}
 				sets = append(sets, ms...)
 				sets = append(sets, fmt.Sprintf("firmware.power_loss_protection=%v", plp), "firmware.power_loss.enabled=true")
-				sets = append(sets, m.Sets...)
-				c, err := platforms.Load(platforms.Options{Preset: m.Preset, Variant: v, Files: m.Files, Sets: sets})
+				c, err := m.load(v, sets)
 				if err != nil {
-					return nil, fmt.Errorf("powercut: %s, %s: %w", v, mp, err)
+					return nil, nil, fmt.Errorf("powercut: %s, %s: %w", v, mp, err)
+				}
+				if fw := c.Firmware; fw.PowerLossProtection && fw.Buffer.Policy.Unbounded() {
+					if plp && len(m.PLP) > 1 {
+						if !noted[v] {
+							noted[v] = true
+							notes = append(notes, fmt.Sprintf("powercut: %s is cut without power-loss protection only: %s", v, unboundedPLP(fw.Buffer.Policy)))
+						}
+						continue
+					}
+					return nil, nil, fmt.Errorf("powercut: %s, %s: %s; cut it with --plp off", v, mp, unboundedPLP(fw.Buffer.Policy))
 				}
 				label := v + " no-plp " + mp
 				if plp {
@@ -76,5 +105,81 @@ func (m Matrix) Targets() ([]Target, error) {
 			}
 		}
 	}
-	return ts, nil
+	return ts, notes, nil
+}
+
+// unboundedPLP says why a buffer of policy p cannot be protected by power-loss protection.
+func unboundedPLP(p firmware.Policy) string {
+	return fmt.Sprintf("its write buffer (firmware.buffer.policy %s) is unbounded, and power-loss protection cannot protect an unbounded buffer: no hold-up reserve or hold-up time holds it, so its drain can be stuck with acknowledged writes not on flash", p)
+}
+
+// load loads variant v's machine with sets and then m.Sets. It refuses an SLC cache, which
+// the firmware refuses with power-loss recovery at build, before anything else, and
+// explains a steady state that does not fit: the largest precondition.fill that does.
+func (m Matrix) load(v string, sets []string) (platforms.Config, error) {
+	o := platforms.Options{Preset: m.Preset, Variant: v, Files: m.Files, Sets: append(slices.Clip(sets), m.Sets...)}
+	c, err := platforms.Load(o)
+	if err == nil {
+		if c.Firmware.FTL.SLCCache.Enabled() {
+			return c, slcRefusal()
+		}
+		return c, nil
+	}
+	// The same machine without preconditioning (m.Sets still win): if it loads, the
+	// preconditioning was what did not fit.
+	o.Sets = append(append(slices.Clip(sets), "precondition.fill=0"), m.Sets...)
+	c0, err0 := platforms.Load(o)
+	if err0 != nil {
+		return c, err
+	}
+	if c0.Firmware.FTL.SLCCache.Enabled() {
+		return c, slcRefusal()
+	}
+	if m.KeepPrecondition || c0.Firmware.ValidatePrecondition(c0.DieSpec(), c0.Flash.Channels, c0.Flash.Ways*c0.Flash.DiesPerPackage,
+		lastFill(append(slices.Clip(sets), m.Sets...)), c0.Precondition.Overwrite) == nil {
+		return c, err // not the steady state's fill: something else did not fit
+	}
+	fit := FillThatFits(c0)
+	return c, fmt.Errorf("%w; the campaign's steady state (%s) does not fit this machine: precondition.fill %.2f is the most that fits with precondition.overwrite %v (--set precondition.fill=%.2f), or keep the preset's own preconditioning with --keep-precondition",
+		err, strings.Join(SteadyState, ", "), fit, c0.Precondition.Overwrite, fit)
+}
+
+// lastFill returns the precondition.fill sets ask for (the last one given), 0 if none.
+func lastFill(sets []string) float64 {
+	fill := 0.0
+	for _, s := range sets {
+		if v, ok := strings.CutPrefix(s, "precondition.fill="); ok {
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				fill = f
+			}
+		}
+	}
+	return fill
+}
+
+// slcRefusal is the firmware's refusal of an SLC cache with power-loss recovery, which every
+// cut needs, with how to cut the machine anyway.
+func slcRefusal() error {
+	return fmt.Errorf("%w; a power-cut campaign cannot cut a machine with an SLC cache: turn it off with --set firmware.ftl.slc_cache.static=0 --set firmware.ftl.slc_cache.dynamic=0 --set firmware.ftl.slc_cache.full_at=0", firmware.ErrSLCCachePowerLoss)
+}
+
+// FillThatFits returns the largest precondition.fill, in hundredths, that c's firmware
+// finds room for at c's precondition.overwrite (firmware.Spec.ValidatePrecondition), 0 if
+// none does.
+func FillThatFits(c platforms.Config) float64 {
+	dpc := c.Flash.Ways * c.Flash.DiesPerPackage
+	fits := func(k int) bool {
+		return c.Firmware.ValidatePrecondition(c.DieSpec(), c.Flash.Channels, dpc, float64(k)/100, c.Precondition.Overwrite) == nil
+	}
+	// The room needed grows with the fill: the largest k in 0 … 100 that fits.
+	lo, hi := 0, 100
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return float64(lo) / 100
 }

@@ -39,7 +39,13 @@ version older than the last durable one is a durable loss (with protection every
 acknowledged write is durable), data never written there or a stale read during the run is
 a stale read, a hold-up drain without room is stuck. It prints and writes the table per
 target and schedule, and exits non-zero if any cut lost durable data, read stale data or
-left the drain stuck.`,
+left the drain stuck.
+
+A variant with an unbounded buffer (oracle, oracle-bg) is not cut with protection: no
+hold-up covers an unbounded buffer. --plp on refuses it; with --plp both it is cut without
+protection only, and a line says so. A machine with an SLC cache is refused (recovery does
+not support it), and a steady state that does not fit the machine is refused naming the
+largest precondition.fill that does.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return pf.run(cmd) },
 	}
@@ -78,6 +84,9 @@ func (pf *powercutFlags) run(cmd *cobra.Command) error {
 	o, err := powercut.ParseOptions(pf.fl)
 	if err != nil {
 		return err
+	}
+	for _, n := range o.Notes {
+		fmt.Fprintln(pf.status(), n)
 	}
 	rows, cuts, err := powercut.Campaign(o)
 	if err != nil {

@@ -75,3 +75,30 @@ func splitArgs(s string) []string {
 	}
 	return []string{s}
 }
+
+// TestPowercutUnboundedBuffer: oracle-bg with --plp on is refused up front, naming the
+// variant, the reason and --plp off; with --plp both (the default) it is cut without
+// protection only, and the output says so before the table.
+func TestPowercutUnboundedBuffer(t *testing.T) {
+	_, err := run("powercut", "--variants", "oracle-bg", "--plp", "on", "--cuts", "1", "--no-files")
+	require.ErrorContains(t, err, "powercut: oracle-bg, page: its write buffer (firmware.buffer.policy oracle-bg) is unbounded, and power-loss protection cannot protect an unbounded buffer")
+	require.ErrorContains(t, err, "cut it with --plp off")
+	out, err := run("powercut", "--variants", "oracle-bg", "--cuts", "1", "--schedules", "random", "--no-files")
+	require.NoError(t, err, out)
+	require.Contains(t, out, "powercut: oracle-bg is cut without power-loss protection only: ")
+	require.Contains(t, out, "oracle-bg no-plp page")
+	require.NotContains(t, out, "oracle-bg plp page")
+	require.Contains(t, out, "1 cuts: no durable loss, no stale read, no stuck drain")
+}
+
+// TestPowercutGen4QLC: gen4-qlc's SLC cache is refused before its preconditioning, with
+// how to turn the cache off; with it off, the steady state's refusal names the fill that
+// fits (powercut.TestMatrixSLCCacheAndSteadyState works it out: 0.76).
+func TestPowercutGen4QLC(t *testing.T) {
+	_, err := run("powercut", "--preset", "gen4-qlc", "--cuts", "1", "--no-files")
+	require.ErrorContains(t, err, "firmware.ftl.slc_cache: not with firmware.power_loss.enabled")
+	require.ErrorContains(t, err, "a power-cut campaign cannot cut a machine with an SLC cache")
+	_, err = run("powercut", "--preset", "gen4-qlc", "--cuts", "1", "--no-files", "--set", "firmware.ftl.slc_cache.static=0",
+		"--set", "firmware.ftl.slc_cache.dynamic=0", "--set", "firmware.ftl.slc_cache.full_at=0")
+	require.ErrorContains(t, err, "precondition.fill 0.76 is the most that fits with precondition.overwrite 0.04 (--set precondition.fill=0.76)")
+}
