@@ -4,6 +4,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/hostos/blk"
 	"github.com/fastdrain-sim/fastdrain/hostos/pagecache"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/report"
@@ -33,12 +34,13 @@ var Statistics = sim.NewCatalogue(append([]*sim.Stat{
 	firmware.StatAboveHigh, firmware.StatBackgroundIdle, firmware.StatBackgroundBusy,
 	firmware.StatReadsBehindArray, firmware.StatReadsBehindBackground, firmware.StatReadSuspends,
 	StatHighSetTime, StatHighSetShare},
-	append(append(append(firmware.SLCStatList(), firmware.NamespaceStatList()...), firmware.FDPStatList()...), sim.StatEvents)...)...,
+	append(append(append(append(append(firmware.SLCStatList(), firmware.ZNSStatList()...), blk.ZoneStatList()...),
+		firmware.NamespaceStatList()...), firmware.FDPStatList()...), sim.StatEvents)...)...,
 )
 
 // Snapshot takes machine m's statistics (Statistics) once, at the end of the work: the
-// firmware's, its buffer's and FTL's, the fault counters (with a fault model only), the
-// page cache's and the engine's. wastedBefore is the FTL's Stats.Wasted when the work
+// firmware's, its buffer's and FTL's, the zone counters (with a zoned namespace only), the
+// fault counters (with a fault model only), the page cache's and the engine's. wastedBefore is the FTL's Stats.Wasted when the work
 // began (ftl.FTL.PutStats). Nothing is counted per event for it.
 func Snapshot(m *platforms.Machine, wastedBefore int64) *sim.StatSnapshot {
 	sn := Statistics.NewSnapshot()
@@ -49,6 +51,8 @@ func Snapshot(m *platforms.Machine, wastedBefore int64) *sim.StatSnapshot {
 	fw.PutNamespaceStats(sn)
 	fw.PutFDPStats(sn)
 	fw.PutSLCStats(sn)
+	fw.PutZNSStats(sn)
+	blk.PutZoneStats(sn, m.Host.Queues)
 	if m.Config.Flash.Die.Faults.Enabled() { // fault rows only with a fault model
 		fw.PutFaultStats(sn)
 		m.Host.Cache.PutErrorStats(sn)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/hostos/blk"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/runner"
@@ -33,11 +34,13 @@ var cutSets = []string{"--set", "firmware.power_loss.enabled=true", "--set", "fi
 // expectedStats are the statistics a fastdrain-small run with a fault model reports: the
 // whole catalogue but page_slots_padded (one mapping unit a page: no slot is padded) and
 // pages_programmed_tsb (TLC dies: no QLC top page), the per-namespace statistics (one
-// namespace: none) and the FDP ones (FDP off).
+// namespace: none), the FDP ones (FDP off), the SLC cache's (none) and the ZNS ones (no
+// zoned namespace).
 func expectedStats() []string {
 	perNS := map[*sim.Stat]bool{}
-	for _, s := range append(append(firmware.NamespaceStatList(), firmware.FDPStatList()...), firmware.SLCStatList()...) {
-		perNS[s] = true // per namespace, FDP or SLC cache only: not on fastdrain-small
+	only := append(append(firmware.NamespaceStatList(), firmware.FDPStatList()...), firmware.SLCStatList()...)
+	for _, s := range append(append(only, firmware.ZNSStatList()...), blk.ZoneStatList()...) {
+		perNS[s] = true // per namespace, FDP, SLC cache or ZNS only: not on fastdrain-small
 	}
 	var names []string
 	for _, s := range runner.Statistics.Stats() {
