@@ -1,6 +1,10 @@
 package firmware
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/internal/enum"
+)
 
 // BackgroundSet is the rule that bounds background eviction's programs in flight
 // (firmware.buffer.background_set). The paper's firmware "estimates the average number of
@@ -30,23 +34,16 @@ const (
 var backgroundSetNames = [...]string{"idle-dies", "share"}
 
 // String returns the configuration name.
-func (b BackgroundSet) String() string {
-	if int(b) < len(backgroundSetNames) {
-		return backgroundSetNames[b]
-	}
-	return fmt.Sprintf("BackgroundSet(%d)", uint8(b))
-}
+func (b BackgroundSet) String() string { return enum.Name(backgroundSetNames[:], "BackgroundSet", b) }
 
 // MarshalText implements encoding.TextMarshaler.
 func (b BackgroundSet) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
 func (b *BackgroundSet) UnmarshalText(t []byte) error {
-	for i, n := range backgroundSetNames {
-		if string(t) == n {
-			*b = BackgroundSet(i)
-			return nil
-		}
+	if v, ok := enum.Parse[BackgroundSet](backgroundSetNames[:], string(t)); ok {
+		*b = v
+		return nil
 	}
 	return fmt.Errorf("firmware.buffer.background_set: %q is not one of idle-dies, share", t)
 }

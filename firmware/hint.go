@@ -3,6 +3,7 @@ package firmware
 import (
 	"fmt"
 
+	"github.com/fastdrain-sim/fastdrain/internal/enum"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 )
 
@@ -74,23 +75,16 @@ const (
 var upcallNames = [...]string{"predicted", "current"}
 
 // String returns the configuration name.
-func (u Upcall) String() string {
-	if int(u) < len(upcallNames) {
-		return upcallNames[u]
-	}
-	return fmt.Sprintf("Upcall(%d)", uint8(u))
-}
+func (u Upcall) String() string { return enum.Name(upcallNames[:], "Upcall", u) }
 
 // MarshalText implements encoding.TextMarshaler.
 func (u Upcall) MarshalText() ([]byte, error) { return []byte(u.String()), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
 func (u *Upcall) UnmarshalText(b []byte) error {
-	for i, n := range upcallNames {
-		if string(b) == n {
-			*u = Upcall(i)
-			return nil
-		}
+	if v, ok := enum.Parse[Upcall](upcallNames[:], string(b)); ok {
+		*u = v
+		return nil
 	}
 	return fmt.Errorf("upcall %q is not one of predicted, current", b)
 }
