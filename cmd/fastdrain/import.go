@@ -45,7 +45,7 @@ with: fastdrain fio OUT/scenario-1.yaml --preset PRESET.`,
 			return importConfig(cmd, args[1], out, base)
 		},
 	}
-	cmd.Flags().StringVarP(&out, "out", "o", "", "mqsim: write the YAML to this file (default: standard output); mqsim-workload: the directory for scenario-N.yaml (default .)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "mqsim: write the YAML to this file (default: standard output); mqsim-workload: the directory for scenario-N.yaml (default .)")
 	cmd.Flags().StringVar(&base, "preset", "fastdrain-tlc", "preset the layer is checked on (mqsim) or whose device the jobs are sized for (mqsim-workload)")
 	return cmd
 }

@@ -1,4 +1,4 @@
-package main
+package cliflags
 
 import (
 	"fmt"
@@ -10,14 +10,15 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// timelineFlags are the --timeline flags every simulating command shares (run, replay,
+// Timeline are the --timeline flags every simulating command shares (run, replay, fio,
 // flashbench).
-type timelineFlags struct {
+type Timeline struct {
 	path, window, tracks, skip string
 	max                        int
 }
 
-func (tf *timelineFlags) register(cmd *cobra.Command, window string) {
+// Register adds --timeline and --timeline-* to cmd, window being --timeline-window's default.
+func (tf *Timeline) Register(cmd *cobra.Command, window string) {
 	f := cmd.Flags()
 	f.StringVar(&tf.path, "timeline", "", "write a Perfetto/Chrome trace-event JSON of the resources to this file (gzip when it ends in .gz)")
 	f.StringVar(&tf.window, "timeline-window", window, "simulated time window of the timeline, FROM:TO")
@@ -26,8 +27,8 @@ func (tf *timelineFlags) register(cmd *cobra.Command, window string) {
 	f.IntVar(&tf.max, "timeline-max", 2_000_000, "most intervals, command slices and flow arrows recorded; past it the file is marked truncated and a warning says where")
 }
 
-// build returns the timeline the flags ask for, or nil without --timeline.
-func (tf *timelineFlags) build() (*report.Timeline, error) {
+// Build returns the timeline the flags ask for, or nil without --timeline.
+func (tf *Timeline) Build() (*report.Timeline, error) {
 	if tf.path == "" {
 		return nil, nil
 	}
@@ -43,9 +44,9 @@ func (tf *timelineFlags) build() (*report.Timeline, error) {
 	return tl, nil
 }
 
-// write saves the timeline with the run's sampled series as counter tracks, and warns on
+// Write saves the timeline with the run's sampled series as counter tracks, and warns on
 // stderr when the cap truncated it or the filter kept nothing.
-func (tf *timelineFlags) write(tl *report.Timeline, stderr io.Writer, counters []*sim.Series) error {
+func (tf *Timeline) Write(tl *report.Timeline, stderr io.Writer, counters []*sim.Series) error {
 	if tl == nil {
 		return nil
 	}
