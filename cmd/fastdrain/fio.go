@@ -89,10 +89,6 @@ func (ff *fioFlags) run(cmd *cobra.Command, path string) error {
 	if err != nil {
 		return err
 	}
-	tl, err := ff.Timeline.Build()
-	if err != nil {
-		return err
-	}
 	m, err := openMachine(&ff.cf)
 	if err != nil {
 		return err
@@ -102,14 +98,14 @@ func (ff *fioFlags) run(cmd *cobra.Command, path string) error {
 	if err != nil {
 		return err
 	}
-	res, err := fiorun.Run(m, jobs, fiorun.Options{Idle: idle, Timeline: tl, CountEvents: ff.countEvents})
+	res, err := fiorun.Run(m, jobs, fiorun.Options{Idle: idle, Timeline: ff.Timeline.Trace(), CountEvents: ff.countEvents})
 	if err != nil || res.CutBeforeJobs {
 		if err == nil {
 			err = res.WriteCutBeforeJobs(cmd.OutOrStdout())
 		}
 		return err
 	}
-	if err := ff.Timeline.Write(tl, cmd.ErrOrStderr(), m.Series()); err != nil {
+	if err := ff.Timeline.Write(cmd.ErrOrStderr(), m.Series()); err != nil {
 		return err
 	}
 	if len(res.Results) == 0 {
@@ -119,15 +115,9 @@ func (ff *fioFlags) run(cmd *cobra.Command, path string) error {
 	fio.WriteVerifyErrors(cmd.ErrOrStderr(), res.Results)
 	// Beside the numbers of json and csv, the sentence goes to stderr.
 	fmt.Fprint(ff.Status(), res.CutNote())
-	dir, err := ff.RunDir(cliflags.FileStem(path) + "-" + ff.cf.Preset)
+	err = ff.Save(cliflags.FileStem(path)+"-"+ff.cf.Preset, func(dir string) error { return res.WriteDir(dir, "fastdrain "+version, ff.plus) })
 	if err != nil {
 		return err
-	}
-	if dir != "" {
-		if err := res.WriteDir(dir, "fastdrain "+version, ff.plus); err != nil {
-			return err
-		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "results written to %s\n", dir)
 	}
 	if err := ff.Write(res.WriteText, res.JSON("fastdrain "+version, ff.plus), res.CSV().WriteCSV); err != nil {
 		return err

@@ -70,10 +70,7 @@ func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 	if err := errors.Join(err, fb.Output.Parse()); err != nil {
 		return err
 	}
-	tl, err := fb.Timeline.Build()
-	if err != nil {
-		return err
-	}
+	tl := fb.Timeline.Trace()
 	if tl != nil {
 		c.Observe = func(rs []*sim.Resource) { tl.Attach(rs...) }
 	}
@@ -82,22 +79,15 @@ func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	res.Percentiles = fb.Percentiles.List
-	if err := fb.Timeline.Write(tl, cmd.ErrOrStderr(), nil); err != nil {
+	if err := fb.Timeline.Write(cmd.ErrOrStderr(), nil); err != nil {
 		return err
 	}
 	name := fmt.Sprintf("%dch-%ddies", c.Channels, c.Channels*c.Channel.Dies)
 	if fb.fl.Preset != "" {
 		name = fb.fl.Preset + "-" + name
 	}
-	dir, err := fb.RunDir(name)
-	if err != nil {
+	if err := fb.Save(name, res.WriteDir); err != nil {
 		return err
-	}
-	if dir != "" {
-		fmt.Fprintf(cmd.ErrOrStderr(), "results written to %s\n", dir)
-		if err := res.WriteDir(dir); err != nil {
-			return err
-		}
 	}
 	return fb.Write(res.WriteText, res.WriteJSON, res.SummaryCSV().WriteCSV)
 }

@@ -13,7 +13,8 @@ import (
 
 // powercutFlags are the flags of `fastdrain powercut`.
 type powercutFlags struct {
-	fl powercut.Flags
+	cfg cliflags.Config
+	fl  powercut.Flags
 	cliflags.Output
 }
 
@@ -51,12 +52,10 @@ largest precondition.fill that does.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return pf.run(cmd) },
 	}
 	f, fl, d := cmd.Flags(), &pf.fl, powercut.DefaultWorkload()
-	f.StringVar(&fl.Preset, "preset", "tiny", "platform preset ("+strings.Join(platforms.Presets(), ", ")+")")
-	f.StringArrayVar(&fl.Files, "config", nil, "YAML file applied over the preset (repeatable)")
+	pf.cfg.RegisterPlatform(cmd, "tiny")
 	f.StringSliceVar(&fl.Variants, "variants", []string{"vanilla", "fd-buf", "lsb-only", "fd"}, "system variants to cut ("+strings.Join(platforms.Variants(), ", ")+")")
 	f.StringVar(&fl.PLP, "plp", "both", "power-loss protection: on, off or both")
 	f.StringSliceVar(&fl.Mappings, "mapping", []string{"page"}, "mapping schemes: "+strings.Join(powercut.MappingNames(), ", "))
-	f.StringArrayVar(&fl.Sets, "set", nil, "override one field of every machine: path.to.key=value (repeatable, applied last)")
 	f.BoolVar(&fl.Keep, "keep-precondition", false, "keep the preset's preconditioning and over-provisioning instead of the steady state ("+strings.Join(powercut.SteadyState, ", ")+")")
 	f.IntVar(&fl.Cuts, "cuts", 20, "cuts per target and schedule, seeded --seed, --seed+1, …")
 	f.StringSliceVar(&fl.Schedules, "schedules", powercut.ScheduleNames(), "cut schedules: "+strings.Join(powercut.ScheduleNames(), ", "))
@@ -82,6 +81,7 @@ func (pf *powercutFlags) run(cmd *cobra.Command) error {
 	if err := pf.Output.Parse(); err != nil {
 		return err
 	}
+	pf.fl.Preset, pf.fl.Files, pf.fl.Sets = pf.cfg.Preset, pf.cfg.Files, pf.cfg.Sets
 	o, err := powercut.ParseOptions(pf.fl)
 	if err != nil {
 		return err

@@ -87,11 +87,7 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		defer f.Close()
 		o.Replay.Records = f
 	}
-	tl, err := rf.Timeline.Build()
-	if err != nil {
-		return err
-	}
-	o.Timeline = tl
+	o.Timeline = rf.Timeline.Trace()
 	m, err := openMachine(&rf.cf)
 	if err != nil {
 		return err
@@ -101,7 +97,7 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 	if err != nil {
 		return err
 	}
-	if err := rf.Timeline.Write(tl, cmd.ErrOrStderr(), m.Series()); err != nil {
+	if err := rf.Timeline.Write(cmd.ErrOrStderr(), m.Series()); err != nil {
 		return err
 	}
 	if err := res.Empty(); err != nil {
@@ -111,10 +107,5 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 	if err := rf.Write(res.WriteText, res.Summary.WriteJSON, res.Summary.Table().WriteCSV); err != nil {
 		return err
 	}
-	dir, err := rf.RunDir(cliflags.FileStem(path) + "-" + rf.cf.Preset)
-	if err != nil || dir == "" {
-		return err
-	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "results written to %s\n", dir)
-	return res.WriteDir(dir)
+	return rf.Save(cliflags.FileStem(path)+"-"+rf.cf.Preset, res.WriteDir)
 }

@@ -91,11 +91,7 @@ func (rf *runFlags) run(cmd *cobra.Command) error {
 	if label == "" {
 		label = "custom"
 	}
-	tl, err := rf.Timeline.Build()
-	if err != nil {
-		return err
-	}
-	o := runner.Options{Label: label, Config: c, Workload: w, CheckData: rf.check, Timeline: tl}
+	o := runner.Options{Label: label, Config: c, Workload: w, CheckData: rf.check, Timeline: rf.Timeline.Trace()}
 	res, err := runner.Run(o)
 	if err != nil {
 		return err
@@ -114,7 +110,7 @@ func (rf *runFlags) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	if err := rf.Timeline.Write(tl, cmd.ErrOrStderr(), res.Series); err != nil {
+	if err := rf.Timeline.Write(cmd.ErrOrStderr(), res.Series); err != nil {
 		return err
 	}
 	if rf.check {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
@@ -168,12 +167,8 @@ line then goes to stderr).`,
 			}
 			written := " (--no-files: nothing written)"
 			if dir := o.Dir(); dir != "" {
-				if p := filepath.Join(dir, m.FileBase()+".json"); !force {
-					if _, err := os.Stat(p); err == nil {
-						if err := sweep.CheckReplace(p, m.Spec, m.Shard); err != nil {
-							return fmt.Errorf("%w: give another --out, or --force to replace it", err)
-						}
-					}
+				if err := sweep.GuardSealed(dir, m.Spec, m.Shard); err != nil && !force {
+					return err
 				}
 				paths, err := m.WriteFiles(dir)
 				if err != nil {

@@ -110,54 +110,11 @@ func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 	return spec, span, errors.Join(errs...)
 }
 
-// devices opens the target or builds the preset, then the --vs presets.
+// devices opens the target or builds the preset, then the --vs presets (ufliprun.Devices).
 func (o *uflipOptions) devices() ([]*ufliprun.Device, error) {
-	var devs []*ufliprun.Device
-	names := map[string]bool{}
-	addPreset := func(preset string) error {
-		if names[preset] {
-			return fmt.Errorf("--vs: %s is already one of the devices", preset)
-		}
-		names[preset] = true
-		cf := *o.cf
-		cf.Preset = preset
-		// uFLIP issues IOs down to 512 B: give the namespace 512-byte LBAs unless the user
-		// chose otherwise (the firmware merges sub-page writes into its 4 KiB mapping units).
-		cf.Sets = append([]string{"nvme.lba_size=512"}, o.cf.Sets...)
-		c, err := cf.Load()
-		var d *ufliprun.Device
-		if err == nil {
-			d, err = ufliprun.Simulated(c, preset)
-		}
-		if err != nil {
-			if len(devs) > 0 {
-				return fmt.Errorf("--vs %s: %w", preset, err)
-			}
-			return err
-		}
-		devs = append(devs, d)
-		return nil
-	}
-	if o.target != "" {
-		sz, _ := sim.ParseSize(o.pf.Span)
-		d, err := ufliprun.Target(o.target, int64(sz), o.force)
-		if err != nil {
-			return nil, err
-		}
-		names["target"] = true
-		devs = append(devs, d)
-	} else if err := addPreset(o.cf.Preset); err != nil {
-		return nil, err
-	}
-	for _, p := range listflag.Split(o.vs) {
-		if err := addPreset(p); err != nil {
-			for _, d := range devs {
-				d.Close()
-			}
-			return nil, err
-		}
-	}
-	return devs, nil
+	sz, _ := sim.ParseSize(o.pf.Span)
+	return ufliprun.Devices{Target: o.target, Size: int64(sz), Force: o.force, Preset: o.cf.Preset, Vs: listflag.Split(o.vs),
+		Variant: o.cf.Variant, Files: o.cf.Files, Sets: o.cf.Sets}.Open()
 }
 
 // suite plans the run on devs (ufliprun.PlanFlags.NewPlan): the traced run and the

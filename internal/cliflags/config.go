@@ -17,9 +17,15 @@ type Config struct {
 
 // Register adds --preset (default defPreset), --variant, --config and --set to cmd.
 func (cf *Config) Register(cmd *cobra.Command, defPreset string) {
+	cf.RegisterPlatform(cmd, defPreset)
+	cmd.Flags().StringVar(&cf.Variant, "variant", "", "system variant ("+strings.Join(platforms.Variants(), ", ")+")")
+}
+
+// RegisterPlatform adds --preset (default defPreset), --config and --set to cmd, not
+// --variant: for a command that takes a list of variants of its own (powercut --variants).
+func (cf *Config) RegisterPlatform(cmd *cobra.Command, defPreset string) {
 	f := cmd.Flags()
 	f.StringVar(&cf.Preset, "preset", defPreset, "platform preset ("+strings.Join(platforms.Presets(), ", ")+")")
-	f.StringVar(&cf.Variant, "variant", "", "system variant ("+strings.Join(platforms.Variants(), ", ")+")")
 	f.StringArrayVar(&cf.Files, "config", nil, "YAML file applied over the preset (repeatable)")
 	f.StringArrayVar(&cf.Sets, "set", nil, "override one field: path.to.key=value (repeatable)")
 }

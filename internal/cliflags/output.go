@@ -69,15 +69,14 @@ func (o *Output) Refuse(flag, why string) {
 // TimelineFlagNames are the --timeline flags that --timeline's refusal covers.
 var TimelineFlagNames = []string{"timeline", "timeline-window", "timeline-tracks", "timeline-skip", "timeline-max"}
 
-// Parse checks the flags: the format, the percentiles and every refused flag given.
+// Parse checks the flags: the format, the percentiles, the timeline (Timeline.Trace)
+// and every refused flag given.
 func (o *Output) Parse() error {
 	var errs []error
 	if o.Format != "text" && o.Format != "json" && o.Format != "csv" {
 		errs = append(errs, fmt.Errorf("--format %q: want text, json or csv", o.Format))
 	}
-	if err := o.Percentiles.Parse(); err != nil {
-		errs = append(errs, err)
-	}
+	errs = append(errs, o.Percentiles.Parse(), o.Timeline.build())
 	for _, r := range o.refused {
 		names := []string{r.flag}
 		if r.flag == "timeline" {
@@ -124,6 +123,20 @@ func (o *Output) RunDir(name string) (string, error) {
 		return "", nil
 	}
 	return report.NewResultDir(d, name)
+}
+
+// Save writes a run's results into its own directory under --out/COMMAND (RunDir, named
+// name) with write, then says where on standard error; without files it does nothing.
+func (o *Output) Save(name string, write func(dir string) error) error {
+	dir, err := o.RunDir(name)
+	if err != nil || dir == "" {
+		return err
+	}
+	if err := write(dir); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(o.cmd.ErrOrStderr(), "results written to %s\n", dir)
+	return err
 }
 
 // FileStem is a file's name without its directory and extension, for a results directory's
