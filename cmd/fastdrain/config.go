@@ -71,15 +71,9 @@ memory) is refused (docs/reliability.md). --memory prints the estimate's parts.`
 			}
 			w := cmd.OutOrStdout()
 			if memory {
-				e := c.EstimateMemory()
-				fmt.Fprintf(w, "%-90s %14s %14s\n", "estimated memory", "build (B)", "peak (B)")
-				for _, p := range e.Parts {
-					fmt.Fprintf(w, "%-90s %14d %14d\n", p.What, p.Build, p.Peak)
+				if err := c.EstimateMemory().WriteText(w, c.Flash.Die.PageSize); err != nil {
+					return err
 				}
-				fmt.Fprintf(w, "%-90s %14d %14d\n", "total", e.Build, e.Peak)
-				perGiB := float64(e.WriteBytes) * float64(1<<30) / float64(c.Flash.Die.PageSize) / (1 << 20)
-				fmt.Fprintf(w, "a run adds up to %d B for each flash page it programs on a block not programmed before (%.1f MiB for each GiB written)\n",
-					e.WriteBytes, perGiB)
 			}
 			_, err = fmt.Fprintln(w, "ok")
 			return err
