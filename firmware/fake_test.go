@@ -7,7 +7,6 @@ import (
 	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
-	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -89,7 +88,7 @@ func (m *fakeMemory) Access(t sim.Time, _ uint64, n int, _ bool) sim.Time {
 	m.moved += int64(n)
 	return t + fakeLat
 }
-func (m *fakeMemory) Spec() dram.Spec { return dram.Spec{Capacity: 64 << 20} }
+func (m *fakeMemory) Capacity() uint64 { return 64 << 20 }
 
 // fakeHost holds each command's host buffer and its request.
 type fakeHost struct {
@@ -155,7 +154,7 @@ func newFakeOn(t testing.TB, spec Spec, cs nvmectrl.Spec) *fake {
 	fl := newFakeFlash(eng, smallDie())
 	h := &fakeHost{spec: cs, eng: eng, data: map[*nvmectrl.Command][]byte{}, reqs: map[*nvmectrl.Command]*req{}}
 	m := &fakeMemory{}
-	fw, err := NewOnPorts("ssd.fw", spec, eng, Ports{Flash: fl, Memory: m, Host: h})
+	fw, err := New("ssd.fw", spec, eng, Ports{Flash: fl, Memory: m, Host: h})
 	require.NoError(t, err)
 	return &fake{eng: eng, fw: fw, flash: fl, mem: m, host: h}
 }

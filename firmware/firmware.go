@@ -3,7 +3,6 @@ package firmware
 import (
 	"errors"
 	"fmt"
-	"reflect"
 
 	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/die"
@@ -134,26 +133,10 @@ type Firmware struct {
 	Stats Stats
 }
 
-// New builds the firmware on the simulated hardware hw (NewOnPorts on hw.Ports()).
-func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error) {
-	if err := spec.Validate(); err != nil {
-		return nil, err
-	}
-	if len(hw.Channels) == 0 || hw.DRAM == nil || hw.Ctrl == nil {
-		return nil, errors.New("firmware: hardware needs channels, a DRAM and a controller")
-	}
-	cs := hw.Channels[0].Spec()
-	for i, ch := range hw.Channels {
-		if ch.Spec().Dies != cs.Dies || !reflect.DeepEqual(ch.Spec().Die, cs.Die) {
-			return nil, fmt.Errorf("firmware: channel %d differs from channel 0; all channels must be alike", i)
-		}
-	}
-	return NewOnPorts(name, spec, eng, hw.Ports())
-}
-
-// NewOnPorts builds the firmware on ports and registers it with the host port. Its tasks
-// boot at eng's current time (eng is the timer port unless ports.Timers is set).
-func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware, error) {
+// New builds the firmware on ports and registers it with the host port. Its tasks boot at
+// eng's current time (eng is the timer port unless ports.Timers is set). The simulated
+// hardware's ports are package hwadapter's.
+func New(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
@@ -175,7 +158,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	if err := spec.Scheduler.validateCap(geo.Dies()); err != nil {
 		return nil, err
 	}
-	memCap := uint64(ports.Memory.Spec().Capacity)
+	memCap := ports.Memory.Capacity()
 	if memCap < 2*uint64(spec.PageSize) {
 		return nil, fmt.Errorf("firmware: buffer memory of %d bytes is smaller than two pages", memCap)
 	}

@@ -4,7 +4,6 @@ import (
 	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
-	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -12,7 +11,7 @@ import (
 
 // Ports are everything the firmware uses of the hardware: each is a small interface of its
 // own, the contract a real controller's hardware abstraction layer (HAL) would implement.
-// Today's hardware types satisfy them (Hardware, hwports.go); tests use fakes.
+// Package hwadapter implements them over the simulated hardware; tests also use fakes.
 type Ports struct {
 	Flash  FlashPort
 	Memory BufferMemory
@@ -68,11 +67,11 @@ type FlashImage interface {
 
 // BufferMemory is the controller DRAM that holds the write buffer and staging space for
 // reads. Contract: Access moves n bytes at addr (a write if write) starting no earlier
-// than t and returns when the move ends; Spec().Capacity is its size in bytes (the firmware
+// than t and returns when the move ends; Capacity is its size in bytes (the firmware
 // addresses [0, Capacity)).
 type BufferMemory interface {
 	Access(t sim.Time, addr uint64, n int, write bool) sim.Time
-	Spec() dram.Spec
+	Capacity() uint64
 }
 
 // HostPort is the NVMe front end: the controller's command fetch, data DMA engines and

@@ -61,7 +61,7 @@ func burstUnderCap(t *testing.T, pages int, cap Power) (sim.Time, *spanFlash) {
 	cs.LBASize = 4096
 	fl := &spanFlash{fakeFlash: newFakeFlash(eng, smallDie()), dies: map[int]int{}}
 	h := &fakeHost{spec: cs, eng: eng, data: map[*nvmectrl.Command][]byte{}, reqs: map[*nvmectrl.Command]*req{}}
-	fw, err := NewOnPorts("ssd.fw", s, eng, Ports{Flash: fl, Memory: &fakeMemory{}, Host: h})
+	fw, err := New("ssd.fw", s, eng, Ports{Flash: fl, Memory: &fakeMemory{}, Host: h})
 	require.NoError(t, err)
 	r := &fake{eng: eng, fw: fw, flash: fl.fakeFlash, host: h}
 	var lat sim.Time
