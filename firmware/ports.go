@@ -2,9 +2,9 @@ package firmware
 
 import (
 	"github.com/fastdrain-sim/fastdrain/bufferlevel"
-	"github.com/fastdrain-sim/fastdrain/channel"
-	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
+	"github.com/fastdrain-sim/fastdrain/nand"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -50,9 +50,9 @@ type CPU interface {
 // timings, faults, multi-plane rules).
 type FlashPort interface {
 	Geometry() ftl.Geometry
-	Die() die.Spec
-	Submit(g int, tx *channel.Transaction)
-	Prefetch(g int, a die.Addr)
+	Die() hal.DieSpec
+	Submit(g int, tx *hal.FlashCmd)
+	Prefetch(g int, a nand.Addr)
 }
 
 // FlashImage is an optional capability of a FlashPort: writing a precondition image into
@@ -62,7 +62,7 @@ type FlashPort interface {
 // a page's stamp when it is read.
 type FlashImage interface {
 	Fill(g, plane, block, n int, stamp func(page int) uint64)
-	FillFrom(g, plane, block, n int, src die.StampSource)
+	FillFrom(g, plane, block, n int, src nand.StampSource)
 }
 
 // BufferMemory is the controller DRAM that holds the write buffer and staging space for

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -19,8 +19,8 @@ type spanFlash struct {
 	dies  map[int]int   // programs per die
 }
 
-func (f *spanFlash) Submit(g int, tx *channel.Transaction) {
-	if tx.Kind == channel.Program {
+func (f *spanFlash) Submit(g int, tx *hal.FlashCmd) {
+	if tx.Op == hal.FlashProgram {
 		start := max(f.free[g], f.eng.Now())
 		f.spans = append(f.spans, [2]sim.Time{start, start + fakeTPROG})
 		f.dies[g]++
