@@ -11,7 +11,10 @@ import (
 // flash channels/dies that are intensively accessed by the applications' I/O requests. For
 // each internal buffer eviction, we evict a limited set of pages to the flash dies in idle"
 // (Zhang et al., IEEE CAL 2020, §3): the set is the dies in idle, and the words bound it no
-// further than "a limited set of pages" for each eviction.
+// further than "a limited set of pages" for each eviction. The three rules read it three
+// ways: idle-dies (every idle die, continuously), share (our bound, the default) and
+// per-eviction (one set for each of the buffer's own evictions, as the paper's platform
+// evicts; docs/firmware.md gives the evidence for each).
 type BackgroundSet uint8
 
 // The background set rules.
