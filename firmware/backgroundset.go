@@ -108,11 +108,15 @@ func (ev *evictor) evicted(mode EvictMode) {
 // paced reports whether the decision is a FastDrain background one (to the dies idle of
 // host work) that the per-eviction rule holds back: no set is owed.
 func (ev *evictor) paced(d Decision) bool {
-	return ev.f.bgSet > 0 && d.Mode == EvictBackground && d.IdleDies && ev.bgOwed <= 0
+	return d.Mode == EvictBackground && d.IdleDies && ev.owesNone()
 }
 
-// spent records one background program sent under the idle-die estimate (a page of the
-// owed set).
+// owesNone reports whether the per-eviction rule is in force and the latest eviction's set
+// is spent (or there has been none).
+func (ev *evictor) owesNone() bool { return ev.f.bgSet > 0 && ev.bgOwed <= 0 }
+
+// spent records one background program sent under the idle-die estimate: a page of the
+// owed set (one flash page, whatever logical pages sub-page mapping packs into it).
 func (ev *evictor) spent() {
 	if ev.idleDies && ev.bgOwed > 0 {
 		ev.bgOwed--

@@ -312,7 +312,7 @@ again:
 				}
 				continue
 			}
-			if ev.bgInFlight >= f.bgBudget || (ev.idleDies && f.bgSet > 0 && ev.bgOwed <= 0) {
+			if ev.bgInFlight >= f.bgBudget || (ev.idleDies && ev.owesNone()) {
 				ev.pass = 2 // the round is done (its budget, or the owed set, spent)
 				return issued
 			}
