@@ -410,7 +410,7 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 			continue
 		}
 		u0 := f.geo.UnitOf(first, 0)
-		img.Fill(dieIdx, plane, blk, n, func(i int) uint64 { // i: the page's unit (die.Die.Fill)
+		img.Fill(dieIdx, plane, blk, n, func(i int) uint64 { // i: the page's unit (FlashImage.Fill)
 			if lpn, ok := f.ftl.Owner(u0 + ftl.Unit(i)); ok {
 				return Stamp(lpn, 1)
 			}
