@@ -13,7 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// infoOut runs an informational command in --format format and returns standard output
+// infoOut runs a command that prints what it describes in --format format and returns standard output
 // alone, which must hold only the document.
 func infoOut(t *testing.T, format string, args ...string) string {
 	t.Helper()
