@@ -13,7 +13,7 @@ import (
 
 // TestZNSTenantsZoneAppend runs the ZNS tenants (TestZNSTenants) with fio sending Zone
 // Append by NVMe passthrough (docs/placement-jobs/tenants-zns-append.fio: io_uring_cmd,
-// write_mode=zone_append), once with writefua=1, so each append waits for its data to be
+// write_mode=zone_append), once as it is, with writefua=1, so each append waits for its data to be
 // programmed as the block-layer writes of tenants-zns.fio do (the preset's O_DIRECT FUA),
 // and once without. fio's zbd logic is the same, so by hand the same counts as
 // TestZNSTenants: 14 resets of hot's zones, 14 × 8 = 112 erases, no GC. What differs is
@@ -30,8 +30,8 @@ func TestZNSTenantsZoneAppend(t *testing.T) {
 	cfg := filepath.Join("..", "docs", "placement-jobs", "zns.yaml")
 
 	m, fm, _ := znsMachineOf(t, cfg)
-	doc := strings.Replace(string(b), "[global]\n", "[global]\nwritefua=1\n", 1)
-	res := runJobs(t, m, fm, doc)
+	require.Contains(t, string(b), "writefua=1\n")
+	res := runJobs(t, m, fm, string(b))
 	require.Empty(t, res[0].Err)
 	require.Empty(t, res[1].Err)
 	f := m.SSD.FW.FTL()
@@ -46,7 +46,7 @@ func TestZNSTenantsZoneAppend(t *testing.T) {
 	require.InDelta(t, 1, hot/cold, 0.15, "hot no longer waits on its zones' plugs")
 
 	m2, fm2, _ := znsMachineOf(t, cfg)
-	res2 := runJobs(t, m2, fm2, string(b))
+	res2 := runJobs(t, m2, fm2, strings.Replace(string(b), "writefua=1\n", "", 1))
 	require.Empty(t, res2[0].Err)
 	f2 := m2.SSD.FW.FTL()
 	require.Equal(t, int64(14), m2.Host.Queues[0].Stats().Zones.Resets)
