@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware"
-	"github.com/fastdrain-sim/fastdrain/hostos"
-	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,16 +24,8 @@ import (
 func TestFDPReclaimGroupsWholeStack(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "fdp.yaml")
 	require.NoError(t, os.WriteFile(p, []byte("nvme:\n  hint_carrier: cdw2\n  fdp:\n    enabled: true\n    handles: 2\n    reclaim_groups: 2\n"), 0o644))
-	c, err := platforms.Load(platforms.Options{Preset: "tiny", Files: []string{p}})
-	require.NoError(t, err)
-	m, err := platforms.Build(c)
-	require.NoError(t, err)
-	t.Cleanup(m.Eng.Close)
-	raw, err := hostos.NewRawDevice(m.Host, m.SSD.FW.LogicalPages()*int64(c.Firmware.PageSize))
-	require.NoError(t, err)
+	m, fm, raw := tinyMachine(t, p)
 	require.Equal(t, 4, raw.WriteStreams())
-	fm, err := hostos.NewFioMachine(m.Host, raw, false)
-	require.NoError(t, err)
 	b, err := os.ReadFile(filepath.Join("..", "docs", "placement-jobs", "tenants-fdp-groups.fio"))
 	require.NoError(t, err)
 	res := runJobs(t, m, fm, string(b))
