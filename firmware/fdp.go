@@ -108,6 +108,9 @@ func (ruTimer) EventKind(*sim.Event) string { return "fdp: reclaim unit time lim
 func (r ruTimer) HandleEvent(ev *sim.Event) {
 	f := r.f
 	t := ev.Data.(*ruTimeout)
+	if f.pl.cut || f.ro.on {
+		return // power is gone (the firmware no longer runs), or read-only: nothing is written
+	}
 	if f.ftl.ReclaimUnitSeq(t.h, t.g) != t.seq || f.ftl.ReclaimUnitLeft(t.h, t.g) == 0 {
 		return // the handle has moved on, or the unit is full (it moves on at its next write)
 	}
