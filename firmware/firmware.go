@@ -228,6 +228,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	f.ro.f = f
 	if spec.PowerLoss.Enabled {
 		f.pl.oob = make([]uint64, geo.AllUnits())
+		f.pl.slcHdr = newSLCHeaders(f)
 		if spec.PowerLoss.CutAt > 0 {
 			f.at(spec.PowerLoss.CutAt, &f.pl.on.cut)
 		}

@@ -14,6 +14,10 @@ type FlashWork struct {
 	Relocations int // GC programs: relocated pages (and a merge's copies)
 	Foreground  int // eviction programs from foreground eviction (and the hold-up drain)
 	Background  int // eviction programs from background eviction
+	// Folds counts the relocations out of an SLC block (the SLC cache's folding,
+	// slcfold.go) and FoldErases the erases of folded SLC blocks; both are also counted
+	// above.
+	Folds, FoldErases int
 	// Flushes counts the Flush commands (and FUA writes, which flush) waiting for their
 	// data to reach flash.
 	Flushes int
@@ -38,8 +42,14 @@ func (s *scheduler) track(op *flashOp, d int) {
 		switch o.kind {
 		case opErase:
 			w.Erases += d
+			if o.fold {
+				w.FoldErases += d
+			}
 		case opGCProgram:
 			w.Relocations += d
+			if o.fold {
+				w.Folds += d
+			}
 		case opEvict:
 			if o.bg {
 				w.Background += d
