@@ -320,6 +320,9 @@ func (t *gcTask) erased() {
 		t.retired()
 		return
 	}
+	if t.fold {
+		f.slc.erasing--
+	}
 	f.ftl.Erase(t.v)
 	f.Stats.GCRuns++
 	if f.spec.Verify {
@@ -368,7 +371,10 @@ func (c *collector) programsDone(f *Firmware) {
 func (t *gcTask) issueErase() {
 	f := t.f
 	op := f.sched.get(opErase, t.g)
-	op.ppn, op.w, op.fold = f.geo.FirstPage(t.v), &t.w, t.fold
+	op.ppn, op.w = f.geo.FirstPage(t.v), &t.w
+	if t.fold {
+		f.slc.erasing++
+	}
 	if f.pl.oob != nil {
 		f.pl.eraseIssued(f, t.v)
 	}

@@ -15,8 +15,9 @@ type FlashWork struct {
 	Foreground  int // eviction programs from foreground eviction (and the hold-up drain)
 	Background  int // eviction programs from background eviction
 	// Folds counts the relocations out of an SLC block (the SLC cache's folding,
-	// slcfold.go) and FoldErases the erases of folded SLC blocks; both are also counted
-	// above.
+	// slcfold.go), also counted in Relocations; FoldErases the erases of folded SLC blocks
+	// queued or on a die (from the instant GC queues one: its records are gone then,
+	// eraseIssued).
 	Folds, FoldErases int
 	// Flushes counts the Flush commands (and FUA writes, which flush) waiting for their
 	// data to reach flash.
@@ -27,6 +28,9 @@ type FlashWork struct {
 func (f *Firmware) FlashWork() FlashWork {
 	w := f.sched.work
 	w.Flushes = f.wb.flushers
+	if f.slc != nil {
+		w.FoldErases = f.slc.erasing
+	}
 	return w
 }
 
@@ -42,9 +46,6 @@ func (s *scheduler) track(op *flashOp, d int) {
 		switch o.kind {
 		case opErase:
 			w.Erases += d
-			if o.fold {
-				w.FoldErases += d
-			}
 		case opGCProgram:
 			w.Relocations += d
 			if o.fold {

@@ -61,7 +61,7 @@ type flashOp struct {
 	ncovers uint8
 	victim  buffer.Victim // opEvict
 	bg      bool          // opEvict from background eviction
-	fold    bool          // opGCProgram or opErase of a fold: its victim is an SLC block (slcfold.go)
+	fold    bool          // opGCProgram of a fold: its victim is an SLC block (slcfold.go)
 	// rewrite marks a failed program's re-program (faults.go): it goes to the GC queue,
 	// whatever its kind, as its page is in the GC stream's block.
 	rewrite bool

@@ -25,6 +25,7 @@ type slcCache struct {
 	since      sim.Time
 	directTime sim.Time
 	hits       int64 // host flash reads of pages in SLC blocks
+	erasing    int   // folded SLC blocks whose erase is queued or on a die (FlashWork.FoldErases)
 	tick       step  // the watch (watch)
 }
 

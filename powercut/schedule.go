@@ -46,7 +46,7 @@ var schedules = []Schedule{
 	// and the cache full with host writes going to native blocks.
 	{Name: "fold", Doc: "while a fold's program (a page moved out of an SLC block to a native one) is on a die", Patience: 300 * sim.Millisecond, SLC: true,
 		cond: func(r *cutRun) bool { return r.fw.FlashWork().Folds > 0 }},
-	{Name: "fold-erase", Doc: "while the erase of a folded SLC block is on a die", Patience: 300 * sim.Millisecond, SLC: true,
+	{Name: "fold-erase", Doc: "while the erase of a folded SLC block is queued or on a die", Patience: 300 * sim.Millisecond, SLC: true,
 		cond: func(r *cutRun) bool { return r.fw.FlashWork().FoldErases > 0 }},
 	{Name: "slc-full", Doc: "while the SLC cache is full and a host page's program goes directly to a native block", Patience: 300 * sim.Millisecond, SLC: true,
 		cond: func(r *cutRun) bool {

@@ -33,7 +33,7 @@ times per schedule at seeded instants:
   relocation   while a relocated page's program (GC, a merge's copy) is on a die
   lookahead    when recovery would lose a durable version (the checker's own lookahead)
   fold         while a fold's program (out of an SLC block) is on a die    } only on a machine
-  fold-erase   while a folded SLC block's erase is on a die                 } with an SLC cache
+  fold-erase   while a folded SLC block's erase is queued or on a die       } with an SLC cache
   slc-full     while the SLC cache is full and a host page goes to native  } (left out otherwise)
 
 After each cut the firmware stops (draining its buffer on hold-up power with protection),
