@@ -7,7 +7,7 @@ import (
 )
 
 // Block modes at recovery (an SLC cache with power-loss recovery). A block in SLC mode must
-// be read in the die's pSLC mode (die.ReadSLC: one read level, the SLC tR) and holds
+// be read in the die's pSLC mode (the die's SLC read: one read level, the SLC tR) and holds
 // Geometry.SLCPages pages; read in the native mode its pages decode as nothing. So the
 // recovery scan must know each block's mode before it reads the block's records, and the
 // firmware's RAM (ftl.FTL.IsSLC) is gone at the cut.
@@ -63,7 +63,7 @@ func (p *powerState) blockIsSLC(b ftl.BlockID) bool { return p.slcHdr != nil && 
 func (f *Firmware) scanReadTime(b ftl.BlockID, i int) sim.Time {
 	ds := f.flash.Die()
 	if f.pl.blockIsSLC(b) {
-		return ds.SLC.TRead
+		return ds.SLCTRead
 	}
-	return ds.TRead.Of(ds.PageType(i))
+	return ds.TRead[ds.PageType(i)]
 }
