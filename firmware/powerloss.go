@@ -44,8 +44,10 @@ type DurabilityControls struct {
 	NoHoldupReserve bool `yaml:"no_holdup_reserve"`
 	// UnguardedFold erases a folded SLC block as soon as the programs of its folded copies
 	// are issued, without waiting for them to complete (slcfold.go): a cut then can lose
-	// data whose only complete copy was in the SLC block. Only with an SLC cache.
-	UnguardedFold bool `yaml:"unguarded_fold"`
+	// data whose only complete copy was in the SLC block. Only with an SLC cache. Left out
+	// of a configuration's dump when off (omitempty), so the dumps of the presets, none with
+	// a control set, are unchanged.
+	UnguardedFold bool `yaml:"unguarded_fold,omitempty"`
 }
 
 // validate reports the section's problems, each naming its field; plp is
