@@ -73,17 +73,19 @@ type FlashCmd struct {
 // page-type map, the read and program times its estimates use, and whether programs,
 // erases and reads may fail. Every die of the array has the same.
 type DieSpec struct {
-	Planes         int      // planes a die
-	BlocksPerPlane int      // blocks a plane
-	PagesPerBlock  int      // pages a block
-	PageSize       int      // data bytes a page
-	StampsPerPage  int      // out-of-band stamps a page keeps (one a mapping unit), at least 1
-	SLCPages       int      // pages of a block in the die's pSLC mode; 0: the die has none
-	SLCTRead       sim.Time // tR of a page of a block in pSLC mode (a recovery scan's read of one)
+	Planes         int // planes a die
+	BlocksPerPlane int // blocks a plane
+	PagesPerBlock  int // pages a block
+	PageSize       int // data bytes a page
+	StampsPerPage  int // out-of-band stamps a page keeps (one a mapping unit), at least 1
+	SLCPages       int // pages of a block in the die's pSLC mode; 0: the die has none
 	// PageType maps a page index within a block to its type (the same for every block).
 	PageType func(page int) nand.PageType
 	// TRead is tR by page type.
 	TRead [nand.NumPageTypes]sim.Time
+	// SLCTRead is tR of a page of a block in pSLC mode (a recovery scan's read of one); 0
+	// without a pSLC mode.
+	SLCTRead sim.Time
 	// MeanTProg is the mean tPROG of a block's pages in program order (a one-shot word
 	// line counted once): the time a background program holds a die on average.
 	MeanTProg sim.Time
