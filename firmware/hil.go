@@ -40,6 +40,7 @@ type worker struct {
 	cmd     *nvmectrl.Command // being served, or nil
 	ns      *fwNamespace      // its namespace
 	ruh     int               // a write's reclaim unit handle (Flexible Data Placement, fdp.go)
+	rg      int               // and its reclaim group (ftl.AnyGroup: the controller's choice)
 	dw0     uint32            // the completion's DW0 (a Zone Append's ALBA, zns.go)
 	off, n  int64             // its byte range
 	i, last int64             // next and last logical page
@@ -367,7 +368,7 @@ func (wk *worker) write() {
 	}
 	wk.ns.stats.WritePages += wk.last - wk.i + 1
 	if f.fdp != nil {
-		wk.ruh = f.placementHandle(wk.ns, wk.cmd)
+		wk.ruh, wk.rg = f.placementHandle(wk.ns, wk.cmd)
 		f.fdp.hostBytes += uint64(wk.n)
 	}
 	f.announce(wk.cmd, wk.last-wk.i+1)
@@ -390,7 +391,7 @@ func (h *hil) context(wk *worker) *worker {
 		cx = &worker{f: wk.f, detached: true}
 		cx.bind()
 	}
-	cx.core, cx.cmd, cx.ns, cx.ruh, cx.off, cx.n, cx.i, cx.last = wk.core, wk.cmd, wk.ns, wk.ruh, wk.off, wk.n, wk.i, wk.last
+	cx.core, cx.cmd, cx.ns, cx.ruh, cx.rg, cx.off, cx.n, cx.i, cx.last = wk.core, wk.cmd, wk.ns, wk.ruh, wk.rg, wk.off, wk.n, wk.i, wk.last
 	cx.dw0, wk.dw0 = wk.dw0, 0
 	wk.cmd = nil
 	return cx
@@ -532,7 +533,7 @@ func (wk *worker) storePages() {
 			}
 		default:
 			if f.fdp != nil {
-				f.ftl.Place(j, wk.ruh)
+				f.ftl.PlaceGroup(j, wk.ruh, wk.rg)
 			}
 			f.storePage(cmd, j, wk.stamp)
 			wk.j++
