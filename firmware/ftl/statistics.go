@@ -16,10 +16,10 @@ var (
 	StatUsed = &sim.Stat{Name: "flash_pages_used", Unit: sim.UnitPages,
 		Desc: "flash pages programmed, all types (the paper's Fig. 3b/6b \"Used\")", Row: "flash pages used (programmed)"}
 	StatWasted = &sim.Stat{Name: "pages_wasted", Unit: sim.UnitPages,
-		Desc: "flash pages the allocators skipped during the run (the paper's \"Wasted\")", Row: "pages wasted (skipped)"}
+		Desc: "flash pages the allocators skipped during the run (the paper's \"Wasted\")", Row: "pages wasted (skipped) / at block close"}
 	// Where the waste comes from (issue 31 item 7; Stats.LostAtClose, LeftBehind, …).
 	StatLostAtClose = &sim.Stat{Name: "pages_wasted_at_block_close", Unit: sim.UnitPages,
-		Desc: "of pages_wasted, the skipped pages that ran to a block's end (no LSB page left in it)", Row: "pages wasted (skipped)"}
+		Desc: "of pages_wasted, the skipped pages that ran to a block's end (no LSB page left in it)", Row: "pages wasted (skipped) / at block close"}
 	StatLeftBehind = &sim.Stat{Name: "pages_left_behind", Unit: sim.UnitPages,
 		Desc: "CSB/MSB pages a foreground write left at the head of its block by taking the LSB page before them (latency-aware allocator)",
 		Row:  "pages left behind by foreground / later programmed / later skipped"}
