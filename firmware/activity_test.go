@@ -3,7 +3,6 @@ package firmware
 import (
 	"testing"
 
-	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -57,20 +56,6 @@ func TestHostActivityBounded(t *testing.T) {
 	}
 	require.Equal(t, uint64(maxCount), h.decayed(0, 0))
 	require.False(t, h.busy(0, 40*sim.Millisecond))
-}
-
-// TestMeanProgramTime: the default half-life is the mean tPROG of a block's pages. A 2D TLC
-// block of 512 pages (SimpleSSD's map: pages 0–5 LSB, 6–7 CSB, then pairs LSB, CSB, MSB)
-// has 6 + 168 = 174 LSB, 2 + 168 = 170 CSB and 168 MSB pages: (174 × 558 + 170 × 2,201 +
-// 168 × 5,001) / 512 = 1,311,430 / 512 = 2,561.38671875 µs. A one-shot block programs once a
-// word line, at its MSB page: 5,001 µs. SLC: every page 300 µs.
-func TestMeanProgramTime(t *testing.T) {
-	d := die.SpecFor(die.TLC)
-	d.PagesPerBlock = 512
-	require.Equal(t, sim.Time(1311430)*sim.Microsecond/512, meanProgramTime(d))
-	d.OneShot = true
-	require.Equal(t, 5001*sim.Microsecond, meanProgramTime(d))
-	require.Equal(t, 300*sim.Microsecond, meanProgramTime(die.SpecFor(die.SLC)))
 }
 
 // TestBackgroundSkipsBusyDies: FD-Buf's background eviction sends pages only to dies idle

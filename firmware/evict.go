@@ -1,9 +1,9 @@
 package firmware
 
 import (
-	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/nand"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -439,7 +439,7 @@ func (f *Firmware) evictUnits(g int, purpose ftl.Purpose) bool {
 	u := f.geo.UnitOf(ppn, 0)
 	for i := 0; i < k; i++ {
 		if i >= n {
-			op.ustamps[i], op.oob[i] = die.ErasedStamp, 0 // a padded slot: programmed with no data
+			op.ustamps[i], op.oob[i] = nand.ErasedStamp, 0 // a padded slot: programmed with no data
 			continue
 		}
 		v := vs[i]

@@ -2,17 +2,16 @@ package firmware
 
 import (
 	"github.com/fastdrain-sim/fastdrain/bufferlevel"
-	"github.com/fastdrain-sim/fastdrain/channel"
-	"github.com/fastdrain-sim/fastdrain/die"
-	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
+	"github.com/fastdrain-sim/fastdrain/nand"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // Ports are everything the firmware uses of the hardware: each is a small interface of its
 // own, the contract a real controller's hardware abstraction layer (HAL) would implement.
-// Today's hardware types satisfy them (Hardware, hwports.go); tests use fakes.
+// Package hwadapter implements them over the simulated hardware; tests also use fakes.
 type Ports struct {
 	Flash  FlashPort
 	Memory BufferMemory
@@ -51,9 +50,9 @@ type CPU interface {
 // timings, faults, multi-plane rules).
 type FlashPort interface {
 	Geometry() ftl.Geometry
-	Die() die.Spec
-	Submit(g int, tx *channel.Transaction)
-	Prefetch(g int, a die.Addr)
+	Die() hal.DieSpec
+	Submit(g int, tx *hal.FlashCmd)
+	Prefetch(g int, a nand.Addr)
 }
 
 // FlashImage is an optional capability of a FlashPort: writing a precondition image into
@@ -63,16 +62,16 @@ type FlashPort interface {
 // a page's stamp when it is read.
 type FlashImage interface {
 	Fill(g, plane, block, n int, stamp func(page int) uint64)
-	FillFrom(g, plane, block, n int, src die.StampSource)
+	FillFrom(g, plane, block, n int, src nand.StampSource)
 }
 
 // BufferMemory is the controller DRAM that holds the write buffer and staging space for
 // reads. Contract: Access moves n bytes at addr (a write if write) starting no earlier
-// than t and returns when the move ends; Spec().Capacity is its size in bytes (the firmware
+// than t and returns when the move ends; Capacity is its size in bytes (the firmware
 // addresses [0, Capacity)).
 type BufferMemory interface {
 	Access(t sim.Time, addr uint64, n int, write bool) sim.Time
-	Spec() dram.Spec
+	Capacity() uint64
 }
 
 // HostPort is the NVMe front end: the controller's command fetch, data DMA engines and

@@ -9,6 +9,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/hwadapter"
 	"github.com/fastdrain-sim/fastdrain/internal/sysmem"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -96,10 +97,11 @@ func (c Config) EstimateMemory() MemoryEstimate {
 	dies := int64(f.Dies())
 	ds := c.DieSpec()
 	dpc := f.Ways * f.DiesPerPackage
+	fds := hwadapter.DieSpec(ds)
 	db, _ := die.MemoryBytes(ds)
-	fb, fp := firmware.MemoryBytes(c.Firmware, ds, f.Channels, dpc)
-	fr := firmware.ResidentBytes(c.Firmware, ds, f.Channels, dpc, c.Precondition.Fill, c.Precondition.Overwrite)
-	geo := ftl.GeometryOf(f.Channels, dpc, ds)
+	fb, fp := firmware.MemoryBytes(c.Firmware, fds, f.Channels, dpc)
+	fr := firmware.ResidentBytes(c.Firmware, fds, f.Channels, dpc, c.Precondition.Fill, c.Precondition.Overwrite)
+	geo := ftl.GeometryOf(f.Channels, dpc, fds)
 	// The blocks preconditioning fills, spread evenly over the dies.
 	_, written := ftl.PreconditionWrites(geo, c.Firmware.FTL, c.Precondition.Fill, c.Precondition.Overwrite)
 	pages := (written + int64(geo.Units()) - 1) / int64(geo.Units())
@@ -132,7 +134,7 @@ func (c Config) EstimateMemory() MemoryEstimate {
 		e.Peak += p.Peak
 	}
 	e.Heap = dies*db + fb + drv
-	e.WriteBytes = firmware.WriteBytes(c.Firmware, ds, f.Channels, dpc)
+	e.WriteBytes = firmware.WriteBytes(c.Firmware, fds, f.Channels, dpc)
 	return e
 }
 
