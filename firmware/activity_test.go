@@ -240,7 +240,8 @@ func backgroundProgramTimes(t *testing.T, set BackgroundSet, share float64, n in
 }
 
 // TestBackgroundShareValidated: background_share is a share of the dies, in 0 … 1, and
-// background_set one of the rules; the errors name the field.
+// background_set one of the three rules (idle-dies, share, per-eviction); the errors name
+// the field.
 func TestBackgroundShareValidated(t *testing.T) {
 	s := DefaultSpec()
 	for _, v := range []float64{-0.01, 1.5} {
@@ -249,10 +250,14 @@ func TestBackgroundShareValidated(t *testing.T) {
 	}
 	s.Buffer.BackgroundShare = 1
 	require.NoError(t, s.Validate())
-	s.Buffer.BackgroundSet = BackgroundSetShare + 1
-	require.ErrorContains(t, s.Validate(), "firmware.buffer.background_set: unknown rule 2 (idle-dies or share)")
+	s.Buffer.BackgroundSet = BackgroundSetPerEviction
+	require.NoError(t, s.Validate())
+	s.Buffer.BackgroundSet = BackgroundSetPerEviction + 1
+	require.ErrorContains(t, s.Validate(), "firmware.buffer.background_set: unknown rule 3 (idle-dies, share or per-eviction)")
 	var b BackgroundSet
-	require.EqualError(t, b.UnmarshalText([]byte("all")), `firmware.buffer.background_set: "all" is not one of idle-dies, share`)
+	require.EqualError(t, b.UnmarshalText([]byte("all")), `firmware.buffer.background_set: "all" is not one of idle-dies, share, per-eviction`)
 	require.NoError(t, b.UnmarshalText([]byte("share")))
 	require.Equal(t, BackgroundSetShare, b)
+	require.NoError(t, b.UnmarshalText([]byte("per-eviction")))
+	require.Equal(t, BackgroundSetPerEviction, b)
 }

@@ -93,7 +93,10 @@ type Firmware struct {
 	// bgBudget is the most background programs in flight: BackgroundMax, bounded by
 	// BackgroundShare of the dies (backgroundBudget).
 	bgBudget int
-	gc       collector
+	// bgSet is the background pages one internal buffer eviction owes under the
+	// per-eviction rule, 0 under the others (backgroundSet).
+	bgSet int
+	gc    collector
 	// faults counts the flash faults handled (faults.go).
 	faults FaultStats
 
@@ -228,6 +231,7 @@ func New(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware, error
 	f.activity = newHostActivity(geo.Dies(), max(half, 1))
 	f.fastPaging = fl.FastPaging()
 	f.bgBudget = backgroundBudget(spec.Buffer, geo.Dies())
+	f.bgSet = backgroundSet(spec.Buffer, geo.Dies())
 	f.sched = newScheduler(f)
 	if err := f.scanFactoryBad(); err != nil {
 		return nil, err
@@ -406,7 +410,7 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 			continue
 		}
 		u0 := f.geo.UnitOf(first, 0)
-		img.Fill(dieIdx, plane, blk, n, func(i int) uint64 { // i: the page's unit (die.Die.Fill)
+		img.Fill(dieIdx, plane, blk, n, func(i int) uint64 { // i: the page's unit (FlashImage.Fill)
 			if lpn, ok := f.ftl.Owner(u0 + ftl.Unit(i)); ok {
 				return Stamp(lpn, 1)
 			}

@@ -37,21 +37,22 @@ type CPU interface {
 // FlashPort is the flash interface: the controller's channel engines (on a real controller
 // the flash controller's command queues, one per channel or way).
 //
-// Contract: Submit takes one transaction for die g (a global index, channel-major: die g is
-// die g mod DiesPerChannel of channel g / DiesPerChannel) and returns at once; the port
-// owns tx until it completes and then calls tx.Done.HandleEvent with an event whose Data is
-// tx, at the simulated time the transaction completed (for a read, when its data is off
-// the bus; tx.Stamps then holds each page's out-of-band stamp). The port may run the
-// transactions queued for a die in any order the flash allows; the firmware bounds how
-// many it has queued on a die (scheduler.die_depth). Prefetch is a wall-clock hint that a
-// read of a is coming (it may do nothing). Geometry is the array's shape, the one geometry
-// type the firmware and its FTL share (ftl.GeometryOf the channels, the dies per channel
-// and the die: all channels are alike); Die is the datasheet of every die (page size,
-// timings, faults, multi-plane rules).
+// Contract: Submit takes one of the firmware's flash commands (hal.FlashCmd) for die g (a
+// global index, channel-major: die g is die g mod DiesPerChannel of channel g /
+// DiesPerChannel) and returns at once; the port owns cmd until it completes, fills its
+// results and then calls cmd.Done.HandleEvent with an event whose Data is cmd, at the
+// simulated time the command completed (for a read, when its data is off the bus;
+// cmd.Stamps then holds each page's out-of-band stamp). The port may run the commands
+// queued for a die in any order the flash allows; the firmware bounds how many it has
+// queued on a die (scheduler.die_depth). Prefetch is a wall-clock hint that a read of a is
+// coming (it may do nothing). Geometry is the array's shape, the one geometry type the
+// firmware and its FTL share (ftl.GeometryOf the channels, the dies per channel and the
+// die: all channels are alike); Die is what the firmware knows of every die's datasheet
+// (hal.DieSpec: shape, page-type map, timings, faults, multi-plane rule).
 type FlashPort interface {
 	Geometry() ftl.Geometry
 	Die() hal.DieSpec
-	Submit(g int, tx *hal.FlashCmd)
+	Submit(g int, cmd *hal.FlashCmd)
 	Prefetch(g int, a nand.Addr)
 }
 

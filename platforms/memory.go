@@ -2,6 +2,7 @@ package platforms
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/die"
@@ -77,6 +78,21 @@ type MemoryEstimate struct {
 	Parts             []MemoryPart
 	Build, Peak, Heap int64
 	WriteBytes        int64
+}
+
+// WriteText prints the estimate part by part for people (fastdrain config validate
+// --memory): each part's bytes at build and at the peak, the totals, and what a run adds
+// per flash page of pageSize bytes it programs.
+func (e MemoryEstimate) WriteText(w io.Writer, pageSize int) error {
+	fmt.Fprintf(w, "%-90s %14s %14s\n", "estimated memory", "build (B)", "peak (B)")
+	for _, p := range e.Parts {
+		fmt.Fprintf(w, "%-90s %14d %14d\n", p.What, p.Build, p.Peak)
+	}
+	fmt.Fprintf(w, "%-90s %14d %14d\n", "total", e.Build, e.Peak)
+	perGiB := float64(e.WriteBytes) * float64(1<<30) / float64(pageSize) / (1 << 20)
+	_, err := fmt.Fprintf(w, "a run adds up to %d B for each flash page it programs on a block not programmed before (%.1f MiB for each GiB written)\n",
+		e.WriteBytes, perGiB)
+	return err
 }
 
 // EstimateMemory works out the memory c needs, counting what is written, not only what is
