@@ -10,7 +10,7 @@ import (
 // writes fill the CSB/MSB pages before foreground writes need the LSB pages behind them —
 // the paper's "we interleave the foreground and background evictions to access LSB and
 // CSB/MSB pages, respectively, to balance the flash page usage" (Zhang et al., IEEE CAL
-// 2020, §3). Past a block's first six pages a 2D-TLC block (FACTS.md §3.4: 0–5 LSB, 6–7
+// 2020, §3). Past a block's first six pages a 2D-TLC block (docs/sources.md §3.4: 0–5 LSB, 6–7
 // CSB, 8–9 LSB, 10–11 CSB, 12–13 MSB, 14–15 LSB, 16–17 CSB, 18–19 MSB) holds two CSB/MSB
 // pages for every LSB page, so each LSB page a foreground write takes there needs two
 // CSB/MSB pages written by background (or GC) writes, or skipped. One die, 20-page blocks,
