@@ -6,13 +6,16 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/platforms/mqsim"
+	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/spf13/cobra"
 )
 
 func newConfigImport() *cobra.Command {
 	var out, base string
+	var o cliflags.Output
 	cmd := &cobra.Command{
 		Use:   "import mqsim|mqsim-workload FILE",
 		Short: "Convert an MQSim ssdconfig.xml into a configuration layer, or an MQSim workload file into fio-like jobs",
@@ -35,24 +38,49 @@ device; trace-based flows are listed with the replay command to run instead. Run
 with: fastdrain fio OUT/scenario-1.yaml --preset PRESET.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Parse(); err != nil {
+				return err
+			}
 			switch args[0] {
 			case "mqsim":
 			case "mqsim-workload":
-				return importWorkload(cmd, args[1], out, base)
+				return importWorkload(&o, cmd, args[1], out, base)
 			default:
 				return fmt.Errorf("import %q: the known sources are mqsim (ssdconfig.xml) and mqsim-workload (workload.xml)", args[0])
 			}
-			return importConfig(cmd, args[1], out, base)
+			return importConfig(&o, cmd, args[1], out, base)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "mqsim: write the YAML to this file (default: standard output); mqsim-workload: the directory for scenario-N.yaml (default .)")
 	cmd.Flags().StringVar(&base, "preset", "fastdrain-tlc", "preset the layer is checked on (mqsim) or whose device the jobs are sized for (mqsim-workload)")
+	o.RegisterInfo(cmd, "config", "json: mqsim {source, settings: [{key, value, from}], notes, yaml}, mqsim-workload a list of "+
+		"{scenario, file, flows, notes}; csv: mqsim key, value, from, mqsim-workload scenario, file, flows, notes; text: mqsim the YAML layer",
+		"it writes where -o names, a layer for --config or job files for fio, paths the user chooses")
 	return cmd
 }
 
+// importNote is an element without an exact equivalent, in import's JSON.
+type importNote struct {
+	Element string `json:"element"`
+	Value   string `json:"value"`
+	Line    int    `json:"line"`
+	Why     string `json:"why"`
+	Nearest bool   `json:"nearest"`
+	Warning bool   `json:"warning"`
+}
+
+// importNotes converts an import's notes for its JSON.
+func importNotes(ns []mqsim.Note) []importNote {
+	out := []importNote{}
+	for _, n := range ns {
+		out = append(out, importNote{n.Element, n.Value, n.Line, n.Why, n.Nearest, n.Warning})
+	}
+	return out
+}
+
 // importConfig converts the MQSim ssdconfig.xml at path into a configuration layer, written
-// to out (standard output when empty), and checks it on preset base.
-func importConfig(cmd *cobra.Command, path, out, base string) error {
+// to out (standard output with --format text when empty), and checks it on preset base.
+func importConfig(o *cliflags.Output, cmd *cobra.Command, path, out, base string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -69,9 +97,6 @@ func importConfig(cmd *cobra.Command, path, out, base string) error {
 	layer := platforms.Source{Name: out, Data: y}
 	if out == "" {
 		layer.Name = "the layer imported from " + path
-		if _, err := cmd.OutOrStdout().Write(y); err != nil {
-			return err
-		}
 	} else if err := os.WriteFile(out, y, 0o644); err != nil {
 		return err
 	}
@@ -79,7 +104,30 @@ func importConfig(cmd *cobra.Command, path, out, base string) error {
 	if out != "" {
 		fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", out)
 	}
-	return nil
+	type setting struct {
+		Key   string `json:"key"`
+		Value any    `json:"value"`
+		From  string `json:"from"`
+	}
+	doc := struct {
+		Source   string       `json:"source"`
+		Settings []setting    `json:"settings"`
+		Notes    []importNote `json:"notes"`
+		YAML     string       `json:"yaml"`
+	}{path, []setting{}, importNotes(r.Notes), string(y)}
+	t := &report.Table{Title: "settings", Header: []string{"key", "value", "from"}}
+	for _, s := range r.Settings {
+		doc.Settings = append(doc.Settings, setting{s.Key, s.Value, s.From})
+		t.Append(s.Key, fmt.Sprint(s.Value), s.From)
+	}
+	text := func(w io.Writer) error {
+		if out != "" {
+			return nil
+		}
+		_, err := w.Write(y)
+		return err
+	}
+	return o.Write(text, cliflags.JSONWriter(doc), t.WriteCSV)
 }
 
 // layerSummary writes the import's warnings, a tally of how its elements mapped, and
@@ -104,7 +152,7 @@ func layerSummary(stderr io.Writer, r *mqsim.Result, path string, layer platform
 }
 
 // importWorkload converts an MQSim workload file into fio-like job files for preset's device.
-func importWorkload(cmd *cobra.Command, path, dir, preset string) error {
+func importWorkload(o *cliflags.Output, cmd *cobra.Command, path, dir, preset string) error {
 	if dir == "" {
 		dir = "."
 	}
@@ -131,6 +179,14 @@ func importWorkload(cmd *cobra.Command, path, dir, preset string) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
+	type scenario struct {
+		Scenario int          `json:"scenario"`
+		File     string       `json:"file"`
+		Flows    int          `json:"flows"`
+		Notes    []importNote `json:"notes"`
+	}
+	doc := []scenario{}
+	t := &report.Table{Title: "scenarios", Header: []string{"scenario", "file", "flows", "notes"}}
 	for i, sc := range scs {
 		name := filepath.Join(dir, fmt.Sprintf("scenario-%d.yaml", i+1))
 		if sc.Flows == 0 {
@@ -138,12 +194,14 @@ func importWorkload(cmd *cobra.Command, path, dir, preset string) error {
 			for _, n := range sc.Notes {
 				fmt.Fprintf(stderr, "  %s: %s\n", n.Element, n.Why)
 			}
-			continue
-		}
-		if err := os.WriteFile(name, sc.Jobs, 0o644); err != nil {
+			name = ""
+		} else if err := os.WriteFile(name, sc.Jobs, 0o644); err != nil {
 			return err
+		} else {
+			fmt.Fprintf(stderr, "wrote %s: %d jobs, %d notes in its header\n", name, sc.Flows, len(sc.Notes))
 		}
-		fmt.Fprintf(stderr, "wrote %s: %d jobs, %d notes in its header\n", name, sc.Flows, len(sc.Notes))
+		doc = append(doc, scenario{i + 1, name, sc.Flows, importNotes(sc.Notes)})
+		t.Append(fmt.Sprint(i+1), name, fmt.Sprint(sc.Flows), fmt.Sprint(len(sc.Notes)))
 	}
-	return nil
+	return o.Write(nil, cliflags.JSONWriter(doc), t.WriteCSV)
 }

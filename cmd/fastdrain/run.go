@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/firmware"
@@ -122,15 +123,35 @@ func (rf *runFlags) run(cmd *cobra.Command) error {
 }
 
 func newScenarios() *cobra.Command {
-	return &cobra.Command{
+	var o cliflags.Output
+	cmd := &cobra.Command{
 		Use:   "scenarios",
 		Short: "List the named co-location scenarios",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			for _, s := range apps.Scenarios() {
-				fmt.Fprintf(cmd.OutOrStdout(), "%-24s %s\n", s.Name, strings.Join(s.Apps, ", "))
+			if err := o.Parse(); err != nil {
+				return err
 			}
-			return nil
+			t := &report.Table{Title: "scenarios", Header: []string{"scenario", "apps"}}
+			type entry struct {
+				Name string   `json:"name"`
+				Apps []string `json:"apps"`
+			}
+			es := []entry{}
+			for _, s := range apps.Scenarios() {
+				t.Append(s.Name, strings.Join(s.Apps, ", "))
+				es = append(es, entry{s.Name, s.Apps})
+			}
+			text := func(w io.Writer) error {
+				for _, r := range t.Rows {
+					fmt.Fprintf(w, "%-24s %s\n", r[0], r[1])
+				}
+				return nil
+			}
+			return o.Write(text, cliflags.JSONWriter(es), t.WriteCSV)
 		},
 	}
+	o.RegisterInfo(cmd, "scenarios", "json: a list of {name, apps}; csv: scenario, apps",
+		"it prints the built-in scenarios and writes no files")
+	return cmd
 }

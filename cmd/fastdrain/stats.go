@@ -49,10 +49,7 @@ alike. docs/outputs.md says how to declare a new one.`,
 			return o.Write(t.WriteText, cliflags.JSONWriter(es), t.WriteCSV)
 		},
 	}
-	o.Register(cmd, "stats", "json: a list of {name, unit, description, text_row}; csv: name, unit, description", "0s:100ms", "")
-	o.Refuse("out", "it prints the catalogue and writes no files")
-	o.Refuse("no-files", "it writes no files")
-	o.Refuse("percentiles", "the catalogue has no latencies")
-	o.Refuse("timeline", "it simulates nothing")
+	o.RegisterInfo(cmd, "stats", "json: a list of {name, unit, description, text_row}; csv: name, unit, description",
+		"it prints the catalogue and writes no files")
 	return cmd
 }

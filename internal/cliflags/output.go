@@ -66,6 +66,18 @@ func (o *Output) Refuse(flag, why string) {
 	}
 }
 
+// RegisterInfo registers the contract on a command that prints what it describes (a
+// catalogue, a configuration, the program's version) and simulates nothing: --format as
+// Register, --out and --no-files refused with files (why it writes no files under --out),
+// --percentiles and --timeline refused because it measures nothing.
+func (o *Output) RegisterInfo(cmd *cobra.Command, command, formats, files string) {
+	o.Register(cmd, command, formats, "0s:100ms", "")
+	o.Refuse("out", files)
+	o.Refuse("no-files", files)
+	o.Refuse("percentiles", "it measures no latencies")
+	o.Refuse("timeline", "it simulates nothing")
+}
+
 // TimelineFlagNames are the --timeline flags that --timeline's refusal covers.
 var TimelineFlagNames = []string{"timeline", "timeline-window", "timeline-tracks", "timeline-skip", "timeline-max"}
 

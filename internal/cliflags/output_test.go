@@ -64,3 +64,26 @@ func TestOutputSave(t *testing.T) {
 	require.NoDirExists(t, filepath.Join(out, "x", "other"))
 	require.Empty(t, stderr.String())
 }
+
+// TestRegisterInfo: a command that prints what it describes takes --format and refuses
+// every other flag of the contract, each with its reason in the help and the error.
+func TestRegisterInfo(t *testing.T) {
+	var o Output
+	cmd := &cobra.Command{Use: "x"}
+	o.RegisterInfo(cmd, "x", "json: a list", "it prints a list")
+	require.NoError(t, cmd.Flags().Parse([]string{"--format", "csv"}))
+	require.NoError(t, o.Parse())
+	require.Equal(t, "csv", o.Format)
+	require.Equal(t, "not for x: it prints a list", cmd.Flags().Lookup("out").Usage)
+	require.Equal(t, "not for x: it prints a list", cmd.Flags().Lookup("no-files").Usage)
+	for flag, want := range map[string]string{"--out=d": "--out: x does not take it: it prints a list",
+		"--no-files":       "--no-files: x does not take it: it prints a list",
+		"--percentiles=50": "--percentiles: x does not take it: it measures no latencies",
+		"--timeline-max=5": "--timeline-max: x does not take it: it simulates nothing"} {
+		o = Output{}
+		cmd = &cobra.Command{Use: "x"}
+		o.RegisterInfo(cmd, "x", "json: a list", "it prints a list")
+		require.NoError(t, cmd.Flags().Parse([]string{flag}))
+		require.EqualError(t, o.Parse(), want)
+	}
+}
