@@ -46,7 +46,7 @@ func (d *Die) Cut(t sim.Time) []Addr {
 			if scheme != PageByPage && n%bits != 0 {
 				lo, hi = n-n%bits, n-n%bits // the latched word line goes back to erased
 				for pg := lo; pg < n; pg++ {
-					lost = append(lost, Addr{p, blk, pg})
+					lost = append(lost, Addr{Plane: p, Block: blk, Page: pg})
 				}
 				d.next[b] = uint16(lo)
 				n = lo
@@ -74,7 +74,7 @@ func (d *Die) Cut(t sim.Time) []Addr {
 				for s := 0; s < d.k; s++ {
 					o[pg*d.k+s] = LostStamp
 				}
-				lost = append(lost, Addr{p, blk, pg})
+				lost = append(lost, Addr{Plane: p, Block: blk, Page: pg})
 			}
 		}
 	}

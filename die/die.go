@@ -3,27 +3,19 @@ package die
 import (
 	"fmt"
 
+	"github.com/fastdrain-sim/fastdrain/nand"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // Addr is the address of one page in a die: plane, block within the plane, page within the
-// block. A multi-plane operation takes one Addr per plane.
-type Addr struct {
-	Plane int
-	Block int
-	Page  int
-}
-
-// String formats the address as "plane 0 block 12 page 7".
-func (a Addr) String() string {
-	return fmt.Sprintf("plane %d block %d page %d", a.Plane, a.Block, a.Page)
-}
+// block (the protocol's, package nand). A multi-plane operation takes one Addr per plane.
+type Addr = nand.Addr
 
 // ErasedStamp is the word read back from a page that has not been programmed since its
-// block was erased: all ones, as erased NAND reads 0xFF. It is also legal data: a page
-// programmed with it reads back the same, and the die tells the two apart by its block's
-// state (write pointer and skipped pages), never by the value: see Programmed.
-const ErasedStamp = ^uint64(0)
+// block was erased (nand.ErasedStamp): all ones. It is also legal data: a page programmed
+// with it reads back the same, and the die tells the two apart by its block's state (write
+// pointer and skipped pages), never by the value: see Programmed.
+const ErasedStamp = nand.ErasedStamp
 
 // Stats counts the die's array operations. Reads and programs count pages (a two-plane read
 // is two), by page type; erases count blocks.
@@ -313,12 +305,8 @@ func (d *Die) Fill(plane, block, n int, stamp func(page int) uint64) {
 	d.next[b] = uint16(n)
 }
 
-// StampSource supplies the out-of-band stamps of pages filled by FillFrom.
-type StampSource interface {
-	// FillStamp returns the stamp of page of block of plane, a page filled by FillFrom. It
-	// must return the same value until the block is erased (any value: ErasedStamp too).
-	FillStamp(plane, block, page int) uint64
-}
+// StampSource supplies the out-of-band stamps of pages filled by FillFrom (nand.StampSource).
+type StampSource = nand.StampSource
 
 // FillFrom is Fill with the stamps kept by src instead of stored: the die asks src for a
 // filled page's stamp when it is read, and copies the block's stamps into its own storage

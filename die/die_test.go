@@ -59,7 +59,7 @@ func TestArrayLatencies(t *testing.T) {
 	// Program pages 0 … 13 of plane 0 block 0 back to back; the types are the 2D TLC map.
 	wantProg := map[PageType]sim.Time{LSB: 558 * us, CSB: 2201 * us, MSB: 5001 * us}
 	for p := range 14 {
-		a := []Addr{{0, 0, p}}
+		a := []Addr{{Plane: 0, Block: 0, Page: p}}
 		end := d.Program(now, a, stamps)
 		require.Equal(t, now+wantProg[smallSpec().PageType(p)], end, "page %d", p)
 		require.True(t, d.Complete(end))
@@ -74,12 +74,12 @@ func TestArrayLatencies(t *testing.T) {
 
 	wantRead := map[int]sim.Time{0: 58 * us, 6: 78 * us, 12: 107 * us}
 	for p, tr := range wantRead {
-		end := d.Read(now, []Addr{{0, 0, p}}, stamps)
+		end := d.Read(now, []Addr{{Plane: 0, Block: 0, Page: p}}, stamps)
 		require.Equal(t, now+tr, end)
 		now = end
 	}
 	require.Equal(t, (58+78+107)*us, arr.BusyAt(now, arr.Activity("read")))
-	end := d.Erase(now, []Addr{{0, 0, 0}})
+	end := d.Erase(now, []Addr{{Plane: 0, Block: 0, Page: 0}})
 	require.Equal(t, now+2274*us, end)
 	require.False(t, d.Complete(end-1))
 	require.True(t, d.Complete(end))
@@ -95,26 +95,26 @@ func TestStampsReadBack(t *testing.T) {
 	d := newDie(t, smallSpec())
 	now := sim.Time(0)
 	for p := range 3 {
-		now = d.Program(now, []Addr{{1, 2, p}}, []uint64{uint64(100 + p)})
+		now = d.Program(now, []Addr{{Plane: 1, Block: 2, Page: p}}, []uint64{uint64(100 + p)})
 	}
 	got := make([]uint64, 1)
 	for p := range 3 {
-		now = d.Read(now, []Addr{{1, 2, p}}, got)
+		now = d.Read(now, []Addr{{Plane: 1, Block: 2, Page: p}}, got)
 		require.Equal(t, uint64(100+p), got[0])
 	}
-	now = d.Read(now, []Addr{{1, 2, 3}}, got)
+	now = d.Read(now, []Addr{{Plane: 1, Block: 2, Page: 3}}, got)
 	require.Equal(t, ErasedStamp, got[0])
-	require.Equal(t, uint64(101), d.Stamp(Addr{1, 2, 1}))
+	require.Equal(t, uint64(101), d.Stamp(Addr{Plane: 1, Block: 2, Page: 1}))
 	require.Equal(t, 3, d.NextPage(1, 2))
 	require.Equal(t, 0, d.EraseCount(1, 2))
 
-	now = d.Erase(now, []Addr{{1, 2, 0}})
+	now = d.Erase(now, []Addr{{Plane: 1, Block: 2, Page: 0}})
 	require.True(t, d.Complete(now))
-	require.Equal(t, ErasedStamp, d.Stamp(Addr{1, 2, 1}))
+	require.Equal(t, ErasedStamp, d.Stamp(Addr{Plane: 1, Block: 2, Page: 1}))
 	require.Equal(t, 0, d.NextPage(1, 2))
 	require.Equal(t, 1, d.EraseCount(1, 2))
-	now = d.Program(now, []Addr{{1, 2, 0}}, []uint64{7})
-	require.Equal(t, uint64(7), d.Stamp(Addr{1, 2, 0}))
+	now = d.Program(now, []Addr{{Plane: 1, Block: 2, Page: 0}}, []uint64{7})
+	require.Equal(t, uint64(7), d.Stamp(Addr{Plane: 1, Block: 2, Page: 0}))
 	// Blocks never programmed hold no stamp storage.
 	require.Nil(t, d.oob[d.blockIndex(0, 0)])
 	_ = now
@@ -137,12 +137,12 @@ func TestInOrderEnforced(t *testing.T) {
 			d := newDie(t, smallSpec())
 			now := sim.Time(0)
 			for p := range c.setup {
-				now = d.Program(now, []Addr{{0, 1, p}}, []uint64{1})
+				now = d.Program(now, []Addr{{Plane: 0, Block: 1, Page: p}}, []uint64{1})
 			}
 			at := now
 			require.PanicsWithValue(t, fmt.Sprintf("die ssd.ch[0].die[1] at %v: program of plane 0 block 1 page %d, but the %s",
 				at, c.page, wantTail(c.want)), func() {
-				d.Program(at, []Addr{{0, 1, c.page}}, []uint64{1})
+				d.Program(at, []Addr{{Plane: 0, Block: 1, Page: c.page}}, []uint64{1})
 			})
 		})
 	}
@@ -152,14 +152,14 @@ func TestInOrderEnforced(t *testing.T) {
 // 0–2 (they stay erased and read back as ErasedStamp); going back to page 1 is out of order.
 func TestSkipForwardLeavesPagesErased(t *testing.T) {
 	d := newDie(t, smallSpec())
-	end := d.Program(0, []Addr{{0, 1, 3}}, []uint64{42})
+	end := d.Program(0, []Addr{{Plane: 0, Block: 1, Page: 3}}, []uint64{42})
 	require.True(t, d.Complete(end))
 	require.Equal(t, 4, d.NextPage(0, 1))
 	require.Equal(t, int64(3), d.Stats().Skipped)
-	require.Equal(t, ErasedStamp, d.Stamp(Addr{0, 1, 1}))
-	require.Equal(t, uint64(42), d.Stamp(Addr{0, 1, 3}))
+	require.Equal(t, ErasedStamp, d.Stamp(Addr{Plane: 0, Block: 1, Page: 1}))
+	require.Equal(t, uint64(42), d.Stamp(Addr{Plane: 0, Block: 1, Page: 3}))
 	require.PanicsWithValue(t, fmt.Sprintf("die ssd.ch[0].die[1] at %v: program of plane 0 block 1 page 1, but the block's next free page is 4 (pages must be programmed in order)", end),
-		func() { d.Program(end, []Addr{{0, 1, 1}}, []uint64{1}) })
+		func() { d.Program(end, []Addr{{Plane: 0, Block: 1, Page: 1}}, []uint64{1}) })
 }
 
 // wantTail completes the panic message for TestInOrderEnforced.
@@ -177,7 +177,7 @@ func TestMultiPlaneRule(t *testing.T) {
 	s.Planes = 4
 	d := newDie(t, s)
 	// Different blocks, same page: allowed, one tPROG (558 µs, LSB) for all four planes.
-	end := d.Program(0, []Addr{{0, 0, 0}, {1, 3, 0}, {2, 1, 0}, {3, 2, 0}}, []uint64{1, 2, 3, 4})
+	end := d.Program(0, []Addr{{Plane: 0, Block: 0, Page: 0}, {Plane: 1, Block: 3, Page: 0}, {Plane: 2, Block: 1, Page: 0}, {Plane: 3, Block: 2, Page: 0}}, []uint64{1, 2, 3, 4})
 	require.Equal(t, 558*us, end)
 	require.True(t, d.Complete(end))
 	for p := range 4 {
@@ -189,12 +189,12 @@ func TestMultiPlaneRule(t *testing.T) {
 		addrs []Addr
 		want  string
 	}{
-		{"same plane twice", []Addr{{0, 0, 1}, {0, 1, 1}}, "names plane 0 twice"},
-		{"different pages", []Addr{{0, 0, 1}, {1, 3, 2}}, "pages must have the same index"},
-		{"too many", []Addr{{0, 0, 1}, {1, 3, 1}, {2, 1, 1}, {3, 2, 1}, {0, 0, 1}}, "program of 5 planes"},
+		{"same plane twice", []Addr{{Plane: 0, Block: 0, Page: 1}, {Plane: 0, Block: 1, Page: 1}}, "names plane 0 twice"},
+		{"different pages", []Addr{{Plane: 0, Block: 0, Page: 1}, {Plane: 1, Block: 3, Page: 2}}, "pages must have the same index"},
+		{"too many", []Addr{{Plane: 0, Block: 0, Page: 1}, {Plane: 1, Block: 3, Page: 1}, {Plane: 2, Block: 1, Page: 1}, {Plane: 3, Block: 2, Page: 1}, {Plane: 0, Block: 0, Page: 1}}, "program of 5 planes"},
 		{"none", nil, "program of 0 planes"},
-		{"plane out of range", []Addr{{4, 0, 1}}, "out of range"},
-		{"page out of range", []Addr{{0, 0, 24}}, "page out of range"},
+		{"plane out of range", []Addr{{Plane: 4, Block: 0, Page: 1}}, "out of range"},
+		{"page out of range", []Addr{{Plane: 0, Block: 0, Page: 24}}, "page out of range"},
 	}
 	for _, c := range bad {
 		requirePanicContains(t, c.want, func() {
@@ -204,9 +204,9 @@ func TestMultiPlaneRule(t *testing.T) {
 	s.MultiPlaneSameBlock = true
 	d2 := newDie(t, s)
 	requirePanicContains(t, "blocks must have the same index", func() {
-		d2.Read(0, []Addr{{0, 0, 0}, {1, 1, 0}}, make([]uint64, 2))
+		d2.Read(0, []Addr{{Plane: 0, Block: 0, Page: 0}, {Plane: 1, Block: 1, Page: 0}}, make([]uint64, 2))
 	})
-	d2.Read(0, []Addr{{0, 1, 0}, {1, 1, 0}}, make([]uint64, 2))
+	d2.Read(0, []Addr{{Plane: 0, Block: 1, Page: 0}, {Plane: 1, Block: 1, Page: 0}}, make([]uint64, 2))
 }
 
 // requirePanicContains checks that f panics with a message naming the die and containing
@@ -226,15 +226,15 @@ func requirePanicContains(t *testing.T, want string, f func(), msg ...any) {
 // TestBusyDiePanics checks that starting work on a busy die without suspend is a bug.
 func TestBusyDiePanics(t *testing.T) {
 	d := newDie(t, smallSpec())
-	end := d.Program(0, []Addr{{0, 0, 0}}, []uint64{1})
-	require.Panics(t, func() { d.Read(100*us, []Addr{{1, 0, 0}}, make([]uint64, 1)) })
-	require.Panics(t, func() { d.Erase(100*us, []Addr{{1, 0, 0}}) })
-	require.Panics(t, func() { d.Program(0, []Addr{{0, 0, 1}}, []uint64{2}) })
+	end := d.Program(0, []Addr{{Plane: 0, Block: 0, Page: 0}}, []uint64{1})
+	require.Panics(t, func() { d.Read(100*us, []Addr{{Plane: 1, Block: 0, Page: 0}}, make([]uint64, 1)) })
+	require.Panics(t, func() { d.Erase(100*us, []Addr{{Plane: 1, Block: 0, Page: 0}}) })
+	require.Panics(t, func() { d.Program(0, []Addr{{Plane: 0, Block: 0, Page: 1}}, []uint64{2}) })
 	// At its end the die is free again even before Complete is called.
-	rEnd := d.Read(end, []Addr{{0, 0, 0}}, make([]uint64, 1))
+	rEnd := d.Read(end, []Addr{{Plane: 0, Block: 0, Page: 0}}, make([]uint64, 1))
 	require.Equal(t, end+58*us, rEnd)
 	require.True(t, d.Complete(end))
-	require.Panics(t, func() { d.Read(rEnd-1, []Addr{{0, 0, 0}}, make([]uint64, 1)) })
+	require.Panics(t, func() { d.Read(rEnd-1, []Addr{{Plane: 0, Block: 0, Page: 0}}, make([]uint64, 1)) })
 }
 
 // TestSuspend checks program suspend by a read: with tSuspend 20 µs and tResume 30 µs, an
@@ -246,21 +246,21 @@ func TestSuspend(t *testing.T) {
 	d := newDie(t, s)
 	now := sim.Time(0)
 	for p := range 12 { // pages 0–11; page 12 is the first MSB page
-		now = d.Program(now, []Addr{{0, 0, p}}, []uint64{uint64(p)})
+		now = d.Program(now, []Addr{{Plane: 0, Block: 0, Page: p}}, []uint64{uint64(p)})
 	}
 	t0 := now
-	end := d.Program(t0, []Addr{{0, 0, 12}}, []uint64{12})
+	end := d.Program(t0, []Addr{{Plane: 0, Block: 0, Page: 12}}, []uint64{12})
 	require.Equal(t, t0+5001*us, end)
 	require.True(t, d.Suspendable(t0+1000*us))
 	got := make([]uint64, 1)
-	rEnd := d.Read(t0+1000*us, []Addr{{1, 0, 0}}, got)
+	rEnd := d.Read(t0+1000*us, []Addr{{Plane: 1, Block: 0, Page: 0}}, got)
 	require.Equal(t, t0+1078*us, rEnd)
 	require.Equal(t, ErasedStamp, got[0])
 	require.Equal(t, t0+5109*us, d.BusyUntil())
 	require.False(t, d.Complete(end)) // moved
 	// A second read at 1,090 µs waits for the resume (ends 1,108 µs): tR 1,128 … 1,206 µs
 	// (page 6 is CSB, 78 µs: 1,108 + 20 + 78 = 1,206 µs); program end + 20 + 78 + 30 = 5,237 µs.
-	rEnd2 := d.Read(t0+1090*us, []Addr{{0, 0, 6}}, got)
+	rEnd2 := d.Read(t0+1090*us, []Addr{{Plane: 0, Block: 0, Page: 6}}, got)
 	require.Equal(t, uint64(6), got[0])
 	require.Equal(t, t0+1206*us, rEnd2)
 	require.Equal(t, t0+5237*us, d.BusyUntil())
@@ -278,11 +278,11 @@ func TestSuspend(t *testing.T) {
 	// MaxSuspends 1: the second suspension is refused.
 	s.MaxSuspends = 1
 	d2 := newDie(t, s)
-	e2 := d2.Erase(0, []Addr{{0, 0, 0}})
+	e2 := d2.Erase(0, []Addr{{Plane: 0, Block: 0, Page: 0}})
 	require.Equal(t, 2274*us, e2)
-	d2.Read(10*us, []Addr{{1, 0, 0}}, got)
+	d2.Read(10*us, []Addr{{Plane: 1, Block: 0, Page: 0}}, got)
 	require.False(t, d2.Suspendable(500*us))
-	require.Panics(t, func() { d2.Read(500*us, []Addr{{1, 0, 0}}, got) })
+	require.Panics(t, func() { d2.Read(500*us, []Addr{{Plane: 1, Block: 0, Page: 0}}, got) })
 }
 
 // TestOneShot checks 3D one-shot TLC: pages 0 and 1 of a word line only load registers,
@@ -291,9 +291,9 @@ func TestOneShot(t *testing.T) {
 	s := smallSpec()
 	s.OneShot = true
 	d := newDie(t, s)
-	require.Equal(t, sim.Time(0), d.Program(0, []Addr{{0, 0, 0}}, []uint64{1}))
-	require.Equal(t, sim.Time(0), d.Program(0, []Addr{{0, 0, 1}}, []uint64{2}))
-	end := d.Program(0, []Addr{{0, 0, 2}}, []uint64{3})
+	require.Equal(t, sim.Time(0), d.Program(0, []Addr{{Plane: 0, Block: 0, Page: 0}}, []uint64{1}))
+	require.Equal(t, sim.Time(0), d.Program(0, []Addr{{Plane: 0, Block: 0, Page: 1}}, []uint64{2}))
+	end := d.Program(0, []Addr{{Plane: 0, Block: 0, Page: 2}}, []uint64{3})
 	require.Equal(t, 5001*us, end)
 	require.True(t, d.Complete(end))
 	require.Equal(t, 5001*us, d.Array().TotalBusyAt(end))
@@ -413,10 +413,10 @@ func TestFill(t *testing.T) {
 	d := newDie(t, smallSpec())
 	d.Fill(1, 2, 5, func(p int) uint64 { return uint64(100 + p) })
 	require.Equal(t, 5, d.NextPage(1, 2))
-	require.Equal(t, uint64(103), d.Stamp(Addr{1, 2, 3}))
-	require.Equal(t, ErasedStamp, d.Stamp(Addr{1, 2, 5}))
+	require.Equal(t, uint64(103), d.Stamp(Addr{Plane: 1, Block: 2, Page: 3}))
+	require.Equal(t, ErasedStamp, d.Stamp(Addr{Plane: 1, Block: 2, Page: 5}))
 	require.Equal(t, sim.Time(0), d.Array().TotalBusyAt(sim.Second), "filling takes no time")
-	end := d.Program(0, []Addr{{1, 2, 5}}, []uint64{7}) // programming goes on after the filled pages
+	end := d.Program(0, []Addr{{Plane: 1, Block: 2, Page: 5}}, []uint64{7}) // programming goes on after the filled pages
 	require.Positive(t, end)
 	require.Panics(t, func() { d.Fill(1, 2, 1, func(int) uint64 { return 1 }) })
 }
@@ -438,27 +438,27 @@ func TestFillFrom(t *testing.T) {
 	d.FillFrom(1, 2, 5, src)
 	require.Equal(t, 5, d.NextPage(1, 2))
 	require.Nil(t, d.oob[d.blockIndex(1, 2)], "no storage for a filled block")
-	require.Equal(t, uint64(1000+200+3), d.Stamp(Addr{1, 2, 3}))
-	require.Equal(t, ErasedStamp, d.Stamp(Addr{1, 2, 5}))
+	require.Equal(t, uint64(1000+200+3), d.Stamp(Addr{Plane: 1, Block: 2, Page: 3}))
+	require.Equal(t, ErasedStamp, d.Stamp(Addr{Plane: 1, Block: 2, Page: 5}))
 	got := []uint64{0}
-	end := d.Read(0, []Addr{{1, 2, 4}}, got)
+	end := d.Read(0, []Addr{{Plane: 1, Block: 2, Page: 4}}, got)
 	require.Equal(t, uint64(1204), got[0])
 	d.Complete(end)
 	calls := src.calls
-	end = d.Program(end, []Addr{{1, 2, 5}}, []uint64{7}) // copies pages 0–4 in
+	end = d.Program(end, []Addr{{Plane: 1, Block: 2, Page: 5}}, []uint64{7}) // copies pages 0–4 in
 	require.Equal(t, calls+5, src.calls)
 	d.Complete(end)
-	end = d.Read(end, []Addr{{1, 2, 1}}, got)
+	end = d.Read(end, []Addr{{Plane: 1, Block: 2, Page: 1}}, got)
 	require.Equal(t, uint64(1201), got[0])
 	require.Equal(t, calls+5, src.calls, "stored now: the source is not asked again")
-	require.Equal(t, uint64(7), d.Stamp(Addr{1, 2, 5}))
+	require.Equal(t, uint64(7), d.Stamp(Addr{Plane: 1, Block: 2, Page: 5}))
 	d.Complete(end)
-	end = d.Erase(end, []Addr{{1, 2, 0}})
+	end = d.Erase(end, []Addr{{Plane: 1, Block: 2, Page: 0}})
 	d.Complete(end)
-	require.Equal(t, ErasedStamp, d.Stamp(Addr{1, 2, 0}))
+	require.Equal(t, ErasedStamp, d.Stamp(Addr{Plane: 1, Block: 2, Page: 0}))
 	// Refilling a block that has storage fills the storage.
 	d.FillFrom(1, 2, 2, src)
-	require.Equal(t, uint64(1201), d.Stamp(Addr{1, 2, 1}))
+	require.Equal(t, uint64(1201), d.Stamp(Addr{Plane: 1, Block: 2, Page: 1}))
 	require.Panics(t, func() { d.FillFrom(0, 0, 1, &fillSource{}) }, "a second source")
 	require.Panics(t, func() { d.FillFrom(1, 2, 1, src) }, "not erased")
 	require.Equal(t, sim.Time(0), newDie(t, smallSpec()).Array().TotalBusyAt(sim.Second))
@@ -473,14 +473,14 @@ func TestFillFrom(t *testing.T) {
 // marks went with the erase).
 func TestAllOnesDataIsLegal(t *testing.T) {
 	d := newDie(t, smallSpec())
-	now := d.Program(0, []Addr{{0, 1, 0}}, []uint64{ErasedStamp})
+	now := d.Program(0, []Addr{{Plane: 0, Block: 1, Page: 0}}, []uint64{ErasedStamp})
 	require.True(t, d.Complete(now))
-	now = d.Program(now, []Addr{{0, 1, 3}}, []uint64{ErasedStamp})
+	now = d.Program(now, []Addr{{Plane: 0, Block: 1, Page: 3}}, []uint64{ErasedStamp})
 	require.True(t, d.Complete(now))
 	want := []bool{true, false, false, true, false}
 	got := make([]uint64, 1)
 	for pg, w := range want {
-		a := Addr{0, 1, pg}
+		a := Addr{Plane: 0, Block: 1, Page: pg}
 		require.Equal(t, w, d.Programmed(a), "page %d", pg)
 		require.Equal(t, ErasedStamp, d.Stamp(a), "page %d", pg)
 		now = d.Read(now, []Addr{a}, got)
@@ -488,16 +488,16 @@ func TestAllOnesDataIsLegal(t *testing.T) {
 	}
 	// Fill accepts all ones too.
 	d.Fill(1, 2, 2, func(int) uint64 { return ErasedStamp })
-	require.True(t, d.Programmed(Addr{1, 2, 1}))
-	now = d.Erase(now, []Addr{{0, 1, 0}})
+	require.True(t, d.Programmed(Addr{Plane: 1, Block: 2, Page: 1}))
+	now = d.Erase(now, []Addr{{Plane: 0, Block: 1, Page: 0}})
 	require.True(t, d.Complete(now))
 	for pg := range want {
-		require.False(t, d.Programmed(Addr{0, 1, pg}), "page %d after erase", pg)
+		require.False(t, d.Programmed(Addr{Plane: 0, Block: 1, Page: pg}), "page %d after erase", pg)
 	}
-	now = d.Program(now, []Addr{{0, 1, 0}}, []uint64{5})
+	now = d.Program(now, []Addr{{Plane: 0, Block: 1, Page: 0}}, []uint64{5})
 	require.True(t, d.Complete(now))
-	now = d.Program(now, []Addr{{0, 1, 1}}, []uint64{6})
-	require.True(t, d.Programmed(Addr{0, 1, 1}))
-	require.Equal(t, uint64(6), d.Stamp(Addr{0, 1, 1}))
+	now = d.Program(now, []Addr{{Plane: 0, Block: 1, Page: 1}}, []uint64{6})
+	require.True(t, d.Programmed(Addr{Plane: 0, Block: 1, Page: 1}))
+	require.Equal(t, uint64(6), d.Stamp(Addr{Plane: 0, Block: 1, Page: 1}))
 	_ = now
 }

@@ -35,10 +35,10 @@ func TestMemoryBytesMatchesHeap(t *testing.T) {
 	}
 	built := (heap() - before) / n
 	for _, d := range dies {
-		now := d.Read(0, []Addr{{0, 0, 0}}, make([]uint64, 1)) // allocates the rings
+		now := d.Read(0, []Addr{{Plane: 0, Block: 0, Page: 0}}, make([]uint64, 1)) // allocates the rings
 		for b := range s.BlocksPerPlane {
 			for pg := range s.PagesPerBlock {
-				now = d.Program(now, []Addr{{0, b, pg}, {1, b, pg}}, []uint64{1, 2})
+				now = d.Program(now, []Addr{{Plane: 0, Block: b, Page: pg}, {Plane: 1, Block: b, Page: pg}}, []uint64{1, 2})
 				d.Complete(now)
 			}
 		}

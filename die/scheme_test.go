@@ -53,7 +53,7 @@ func TestOneShotQLCTiming(t *testing.T) {
 	now := sim.Time(0)
 	st := []uint64{1, 2}
 	for p := range 8 {
-		a := []Addr{{0, 1, p}, {1, 1, p}}
+		a := []Addr{{Plane: 0, Block: 1, Page: p}, {Plane: 1, Block: 1, Page: p}}
 		end := d.Program(now, a, st)
 		if p%4 != 3 {
 			require.Equal(t, now, end, "page %d only latches", p)
@@ -84,7 +84,7 @@ func TestTwoPassTiming(t *testing.T) {
 	resend := map[int]int{3: 0, 7: 16384, 11: 16384, 15: 32768}
 	now := sim.Time(0)
 	for p := range 16 {
-		end := d.Program(now, []Addr{{2, 0, p}}, []uint64{uint64(p)})
+		end := d.Program(now, []Addr{{Plane: 2, Block: 0, Page: p}}, []uint64{uint64(p)})
 		require.Equal(t, resend[p], s.ResendBytes(p), "page %d resend", p)
 		if w, ok := want[p]; ok {
 			require.Equal(t, now+w, end, "page %d", p)
@@ -102,15 +102,15 @@ func TestTwoPassTiming(t *testing.T) {
 // over, and a page below the write pointer panics as for every scheme.
 func TestOneShotOrder(t *testing.T) {
 	d := newDie(t, qlcSpec(OneShot))
-	d.Program(0, []Addr{{0, 0, 0}}, []uint64{1})
+	d.Program(0, []Addr{{Plane: 0, Block: 0, Page: 0}}, []uint64{1})
 	require.PanicsWithValue(t,
 		"die ssd.ch[0].die[1] at 0s: program of plane 0 block 0 page 2, but the block's next free page is 1: a one-shot word line's pages are loaded in order, none passed over",
-		func() { d.Program(0, []Addr{{0, 0, 2}}, []uint64{1}) })
+		func() { d.Program(0, []Addr{{Plane: 0, Block: 0, Page: 2}}, []uint64{1}) })
 	// A fresh block may start at any word line's first page (skipping whole word lines).
-	require.Equal(t, sim.Time(0), d.Program(0, []Addr{{0, 1, 4}}, []uint64{1}))
+	require.Equal(t, sim.Time(0), d.Program(0, []Addr{{Plane: 0, Block: 1, Page: 4}}, []uint64{1}))
 	require.PanicsWithValue(t,
 		"die ssd.ch[0].die[1] at 0s: program of plane 0 block 2 page 5, but the block's next free page is 0: a one-shot word line's pages are loaded in order, none passed over",
-		func() { d.Program(0, []Addr{{0, 2, 5}}, []uint64{1}) })
+		func() { d.Program(0, []Addr{{Plane: 0, Block: 2, Page: 5}}, []uint64{1}) })
 }
 
 // TestCutOneShot cuts a one-shot QLC die in three states:
@@ -121,20 +121,20 @@ func TestOneShotOrder(t *testing.T) {
 func TestCutOneShot(t *testing.T) {
 	d := newDie(t, qlcSpec(OneShot))
 	for p := range 7 {
-		if end := d.Program(0, []Addr{{0, 0, p}}, []uint64{uint64(10 + p)}); end > 0 {
+		if end := d.Program(0, []Addr{{Plane: 0, Block: 0, Page: p}}, []uint64{uint64(10 + p)}); end > 0 {
 			require.True(t, d.Complete(end))
 		}
 	}
 	now := sim.Time(2000 * us)
 	for p := range 4 {
-		d.Program(now, []Addr{{0, 1, p}}, []uint64{uint64(20 + p)})
+		d.Program(now, []Addr{{Plane: 0, Block: 1, Page: p}}, []uint64{uint64(20 + p)})
 	}
 	lost := d.Cut(now + 100*us)
-	require.Equal(t, []Addr{{0, 0, 4}, {0, 0, 5}, {0, 0, 6}, {0, 1, 0}, {0, 1, 1}, {0, 1, 2}, {0, 1, 3}}, lost)
+	require.Equal(t, []Addr{{Plane: 0, Block: 0, Page: 4}, {Plane: 0, Block: 0, Page: 5}, {Plane: 0, Block: 0, Page: 6}, {Plane: 0, Block: 1, Page: 0}, {Plane: 0, Block: 1, Page: 1}, {Plane: 0, Block: 1, Page: 2}, {Plane: 0, Block: 1, Page: 3}}, lost)
 	require.Equal(t, 4, d.NextPage(0, 0))
-	require.Equal(t, uint64(13), d.Stamp(Addr{0, 0, 3}))
-	require.Equal(t, ErasedStamp, d.Stamp(Addr{0, 0, 4}))
-	require.Equal(t, LostStamp, d.Stamp(Addr{0, 1, 2}))
+	require.Equal(t, uint64(13), d.Stamp(Addr{Plane: 0, Block: 0, Page: 3}))
+	require.Equal(t, ErasedStamp, d.Stamp(Addr{Plane: 0, Block: 0, Page: 4}))
+	require.Equal(t, LostStamp, d.Stamp(Addr{Plane: 0, Block: 1, Page: 2}))
 	require.True(t, d.Complete(now+2000*us)) // the cut closed the operation
 }
 
@@ -146,7 +146,7 @@ func TestCutTwoPass(t *testing.T) {
 	prog := func(d *Die, n int) sim.Time {
 		now := sim.Time(0)
 		for p := range n {
-			if end := d.Program(now, []Addr{{0, 0, p}}, []uint64{uint64(p)}); end > now {
+			if end := d.Program(now, []Addr{{Plane: 0, Block: 0, Page: p}}, []uint64{uint64(p)}); end > now {
 				require.True(t, d.Complete(end))
 				now = end
 			}
@@ -155,18 +155,18 @@ func TestCutTwoPass(t *testing.T) {
 	}
 	d := newDie(t, qlcSpec(TwoPass))
 	now := prog(d, 8)
-	require.Equal(t, []Addr{{0, 0, 4}, {0, 0, 5}, {0, 0, 6}, {0, 0, 7}}, d.Cut(now))
-	require.Equal(t, uint64(3), d.Stamp(Addr{0, 0, 3}))
+	require.Equal(t, []Addr{{Plane: 0, Block: 0, Page: 4}, {Plane: 0, Block: 0, Page: 5}, {Plane: 0, Block: 0, Page: 6}, {Plane: 0, Block: 0, Page: 7}}, d.Cut(now))
+	require.Equal(t, uint64(3), d.Stamp(Addr{Plane: 0, Block: 0, Page: 3}))
 
 	d = newDie(t, qlcSpec(TwoPass))
 	now = prog(d, 8)
 	for p := 8; p < 12; p++ {
-		d.Program(now, []Addr{{0, 0, p}}, []uint64{uint64(p)})
+		d.Program(now, []Addr{{Plane: 0, Block: 0, Page: p}}, []uint64{uint64(p)})
 	}
 	lost := d.Cut(now + 1000*us)
 	require.Len(t, lost, 8)
-	require.Equal(t, Addr{0, 0, 4}, lost[0])
-	require.Equal(t, Addr{0, 0, 11}, lost[7])
+	require.Equal(t, Addr{Plane: 0, Block: 0, Page: 4}, lost[0])
+	require.Equal(t, Addr{Plane: 0, Block: 0, Page: 11}, lost[7])
 }
 
 // TestCutPageByPage: on 2D TLC, a cut during the MSB program of page 12 (word line 0's MSB:
@@ -176,14 +176,14 @@ func TestCutPageByPage(t *testing.T) {
 	d := newDie(t, smallSpec())
 	now := sim.Time(0)
 	for p := range 12 {
-		end := d.Program(now, []Addr{{0, 0, p}}, []uint64{uint64(p)})
+		end := d.Program(now, []Addr{{Plane: 0, Block: 0, Page: p}}, []uint64{uint64(p)})
 		require.True(t, d.Complete(end))
 		now = end
 	}
-	d.Program(now, []Addr{{0, 0, 12}}, []uint64{12})
-	require.Equal(t, []Addr{{0, 0, 0}, {0, 0, 6}, {0, 0, 12}}, d.Cut(now+1000*us))
-	require.Equal(t, uint64(5), d.Stamp(Addr{0, 0, 5}))
-	require.Equal(t, LostStamp, d.Stamp(Addr{0, 0, 6}))
+	d.Program(now, []Addr{{Plane: 0, Block: 0, Page: 12}}, []uint64{12})
+	require.Equal(t, []Addr{{Plane: 0, Block: 0, Page: 0}, {Plane: 0, Block: 0, Page: 6}, {Plane: 0, Block: 0, Page: 12}}, d.Cut(now+1000*us))
+	require.Equal(t, uint64(5), d.Stamp(Addr{Plane: 0, Block: 0, Page: 5}))
+	require.Equal(t, LostStamp, d.Stamp(Addr{Plane: 0, Block: 0, Page: 6}))
 }
 
 // TestSchemeYAML reads the scheme and the fine pass from YAML and rejects the wrong ones.

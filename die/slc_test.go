@@ -31,7 +31,7 @@ func TestSLCModeTiming(t *testing.T) {
 	require.Equal(t, 8, d.spec.SLCPages())
 	now := sim.Time(0)
 	for p := range 8 {
-		end := d.ProgramSLC(now, []Addr{{0, 0, p}}, []uint64{uint64(100 + p)})
+		end := d.ProgramSLC(now, []Addr{{Plane: 0, Block: 0, Page: p}}, []uint64{uint64(100 + p)})
 		require.Equal(t, now+300*us, end, "SLC page %d", p)
 		require.True(t, d.Complete(end))
 		now = end
@@ -42,13 +42,13 @@ func TestSLCModeTiming(t *testing.T) {
 	arr := d.Array()
 	require.Equal(t, 2400*us, arr.BusyAt(now, arr.Activity("program-slc")))
 	requirePanicContains(t, "in SLC mode: a block in SLC mode holds 8 pages",
-		func() { d.ProgramSLC(now, []Addr{{0, 0, 8}}, []uint64{1}) })
+		func() { d.ProgramSLC(now, []Addr{{Plane: 0, Block: 0, Page: 8}}, []uint64{1}) })
 	requirePanicContains(t, "read of plane 0 block 0 page 3 in native mode, but the block is programmed in SLC mode",
-		func() { d.Read(now, []Addr{{0, 0, 3}}, []uint64{0}) })
+		func() { d.Read(now, []Addr{{Plane: 0, Block: 0, Page: 3}}, []uint64{0}) })
 	requirePanicContains(t, "program of plane 0 block 0 page 8 in native mode, but the block is programmed in SLC mode",
-		func() { d.Program(now, []Addr{{0, 0, 8}}, []uint64{0}) })
+		func() { d.Program(now, []Addr{{Plane: 0, Block: 0, Page: 8}}, []uint64{0}) })
 	st := []uint64{0}
-	end := d.ReadSLC(now, []Addr{{0, 0, 3}}, st)
+	end := d.ReadSLC(now, []Addr{{Plane: 0, Block: 0, Page: 3}}, st)
 	require.Equal(t, now+25*us, end)
 	require.Equal(t, uint64(103), st[0])
 	now = end
@@ -58,12 +58,12 @@ func TestSLCModeTiming(t *testing.T) {
 	require.Equal(t, [NumPageTypes]int64{}, s.Programs)
 	require.Equal(t, [NumPageTypes]int64{}, s.Reads)
 
-	end = d.Erase(now, []Addr{{0, 0, 0}})
+	end = d.Erase(now, []Addr{{Plane: 0, Block: 0, Page: 0}})
 	require.True(t, d.Complete(end))
 	now = end
 	require.False(t, d.IsSLC(0, 0))
 	require.Equal(t, 1, d.SLCErases(0, 0))
-	require.Equal(t, now+558*us, d.Program(now, []Addr{{0, 0, 0}}, []uint64{7}))
+	require.Equal(t, now+558*us, d.Program(now, []Addr{{Plane: 0, Block: 0, Page: 0}}, []uint64{7}))
 	require.Equal(t, int64(1), d.Stats().SLCErases)
 	require.Equal(t, int64(1), d.Stats().Erases)
 }
@@ -80,12 +80,12 @@ func TestSLCWear(t *testing.T) {
 		cycle := func(slc bool) {
 			var end sim.Time
 			if slc {
-				end = d.ProgramSLC(now, []Addr{{1, 2, 0}}, []uint64{1})
+				end = d.ProgramSLC(now, []Addr{{Plane: 1, Block: 2, Page: 0}}, []uint64{1})
 			} else {
-				end = d.Program(now, []Addr{{1, 2, 0}}, []uint64{1})
+				end = d.Program(now, []Addr{{Plane: 1, Block: 2, Page: 0}}, []uint64{1})
 			}
 			require.True(t, d.Complete(end))
-			end = d.Erase(end, []Addr{{1, 2, 0}})
+			end = d.Erase(end, []Addr{{Plane: 1, Block: 2, Page: 0}})
 			require.True(t, d.Complete(end))
 			now = end
 		}
@@ -106,15 +106,15 @@ func TestCutSLC(t *testing.T) {
 	d := newDie(t, s)
 	now := sim.Time(0)
 	for p := range 2 {
-		end := d.ProgramSLC(now, []Addr{{0, 0, p}}, []uint64{uint64(10 + p)})
+		end := d.ProgramSLC(now, []Addr{{Plane: 0, Block: 0, Page: p}}, []uint64{uint64(10 + p)})
 		require.True(t, d.Complete(end))
 		now = end
 	}
-	d.ProgramSLC(now, []Addr{{0, 0, 2}}, []uint64{12})
-	require.Equal(t, []Addr{{0, 0, 2}}, d.Cut(now+100*us))
-	require.Equal(t, uint64(10), d.Stamp(Addr{0, 0, 0}))
-	require.Equal(t, uint64(11), d.Stamp(Addr{0, 0, 1}))
-	require.Equal(t, LostStamp, d.Stamp(Addr{0, 0, 2}))
+	d.ProgramSLC(now, []Addr{{Plane: 0, Block: 0, Page: 2}}, []uint64{12})
+	require.Equal(t, []Addr{{Plane: 0, Block: 0, Page: 2}}, d.Cut(now+100*us))
+	require.Equal(t, uint64(10), d.Stamp(Addr{Plane: 0, Block: 0, Page: 0}))
+	require.Equal(t, uint64(11), d.Stamp(Addr{Plane: 0, Block: 0, Page: 1}))
+	require.Equal(t, LostStamp, d.Stamp(Addr{Plane: 0, Block: 0, Page: 2}))
 }
 
 // TestSLCValidate checks the SLC mode's problems are reported with their fields, and the
@@ -131,7 +131,7 @@ func TestSLCValidate(t *testing.T) {
 	require.ErrorContains(t, s.Validate(), "an SLC mode needs a multi-level die")
 	d := newDie(t, smallSpec())
 	requirePanicContains(t, "in SLC mode, but the die has none (die.slc)",
-		func() { d.ProgramSLC(0, []Addr{{0, 0, 0}}, []uint64{1}) })
+		func() { d.ProgramSLC(0, []Addr{{Plane: 0, Block: 0, Page: 0}}, []uint64{1}) })
 
 	var y Spec
 	require.NoError(t, yaml.Unmarshal([]byte("slc: {t_read: 30us, t_prog: 200us, endurance: 20}\nindependent_plane_reads: true\n"), &y))
@@ -148,30 +148,30 @@ func TestIndependentPlaneReads(t *testing.T) {
 	s := smallSpec()
 	s.IndependentPlaneReads = true
 	d := newDie(t, s)
-	end := d.Program(0, []Addr{{0, 0, 0}, {1, 0, 0}}, []uint64{1, 2})
+	end := d.Program(0, []Addr{{Plane: 0, Block: 0, Page: 0}, {Plane: 1, Block: 0, Page: 0}}, []uint64{1, 2})
 	require.True(t, d.Complete(end))
 	t0 := end
 	st := []uint64{0}
-	require.Equal(t, t0+58*us, d.Read(t0, []Addr{{0, 0, 0}}, st))
-	require.Equal(t, t0+68*us, d.Read(t0+10*us, []Addr{{1, 0, 0}}, st))
+	require.Equal(t, t0+58*us, d.Read(t0, []Addr{{Plane: 0, Block: 0, Page: 0}}, st))
+	require.Equal(t, t0+68*us, d.Read(t0+10*us, []Addr{{Plane: 1, Block: 0, Page: 0}}, st))
 	require.Equal(t, uint64(2), st[0])
 	require.Equal(t, t0+58*us, d.ReadingUntil(0))
 	require.Equal(t, t0+68*us, d.ReadingUntil(1))
 	requirePanicContains(t, "while plane 0 is reading until",
-		func() { d.Read(t0+20*us, []Addr{{0, 0, 0}}, st) })
+		func() { d.Read(t0+20*us, []Addr{{Plane: 0, Block: 0, Page: 0}}, st) })
 	requirePanicContains(t, "while the die is reading until",
-		func() { d.Program(t0+60*us, []Addr{{0, 0, 1}}, []uint64{1}) })
+		func() { d.Program(t0+60*us, []Addr{{Plane: 0, Block: 0, Page: 1}}, []uint64{1}) })
 	arr := d.Array()
 	require.Equal(t, 68*us, arr.BusyAt(t0+68*us, arr.Activity("read")))
 	require.Equal(t, 58*us, d.Plane(1).BusyAt(t0+68*us, d.Plane(1).Activity("read")))
 	// Plane 0 reads again once its own read ended, while plane 1 still reads.
-	require.Equal(t, t0+118*us, d.Read(t0+60*us, []Addr{{0, 0, 0}}, st))
+	require.Equal(t, t0+118*us, d.Read(t0+60*us, []Addr{{Plane: 0, Block: 0, Page: 0}}, st))
 
 	c := newDie(t, smallSpec())
-	end = c.Program(0, []Addr{{0, 0, 0}, {1, 0, 0}}, []uint64{1, 2})
+	end = c.Program(0, []Addr{{Plane: 0, Block: 0, Page: 0}, {Plane: 1, Block: 0, Page: 0}}, []uint64{1, 2})
 	require.True(t, c.Complete(end))
-	c.Read(end, []Addr{{0, 0, 0}}, st)
+	c.Read(end, []Addr{{Plane: 0, Block: 0, Page: 0}}, st)
 	requirePanicContains(t, "while the die is reading until",
-		func() { c.Read(end+10*us, []Addr{{1, 0, 0}}, st) })
+		func() { c.Read(end+10*us, []Addr{{Plane: 1, Block: 0, Page: 0}}, st) })
 	require.Equal(t, end+58*us, c.ReadingUntil(1))
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/fastdrain-sim/fastdrain/nand"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -48,35 +49,20 @@ func (c *CellType) UnmarshalText(b []byte) error {
 	return fmt.Errorf("die cell type %q is not one of slc, mlc, tlc, qlc", b)
 }
 
-// PageType is the kind of a page in a multi-level cell: LSB, CSB (TLC and QLC), MSB, or TSB
-// (the top page, QLC only). Every SLC page is LSB.
-type PageType uint8
+// PageType is the kind of a page in a multi-level cell (nand.PageType): LSB, CSB (TLC and
+// QLC), MSB, or TSB (the top page, QLC only). Every SLC page is LSB.
+type PageType = nand.PageType
 
-// The page types.
+// The page types (package nand's).
 const (
-	LSB PageType = 0
-	CSB PageType = 1
-	MSB PageType = 2
-	TSB PageType = 3 // QLC's fourth (top) page
+	LSB = nand.LSB
+	CSB = nand.CSB
+	MSB = nand.MSB
+	TSB = nand.TSB // QLC's fourth (top) page
 
 	// NumPageTypes is the number of page types; arrays indexed by PageType have this length.
-	NumPageTypes = 4
+	NumPageTypes = nand.NumPageTypes
 )
-
-// String returns "lsb", "csb" or "msb".
-func (p PageType) String() string {
-	switch p {
-	case LSB:
-		return "lsb"
-	case CSB:
-		return "csb"
-	case MSB:
-		return "msb"
-	case TSB:
-		return "tsb"
-	}
-	return fmt.Sprintf("pagetype(%d)", uint8(p))
-}
 
 // PerType holds one latency per page type.
 type PerType struct {

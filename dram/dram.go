@@ -129,6 +129,10 @@ func (d *DRAM) Name() string { return d.name }
 // Spec returns the DRAM's configuration.
 func (d *DRAM) Spec() Spec { return d.spec }
 
+// Capacity returns the rank's size in bytes (Spec.Capacity): with Access, what the
+// firmware's buffer memory port asks of it (firmware.BufferMemory).
+func (d *DRAM) Capacity() uint64 { return uint64(d.spec.Capacity) }
+
 // Bus returns the data-bus resource, busy with activities "read", "write" and "refresh".
 // Bus time is booked when Access is called, so it may run ahead of the engine's clock.
 func (d *DRAM) Bus() *sim.Resource { return d.bus }

@@ -1,7 +1,6 @@
 package firmware
 
 import (
-	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -78,23 +77,3 @@ func (h *hostActivity) note(g int, now sim.Time) {
 
 // busy reports whether die g is intensively accessed by host reads at now.
 func (h *hostActivity) busy(g int, now sim.Time) bool { return h.decayed(g, now) >= busyCount }
-
-// meanProgramTime returns the mean tPROG of a block's pages of the die (its page types in
-// program order, one-shot word lines counted once at their last page): the time a
-// background program holds a die on average, the default half-life of hostActivity
-// (firmware.buffer.idle_half_life 0).
-func meanProgramTime(d die.Spec) sim.Time {
-	var sum sim.Time
-	n := 0
-	for i := 0; i < d.PagesPerBlock; i++ {
-		if d.OneShot && i%d.Bits() != d.Bits()-1 {
-			continue // latched in the page registers; the word line programs at its last page
-		}
-		sum += d.TProg.Of(d.PageType(i))
-		n++
-	}
-	if n == 0 {
-		return d.TProg.LSB
-	}
-	return sum / sim.Time(n)
-}

@@ -3,7 +3,6 @@ package firmware
 import (
 	"testing"
 
-	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -57,20 +56,6 @@ func TestHostActivityBounded(t *testing.T) {
 	}
 	require.Equal(t, uint64(maxCount), h.decayed(0, 0))
 	require.False(t, h.busy(0, 40*sim.Millisecond))
-}
-
-// TestMeanProgramTime: the default half-life is the mean tPROG of a block's pages. A 2D TLC
-// block of 512 pages (SimpleSSD's map: pages 0–5 LSB, 6–7 CSB, then pairs LSB, CSB, MSB)
-// has 6 + 168 = 174 LSB, 2 + 168 = 170 CSB and 168 MSB pages: (174 × 558 + 170 × 2,201 +
-// 168 × 5,001) / 512 = 1,311,430 / 512 = 2,561.38671875 µs. A one-shot block programs once a
-// word line, at its MSB page: 5,001 µs. SLC: every page 300 µs.
-func TestMeanProgramTime(t *testing.T) {
-	d := die.SpecFor(die.TLC)
-	d.PagesPerBlock = 512
-	require.Equal(t, sim.Time(1311430)*sim.Microsecond/512, meanProgramTime(d))
-	d.OneShot = true
-	require.Equal(t, 5001*sim.Microsecond, meanProgramTime(d))
-	require.Equal(t, 300*sim.Microsecond, meanProgramTime(die.SpecFor(die.SLC)))
 }
 
 // TestBackgroundSkipsBusyDies: FD-Buf's background eviction sends pages only to dies idle
@@ -255,7 +240,8 @@ func backgroundProgramTimes(t *testing.T, set BackgroundSet, share float64, n in
 }
 
 // TestBackgroundShareValidated: background_share is a share of the dies, in 0 … 1, and
-// background_set one of the rules; the errors name the field.
+// background_set one of the three rules (idle-dies, share, per-eviction); the errors name
+// the field.
 func TestBackgroundShareValidated(t *testing.T) {
 	s := DefaultSpec()
 	for _, v := range []float64{-0.01, 1.5} {
@@ -264,10 +250,14 @@ func TestBackgroundShareValidated(t *testing.T) {
 	}
 	s.Buffer.BackgroundShare = 1
 	require.NoError(t, s.Validate())
-	s.Buffer.BackgroundSet = BackgroundSetShare + 1
-	require.ErrorContains(t, s.Validate(), "firmware.buffer.background_set: unknown rule 2 (idle-dies or share)")
+	s.Buffer.BackgroundSet = BackgroundSetPerEviction
+	require.NoError(t, s.Validate())
+	s.Buffer.BackgroundSet = BackgroundSetPerEviction + 1
+	require.ErrorContains(t, s.Validate(), "firmware.buffer.background_set: unknown rule 3 (idle-dies, share or per-eviction)")
 	var b BackgroundSet
-	require.EqualError(t, b.UnmarshalText([]byte("all")), `firmware.buffer.background_set: "all" is not one of idle-dies, share`)
+	require.EqualError(t, b.UnmarshalText([]byte("all")), `firmware.buffer.background_set: "all" is not one of idle-dies, share, per-eviction`)
 	require.NoError(t, b.UnmarshalText([]byte("share")))
 	require.Equal(t, BackgroundSetShare, b)
+	require.NoError(t, b.UnmarshalText([]byte("per-eviction")))
+	require.Equal(t, BackgroundSetPerEviction, b)
 }

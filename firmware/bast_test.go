@@ -6,7 +6,6 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
-	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/internal/testtier"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
@@ -176,7 +175,7 @@ func TestBASTRefusesFaults(t *testing.T) {
 			require.NoError(t, err)
 			chans = append(chans, ch)
 		}
-		_, err := New("ssd.fw", spec, eng, Hardware{Channels: chans, DRAM: dram.New("ssd.dram", dram.DefaultSpec()), Ctrl: ctrl})
+		_, err := New("ssd.fw", spec, eng, hwPorts(t, chans, ctrl))
 		return err
 	}
 	s := bastSpec(Vanilla)

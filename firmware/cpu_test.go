@@ -35,7 +35,7 @@ func (c *fakeCPU) Cores() int { return 1 }
 func TestCPUPortCharges(t *testing.T) {
 	lat := func(cpu CPU) sim.Time {
 		r := newFake(t, smallSpec(Vanilla, "sequential"), 4096)
-		fw, err := NewOnPorts("fw2", r.fw.spec, r.eng, Ports{Flash: r.flash, Memory: r.mem, Host: r.host, CPU: cpu})
+		fw, err := New("fw2", r.fw.spec, r.eng, Ports{Flash: r.flash, Memory: r.mem, Host: r.host, CPU: cpu})
 		require.NoError(t, err)
 		require.Nil(t, fw.Cores())
 		r.fw = fw

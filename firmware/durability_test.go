@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/hwadapter"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -295,9 +296,9 @@ func cutRunOn(t testing.TB, r *rig, plp bool, seed uint64, sabotage func(*Firmwa
 // the small rig's 2 × 2 dies × 2 planes × 32 blocks × 64 pages = 16,384 pages, 131,072 B.
 func TestPowerLossMemory(t *testing.T) {
 	s := smallSpec(Vanilla, "sequential")
-	b0, p0 := MemoryBytes(s, smallDie(), 2, 2)
+	b0, p0 := MemoryBytes(s, hwadapter.DieSpec(smallDie()), 2, 2)
 	s.PowerLoss.Enabled = true
-	b1, p1 := MemoryBytes(s, smallDie(), 2, 2)
+	b1, p1 := MemoryBytes(s, hwadapter.DieSpec(smallDie()), 2, 2)
 	require.Equal(t, int64(131072), b1-b0)
 	require.Equal(t, int64(131072), p1-p0)
 }

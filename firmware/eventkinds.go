@@ -3,7 +3,7 @@ package firmware
 import (
 	"strconv"
 
-	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -27,7 +27,7 @@ func opName(names []string, k opKind) string {
 
 // EventKind names what the completed transaction was for (sim.EventKinder).
 func (s *scheduler) EventKind(ev *sim.Event) string {
-	if tx, ok := ev.Data.(*channel.Transaction); ok {
+	if tx, ok := ev.Data.(*hal.FlashCmd); ok {
 		if op, ok := tx.Tag.(*flashOp); ok {
 			return opName(opDone[:], op.kind)
 		}

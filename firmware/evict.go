@@ -1,9 +1,9 @@
 package firmware
 
 import (
-	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/nand"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -25,9 +25,12 @@ type evictor struct {
 	waiting    bool
 	retrying   bool // a retry the policy asked for is armed
 	bgInFlight int  // background programs in flight
-	dieRR      int  // the die a round starts at, round robin
-	victims    []buffer.Victim
-	modeLog    []ModeChange
+	// bgOwed is the background pages the latest internal buffer eviction still owes to the
+	// dies idle of host work under the per-eviction rule (backgroundset.go); 0 otherwise.
+	bgOwed  int
+	dieRR   int // the die a round starts at, round robin
+	victims []buffer.Victim
+	modeLog []ModeChange
 	// The round in progress, between its issue steps: its mode, the pages it may still send
 	// (Decision.Pages), and where in its visit of the dies the next step goes on (the pass
 	// and the place in the scheduler's interleaved order; start is the round's first place).
@@ -158,6 +161,7 @@ func (ev *evictor) step() int {
 		return 0
 	}
 	ev.roundSent += n
+	ev.evicted(ev.mode)
 	if ev.left != noLimit {
 		ev.left -= n
 	}
@@ -240,7 +244,11 @@ func (ev *evictor) decide() Decision {
 	v.RoomWaits, v.Flushes, v.ev = f.wb.roomWaiters, f.wb.flushers, ev
 	v.Evictions = f.Stats.ForegroundEvictions + f.Stats.BackgroundEvictions
 	v.Predicted = int64(occ) + v.Announced + int64(v.Reserved)
-	return ev.policy.Decide(v)
+	d := ev.policy.Decide(v)
+	if ev.paced(d) {
+		return Decision{Mode: EvictIdle, Retry: d.Retry} // no eviction owes a set (per-eviction)
+	}
+	return d
 }
 
 // evictRound issues up to limit pages of the round in progress in mode and returns how many
@@ -304,8 +312,8 @@ again:
 				}
 				continue
 			}
-			if ev.bgInFlight >= f.bgBudget {
-				ev.pass = 2 // the round is done
+			if ev.bgInFlight >= f.bgBudget || (ev.idleDies && ev.owesNone()) {
+				ev.pass = 2 // the round is done (its budget, or the owed set, spent)
 				return issued
 			}
 			// Background: one page to an open die (bgOpen: no host reads on it and fewer than
@@ -391,6 +399,7 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	if purpose == ftl.Background {
 		op.bg = true
 		f.evict.bgInFlight++
+		f.evict.spent()
 		f.Stats.BackgroundEvictions++
 		f.countBackground(g, 1)
 	} else {
@@ -439,7 +448,7 @@ func (f *Firmware) evictUnits(g int, purpose ftl.Purpose) bool {
 	u := f.geo.UnitOf(ppn, 0)
 	for i := 0; i < k; i++ {
 		if i >= n {
-			op.ustamps[i], op.oob[i] = die.ErasedStamp, 0 // a padded slot: programmed with no data
+			op.ustamps[i], op.oob[i] = nand.ErasedStamp, 0 // a padded slot: programmed with no data
 			continue
 		}
 		v := vs[i]
@@ -457,6 +466,7 @@ func (f *Firmware) evictUnits(g int, purpose ftl.Purpose) bool {
 	if purpose == ftl.Background {
 		op.bg = true
 		f.evict.bgInFlight++
+		f.evict.spent()
 		f.Stats.BackgroundEvictions += int64(n)
 		f.countBackground(g, int64(n))
 	} else {

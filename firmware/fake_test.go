@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/bufferlevel"
-	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
-	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
+	"github.com/fastdrain-sim/fastdrain/hwadapter"
+	"github.com/fastdrain-sim/fastdrain/nand"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -28,7 +29,7 @@ const (
 type fakeFlash struct {
 	eng      *sim.Engine
 	geo      ftl.Geometry
-	die      die.Spec
+	die      hal.DieSpec
 	free     []sim.Time         // per die: when its last transaction ends
 	pages    map[ftlPage]uint64 // programmed pages' stamps
 	programs int64              // pages programmed
@@ -45,36 +46,37 @@ type fakeProgram struct {
 type ftlPage struct{ g, plane, block, page int }
 
 func (f *fakeFlash) Geometry() ftl.Geometry { return f.geo }
-func (f *fakeFlash) Die() die.Spec          { return f.die }
+func (f *fakeFlash) Die() hal.DieSpec       { return f.die }
 
 // newFakeFlash returns a fake flash of 2 channels of 2 dies of spec d.
 func newFakeFlash(eng *sim.Engine, d die.Spec) *fakeFlash {
-	return &fakeFlash{eng: eng, geo: ftl.GeometryOf(2, 2, d), die: d, free: make([]sim.Time, 4), pages: map[ftlPage]uint64{}}
+	ds := hwadapter.DieSpec(d)
+	return &fakeFlash{eng: eng, geo: ftl.GeometryOf(2, 2, ds), die: ds, free: make([]sim.Time, 4), pages: map[ftlPage]uint64{}}
 }
-func (f *fakeFlash) Prefetch(int, die.Addr) {}
+func (f *fakeFlash) Prefetch(int, nand.Addr) {}
 
 // Submit applies the transaction at once (each die runs its transactions in order, so
 // what a read sees is what was submitted before it) and completes it when the die is done.
-func (f *fakeFlash) Submit(g int, tx *channel.Transaction) {
-	d := map[channel.Kind]sim.Time{channel.Read: fakeTR, channel.Program: fakeTPROG, channel.Erase: fakeTBERS}[tx.Kind]
-	if tx.Kind == channel.Program {
+func (f *fakeFlash) Submit(g int, tx *hal.FlashCmd) {
+	d := map[hal.FlashOp]sim.Time{hal.FlashRead: fakeTR, hal.FlashProgram: fakeTPROG, hal.FlashErase: fakeTBERS}[tx.Op]
+	if tx.Op == hal.FlashProgram {
 		f.progLog = append(f.progLog, fakeProgram{g, f.eng.Now()})
 	}
 	f.free[g] = max(f.free[g], f.eng.Now()) + d
 	for i, a := range tx.Addrs {
 		p := ftlPage{g, a.Plane, a.Block, a.Page}
-		switch tx.Kind {
-		case channel.Read:
+		switch tx.Op {
+		case hal.FlashRead:
 			f.reads++
 			s, ok := f.pages[p]
 			if !ok {
-				s = die.ErasedStamp
+				s = nand.ErasedStamp
 			}
 			tx.Stamps = append(tx.Stamps[:i], s)
-		case channel.Program:
+		case hal.FlashProgram:
 			f.pages[p] = tx.Stamps[i]
 			f.programs++
-		case channel.Erase:
+		case hal.FlashErase:
 			for pg := 0; pg < f.geo.PagesPerBlock; pg++ {
 				delete(f.pages, ftlPage{g, a.Plane, a.Block, pg})
 			}
@@ -89,7 +91,7 @@ func (m *fakeMemory) Access(t sim.Time, _ uint64, n int, _ bool) sim.Time {
 	m.moved += int64(n)
 	return t + fakeLat
 }
-func (m *fakeMemory) Spec() dram.Spec { return dram.Spec{Capacity: 64 << 20} }
+func (m *fakeMemory) Capacity() uint64 { return 64 << 20 }
 
 // fakeHost holds each command's host buffer and its request.
 type fakeHost struct {
@@ -155,7 +157,7 @@ func newFakeOn(t testing.TB, spec Spec, cs nvmectrl.Spec) *fake {
 	fl := newFakeFlash(eng, smallDie())
 	h := &fakeHost{spec: cs, eng: eng, data: map[*nvmectrl.Command][]byte{}, reqs: map[*nvmectrl.Command]*req{}}
 	m := &fakeMemory{}
-	fw, err := NewOnPorts("ssd.fw", spec, eng, Ports{Flash: fl, Memory: m, Host: h})
+	fw, err := New("ssd.fw", spec, eng, Ports{Flash: fl, Memory: m, Host: h})
 	require.NoError(t, err)
 	return &fake{eng: eng, fw: fw, flash: fl, mem: m, host: h}
 }

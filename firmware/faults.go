@@ -3,13 +3,13 @@ package firmware
 import (
 	"fmt"
 
-	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/nand"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // Flash faults: what the firmware does when a die reports a failed program or erase
-// (channel.Transaction.Failed), and the factory bad-block scan at build. The fault model
+// (hal.FlashCmd.Failed), and the factory bad-block scan at build. The fault model
 // itself is the die's (die.FaultSpec).
 //
 // A failed program: the data is still where it came from (a buffered page stays in the
@@ -54,7 +54,7 @@ func (f *Firmware) FaultStats() FaultStats { return f.faults }
 // (what the bad-block markers a real die carries in its spare area say), which the firmware
 // enters in its bad-block table at build.
 type BadBlockScanner interface {
-	FactoryBad(g int) []die.Addr
+	FactoryBad(g int) []nand.Addr
 }
 
 // scanFactoryBad enters every factory bad block the flash port reports in the FTL's table.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
-	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/pcie"
@@ -237,7 +236,7 @@ func TestFactoryBadTooMany(t *testing.T) {
 		chans = append(chans, ch)
 	}
 	ctrl := nvmectrl.New("ssd.nvme", nvmectrl.DefaultSpec(), eng, pcie.NewLink("ssd.pcie", pcie.DefaultSpec()), nvmectrl.NewHostMemory())
-	_, err := New("ssd.fw", smallSpec(Vanilla, "sequential"), eng, Hardware{Channels: chans, DRAM: dram.New("ssd.dram", dram.DefaultSpec()), Ctrl: ctrl})
+	_, err := New("ssd.fw", smallSpec(Vanilla, "sequential"), eng, hwPorts(t, chans, ctrl))
 	require.ErrorContains(t, err, "flash.die.faults.factory_bad: die 0 plane")
 	require.ErrorContains(t, err, "not more than firmware.ftl.gc_threshold (3)")
 }

@@ -228,7 +228,7 @@ func TestFDPRefused(t *testing.T) {
 		fl := newFakeFlash(eng, d)
 		cs := fdpCtrl(2, nvmectrl.InitiallyIsolated)
 		h := &fakeHost{spec: cs, eng: eng, data: map[*nvmectrl.Command][]byte{}, reqs: map[*nvmectrl.Command]*req{}}
-		_, err := NewOnPorts("ssd.fw", spec, eng, Ports{Flash: fl, Memory: &fakeMemory{}, Host: h})
+		_, err := New("ssd.fw", spec, eng, Ports{Flash: fl, Memory: &fakeMemory{}, Host: h})
 		return err
 	}
 	faulty := smallDie()

@@ -3,12 +3,11 @@ package firmware
 import (
 	"errors"
 	"fmt"
-	"reflect"
 
 	"github.com/fastdrain-sim/fastdrain/bufferlevel"
-	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/nand"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -94,7 +93,10 @@ type Firmware struct {
 	// bgBudget is the most background programs in flight: BackgroundMax, bounded by
 	// BackgroundShare of the dies (backgroundBudget).
 	bgBudget int
-	gc       collector
+	// bgSet is the background pages one internal buffer eviction owes under the
+	// per-eviction rule, 0 under the others (backgroundSet).
+	bgSet int
+	gc    collector
 	// faults counts the flash faults handled (faults.go).
 	faults FaultStats
 
@@ -134,26 +136,10 @@ type Firmware struct {
 	Stats Stats
 }
 
-// New builds the firmware on the simulated hardware hw (NewOnPorts on hw.Ports()).
-func New(name string, spec Spec, eng *sim.Engine, hw Hardware) (*Firmware, error) {
-	if err := spec.Validate(); err != nil {
-		return nil, err
-	}
-	if len(hw.Channels) == 0 || hw.DRAM == nil || hw.Ctrl == nil {
-		return nil, errors.New("firmware: hardware needs channels, a DRAM and a controller")
-	}
-	cs := hw.Channels[0].Spec()
-	for i, ch := range hw.Channels {
-		if ch.Spec().Dies != cs.Dies || !reflect.DeepEqual(ch.Spec().Die, cs.Die) {
-			return nil, fmt.Errorf("firmware: channel %d differs from channel 0; all channels must be alike", i)
-		}
-	}
-	return NewOnPorts(name, spec, eng, hw.Ports())
-}
-
-// NewOnPorts builds the firmware on ports and registers it with the host port. Its tasks
-// boot at eng's current time (eng is the timer port unless ports.Timers is set).
-func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware, error) {
+// New builds the firmware on ports and registers it with the host port. Its tasks boot at
+// eng's current time (eng is the timer port unless ports.Timers is set). The simulated
+// hardware's ports are package hwadapter's.
+func New(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
@@ -169,13 +155,13 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 		return nil, fmt.Errorf("firmware: flash port has %d channels of %d dies; it needs at least one of each", geo.Channels, geo.DiesPerChannel)
 	}
 	if geo.Units() != k || geo.Planes != ds.Planes || geo.BlocksPerPlane != ds.BlocksPerPlane || geo.PagesPerBlock != ds.PagesPerBlock || geo.Kind == nil ||
-		geo.SLCPages != ds.SLCPages() {
+		geo.SLCPages != ds.SLCPages {
 		return nil, errors.New("firmware: the flash port's geometry is not that of its dies (ftl.GeometryOf)")
 	}
 	if err := spec.Scheduler.validateCap(geo.Dies()); err != nil {
 		return nil, err
 	}
-	memCap := uint64(ports.Memory.Spec().Capacity)
+	memCap := ports.Memory.Capacity()
 	if memCap < 2*uint64(spec.PageSize) {
 		return nil, fmt.Errorf("firmware: buffer memory of %d bytes is smaller than two pages", memCap)
 	}
@@ -188,7 +174,7 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 		return nil, ftlErrors(err)
 	}
 	if fl.Hybrid() {
-		if ds.Faults.Enabled() {
+		if ds.Faults {
 			return nil, fmt.Errorf("firmware.ftl.mapping: %s does not handle flash faults (flash.die.faults): its merges assume every program and erase succeeds", spec.FTL.Mapping)
 		}
 	}
@@ -207,14 +193,14 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 		return nil, err
 	}
 	if host.Spec().FDP.Enabled {
-		if ds.Faults.Enabled() {
+		if ds.Faults {
 			return nil, errors.New("nvme.fdp.enabled: Flexible Data Placement with a fault model (flash.die.faults) is not modelled: a retired block's reclaim unit is not rebuilt")
 		}
 		if err := f.enableFDP(host.Spec()); err != nil {
 			return nil, err
 		}
 	}
-	if f.slc, err = newSLCCache(f, ds.Faults.Enabled()); err != nil {
+	if f.slc, err = newSLCCache(f, ds.Faults); err != nil {
 		return nil, err
 	}
 	f.hil.cmds = sim.NewQueue[*nvmectrl.Command](name+".cmdq", host.Spec().MaxCommands)
@@ -240,11 +226,12 @@ func NewOnPorts(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware
 	}
 	half := spec.Buffer.IdleHalfLife
 	if half == 0 {
-		half = meanProgramTime(ds)
+		half = ds.MeanTProg
 	}
 	f.activity = newHostActivity(geo.Dies(), max(half, 1))
 	f.fastPaging = fl.FastPaging()
 	f.bgBudget = backgroundBudget(spec.Buffer, geo.Dies())
+	f.bgSet = backgroundSet(spec.Buffer, geo.Dies())
 	f.sched = newScheduler(f)
 	if err := f.scanFactoryBad(); err != nil {
 		return nil, err
@@ -357,9 +344,9 @@ func (f *Firmware) prefetch(cmd *nvmectrl.Command) {
 func (f *Firmware) core(i int) int { return i % f.cpu.Cores() }
 
 // addr converts a PPN to the die address used by the channel.
-func (f *Firmware) addr(p ftl.PPN) (g int, a die.Addr) {
+func (f *Firmware) addr(p ftl.PPN) (g int, a nand.Addr) {
 	x := f.geo.Addr(p)
-	return x.Die, die.Addr{Plane: x.Plane, Block: x.Block, Page: x.Page}
+	return x.Die, nand.Addr{Plane: x.Plane, Block: x.Block, Page: x.Page}
 }
 
 // dramAddr is where a logical page's data sits in controller DRAM (the buffer region).
@@ -423,7 +410,7 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 			continue
 		}
 		u0 := f.geo.UnitOf(first, 0)
-		img.Fill(dieIdx, plane, blk, n, func(i int) uint64 { // i: the page's unit (die.Die.Fill)
+		img.Fill(dieIdx, plane, blk, n, func(i int) uint64 { // i: the page's unit (FlashImage.Fill)
 			if lpn, ok := f.ftl.Owner(u0 + ftl.Unit(i)); ok {
 				return Stamp(lpn, 1)
 			}
@@ -443,7 +430,7 @@ type preStamps struct {
 	die int
 }
 
-// FillStamp implements die.StampSource.
+// FillStamp implements nand.StampSource.
 func (s *preStamps) FillStamp(plane, block, page int) uint64 {
 	p := s.f.geo.PPN(ftl.Addr{Die: s.die, Plane: plane, Block: block, Page: page})
 	lpn, ok := s.f.ftl.PreconditionOwner(p)

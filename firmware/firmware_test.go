@@ -107,7 +107,7 @@ func integrityRunSpec(t testing.TB, spec Spec, ios int, seed uint64) *rig {
 // the start instead of addressing beyond it, and every byte is charged.
 func TestDRAMMoveWraps(t *testing.T) {
 	r := newFake(t, smallSpec(Vanilla, "sequential"), 4096)
-	capPages := int64(r.mem.Spec().Capacity) / 4096
+	capPages := int64(r.mem.Capacity()) / 4096
 	before := r.mem.moved
 	// Four pages from the second-to-last slot of the region: two before the wrap, two after.
 	done := r.fw.dramMove(0, capPages-3, 4*4096, true)

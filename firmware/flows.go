@@ -1,8 +1,8 @@
 package firmware
 
 import (
-	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -20,7 +20,7 @@ import (
 type FlowTracer interface {
 	// Flash is called when transaction tx on die g (channel-major) completes, once per
 	// operation it carries that a command caused (a multi-plane program can carry several).
-	Flash(id uint64, from sim.Time, g int, tx *channel.Transaction)
+	Flash(id uint64, from sim.Time, g int, tx *hal.FlashCmd)
 	// DRAMWrite is called when a command's data arriving at from has been written into
 	// DRAM by end.
 	DRAMWrite(id uint64, from, end sim.Time)
@@ -76,7 +76,7 @@ func (fl *flows) evicted(v buffer.Victim) flowSrc {
 }
 
 // done reports the completed transaction of op, and of the operations merged into it.
-func (fl *flows) done(op *flashOp, tx *channel.Transaction) {
+func (fl *flows) done(op *flashOp, tx *hal.FlashCmd) {
 	if op.flow.id != 0 {
 		fl.t.Flash(op.flow.id, op.flow.at, op.die, tx)
 	}

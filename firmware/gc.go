@@ -3,8 +3,8 @@ package firmware
 import (
 	"fmt"
 
-	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/nand"
 )
 
 // gcBatch is how many valid pages (mapping units) GC reads before moving them: a multiple
@@ -262,7 +262,7 @@ func (t *gcTask) relocateUnits() {
 		op.ppn, op.units, op.w = np, uint8(n), w
 		u := f.geo.UnitOf(np, 0)
 		for i := 0; i < k; i++ {
-			op.ustamps[i], op.oob[i] = die.ErasedStamp, 0 // a padded slot
+			op.ustamps[i], op.oob[i] = nand.ErasedStamp, 0 // a padded slot
 			if i < n {
 				op.ustamps[i] = stamps[i]
 				f.pending.put(u+ftl.Unit(i), stamps[i])

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 )
 
 // ValidateGeometry reports what New would refuse about a valid spec on channels ×
@@ -15,7 +15,7 @@ import (
 // geometry (GC threshold below the blocks of a plane, the LSB-only region leaving room for
 // GC, over-provisioning) and the logical page count. Each error names its field path
 // (flash.* for the geometry, firmware.ftl.* for the FTL's settings).
-func (s Spec) ValidateGeometry(ds die.Spec, channels, diesPerChannel int) error {
+func (s Spec) ValidateGeometry(ds hal.DieSpec, channels, diesPerChannel int) error {
 	g := ftl.GeometryOf(channels, diesPerChannel, ds)
 	var errs []error
 	for _, e := range leaves(g.Validate()) {
@@ -25,7 +25,7 @@ func (s Spec) ValidateGeometry(ds die.Spec, channels, diesPerChannel int) error 
 	}
 	// Factory bad blocks may all fall on one plane: it must still keep more good blocks
 	// than the GC threshold (New refuses the draw otherwise).
-	if fb, c := ds.Faults.FactoryBad, s.ftlConfig(g); fb > 0 && ds.BlocksPerPlane-fb <= c.GCStart() {
+	if fb, c := ds.FactoryBad, s.ftlConfig(g); fb > 0 && ds.BlocksPerPlane-fb <= c.GCStart() {
 		errs = append(errs, fmt.Errorf("flash.die.faults.factory_bad: %d bad blocks a die may all fall on one plane of %d blocks, leaving %d, not more than firmware.ftl.gc_threshold (%d)%s",
 			fb, ds.BlocksPerPlane, ds.BlocksPerPlane-fb, s.FTL.GCThreshold, holdupNote(c.HoldupReserve, c.GCStart())))
 	}
@@ -39,7 +39,7 @@ func (s Spec) ValidateGeometry(ds die.Spec, channels, diesPerChannel int) error 
 	}
 	// Every die draws the same count of factory bad blocks: they must fit its spare pool
 	// (scanFactoryBad refuses them otherwise).
-	if fb, pool := ds.Faults.FactoryBad, s.FTL.SparePool(g); fb > pool {
+	if fb, pool := ds.FactoryBad, s.FTL.SparePool(g); fb > pool {
 		return factoryBadError(fb, pool, ds.Planes*ds.BlocksPerPlane)
 	}
 	return nil
@@ -59,13 +59,13 @@ func leaves(err error) []error {
 // ValidatePrecondition reports whether Precondition(fill, overwrite, …) will find room on
 // channels × diesPerChannel dies of ds (ftl.PreconditionRoom), for a spec and geometry
 // ValidateGeometry accepts; the error names the precondition fields and the numbers.
-func (s Spec) ValidatePrecondition(ds die.Spec, channels, diesPerChannel int, fill, overwrite float64) error {
+func (s Spec) ValidatePrecondition(ds hal.DieSpec, channels, diesPerChannel int, fill, overwrite float64) error {
 	g := ftl.GeometryOf(channels, diesPerChannel, ds)
 	if fill <= 0 {
 		return nil
 	}
 	writes, room := ftl.PreconditionRoom(g, s.ftlConfig(g), fill, overwrite)
-	bad := int64(ds.Faults.FactoryBad) * int64(g.Dies()) * int64(g.PagesPerBlock) * int64(g.Units()) // never written
+	bad := int64(ds.FactoryBad) * int64(g.Dies()) * int64(g.PagesPerBlock) * int64(g.Units()) // never written
 	if writes > room-bad {
 		w, r := "page writes", "pages"
 		if g.Units() > 1 {
@@ -96,15 +96,15 @@ func (s Spec) UnitsPerPage(pageSize int) (int, error) {
 }
 
 // unitsPerPage is Spec.UnitsPerPage for the dies of spec ds, which must keep one
-// out-of-band stamp per unit (die.Spec.Slots).
-func unitsPerPage(spec Spec, ds die.Spec) (int, error) {
+// out-of-band stamp per unit (hal.DieSpec.StampsPerPage).
+func unitsPerPage(spec Spec, ds hal.DieSpec) (int, error) {
 	k, err := spec.UnitsPerPage(ds.PageSize)
 	if err != nil {
 		return 0, err
 	}
-	if ds.StampsPerPage() != k {
+	if ds.StampsPerPage != k {
 		return 0, fmt.Errorf("firmware: the flash dies keep %d out-of-band stamps a page, the firmware packs %d mapping units into one (die.Spec.Slots must be %d)",
-			ds.StampsPerPage(), k, k)
+			ds.StampsPerPage, k, k)
 	}
 	return k, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/dram"
+	"github.com/fastdrain-sim/fastdrain/hwadapter"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/pcie"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -90,7 +91,7 @@ func newRigOn(t testing.TB, spec Spec, mod func(*channel.Spec), cs nvmectrl.Spec
 		require.NoError(t, err)
 		chans = append(chans, ch)
 	}
-	fw, err := New("ssd.fw", spec, eng, Hardware{Channels: chans, DRAM: dram.New("ssd.dram", dram.DefaultSpec()), Ctrl: ctrl})
+	fw, err := New("ssd.fw", spec, eng, hwPorts(t, chans, ctrl))
 	require.NoError(t, err)
 	r := &rig{t: t, eng: eng, mem: mem, ctrl: ctrl, fw: fw, chans: chans, size: 256, phase: 1}
 	require.NoError(t, ctrl.Enable(mem.Alloc(4096), mem.Alloc(4096), 64, nvmectrl.ArbRoundRobin))
@@ -304,4 +305,17 @@ func (r *rig) readBack(t testing.TB, span int64, ref []uint64) {
 		}
 	})
 	r.eng.Run()
+}
+
+// hwPorts returns the ports of simulated hardware (package hwadapter): chans' dies, a
+// default DRAM and the controller ctrl.
+func hwPorts(t testing.TB, chans []*channel.Channel, ctrl *nvmectrl.Controller) Ports {
+	return Ports{Flash: hwFlash(t, chans), Memory: dram.New("ssd.dram", dram.DefaultSpec()), Host: ctrl}
+}
+
+// hwFlash returns the flash port of chans (hwadapter.Flash).
+func hwFlash(t testing.TB, chans []*channel.Channel) FlashPort {
+	fl, err := hwadapter.NewFlash(chans)
+	require.NoError(t, err)
+	return fl
 }

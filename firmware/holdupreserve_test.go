@@ -5,6 +5,7 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/hwadapter"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -19,7 +20,7 @@ import (
 //   - 16 KiB pages of 4 KiB units (k = 4), 4,001 pages: ⌈(1,001 + 256) / 512⌉ = 3;
 //   - none without power-loss protection, or with an unbounded (oracle) buffer.
 func TestHoldupReserveSize(t *testing.T) {
-	small := ftl.GeometryOf(2, 2, smallDie())
+	small := ftl.GeometryOf(2, 2, hwadapter.DieSpec(smallDie()))
 	s := smallSpec(Vanilla, "sequential")
 	require.Zero(t, HoldupReserve(s, small))
 	s.PowerLossProtection = true
@@ -36,7 +37,7 @@ func TestHoldupReserveSize(t *testing.T) {
 	tlc.Planes, tlc.BlocksPerPlane, tlc.PagesPerBlock = 1, 128, 512
 	p := DefaultSpec()
 	p.PowerLossProtection, p.Buffer.Pages = true, 131072
-	require.Equal(t, 2, HoldupReserve(p, ftl.GeometryOf(12, 40, tlc)))
+	require.Equal(t, 2, HoldupReserve(p, ftl.GeometryOf(12, 40, hwadapter.DieSpec(tlc))))
 }
 
 // TestDrainUsesHoldupReserve: with power-loss protection the small rig keeps a hold-up

@@ -3,9 +3,9 @@ package firmware
 import (
 	"unsafe"
 
-	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -19,7 +19,7 @@ import (
 // run can grow to: an unbounded buffer (the oracle policies) holding every logical page.
 // With firmware.power_loss.enabled, an 8-byte out-of-band record a physical mapping unit
 // is added at build. spec must be valid for the geometry (ValidateGeometry).
-func MemoryBytes(spec Spec, ds die.Spec, channels, diesPerChannel int) (build, peak int64) {
+func MemoryBytes(spec Spec, ds hal.DieSpec, channels, diesPerChannel int) (build, peak int64) {
 	g := ftl.GeometryOf(channels, diesPerChannel, ds)
 	cfg := spec.FTL
 	dies := int64(g.Dies())
@@ -53,7 +53,7 @@ func MemoryBytes(spec Spec, ds die.Spec, channels, diesPerChannel int) (build, p
 // is a zero the operating system has not given memory), and, with
 // firmware.power_loss.enabled, the out-of-band records of the units it filled (the rest of
 // the 8-byte-a-unit table is zeros too). Everything else New allocates, it writes.
-func ResidentBytes(spec Spec, ds die.Spec, channels, diesPerChannel int, fill, overwrite float64) int64 {
+func ResidentBytes(spec Spec, ds hal.DieSpec, channels, diesPerChannel int, fill, overwrite float64) int64 {
 	g := ftl.GeometryOf(channels, diesPerChannel, ds)
 	build, _ := MemoryBytes(spec, ds, channels, diesPerChannel)
 	mapped, written := ftl.PreconditionWrites(g, spec.FTL, fill, overwrite)
@@ -71,9 +71,9 @@ func ResidentBytes(spec Spec, ds die.Spec, channels, diesPerChannel int, fill, o
 // entries, as many map entries for logical pages the host writes for the first time, and
 // its units' out-of-band records with firmware.power_loss.enabled. Over a device's life every page
 // is programmed; a run of seconds programs a small part of a large array.
-func WriteBytes(spec Spec, ds die.Spec, channels, diesPerChannel int) int64 {
+func WriteBytes(spec Spec, ds hal.DieSpec, channels, diesPerChannel int) int64 {
 	g := ftl.GeometryOf(channels, diesPerChannel, ds)
-	b := int64(ds.StampsPerPage())*int64(unsafe.Sizeof(uint64(0))) + 2*int64(g.Units())*int64(unsafe.Sizeof(uint32(0)))
+	b := int64(ds.StampsPerPage)*int64(unsafe.Sizeof(uint64(0))) + 2*int64(g.Units())*int64(unsafe.Sizeof(uint32(0)))
 	if spec.PowerLoss.Enabled {
 		b += int64(g.Units()) * int64(unsafe.Sizeof(uint64(0)))
 	}

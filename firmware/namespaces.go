@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 )
 
@@ -127,7 +127,7 @@ func layoutZoned(list []nvmectrl.Namespace, logical int64, pageSize, planes, pag
 // ValidateNamespaces reports what New would refuse about the namespaces of cs on channels
 // × diesPerChannel dies of ds with this firmware spec: namespaces that do not fit the
 // logical space, each error naming its field. The spec and geometry must be valid.
-func (s Spec) ValidateNamespaces(cs nvmectrl.Spec, ds die.Spec, channels, diesPerChannel int) error {
+func (s Spec) ValidateNamespaces(cs nvmectrl.Spec, ds hal.DieSpec, channels, diesPerChannel int) error {
 	if len(cs.Namespaces) == 0 {
 		return nil
 	}

@@ -25,9 +25,10 @@ const (
 	// EvictBackground sends one page to each die with no host reads queued or in flight and
 	// fewer than firmware.buffer.background_per_die programs queued (the paper's "limited
 	// set of pages"), up to the background budget in flight (firmware.buffer.background_set:
-	// none but the per-die bound under idle-dies, the default; background_max and
-	// background_share under share); with Decision.IdleDies, only to the dies among those
-	// that are idle of host work (activity.go).
+	// background_max and background_share under share, the default; none but the per-die
+	// bound under idle-dies and per-eviction); with Decision.IdleDies, only to the dies among
+	// those that are idle of host work (activity.go), and under per-eviction only as many
+	// pages as the latest internal buffer eviction still owes (backgroundset.go).
 	EvictBackground
 	// EvictForeground fills every die up to firmware.buffer.foreground_per_die programs
 	// queued (urgent: the latency-aware allocator gives these the LSB pages).

@@ -2,17 +2,16 @@ package firmware
 
 import (
 	"github.com/fastdrain-sim/fastdrain/bufferlevel"
-	"github.com/fastdrain-sim/fastdrain/channel"
-	"github.com/fastdrain-sim/fastdrain/die"
-	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
+	"github.com/fastdrain-sim/fastdrain/nand"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // Ports are everything the firmware uses of the hardware: each is a small interface of its
 // own, the contract a real controller's hardware abstraction layer (HAL) would implement.
-// Today's hardware types satisfy them (Hardware, hwports.go); tests use fakes.
+// Package hwadapter implements them over the simulated hardware; tests also use fakes.
 type Ports struct {
 	Flash  FlashPort
 	Memory BufferMemory
@@ -38,22 +37,23 @@ type CPU interface {
 // FlashPort is the flash interface: the controller's channel engines (on a real controller
 // the flash controller's command queues, one per channel or way).
 //
-// Contract: Submit takes one transaction for die g (a global index, channel-major: die g is
-// die g mod DiesPerChannel of channel g / DiesPerChannel) and returns at once; the port
-// owns tx until it completes and then calls tx.Done.HandleEvent with an event whose Data is
-// tx, at the simulated time the transaction completed (for a read, when its data is off
-// the bus; tx.Stamps then holds each page's out-of-band stamp). The port may run the
-// transactions queued for a die in any order the flash allows; the firmware bounds how
-// many it has queued on a die (scheduler.die_depth). Prefetch is a wall-clock hint that a
-// read of a is coming (it may do nothing). Geometry is the array's shape, the one geometry
-// type the firmware and its FTL share (ftl.GeometryOf the channels, the dies per channel
-// and the die: all channels are alike); Die is the datasheet of every die (page size,
-// timings, faults, multi-plane rules).
+// Contract: Submit takes one of the firmware's flash commands (hal.FlashCmd) for die g (a
+// global index, channel-major: die g is die g mod DiesPerChannel of channel g /
+// DiesPerChannel) and returns at once; the port owns cmd until it completes, fills its
+// results and then calls cmd.Done.HandleEvent with an event whose Data is cmd, at the
+// simulated time the command completed (for a read, when its data is off the bus;
+// cmd.Stamps then holds each page's out-of-band stamp). The port may run the commands
+// queued for a die in any order the flash allows; the firmware bounds how many it has
+// queued on a die (scheduler.die_depth). Prefetch is a wall-clock hint that a read of a is
+// coming (it may do nothing). Geometry is the array's shape, the one geometry type the
+// firmware and its FTL share (ftl.GeometryOf the channels, the dies per channel and the
+// die: all channels are alike); Die is what the firmware knows of every die's datasheet
+// (hal.DieSpec: shape, page-type map, timings, faults, multi-plane rule).
 type FlashPort interface {
 	Geometry() ftl.Geometry
-	Die() die.Spec
-	Submit(g int, tx *channel.Transaction)
-	Prefetch(g int, a die.Addr)
+	Die() hal.DieSpec
+	Submit(g int, cmd *hal.FlashCmd)
+	Prefetch(g int, a nand.Addr)
 }
 
 // FlashImage is an optional capability of a FlashPort: writing a precondition image into
@@ -63,16 +63,16 @@ type FlashPort interface {
 // a page's stamp when it is read.
 type FlashImage interface {
 	Fill(g, plane, block, n int, stamp func(page int) uint64)
-	FillFrom(g, plane, block, n int, src die.StampSource)
+	FillFrom(g, plane, block, n int, src nand.StampSource)
 }
 
 // BufferMemory is the controller DRAM that holds the write buffer and staging space for
 // reads. Contract: Access moves n bytes at addr (a write if write) starting no earlier
-// than t and returns when the move ends; Spec().Capacity is its size in bytes (the firmware
+// than t and returns when the move ends; Capacity is its size in bytes (the firmware
 // addresses [0, Capacity)).
 type BufferMemory interface {
 	Access(t sim.Time, addr uint64, n int, write bool) sim.Time
-	Spec() dram.Spec
+	Capacity() uint64
 }
 
 // HostPort is the NVMe front end: the controller's command fetch, data DMA engines and

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -19,8 +19,8 @@ type spanFlash struct {
 	dies  map[int]int   // programs per die
 }
 
-func (f *spanFlash) Submit(g int, tx *channel.Transaction) {
-	if tx.Kind == channel.Program {
+func (f *spanFlash) Submit(g int, tx *hal.FlashCmd) {
+	if tx.Op == hal.FlashProgram {
 		start := max(f.free[g], f.eng.Now())
 		f.spans = append(f.spans, [2]sim.Time{start, start + fakeTPROG})
 		f.dies[g]++
@@ -61,7 +61,7 @@ func burstUnderCap(t *testing.T, pages int, cap Power) (sim.Time, *spanFlash) {
 	cs.LBASize = 4096
 	fl := &spanFlash{fakeFlash: newFakeFlash(eng, smallDie()), dies: map[int]int{}}
 	h := &fakeHost{spec: cs, eng: eng, data: map[*nvmectrl.Command][]byte{}, reqs: map[*nvmectrl.Command]*req{}}
-	fw, err := NewOnPorts("ssd.fw", s, eng, Ports{Flash: fl, Memory: &fakeMemory{}, Host: h})
+	fw, err := New("ssd.fw", s, eng, Ports{Flash: fl, Memory: &fakeMemory{}, Host: h})
 	require.NoError(t, err)
 	r := &fake{eng: eng, fw: fw, flash: fl.fakeFlash, host: h}
 	var lat sim.Time

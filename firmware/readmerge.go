@@ -1,6 +1,8 @@
 package firmware
 
-import "github.com/fastdrain-sim/fastdrain/channel"
+import (
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
+)
 
 // Reads of several mapping units of one flash page (sub-page mapping, docs/firmware.md)
 // sense the page once: when the scheduler hands a die's host read to its channel, it takes
@@ -70,7 +72,7 @@ func (s *scheduler) mergeReads(q *dieQueue, op *flashOp) int {
 
 // mergedStamps returns the stamps of a merged operation m of tx: a merged read's are the
 // page's (it picks its unit's slot); a merged program's are none.
-func (s *scheduler) mergedStamps(m *flashOp, tx *channel.Transaction) []uint64 {
+func (s *scheduler) mergedStamps(m *flashOp, tx *hal.FlashCmd) []uint64 {
 	if m.kind == opHostRead {
 		return tx.Stamps
 	}

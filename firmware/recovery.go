@@ -69,7 +69,7 @@ func (f *Firmware) scanRecords() *Recovery {
 		d, _, _ := g.BlockAddr(ftl.BlockID(b))
 		first := g.FirstPage(ftl.BlockID(b))
 		for i := 0; i < n; i++ {
-			dieTime[d] += ds.TRead.Of(ds.PageType(i))
+			dieTime[d] += ds.TRead[ds.PageType(i)]
 			r.Scanned++
 			for s := 0; s < f.units; s++ { // a page's spare area holds each unit's record
 				u := g.UnitOf(first+ftl.PPN(i), s)

@@ -3,9 +3,9 @@ package firmware
 import (
 	"errors"
 
-	"github.com/fastdrain-sim/fastdrain/channel"
-	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
+	"github.com/fastdrain-sim/fastdrain/nand"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -96,7 +96,7 @@ func (s *recoveryScan) issue(d int) {
 	rd := &s.txs[d]
 	rd.die = d
 	tx := &rd.tx
-	*tx = channel.Transaction{Kind: channel.Read, Addrs: append(tx.Addrs[:0], die.Addr{Plane: plane, Block: blk, Page: c.page}),
+	*tx = hal.FlashCmd{Op: hal.FlashRead, Addrs: append(tx.Addrs[:0], nand.Addr{Plane: plane, Block: blk, Page: c.page}),
 		Stamps: tx.Stamps[:0], Bytes: RecordBytes, Done: s, Tag: rd}
 	c.page++
 	s.pending++
@@ -105,7 +105,7 @@ func (s *recoveryScan) issue(d int) {
 
 // HandleEvent takes a scan read's completion and issues the die's next read.
 func (s *recoveryScan) HandleEvent(ev *sim.Event) {
-	tx := ev.Data.(*channel.Transaction)
+	tx := ev.Data.(*hal.FlashCmd)
 	s.pending--
 	s.end = max(s.end, tx.Completed)
 	s.issue(tx.Tag.(*scanRead).die)
@@ -113,6 +113,6 @@ func (s *recoveryScan) HandleEvent(ev *sim.Event) {
 
 // scanRead is a die's scan read, reused for each page: its Tag points back to it.
 type scanRead struct {
-	tx  channel.Transaction
+	tx  hal.FlashCmd
 	die int
 }

@@ -11,8 +11,8 @@ import (
 )
 
 // powerOnFlash builds the rig's flash as it is at the next power-on: fresh channels of the
-// same spec on a fresh engine.
-func powerOnFlash(t *testing.T, r *rig) (*sim.Engine, FlashPort) {
+// same spec on a fresh engine, and the channels.
+func powerOnFlash(t *testing.T, r *rig) (*sim.Engine, FlashPort, []*channel.Channel) {
 	eng := sim.NewEngine()
 	var chans []*channel.Channel
 	for i := range r.chans {
@@ -20,7 +20,7 @@ func powerOnFlash(t *testing.T, r *rig) (*sim.Engine, FlashPort) {
 		require.NoError(t, err)
 		chans = append(chans, ch)
 	}
-	return eng, Hardware{Channels: chans}.Ports().Flash
+	return eng, hwFlash(t, chans), chans
 }
 
 // TestRecoverOnSimulatesScan: the 200-page case of TestPowerCutDrainsWithProtection with
@@ -44,7 +44,7 @@ func TestRecoverOnSimulatesScan(t *testing.T) {
 	r := writeThenCut(t, true, 0, 200)
 	est, err := r.fw.Recover()
 	require.NoError(t, err)
-	eng, port := powerOnFlash(t, r)
+	eng, port, chans := powerOnFlash(t, r)
 	rec, err := r.fw.RecoverOn(eng, port)
 	require.NoError(t, err)
 	require.Equal(t, 3710*sim.Microsecond, rec.Estimate)
@@ -53,7 +53,7 @@ func TestRecoverOnSimulatesScan(t *testing.T) {
 	require.Equal(t, int64(200), rec.Mapped)
 	require.Equal(t, sim.Time(3_726_270_275), rec.Time)
 	var reads int64
-	for _, ch := range port.(*channelPort).chans {
+	for _, ch := range chans {
 		reads += ch.Stats().Reads
 	}
 	require.Equal(t, int64(200), reads, "one read a scanned page")
@@ -64,14 +64,14 @@ func TestRecoverOnSimulatesScan(t *testing.T) {
 // is refused).
 func TestRecoverOnRefused(t *testing.T) {
 	r := newRig(t, plSpec(Vanilla, true, 0), nil)
-	eng, port := powerOnFlash(t, r)
+	eng, port, _ := powerOnFlash(t, r)
 	_, err := r.fw.RecoverOn(eng, port)
 	require.ErrorContains(t, err, "before the firmware stopped")
 
 	r = writeThenCut(t, false, 0, 8)
 	ch, err := channel.New(eng, "ssd.ch[0]", r.chans[0].Spec())
 	require.NoError(t, err)
-	_, err = r.fw.RecoverOn(eng, Hardware{Channels: []*channel.Channel{ch}}.Ports().Flash)
+	_, err = r.fw.RecoverOn(eng, hwFlash(t, []*channel.Channel{ch}))
 	require.ErrorContains(t, err, "another geometry")
 	_, err = r.fw.RecoverOn(nil, nil)
 	require.ErrorContains(t, err, "needs an engine and a flash port")

@@ -2,12 +2,12 @@ package firmware
 
 import (
 	"fmt"
-	"github.com/fastdrain-sim/fastdrain/internal/bitset"
 
-	"github.com/fastdrain-sim/fastdrain/channel"
-	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
+	"github.com/fastdrain-sim/fastdrain/internal/bitset"
+	"github.com/fastdrain-sim/fastdrain/nand"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -39,7 +39,7 @@ const maxPlanes = 16
 // flashOp is one page (or block, for an erase) of flash work. Programs queued on one die
 // may be merged into one multi-plane transaction, carried by the first op's tx.
 type flashOp struct {
-	tx    channel.Transaction
+	tx    hal.FlashCmd
 	kind  opKind
 	die   int
 	ppn   ftl.PPN // the page (programs, reads), or the block's first page (erases)
@@ -70,7 +70,7 @@ type flashOp struct {
 	idx     int        // the waiter's slot for this page
 	merged  []*flashOp // other ops carried by tx (multi-plane)
 	next    *flashOp
-	addrs   [maxPlanes]die.Addr
+	addrs   [maxPlanes]nand.Addr
 	stamps  [maxPlanes * ftl.MaxUnitsPerPage]uint64
 }
 
@@ -382,7 +382,7 @@ func (s *scheduler) submit(op *flashOp) {
 	tx.Stamps = op.stamps[:0]
 	switch op.kind {
 	case opHostRead, opGCRead:
-		tx.Kind = channel.Read
+		tx.Op = hal.FlashRead
 		// A host read may suspend the die's program or erase (when the die has suspend);
 		// GC's reads wait for the die.
 		tx.MaySuspend = op.kind == opHostRead
@@ -394,7 +394,7 @@ func (s *scheduler) submit(op *flashOp) {
 			tx.Bytes = s.f.spec.PageSize * max(1, int(op.units))
 		}
 	case opEvict, opGCProgram:
-		tx.Kind = channel.Program
+		tx.Op = hal.FlashProgram
 		_, a := s.f.addr(op.ppn)
 		tx.Addrs = append(tx.Addrs, a)
 		if s.units > 1 {
@@ -412,7 +412,7 @@ func (s *scheduler) submit(op *flashOp) {
 			}
 		}
 	case opErase:
-		tx.Kind = channel.Erase
+		tx.Op = hal.FlashErase
 		_, a := s.f.addr(op.ppn)
 		a.Page = 0
 		tx.Addrs = append(tx.Addrs, a)
@@ -428,7 +428,7 @@ func (s *scheduler) submit(op *flashOp) {
 
 // HandleEvent receives a completed transaction from a channel.
 func (s *scheduler) HandleEvent(ev *sim.Event) {
-	tx := ev.Data.(*channel.Transaction)
+	tx := ev.Data.(*hal.FlashCmd)
 	op := tx.Tag.(*flashOp)
 	now := ev.Time
 	g := op.die
@@ -476,7 +476,7 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 // failed program is handled by programFailed, a failed erase by its GC task (erased), an
 // uncorrectable read by its waiter's owner (a host read completes with Unrecovered Read
 // Error), and the transaction's other operations complete as usual.
-func (s *scheduler) failed(now sim.Time, op *flashOp, tx *channel.Transaction) {
+func (s *scheduler) failed(now sim.Time, op *flashOp, tx *hal.FlashCmd) {
 	f := s.f
 	for i := 0; i <= len(op.merged); i++ {
 		o := op

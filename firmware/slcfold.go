@@ -3,13 +3,13 @@ package firmware
 import (
 	"errors"
 
-	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // slcCache is the firmware's half of the FTL's SLC cache (ftl/slccache.go): it marks the
-// flash transactions of blocks in SLC mode (channel.Transaction.SLC, so the die reads and
+// flash transactions of blocks in SLC mode (hal.FlashCmd.SLC, so the die reads and
 // programs them in its pSLC mode), watches for the host's idle periods to fold the cache,
 // refreshes the cache's size from the fill, and counts the cache's hits and the time host
 // writes went direct to native blocks. Nil without an SLC cache.
@@ -56,7 +56,7 @@ func newSLCCache(f *Firmware, faults bool) (*slcCache, error) {
 // submitted marks tx (op's, being submitted) for the die's pSLC mode if op's block is in
 // SLC mode, counts a host read of an SLC block as a cache hit, and follows direct mode
 // and the watch on host programs.
-func (c *slcCache) submitted(op *flashOp, tx *channel.Transaction) {
+func (c *slcCache) submitted(op *flashOp, tx *hal.FlashCmd) {
 	f := c.f
 	tx.SLC = op.kind != opErase && f.ftl.IsSLC(f.geo.BlockOf(op.ppn))
 	switch {

@@ -58,8 +58,11 @@ type Buffer struct {
 	BackgroundPerDie int `yaml:"background_per_die"`
 	// BackgroundSet is the rule bounding background programs in flight: "idle-dies"
 	// (background_per_die on every die the round may send to, the paper's "a
-	// limited set of pages to the flash dies in idle"; backgroundset.go) or "share" (the default:
-	// BackgroundMax and BackgroundShare below; the lead's decision of 2026-12-06, docs/firmware.md).
+	// limited set of pages to the flash dies in idle"; backgroundset.go), "share" (the default:
+	// BackgroundMax and BackgroundShare below; the lead's decision of 2026-12-06, docs/firmware.md)
+	// or "per-eviction" (FastDrain's background paced by the buffer's own evictions: each
+	// foreground eviction round owes one set of dies × background_per_die pages, one page
+	// to each die idle of host work at a time; backgroundset.go, docs/firmware.md).
 	BackgroundSet BackgroundSet `yaml:"background_set"`
 	// BackgroundMax bounds the pages in flight from background eviction in total, under
 	// the share rule only.
@@ -186,8 +189,8 @@ func (s Spec) Validate() error {
 		bad("firmware.buffer: background_per_die (%d), background_max (%d) and foreground_per_die (%d) must be positive",
 			s.Buffer.BackgroundPerDie, s.Buffer.BackgroundMax, s.Buffer.ForegroundPerDie)
 	}
-	if s.Buffer.BackgroundSet > BackgroundSetShare {
-		bad("firmware.buffer.background_set: unknown rule %d (idle-dies or share)", s.Buffer.BackgroundSet)
+	if s.Buffer.BackgroundSet > BackgroundSetPerEviction {
+		bad("firmware.buffer.background_set: unknown rule %d (idle-dies, share or per-eviction)", s.Buffer.BackgroundSet)
 	}
 	if !(s.Buffer.BackgroundShare >= 0 && s.Buffer.BackgroundShare <= 1) {
 		bad("firmware.buffer.background_share: %v is not in 0 … 1 (a share of the dies; 0 is no bound but background_max)", s.Buffer.BackgroundShare)

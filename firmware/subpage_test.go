@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/hwadapter"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -109,10 +110,10 @@ func TestSubPageConfigErrors(t *testing.T) {
 	require.Equal(t, 4, k)
 	d := smallDie()
 	d.PageSize = 8192
-	_, err = unitsPerPage(s, d)
+	_, err = unitsPerPage(s, hwadapter.DieSpec(d))
 	require.EqualError(t, err, "firmware: the flash dies keep 1 out-of-band stamps a page, the firmware packs 2 mapping units into one (die.Spec.Slots must be 2)")
 	d.Slots = 2
-	k, err = unitsPerPage(s, d)
+	k, err = unitsPerPage(s, hwadapter.DieSpec(d))
 	require.NoError(t, err)
 	require.Equal(t, 2, k)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/hostos"
+	"github.com/fastdrain-sim/fastdrain/hwadapter"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/pcie"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -35,7 +36,11 @@ func BuildSSD(eng *sim.Engine, c Config, mem *nvmectrl.HostMemory) (*SSD, error)
 		}
 		s.Channels = append(s.Channels, ch)
 	}
-	fw, err := firmware.New("ssd.fw", firmwareSpec(c), eng, firmware.Hardware{Channels: s.Channels, DRAM: s.DRAM, Ctrl: s.Ctrl})
+	flash, err := hwadapter.NewFlash(s.Channels)
+	if err != nil {
+		return nil, err
+	}
+	fw, err := firmware.New("ssd.fw", firmwareSpec(c), eng, firmware.Ports{Flash: flash, Memory: s.DRAM, Host: s.Ctrl})
 	if err != nil {
 		return nil, err
 	}
@@ -142,5 +147,9 @@ func PowerOnFlash(c Config) (eng *sim.Engine, flash firmware.FlashPort, err erro
 		}
 		chans = append(chans, ch)
 	}
-	return eng, firmware.Hardware{Channels: chans}.Ports().Flash, nil
+	fl, err := hwadapter.NewFlash(chans)
+	if err != nil {
+		return nil, nil, err
+	}
+	return eng, fl, nil
 }

@@ -11,7 +11,9 @@ import (
 	"github.com/fastdrain-sim/fastdrain/energy"
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/hostos"
+	"github.com/fastdrain-sim/fastdrain/hwadapter"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/onfi"
 	"github.com/fastdrain-sim/fastdrain/pcie"
@@ -61,6 +63,9 @@ func (c Config) DieSpec() die.Spec {
 	}
 	return d
 }
+
+// FirmwareDie returns what the firmware knows of the dies (hwadapter.DieSpec of DieSpec).
+func (c Config) FirmwareDie() hal.DieSpec { return hwadapter.DieSpec(c.DieSpec()) }
 
 // SSDChannelSpec is Flash.ChannelSpec with the dies of DieSpec: the channels of c's SSD.
 func (c Config) SSDChannelSpec() channel.Spec {
@@ -135,7 +140,7 @@ func (c Config) Validate() error {
 	// the array's shape is itself wrong): ftl.New would reject the same at build time.
 	var geo ftl.Geometry
 	if f.Channels >= 1 && f.Ways >= 1 && f.DiesPerPackage >= 1 {
-		geo = ftl.GeometryOf(f.Channels, f.Ways*f.DiesPerPackage, c.DieSpec())
+		geo = ftl.GeometryOf(f.Channels, f.Ways*f.DiesPerPackage, c.FirmwareDie())
 	}
 	add("firmware", c.Firmware.ValidateFTL(geo))
 	if k, err := c.Firmware.UnitsPerPage(f.Die.PageSize); err != nil {
@@ -174,13 +179,13 @@ func (c Config) Validate() error {
 	// The models' own limits on the whole machine (what firmware.New and hostos.New would
 	// refuse), then the resource guard, which needs a machine the models accept.
 	dpc := f.Ways * f.DiesPerPackage
-	if err := errors.Join(c.Firmware.ValidateGeometry(c.DieSpec(), f.Channels, dpc), c.Host.ValidateWith(c.NVMe)); err != nil {
+	if err := errors.Join(c.Firmware.ValidateGeometry(c.FirmwareDie(), f.Channels, dpc), c.Host.ValidateWith(c.NVMe)); err != nil {
 		return err
 	}
-	if err := c.Firmware.ValidateNamespaces(c.NVMe, c.DieSpec(), f.Channels, dpc); err != nil {
+	if err := c.Firmware.ValidateNamespaces(c.NVMe, c.FirmwareDie(), f.Channels, dpc); err != nil {
 		return err
 	}
-	if err := c.Firmware.ValidatePrecondition(c.DieSpec(), f.Channels, dpc, p.Fill, p.Overwrite); err != nil {
+	if err := c.Firmware.ValidatePrecondition(c.FirmwareDie(), f.Channels, dpc, p.Fill, p.Overwrite); err != nil {
 		return err
 	}
 	return c.CheckMemory()

@@ -133,3 +133,14 @@ func FuzzDecode(f *testing.F) {
 		_ = c.Validate() // must not panic
 	})
 }
+
+// TestBackgroundSetKey: firmware.buffer.background_set takes its three rules by name from a
+// --set, and a bad one is an error naming the --set and the field with the names it takes.
+func TestBackgroundSetKey(t *testing.T) {
+	c, err := Load(Options{Preset: "fastdrain-tlc", Sets: []string{"firmware.buffer.background_set=per-eviction"}})
+	require.NoError(t, err)
+	require.Equal(t, firmware.BackgroundSetPerEviction, c.Firmware.Buffer.BackgroundSet)
+	_, err = Load(Options{Preset: "fastdrain-tlc", Sets: []string{"firmware.buffer.background_set=per-round"}})
+	require.ErrorContains(t, err, "--set firmware.buffer.background_set=per-round")
+	require.ErrorContains(t, err, `firmware.buffer.background_set: "per-round" is not one of idle-dies, share, per-eviction`)
+}

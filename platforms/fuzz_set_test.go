@@ -23,6 +23,7 @@ func FuzzSet(f *testing.F) {
 		"flash.channels=3.7", "flash.channels=", "flash=~", "seed=1.5", "firmware.buffer.pages=1e3",
 		"firmware.power_loss.holdup=1ms", "precondition.fill=.nan",
 		"firmware.buffer.background_set=share", "firmware.buffer.background_set=all",
+		"firmware.buffer.background_set=per-eviction",
 	} {
 		f.Add(s, "")
 		f.Add(s, "firmware.buffer.policy=fastdrain")

@@ -60,6 +60,7 @@ type Options struct {
 	Preset  string   // embedded preset name ("" = built-in defaults only)
 	Variant string   // embedded variant name ("" = none)
 	Files   []string // user YAML files, applied in order
+	Layers  []Source // YAML already in memory (an imported layer), applied after Files
 	Sets    []string // "path.to.key=value" overrides, applied last
 }
 
@@ -88,6 +89,7 @@ func Load(o Options) (Config, error) {
 		}
 		srcs = append(srcs, Source{f, b})
 	}
+	srcs = append(srcs, o.Layers...)
 	for _, s := range o.Sets {
 		b, err := setYAML(s)
 		if err != nil {

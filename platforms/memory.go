@@ -2,6 +2,7 @@ package platforms
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/die"
@@ -9,6 +10,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/hwadapter"
 	"github.com/fastdrain-sim/fastdrain/internal/sysmem"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -78,6 +80,21 @@ type MemoryEstimate struct {
 	WriteBytes        int64
 }
 
+// WriteText prints the estimate part by part for people (fastdrain config validate
+// --memory): each part's bytes at build and at the peak, the totals, and what a run adds
+// per flash page of pageSize bytes it programs.
+func (e MemoryEstimate) WriteText(w io.Writer, pageSize int) error {
+	fmt.Fprintf(w, "%-90s %14s %14s\n", "estimated memory", "build (B)", "peak (B)")
+	for _, p := range e.Parts {
+		fmt.Fprintf(w, "%-90s %14d %14d\n", p.What, p.Build, p.Peak)
+	}
+	fmt.Fprintf(w, "%-90s %14d %14d\n", "total", e.Build, e.Peak)
+	perGiB := float64(e.WriteBytes) * float64(1<<30) / float64(pageSize) / (1 << 20)
+	_, err := fmt.Fprintf(w, "a run adds up to %d B for each flash page it programs on a block not programmed before (%.1f MiB for each GiB written)\n",
+		e.WriteBytes, perGiB)
+	return err
+}
+
 // EstimateMemory works out the memory c needs, counting what is written, not only what is
 // allocated: the operating system gives a page of a zeroed allocation memory only when it
 // is first written, and the large tables of the models (the FTL's maps, the out-of-band
@@ -96,10 +113,11 @@ func (c Config) EstimateMemory() MemoryEstimate {
 	dies := int64(f.Dies())
 	ds := c.DieSpec()
 	dpc := f.Ways * f.DiesPerPackage
+	fds := hwadapter.DieSpec(ds)
 	db, _ := die.MemoryBytes(ds)
-	fb, fp := firmware.MemoryBytes(c.Firmware, ds, f.Channels, dpc)
-	fr := firmware.ResidentBytes(c.Firmware, ds, f.Channels, dpc, c.Precondition.Fill, c.Precondition.Overwrite)
-	geo := ftl.GeometryOf(f.Channels, dpc, ds)
+	fb, fp := firmware.MemoryBytes(c.Firmware, fds, f.Channels, dpc)
+	fr := firmware.ResidentBytes(c.Firmware, fds, f.Channels, dpc, c.Precondition.Fill, c.Precondition.Overwrite)
+	geo := ftl.GeometryOf(f.Channels, dpc, fds)
 	// The blocks preconditioning fills, spread evenly over the dies.
 	_, written := ftl.PreconditionWrites(geo, c.Firmware.FTL, c.Precondition.Fill, c.Precondition.Overwrite)
 	pages := (written + int64(geo.Units()) - 1) / int64(geo.Units())
@@ -132,7 +150,7 @@ func (c Config) EstimateMemory() MemoryEstimate {
 		e.Peak += p.Peak
 	}
 	e.Heap = dies*db + fb + drv
-	e.WriteBytes = firmware.WriteBytes(c.Firmware, ds, f.Channels, dpc)
+	e.WriteBytes = firmware.WriteBytes(c.Firmware, fds, f.Channels, dpc)
 	return e
 }
 

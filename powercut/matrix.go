@@ -135,7 +135,7 @@ func (m Matrix) load(v string, sets []string) (platforms.Config, error) {
 	if c0.Firmware.FTL.SLCCache.Enabled() {
 		return c, slcRefusal()
 	}
-	if m.KeepPrecondition || c0.Firmware.ValidatePrecondition(c0.DieSpec(), c0.Flash.Channels, c0.Flash.Ways*c0.Flash.DiesPerPackage,
+	if m.KeepPrecondition || c0.Firmware.ValidatePrecondition(c0.FirmwareDie(), c0.Flash.Channels, c0.Flash.Ways*c0.Flash.DiesPerPackage,
 		lastFill(append(slices.Clip(sets), m.Sets...)), c0.Precondition.Overwrite) == nil {
 		return c, err // not the steady state's fill: something else did not fit
 	}
@@ -169,7 +169,7 @@ func slcRefusal() error {
 func FillThatFits(c platforms.Config) float64 {
 	dpc := c.Flash.Ways * c.Flash.DiesPerPackage
 	fits := func(k int) bool {
-		return c.Firmware.ValidatePrecondition(c.DieSpec(), c.Flash.Channels, dpc, float64(k)/100, c.Precondition.Overwrite) == nil
+		return c.Firmware.ValidatePrecondition(c.FirmwareDie(), c.Flash.Channels, dpc, float64(k)/100, c.Precondition.Overwrite) == nil
 	}
 	// The room needed grows with the fill: the largest k in 0 … 100 that fits.
 	lo, hi := 0, 100

@@ -3,7 +3,7 @@ package runner
 import (
 	"fmt"
 
-	"github.com/fastdrain-sim/fastdrain/channel"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/report"
@@ -50,13 +50,13 @@ func (ft *flowTracer) CommandEnd(t sim.Time, cmd *nvmectrl.Command) { ft.tl.EndS
 // ends at ArrayEnd (a read's tR, the last part of a program's tPROG) and, for a read, on
 // the channel bus's last data-out, which ends at Completed. Each point is 1 ps before the
 // interval's end, so it lies inside it.
-func (ft *flowTracer) Flash(id uint64, from sim.Time, g int, tx *channel.Transaction) {
+func (ft *flowTracer) Flash(id uint64, from sim.Time, g int, tx *hal.FlashCmd) {
 	per := ft.ssd.Channels[0].NumDies()
 	ch := ft.ssd.Channels[g/per]
 	if tx.ArrayEnd > tx.ArrayStart {
 		ft.tl.Flow(id, from, ch.Die(g%per).Array(), tx.ArrayEnd-1)
 	}
-	if tx.Kind == channel.Read {
+	if tx.Op == hal.FlashRead {
 		ft.tl.Flow(id, from, ch.Bus(), tx.Completed-1)
 	}
 }

@@ -3,7 +3,6 @@ package sweep
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/fastdrain-sim/fastdrain/flashbench"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
@@ -196,12 +195,7 @@ func (p RunParams) workload() (runner.Workload, error) {
 	}
 	spec := apps.DefaultSpec()
 	if p.Apps != "" {
-		f, err := os.Open(p.Apps)
-		if err != nil {
-			return runner.Workload{}, fmt.Errorf("run.apps: %w", err)
-		}
-		defer f.Close()
-		if spec, err = apps.Decode(f, p.Apps); err != nil {
+		if spec, err = apps.ReadFile(p.Apps); err != nil {
 			return runner.Workload{}, fmt.Errorf("run.apps: %w", err)
 		}
 	}

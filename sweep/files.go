@@ -12,13 +12,23 @@ import (
 // (sweep.json or shard-I-of-N.json) either does not exist or holds the same shard of the
 // same sweep (CheckReplace): results never replace another sweep's silently.
 func GuardFile(dir string, s Spec, sh Shard) error {
-	p := filepath.Join(dir, (&Result{Shard: sh}).FileBase()+".json")
-	if _, err := os.Stat(p); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, (&Result{Shard: sh}).FileBase()+".json")); err != nil {
 		return nil
 	}
 	sealed, err := Seal(s)
 	if err != nil {
 		return err
+	}
+	return GuardSealed(dir, sealed, sh)
+}
+
+// GuardSealed is GuardFile for a sweep already sealed (Seal; a merged Result's Spec): the
+// result file of shard sh in dir, if there is one, must hold the same shard of the same
+// sweep (CheckReplace).
+func GuardSealed(dir string, sealed Spec, sh Shard) error {
+	p := filepath.Join(dir, (&Result{Shard: sh}).FileBase()+".json")
+	if _, err := os.Stat(p); err != nil {
+		return nil
 	}
 	if err := CheckReplace(p, sealed, sh); err != nil {
 		return fmt.Errorf("%w: give another --out, or --force to replace it", err)

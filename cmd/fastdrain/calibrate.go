@@ -6,22 +6,23 @@ import (
 	"path/filepath"
 
 	"github.com/fastdrain-sim/fastdrain/calibrate"
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	"github.com/spf13/cobra"
 )
 
 // calibrateOptions are the calibrate command's flags.
 type calibrateOptions struct {
-	cf           *configFlags
+	cf           *cliflags.Config
 	device, name string
 	params       []string
 	rounds       int
 	maxIOs       int64
 	seed         uint64
-	outputFlags
+	cliflags.Output
 }
 
 func newCalibrate() *cobra.Command {
-	o := &calibrateOptions{cf: &configFlags{}}
+	o := &calibrateOptions{cf: &cliflags.Config{}}
 	cmd := &cobra.Command{
 		Use:   "calibrate FILE...",
 		Short: "Fit a preset to measurements of a real drive (uflip --target's uflip.json, fio JSON)",
@@ -41,10 +42,10 @@ params.csv, and calibrate.json. See docs/calibrate.md.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
 	}
-	o.cf.register(cmd, "fastdrain-small")
-	o.outputFlags.register(cmd, "calibrate", "json: the parameters and points; csv: the error table", "0s:100ms", "")
-	o.refuse("percentiles", "calibrate fits mean latencies")
-	o.refuse("timeline", "calibrate simulates many configurations; trace one with fastdrain run --config OUT/calibrate/fitted.yaml")
+	o.cf.Register(cmd, "fastdrain-small")
+	o.Output.Register(cmd, "calibrate", "json: the parameters and points; csv: the error table", "0s:100ms", "")
+	o.Refuse("percentiles", "calibrate fits mean latencies")
+	o.Refuse("timeline", "calibrate simulates many configurations; trace one with fastdrain run --config OUT/calibrate/fitted.yaml")
 	f := cmd.Flags()
 	f.StringVar(&o.device, "device", "", "the device of a uflip.json to fit (default: its real device, or its only one)")
 	f.StringSliceVar(&o.params, "params", nil, "parameters to fit (default all: "+calibrate.ParamNames()+")")
@@ -56,7 +57,7 @@ params.csv, and calibrate.json. See docs/calibrate.md.`,
 }
 
 func (o *calibrateOptions) run(cmd *cobra.Command, files []string) error {
-	if err := o.outputFlags.parse(); err != nil {
+	if err := o.Output.Parse(); err != nil {
 		return err
 	}
 	if o.rounds < 1 {
@@ -65,7 +66,7 @@ func (o *calibrateOptions) run(cmd *cobra.Command, files []string) error {
 	if o.maxIOs < 0 {
 		return fmt.Errorf("--max-ios %d is negative", o.maxIOs)
 	}
-	base, err := o.cf.load()
+	base, err := o.cf.Load()
 	if err != nil {
 		return err
 	}
@@ -73,7 +74,7 @@ func (o *calibrateOptions) run(cmd *cobra.Command, files []string) error {
 	if err != nil {
 		return err
 	}
-	status := o.status()
+	status := o.Status()
 	fit, err := calibrate.Fit(set, calibrate.Options{Base: base, Params: o.params, Rounds: o.rounds,
 		Sim: calibrate.SimOptions{MaxIOs: o.maxIOs, Seed: o.seed},
 		Log: func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "calibrate: "+s) }})
@@ -82,18 +83,18 @@ func (o *calibrateOptions) run(cmd *cobra.Command, files []string) error {
 	}
 	name := o.name
 	if name == "" {
-		name = "fitted-" + o.cf.preset
+		name = "fitted-" + o.cf.Preset
 	}
-	yml, err := fit.YAML(set, o.cf.preset, name)
+	yml, err := fit.YAML(set, o.cf.Preset, name)
 	if err != nil {
 		return err
 	}
-	doc := fit.Document(set, o.cf.preset)
-	if dir := o.dir(); dir != "" {
-		if err := fit.WriteDir(dir, set, o.cf.preset, yml); err != nil {
+	doc := fit.Document(set, o.cf.Preset)
+	if dir := o.Dir(); dir != "" {
+		if err := fit.WriteDir(dir, set, o.cf.Preset, yml); err != nil {
 			return err
 		}
 		defer fmt.Fprintf(status, "fitted configuration: %s\n", filepath.Join(dir, "fitted.yaml"))
 	}
-	return o.write(func(w io.Writer) error { return fit.WriteText(w, set) }, jsonWriter(doc), fit.PointTable(set).Numbers().WriteCSV)
+	return o.Write(func(w io.Writer) error { return fit.WriteText(w, set) }, cliflags.JSONWriter(doc), fit.PointTable(set).Numbers().WriteCSV)
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
 	"github.com/fastdrain-sim/fastdrain/internal/listflag"
 	"github.com/fastdrain-sim/fastdrain/internal/progress"
-	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/runner/comparerun"
 	"github.com/spf13/cobra"
 )
@@ -23,7 +22,7 @@ type compareFlags struct {
 func (cf *compareFlags) register(cmd *cobra.Command) {
 	cf.runFlags.register(cmd, "compare", "", "json: summary.json's document; csv: summary.csv's table",
 		"summary.json, summary.csv and every run's apps.csv and result.json")
-	cf.refuse("timeline", "it runs many simulations in parallel; trace one of them with fastdrain run --timeline")
+	cf.Refuse("timeline", "it runs many simulations in parallel; trace one of them with fastdrain run --timeline")
 	f := cmd.Flags()
 	f.StringVar(&cf.variants, "variants", "vanilla,fd-buf,fd-ftl,fd", "variants to compare, the first is the baseline")
 	var lc []string
@@ -57,39 +56,36 @@ J/GB; numbers only, units in the field names).`,
 
 func (cf *compareFlags) run(cmd *cobra.Command) error {
 	cf.seedSet()
-	if cf.cfg.variant != "" && len(listflag.Split(cf.variants)) > 0 && len(listflag.Split(cf.scenarios)) > 0 {
+	if cf.cfg.Variant != "" && len(listflag.Split(cf.variants)) > 0 && len(listflag.Split(cf.scenarios)) > 0 {
 		return errors.New("compare takes --variants, not --variant")
 	}
-	load := func(v string) (platforms.Config, error) {
-		return platforms.Load(platforms.Options{Preset: cf.cfg.preset, Variant: v, Files: cf.cfg.files, Sets: cf.cfg.sets})
-	}
-	c, err := comparerun.New(cf.cfg.preset, listflag.Split(cf.scenarios), listflag.Split(cf.variants), load, cf.workload, cf.check)
+	c, err := comparerun.New(cf.cfg.Preset, listflag.Split(cf.scenarios), listflag.Split(cf.variants), cf.cfg.LoadVariant, cf.workload, cf.check)
 	if err != nil {
 		return err
 	}
 	dur := c.Duration()
-	fmt.Fprintln(cmd.ErrOrStderr(), comparerun.Header(cf.cfg.preset, dur, c.Scenarios, c.Variants, cf.jobs,
-		comparerun.Estimate(cf.cfg.preset, len(c.Options), dur, cf.jobs, !cf.noFiles)))
+	fmt.Fprintln(cmd.ErrOrStderr(), comparerun.Header(cf.cfg.Preset, dur, c.Scenarios, c.Variants, cf.wl.Jobs,
+		comparerun.Estimate(cf.cfg.Preset, len(c.Options), dur, cf.wl.Jobs, !cf.NoFiles)))
 	tick, finish := progress.Bar(cmd.ErrOrStderr(), len(c.Options))
-	err = c.Run(cf.jobs, tick)
+	err = c.Run(cf.wl.Jobs, tick)
 	finish()
 	if err != nil {
 		return err
 	}
-	sum := c.Summary(cf.pcts.list)
-	if err := cf.write(c.WriteText, sum.WriteJSON, sum.Table().WriteCSV); err != nil {
+	sum := c.Summary(cf.Percentiles.List)
+	if err := cf.Write(c.WriteText, sum.WriteJSON, sum.Table().WriteCSV); err != nil {
 		return err
 	}
-	if err := c.WriteVerdict(cf.status()); err != nil {
+	if err := c.WriteVerdict(cf.Status()); err != nil {
 		return err
 	}
-	dir, err := cf.runDir(cf.cfg.preset + "-" + dur.String())
+	dir, err := cf.RunDir(cf.cfg.Preset + "-" + dur.String())
 	if err != nil || dir == "" {
 		return err
 	}
-	if err := c.WriteDir(dir, cf.pcts.list, writeRunMeta); err != nil {
+	if err := c.WriteDir(dir, cf.Percentiles.List, writeRunMeta); err != nil {
 		return err
 	}
-	fmt.Fprintf(cf.status(), "results written to %s\n", dir)
+	fmt.Fprintf(cf.Status(), "results written to %s\n", dir)
 	return nil
 }

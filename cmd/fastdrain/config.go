@@ -2,36 +2,16 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/spf13/cobra"
 )
 
-// configFlags are the flags every command that loads a platform shares.
-type configFlags struct {
-	preset  string
-	variant string
-	files   []string
-	sets    []string
-}
-
-func (cf *configFlags) register(cmd *cobra.Command, defPreset string) {
-	f := cmd.Flags()
-	f.StringVar(&cf.preset, "preset", defPreset, "platform preset ("+strings.Join(platforms.Presets(), ", ")+")")
-	f.StringVar(&cf.variant, "variant", "", "system variant ("+strings.Join(platforms.Variants(), ", ")+")")
-	f.StringArrayVar(&cf.files, "config", nil, "YAML file applied over the preset (repeatable)")
-	f.StringArrayVar(&cf.sets, "set", nil, "override one field: path.to.key=value (repeatable)")
-}
-
-func (cf *configFlags) load() (platforms.Config, error) {
-	return platforms.Load(platforms.Options{Preset: cf.preset, Variant: cf.variant, Files: cf.files, Sets: cf.sets})
-}
-
 // openMachine builds the machine of cf (runner.Open).
-func openMachine(cf *configFlags) (*runner.Machine, error) {
-	c, err := cf.load()
+func openMachine(cf *cliflags.Config) (*runner.Machine, error) {
+	c, err := cf.Load()
 	if err != nil {
 		return nil, err
 	}
@@ -48,16 +28,16 @@ func newConfig() *cobra.Command {
 }
 
 func newConfigShow() *cobra.Command {
-	cf := &configFlags{}
+	cf := &cliflags.Config{}
 	cmd := &cobra.Command{
 		Use:   "show [PRESET]",
 		Short: "Print the resolved configuration (keys sorted; the host profile's keys marked)",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
-				cf.preset = args[0]
+				cf.Preset = args[0]
 			}
-			c, err := cf.load()
+			c, err := cf.Load()
 			if err != nil {
 				return err
 			}
@@ -69,12 +49,12 @@ func newConfigShow() *cobra.Command {
 			return err
 		},
 	}
-	cf.register(cmd, "fastdrain-tlc")
+	cf.Register(cmd, "fastdrain-tlc")
 	return cmd
 }
 
 func newConfigValidate() *cobra.Command {
-	cf := &configFlags{}
+	cf := &cliflags.Config{}
 	var memory bool
 	cmd := &cobra.Command{
 		Use:   "validate [FILE...]",
@@ -84,28 +64,22 @@ its field path, including what the models refuse on the whole geometry and the r
 guard: a configuration whose estimated memory exceeds limits.memory (default: the machine's
 memory) is refused (docs/reliability.md). --memory prints the estimate's parts.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cf.files = append(cf.files, args...)
-			c, err := cf.load()
+			cf.Files = append(cf.Files, args...)
+			c, err := cf.Load()
 			if err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()
 			if memory {
-				e := c.EstimateMemory()
-				fmt.Fprintf(w, "%-90s %14s %14s\n", "estimated memory", "build (B)", "peak (B)")
-				for _, p := range e.Parts {
-					fmt.Fprintf(w, "%-90s %14d %14d\n", p.What, p.Build, p.Peak)
+				if err := c.EstimateMemory().WriteText(w, c.Flash.Die.PageSize); err != nil {
+					return err
 				}
-				fmt.Fprintf(w, "%-90s %14d %14d\n", "total", e.Build, e.Peak)
-				perGiB := float64(e.WriteBytes) * float64(1<<30) / float64(c.Flash.Die.PageSize) / (1 << 20)
-				fmt.Fprintf(w, "a run adds up to %d B for each flash page it programs on a block not programmed before (%.1f MiB for each GiB written)\n",
-					e.WriteBytes, perGiB)
 			}
 			_, err = fmt.Fprintln(w, "ok")
 			return err
 		},
 	}
-	cf.register(cmd, "")
+	cf.Register(cmd, "")
 	cmd.Flags().BoolVar(&memory, "memory", false, "print the resource guard's memory estimate, part by part")
 	return cmd
 }

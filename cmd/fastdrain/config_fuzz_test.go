@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 )
 
@@ -18,7 +19,7 @@ const (
 	fuzzMaxBuffer = 1 << 16   // write-buffer pages (tiny has 256)
 )
 
-// FuzzRunConfig fuzzes a whole run's configuration as the CLI loads it (configFlags.load:
+// FuzzRunConfig fuzzes a whole run's configuration as the CLI loads it (cliflags.Config.Load:
 // the tiny preset, the fd variant, a --config file and two --set overrides). Loading must
 // never panic; a rejected configuration must be reported under the file's path, a --set's
 // text or a field path; an accepted one must validate, survive the resolved-YAML round trip
@@ -64,13 +65,13 @@ func FuzzRunConfig(f *testing.F) {
 		if err := os.WriteFile(path, file, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cf := &configFlags{preset: "tiny", variant: "fd", files: []string{path}}
+		cf := &cliflags.Config{Preset: "tiny", Variant: "fd", Files: []string{path}}
 		for _, s := range []string{a, b} {
 			if s != "" {
-				cf.sets = append(cf.sets, s)
+				cf.Sets = append(cf.Sets, s)
 			}
 		}
-		c, err := cf.load()
+		c, err := cf.Load()
 		if err != nil {
 			msg := err.Error()
 			// Decode errors name their source; Validate's name the field path, which always

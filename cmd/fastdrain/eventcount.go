@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	"github.com/fastdrain-sim/fastdrain/runner"
 )
 
@@ -13,17 +14,17 @@ const countEventsUsage = "count the engine events of the run by layer, handler a
 // writeEventCounts prints the --count-events table of ios host I/Os where status lines go
 // (standard output with --format text, else standard error) and saves it as events.csv
 // under the command's output directory; it does nothing when events were not counted (nil).
-func writeEventCounts(o outputFlags, events *runner.EventCounts, ios int64) error {
+func writeEventCounts(o cliflags.Output, events *runner.EventCounts, ios int64) error {
 	if events == nil {
 		return nil
 	}
 	t := events.Table(ios)
-	w := o.status()
+	w := o.Status()
 	fmt.Fprintln(w)
 	if err := t.Text().WriteText(w); err != nil {
 		return err
 	}
-	if dir := o.dir(); dir != "" {
+	if dir := o.Dir(); dir != "" {
 		return t.Numbers().SaveCSV(filepath.Join(dir, "events.csv"))
 	}
 	return nil

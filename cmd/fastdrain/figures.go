@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/figures"
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	"github.com/fastdrain-sim/fastdrain/internal/progress"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -33,8 +34,9 @@ claim's runs on three seeds and again at 10 s. Every run is made on each host pr
 		RunE: func(cmd *cobra.Command, _ []string) error { return runFigures(cmd, rf, only) },
 	}
 	rf.register(cmd, "figures", "", "json: summary.json's claims and every figure's table; csv: summary.csv", "")
-	rf.refuse("percentiles", "each figure reports the statistic the paper plots (p99, mean, pages)")
-	rf.refuse("timeline", "it runs many simulations in parallel; trace one of them with fastdrain run --timeline")
+	rf.Refuse("percentiles", "each figure reports the statistic the paper plots (p99, mean, pages)")
+	rf.Refuse("check-data", "the experiments' machines are built by the figures package, which has no data check; check one with fastdrain run --check-data")
+	rf.Refuse("timeline", "it runs many simulations in parallel; trace one of them with fastdrain run --timeline")
 	cmd.Flags().StringSliceVar(&only, "only", nil, "figures to make: fig1a, fig1b, fig2b, fig3a, fig3b, fig5, fig6a, fig6b, sensitivity (the regime map)")
 	return cmd
 }
@@ -47,20 +49,20 @@ func figuresOptions(cmd *cobra.Command, rf *runFlags, only []string) (figures.Op
 	if err != nil {
 		return figures.Options{}, 0, err
 	}
-	if rf.cfg.variant != "" {
+	if rf.cfg.Variant != "" {
 		return figures.Options{}, 0, fmt.Errorf("figures runs every variant itself; --variant is not allowed")
 	}
-	o := figures.Options{Preset: rf.cfg.preset, Sets: rf.cfg.sets, Duration: w.Scenario.Duration,
-		Only: only, Apps: w.Apps, Seed: rf.seed, Jobs: rf.jobs}
-	if rf.full {
+	o := figures.Options{Preset: rf.cfg.Preset, Sets: rf.cfg.Sets, Duration: w.Scenario.Duration,
+		Only: only, Apps: w.Apps, Seed: rf.wl.Seed, Jobs: rf.wl.Jobs}
+	if rf.wl.Full {
 		// The paper's scale: every claim on three seeds, and again at the default 10 s
 		// when the runs are longer than that.
 		o.Seeds = 3
-		if o.Duration > defaultDuration {
-			o.Short = defaultDuration
+		if o.Duration > cliflags.DefaultDuration {
+			o.Short = cliflags.DefaultDuration
 		}
 	}
-	if rf.quick && !cmd.Flags().Changed("preset") {
+	if rf.wl.Quick && !cmd.Flags().Changed("preset") {
 		o = figures.Quick(o)
 	}
 	return o, w.Scenario.Duration, nil
@@ -80,7 +82,7 @@ func runFigures(cmd *cobra.Command, rf *runFlags, only []string) error {
 		return err
 	}
 	figs := set.Figures()
-	dir, err := rf.runDir(o.Preset + "-" + dur.String())
+	dir, err := rf.RunDir(o.Preset + "-" + dur.String())
 	if err != nil {
 		return err
 	}
@@ -89,8 +91,8 @@ func runFigures(cmd *cobra.Command, rf *runFlags, only []string) error {
 			return err
 		}
 	}
-	if rf.format != "text" {
-		return rf.write(nil, jsonWriter(figures.FullDoc(figs, o.Preset, dur)), figures.SummaryCSV(figs).WriteCSV)
+	if rf.Format != "text" {
+		return rf.Write(nil, cliflags.JSONWriter(figures.FullDoc(figs, o.Preset, dur)), figures.SummaryCSV(figs).WriteCSV)
 	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "FastDrain paper reproduction on %s, %s simulated per experiment\n", o.Preset, dur)

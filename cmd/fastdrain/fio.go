@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/fio"
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/runner/fiorun"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -13,16 +14,16 @@ import (
 
 // fioFlags are the flags of the fio command.
 type fioFlags struct {
-	cf                          configFlags
+	cf                          cliflags.Config
 	idle, outputFormat, runtime string
 	countEvents                 bool
 	plus                        bool // --output-format json+
-	outputFlags
+	cliflags.Output
 }
 
 func newFio() *cobra.Command {
 	ff := &fioFlags{}
-	cf, o := &ff.cf, &ff.outputFlags
+	cf, o := &ff.cf, &ff.Output
 	cmd := &cobra.Command{
 		Use:   "fio JOBFILE",
 		Short: "Run fio job files (INI or YAML) on a simulated platform",
@@ -42,9 +43,9 @@ replay do (docs/outputs.md).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return ff.run(cmd, args[0]) },
 	}
-	cf.register(cmd, "fastdrain-small")
+	cf.Register(cmd, "fastdrain-small")
 	cmd.Flags().StringVar(&ff.idle, "idle", "0", "simulated time the machine idles before the jobs, metered apart (e.g. 100ms)")
-	o.register(cmd, "fio", "json: fio's JSON schema with the SSD's statistics; csv: one row of numbers per job and direction",
+	o.Register(cmd, "fio", "json: fio's JSON schema with the SSD's statistics; csv: one row of numbers per job and direction",
 		"0s:100ms", "the text table, fio.csv and fio.json's clat_ns percentiles, replacing every job's percentile_list")
 	cmd.Flags().StringVar(&ff.outputFormat, "output-format", "text", "fio's name for --format (normal = text, json, json+: json with fio's latency bins)")
 	cmd.Flags().StringVar(&ff.runtime, "runtime", "", "fio's --runtime: cap every job's runtime at this (a plain number is seconds)")
@@ -55,17 +56,17 @@ replay do (docs/outputs.md).`,
 // parse checks the flags: --output-format, fio's name for --format
 // (fiorun.ParseOutputFormat), and the output contract; it returns --idle.
 func (ff *fioFlags) parse(cmd *cobra.Command) (sim.Time, error) {
-	idle, err := timeFlag("idle", ff.idle, false)
+	idle, err := cliflags.Time("idle", ff.idle, false)
 	if err != nil {
 		return 0, err
 	}
 	if !cmd.Flags().Changed("output-format") {
 		ff.outputFormat = ""
 	}
-	if ff.format, ff.plus, err = fiorun.ParseOutputFormat(ff.outputFormat, ff.format, cmd.Flags().Changed("format")); err != nil {
+	if ff.Format, ff.plus, err = fiorun.ParseOutputFormat(ff.outputFormat, ff.Format, cmd.Flags().Changed("format")); err != nil {
 		return 0, err
 	}
-	return idle, ff.outputFlags.parse()
+	return idle, ff.Output.Parse()
 }
 
 // jobs reads the job file and applies --runtime and --percentiles to its jobs.
@@ -74,10 +75,10 @@ func (ff *fioFlags) jobs(path string, m *runner.Machine) ([]fio.Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := fiorun.ApplyFlags(jobs, ff.runtime, ff.pcts.list); err != nil {
+	if err := fiorun.ApplyFlags(jobs, ff.runtime, ff.Percentiles.List); err != nil {
 		return nil, err
 	}
-	if logs := fio.LogFiles(jobs); len(logs) > 0 && ff.dir() == "" {
+	if logs := fio.LogFiles(jobs); len(logs) > 0 && ff.Dir() == "" {
 		return nil, fmt.Errorf("%s: the jobs write fio logs (%s, …), which go to --out/fio/: drop --no-files or give --out DIR", path, logs[0])
 	}
 	return jobs, nil
@@ -85,10 +86,6 @@ func (ff *fioFlags) jobs(path string, m *runner.Machine) ([]fio.Job, error) {
 
 func (ff *fioFlags) run(cmd *cobra.Command, path string) error {
 	idle, err := ff.parse(cmd)
-	if err != nil {
-		return err
-	}
-	tl, err := ff.tl.build()
 	if err != nil {
 		return err
 	}
@@ -101,14 +98,14 @@ func (ff *fioFlags) run(cmd *cobra.Command, path string) error {
 	if err != nil {
 		return err
 	}
-	res, err := fiorun.Run(m, jobs, fiorun.Options{Idle: idle, Timeline: tl, CountEvents: ff.countEvents})
+	res, err := fiorun.Run(m, jobs, fiorun.Options{Idle: idle, Timeline: ff.Timeline.Trace(), CountEvents: ff.countEvents})
 	if err != nil || res.CutBeforeJobs {
 		if err == nil {
 			err = res.WriteCutBeforeJobs(cmd.OutOrStdout())
 		}
 		return err
 	}
-	if err := ff.tl.write(tl, cmd.ErrOrStderr(), m.Series()); err != nil {
+	if err := ff.Timeline.Write(cmd.ErrOrStderr(), m.Series()); err != nil {
 		return err
 	}
 	if len(res.Results) == 0 {
@@ -117,19 +114,13 @@ func (ff *fioFlags) run(cmd *cobra.Command, path string) error {
 	runner.WarnUnwritten(cmd.ErrOrStderr(), "", m.SSD.FW.Stats, m.Before)
 	fio.WriteVerifyErrors(cmd.ErrOrStderr(), res.Results)
 	// Beside the numbers of json and csv, the sentence goes to stderr.
-	fmt.Fprint(ff.status(), res.CutNote())
-	dir, err := ff.runDir(fileStem(path) + "-" + ff.cf.preset)
+	fmt.Fprint(ff.Status(), res.CutNote())
+	err = ff.Save(cliflags.FileStem(path)+"-"+ff.cf.Preset, func(dir string) error { return res.WriteDir(dir, "fastdrain "+version, ff.plus) })
 	if err != nil {
 		return err
 	}
-	if dir != "" {
-		if err := res.WriteDir(dir, "fastdrain "+version, ff.plus); err != nil {
-			return err
-		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "results written to %s\n", dir)
-	}
-	if err := ff.write(res.WriteText, res.JSON("fastdrain "+version, ff.plus), res.CSV().WriteCSV); err != nil {
+	if err := ff.Write(res.WriteText, res.JSON("fastdrain "+version, ff.plus), res.CSV().WriteCSV); err != nil {
 		return err
 	}
-	return writeEventCounts(ff.outputFlags, res.Events, res.IOs())
+	return writeEventCounts(ff.Output, res.Events, res.IOs())
 }

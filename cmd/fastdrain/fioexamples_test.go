@@ -65,7 +65,7 @@ func runFioExample(t *testing.T, name, runtime string) {
 		return
 	}
 	require.NoError(t, err, name)
-	// The run's own directory, OUT/fio/JOBFILE-PRESET (outputFlags.runDir).
+	// The run's own directory, OUT/fio/JOBFILE-PRESET (cliflags.Output.RunDir).
 	found, err := filepath.Glob(filepath.Join(dir, "fio", name+"-*", "fio.json"))
 	require.NoError(t, err)
 	require.Len(t, found, 1, "%s: one results directory", name)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/flashbench"
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
 )
@@ -12,7 +13,7 @@ import (
 // flashbenchFlags holds the command-line form of a flashbench configuration.
 type flashbenchFlags struct {
 	fl flashbench.Flags
-	outputFlags
+	cliflags.Output
 }
 
 func newFlashbench() *cobra.Command {
@@ -59,20 +60,17 @@ func (fb *flashbenchFlags) register(cmd *cobra.Command) {
 	f.BoolVar(&fl.StatusPoll, "status-poll", false, "poll die status on the bus after every array operation")
 	f.Uint64Var(&fl.Seed, "seed", fl.Seed, "random seed")
 	f.StringVar(&fl.Preset, "preset", "", "take the flash array from a platform preset; other flags given explicitly override it")
-	fb.outputFlags.register(cmd, "flashbench", "json: flashbench.json's document; csv: flashbench.csv, the operations table as numbers",
+	fb.Output.Register(cmd, "flashbench", "json: flashbench.json's document; csv: flashbench.csv, the operations table as numbers",
 		"0s:10ms", "the operations table, flashbench.json and flashbench.csv")
 	f.StringArrayVar(&fl.Files, "config", nil, "YAML configuration layered on --preset (repeatable), e.g. from config import mqsim; its flash section is used")
 }
 
 func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 	c, err := flashbench.ParseConfig(fb.fl, cmd.Flags().Changed)
-	if err := errors.Join(err, fb.outputFlags.parse()); err != nil {
+	if err := errors.Join(err, fb.Output.Parse()); err != nil {
 		return err
 	}
-	tl, err := fb.tl.build()
-	if err != nil {
-		return err
-	}
+	tl := fb.Timeline.Trace()
 	if tl != nil {
 		c.Observe = func(rs []*sim.Resource) { tl.Attach(rs...) }
 	}
@@ -80,23 +78,16 @@ func (fb *flashbenchFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	res.Percentiles = fb.pcts.list
-	if err := fb.tl.write(tl, cmd.ErrOrStderr(), nil); err != nil {
+	res.Percentiles = fb.Percentiles.List
+	if err := fb.Timeline.Write(cmd.ErrOrStderr(), nil); err != nil {
 		return err
 	}
 	name := fmt.Sprintf("%dch-%ddies", c.Channels, c.Channels*c.Channel.Dies)
 	if fb.fl.Preset != "" {
 		name = fb.fl.Preset + "-" + name
 	}
-	dir, err := fb.runDir(name)
-	if err != nil {
+	if err := fb.Save(name, res.WriteDir); err != nil {
 		return err
 	}
-	if dir != "" {
-		fmt.Fprintf(cmd.ErrOrStderr(), "results written to %s\n", dir)
-		if err := res.WriteDir(dir); err != nil {
-			return err
-		}
-	}
-	return fb.write(res.WriteText, res.WriteJSON, res.SummaryCSV().WriteCSV)
+	return fb.Write(res.WriteText, res.WriteJSON, res.SummaryCSV().WriteCSV)
 }

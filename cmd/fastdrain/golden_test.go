@@ -10,6 +10,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/hostos/replay"
 	"github.com/fastdrain-sim/fastdrain/hostos/trace"
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	gold "github.com/fastdrain-sim/fastdrain/internal/golden"
 	"github.com/fastdrain-sim/fastdrain/internal/sampletraces"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -98,7 +99,7 @@ func TestGoldenFlashbench(t *testing.T) {
 // golden fastdrain-small machine, and compares per-operation latency and the firmware's
 // counters.
 func TestGoldenReplay(t *testing.T) {
-	cf := &configFlags{preset: "fastdrain-small", sets: setsOf(goldenSets)}
+	cf := &cliflags.Config{Preset: "fastdrain-small", Sets: setsOf(goldenSets)}
 	m, err := openMachine(cf)
 	dev := m.Dev
 	require.NoError(t, err)
@@ -147,7 +148,7 @@ func TestGoldenReplay(t *testing.T) {
 // by 16, one run per point) over 64 MiB of the golden machine after a random format, and
 // compares every run's statistics and the firmware's counters.
 func TestGoldenUflip(t *testing.T) {
-	cf := &configFlags{preset: "fastdrain-small", sets: append([]string{"nvme.lba_size=512"}, setsOf(goldenSets)...)}
+	cf := &cliflags.Config{Preset: "fastdrain-small", Sets: append([]string{"nvme.lba_size=512"}, setsOf(goldenSets)...)}
 	m, err := openMachine(cf)
 	dev := m.Dev
 	require.NoError(t, err)

@@ -45,7 +45,7 @@ with: fastdrain fio OUT/scenario-1.yaml --preset PRESET.`,
 			return importConfig(cmd, args[1], out, base)
 		},
 	}
-	cmd.Flags().StringVarP(&out, "out", "o", "", "mqsim: write the YAML to this file (default: standard output); mqsim-workload: the directory for scenario-N.yaml (default .)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "mqsim: write the YAML to this file (default: standard output); mqsim-workload: the directory for scenario-N.yaml (default .)")
 	cmd.Flags().StringVar(&base, "preset", "fastdrain-tlc", "preset the layer is checked on (mqsim) or whose device the jobs are sized for (mqsim-workload)")
 	return cmd
 }
@@ -66,28 +66,16 @@ func importConfig(cmd *cobra.Command, path, out, base string) error {
 	if err != nil {
 		return err
 	}
-	dest := out
-	if dest == "" {
+	layer := platforms.Source{Name: out, Data: y}
+	if out == "" {
+		layer.Name = "the layer imported from " + path
 		if _, err := cmd.OutOrStdout().Write(y); err != nil {
 			return err
 		}
-		tmp, err := os.CreateTemp("", "mqsim-*.yaml")
-		if err != nil {
-			return err
-		}
-		defer os.Remove(tmp.Name())
-		if _, err := tmp.Write(y); err != nil {
-			tmp.Close()
-			return err
-		}
-		if err := tmp.Close(); err != nil {
-			return err
-		}
-		dest = tmp.Name()
-	} else if err := os.WriteFile(dest, y, 0o644); err != nil {
+	} else if err := os.WriteFile(out, y, 0o644); err != nil {
 		return err
 	}
-	layerSummary(cmd.ErrOrStderr(), r, path, dest, base)
+	layerSummary(cmd.ErrOrStderr(), r, path, layer, base)
 	if out != "" {
 		fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", out)
 	}
@@ -95,8 +83,8 @@ func importConfig(cmd *cobra.Command, path, out, base string) error {
 }
 
 // layerSummary writes the import's warnings, a tally of how its elements mapped, and
-// whether the layer at dest validates on preset base for whole-system runs.
-func layerSummary(stderr io.Writer, r *mqsim.Result, path, dest, base string) {
+// whether the layer validates on preset base for whole-system runs.
+func layerSummary(stderr io.Writer, r *mqsim.Result, path string, layer platforms.Source, base string) {
 	nearest := 0
 	for _, n := range r.Notes {
 		if n.Nearest {
@@ -108,7 +96,7 @@ func layerSummary(stderr io.Writer, r *mqsim.Result, path, dest, base string) {
 	}
 	fmt.Fprintf(stderr, "%s: %d keys set, %d elements mapped to the nearest equivalent, %d with none (listed in the file's header)\n",
 		path, len(r.Settings), nearest, len(r.Notes)-nearest)
-	if _, err := platforms.Load(platforms.Options{Preset: base, Files: []string{dest}}); err != nil {
+	if _, err := platforms.Load(platforms.Options{Preset: base, Layers: []platforms.Source{layer}}); err != nil {
 		fmt.Fprintf(stderr, "on preset %s it does not validate for whole-system runs: %v\n", base, err)
 	} else {
 		fmt.Fprintf(stderr, "on preset %s it validates for whole-system runs\n", base)

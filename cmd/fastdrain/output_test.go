@@ -2,33 +2,101 @@ package main
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/require"
 )
 
-// TestOutputContract: every command that produces results has the same output flags with
-// the same defaults (--format text, --out the results root, --no-files off, no
-// --percentiles and no --timeline), and a flag a command cannot honour is refused with the
-// reason, naming the flag.
-func TestOutputContract(t *testing.T) {
-	root := newRoot()
-	find := func(path ...string) *cobra.Command {
-		c, _, err := root.Find(path)
-		require.NoError(t, err)
-		return c
+// informational are the commands outside the output contract (docs/outputs.md, "The
+// output contract"): they describe configurations or the program and produce no results,
+// so they declare none of its flags, and no flag of theirs takes a contract flag's name with
+// another meaning.
+var informational = map[string]bool{
+	"fastdrain scenarios": true, "fastdrain version": true, "fastdrain config show": true,
+	"fastdrain config validate": true, "fastdrain config diff": true, "fastdrain config list": true,
+	"fastdrain config import": true,
+}
+
+// contractFlags are the output contract's flags.
+var contractFlags = []string{"format", "out", "no-files", "percentiles", "timeline", "timeline-window",
+	"timeline-tracks", "timeline-skip", "timeline-max"}
+
+// walkCommands calls f on c and every command below it.
+func walkCommands(c *cobra.Command, f func(*cobra.Command)) {
+	f(c)
+	for _, sub := range c.Commands() {
+		walkCommands(sub, f)
 	}
-	for _, path := range [][]string{{"run"}, {"compare"}, {"figures"}, {"fio"}, {"replay"}, {"uflip"}, {"flashbench"},
-		{"sweep"}, {"merge"}, {"stats", "list"}} {
-		c := find(path...)
-		for flag, def := range map[string]string{"format": "text", "out": defaultOut, "no-files": "false", "percentiles": "",
-			"timeline": "", "timeline-max": "2000000", "timeline-skip": "refresh"} {
-			f := c.Flags().Lookup(flag)
-			require.NotNil(t, f, "%v --%s", path, flag)
-			require.Equal(t, def, f.DefValue, "%v --%s", path, flag)
+}
+
+// TestOutputContract walks the whole command tree: every command that runs and is not
+// informational declares every flag of the output contract with the same default and the
+// same usage — the contract's words, with the command's own output directory and formats
+// filled in — unless it refuses the flag ("not for COMMAND: why"); an informational
+// command declares none of them. A flag a command cannot honour is refused with the reason,
+// naming the flag.
+func TestOutputContract(t *testing.T) {
+	// The defaults and usages every command shares, from docs/outputs.md's table.
+	defaults := map[string]string{"format": "text", "out": cliflags.DefaultOut, "no-files": "false", "percentiles": "",
+		"timeline": "", "timeline-window": "0s:100ms", "timeline-tracks": "", "timeline-skip": "refresh", "timeline-max": "2000000"}
+	usagePrefix := map[string]string{
+		"format":      "standard output: text, json or csv (json: ",
+		"percentiles": "latency percentiles to report instead of the defaults, comma-separated, each in (0, 100), e.g. 50,90,99,99.9,99.99,99.999; sorted for you; fields are named p50_us, p999_us, p05_us (",
+		"timeline":    "write a Perfetto/Chrome trace-event JSON of the resources to this file (gzip when it ends in .gz)",
+	}
+	// Where each command writes: OUT/DIR/ (merge joins sweeps; the bare program compares).
+	dirOf := map[string]string{"fastdrain": "compare", "fastdrain merge": "sweep", "fastdrain stats list": "stats"}
+	usages := map[string]string{} // flag → the usage the first command gave it, where it is the same for all
+	var checked []string
+	walkCommands(newRoot(), func(c *cobra.Command) {
+		path := c.CommandPath()
+		if !c.Runnable() {
+			return
 		}
+		if informational[path] {
+			for _, n := range contractFlags {
+				require.Nil(t, c.Flags().Lookup(n), "%s is informational but has --%s", path, n)
+			}
+			return
+		}
+		checked = append(checked, path)
+		dir := dirOf[path]
+		if dir == "" {
+			dir = c.Name()
+		}
+		for _, n := range contractFlags {
+			f := c.Flags().Lookup(n)
+			require.NotNil(t, f, "%s --%s", path, n)
+			def := defaults[n]
+			if path == "fastdrain flashbench" && n == "timeline-window" {
+				def = "0s:10ms" // a flashbench run is milliseconds of simulated time
+			}
+			require.Equal(t, def, f.DefValue, "%s --%s", path, n)
+			if strings.HasPrefix(f.Usage, "not for "+dir+": ") {
+				continue // refused, with the reason
+			}
+			switch {
+			case n == "out":
+				require.Equal(t, "results directory: this command writes under OUT/"+dir+"/ (empty: no files)", f.Usage, path)
+			case usagePrefix[n] != "":
+				require.True(t, strings.HasPrefix(f.Usage, usagePrefix[n]), "%s --%s: %q", path, n, f.Usage)
+			default:
+				if usages[n] == "" {
+					usages[n] = f.Usage
+				}
+				require.Equal(t, usages[n], f.Usage, "%s --%s", path, n)
+			}
+		}
+	})
+	// Every command that produces results was walked (a new one joins by itself).
+	for _, want := range []string{"fastdrain", "fastdrain run", "fastdrain compare", "fastdrain figures", "fastdrain fio",
+		"fastdrain replay", "fastdrain uflip", "fastdrain flashbench", "fastdrain sweep", "fastdrain merge",
+		"fastdrain calibrate", "fastdrain powercut", "fastdrain stats list"} {
+		require.Contains(t, checked, want)
 	}
 	for _, c := range []struct {
 		args []string

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/powercut"
 	"github.com/spf13/cobra"
@@ -12,8 +13,9 @@ import (
 
 // powercutFlags are the flags of `fastdrain powercut`.
 type powercutFlags struct {
-	fl powercut.Flags
-	outputFlags
+	cfg cliflags.Config
+	fl  powercut.Flags
+	cliflags.Output
 }
 
 func newPowercut() *cobra.Command {
@@ -50,12 +52,10 @@ largest precondition.fill that does.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return pf.run(cmd) },
 	}
 	f, fl, d := cmd.Flags(), &pf.fl, powercut.DefaultWorkload()
-	f.StringVar(&fl.Preset, "preset", "tiny", "platform preset ("+strings.Join(platforms.Presets(), ", ")+")")
-	f.StringArrayVar(&fl.Files, "config", nil, "YAML file applied over the preset (repeatable)")
+	pf.cfg.RegisterPlatform(cmd, "tiny")
 	f.StringSliceVar(&fl.Variants, "variants", []string{"vanilla", "fd-buf", "lsb-only", "fd"}, "system variants to cut ("+strings.Join(platforms.Variants(), ", ")+")")
 	f.StringVar(&fl.PLP, "plp", "both", "power-loss protection: on, off or both")
 	f.StringSliceVar(&fl.Mappings, "mapping", []string{"page"}, "mapping schemes: "+strings.Join(powercut.MappingNames(), ", "))
-	f.StringArrayVar(&fl.Sets, "set", nil, "override one field of every machine: path.to.key=value (repeatable, applied last)")
 	f.BoolVar(&fl.Keep, "keep-precondition", false, "keep the preset's preconditioning and over-provisioning instead of the steady state ("+strings.Join(powercut.SteadyState, ", ")+")")
 	f.IntVar(&fl.Cuts, "cuts", 20, "cuts per target and schedule, seeded --seed, --seed+1, …")
 	f.StringSliceVar(&fl.Schedules, "schedules", powercut.ScheduleNames(), "cut schedules: "+strings.Join(powercut.ScheduleNames(), ", "))
@@ -70,34 +70,35 @@ largest precondition.fill that does.`,
 	f.IntVar(&fl.Workload.FUAEvery, "fua-every", d.FUAEvery, "one write in this many carries FUA (0: none)")
 	f.Float64Var(&fl.Workload.HotShare, "hot-share", d.HotShare, "share of the commands on each process's hot pages (0: uniform)")
 	f.Float64Var(&fl.Workload.HotFraction, "hot-fraction", d.HotFraction, "the hot part of each process's pages")
-	pf.outputFlags.register(cmd, "powercut", "json: powercut.json's document; csv: powercut.csv, the rows as numbers", "", "")
-	pf.refuse("percentiles", "it reports losses and recovery times, no latency distribution")
-	pf.refuse("timeline", "it runs many simulations in parallel; trace one machine with fastdrain run --timeline")
+	pf.Output.Register(cmd, "powercut", "json: powercut.json's document; csv: powercut.csv, the rows as numbers", "0s:100ms", "")
+	pf.Refuse("percentiles", "it reports losses and recovery times, no latency distribution")
+	pf.Refuse("timeline", "it runs many simulations in parallel; trace one machine with fastdrain run --timeline")
 	return cmd
 }
 
 // run runs the campaign, prints and writes its table, and fails if any cut lost data.
 func (pf *powercutFlags) run(cmd *cobra.Command) error {
-	if err := pf.outputFlags.parse(); err != nil {
+	if err := pf.Output.Parse(); err != nil {
 		return err
 	}
+	pf.fl.Preset, pf.fl.Files, pf.fl.Sets = pf.cfg.Preset, pf.cfg.Files, pf.cfg.Sets
 	o, err := powercut.ParseOptions(pf.fl)
 	if err != nil {
 		return err
 	}
 	for _, n := range o.Notes {
-		fmt.Fprintln(pf.status(), n)
+		fmt.Fprintln(pf.Status(), n)
 	}
 	rows, cuts, err := powercut.Campaign(o)
 	if err != nil {
 		return err
 	}
-	if dir := pf.dir(); dir != "" {
+	if dir := pf.Dir(); dir != "" {
 		if err := powercut.WriteDir(dir, rows, cuts); err != nil {
 			return err
 		}
 	}
-	err = pf.write(powercut.Table(rows).WriteText,
+	err = pf.Write(powercut.Table(rows).WriteText,
 		func(w io.Writer) error { return powercut.WriteJSON(w, rows, cuts) }, powercut.Numbers(rows).WriteCSV)
 	if err != nil {
 		return err
@@ -106,6 +107,6 @@ func (pf *powercutFlags) run(cmd *cobra.Command) error {
 	if failed > 0 {
 		return fmt.Errorf("powercut: %d of %d cuts lost durable data, read stale data or left the hold-up drain stuck (see the table's first failures)", failed, n)
 	}
-	fmt.Fprintf(pf.status(), "%d cuts: no durable loss, no stale read, no stuck drain\n", n)
+	fmt.Fprintf(pf.Status(), "%d cuts: no durable loss, no stale read, no stuck drain\n", n)
 	return nil
 }

@@ -8,16 +8,17 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/hostos/replay"
 	"github.com/fastdrain-sim/fastdrain/hostos/trace"
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	"github.com/fastdrain-sim/fastdrain/runner/replayrun"
 	"github.com/spf13/cobra"
 )
 
 // replayFlags are the flags of the replay command.
 type replayFlags struct {
-	cf      configFlags
+	cf      cliflags.Config
 	fl      replayrun.Flags
 	records string
-	outputFlags
+	cliflags.Output
 }
 
 func newReplay() *cobra.Command {
@@ -41,8 +42,8 @@ with a warning) or rejected (--past-capacity). An empty trace is an error.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return rf.run(cmd, args[0]) },
 	}
-	rf.cf.register(cmd, "fastdrain-small")
-	rf.outputFlags.register(cmd, "replay", "json: replay.json's document; csv: replay.csv's table", "0s:100ms",
+	rf.cf.Register(cmd, "fastdrain-small")
+	rf.Output.Register(cmd, "replay", "json: replay.json's document; csv: replay.csv's table", "0s:100ms",
 		"every table, replay.json and the CSV files")
 	rf.fl = replayrun.DefaultFlags()
 	f, fl := cmd.Flags(), &rf.fl
@@ -63,13 +64,13 @@ with a warning) or rejected (--past-capacity). An empty trace is an error.`,
 // names its flag.
 func (rf *replayFlags) options() (replayrun.Options, error) {
 	o, err := replayrun.ParseOptions(rf.fl)
-	if oerr := rf.outputFlags.parse(); oerr != nil {
-		if _, terr := trace.ParseFormat(rf.format); terr == nil {
-			oerr = fmt.Errorf("%w (the output format; the trace's format is --trace-format %s)", oerr, rf.format)
+	if oerr := rf.Output.Parse(); oerr != nil {
+		if _, terr := trace.ParseFormat(rf.Format); terr == nil {
+			oerr = fmt.Errorf("%w (the output format; the trace's format is --trace-format %s)", oerr, rf.Format)
 		}
 		err = errors.Join(oerr, err)
 	}
-	o.Percentiles = rf.pcts.list
+	o.Percentiles = rf.Percentiles.List
 	return o, err
 }
 
@@ -86,11 +87,7 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 		defer f.Close()
 		o.Replay.Records = f
 	}
-	tl, err := rf.tl.build()
-	if err != nil {
-		return err
-	}
-	o.Timeline = tl
+	o.Timeline = rf.Timeline.Trace()
 	m, err := openMachine(&rf.cf)
 	if err != nil {
 		return err
@@ -100,20 +97,15 @@ func (rf *replayFlags) run(cmd *cobra.Command, path string) error {
 	if err != nil {
 		return err
 	}
-	if err := rf.tl.write(tl, cmd.ErrOrStderr(), m.Series()); err != nil {
+	if err := rf.Timeline.Write(cmd.ErrOrStderr(), m.Series()); err != nil {
 		return err
 	}
 	if err := res.Empty(); err != nil {
 		return err
 	}
 	res.WriteWarnings(cmd.ErrOrStderr())
-	if err := rf.write(res.WriteText, res.Summary.WriteJSON, res.Summary.Table().WriteCSV); err != nil {
+	if err := rf.Write(res.WriteText, res.Summary.WriteJSON, res.Summary.Table().WriteCSV); err != nil {
 		return err
 	}
-	dir, err := rf.runDir(fileStem(path) + "-" + rf.cf.preset)
-	if err != nil || dir == "" {
-		return err
-	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "results written to %s\n", dir)
-	return res.WriteDir(dir)
+	return rf.Save(cliflags.FileStem(path)+"-"+rf.cf.Preset, res.WriteDir)
 }

@@ -1,6 +1,9 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
+	"github.com/spf13/cobra"
+)
 
 func newRoot() *cobra.Command {
 	cf := &compareFlags{}
@@ -25,12 +28,12 @@ application co-located with Ungzip, and prints the p99 table.`,
 	(&profileFlags{}).register(root)
 	startProfile := root.PersistentPreRunE
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
-		if err := checkFlagValues(cmd); err != nil {
+		if err := cliflags.CheckValues(cmd); err != nil {
 			return err
 		}
 		return startProfile(cmd, args)
 	}
-	root.SetFlagErrorFunc(flagError)
+	root.SetFlagErrorFunc(cliflags.FlagError)
 	root.AddCommand(newCompare(), newRun(), newFigures(), newScenarios(), newUflip(), newReplay(), newFio(), newSweepCmd(), newMergeCmd(), newFlashbench(), newCalibrate(), newStats(), newPowercut(), newConfig(), newVersion())
 	return root
 }

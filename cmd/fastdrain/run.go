@@ -3,135 +3,59 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/runner"
-	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/spf13/cobra"
 )
 
-// Scales of a run: --quick, default and --full (the paper's 30 simulated seconds).
-const (
-	quickDuration   = 3 * sim.Second
-	defaultDuration = platforms.RunDuration
-	fullDuration    = apps.DefaultDuration
-)
-
-// runFlags are the flags of commands that run workloads on a platform.
+// runFlags are the flags of commands that run co-location scenarios on a platform (run,
+// compare, figures): the configuration, the workload (cliflags.Workload), the data check,
+// the plots' resolution and the output contract.
 type runFlags struct {
-	cfg      configFlags
-	scenario string
-	scaleFlags
-	appsFile string
-	seed     uint64
-	jobs     int
-	seeded   bool
-	check    bool
-	plotDPI  int
-	outputFlags
+	cfg     cliflags.Config
+	wl      cliflags.Workload
+	seeded  bool
+	check   bool
+	plotDPI int
+	cliflags.Output
 }
 
-// register adds the run flags and the output contract (outputFlags) of command to cmd;
-// formats says what --format json and csv print and pctWhere what --percentiles changes.
-func (rf *runFlags) register(cmd *cobra.Command, command, scenarioDefault, formats, pctWhere string) {
-	rf.cfg.register(cmd, "fastdrain-tlc")
-	rf.outputFlags.register(cmd, command, formats, "0s:100ms", pctWhere)
+// register adds the run flags and the output contract of command to cmd; scenario is
+// --scenario's default ("" for none: the command chooses its scenarios), formats says what
+// --format json and csv print and pctWhere what --percentiles changes.
+func (rf *runFlags) register(cmd *cobra.Command, command, scenario, formats, pctWhere string) {
+	rf.cfg.Register(cmd, "fastdrain-tlc")
+	rf.Output.Register(cmd, command, formats, "0s:100ms", pctWhere)
+	rf.wl.Register(cmd, cliflags.WorkloadUse{Scenario: scenario})
 	f := cmd.Flags()
-	f.StringVar(&rf.scenario, "scenario", scenarioDefault, "co-location scenario (see `fastdrain scenarios`)")
-	f.StringVar(&rf.duration, "duration", "", "simulated run time per scenario, e.g. 10s (default 10s; --quick 3s; --full 30s)")
-	f.StringVar(&rf.warmup, "warmup", "0", "simulated time at the start left out of the statistics")
-	f.StringVar(&rf.appsFile, "apps", "", "YAML file of application-model parameters (docs/workloads.md)")
-	f.Uint64Var(&rf.seed, "seed", 0, "random seed (0 = the platform's)")
-	f.BoolVar(&rf.quick, "quick", false, "short runs (3 simulated seconds)")
-	f.BoolVar(&rf.full, "full", false, "the paper's scale (30 simulated seconds)")
-	f.IntVar(&rf.jobs, "jobs", 0, "simulations run in parallel (0 = one per CPU)")
 	f.BoolVar(&rf.check, "check-data", false, "check that every page the host wrote reads back from the device (docs/reliability.md); results are unchanged")
 	f.IntVar(&rf.plotDPI, "plot-dpi", report.DefaultPNGDPI, fmt.Sprintf("resolution of the PNG plots in dots per inch (%d to %d; SVG plots are vector graphics)", report.MinPNGDPI, report.MaxPNGDPI))
-}
-
-// scaleFlags are the simulated time of a run: --duration (or --quick, --full) and --warmup.
-type scaleFlags struct {
-	duration, warmup string
-	quick, full      bool
-}
-
-// times resolves the flags into the run's duration and warm-up, reporting every bad flag.
-func (sf *scaleFlags) times() (dur, warmup sim.Time, errs []error) {
-	switch {
-	case sf.quick && sf.full:
-		errs = append(errs, errors.New("--quick and --full exclude each other"))
-	case sf.duration != "":
-		d, err := timeFlag("duration", sf.duration, true)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		dur = d
-	case sf.quick:
-		dur = quickDuration
-	case sf.full:
-		dur = fullDuration
-	default:
-		dur = defaultDuration
-	}
-	w, err := timeFlag("warmup", sf.warmup, false)
-	if err != nil {
-		errs = append(errs, err)
-	}
-	return dur, w, errs
 }
 
 // seedSet makes --seed the platform's root seed too (every component's random stream and
 // the preconditioning order), once.
 func (rf *runFlags) seedSet() {
-	if rf.seed != 0 && !rf.seeded {
+	if rf.wl.Seed != 0 && !rf.seeded {
 		rf.seeded = true
-		rf.cfg.sets = append(rf.cfg.sets, fmt.Sprintf("seed=%d", rf.seed))
+		rf.cfg.Sets = append(rf.cfg.Sets, fmt.Sprintf("seed=%d", rf.wl.Seed))
 	}
 }
 
-// workload resolves the scenario and application parameters.
+// workload resolves scenario name with the workload flags (cliflags.Workload.Resolve) and
+// checks the output flags and --plot-dpi, reporting every bad flag.
 func (rf *runFlags) workload(name string) (runner.Workload, error) {
-	var errs []error
-	sc, err := apps.LookupScenario(name)
-	if err != nil {
-		errs = append(errs, fmt.Errorf("--scenario: %w", err))
-	}
-	var terrs []error
-	sc.Duration, sc.Warmup, terrs = rf.times()
-	errs = append(errs, terrs...)
-	if rf.seed != 0 {
-		sc.Seed = rf.seed
-	}
-	spec := apps.DefaultSpec()
-	if rf.appsFile != "" {
-		f, err := os.Open(rf.appsFile)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--apps: %w", err))
-		} else {
-			defer f.Close()
-			if spec, err = apps.Decode(f, rf.appsFile); err != nil {
-				errs = append(errs, fmt.Errorf("--apps: %w", err))
-			}
-		}
-	}
-	if err := rf.outputFlags.parse(); err != nil {
-		errs = append(errs, err)
-	}
+	w, err := rf.wl.Resolve(name)
+	errs := []error{err, rf.Output.Parse()}
 	if err := report.SetPNGDPI(rf.plotDPI); err != nil {
 		errs = append(errs, fmt.Errorf("--plot-dpi %d: want %d to %d dots per inch", rf.plotDPI, report.MinPNGDPI, report.MaxPNGDPI))
 	}
-	if err := errors.Join(errs...); err != nil {
-		return runner.Workload{}, err
-	}
-	if err := sc.Validate(); err != nil {
-		return runner.Workload{}, err
-	}
-	return runner.Workload{Scenario: sc, Apps: spec}, nil
+	return w, errors.Join(errs...)
 }
 
 func newRun() *cobra.Command {
@@ -155,30 +79,26 @@ when that exists: no run replaces another's results; docs/outputs.md).`,
 // run runs the scenario on the machine, prints its results and writes them under --out.
 func (rf *runFlags) run(cmd *cobra.Command) error {
 	rf.seedSet()
-	c, err := rf.cfg.load()
+	c, err := rf.cfg.Load()
 	if err != nil {
 		return err
 	}
-	w, err := rf.workload(rf.scenario)
+	w, err := rf.workload(rf.wl.Scenario)
 	if err != nil {
 		return err
 	}
-	label := rf.cfg.variant
+	label := rf.cfg.Variant
 	if label == "" {
 		label = "custom"
 	}
-	tl, err := rf.tl.build()
-	if err != nil {
-		return err
-	}
-	o := runner.Options{Label: label, Config: c, Workload: w, CheckData: rf.check, Timeline: tl}
+	o := runner.Options{Label: label, Config: c, Workload: w, CheckData: rf.check, Timeline: rf.Timeline.Trace()}
 	res, err := runner.Run(o)
 	if err != nil {
 		return err
 	}
-	res.Percentiles = rf.pcts.list
+	res.Percentiles = rf.Percentiles.List
 	runner.WarnUnwritten(cmd.ErrOrStderr(), "", res.Firmware, firmware.Stats{})
-	dir, err := rf.runDir(fmt.Sprintf("%s-%s-%s-%s", c.Name, label, w.Scenario.Name, w.Scenario.Duration))
+	dir, err := rf.RunDir(fmt.Sprintf("%s-%s-%s-%s", c.Name, label, w.Scenario.Name, w.Scenario.Duration))
 	if err != nil {
 		return err
 	}
@@ -190,7 +110,7 @@ func (rf *runFlags) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	if err := rf.tl.write(tl, cmd.ErrOrStderr(), res.Series); err != nil {
+	if err := rf.Timeline.Write(cmd.ErrOrStderr(), res.Series); err != nil {
 		return err
 	}
 	if rf.check {
@@ -198,7 +118,7 @@ func (rf *runFlags) run(cmd *cobra.Command) error {
 		// run without the check.
 		fmt.Fprintf(cmd.ErrOrStderr(), "data check: %d pages read back from the device as written\n", res.DataChecked)
 	}
-	return rf.write(res.WriteText, jsonWriter(res.JSON()), res.AppCSV().WriteCSV)
+	return rf.Write(res.WriteText, cliflags.JSONWriter(res.JSON()), res.AppCSV().WriteCSV)
 }
 
 func newScenarios() *cobra.Command {

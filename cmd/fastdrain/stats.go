@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/spf13/cobra"
@@ -25,7 +26,7 @@ type catalogueEntry struct {
 }
 
 func newStatsList() *cobra.Command {
-	var o outputFlags
+	var o cliflags.Output
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "Print the catalogue of statistics: name, unit and description",
@@ -37,7 +38,7 @@ fault model, padded slots without sub-page mapping) is left out of every output 
 alike. docs/outputs.md says how to declare a new one.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.parse(); err != nil {
+			if err := o.Parse(); err != nil {
 				return err
 			}
 			es := []catalogueEntry{}
@@ -45,13 +46,13 @@ alike. docs/outputs.md says how to declare a new one.`,
 				es = append(es, catalogueEntry{s.Name, s.Unit.String(), s.Desc, s.Row})
 			}
 			t := report.CatalogueTable("statistics", runner.Statistics)
-			return o.write(t.WriteText, jsonWriter(es), t.WriteCSV)
+			return o.Write(t.WriteText, cliflags.JSONWriter(es), t.WriteCSV)
 		},
 	}
-	o.register(cmd, "stats", "json: a list of {name, unit, description, text_row}; csv: name, unit, description", "0s:100ms", "")
-	o.refuse("out", "it prints the catalogue and writes no files")
-	o.refuse("no-files", "it writes no files")
-	o.refuse("percentiles", "the catalogue has no latencies")
-	o.refuse("timeline", "it simulates nothing")
+	o.Register(cmd, "stats", "json: a list of {name, unit, description, text_row}; csv: name, unit, description", "0s:100ms", "")
+	o.Refuse("out", "it prints the catalogue and writes no files")
+	o.Refuse("no-files", "it writes no files")
+	o.Refuse("percentiles", "the catalogue has no latencies")
+	o.Refuse("timeline", "it simulates nothing")
 	return cmd
 }

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	"github.com/fastdrain-sim/fastdrain/internal/progress"
 	"github.com/fastdrain-sim/fastdrain/sweep"
 	"github.com/spf13/cobra"
@@ -15,15 +15,14 @@ import (
 
 // sweepFlags are the flags of the sweep command.
 type sweepFlags struct {
-	cfg   configFlags
+	cfg   cliflags.Config
 	sw    sweep.Flags
 	shard string
 	// shardFrom says where --shard auto found the shard ("" for i/n).
 	shardFrom string
-	jobs      int
+	wl        cliflags.Workload
 	force     bool
-	scaleFlags
-	outputFlags
+	cliflags.Output
 }
 
 func newSweepCmd() *cobra.Command {
@@ -70,24 +69,18 @@ Flags given explicitly override the file; --axis flags add axes after the file's
 
 // register declares the sweep flags on cmd.
 func (sf *sweepFlags) register(cmd *cobra.Command) {
-	sf.cfg.register(cmd, "fastdrain-tlc")
-	sf.outputFlags.register(cmd, "sweep", "json: sweep.json's document; csv: sweep.csv's table", "0s:100ms",
+	sf.cfg.Register(cmd, "fastdrain-tlc")
+	sf.Output.Register(cmd, "sweep", "json: sweep.json's document; csv: sweep.csv's table", "0s:100ms",
 		"the metric columns APP.pXX_us of run points, read_/program_/erase_pXX_us of flashbench points; without it p50, p99, p99.9 and p99 respectively")
-	sf.refuse("timeline", "it runs many simulations in parallel; trace one point with fastdrain run or flashbench --timeline")
-	d, dr, sw, f := sweep.DefaultFlashbench(), sweep.DefaultRun(), &sf.sw, cmd.Flags()
+	sf.Refuse("timeline", "it runs many simulations in parallel; trace one point with fastdrain run or flashbench --timeline")
+	sf.wl.Register(cmd, cliflags.WorkloadUse{Where: "run points: ", Scenario: sweep.DefaultRun().Scenario,
+		Seed: "random seed of the flashbench stream or of the run workload (0 = the configuration's or scenario's)"})
+	d, sw, f := sweep.DefaultFlashbench(), &sf.sw, cmd.Flags()
 	f.StringVar(&sw.Kind, "kind", string(sweep.KindRun), "job of every point: run (whole machine) or flashbench (bare flash array)")
 	f.StringArrayVar(&sw.Axes, "axis", nil, "swept key and values, KEY=V1,V2,… (repeatable; the first axis varies slowest)")
 	f.StringVar(&sw.File, "file", "", "YAML sweep file (axes, and optionally kind, preset, variant, config, set)")
 	f.StringVar(&sf.shard, "shard", "0/1", "run only shard i of n (0-based): the points k with k mod n == i; auto or auto/N: from Slurm or Kubernetes (see above)")
-	f.IntVar(&sf.jobs, "jobs", 0, "simulations run in parallel (0 = one per CPU)")
 	f.BoolVar(&sf.force, "force", false, "replace an existing result file of another sweep or shard (the same shard of the same sweep is always rewritten: a retried task)")
-	f.Uint64Var(&sw.Seed, "seed", 0, "random seed of the flashbench stream or of the run workload (0 = the configuration's or scenario's)")
-	f.StringVar(&sw.Run.Scenario, "scenario", dr.Scenario, "run points: co-location scenario (see \"fastdrain scenarios\")")
-	f.StringVar(&sf.duration, "duration", "", "run points: simulated time per point (default 10s; --quick 3s; --full 30s)")
-	f.StringVar(&sf.warmup, "warmup", "0", "run points: simulated time at the start left out of the statistics")
-	f.StringVar(&sw.Run.Apps, "apps", "", "run points: YAML file of application-model parameters")
-	f.BoolVar(&sf.quick, "quick", false, "run points: 3 simulated seconds")
-	f.BoolVar(&sf.full, "full", false, "run points: the paper's 30 simulated seconds")
 	f.Int64Var(&sw.Flashbench.Ops, "ops", d.Ops, "flashbench points: operations to complete")
 	f.IntVar(&sw.Flashbench.QueueDepth, "qd", d.QueueDepth, "flashbench points: operations outstanding across the array")
 	f.StringVar(&sw.Mix, "mix", fmt.Sprintf("%d/%d/%d", d.Mix[0], d.Mix[1], d.Mix[2]), "flashbench points: read/program/erase weights")
@@ -98,9 +91,10 @@ func (sf *sweepFlags) register(cmd *cobra.Command) {
 // spec builds the sweep from the file and the flags (sweep.ParseSpec) and the shard; every
 // error names its flag or file.
 func (sf *sweepFlags) spec(cmd *cobra.Command) (sweep.Spec, sweep.Shard, error) {
-	outErr := sf.outputFlags.parse()
-	sf.sw.Base = sweep.Base{Preset: sf.cfg.preset, Variant: sf.cfg.variant, Files: sf.cfg.files, Sets: sf.cfg.sets}
-	sf.sw.Times, sf.sw.Percentiles = sf.times, sf.pcts.list
+	outErr := sf.Output.Parse()
+	sf.sw.Base = sweep.Base{Preset: sf.cfg.Preset, Variant: sf.cfg.Variant, Files: sf.cfg.Files, Sets: sf.cfg.Sets}
+	sf.sw.Seed, sf.sw.Run.Scenario, sf.sw.Run.Apps = sf.wl.Seed, sf.wl.Scenario, sf.wl.Apps
+	sf.sw.Times, sf.sw.Percentiles = sf.wl.Times, sf.Percentiles.List
 	s, err := sweep.ParseSpec(sf.sw, cmd.Flags().Changed)
 	sh, from, shErr := sweep.ParseShardFlag(sf.shard, os.Getenv)
 	sf.shardFrom = from
@@ -115,31 +109,31 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 	if sf.shardFrom != "" {
 		fmt.Fprintf(cmd.ErrOrStderr(), "shard %s, from %s\n", sh, sf.shardFrom)
 	}
-	if dir := sf.dir(); dir != "" && !sf.force {
+	if dir := sf.Dir(); dir != "" && !sf.force {
 		if err := sweep.GuardFile(dir, s, sh); err != nil {
 			return err
 		}
 	}
 	tick, finish := progress.Bar(cmd.ErrOrStderr(), len(sh.Points(s.Size())))
-	r, err := sweep.Run(s, sweep.Options{Shard: sh, Jobs: sf.jobs, Progress: tick})
+	r, err := sweep.Run(s, sweep.Options{Shard: sh, Jobs: sf.wl.Jobs, Progress: tick})
 	finish()
 	if err != nil {
 		return err
 	}
 	out := cmd.OutOrStdout()
-	err = sf.write(func(w io.Writer) error {
+	err = sf.Write(func(w io.Writer) error {
 		fmt.Fprintf(w, "%s\n\n", s.Heading(sh, len(r.Rows)))
 		return r.TextTable().WriteText(w)
 	}, r.WriteJSON, r.WriteCSV)
 	if err != nil {
 		return err
 	}
-	if dir := sf.dir(); dir != "" {
+	if dir := sf.Dir(); dir != "" {
 		paths, err := r.WriteFiles(dir)
 		if err != nil {
 			return err
 		}
-		if sf.format == "text" {
+		if sf.Format == "text" {
 			fmt.Fprintf(out, "\nwrote %s\n", strings.Join(paths, ", "))
 		}
 	}
@@ -150,7 +144,7 @@ func (sf *sweepFlags) run(cmd *cobra.Command) error {
 }
 
 func newMergeCmd() *cobra.Command {
-	o := outputFlags{outShort: "o"}
+	o := cliflags.Output{OutShort: "o"}
 	var force bool
 	cmd := &cobra.Command{
 		Use:   "merge [--out DIR] SHARD.json…",
@@ -164,7 +158,7 @@ to the output of the same sweep run without --shard (where that sweep writes the
 line then goes to stderr).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.parse(); err != nil {
+			if err := o.Parse(); err != nil {
 				return err
 			}
 			m, err := sweep.MergeFiles(args)
@@ -172,13 +166,9 @@ line then goes to stderr).`,
 				return err
 			}
 			written := " (--no-files: nothing written)"
-			if dir := o.dir(); dir != "" {
-				if p := filepath.Join(dir, m.FileBase()+".json"); !force {
-					if _, err := os.Stat(p); err == nil {
-						if err := sweep.CheckReplace(p, m.Spec, m.Shard); err != nil {
-							return fmt.Errorf("%w: give another --out, or --force to replace it", err)
-						}
-					}
+			if dir := o.Dir(); dir != "" {
+				if err := sweep.GuardSealed(dir, m.Spec, m.Shard); err != nil && !force {
+					return err
 				}
 				paths, err := m.WriteFiles(dir)
 				if err != nil {
@@ -186,15 +176,15 @@ line then goes to stderr).`,
 				}
 				written = " → " + strings.Join(paths, ", ")
 			}
-			if _, err = fmt.Fprintf(o.status(), "merged %d files: %d points%s\n", len(args), m.Points, written); err != nil {
+			if _, err = fmt.Fprintf(o.Status(), "merged %d files: %d points%s\n", len(args), m.Points, written); err != nil {
 				return err
 			}
-			return o.write(nil, m.WriteJSON, m.WriteCSV)
+			return o.Write(nil, m.WriteJSON, m.WriteCSV)
 		},
 	}
-	o.register(cmd, "sweep", "json: sweep.json's document; csv: sweep.csv's table", "0s:100ms", "")
-	o.refuse("percentiles", "the shards' percentiles are those their sweep ran with")
-	o.refuse("timeline", "it joins finished results and simulates nothing")
+	o.Register(cmd, "sweep", "json: sweep.json's document; csv: sweep.csv's table", "0s:100ms", "")
+	o.Refuse("percentiles", "the shards' percentiles are those their sweep ran with")
+	o.Refuse("timeline", "it joins finished results and simulates nothing")
 	cmd.Flags().BoolVar(&force, "force", false, "replace an existing sweep.json of another sweep (the same sweep's is always rewritten)")
 	return cmd
 }

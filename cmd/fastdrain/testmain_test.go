@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 )
 
 // TestMain points --out's default at a temporary directory, so that commands the tests run
@@ -14,7 +16,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	defaultOut = dir
+	cliflags.DefaultOut = dir
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	"github.com/fastdrain-sim/fastdrain/internal/listflag"
 	"github.com/fastdrain-sim/fastdrain/runner/ufliprun"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -16,16 +17,16 @@ import (
 
 // uflipOptions are the uflip command's flags.
 type uflipOptions struct {
-	cf                   *configFlags
+	cf                   *cliflags.Config
 	pf                   ufliprun.PlanFlags
 	target, vs, traceRun string
 	seed                 uint64
 	plots, force         bool
-	outputFlags
+	cliflags.Output
 }
 
 func newUflip() *cobra.Command {
-	o := &uflipOptions{cf: &configFlags{}}
+	o := &uflipOptions{cf: &cliflags.Config{}}
 	cmd := &cobra.Command{
 		Use:   "uflip",
 		Short: "Run uFLIP micro-benchmarks on a simulated platform or on a real file/device",
@@ -66,11 +67,11 @@ See docs/uflip.md.`,
 // register declares the uflip flags on cmd.
 func (o *uflipOptions) register(cmd *cobra.Command) {
 	pf := &o.pf
-	o.cf.register(cmd, "fastdrain-small")
-	o.outputFlags.register(cmd, "uflip", "json: uflip.json's document; csv: uflip.csv's table; the device state is --format-device",
+	o.cf.Register(cmd, "fastdrain-small")
+	o.Output.Register(cmd, "uflip", "json: uflip.json's document; csv: uflip.csv's table; the device state is --format-device",
 		"0s:100ms", "")
-	o.refuse("percentiles", "uFLIP's methodology reports each run's mean, minimum, maximum and standard deviation")
-	o.refuse("timeline", "a plan runs on one or more devices for simulated minutes; trace a workload with fastdrain run, replay or fio --timeline")
+	o.Refuse("percentiles", "uFLIP's methodology reports each run's mean, minimum, maximum and standard deviation")
+	o.Refuse("timeline", "a plan runs on one or more devices for simulated minutes; trace a workload with fastdrain run, replay or fio --timeline")
 	f := cmd.Flags()
 	f.StringVar(&pf.Benches, "bench", "all", "micro-benchmarks: all (uFLIP's nine), or a list of granularity, alignment, locality, partitioning, order, parallelism, mix, pause, bursts, readback (not uFLIP's: docs/calibrate.md) (with --findings, all means the six the checks read)")
 	f.StringVar(&pf.DeviceFormat, "format-device", "random", "device state enforcement: random, sequential or none (default the plan's, else random)")
@@ -97,66 +98,23 @@ func (o *uflipOptions) register(cmd *cobra.Command) {
 func (o *uflipOptions) spec() (uflip.PlanSpec, int64, error) {
 	spec, span, err := ufliprun.PlanFromFlags(o.pf)
 	errs := []error{err}
-	if err := o.outputFlags.parse(); err != nil {
-		if o.format != "text" && o.format != "json" && o.format != "csv" {
+	if err := o.Output.Parse(); err != nil {
+		if o.Format != "text" && o.Format != "json" && o.Format != "csv" {
 			err = fmt.Errorf("%w (the device state enforcement is --format-device)", err)
 		}
 		errs = append(errs, err)
 	}
-	if o.plots && o.outputFlags.dir() == "" {
+	if o.plots && o.Output.Dir() == "" {
 		errs = append(errs, errors.New("--plots draws into --out/uflip/plots: give --out a directory, without --no-files"))
 	}
 	return spec, span, errors.Join(errs...)
 }
 
-// devices opens the target or builds the preset, then the --vs presets.
+// devices opens the target or builds the preset, then the --vs presets (ufliprun.Devices).
 func (o *uflipOptions) devices() ([]*ufliprun.Device, error) {
-	var devs []*ufliprun.Device
-	names := map[string]bool{}
-	addPreset := func(preset string) error {
-		if names[preset] {
-			return fmt.Errorf("--vs: %s is already one of the devices", preset)
-		}
-		names[preset] = true
-		cf := *o.cf
-		cf.preset = preset
-		// uFLIP issues IOs down to 512 B: give the namespace 512-byte LBAs unless the user
-		// chose otherwise (the firmware merges sub-page writes into its 4 KiB mapping units).
-		cf.sets = append([]string{"nvme.lba_size=512"}, o.cf.sets...)
-		c, err := cf.load()
-		var d *ufliprun.Device
-		if err == nil {
-			d, err = ufliprun.Simulated(c, preset)
-		}
-		if err != nil {
-			if len(devs) > 0 {
-				return fmt.Errorf("--vs %s: %w", preset, err)
-			}
-			return err
-		}
-		devs = append(devs, d)
-		return nil
-	}
-	if o.target != "" {
-		sz, _ := sim.ParseSize(o.pf.Span)
-		d, err := ufliprun.Target(o.target, int64(sz), o.force)
-		if err != nil {
-			return nil, err
-		}
-		names["target"] = true
-		devs = append(devs, d)
-	} else if err := addPreset(o.cf.preset); err != nil {
-		return nil, err
-	}
-	for _, p := range listflag.Split(o.vs) {
-		if err := addPreset(p); err != nil {
-			for _, d := range devs {
-				d.Close()
-			}
-			return nil, err
-		}
-	}
-	return devs, nil
+	sz, _ := sim.ParseSize(o.pf.Span)
+	return ufliprun.Devices{Target: o.target, Size: int64(sz), Force: o.force, Preset: o.cf.Preset, Vs: listflag.Split(o.vs),
+		Variant: o.cf.Variant, Files: o.cf.Files, Sets: o.cf.Sets}.Open()
 }
 
 // suite plans the run on devs (ufliprun.PlanFlags.NewPlan): the traced run and the
@@ -174,13 +132,13 @@ func (o *uflipOptions) suite(spec uflip.PlanSpec, span int64, devs []*ufliprun.D
 	if s.TraceLabel, err = ufliprun.TraceLabel(s.Plan, o.traceRun); err != nil {
 		return nil, err
 	}
-	s.Base, err = o.runDir(strings.Join(names, "-vs-"))
+	s.Base, err = o.RunDir(strings.Join(names, "-vs-"))
 	return s, err
 }
 
 func (o *uflipOptions) run(stdout io.Writer) error {
 	w := stdout // the text tables
-	if o.format != "text" {
+	if o.Format != "text" {
 		w = io.Discard
 	}
 	spec, span, err := o.spec()
@@ -204,7 +162,7 @@ func (o *uflipOptions) run(stdout io.Writer) error {
 		return err
 	}
 	// The text tables went out as each device finished (w); JSON and CSV go out whole.
-	if err := o.write(nil, s.WriteJSON, s.CSV().WriteCSV); err != nil {
+	if err := o.Write(nil, s.WriteJSON, s.CSV().WriteCSV); err != nil {
 		return err
 	}
 	if o.plots {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
+	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -24,7 +25,7 @@ func TestUflipRepetitionsNeverRewrite(t *testing.T) {
 	spec.IOIgnore = uflip.BaseCounts{}
 	spec.Format = uflip.FormatNone
 	for _, control := range []bool{false, true} {
-		cf := &configFlags{preset: "tiny", sets: []string{"nvme.lba_size=512"}}
+		cf := &cliflags.Config{Preset: "tiny", Sets: []string{"nvme.lba_size=512"}}
 		m, err := openMachine(cf)
 		dev := m.Dev
 		require.NoError(t, err)

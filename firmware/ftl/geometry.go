@@ -4,21 +4,23 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
+	"github.com/fastdrain-sim/fastdrain/nand"
 )
 
 // PageKind is the speed class of a flash page within its word line: LSB pages program
-// fastest, MSB slowest (docs/sources.md §3.4: 2D TLC 558 / 2,201 / 5,001 µs). It is the die's page
-// type; the page-type maps live in package die (die.Spec.PageType).
-type PageKind = die.PageType
+// fastest, MSB slowest (docs/sources.md §3.4: 2D TLC 558 / 2,201 / 5,001 µs). It is the
+// flash protocol's page type (nand.PageType); the page-type map is the die's, which the
+// flash port hands over (hal.DieSpec.PageType, Geometry.Kind).
+type PageKind = nand.PageType
 
 // Page kinds. SLC pages are all LSB; MLC pages are LSB or MSB; QLC pages add TSB.
 const (
-	LSB      = die.LSB
-	CSB      = die.CSB
-	MSB      = die.MSB
-	TSB      = die.TSB
-	numKinds = die.NumPageTypes
+	LSB      = nand.LSB
+	CSB      = nand.CSB
+	MSB      = nand.MSB
+	TSB      = nand.TSB
+	numKinds = nand.NumPageTypes
 )
 
 // Geometry is the shape of the flash array as the FTL sees it. Dies are numbered
@@ -36,7 +38,7 @@ type Geometry struct {
 	// 4 KiB unit in an 8 KiB or 16 KiB page): 1, 2 or 4; 0 means 1. The map, reverse map and
 	// valid counts are in units; the allocators place pages.
 	UnitsPerPage int
-	// SLCPages is the pages of a block in the die's pSLC mode (die.Spec.SLCPages), 0 if the
+	// SLCPages is the pages of a block in the die's pSLC mode (hal.DieSpec.SLCPages), 0 if the
 	// die has none; the SLC cache (slccache.go) needs it.
 	SLCPages int
 }
@@ -89,12 +91,12 @@ func (g Geometry) Validate() error {
 }
 
 // GeometryOf returns the geometry of an array of channels × diesPerChannel dies of spec d,
-// with d's page-type map and one mapping unit per out-of-band stamp slot of its pages
-// (die.Spec.Slots).
-func GeometryOf(channels, diesPerChannel int, d die.Spec) Geometry {
+// with d's page-type map and one mapping unit per out-of-band stamp of its pages
+// (hal.DieSpec.StampsPerPage).
+func GeometryOf(channels, diesPerChannel int, d hal.DieSpec) Geometry {
 	return Geometry{Channels: channels, DiesPerChannel: diesPerChannel, Planes: d.Planes,
 		BlocksPerPlane: d.BlocksPerPlane, PagesPerBlock: d.PagesPerBlock, Kind: d.PageType,
-		UnitsPerPage: d.StampsPerPage(), SLCPages: d.SLCPages()}
+		UnitsPerPage: d.StampsPerPage, SLCPages: d.SLCPages}
 }
 
 // Dies returns the number of dies.
@@ -177,16 +179,5 @@ func (g Geometry) InterleavedDie(i int) int {
 	return ch*g.DiesPerChannel + way
 }
 
-// TLCKind is the 2D TLC page-type map (die.Spec.PageType for 2D TLC).
-func TLCKind(page int) PageKind { return tlc.PageType(page) }
-
-// MLCKind is the MLC page-type map.
-func MLCKind(page int) PageKind { return mlc.PageType(page) }
-
 // SLCKind maps every page to LSB.
 func SLCKind(int) PageKind { return LSB }
-
-var (
-	tlc = die.SpecFor(die.TLC)
-	mlc = die.SpecFor(die.MLC)
-)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -81,6 +82,16 @@ var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 
 // unknownKey matches yaml.v3's message for a key that is not in the struct.
 var unknownKey = regexp.MustCompile(`^field (\S+) not found in type `)
+
+// ReadFile reads the apps section in the YAML file at path (Decode); the error names the file.
+func ReadFile(path string) (Spec, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Spec{}, err
+	}
+	defer f.Close()
+	return Decode(f, path)
+}
 
 // Decode reads an apps section (see Spec) over DefaultSpec, strictly: an unknown key is an
 // error naming the key and its line, and the result is validated. filename is used in

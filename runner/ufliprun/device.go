@@ -94,3 +94,65 @@ func CheckTarget(path string, force bool) error {
 	}
 	return nil
 }
+
+// Devices says which devices a plan runs on: a real file or block device (Target, with
+// Size and Force), else the simulated machine of Preset; then the simulated machines of
+// the Vs presets. Every simulated machine is configured by Variant, Files and Sets over its
+// preset.
+type Devices struct {
+	Target string // --target ("" = simulate Preset)
+	Size   int64  // bytes of the target the plan covers
+	Force  bool   // --force: let the plan write over an existing target
+	Preset string
+	Vs     []string // --vs: more presets
+	// Variant, Files and Sets configure every simulated machine (--variant, --config, --set).
+	Variant     string
+	Files, Sets []string
+}
+
+// Open opens the devices in order: the target or Preset, then every Vs preset. uFLIP issues
+// IOs down to 512 B, so a simulated namespace has 512-byte LBAs unless Sets chooses
+// otherwise (the firmware merges sub-page writes into its 4 KiB mapping units). A preset
+// named twice is refused; on an error every device opened is closed.
+func (ds Devices) Open() ([]*Device, error) {
+	var devs []*Device
+	names := map[string]bool{}
+	fail := func(err error) ([]*Device, error) {
+		for _, d := range devs {
+			d.Close()
+		}
+		return nil, err
+	}
+	if ds.Target != "" {
+		d, err := Target(ds.Target, ds.Size, ds.Force)
+		if err != nil {
+			return nil, err
+		}
+		names["target"] = true
+		devs = append(devs, d)
+	}
+	presets := ds.Vs
+	if ds.Target == "" {
+		presets = append([]string{ds.Preset}, ds.Vs...)
+	}
+	for _, p := range presets {
+		if names[p] {
+			return fail(fmt.Errorf("--vs: %s is already one of the devices", p))
+		}
+		names[p] = true
+		c, err := platforms.Load(platforms.Options{Preset: p, Variant: ds.Variant, Files: ds.Files,
+			Sets: append([]string{"nvme.lba_size=512"}, ds.Sets...)})
+		var d *Device
+		if err == nil {
+			d, err = Simulated(c, p)
+		}
+		if err != nil {
+			if len(devs) > 0 {
+				err = fmt.Errorf("--vs %s: %w", p, err)
+			}
+			return fail(err)
+		}
+		devs = append(devs, d)
+	}
+	return devs, nil
+}

@@ -1,4 +1,4 @@
-package main
+package cliflags
 
 import (
 	"errors"
@@ -11,15 +11,15 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Flag values every command shares the checks of (issue 38): an integer flag is a count,
+// Flag values every command shares the checks of: an integer flag is a count,
 // a size or a bound, never negative; a number that is not an integer is named as such, not
 // with strconv's words; a time says which unit was wrong and which are accepted. What a
 // value means (its range, what 0 stands for) is checked where it is used.
 
-// checkFlagValues refuses a negative value given to any integer flag of cmd: every one
+// CheckValues refuses a negative value given to any integer flag of cmd: every one
 // counts, sizes or bounds something (--jobs, --nbrun, --qd, --ops, --max, --timeline-max,
 // …), and a negative count would otherwise be read as its default or as nothing.
-func checkFlagValues(cmd *cobra.Command) error {
+func CheckValues(cmd *cobra.Command) error {
 	var errs []error
 	cmd.Flags().Visit(func(f *pflag.Flag) {
 		switch f.Value.Type() {
@@ -32,10 +32,10 @@ func checkFlagValues(cmd *cobra.Command) error {
 	return errors.Join(errs...)
 }
 
-// flagError rewrites the flag parser's complaint about a value of the wrong kind —
+// FlagError rewrites the flag parser's complaint about a value of the wrong kind —
 // `invalid argument "3.7" for "--jobs" flag: strconv.ParseInt: parsing "3.7": invalid
 // syntax` — as `--jobs "3.7": not a whole number`; other errors pass unchanged.
-func flagError(_ *cobra.Command, err error) error {
+func FlagError(_ *cobra.Command, err error) error {
 	var iv *pflag.InvalidValueError
 	if !errors.As(err, &iv) {
 		return err
@@ -58,10 +58,10 @@ func flagError(_ *cobra.Command, err error) error {
 	return fmt.Errorf("%s %q: not a whole number", name, val)
 }
 
-// timeFlag parses the simulated time given to --name. The error names the flag, the text
+// Time parses the simulated time given to --name. The error names the flag, the text
 // given and, for a bad unit, the units accepted; positive refuses 0, and a negative time
 // is always refused.
-func timeFlag(name, v string, positive bool) (sim.Time, error) {
+func Time(name, v string, positive bool) (sim.Time, error) {
 	t, err := sim.ParseTime(v)
 	if err != nil {
 		return 0, fmt.Errorf("--%s %q: %s", name, v, strings.TrimPrefix(err.Error(), fmt.Sprintf("time %q: ", v)))

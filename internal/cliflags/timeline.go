@@ -1,4 +1,4 @@
-package main
+package cliflags
 
 import (
 	"fmt"
@@ -10,14 +10,16 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// timelineFlags are the --timeline flags every simulating command shares (run, replay,
+// Timeline are the --timeline flags every simulating command shares (run, replay, fio,
 // flashbench).
-type timelineFlags struct {
+type Timeline struct {
 	path, window, tracks, skip string
 	max                        int
+	trace                      *report.Timeline // built by Output.Parse
 }
 
-func (tf *timelineFlags) register(cmd *cobra.Command, window string) {
+// Register adds --timeline and --timeline-* to cmd, window being --timeline-window's default.
+func (tf *Timeline) Register(cmd *cobra.Command, window string) {
 	f := cmd.Flags()
 	f.StringVar(&tf.path, "timeline", "", "write a Perfetto/Chrome trace-event JSON of the resources to this file (gzip when it ends in .gz)")
 	f.StringVar(&tf.window, "timeline-window", window, "simulated time window of the timeline, FROM:TO")
@@ -26,26 +28,34 @@ func (tf *timelineFlags) register(cmd *cobra.Command, window string) {
 	f.IntVar(&tf.max, "timeline-max", 2_000_000, "most intervals, command slices and flow arrows recorded; past it the file is marked truncated and a warning says where")
 }
 
-// build returns the timeline the flags ask for, or nil without --timeline.
-func (tf *timelineFlags) build() (*report.Timeline, error) {
+// build makes the timeline the flags ask for (none without --timeline); Output.Parse
+// calls it, so a bad --timeline-* is reported with the other flags.
+func (tf *Timeline) build() error {
+	tf.trace = nil
 	if tf.path == "" {
-		return nil, nil
+		return nil
 	}
 	from, to, err := report.ParseWindow(tf.window)
 	if err != nil {
-		return nil, fmt.Errorf("--timeline-window %q: %w", tf.window, err)
+		return fmt.Errorf("--timeline-window %q: %w", tf.window, err)
 	}
 	if tf.max < 1 {
-		return nil, fmt.Errorf("--timeline-max %d: want a positive count of intervals", tf.max)
+		return fmt.Errorf("--timeline-max %d: want a positive count of intervals", tf.max)
 	}
-	tl := report.NewTimeline(from, to)
-	tl.MaxEvents, tl.Tracks, tl.Skip = tf.max, listflag.Split(tf.tracks), listflag.Split(tf.skip)
-	return tl, nil
+	tf.trace = report.NewTimeline(from, to)
+	tf.trace.MaxEvents, tf.trace.Tracks, tf.trace.Skip = tf.max, listflag.Split(tf.tracks), listflag.Split(tf.skip)
+	return nil
 }
 
-// write saves the timeline with the run's sampled series as counter tracks, and warns on
-// stderr when the cap truncated it or the filter kept nothing.
-func (tf *timelineFlags) write(tl *report.Timeline, stderr io.Writer, counters []*sim.Series) error {
+// Trace returns the timeline to record the run into, or nil without --timeline (after
+// Output.Parse).
+func (tf *Timeline) Trace() *report.Timeline { return tf.trace }
+
+// Write saves the timeline with the run's sampled series as counter tracks, and warns on
+// stderr when the cap truncated it or the filter kept nothing; without --timeline it does
+// nothing.
+func (tf *Timeline) Write(stderr io.Writer, counters []*sim.Series) error {
+	tl := tf.trace
 	if tl == nil {
 		return nil
 	}

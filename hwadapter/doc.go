@@ -1,0 +1,11 @@
+// Package hwadapter binds the firmware's hardware ports (firmware/ports.go) to the simulated
+// hardware: the flash channels and their dies (Flash, a firmware.FlashPort with the
+// FlashImage and BadBlockScanner capabilities) and the controller DRAM (*dram.DRAM is a
+// firmware.BufferMemory as it is).
+//
+// It is the one place where the firmware's vocabulary meets the hardware's: the firmware
+// imports no hardware package (firmware/imports_test.go checks it), and this package
+// imports the firmware's port types (firmware/hal) but not the firmware itself, so the
+// firmware's own tests can run on real hardware through it without an import cycle. It
+// lives outside platforms for the same reason: platforms imports the firmware.
+package hwadapter
