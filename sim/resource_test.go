@@ -76,8 +76,10 @@ func TestResourceKeepsRecentIntervals(t *testing.T) {
 		r.Occupy(Time(10*i), Time(10*i+5), a)
 	}
 	require.Equal(t, Time(5000), r.BusyAt(10_000, a))
-	// The last 256 intervals are kept: a query inside them is exact…
+	// The last 256 intervals are kept: a query inside them is exact, from the start of the
+	// 256th last (interval 744, at 7,440: 744 intervals of 5 ps before it) on…
 	require.Equal(t, Time(5*999+2), r.BusyAt(9992, a))
+	require.Equal(t, Time(5*744), r.BusyAt(7440, a))
 	// …and one before them is refused loudly rather than answered wrongly.
 	require.Panics(t, func() { r.BusyAt(100, a) })
 }
