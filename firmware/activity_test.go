@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -83,7 +83,7 @@ func TestBackgroundSkipsBusyDies(t *testing.T) {
 		var read2 sim.Time
 		r.eng.Spawn("host", func(pr *sim.Proc) {
 			w := []uint64{Stamp(0, 1), Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)}
-			r.cmd(pr, nvmectrl.OpWrite, 0, 4, nvmectrl.Hint{}, w)
+			r.cmd(pr, nvme.OpWrite, 0, 4, nvme.Hint{}, w)
 			pr.SleepUntil(2 * ms)
 			require.Equal(t, int64(4), r.flash.programs)
 			for lpn := int64(0); lpn < 4; lpn++ {
@@ -91,14 +91,14 @@ func TestBackgroundSkipsBusyDies(t *testing.T) {
 			}
 			x = r.fw.geo.Addr(ftl.PPN(r.fw.ftl.Lookup(0))).Die
 			got := make([]uint64, 1)
-			r.cmd(pr, nvmectrl.OpRead, 0, 1, nvmectrl.Hint{}, got)
+			r.cmd(pr, nvme.OpRead, 0, 1, nvme.Hint{}, got)
 			require.Equal(t, Stamp(0, 1), got[0])
 			pr.SleepUntil(2*ms + ms/2)
 			read2 = pr.Now()
-			r.cmd(pr, nvmectrl.OpRead, 0, 1, nvmectrl.Hint{}, got)
+			r.cmd(pr, nvme.OpRead, 0, 1, nvme.Hint{}, got)
 			pr.SleepUntil(3 * ms)
 			w = []uint64{Stamp(10, 1), Stamp(11, 1), Stamp(12, 1), Stamp(13, 1)}
-			r.cmd(pr, nvmectrl.OpWrite, 10, 4, nvmectrl.Hint{}, w)
+			r.cmd(pr, nvme.OpWrite, 10, 4, nvme.Hint{}, w)
 		})
 		r.eng.Run()
 		require.Equal(t, int64(2), r.flash.reads)
@@ -226,7 +226,7 @@ func backgroundProgramTimes(t *testing.T, set BackgroundSet, share float64, n in
 		for i := range w {
 			w[i] = Stamp(int64(i), 1)
 		}
-		r.cmd(pr, nvmectrl.OpWrite, 0, n, nvmectrl.Hint{}, w)
+		r.cmd(pr, nvme.OpWrite, 0, n, nvme.Hint{}, w)
 	})
 	r.eng.Run()
 	require.Equal(t, int64(n), r.fw.Stats.BackgroundEvictions)

@@ -8,6 +8,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/internal/testtier"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/pcie"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -59,9 +60,9 @@ func TestBASTMergesAreFlashWork(t *testing.T) {
 			if reverse {
 				lpn = 255 - i
 			}
-			require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpWrite, lpn, 1, nvmectrl.Hint{}, []uint64{Stamp(lpn, 1)}).status)
+			require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, []uint64{Stamp(lpn, 1)}).status)
 		}
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 	}
 	type totals struct{ reads, programs, erases, switches, fulls, copies int64 }
 	var got []totals
@@ -106,16 +107,16 @@ func TestBASTMergeDelaysTheWritesThatWaitForIt(t *testing.T) {
 		for _, base := range lpns {
 			for off := int64(0); off < 64; off++ {
 				lpn := base + 4*off
-				r.cmd(p, nvmectrl.OpWrite, lpn, 1, nvmectrl.Hint{}, []uint64{Stamp(lpn, 1)})
+				r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, []uint64{Stamp(lpn, 1)})
 			}
 		}
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 		p.Sleep(100 * sim.Millisecond)
 		s0 := f.FTL().Stats
 		_, _, e0 := dieTotals(r)
 		for _, lpn := range lpns {
-			r.cmd(p, nvmectrl.OpWrite, lpn, 1, nvmectrl.Hint{}, []uint64{Stamp(lpn, 2)})
-			r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+			r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, []uint64{Stamp(lpn, 2)})
+			r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 		}
 		p.Sleep(100 * sim.Millisecond)
 		s1 := f.FTL().Stats
@@ -130,7 +131,7 @@ func TestBASTMergeDelaysTheWritesThatWaitForIt(t *testing.T) {
 	r.eng.Spawn("read", func(p *sim.Proc) {
 		got := []uint64{0}
 		for _, lpn := range lpns {
-			r.cmd(p, nvmectrl.OpRead, lpn, 1, nvmectrl.Hint{}, got)
+			r.cmd(p, nvme.OpRead, lpn, 1, nvme.Hint{}, got)
 			require.Equal(t, Stamp(lpn, 2), got[0], "lpn %d", lpn)
 		}
 	})
@@ -210,7 +211,7 @@ func TestBASTIntegrityPatterns(t *testing.T) {
 				version++
 				buf[i] = Stamp(lba+int64(i), version)
 			}
-			require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpWrite, lba, 8, nvmectrl.Hint{}, buf).status)
+			require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lba, 8, nvme.Hint{}, buf).status)
 			copy(ref[lba:], buf)
 		}
 	})

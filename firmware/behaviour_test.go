@@ -7,7 +7,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -23,12 +23,12 @@ func TestVanillaStallsExactlyWhenFull(t *testing.T) {
 	var lat65 sim.Time
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for i := int64(0); i < 64; i++ {
-			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)})
 			require.Zero(t, r.fw.Stats.Stalls, "write %d", i)
 		}
 		require.Zero(t, r.fw.Stats.ForegroundEvictions+r.fw.Stats.BackgroundEvictions)
 		require.Equal(t, 64, r.fw.Buffer().Occupancy())
-		rq := r.cmd(p, nvmectrl.OpWrite, 64, 1, nvmectrl.Hint{}, []uint64{Stamp(64, 1)})
+		rq := r.cmd(p, nvme.OpWrite, 64, 1, nvme.Hint{}, []uint64{Stamp(64, 1)})
 		lat65 = rq.latency
 		require.Equal(t, int64(1), r.fw.Stats.Stalls)
 	})
@@ -48,7 +48,7 @@ func TestStatusLevelFollowsOccupancy(t *testing.T) {
 	r := newFake(t, s, 4096)
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for i := int64(1); i <= 90; i++ {
-			rq := r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			rq := r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)})
 			require.True(t, rq.levelOK)
 			want := bufferlevel.Low
 			switch {
@@ -81,7 +81,7 @@ func TestFastDrainWatermarks(t *testing.T) {
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		// 30 plain writes: no prediction past 80 pages, no foreground mode.
 		for i := int64(0); i < 30; i++ {
-			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)})
 		}
 		require.Empty(t, r.fw.ModeLog())
 		require.Zero(t, r.fw.Stats.ForegroundEvictions)
@@ -89,7 +89,7 @@ func TestFastDrainWatermarks(t *testing.T) {
 		for i := int64(100); i < 170; i += 4 {
 			left := uint32(170 - i)
 			stamps := []uint64{Stamp(i, 1), Stamp(i+1, 1), Stamp(i+2, 1), Stamp(i+3, 1)}
-			r.cmd(p, nvmectrl.OpWrite, i, 4, nvmectrl.Hint{Victim: true, Pages: left}, stamps)
+			r.cmd(p, nvme.OpWrite, i, 4, nvme.Hint{Victim: true, Pages: left}, stamps)
 		}
 	})
 	r.eng.Run()
@@ -118,12 +118,12 @@ func TestFastDrainPredictionStartsForegroundEarly(t *testing.T) {
 	r := watermarkRig(t, "sequential")
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for i := int64(0); i < 10; i++ {
-			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)})
 		}
 		for i := int64(100); i < 190; i += 2 {
 			left := uint32(190 - i)
 			stamps := []uint64{Stamp(i, 1), Stamp(i+1, 1)}
-			r.cmd(p, nvmectrl.OpWrite, i, 2, nvmectrl.Hint{Victim: true, Pages: left}, stamps)
+			r.cmd(p, nvme.OpWrite, i, 2, nvme.Hint{Victim: true, Pages: left}, stamps)
 		}
 	})
 	r.eng.Run()
@@ -154,7 +154,7 @@ func TestForegroundSpreadsOverDies(t *testing.T) {
 			for k := range st {
 				st[k] = Stamp(i+int64(k), 1)
 			}
-			r.cmd(p, nvmectrl.OpWrite, i, 8, nvmectrl.Hint{}, st)
+			r.cmd(p, nvme.OpWrite, i, 8, nvme.Hint{}, st)
 		}
 	})
 	r.eng.Run()
@@ -212,7 +212,7 @@ func TestOccupancySeries(t *testing.T) {
 	r.fw.Track(smp)
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for i := int64(0); i < 10; i++ {
-			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)})
 			p.Sleep(100 * sim.Microsecond)
 		}
 	})
@@ -236,8 +236,8 @@ func TestFlushWithAndWithoutPLP(t *testing.T) {
 		r := newFake(t, s, 4096)
 		var lat sim.Time
 		r.eng.Spawn("host", func(p *sim.Proc) {
-			r.cmd(p, nvmectrl.OpWrite, 0, 4, nvmectrl.Hint{}, []uint64{1, 2, 3, 4})
-			lat = r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil).latency
+			r.cmd(p, nvme.OpWrite, 0, 4, nvme.Hint{}, []uint64{1, 2, 3, 4})
+			lat = r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil).latency
 		})
 		r.eng.Run()
 		if plp {
@@ -291,7 +291,7 @@ func TestVanillaRoundWhoseWaiterLeftIssuesNothing(t *testing.T) {
 	f := r.fw
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for i := int64(0); i < 10; i++ {
-			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)})
 		}
 		p.Sleep(10 * sim.Microsecond)
 		require.True(t, f.evict.waiting)
@@ -320,15 +320,15 @@ func TestOracleNeverEvicts(t *testing.T) {
 		r := newFake(t, s, 4096)
 		r.eng.Spawn("host", func(p *sim.Proc) {
 			for i := int64(0); i < 500; i++ {
-				r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+				r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)})
 			}
 			got := []uint64{0}
 			for i := int64(0); i < 500; i++ {
-				r.cmd(p, nvmectrl.OpRead, i, 1, nvmectrl.Hint{}, got)
+				r.cmd(p, nvme.OpRead, i, 1, nvme.Hint{}, got)
 				require.Equal(t, Stamp(i, 1), got[0])
 			}
 			if flush {
-				r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+				r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 			}
 		})
 		r.eng.Run()

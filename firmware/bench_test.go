@@ -3,18 +3,18 @@ package firmware
 import (
 	"testing"
 
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // benchIO runs b.N 4 KiB random I/Os of op at QD 32 through the whole SSD (controller,
 // HIL, buffer, FTL, scheduler, channels, dies) and reports simulated I/Os per wall-second.
-func benchIO(b *testing.B, op nvmectrl.Opcode) {
+func benchIO(b *testing.B, op nvme.Opcode) {
 	s := smallSpec(FastDrain, "latency-aware")
 	s.Verify = false
 	r := newRig(b, s, nil)
 	span := r.fw.LogicalPages() / 2
-	if op == nvmectrl.OpRead {
+	if op == nvme.OpRead {
 		if err := r.fw.Precondition(0.5, 0, false, 1); err != nil {
 			b.Fatal(err)
 		}
@@ -28,7 +28,7 @@ func benchIO(b *testing.B, op nvmectrl.Opcode) {
 				left--
 				lba := rng.Int64N(span)
 				st[0] = Stamp(lba, 2)
-				r.cmd(p, op, lba, 1, nvmectrl.Hint{}, st)
+				r.cmd(p, op, lba, 1, nvme.Hint{}, st)
 			}
 		})
 	}
@@ -40,7 +40,7 @@ func benchIO(b *testing.B, op nvmectrl.Opcode) {
 
 // BenchmarkRandomWrite4K: 4 KiB random writes through the firmware path (issue 3: no
 // allocation per I/O in steady state).
-func BenchmarkRandomWrite4K(b *testing.B) { benchIO(b, nvmectrl.OpWrite) }
+func BenchmarkRandomWrite4K(b *testing.B) { benchIO(b, nvme.OpWrite) }
 
 // BenchmarkRandomRead4K: 4 KiB random reads of preconditioned data from flash.
-func BenchmarkRandomRead4K(b *testing.B) { benchIO(b, nvmectrl.OpRead) }
+func BenchmarkRandomRead4K(b *testing.B) { benchIO(b, nvme.OpRead) }

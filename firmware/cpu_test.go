@@ -3,7 +3,7 @@ package firmware
 import (
 	"testing"
 
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -41,7 +41,7 @@ func TestCPUPortCharges(t *testing.T) {
 		r.fw = fw
 		var l sim.Time
 		r.eng.Spawn("host", func(p *sim.Proc) {
-			l = r.cmd(p, nvmectrl.OpWrite, 0, 1, nvmectrl.Hint{}, []uint64{Stamp(0, 1)}).latency
+			l = r.cmd(p, nvme.OpWrite, 0, 1, nvme.Hint{}, []uint64{Stamp(0, 1)}).latency
 		})
 		r.eng.RunUntil(50 * sim.Microsecond)
 		return l

@@ -6,7 +6,7 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/hwadapter"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -35,7 +35,7 @@ func writeThenCut(t *testing.T, plp bool, holdup sim.Time, n int) *rig {
 	r := newRig(t, plSpec(Vanilla, plp, holdup), nil)
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for i := int64(0); i < int64(n); i++ {
-			require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)}).status)
+			require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)}).status)
 		}
 		require.Equal(t, n, r.fw.Buffer().Dirty(), "nothing evicted before the cut")
 		require.NoError(t, r.fw.PowerCut())
@@ -220,8 +220,8 @@ func cutRunOn(t testing.TB, r *rig, plp bool, seed uint64, sabotage func(*Firmwa
 						}
 						issued[lba+int64(i)][version] = true
 					}
-					rq := r.cmdFUA(p, nvmectrl.OpWrite, lba, n, nvmectrl.Hint{}, buf, fua)
-					require.Equal(t, nvmectrl.StatusSuccess, rq.status)
+					rq := r.cmdFUA(p, nvme.OpWrite, lba, n, nvme.Hint{}, buf, fua)
+					require.Equal(t, nvme.StatusSuccess, rq.status)
 					acks++
 					out.writes++
 					for i := 0; i < n; i++ {
@@ -229,8 +229,8 @@ func cutRunOn(t testing.TB, r *rig, plp bool, seed uint64, sabotage func(*Firmwa
 						hist[lba+int64(i)] = append(hist[lba+int64(i)], acked{v: v, no: acks, fua: fua})
 					}
 				case op < 9:
-					rq := r.cmd(p, nvmectrl.OpRead, lba, n, nvmectrl.Hint{}, buf)
-					require.Equal(t, nvmectrl.StatusSuccess, rq.status)
+					rq := r.cmd(p, nvme.OpRead, lba, n, nvme.Hint{}, buf)
+					require.Equal(t, nvme.StatusSuccess, rq.status)
 					for i := 0; i < n; i++ {
 						var want uint64
 						if h := hist[lba+int64(i)]; len(h) > 0 {
@@ -240,7 +240,7 @@ func cutRunOn(t testing.TB, r *rig, plp bool, seed uint64, sabotage func(*Firmwa
 					}
 				default:
 					from := acks
-					r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+					r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 					durableUpTo = max(durableUpTo, from)
 				}
 			}
@@ -317,7 +317,7 @@ func TestScriptedPowerCut(t *testing.T) {
 			if i == 200 {
 				p.Sleep(6*sim.Millisecond - p.Now())
 			}
-			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)})
 			done++
 		}
 	})

@@ -3,7 +3,7 @@ package firmware
 import (
 	"testing"
 
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -32,7 +32,7 @@ func TestHintEngagementCounters(t *testing.T) {
 				for j := range w {
 					w[j] = Stamp(int64(8*i+j), 1)
 				}
-				r.cmd(pr, nvmectrl.OpWrite, int64(8*i), 8, nvmectrl.Hint{Victim: true, Pages: ann}, w)
+				r.cmd(pr, nvme.OpWrite, int64(8*i), 8, nvme.Hint{Victim: true, Pages: ann}, w)
 			}
 		})
 		r.eng.Run()
@@ -71,8 +71,8 @@ func TestForegroundTime(t *testing.T) {
 		for j := range w {
 			w[j] = Stamp(int64(j), 1)
 		}
-		r.cmd(p, nvmectrl.OpWrite, 0, 16, nvmectrl.Hint{}, w)
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		r.cmd(p, nvme.OpWrite, 0, 16, nvme.Hint{}, w)
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 	})
 	r.eng.Run()
 	st := r.fw.StatsAt(r.eng.Now())

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -29,11 +29,11 @@ func TestEraseWaitsForNewerCopy(t *testing.T) {
 	var b ftl.BlockID
 	var u1 ftl.Unit
 	r.eng.Spawn("host", func(p *sim.Proc) {
-		r.cmd(p, nvmectrl.OpWrite, 7, 1, nvmectrl.Hint{}, []uint64{Stamp(7, 1)})
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		r.cmd(p, nvme.OpWrite, 7, 1, nvme.Hint{}, []uint64{Stamp(7, 1)})
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 		u1 = f.ftl.Lookup(7)
 		b = f.geo.BlockOf(f.ftl.PageOf(u1))
-		r.cmd(p, nvmectrl.OpWrite, 7, 1, nvmectrl.Hint{}, []uint64{Stamp(7, 2)})
+		r.cmd(p, nvme.OpWrite, 7, 1, nvme.Hint{}, []uint64{Stamp(7, 2)})
 		p.Engine().After(100*sim.Microsecond, func() {
 			u2 := f.ftl.Lookup(7)
 			g2 := f.geo.Addr(f.ftl.PageOf(u2)).Die
@@ -51,7 +51,7 @@ func TestEraseWaitsForNewerCopy(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, u1, rec.Map[7], "a cut now recovers the durable version 1")
 		})
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 	})
 	r.eng.Run()
 	require.Positive(t, v2Done)

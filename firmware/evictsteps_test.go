@@ -3,7 +3,7 @@ package firmware
 import (
 	"testing"
 
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -27,10 +27,10 @@ func readDuringFlush(t *testing.T, batch int) (during, idle sim.Time, programs i
 			w[i] = Stamp(int64(i), 1)
 		}
 		got := make([]uint64, 1)
-		idle = r.cmd(p, nvmectrl.OpRead, 7, 1, nvmectrl.Hint{}, got).latency
-		require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpWrite, 0, pages, nvmectrl.Hint{}, w).status)
+		idle = r.cmd(p, nvme.OpRead, 7, 1, nvme.Hint{}, got).latency
+		require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, 0, pages, nvme.Hint{}, w).status)
 		flushAt = p.Now()
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 	})
 	r.eng.Spawn("reader", func(p *sim.Proc) {
 		for flushAt == 0 {
@@ -38,7 +38,7 @@ func readDuringFlush(t *testing.T, batch int) (during, idle sim.Time, programs i
 		}
 		p.SleepUntil(flushAt + 20*sim.Microsecond)
 		got := make([]uint64, 1)
-		rq := r.cmd(p, nvmectrl.OpRead, 7, 1, nvmectrl.Hint{}, got)
+		rq := r.cmd(p, nvme.OpRead, 7, 1, nvme.Hint{}, got)
 		require.Equal(t, Stamp(7, 1), got[0])
 		during = rq.latency
 	})

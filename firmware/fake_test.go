@@ -10,6 +10,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/hwadapter"
 	"github.com/fastdrain-sim/fastdrain/nand"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -124,7 +125,7 @@ func (h *fakeHost) CopyToHost(cmd *nvmectrl.Command, off int, src []byte) {
 func (h *fakeHost) Uint64FromHost(cmd *nvmectrl.Command, off int) uint64 {
 	return binary.LittleEndian.Uint64(h.data[cmd][off:])
 }
-func (h *fakeHost) Complete(t sim.Time, cmd *nvmectrl.Command, st nvmectrl.Status, dw0 uint32, level bufferlevel.Level) {
+func (h *fakeHost) Complete(t sim.Time, cmd *nvmectrl.Command, st nvme.Status, dw0 uint32, level bufferlevel.Level) {
 	rq := h.reqs[cmd]
 	h.eng.At(t, func() {
 		rq.done, rq.status, rq.level, rq.levelOK, rq.dw0 = true, st, level, true, dw0
@@ -165,13 +166,13 @@ func newFakeOn(t testing.TB, spec Spec, cs nvmectrl.Spec) *fake {
 // cmd is rig.cmd on the fake: it issues one command from process p and waits for its
 // completion. For writes, each 4 KiB of the data carries stamps[i] in its first eight
 // bytes; for reads, stamps receives them. Blocks are LBAs (of the host spec's size).
-func (r *fake) cmd(p *sim.Proc, op nvmectrl.Opcode, lba int64, blocks int, hint nvmectrl.Hint, stamps []uint64) *req {
+func (r *fake) cmd(p *sim.Proc, op nvme.Opcode, lba int64, blocks int, hint nvme.Hint, stamps []uint64) *req {
 	return r.cmdOn(p, 1, op, lba, blocks, hint, stamps)
 }
 
 // cmdOn is cmd on namespace nsid, whose LBA size (of the host spec's namespace list, or
 // the spec's LBA size for an NSID it lacks) sizes the data.
-func (r *fake) cmdOn(p *sim.Proc, nsid uint32, op nvmectrl.Opcode, lba int64, blocks int, hint nvmectrl.Hint, stamps []uint64) *req {
+func (r *fake) cmdOn(p *sim.Proc, nsid uint32, op nvme.Opcode, lba int64, blocks int, hint nvme.Hint, stamps []uint64) *req {
 	c := &nvmectrl.Command{SQID: 1, Hint: hint}
 	c.SQE.SetRW(op, 0, nsid, 0, 0, uint64(lba), max(blocks, 1))
 	lbaSize := r.host.spec.LBASize
@@ -185,12 +186,12 @@ func (r *fake) cmdOn(p *sim.Proc, nsid uint32, op nvmectrl.Opcode, lba int64, bl
 			buf = make([]byte, c.DataLen)
 		}
 	}
-	if op == nvmectrl.OpWrite || op == nvmectrl.OpZoneAppend {
+	if op == nvme.OpWrite || op == nvme.OpZoneAppend {
 		for i, s := range stamps {
 			binary.LittleEndian.PutUint64(buf[i*4096:], s)
 		}
 	}
-	if op == nvmectrl.OpDatasetManagement { // one range: blocks LBAs from lba, deallocate
+	if op == nvme.OpDatasetManagement { // one range: blocks LBAs from lba, deallocate
 		binary.LittleEndian.PutUint32(buf[4:], uint32(blocks))
 		binary.LittleEndian.PutUint64(buf[8:], uint64(lba))
 		c.SQE.SetDW(10, 0)
@@ -205,7 +206,7 @@ func (r *fake) cmdOn(p *sim.Proc, nsid uint32, op nvmectrl.Opcode, lba int64, bl
 	for !rq.done {
 		p.Wait(&rq.sig)
 	}
-	if op == nvmectrl.OpRead {
+	if op == nvme.OpRead {
 		for i := range stamps {
 			stamps[i] = binary.LittleEndian.Uint64(buf[i*4096:])
 		}

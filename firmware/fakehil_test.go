@@ -3,7 +3,7 @@ package firmware
 import (
 	"testing"
 
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -25,17 +25,17 @@ func TestPartialPageWrites(t *testing.T) {
 	var rmw sim.Time
 	got := make([]uint64, 1)
 	r.eng.Spawn("host", func(p *sim.Proc) {
-		r.cmd(p, nvmectrl.OpWrite, 0, 8, nvmectrl.Hint{}, []uint64{Stamp(0, 1)})
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		r.cmd(p, nvme.OpWrite, 0, 8, nvme.Hint{}, []uint64{Stamp(0, 1)})
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 		require.Equal(t, int64(1), r.flash.programs)
 		f.buf.Invalidate(0) // its clean copy leaves DRAM
-		rmw = r.cmd(p, nvmectrl.OpWrite, 2, 2, nvmectrl.Hint{}, []uint64{Stamp(0, 9)}).latency
+		rmw = r.cmd(p, nvme.OpWrite, 2, 2, nvme.Hint{}, []uint64{Stamp(0, 9)}).latency
 		require.Equal(t, int64(1), r.flash.reads, "the head of page 0 came from flash")
-		r.cmd(p, nvmectrl.OpWrite, 8, 3, nvmectrl.Hint{}, []uint64{Stamp(1, 2)})
+		r.cmd(p, nvme.OpWrite, 8, 3, nvme.Hint{}, []uint64{Stamp(1, 2)})
 		require.Equal(t, int64(1), r.flash.reads, "page 1 was unmapped: nothing to read")
-		r.cmd(p, nvmectrl.OpRead, 0, 8, nvmectrl.Hint{}, got)
+		r.cmd(p, nvme.OpRead, 0, 8, nvme.Hint{}, got)
 		require.Equal(t, Stamp(0, 1), got[0])
-		r.cmd(p, nvmectrl.OpRead, 8, 8, nvmectrl.Hint{}, got)
+		r.cmd(p, nvme.OpRead, 8, 8, nvme.Hint{}, got)
 		require.Equal(t, Stamp(1, 2), got[0])
 	})
 	r.eng.Run()
@@ -57,10 +57,10 @@ func TestTrims(t *testing.T) {
 		for i := range w {
 			w[i] = Stamp(int64(i), 1)
 		}
-		r.cmd(p, nvmectrl.OpWrite, 0, 8, nvmectrl.Hint{}, w)
-		require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpDatasetManagement, 2, 4, nvmectrl.Hint{}, nil).status)
-		require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpWriteZeroes, 6, 2, nvmectrl.Hint{}, nil).status)
-		r.cmd(p, nvmectrl.OpRead, 0, 8, nvmectrl.Hint{}, got)
+		r.cmd(p, nvme.OpWrite, 0, 8, nvme.Hint{}, w)
+		require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpDatasetManagement, 2, 4, nvme.Hint{}, nil).status)
+		require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWriteZeroes, 6, 2, nvme.Hint{}, nil).status)
+		r.cmd(p, nvme.OpRead, 0, 8, nvme.Hint{}, got)
 	})
 	r.eng.Run()
 	require.Equal(t, []uint64{Stamp(0, 1), Stamp(1, 1), 0, 0, 0, 0, 0, 0}, got)
@@ -68,9 +68,9 @@ func TestTrims(t *testing.T) {
 
 	r = newFake(t, smallSpec(Vanilla, "sequential"), 512)
 	r.eng.Spawn("host", func(p *sim.Proc) {
-		r.cmd(p, nvmectrl.OpWrite, 0, 24, nvmectrl.Hint{}, []uint64{Stamp(0, 1), Stamp(1, 1), Stamp(2, 1)})
-		r.cmd(p, nvmectrl.OpDatasetManagement, 1, 15, nvmectrl.Hint{}, nil)
-		r.cmd(p, nvmectrl.OpRead, 0, 24, nvmectrl.Hint{}, got[:3])
+		r.cmd(p, nvme.OpWrite, 0, 24, nvme.Hint{}, []uint64{Stamp(0, 1), Stamp(1, 1), Stamp(2, 1)})
+		r.cmd(p, nvme.OpDatasetManagement, 1, 15, nvme.Hint{}, nil)
+		r.cmd(p, nvme.OpRead, 0, 24, nvme.Hint{}, got[:3])
 	})
 	r.eng.Run()
 	require.Equal(t, []uint64{Stamp(0, 1), 0, Stamp(2, 1)}, got[:3])
@@ -81,9 +81,9 @@ func TestTrims(t *testing.T) {
 func TestTrimOutOfRange(t *testing.T) {
 	r := newFake(t, smallSpec(Vanilla, "sequential"), 4096)
 	r.eng.Spawn("host", func(p *sim.Proc) {
-		r.cmd(p, nvmectrl.OpWrite, 0, 1, nvmectrl.Hint{}, []uint64{Stamp(0, 1)})
-		st := r.cmd(p, nvmectrl.OpDatasetManagement, r.fw.LogicalPages()-1, 2, nvmectrl.Hint{}, nil).status
-		require.Equal(t, nvmectrl.StatusLBAOutOfRange, st)
+		r.cmd(p, nvme.OpWrite, 0, 1, nvme.Hint{}, []uint64{Stamp(0, 1)})
+		st := r.cmd(p, nvme.OpDatasetManagement, r.fw.LogicalPages()-1, 2, nvme.Hint{}, nil).status
+		require.Equal(t, nvme.StatusLBAOutOfRange, st)
 	})
 	r.eng.Run()
 	require.Equal(t, int64(1), r.fw.Stats.Errors)

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -35,8 +35,8 @@ func fastPagesRun(t *testing.T, exhausted []int, n int) *fake {
 		for j := range w {
 			w[j] = Stamp(int64(j), 1)
 		}
-		r.cmd(p, nvmectrl.OpWrite, 0, n, nvmectrl.Hint{}, w)
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		r.cmd(p, nvme.OpWrite, 0, n, nvme.Hint{}, w)
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 	})
 	r.eng.Run()
 	return r

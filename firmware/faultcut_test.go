@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/die"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -46,7 +46,7 @@ func TestPowerCutWithProgramFailuresEnds(t *testing.T) {
 					for v := uint64(2); !dead; v++ {
 						lpn := k + writers*rng.Int64N(span)
 						buf[0] = Stamp(lpn, v)
-						if r.cmd(p, nvmectrl.OpWrite, lpn, 1, nvmectrl.Hint{}, buf).status == nvmectrl.StatusSuccess {
+						if r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, buf).status == nvme.StatusSuccess {
 							acked[lpn] = buf[0]
 						}
 					}

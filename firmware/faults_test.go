@@ -7,6 +7,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/pcie"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -35,13 +36,13 @@ func writeReadAll(t *testing.T, r *rig, n int64, versions int) (got []uint64) {
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for v := 1; v <= versions; v++ {
 			for lpn := int64(0); lpn < n; lpn++ {
-				st := r.cmd(p, nvmectrl.OpWrite, lpn, 1, nvmectrl.Hint{}, []uint64{Stamp(lpn, uint64(v))}).status
-				require.Equal(t, nvmectrl.StatusSuccess, st)
+				st := r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, []uint64{Stamp(lpn, uint64(v))}).status
+				require.Equal(t, nvme.StatusSuccess, st)
 			}
 		}
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 		for lpn := int64(0); lpn < n; lpn++ {
-			r.cmd(p, nvmectrl.OpRead, lpn, 1, nvmectrl.Hint{}, got[lpn:lpn+1])
+			r.cmd(p, nvme.OpRead, lpn, 1, nvme.Hint{}, got[lpn:lpn+1])
 		}
 	})
 	r.eng.Run()

@@ -4,20 +4,33 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // Flexible Data Placement in the firmware (nvme.fdp; NVMe Base Specification 2.1,
 // "Flexible Data Placement"). The HIL reads a write's placement identifier (DTYPE 2h,
-// DSPEC), turns it into a reclaim unit handle through the namespace's placement handle
-// list (one reclaim group: the identifier is the placement handle), and tags each page the
-// write puts in the buffer with it (ftl.FTL.Place); the FTL places the page in the
-// handle's reclaim unit when it is evicted (ftl/placement.go). An identifier that is not
-// one of the namespace's placement handles is written through placement handle 0 and
-// logged as an Invalid Placement Identifier event, as a write without the directive is.
-// The host reads the FDP log pages (nvmectrl/fdp.go) and the Reclaim Unit Handle Status
-// (I/O Management Receive), and moves handles to fresh reclaim units with Reclaim Unit
-// Handle Update (I/O Management Send).
+// DSPEC), splits it into a reclaim group and a placement handle (the RGIF most
+// significant bits name the group: nvmectrl.FDP.SplitPID), turns the placement handle
+// into a reclaim unit handle through the namespace's placement handle list, and tags each
+// page the write puts in the buffer with both (ftl.FTL.PlaceGroup); the FTL places the
+// page in the handle's reclaim unit of that group when it is evicted (ftl/placement.go).
+// An identifier whose placement handle the namespace lacks, or whose group the
+// configuration lacks, is written through placement handle 0 in a group of the
+// controller's choice and logged as an Invalid Placement Identifier event, as a write
+// without the directive is written (without the event). The host reads the FDP log pages
+// (nvmectrl/fdp.go) and the Reclaim Unit Handle Status (I/O Management Receive: one
+// descriptor per placement handle in each group), and moves handles to fresh reclaim
+// units with Reclaim Unit Handle Update (I/O Management Send).
+//
+// The reclaim unit time limit (ERUTL, nvme.fdp.ru_time_limit): when a handle's reclaim
+// unit in a group takes its first page, a timer starts; if the same reclaim unit is still
+// the handle's current one when it expires and is not fully written, the controller
+// closes it (its open blocks' unwritten pages are skipped, as at a Reclaim Unit Handle
+// Update) and moves the handle to a fresh one, logging Reclaim Unit Time Limit Exceeded
+// (01h) with the handle and group. (TP4146 lets the controller act once the limit has
+// passed; this one acts at the limit.)
 
 // fdpState is the firmware's Flexible Data Placement state (nil without FDP).
 type fdpState struct {
@@ -28,6 +41,8 @@ type fdpState struct {
 	ctrlEvents []nvmectrl.FDPEvent
 	// EventsLost counts events dropped once the log held 63 of their kind.
 	eventsLost int64
+	// ruTimeouts counts reclaim units closed at the time limit.
+	ruTimeouts int64
 }
 
 // enableFDP turns placement on in the FTL and gives each namespace its placement handle
@@ -41,7 +56,10 @@ func (f *Firmware) enableFDP(cs nvmectrl.Spec) error {
 	for i := range persistent {
 		persistent[i] = cs.FDP.Isolation == nvmectrl.PersistentlyIsolated
 	}
-	if err := f.ftl.EnablePlacement(persistent); err != nil {
+	if g, dies := cs.FDP.Groups(), f.geo.Dies(); dies%g != 0 {
+		return fmt.Errorf("nvme.fdp.reclaim_groups: %d does not divide the %d dies (each reclaim group is an equal share of the dies)", g, dies)
+	}
+	if err := f.ftl.EnablePlacementGroups(persistent, cs.FDP.Groups()); err != nil {
 		return fmt.Errorf("nvme.fdp.enabled: %w", err)
 	}
 	for i, ns := range cs.NamespaceList() {
@@ -56,31 +74,69 @@ func (f *Firmware) enableFDP(cs nvmectrl.Spec) error {
 		}
 	}
 	f.fdp = &fdpState{spec: cs.FDP}
-	f.ftl.OnImplicitUpdate(func(h int, _ int64) {
+	f.ftl.OnImplicitUpdate(func(h, g int, _ int64) {
 		// The FTL moved handle h to a fresh reclaim unit on its own (a blocked one: ftl
 		// placement.allocate): controller event 81h, no PID or NSID (the handle may be
 		// any namespace's).
 		f.fdp.event(true, nvmectrl.FDPEvent{Type: nvmectrl.EventImplicitlyModifiedRUH, PID: nvmectrl.NoPlacementID,
-			RUHID: uint16(h), At: f.eng.Now()})
+			RUHID: uint16(h), RGID: uint16(g), At: f.eng.Now()})
 	})
+	if cs.FDP.RUTimeLimit > 0 {
+		f.ftl.OnReclaimUnitStart(func(h, g int, seq int64) {
+			f.eng.SchedulePhase(f.eng.Now()+cs.FDP.RUTimeLimit, sim.PhaseProcess, ruTimer{f}, &ruTimeout{h: h, g: g, seq: seq}, 0)
+		})
+	}
 	return nil
 }
 
-// placementHandle returns the reclaim unit handle a write of namespace ns goes through:
-// its placement identifier's (DTYPE 2h), or placement handle 0's without one; an
-// identifier the namespace does not have is logged (Invalid Placement Identifier) and
-// written through placement handle 0.
-func (f *Firmware) placementHandle(ns *fwNamespace, cmd *nvmectrl.Command) int {
+// ruTimeout names the reclaim unit a time limit timer is for: handle h's in group g, the
+// seq-th the handle started there.
+type ruTimeout struct {
+	h, g int
+	seq  int64
+}
+
+// ruTimer applies the reclaim unit time limit when a timer expires (ev.Data is the
+// *ruTimeout); it implements sim.Handler.
+type ruTimer struct{ f *Firmware }
+
+// EventKind names the event for event counts (sim.EventKinder).
+func (ruTimer) EventKind(*sim.Event) string { return "fdp: reclaim unit time limit" }
+
+// HandleEvent closes the reclaim unit if it is still the handle's current one and not
+// fully written, and logs Reclaim Unit Time Limit Exceeded.
+func (r ruTimer) HandleEvent(ev *sim.Event) {
+	f := r.f
+	t := ev.Data.(*ruTimeout)
+	if f.pl.cut || f.ro.on {
+		return // power is gone (the firmware no longer runs), or read-only: nothing is written
+	}
+	if f.ftl.ReclaimUnitSeq(t.h, t.g) != t.seq || f.ftl.ReclaimUnitLeft(t.h, t.g) == 0 {
+		return // the handle has moved on, or the unit is full (it moves on at its next write)
+	}
+	f.ftl.UpdateHandle(t.h, t.g)
+	f.fdp.ruTimeouts++
+	f.fdp.event(false, nvmectrl.FDPEvent{Type: nvmectrl.EventRUTimeLimitExceeded, PID: nvmectrl.NoPlacementID,
+		RUHID: uint16(t.h), RGID: uint16(t.g), At: ev.Time})
+}
+
+// placementHandle returns the reclaim unit handle and reclaim group a write of namespace
+// ns goes through: its placement identifier's (DTYPE 2h), or placement handle 0's in a
+// group of the controller's choice (ftl.AnyGroup) without one; an identifier whose
+// placement handle the namespace does not have, or whose group the configuration does
+// not, is logged (Invalid Placement Identifier) and written as one without.
+func (f *Firmware) placementHandle(ns *fwNamespace, cmd *nvmectrl.Command) (ruh, rg int) {
 	pid, ok := cmd.SQE.PlacementID()
 	if !ok {
-		return int(ns.ph[0])
+		return int(ns.ph[0]), ftl.AnyGroup
 	}
-	if int(pid) >= len(ns.ph) {
+	rg, ph := f.fdp.spec.SplitPID(pid)
+	if ph >= len(ns.ph) || rg >= f.fdp.spec.Groups() {
 		f.fdp.event(false, nvmectrl.FDPEvent{Type: nvmectrl.EventInvalidPlacementID, PID: pid, NSID: ns.nsid,
 			RUHID: uint16(ns.ph[0]), At: f.eng.Now()})
-		return int(ns.ph[0])
+		return int(ns.ph[0]), ftl.AnyGroup
 	}
-	return int(ns.ph[pid])
+	return int(ns.ph[ph]), rg
 }
 
 // event logs an FDP event, a controller event if ctrl: the log keeps the first 63 of each
@@ -152,9 +208,12 @@ func (wk *worker) ioMgmtReceive() {
 	cmd := wk.cmd
 	ns := wk.ns
 	per := uint64(f.spec.PageSize / ns.lbaSize)
-	ds := make([]nvmectrl.RUHStatus, len(ns.ph))
-	for i, h := range ns.ph {
-		ds[i] = nvmectrl.RUHStatus{PID: uint16(i), RUHID: uint16(h), RUAMW: uint64(f.ftl.ReclaimUnitLeft(int(h))) * per}
+	var ds []nvmectrl.RUHStatus
+	for g := range f.fdp.spec.Groups() {
+		for i, h := range ns.ph {
+			ds = append(ds, nvmectrl.RUHStatus{PID: f.fdp.spec.PID(g, i), RUHID: uint16(h),
+				RUAMW: uint64(f.ftl.ReclaimUnitLeft(int(h), g)) * per})
+		}
 	}
 	data := nvmectrl.MarshalRUHStatus(ds)
 	n := min(len(data), cmd.DataLen)
@@ -185,19 +244,21 @@ func (wk *worker) ruhUpdate() {
 	list := make([]byte, cmd.DataLen)
 	f.host.CopyFromHost(cmd, 0, list)
 	ns := wk.ns
+	spec := f.fdp.spec
 	for i := 0; i+1 < len(list); i += 2 {
-		if pid := binary.LittleEndian.Uint16(list[i:]); int(pid) >= len(ns.ph) {
+		if rg, ph := spec.SplitPID(binary.LittleEndian.Uint16(list[i:])); ph >= len(ns.ph) || rg >= spec.Groups() {
 			wk.finish(nvmectrl.StatusInvalidField)
 			return
 		}
 	}
 	for i := 0; i+1 < len(list); i += 2 {
 		pid := binary.LittleEndian.Uint16(list[i:])
-		h := int(ns.ph[pid])
-		written := f.ftl.UpdateHandle(h)
+		rg, ph := spec.SplitPID(pid)
+		h := int(ns.ph[ph])
+		written := f.ftl.UpdateHandle(h, rg)
 		if written > 0 && written < f.ftl.ReclaimUnitPages() {
 			f.fdp.event(false, nvmectrl.FDPEvent{Type: nvmectrl.EventRUNotFullyWritten, PID: pid, NSID: ns.nsid,
-				RUHID: uint16(h), At: f.eng.Now()})
+				RUHID: uint16(h), RGID: uint16(rg), At: f.eng.Now()})
 		}
 	}
 	wk.finish(nvmectrl.StatusSuccess)

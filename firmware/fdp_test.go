@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/internal/testtier"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -84,22 +85,26 @@ func TestFDPPlacesByIdentifier(t *testing.T) {
 	require.Equal(t, []bool{true, true}, info.Used)
 }
 
-// ruhStatus issues I/O Management Receive (MO 01h) for 2 descriptors (16 + 64 bytes, NUMD
-// 19: 20 dwords) and decodes it.
-func (r *fake) ruhStatus(p *sim.Proc) []nvmectrl.RUHStatus {
+// ruhStatus issues I/O Management Receive (MO 01h) for 2 descriptors and decodes it.
+func (r *fake) ruhStatus(p *sim.Proc) []nvmectrl.RUHStatus { return r.ruhStatusN(p, 2) }
+
+// ruhStatusN issues I/O Management Receive (MO 01h) for n descriptors (16 + 32·n bytes,
+// NUMD 0's based) and decodes it.
+func (r *fake) ruhStatusN(p *sim.Proc, n int) []nvmectrl.RUHStatus {
+	size := nvmectrl.RUHStatusHeader + nvmectrl.RUHStatusDesc*n
 	var data []byte
 	r.mod = func(c *nvmectrl.Command) {
 		c.SQE.SetOpcode(nvmectrl.OpIOMgmtReceive)
 		c.SQE.SetDW(10, uint32(nvmectrl.IOMgmtReclaimUnitStatus))
-		c.SQE.SetDW(11, 19)
-		c.DataLen = 80
+		c.SQE.SetDW(11, uint32(size/4-1))
+		c.DataLen = size
 	}
 	var cmd *nvmectrl.Command
 	r.host.onSubmit = func(c *nvmectrl.Command) { cmd = c }
 	r.cmdOn(p, 1, nvmectrl.OpIOMgmtReceive, 0, 1, nvmectrl.Hint{}, nil)
 	data = r.host.data[cmd]
 	r.mod, r.host.onSubmit = nil, nil
-	return nvmectrl.ParseRUHStatus(data[:80])
+	return nvmectrl.ParseRUHStatus(data[:size])
 }
 
 // ruhUpdate issues I/O Management Send (MO 01h) for one placement identifier.
@@ -239,4 +244,105 @@ func TestFDPRefused(t *testing.T) {
 	big.PageSize, big.Slots = 8192, 2
 	require.ErrorContains(t, build(smallSpec(Vanilla, "sequential"), big),
 		"nvme.fdp.enabled: Flexible Data Placement needs one mapping unit a flash page")
+}
+
+// TestFDPReclaimGroups: the fake's 4 dies (2 channels × 2 dies, die = channel·2 + way)
+// in 2 reclaim groups: InterleavedDie order is dies 0, 2, 1, 3, so group 0 is dies 0 and
+// 2 (way 0 of each channel) and group 1 dies 1 and 3; an RU is a block on each of a
+// group's 4 planes, 4 × 64 = 256 pages. Two groups take RGIF 1 bit: PID 8001h is group 1's
+// placement handle 1, 0000h group 0's handle 0. Eight pages through 8001h land on dies 1
+// and 3 only, eight through 0000h on dies 0 and 2 only; the invariant checker passes. The
+// Reclaim Unit Handle Status lists the namespace's two placement handles in each group,
+// PIDs 0, 1, 8000h, 8001h, with RUAMW 256 − 8 for (0, 0) and (1, 1), 256 for the others.
+// PID 8005h (handle 5) is an Invalid Placement Identifier event; a Reclaim Unit Handle
+// Update of 8001h moves handle 1 in group 1 only, logging Reclaim Unit Not Fully Written
+// with RGID 1.
+func TestFDPReclaimGroups(t *testing.T) {
+	cs := fdpCtrl(2, nvmectrl.InitiallyIsolated)
+	cs.FDP.ReclaimGroups = 2
+	r := newFakeOn(t, smallSpec(Vanilla, "sequential"), cs)
+	f := r.fw
+	require.Equal(t, int64(256), f.ftl.ReclaimUnitPages())
+	var status, after []nvmectrl.RUHStatus
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		for i := int64(0); i < 8; i++ {
+			r.mod = withPID(0x8001)
+			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			r.mod = withPID(0)
+			r.cmd(p, nvmectrl.OpWrite, 100+i, 1, nvmectrl.Hint{}, []uint64{Stamp(100+i, 1)})
+		}
+		r.mod = nil
+		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		status = r.ruhStatusN(p, 4)
+		r.mod = withPID(0x8005)
+		r.cmd(p, nvmectrl.OpWrite, 200, 1, nvmectrl.Hint{}, []uint64{Stamp(200, 1)})
+		r.mod = nil
+		r.ruhUpdate(p, 0x8001)
+		after = r.ruhStatusN(p, 4)
+	})
+	r.eng.Run()
+	g := f.ftl.Geometry()
+	for i := int64(0); i < 8; i++ {
+		require.Contains(t, []int{1, 3}, g.Addr(ftl.PPN(f.ftl.Lookup(i))).Die, "lpn %d (group 1)", i)
+		require.Contains(t, []int{0, 2}, g.Addr(ftl.PPN(f.ftl.Lookup(100+i))).Die, "lpn %d (group 0)", 100+i)
+	}
+	require.NoError(t, f.ftl.Check())
+	require.Equal(t, []nvmectrl.RUHStatus{{PID: 0, RUHID: 0, RUAMW: 256 - 8}, {PID: 1, RUHID: 1, RUAMW: 256},
+		{PID: 0x8000, RUHID: 0, RUAMW: 256}, {PID: 0x8001, RUHID: 1, RUAMW: 256 - 8}}, status)
+	require.Equal(t, uint64(256), after[3].RUAMW)
+	require.Equal(t, uint64(256-8), after[0].RUAMW, "group 0's handle 0 untouched")
+	info := f.FDPInfo()
+	require.Len(t, info.HostEvents, 2)
+	require.Equal(t, nvmectrl.EventInvalidPlacementID, info.HostEvents[0].Type)
+	require.Equal(t, uint16(0x8005), info.HostEvents[0].PID)
+	require.Equal(t, nvmectrl.EventRUNotFullyWritten, info.HostEvents[1].Type)
+	require.Equal(t, uint16(1), info.HostEvents[1].RGID)
+	require.Equal(t, uint16(1), info.HostEvents[1].RUHID)
+}
+
+// TestFDPReclaimUnitTimeLimit: with ru_time_limit 1 s (ERUTL 1) on the fake (one group, an
+// RU of 512 pages), one page through PID 0, flushed, starts handle 0's RU when it is
+// programmed at t0; 2 s later the RU has been closed at t0 + 1 s: the Reclaim Unit Handle
+// Status shows a fresh RU (RUAMW 512), the Reclaim Unit Time Limit Exceeded event (01h)
+// names handle 0 in group 0 at t0 + 1 s (t0 between 0 and the flush's completion), and the RU's one open block was sealed:
+// its 63 unwritten pages skipped. Handle 1, never written, has no RU started and no
+// event. The control without a limit keeps the RU (RUAMW 511) and logs nothing.
+func TestFDPReclaimUnitTimeLimit(t *testing.T) {
+	run := func(limit sim.Time) (*fake, []nvmectrl.RUHStatus, int64, sim.Time) {
+		cs := fdpCtrl(2, nvmectrl.InitiallyIsolated)
+		cs.FDP.RUTimeLimit = limit
+		r := newFakeOn(t, smallSpec(Vanilla, "sequential"), cs)
+		var st []nvmectrl.RUHStatus
+		var flushed sim.Time // the page was programmed (its RU started) by then
+		wasted := r.fw.ftl.Stats.Wasted
+		r.eng.Spawn("host", func(p *sim.Proc) {
+			r.mod = withPID(0)
+			r.cmd(p, nvmectrl.OpWrite, 7, 1, nvmectrl.Hint{}, []uint64{Stamp(7, 1)})
+			r.mod = nil
+			r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+			flushed = p.Now()
+			p.Sleep(2 * sim.Second)
+			st = r.ruhStatus(p)
+		})
+		r.eng.Run()
+		return r, st, r.fw.ftl.Stats.Wasted - wasted, flushed
+	}
+	r, st, wasted, flushed := run(sim.Second)
+	require.Equal(t, uint64(512), st[0].RUAMW)
+	require.Equal(t, uint64(512), st[1].RUAMW)
+	require.Equal(t, int64(63), wasted)
+	require.Equal(t, int64(2), r.fw.ftl.ReclaimUnitSeq(0, 0))
+	info := r.fw.FDPInfo()
+	require.Len(t, info.HostEvents, 1)
+	e := info.HostEvents[0]
+	require.Equal(t, nvmectrl.EventRUTimeLimitExceeded, e.Type)
+	require.Equal(t, [2]uint16{0, 0}, [2]uint16{e.RUHID, e.RGID})
+	require.Greater(t, e.At, sim.Second, "t0 + 1 s, t0 > 0")
+	require.LessOrEqual(t, e.At, flushed+sim.Second, "t0 ≤ the flush's completion")
+	require.Equal(t, int64(1), r.fw.fdp.ruTimeouts)
+
+	r, st, wasted, _ = run(0)
+	require.Equal(t, uint64(511), st[0].RUAMW)
+	require.Zero(t, wasted)
+	require.Empty(t, r.fw.FDPInfo().HostEvents)
 }

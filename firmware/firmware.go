@@ -8,6 +8,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nand"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -316,7 +317,7 @@ func (f *Firmware) prefetch(cmd *nvmectrl.Command) {
 		return
 	}
 	op := cmd.SQE.Opcode()
-	if op != nvmectrl.OpRead && op != nvmectrl.OpWrite {
+	if op != nvme.OpRead && op != nvme.OpWrite {
 		return
 	}
 	ns := f.nsOf(cmd)
@@ -330,7 +331,7 @@ func (f *Firmware) prefetch(cmd *nvmectrl.Command) {
 	for lpn := first; lpn <= last; lpn++ {
 		f.buf.PrefetchIndex(lpn)
 	}
-	if op == nvmectrl.OpRead {
+	if op == nvme.OpRead {
 		// Sixteen 4-byte entries share a 64-byte line: one prefetch per line.
 		for lpn := first; lpn <= last; lpn++ {
 			if lpn == first || lpn%16 == 0 {

@@ -3,7 +3,7 @@ package firmware
 import (
 	"testing"
 
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -12,10 +12,10 @@ func TestWriteThenReadBack(t *testing.T) {
 	r := newFake(t, smallSpec(Vanilla, "sequential"), 4096)
 	got := make([]uint64, 4)
 	r.eng.Spawn("host", func(p *sim.Proc) {
-		rq := r.cmd(p, nvmectrl.OpWrite, 10, 4, nvmectrl.Hint{}, []uint64{101, 102, 103, 104})
-		require.Equal(t, nvmectrl.StatusSuccess, rq.status)
-		rq = r.cmd(p, nvmectrl.OpRead, 10, 4, nvmectrl.Hint{}, got)
-		require.Equal(t, nvmectrl.StatusSuccess, rq.status)
+		rq := r.cmd(p, nvme.OpWrite, 10, 4, nvme.Hint{}, []uint64{101, 102, 103, 104})
+		require.Equal(t, nvme.StatusSuccess, rq.status)
+		rq = r.cmd(p, nvme.OpRead, 10, 4, nvme.Hint{}, got)
+		require.Equal(t, nvme.StatusSuccess, rq.status)
 	})
 	r.eng.Run()
 	require.Equal(t, []uint64{101, 102, 103, 104}, got)
@@ -25,8 +25,8 @@ func TestWriteThenReadBack(t *testing.T) {
 func TestOutOfRange(t *testing.T) {
 	r := newFake(t, smallSpec(Vanilla, "sequential"), 4096)
 	r.eng.Spawn("host", func(p *sim.Proc) {
-		rq := r.cmd(p, nvmectrl.OpRead, r.fw.LogicalPages()-1, 2, nvmectrl.Hint{}, make([]uint64, 2))
-		require.Equal(t, nvmectrl.StatusLBAOutOfRange, rq.status)
+		rq := r.cmd(p, nvme.OpRead, r.fw.LogicalPages()-1, 2, nvme.Hint{}, make([]uint64, 2))
+		require.Equal(t, nvme.StatusLBAOutOfRange, rq.status)
 	})
 	r.eng.Run()
 }

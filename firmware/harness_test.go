@@ -10,6 +10,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/dram"
 	"github.com/fastdrain-sim/fastdrain/hwadapter"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/pcie"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -44,7 +45,7 @@ type req struct {
 	buf     uint64   // data buffer in host memory
 	lists   []uint64 // PRP list pages
 	done    bool
-	status  nvmectrl.Status
+	status  nvme.Status
 	level   bufferlevel.Level
 	levelOK bool
 	sig     sim.Signal
@@ -96,8 +97,8 @@ func newRigOn(t testing.TB, spec Spec, mod func(*channel.Spec), cs nvmectrl.Spec
 	r := &rig{t: t, eng: eng, mem: mem, ctrl: ctrl, fw: fw, chans: chans, size: 256, phase: 1}
 	require.NoError(t, ctrl.Enable(mem.Alloc(4096), mem.Alloc(4096), 64, nvmectrl.ArbRoundRobin))
 	r.sqBase, r.cqBase = mem.Alloc(r.size*nvmectrl.SQESize), mem.Alloc(r.size*nvmectrl.CQESize)
-	require.Equal(t, nvmectrl.StatusSuccess, ctrl.CreateCQ(nvmectrl.CQConfig{ID: 1, Base: r.cqBase, Entries: r.size, IEN: true, Vector: 1}))
-	require.Equal(t, nvmectrl.StatusSuccess, ctrl.CreateSQ(nvmectrl.SQConfig{ID: 1, Base: r.sqBase, Entries: r.size, CQID: 1}))
+	require.Equal(t, nvme.StatusSuccess, ctrl.CreateCQ(nvmectrl.CQConfig{ID: 1, Base: r.cqBase, Entries: r.size, IEN: true, Vector: 1}))
+	require.Equal(t, nvme.StatusSuccess, ctrl.CreateSQ(nvmectrl.SQConfig{ID: 1, Base: r.sqBase, Entries: r.size, CQID: 1}))
 	ctrl.SetHost(r)
 	for cid := 0; cid < r.size-1; cid++ {
 		rq := &req{cid: uint16(cid), buf: mem.Alloc(rigMaxBytes)}
@@ -158,12 +159,12 @@ func (r *rig) Interrupt(now sim.Time, vector int) {
 
 // cmd issues one command from process p and waits for its completion. For writes, page i
 // of the data carries stamps[i] in its first eight bytes; for reads, stamps receives them.
-func (r *rig) cmd(p *sim.Proc, op nvmectrl.Opcode, lba int64, pages int, hint nvmectrl.Hint, stamps []uint64) *req {
+func (r *rig) cmd(p *sim.Proc, op nvme.Opcode, lba int64, pages int, hint nvme.Hint, stamps []uint64) *req {
 	return r.cmdFUA(p, op, lba, pages, hint, stamps, false)
 }
 
 // cmdFUA is cmd with the write's Force Unit Access bit set if fua.
-func (r *rig) cmdFUA(p *sim.Proc, op nvmectrl.Opcode, lba int64, pages int, hint nvmectrl.Hint, stamps []uint64, fua bool) *req {
+func (r *rig) cmdFUA(p *sim.Proc, op nvme.Opcode, lba int64, pages int, hint nvme.Hint, stamps []uint64, fua bool) *req {
 	for len(r.free) == 0 {
 		p.Wait(&r.slotSig)
 	}
@@ -172,7 +173,7 @@ func (r *rig) cmdFUA(p *sim.Proc, op nvmectrl.Opcode, lba int64, pages int, hint
 	rq := r.slots[cid]
 	rq.done = false
 	n := pages * 4096
-	if op == nvmectrl.OpWrite {
+	if op == nvme.OpWrite {
 		var b [8]byte
 		for i := 0; i < pages; i++ {
 			binary.LittleEndian.PutUint64(b[:], stamps[i])
@@ -181,7 +182,7 @@ func (r *rig) cmdFUA(p *sim.Proc, op nvmectrl.Opcode, lba int64, pages int, hint
 	}
 	var e nvmectrl.SQE
 	var prp1, prp2 uint64
-	if op == nvmectrl.OpDatasetManagement {
+	if op == nvme.OpDatasetManagement {
 		// One range: context attributes 0, pages blocks, starting at lba.
 		var rng [16]byte
 		binary.LittleEndian.PutUint32(rng[4:], uint32(pages))
@@ -189,18 +190,18 @@ func (r *rig) cmdFUA(p *sim.Proc, op nvmectrl.Opcode, lba int64, pages int, hint
 		r.mem.Write(rq.buf, rng[:])
 		prp1 = rq.buf
 	}
-	if op == nvmectrl.OpRead || op == nvmectrl.OpWrite {
+	if op == nvme.OpRead || op == nvme.OpWrite {
 		var err error
 		prp1, prp2, _, err = nvmectrl.BuildPRP(r.mem, rq.buf, n, rq.lists)
 		require.NoError(r.t, err)
 	}
 	e.SetRW(op, cid, 1, prp1, prp2, uint64(lba), max(pages, 1))
-	if op == nvmectrl.OpDatasetManagement {
+	if op == nvme.OpDatasetManagement {
 		e.SetDW(10, 0)    // one range (0's based)
 		e.SetDW(11, 1<<2) // attribute: deallocate
 		e.SetDW(12, 0)
 	}
-	if op == nvmectrl.OpWrite {
+	if op == nvme.OpWrite {
 		r.ctrl.Spec().HintCarrier.Encode(&e, hint)
 		if fua {
 			e.SetFUA(true)
@@ -220,7 +221,7 @@ func (r *rig) cmdFUA(p *sim.Proc, op nvmectrl.Opcode, lba int64, pages int, hint
 	for !rq.done {
 		p.Wait(&rq.sig)
 	}
-	if op == nvmectrl.OpRead {
+	if op == nvme.OpRead {
 		var b [8]byte
 		for i := 0; i < pages; i++ {
 			r.mem.Read(rq.buf+uint64(i*4096), b[:])
@@ -247,24 +248,24 @@ func (r *rig) mixedOp(t testing.TB, p *sim.Proc, rng *sim.RNG, lba int64, n int,
 				buf[i] = die.ErasedStamp
 			}
 		}
-		rq := r.cmd(p, nvmectrl.OpWrite, lba, n, nvmectrl.Hint{Victim: rng.IntN(2) == 0, Pages: uint32(rng.IntN(300))}, buf)
-		require.Equal(t, nvmectrl.StatusSuccess, rq.status)
+		rq := r.cmd(p, nvme.OpWrite, lba, n, nvme.Hint{Victim: rng.IntN(2) == 0, Pages: uint32(rng.IntN(300))}, buf)
+		require.Equal(t, nvme.StatusSuccess, rq.status)
 		copy(ref[lba:], buf[:n])
 	case op < 18:
-		rq := r.cmd(p, nvmectrl.OpRead, lba, n, nvmectrl.Hint{}, buf)
-		require.Equal(t, nvmectrl.StatusSuccess, rq.status)
+		rq := r.cmd(p, nvme.OpRead, lba, n, nvme.Hint{}, buf)
+		require.Equal(t, nvme.StatusSuccess, rq.status)
 		for i := 0; i < n; i++ {
 			require.Equal(t, ref[lba+int64(i)], buf[i], "lba %d at %v", lba+int64(i), p.Now())
 		}
 		return n
 	case op < 19:
-		rq := r.cmd(p, nvmectrl.OpDatasetManagement, lba, n, nvmectrl.Hint{}, nil)
-		require.Equal(t, nvmectrl.StatusSuccess, rq.status)
+		rq := r.cmd(p, nvme.OpDatasetManagement, lba, n, nvme.Hint{}, nil)
+		require.Equal(t, nvme.StatusSuccess, rq.status)
 		for i := lba; i < lba+int64(n); i++ {
 			ref[i] = 0
 		}
 	default:
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 	}
 	return 0
 }
@@ -298,7 +299,7 @@ func (r *rig) readBack(t testing.TB, span int64, ref []uint64) {
 		got := make([]uint64, 8)
 		for lba := int64(0); lba < span; lba += 8 {
 			n := int(min(8, span-lba))
-			require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpRead, lba, n, nvmectrl.Hint{}, got).status)
+			require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpRead, lba, n, nvme.Hint{}, got).status)
 			for i := 0; i < n; i++ {
 				require.Equal(t, ref[lba+int64(i)], got[i], "final read of lba %d", lba+int64(i))
 			}

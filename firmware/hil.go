@@ -5,6 +5,7 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -40,6 +41,7 @@ type worker struct {
 	cmd     *nvmectrl.Command // being served, or nil
 	ns      *fwNamespace      // its namespace
 	ruh     int               // a write's reclaim unit handle (Flexible Data Placement, fdp.go)
+	rg      int               // and its reclaim group (ftl.AnyGroup: the controller's choice)
 	dw0     uint32            // the completion's DW0 (a Zone Append's ALBA, zns.go)
 	off, n  int64             // its byte range
 	i, last int64             // next and last logical page
@@ -78,7 +80,7 @@ func newWorker(f *Firmware, i int) *worker {
 // flash operation is issued).
 func (wk *worker) front(cmd *nvmectrl.Command) int64 {
 	c := &wk.f.spec.Cycles
-	if !cmd.IsAdmin() && cmd.SQE.Opcode() == nvmectrl.OpRead {
+	if !cmd.IsAdmin() && cmd.SQE.Opcode() == nvme.OpRead {
 		if _, _, first, last, ok := wk.f.span(wk.f.nsOf(cmd), cmd); ok {
 			return c.Parse + (c.PerPage+c.Lookup)*(last-first+1)
 		}
@@ -110,9 +112,9 @@ func (wk *worker) common(cmd *nvmectrl.Command) bool {
 		return false
 	}
 	switch cmd.SQE.Opcode() {
-	case nvmectrl.OpRead:
+	case nvme.OpRead:
 		return true
-	case nvmectrl.OpWrite:
+	case nvme.OpWrite:
 		if cmd.SQE.FUA() && !wk.f.spec.PowerLossProtection {
 			return false
 		}
@@ -134,60 +136,60 @@ func (wk *worker) start() {
 	wk.cmd = cmd
 	f.Stats.Commands++
 	if cmd.IsAdmin() {
-		wk.finish(nvmectrl.StatusInvalidOpcode)
+		wk.finish(nvme.StatusInvalidOpcode)
 		return
 	}
 	op := cmd.SQE.Opcode()
-	if wk.ns = f.nsOf(cmd); wk.ns == nil && op != nvmectrl.OpFlush {
-		wk.finish(nvmectrl.StatusInvalidNamespace.WithDNR())
+	if wk.ns = f.nsOf(cmd); wk.ns == nil && op != nvme.OpFlush {
+		wk.finish(nvme.StatusInvalidNamespace.WithDNR())
 		return
 	}
 	switch op {
-	case nvmectrl.OpRead:
+	case nvme.OpRead:
 		f.Stats.Reads++
 		wk.ns.stats.Reads++
 		if wk.ns.zns != nil && !wk.zoneRead() {
 			return
 		}
 		wk.read()
-	case nvmectrl.OpWrite, nvmectrl.OpZoneAppend:
+	case nvme.OpWrite, nvme.OpZoneAppend:
 		f.Stats.Writes++
 		wk.ns.stats.Writes++
 		if f.ro.on {
 			wk.refuseWrite()
 			return
 		}
-		if wk.ns.zns == nil && op == nvmectrl.OpZoneAppend {
-			wk.finish(nvmectrl.StatusInvalidOpcode) // not a command of the NVM command set
+		if wk.ns.zns == nil && op == nvme.OpZoneAppend {
+			wk.finish(nvme.StatusInvalidOpcode) // not a command of the NVM command set
 			return
 		}
-		if wk.ns.zns != nil && !wk.zoneWrite(op == nvmectrl.OpZoneAppend) {
+		if wk.ns.zns != nil && !wk.zoneWrite(op == nvme.OpZoneAppend) {
 			return
 		}
 		wk.write()
-	case nvmectrl.OpZoneMgmtSend:
+	case nvme.OpZoneMgmtSend:
 		wk.zoneSend()
-	case nvmectrl.OpZoneMgmtReceive:
+	case nvme.OpZoneMgmtReceive:
 		wk.zoneReceive()
-	case nvmectrl.OpFlush:
+	case nvme.OpFlush:
 		f.Stats.Flushes++
 		if f.spec.PowerLossProtection {
-			wk.finish(nvmectrl.StatusSuccess)
+			wk.finish(nvme.StatusSuccess)
 			return
 		}
 		wk.flush()
-	case nvmectrl.OpDatasetManagement:
+	case nvme.OpDatasetManagement:
 		f.Stats.Trims++
 		if f.ro.on {
 			wk.refuseWrite()
 			return
 		}
 		wk.deallocate()
-	case nvmectrl.OpIOMgmtReceive:
+	case nvme.OpIOMgmtReceive:
 		wk.ioMgmtReceive()
-	case nvmectrl.OpIOMgmtSend:
+	case nvme.OpIOMgmtSend:
 		wk.ioMgmtSend()
-	case nvmectrl.OpWriteZeroes:
+	case nvme.OpWriteZeroes:
 		f.Stats.Trims++
 		if f.ro.on {
 			wk.refuseWrite()
@@ -197,19 +199,19 @@ func (wk *worker) start() {
 		wk.nr, wk.r = 1, 0
 		wk.trimNext()
 	default:
-		wk.finish(nvmectrl.StatusInvalidOpcode)
+		wk.finish(nvme.StatusInvalidOpcode)
 	}
 }
 
 // finish completes the command: the completion step is booked on the core and the
 // controller posts the CQE, with the buffer level, when it ends. A worker then takes the
 // next command (takeNext), a write context goes back to the spares.
-func (wk *worker) finish(st nvmectrl.Status) {
+func (wk *worker) finish(st nvme.Status) {
 	f := wk.f
 	now := f.eng.Now()
 	cmd := wk.cmd
 	wk.cmd = nil
-	if st != nvmectrl.StatusSuccess {
+	if st != nvme.StatusSuccess {
 		f.Stats.Errors++
 	}
 	end := f.cpu.Charge(now, wk.core, WorkHIL, f.spec.Cycles.Complete)
@@ -248,7 +250,7 @@ func (wk *worker) takeNext(now sim.Time) {
 func (wk *worker) takeSpan() bool {
 	off, n, first, last, ok := wk.f.span(wk.ns, wk.cmd)
 	if !ok {
-		wk.finish(nvmectrl.StatusLBAOutOfRange)
+		wk.finish(nvme.StatusLBAOutOfRange)
 		return false
 	}
 	wk.off, wk.n, wk.i, wk.last = off, n, first, last
@@ -331,7 +333,7 @@ func (wk *worker) readDone() {
 	cmd, off, n, first, last := wk.cmd, wk.off, wk.n, wk.i, wk.last
 	if w.failed { // a page stayed uncorrectable after read retry (faults.go)
 		f.faults.FailedReads++
-		wk.finish(nvmectrl.StatusUnrecoveredRead)
+		wk.finish(nvme.StatusUnrecoveredRead)
 		return
 	}
 	out := f.dramMove(f.eng.Now(), first, int(n), false)
@@ -344,7 +346,7 @@ func (wk *worker) readDone() {
 		}
 	}
 	f.host.WriteHostData(out, cmd, 0, int(n))
-	wk.finish(nvmectrl.StatusSuccess)
+	wk.finish(nvme.StatusSuccess)
 }
 
 func (wk *worker) grow(n int) {
@@ -367,7 +369,7 @@ func (wk *worker) write() {
 	}
 	wk.ns.stats.WritePages += wk.last - wk.i + 1
 	if f.fdp != nil {
-		wk.ruh = f.placementHandle(wk.ns, wk.cmd)
+		wk.ruh, wk.rg = f.placementHandle(wk.ns, wk.cmd)
 		f.fdp.hostBytes += uint64(wk.n)
 	}
 	f.announce(wk.cmd, wk.last-wk.i+1)
@@ -390,7 +392,7 @@ func (h *hil) context(wk *worker) *worker {
 		cx = &worker{f: wk.f, detached: true}
 		cx.bind()
 	}
-	cx.core, cx.cmd, cx.ns, cx.ruh, cx.off, cx.n, cx.i, cx.last = wk.core, wk.cmd, wk.ns, wk.ruh, wk.off, wk.n, wk.i, wk.last
+	cx.core, cx.cmd, cx.ns, cx.ruh, cx.rg, cx.off, cx.n, cx.i, cx.last = wk.core, wk.cmd, wk.ns, wk.ruh, wk.rg, wk.off, wk.n, wk.i, wk.last
 	cx.dw0, wk.dw0 = wk.dw0, 0
 	wk.cmd = nil
 	return cx
@@ -405,7 +407,7 @@ func (wk *worker) writeChunk() {
 			wk.flush()
 			return
 		}
-		wk.finish(nvmectrl.StatusSuccess)
+		wk.finish(nvme.StatusSuccess)
 		return
 	}
 	wk.stalled, wk.stallFrom = false, f.eng.Now()
@@ -532,7 +534,7 @@ func (wk *worker) storePages() {
 			}
 		default:
 			if f.fdp != nil {
-				f.ftl.Place(j, wk.ruh)
+				f.ftl.PlaceGroup(j, wk.ruh, wk.rg)
 			}
 			f.storePage(cmd, j, wk.stamp)
 			wk.j++
@@ -625,7 +627,7 @@ func (wk *worker) flushLook() {
 		return
 	}
 	f.wb.flushers--
-	wk.finish(nvmectrl.StatusSuccess)
+	wk.finish(nvme.StatusSuccess)
 }
 
 // deallocate serves Dataset Management with the Deallocate attribute: every logical page
@@ -636,7 +638,7 @@ func (wk *worker) deallocate() {
 	cmd := wk.cmd
 	wk.nr, wk.r, wk.writeZeroes = int(cmd.SQE.DW(10)&0xFF)+1, 0, false
 	if cmd.SQE.DW(11)&(1<<2) == 0 {
-		wk.finish(nvmectrl.StatusSuccess) // attributes only: nothing to do
+		wk.finish(nvme.StatusSuccess) // attributes only: nothing to do
 		return
 	}
 	if cap(wk.dsm) < 16*wk.nr {
@@ -657,7 +659,7 @@ func (wk *worker) ranges() {
 func (wk *worker) trimNext() {
 	f := wk.f
 	if wk.r >= wk.nr {
-		wk.finish(nvmectrl.StatusSuccess)
+		wk.finish(nvme.StatusSuccess)
 		return
 	}
 	var slba, nlb int64
@@ -673,7 +675,7 @@ func (wk *worker) trimNext() {
 	off := slba * int64(ns.lbaSize)
 	end := off + nlb*int64(ns.lbaSize)
 	if off < 0 || end > ns.pages*ps || end < off {
-		wk.finish(nvmectrl.StatusLBAOutOfRange)
+		wk.finish(nvme.StatusLBAOutOfRange)
 		return
 	}
 	off, end = off+ns.base*ps, end+ns.base*ps

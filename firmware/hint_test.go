@@ -5,6 +5,7 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -29,7 +30,7 @@ func TestUpcallReportsPredictedOccupancy(t *testing.T) {
 		var levels []bufferlevel.Level
 		r.eng.Spawn("host", func(p *sim.Proc) {
 			for i := int64(0); i < 10; i++ {
-				r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+				r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)})
 			}
 			lba := int64(100)
 			for k := 0; k < 11; k++ {
@@ -37,7 +38,7 @@ func TestUpcallReportsPredictedOccupancy(t *testing.T) {
 				if k == 10 {
 					left = 2 // the pass's last write: nothing after it
 				}
-				rq := r.cmd(p, nvmectrl.OpWrite, lba, 2, nvmectrl.Hint{Victim: true, Pages: left},
+				rq := r.cmd(p, nvme.OpWrite, lba, 2, nvme.Hint{Victim: true, Pages: left},
 					[]uint64{Stamp(lba, 1), Stamp(lba+1, 1)})
 				levels = append(levels, rq.level)
 				lba += 2
@@ -66,8 +67,8 @@ func TestUpcallReportsPredictedOccupancy(t *testing.T) {
 func TestHintsInFlightCountedOnce(t *testing.T) {
 	r := newFake(t, smallSpec(FastDrain, "sequential"), 4096)
 	f := r.fw
-	a := &nvmectrl.Command{Hint: nvmectrl.Hint{Victim: true, Pages: 8}}
-	b := &nvmectrl.Command{Hint: nvmectrl.Hint{Victim: true, Pages: 4}}
+	a := &nvmectrl.Command{Hint: nvme.Hint{Victim: true, Pages: 8}}
+	b := &nvmectrl.Command{Hint: nvme.Hint{Victim: true, Pages: 4}}
 	f.announce(a, 4)
 	require.Equal(t, int64(8), f.announced())
 	f.announce(b, 4)
@@ -113,7 +114,7 @@ func TestPredictionCountsAPageOnce(t *testing.T) {
 		}
 	})
 	r.eng.Spawn("host", func(p *sim.Proc) {
-		r.cmd(p, nvmectrl.OpWrite, 0, 4, nvmectrl.Hint{Victim: true, Pages: 4},
+		r.cmd(p, nvme.OpWrite, 0, 4, nvme.Hint{Victim: true, Pages: 4},
 			[]uint64{Stamp(0, 1), Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)})
 	})
 	r.eng.Run()

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -47,7 +47,7 @@ func holdupRunAt(t testing.TB, policy Policy, alloc string, h sim.Time, bursty b
 				for i := range buf[:n] {
 					buf[i] = Stamp(lba+int64(i), v)
 				}
-				r.cmd(p, nvmectrl.OpWrite, lba, n, nvmectrl.Hint{}, buf)
+				r.cmd(p, nvme.OpWrite, lba, n, nvme.Hint{}, buf)
 			}
 		})
 	}

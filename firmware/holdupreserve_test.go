@@ -6,7 +6,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/hwadapter"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -74,7 +74,7 @@ func TestDrainUsesHoldupReserve(t *testing.T) {
 	require.Equal(t, int64(4*2*64), f.DrainRoom(), "one block a plane above the GC reserve")
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for i := int64(0); i < 100; i++ {
-			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 2)})
+			r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 2)})
 		}
 		require.Equal(t, 100, f.Buffer().Dirty())
 		require.NoError(t, f.PowerCut())

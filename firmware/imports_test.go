@@ -10,7 +10,8 @@ import (
 // TestImportsNoHardware: the firmware (firmware, firmware/ftl, firmware/buffer and
 // firmware/hal) depends on no hardware model: `go list -deps ./firmware/...` lists only the
 // kernel (sim), the buffer-level enum, the internal helpers, the flash protocol's data
-// (nand: page addresses and types, no model) and the firmware's own packages. The hardware is reached through the ports
+// (nand: page addresses and types, no model), the NVMe protocol's data (nvme: status
+// codes, opcodes, the hint, the health log; no model) and the firmware's own packages. The hardware is reached through the ports
 // (firmware/ports.go), which package hwadapter implements.
 func TestImportsNoHardware(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
@@ -22,7 +23,7 @@ func TestImportsNoHardware(t *testing.T) {
 	}
 	const mod = "github.com/fastdrain-sim/fastdrain/"
 	allowed := func(p string) bool {
-		return p == "sim" || p == "bufferlevel" || p == "nand" || strings.HasPrefix(p, "internal/") ||
+		return p == "sim" || p == "bufferlevel" || p == "nand" || p == "nvme" || strings.HasPrefix(p, "internal/") ||
 			p == "firmware" || strings.HasPrefix(p, "firmware/")
 	}
 	// pending are hardware packages the firmware still imports, each until its stage of

@@ -7,7 +7,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/internal/testtier"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -58,14 +58,14 @@ func TestAllOnesDataEndToEnd(t *testing.T) {
 	ones := []uint64{die.ErasedStamp, die.ErasedStamp, die.ErasedStamp, die.ErasedStamp}
 	got := make([]uint64, 4)
 	r.eng.Spawn("host", func(p *sim.Proc) {
-		require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpWrite, 0, 4, nvmectrl.Hint{}, ones).status)
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, 0, 4, nvme.Hint{}, ones).status)
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 		for i := int64(0); i < 300; i++ {
-			r.cmd(p, nvmectrl.OpWrite, 100+i, 1, nvmectrl.Hint{}, []uint64{Stamp(100+i, 1)})
+			r.cmd(p, nvme.OpWrite, 100+i, 1, nvme.Hint{}, []uint64{Stamp(100+i, 1)})
 		}
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 		before := r.fw.Stats.FlashReads
-		require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpRead, 0, 4, nvmectrl.Hint{}, got).status)
+		require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpRead, 0, 4, nvme.Hint{}, got).status)
 		require.Equal(t, int64(4), r.fw.Stats.FlashReads-before, "read from flash")
 	})
 	r.eng.Run()
@@ -141,11 +141,11 @@ func spanRunOn(t testing.TB, spec Spec, mod func(*channel.Spec), ios int, seed u
 				busy[lpn] = true
 				version++
 				st := Stamp(lpn, version)
-				require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpWrite, lpn, 1, nvmectrl.Hint{}, []uint64{st}).status)
+				require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, []uint64{st}).status)
 				ref[lpn] = st
 				// Read it back at once: from the buffer, whatever the program in flight holds.
 				got := []uint64{0}
-				require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpRead, lpn, 1, nvmectrl.Hint{}, got).status)
+				require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpRead, lpn, 1, nvme.Hint{}, got).status)
 				require.Equal(t, st, got[0], "lpn %d rewritten during its program at %v", lpn, p.Now())
 				busy[lpn] = false
 				if byEvictor {

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/die"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -36,9 +36,9 @@ func TestIdleBufferHitReadTermByTerm(t *testing.T) {
 	r := newRig(t, s, nil)
 	var lat sim.Time
 	r.eng.Spawn("host", func(p *sim.Proc) {
-		r.cmd(p, nvmectrl.OpWrite, 1000, 1, nvmectrl.Hint{}, []uint64{Stamp(1000, 1)})
+		r.cmd(p, nvme.OpWrite, 1000, 1, nvme.Hint{}, []uint64{Stamp(1000, 1)})
 		p.Sleep(100 * sim.Microsecond)
-		lat = r.cmd(p, nvmectrl.OpRead, 1000, 1, nvmectrl.Hint{}, make([]uint64, 1)).latency
+		lat = r.cmd(p, nvme.OpRead, 1000, 1, nvme.Hint{}, make([]uint64, 1)).latency
 	})
 	r.eng.Run()
 	require.Zero(t, r.fw.Stats.FlashReads)
@@ -65,7 +65,7 @@ func TestIdleFlashReadTermByTerm(t *testing.T) {
 	var lat sim.Time
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		p.Sleep(100 * sim.Microsecond)
-		lat = r.cmd(p, nvmectrl.OpRead, 0, 1, nvmectrl.Hint{}, make([]uint64, 1)).latency
+		lat = r.cmd(p, nvme.OpRead, 0, 1, nvme.Hint{}, make([]uint64, 1)).latency
 	})
 	r.eng.Run()
 	require.Equal(t, int64(1), r.fw.Stats.FlashReads)
@@ -97,16 +97,16 @@ func TestIdleFlashReadRetryTermByTerm(t *testing.T) {
 	for _, c := range []struct {
 		maxRetries int
 		want       float64
-		status     nvmectrl.Status
+		status     nvme.Status
 		steps      int64
-	}{{5, 218182.1, nvmectrl.StatusSuccess, 2}, {1, 146974.6, nvmectrl.StatusUnrecoveredRead, 1}} {
+	}{{5, 218182.1, nvme.StatusSuccess, 2}, {1, 146974.6, nvme.StatusUnrecoveredRead, 1}} {
 		rd := die.ReadErrorSpec{RBER: 0.01, ECCBits: 40, Codeword: 1024, RetryGain: 0.5, MaxRetries: c.maxRetries}
 		r := newRig(t, smallSpec(Vanilla, "sequential"), withFaults(die.FaultSpec{Read: rd}))
 		require.NoError(t, r.fw.Precondition(0.5, 0, false, 1))
 		var rq *req
 		r.eng.Spawn("host", func(p *sim.Proc) {
 			p.Sleep(100 * sim.Microsecond)
-			rq = r.cmd(p, nvmectrl.OpRead, 0, 1, nvmectrl.Hint{}, make([]uint64, 1))
+			rq = r.cmd(p, nvme.OpRead, 0, 1, nvme.Hint{}, make([]uint64, 1))
 		})
 		r.eng.Run()
 		t.Logf("max_retries %d: latency %v", c.maxRetries, rq.latency)
@@ -126,7 +126,7 @@ func TestIdleFlashReadRetryTermByTerm(t *testing.T) {
 			}
 		}
 		require.Equal(t, sim.Time(c.steps)*58*sim.Microsecond, retry)
-		if c.status != nvmectrl.StatusSuccess {
+		if c.status != nvme.StatusSuccess {
 			require.Equal(t, int64(1), fs.Uncorrectable)
 			require.Equal(t, int64(1), r.fw.Stats.Errors)
 		}

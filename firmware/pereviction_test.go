@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -49,7 +49,7 @@ func TestBackgroundPerEviction(t *testing.T) {
 				for i := range w {
 					w[i] = Stamp(int64(8*c+i), 1)
 				}
-				r.cmd(pr, nvmectrl.OpWrite, int64(8*c), 8, nvmectrl.Hint{}, w)
+				r.cmd(pr, nvme.OpWrite, int64(8*c), 8, nvme.Hint{}, w)
 				if c == 0 {
 					pr.SleepUntil(10 * sim.Millisecond)
 					if p == FastDrain {

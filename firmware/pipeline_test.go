@@ -3,7 +3,7 @@ package firmware
 import (
 	"testing"
 
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -30,7 +30,7 @@ func TestReadNotHeldBehindWriteData(t *testing.T) {
 		var lat sim.Time
 		r.eng.Spawn("seed", func(p *sim.Proc) {
 			// Page 1000 in the buffer, so the read is a buffer hit with no flash time.
-			r.cmd(p, nvmectrl.OpWrite, 1000, 1, nvmectrl.Hint{}, []uint64{Stamp(1000, 1)})
+			r.cmd(p, nvme.OpWrite, 1000, 1, nvme.Hint{}, []uint64{Stamp(1000, 1)})
 			start := p.Now() + 100*sim.Microsecond
 			for w := 0; w < writes; w++ {
 				lba := int64(32 * w)
@@ -40,12 +40,12 @@ func TestReadNotHeldBehindWriteData(t *testing.T) {
 					for i := range stamps {
 						stamps[i] = Stamp(lba+int64(i), 1)
 					}
-					r.cmd(p, nvmectrl.OpWrite, lba, 32, nvmectrl.Hint{}, stamps)
+					r.cmd(p, nvme.OpWrite, lba, 32, nvme.Hint{}, stamps)
 				})
 			}
 			p.SleepUntil(start + sim.Microsecond)
 			got := make([]uint64, 1)
-			lat = r.cmd(p, nvmectrl.OpRead, 1000, 1, nvmectrl.Hint{}, got).latency
+			lat = r.cmd(p, nvme.OpRead, 1000, 1, nvme.Hint{}, got).latency
 			require.Equal(t, Stamp(1000, 1), got[0])
 		})
 		r.eng.Run()

@@ -5,6 +5,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/nand"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -98,7 +99,7 @@ type HostPort interface {
 	CopyFromHost(cmd *nvmectrl.Command, off int, dst []byte)
 	CopyToHost(cmd *nvmectrl.Command, off int, src []byte)
 	Uint64FromHost(cmd *nvmectrl.Command, off int) uint64
-	Complete(t sim.Time, cmd *nvmectrl.Command, st nvmectrl.Status, dw0 uint32, level bufferlevel.Level)
+	Complete(t sim.Time, cmd *nvmectrl.Command, st nvme.Status, dw0 uint32, level bufferlevel.Level)
 }
 
 // Timers are the firmware's clock and timer: a controller's main loop runs each armed step

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/hal"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -70,8 +71,8 @@ func burstUnderCap(t *testing.T, pages int, cap Power) (sim.Time, *spanFlash) {
 		for i := range w {
 			w[i] = Stamp(int64(i), 1)
 		}
-		r.cmd(p, nvmectrl.OpWrite, 0, pages, nvmectrl.Hint{}, w)
-		lat = r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil).latency
+		r.cmd(p, nvme.OpWrite, 0, pages, nvme.Hint{}, w)
+		lat = r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil).latency
 	})
 	eng.Run()
 	require.Equal(t, int64(pages), fl.programs)
@@ -225,7 +226,7 @@ func TestPowerCapWithGC(t *testing.T) {
 				lba := int64(k) + procs*rng.Int64N(span/procs)
 				ref[lba]++
 				buf[0] = Stamp(lba, ref[lba])
-				require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpWrite, lba, 1, nvmectrl.Hint{}, buf).status)
+				require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lba, 1, nvme.Hint{}, buf).status)
 			}
 		})
 	}
@@ -237,7 +238,7 @@ func TestPowerCapWithGC(t *testing.T) {
 	r.eng.Spawn("check", func(p *sim.Proc) {
 		for lba, v := range ref {
 			if v > 0 {
-				r.cmd(p, nvmectrl.OpRead, int64(lba), 1, nvmectrl.Hint{}, got)
+				r.cmd(p, nvme.OpRead, int64(lba), 1, nvme.Hint{}, got)
 				require.Equal(t, Stamp(int64(lba), v), got[0], "lba %d", lba)
 			}
 		}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -22,13 +22,13 @@ func TestSubPageReadSensesOnce(t *testing.T) {
 	var out, sensed int64
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		st := []uint64{Stamp(0, 1), Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)}
-		require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpWrite, 0, 4, nvmectrl.Hint{}, st).status)
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, 0, 4, nvme.Hint{}, st).status)
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 		for lpn := int64(0); lpn < 4; lpn++ {
 			r.fw.buf.Invalidate(lpn)
 		}
 		before, reads := r.busBytesOut(), r.pagesSensed()
-		require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpRead, 0, 4, nvmectrl.Hint{}, got).status)
+		require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpRead, 0, 4, nvme.Hint{}, got).status)
 		for lpn := range 4 {
 			require.Equal(t, Stamp(int64(lpn), 1), got[lpn], "lpn %d", lpn)
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -83,7 +83,7 @@ func (ro *readOnly) HandleEvent(*sim.Event) {
 func (f *Firmware) ReadOnly() bool { return f.ro.on }
 
 // statusReadOnly is the status of a command refused in read-only mode.
-var statusReadOnly = nvmectrl.StatusWriteReadOnlyRange.WithDNR()
+var statusReadOnly = nvme.StatusWriteReadOnlyRange.WithDNR()
 
 // refuseWrite completes the worker's command with the read-only status, counting it.
 func (wk *worker) refuseWrite() {
@@ -132,7 +132,7 @@ func (f *Firmware) unplaced(now sim.Time, op *flashOp) {
 }
 
 // Health is the drive's health as NVMe's SMART / Health Information log reports it
-// (nvmectrl.HealthInfo), with the read-only mode's cause.
+// (nvme.HealthInfo), with the read-only mode's cause.
 type Health struct {
 	SparePool      int      // each die's spare pool, in blocks
 	SpareLeft      int      // the least spare blocks a die has left (negative: a die is past its pool)
@@ -169,8 +169,8 @@ func (f *Firmware) Health() Health {
 // not correct after every read-retry step (host and GC reads); Number of Error Information
 // Log Entries, the commands completed with an error status. The host command and data
 // counters are the firmware's; the data units are thousands of 512-byte units, rounded up.
-func (f *Firmware) HealthInfo() nvmectrl.HealthInfo {
-	h := nvmectrl.HealthInfo{AvailableSpare: uint8(f.ftl.AvailableSpare()),
+func (f *Firmware) HealthInfo() nvme.HealthInfo {
+	h := nvme.HealthInfo{AvailableSpare: uint8(f.ftl.AvailableSpare()),
 		AvailableSpareThreshold: uint8(f.spec.FTL.SpareThreshold),
 		HostReadCommands:        uint64(f.Stats.Reads), HostWriteCommands: uint64(f.Stats.Writes),
 		DataUnitsRead:    dataUnits(f.Stats.ReadPages, f.spec.PageSize),
@@ -178,10 +178,10 @@ func (f *Firmware) HealthInfo() nvmectrl.HealthInfo {
 		MediaErrors:      uint64(f.faults.Uncorrectable), ErrorLogEntries: uint64(f.Stats.Errors),
 		PowerCycles: 1}
 	if int(h.AvailableSpare) < f.spec.FTL.SpareThreshold {
-		h.CriticalWarning |= nvmectrl.CriticalSpare
+		h.CriticalWarning |= nvme.CriticalSpare
 	}
 	if f.ro.on {
-		h.CriticalWarning |= nvmectrl.CriticalReliability | nvmectrl.CriticalReadOnly
+		h.CriticalWarning |= nvme.CriticalReliability | nvme.CriticalReadOnly
 	}
 	return h
 }

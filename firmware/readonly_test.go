@@ -8,7 +8,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/internal/testtier"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -16,7 +16,7 @@ import (
 // readOnlyStatus is the status of a write refused in read-only mode: Attempted Write to
 // Read Only Range, SCT 1h SC 82h (NVM Command Set Specification 1.0 Figure 16), with Do
 // Not Retry (bit 14): 0x4000 | 0x100 | 0x82 = 0x4182.
-const readOnlyStatus = nvmectrl.Status(0x4182)
+const readOnlyStatus = nvme.Status(0x4182)
 
 // faultWorkload writes one page at a time, writes times, to pages drawn from [0, span)
 // (seeded), a Flush every 64 writes, then reads every page back. It records the version of
@@ -33,9 +33,9 @@ func faultWorkload(t *testing.T, r *rig, span int64, writes int, seed uint64) (r
 		for i := 1; i <= writes; i++ {
 			lpn := rng.Int64N(span)
 			v := Stamp(lpn, uint64(i))
-			st := r.cmd(p, nvmectrl.OpWrite, lpn, 1, nvmectrl.Hint{}, []uint64{v}).status
+			st := r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, []uint64{v}).status
 			switch {
-			case st == nvmectrl.StatusSuccess:
+			case st == nvme.StatusSuccess:
 				ref[lpn] = v
 			case st == readOnlyStatus && r.fw.ReadOnly():
 				refused++
@@ -43,9 +43,9 @@ func faultWorkload(t *testing.T, r *rig, span int64, writes int, seed uint64) (r
 				require.Failf(t, "write failed", "write %d of lpn %d: %v, read-only %v", i, lpn, st, r.fw.ReadOnly())
 			}
 			if i%64 == 0 {
-				st := r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil).status
-				require.True(t, st == nvmectrl.StatusSuccess || (st == readOnlyStatus && r.fw.ReadOnly()), "flush: %v", st)
-				if st != nvmectrl.StatusSuccess {
+				st := r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil).status
+				require.True(t, st == nvme.StatusSuccess || (st == readOnlyStatus && r.fw.ReadOnly()), "flush: %v", st)
+				if st != nvme.StatusSuccess {
 					flushesRefused++
 				}
 			}
@@ -86,9 +86,9 @@ func TestSparePoolReadOnlyAfterNPlusOne(t *testing.T) {
 	var refusedAt int64 = -1
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for lpn := int64(0); lpn < 2000; lpn++ {
-			st := r.cmd(p, nvmectrl.OpWrite, lpn, 1, nvmectrl.Hint{}, []uint64{Stamp(lpn, 1)}).status
+			st := r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, []uint64{Stamp(lpn, 1)}).status
 			samples = append(samples, sample{f.FaultStats().RetiredBlocks, f.ReadOnly()})
-			if st != nvmectrl.StatusSuccess {
+			if st != nvme.StatusSuccess {
 				require.Equal(t, readOnlyStatus, st)
 				require.True(t, st.DNR())
 				refusedAt = lpn
@@ -109,7 +109,7 @@ func TestSparePoolReadOnlyAfterNPlusOne(t *testing.T) {
 	require.Equal(t, Health{SparePool: 3, SpareLeft: -1, AvailableSpare: 0, Threshold: 10, ReadOnly: true,
 		ReadOnlyAt: h.ReadOnlyAt, ReadOnlyDie: 0, ReadOnlyReason: roSpare, GrownBad: 4}, h)
 	page := r.ctrl.HealthLog()
-	log := nvmectrl.ParseHealthLog(page[:])
+	log := nvme.ParseHealthLog(page[:])
 	require.Equal(t, uint8(0x0D), log.CriticalWarning)
 	require.Equal(t, uint8(0), log.AvailableSpare)
 	require.Equal(t, uint8(10), log.AvailableSpareThreshold)
@@ -221,16 +221,16 @@ func TestFailedProgramAfterReadOnlyGoesBack(t *testing.T) {
 	f := r.fw
 	const n = 400 // past the 256-page buffer: evictions reach every die
 	got := make([]uint64, n)
-	var flush nvmectrl.Status
+	var flush nvme.Status
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for lpn := int64(0); lpn < n; lpn++ {
-			st := r.cmd(p, nvmectrl.OpWrite, lpn, 1, nvmectrl.Hint{}, []uint64{Stamp(lpn, 1)}).status
-			if st != nvmectrl.StatusSuccess {
+			st := r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, []uint64{Stamp(lpn, 1)}).status
+			if st != nvme.StatusSuccess {
 				require.Equal(t, readOnlyStatus, st)
 				break
 			}
 		}
-		flush = r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil).status
+		flush = r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil).status
 	})
 	r.eng.Run()
 	require.True(t, f.ReadOnly())
@@ -245,7 +245,7 @@ func TestFailedProgramAfterReadOnlyGoesBack(t *testing.T) {
 	require.True(t, ok && st == buffer.Dirty, "lpn 0 is dirty in the buffer again")
 	require.Equal(t, ftl.NoUnit, f.FTL().Lookup(0), "lpn 0 is on no flash page")
 	r.eng.Spawn("read", func(p *sim.Proc) {
-		require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpRead, 0, 1, nvmectrl.Hint{}, got[:1]).status)
+		require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpRead, 0, 1, nvme.Hint{}, got[:1]).status)
 	})
 	r.eng.Run()
 	require.Equal(t, Stamp(0, 1), got[0])

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -28,20 +28,20 @@ func TestReadGoesBeforeQueuedPrograms(t *testing.T) {
 	f := r.fw
 	var lat sim.Time
 	r.eng.Spawn("host", func(p *sim.Proc) {
-		r.cmd(p, nvmectrl.OpWrite, 0, 1, nvmectrl.Hint{}, []uint64{Stamp(0, 1)})
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		r.cmd(p, nvme.OpWrite, 0, 1, nvme.Hint{}, []uint64{Stamp(0, 1)})
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 		p.Sleep(sim.Millisecond) // the flush's program is long done
 		f.buf.Invalidate(0)      // its clean copy leaves DRAM, as a reclaimed slot would
 		ppn := f.FTL().PageOf(f.FTL().Lookup(0))
 		require.Equal(t, 0, f.geo.Addr(ppn).Page)
 		g := f.geo.Addr(ppn).Die
-		r.cmd(p, nvmectrl.OpWrite, 1, 3, nvmectrl.Hint{}, []uint64{Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)})
+		r.cmd(p, nvme.OpWrite, 1, 3, nvme.Hint{}, []uint64{Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)})
 		for range 3 {
 			require.True(t, f.evictOne(g, ftl.Foreground))
 		}
 		p.Sleep(20 * sim.Microsecond)
 		got := []uint64{0}
-		rq := r.cmd(p, nvmectrl.OpRead, 0, 1, nvmectrl.Hint{}, got)
+		rq := r.cmd(p, nvme.OpRead, 0, 1, nvme.Hint{}, got)
 		require.Equal(t, Stamp(0, 1), got[0])
 		lat = rq.latency
 	})

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -88,7 +88,7 @@ func TestPolicyPagesBoundsRounds(t *testing.T) {
 	r := newFake(t, s, 4096)
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for i := int64(0); i < 10; i++ {
-			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)})
 		}
 	})
 	r.eng.Run()
@@ -110,7 +110,7 @@ func TestPolicyRetry(t *testing.T) {
 	r := newFake(t, smallSpec("test-after-1ms", "sequential"), 4096)
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for i := int64(0); i < 4; i++ {
-			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)})
 		}
 		p.SleepUntil(sim.Millisecond - sim.Microsecond)
 		require.Zero(t, r.fw.Stats.BackgroundEvictions+r.fw.Stats.ForegroundEvictions)
@@ -137,18 +137,18 @@ func TestSchedOrderSeam(t *testing.T) {
 		r := newFake(t, s, 4096)
 		f := r.fw
 		r.eng.Spawn("host", func(p *sim.Proc) {
-			r.cmd(p, nvmectrl.OpWrite, 0, 1, nvmectrl.Hint{}, []uint64{Stamp(0, 1)})
-			r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+			r.cmd(p, nvme.OpWrite, 0, 1, nvme.Hint{}, []uint64{Stamp(0, 1)})
+			r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 			p.Sleep(sim.Millisecond)
 			f.buf.Invalidate(0) // its clean copy leaves DRAM
 			g := f.geo.Addr(f.FTL().PageOf(f.FTL().Lookup(0))).Die
-			r.cmd(p, nvmectrl.OpWrite, 1, 3, nvmectrl.Hint{}, []uint64{Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)})
+			r.cmd(p, nvme.OpWrite, 1, 3, nvme.Hint{}, []uint64{Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)})
 			for range 3 {
 				require.True(t, f.evictOne(g, ftl.Foreground))
 			}
 			p.Sleep(20 * sim.Microsecond)
 			got := []uint64{0}
-			lat[order] = r.cmd(p, nvmectrl.OpRead, 0, 1, nvmectrl.Hint{}, got).latency
+			lat[order] = r.cmd(p, nvme.OpRead, 0, 1, nvme.Hint{}, got).latency
 			require.Equal(t, Stamp(0, 1), got[0])
 		})
 		r.eng.Run()

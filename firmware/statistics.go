@@ -227,6 +227,12 @@ var (
 		Desc: "FDP Statistics MBE: bytes of flash erased", Row: "FDP bytes host written / media written / media erased"}
 	StatFDPEvents = &sim.Stat{Name: "fdp_events", Unit: sim.UnitCount,
 		Desc: "FDP events logged (host and controller events)", Row: "FDP events"}
+	// StatFDPGroupFallbacks is present only with several reclaim groups, StatFDPRUTimeouts
+	// only with a reclaim unit time limit.
+	StatFDPGroupFallbacks = &sim.Stat{Name: "fdp_group_fallback_pages", Unit: sim.UnitPages,
+		Desc: "pages written outside the reclaim group they named, which could take none (ftl/placement.go)", Row: "FDP pages written outside their full reclaim group"}
+	StatFDPRUTimeouts = &sim.Stat{Name: "fdp_ru_time_limit_closes", Unit: sim.UnitCount,
+		Desc: "reclaim units closed at the reclaim unit time limit (ERUTL)", Row: "FDP reclaim units closed at the time limit"}
 )
 
 // RUHStatSet is the statistics of one reclaim unit handle.
@@ -250,7 +256,7 @@ var StatRUH = func() (s [nvmectrl.MaxReclaimUnitHandles]RUHStatSet) {
 
 // FDPStatList returns the FDP statistics as one list, for a catalogue.
 func FDPStatList() []*sim.Stat {
-	out := []*sim.Stat{StatFDPHostBytes, StatFDPMediaBytes, StatFDPErasedBytes, StatFDPEvents}
+	out := []*sim.Stat{StatFDPHostBytes, StatFDPMediaBytes, StatFDPErasedBytes, StatFDPEvents, StatFDPGroupFallbacks, StatFDPRUTimeouts}
 	for _, s := range StatRUH {
 		out = append(out, s.HostPages, s.GCPages, s.ReclaimUnits, s.WAF)
 	}
@@ -267,6 +273,12 @@ func (f *Firmware) PutFDPStats(sn *sim.StatSnapshot) {
 	sn.PutInt(StatFDPMediaBytes, int64(info.MediaBytes))
 	sn.PutInt(StatFDPErasedBytes, int64(info.ErasedBytes))
 	sn.PutInt(StatFDPEvents, int64(len(info.HostEvents)+len(info.CtrlEvents))+f.fdp.eventsLost)
+	if f.fdp.spec.Groups() > 1 {
+		sn.PutInt(StatFDPGroupFallbacks, f.ftl.GroupFallbacks())
+	}
+	if f.fdp.spec.RUTimeLimit > 0 {
+		sn.PutInt(StatFDPRUTimeouts, f.fdp.ruTimeouts)
+	}
 	for h := range f.ftl.Handles() {
 		s, st := StatRUH[h], f.ftl.HandleStats(h)
 		sn.PutInt(s.HostPages, st.HostWrites)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/hwadapter"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -62,8 +62,8 @@ func TestSubPageReadMovesOneUnit(t *testing.T) {
 	var out int64
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		st := []uint64{Stamp(0, 1), Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)}
-		require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpWrite, 0, 4, nvmectrl.Hint{}, st).status)
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, 0, 4, nvme.Hint{}, st).status)
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 		require.Equal(t, int64(0), fl.Stats.Padded)
 		page := fl.PageOf(fl.Lookup(0))
 		for lpn := int64(0); lpn < 4; lpn++ {
@@ -72,13 +72,13 @@ func TestSubPageReadMovesOneUnit(t *testing.T) {
 		}
 		before := r.busBytesOut()
 		for lpn := int64(3); lpn >= 0; lpn-- {
-			require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpRead, lpn, 1, nvmectrl.Hint{}, got).status)
+			require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpRead, lpn, 1, nvme.Hint{}, got).status)
 			require.Equal(t, Stamp(lpn, 1), got[0], "lpn %d", lpn)
 		}
 		out = r.busBytesOut() - before
 		require.Equal(t, int64(4), r.fw.Stats.FlashReads)
-		require.Equal(t, nvmectrl.StatusSuccess, r.cmd(p, nvmectrl.OpWrite, 9, 1, nvmectrl.Hint{}, []uint64{Stamp(9, 1)}).status)
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, 9, 1, nvme.Hint{}, []uint64{Stamp(9, 1)}).status)
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 		require.Equal(t, int64(3), fl.Stats.Padded)
 	})
 	r.eng.Run()

@@ -5,7 +5,7 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -34,27 +34,27 @@ func TestHostReadSuspendsProgram(t *testing.T) {
 	var idle, lat1, lat2, issue2, end0, end1 sim.Time
 	var g int
 	r.eng.Spawn("host", func(p *sim.Proc) {
-		r.cmd(p, nvmectrl.OpWrite, 0, 1, nvmectrl.Hint{}, []uint64{Stamp(0, 1)})
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		r.cmd(p, nvme.OpWrite, 0, 1, nvme.Hint{}, []uint64{Stamp(0, 1)})
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 		p.Sleep(sim.Millisecond)
 		f.buf.Invalidate(0) // its clean copy leaves DRAM: reads go to flash
 		ppn := f.FTL().PageOf(f.FTL().Lookup(0))
 		require.Equal(t, 0, f.geo.Addr(ppn).Page)
 		g = f.geo.Addr(ppn).Die
 		got := []uint64{0}
-		idle = r.cmd(p, nvmectrl.OpRead, 0, 1, nvmectrl.Hint{}, got).latency
-		r.cmd(p, nvmectrl.OpWrite, 1, 3, nvmectrl.Hint{}, []uint64{Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)})
+		idle = r.cmd(p, nvme.OpRead, 0, 1, nvme.Hint{}, got).latency
+		r.cmd(p, nvme.OpWrite, 1, 3, nvme.Hint{}, []uint64{Stamp(1, 1), Stamp(2, 1), Stamp(3, 1)})
 		for range 3 {
 			require.True(t, f.evictOne(g, ftl.Foreground))
 		}
 		p.Sleep(20 * us)
 		end0 = r.die(g).BusyUntil() // the first program's end, not yet suspended
-		rq := r.cmd(p, nvmectrl.OpRead, 0, 1, nvmectrl.Hint{}, got)
+		rq := r.cmd(p, nvme.OpRead, 0, 1, nvme.Hint{}, got)
 		require.Equal(t, Stamp(0, 1), got[0])
 		lat1 = rq.latency
 		end1 = r.die(g).BusyUntil()
 		issue2 = p.Now()
-		lat2 = r.cmd(p, nvmectrl.OpRead, 0, 1, nvmectrl.Hint{}, got).latency
+		lat2 = r.cmd(p, nvme.OpRead, 0, 1, nvme.Hint{}, got).latency
 		require.Equal(t, Stamp(0, 1), got[0])
 	})
 	r.eng.Run()

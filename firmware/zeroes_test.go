@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -14,7 +15,7 @@ import (
 // eight bytes (a write's, or filled in by a read); a Write Zeroes of nlb blocks; or a
 // Dataset Management deallocate of ranges, each {slba, nlb} (r.cmd takes whole pages and
 // one range).
-func (r *rig) lbaCmd(p *sim.Proc, op nvmectrl.Opcode, slba int64, nlb int, words []uint64, ranges [][2]int64) nvmectrl.Status {
+func (r *rig) lbaCmd(p *sim.Proc, op nvme.Opcode, slba int64, nlb int, words []uint64, ranges [][2]int64) nvme.Status {
 	for len(r.free) == 0 {
 		p.Wait(&r.slotSig)
 	}
@@ -24,7 +25,7 @@ func (r *rig) lbaCmd(p *sim.Proc, op nvmectrl.Opcode, slba int64, nlb int, words
 	rq.done = false
 	n := nlb * r.ctrl.Spec().LBASize
 	var b [8]byte
-	if op == nvmectrl.OpWrite {
+	if op == nvme.OpWrite {
 		for i, w := range words {
 			binary.LittleEndian.PutUint64(b[:], w)
 			r.mem.Write(rq.buf+uint64(i*4096), b[:])
@@ -33,11 +34,11 @@ func (r *rig) lbaCmd(p *sim.Proc, op nvmectrl.Opcode, slba int64, nlb int, words
 	var e nvmectrl.SQE
 	var prp1, prp2 uint64
 	switch op {
-	case nvmectrl.OpRead, nvmectrl.OpWrite:
+	case nvme.OpRead, nvme.OpWrite:
 		var err error
 		prp1, prp2, _, err = nvmectrl.BuildPRP(r.mem, rq.buf, n, rq.lists)
 		require.NoError(r.t, err)
-	case nvmectrl.OpDatasetManagement:
+	case nvme.OpDatasetManagement:
 		for i, rg := range ranges {
 			var d [16]byte
 			binary.LittleEndian.PutUint32(d[4:], uint32(rg[1]))
@@ -47,7 +48,7 @@ func (r *rig) lbaCmd(p *sim.Proc, op nvmectrl.Opcode, slba int64, nlb int, words
 		prp1, nlb = rq.buf, 1
 	}
 	e.SetRW(op, cid, 1, prp1, prp2, uint64(slba), max(nlb, 1))
-	if op == nvmectrl.OpDatasetManagement {
+	if op == nvme.OpDatasetManagement {
 		e.SetDW(10, uint32(len(ranges)-1)) // number of ranges, 0's based
 		e.SetDW(11, 1<<2)                  // attribute: deallocate
 		e.SetDW(12, 0)
@@ -60,7 +61,7 @@ func (r *rig) lbaCmd(p *sim.Proc, op nvmectrl.Opcode, slba int64, nlb int, words
 	for !rq.done {
 		p.Wait(&rq.sig)
 	}
-	if op == nvmectrl.OpRead {
+	if op == nvme.OpRead {
 		for i := range words {
 			r.mem.Read(rq.buf+uint64(i*4096), b[:])
 			words[i] = binary.LittleEndian.Uint64(b[:])
@@ -77,7 +78,7 @@ func (r *rig) readWords(p *sim.Proc, first int64, n int) []uint64 {
 	got := make([]uint64, n)
 	for i := range got {
 		w := []uint64{0}
-		require.Equal(r.t, nvmectrl.StatusSuccess, r.lbaCmd(p, nvmectrl.OpRead, (first+int64(i))*8, 8, w, nil))
+		require.Equal(r.t, nvme.StatusSuccess, r.lbaCmd(p, nvme.OpRead, (first+int64(i))*8, 8, w, nil))
 		got[i] = w[0]
 	}
 	return got
@@ -101,22 +102,22 @@ func TestWriteZeroesPartialPages(t *testing.T) {
 	r := newRigLBA(t, smallSpec(Vanilla, "sequential"), nil, 512)
 	const a = uint64(0xA000)
 	push := func(p *sim.Proc, base int64) {
-		r.lbaCmd(p, nvmectrl.OpFlush, 0, 0, nil, nil)
+		r.lbaCmd(p, nvme.OpFlush, 0, 0, nil, nil)
 		for i := int64(0); i < 300; i++ {
-			require.Equal(t, nvmectrl.StatusSuccess, r.lbaCmd(p, nvmectrl.OpWrite, (base+i)*8, 8, []uint64{Stamp(base+i, 1)}, nil))
+			require.Equal(t, nvme.StatusSuccess, r.lbaCmd(p, nvme.OpWrite, (base+i)*8, 8, []uint64{Stamp(base+i, 1)}, nil))
 		}
-		r.lbaCmd(p, nvmectrl.OpFlush, 0, 0, nil, nil)
+		r.lbaCmd(p, nvme.OpFlush, 0, 0, nil, nil)
 	}
 	want := []uint64{0, a + 1, a + 2, 0, 0, 0, 0, 0}
 	var inBuf, onFlash []uint64
 	var rmw, flashReads int64
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		words := []uint64{a, a + 1, a + 2, a + 3, a + 4, a + 5}
-		require.Equal(t, nvmectrl.StatusSuccess, r.lbaCmd(p, nvmectrl.OpWrite, 0, 48, words, nil))
+		require.Equal(t, nvme.StatusSuccess, r.lbaCmd(p, nvme.OpWrite, 0, 48, words, nil))
 		push(p, 1000)
 		before, reads := r.fw.Stats.WritePages, arrayReads(r)
 		for _, z := range [][2]int64{{0, 4}, {9, 7}, {20, 8}, {32, 16}, {56, 5}} {
-			require.Equal(t, nvmectrl.StatusSuccess, r.lbaCmd(p, nvmectrl.OpWriteZeroes, z[0], int(z[1]), nil, nil))
+			require.Equal(t, nvme.StatusSuccess, r.lbaCmd(p, nvme.OpWriteZeroes, z[0], int(z[1]), nil, nil))
 		}
 		rmw, flashReads = r.fw.Stats.WritePages-before, arrayReads(r)-reads
 		inBuf = r.readWords(p, 0, 8)
@@ -180,11 +181,11 @@ func TestDeallocateMultiRange(t *testing.T) {
 		got := make([]uint64, 8)
 		var trims int64
 		r.eng.Spawn("host", func(p *sim.Proc) {
-			require.Equal(t, nvmectrl.StatusSuccess, r.lbaCmd(p, nvmectrl.OpWrite, 0, int(8*per), words(), nil))
-			r.lbaCmd(p, nvmectrl.OpFlush, 0, 0, nil, nil)
-			require.Equal(t, nvmectrl.StatusSuccess, r.lbaCmd(p, nvmectrl.OpDatasetManagement, 0, 0, nil, c.ranges))
+			require.Equal(t, nvme.StatusSuccess, r.lbaCmd(p, nvme.OpWrite, 0, int(8*per), words(), nil))
+			r.lbaCmd(p, nvme.OpFlush, 0, 0, nil, nil)
+			require.Equal(t, nvme.StatusSuccess, r.lbaCmd(p, nvme.OpDatasetManagement, 0, 0, nil, c.ranges))
 			trims = r.fw.Stats.Trims
-			require.Equal(t, nvmectrl.StatusSuccess, r.lbaCmd(p, nvmectrl.OpRead, 0, int(8*per), got, nil))
+			require.Equal(t, nvme.StatusSuccess, r.lbaCmd(p, nvme.OpRead, 0, int(8*per), got, nil))
 		})
 		r.eng.Run()
 		require.Equal(t, c.want, got, "%d-byte LBAs", c.lba)
@@ -197,14 +198,14 @@ func TestDeallocateMultiRange(t *testing.T) {
 // of Range, naming no page trimmed after it (ranges are served in order).
 func TestDeallocateRangeOutOfRange(t *testing.T) {
 	r := newRig(t, smallSpec(Vanilla, "sequential"), nil)
-	var st nvmectrl.Status
+	var st nvme.Status
 	got := make([]uint64, 2)
 	r.eng.Spawn("host", func(p *sim.Proc) {
-		require.Equal(t, nvmectrl.StatusSuccess, r.lbaCmd(p, nvmectrl.OpWrite, 0, 2, []uint64{1, 2}, nil))
-		st = r.lbaCmd(p, nvmectrl.OpDatasetManagement, 0, 0, nil, [][2]int64{{r.fw.LogicalPages() - 1, 2}, {0, 2}})
-		r.lbaCmd(p, nvmectrl.OpRead, 0, 2, got, nil)
+		require.Equal(t, nvme.StatusSuccess, r.lbaCmd(p, nvme.OpWrite, 0, 2, []uint64{1, 2}, nil))
+		st = r.lbaCmd(p, nvme.OpDatasetManagement, 0, 0, nil, [][2]int64{{r.fw.LogicalPages() - 1, 2}, {0, 2}})
+		r.lbaCmd(p, nvme.OpRead, 0, 2, got, nil)
 	})
 	r.eng.Run()
-	require.Equal(t, nvmectrl.StatusLBAOutOfRange, st)
+	require.Equal(t, nvme.StatusLBAOutOfRange, st)
 	require.Equal(t, []uint64{1, 2}, got, "the range after the bad one is not served")
 }

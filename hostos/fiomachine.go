@@ -154,10 +154,15 @@ func (m *FioMachine) Open(p *sim.Proc, spec fio.TargetSpec) (fio.Target, int64, 
 
 // namespace returns the raw devices (without and with FUA) of the namespace a device
 // name opens: /dev/nvme0nN is namespace N (Linux's naming of controller 0's namespaces),
-// any other name under /dev/ namespace 1.
+// and so is /dev/ng0nN (its generic character device, for NVMe passthrough: fio's
+// io_uring_cmd), any other name under /dev/ namespace 1.
 func (m *FioMachine) namespace(name string) (*[2]*RawDevice, error) {
 	var nsid uint32 = 1
-	if rest, ok := strings.CutPrefix(name, "/dev/nvme0n"); ok {
+	rest, ok := strings.CutPrefix(name, "/dev/nvme0n")
+	if !ok {
+		rest, ok = strings.CutPrefix(name, "/dev/ng0n")
+	}
+	if ok {
 		if n, err := strconv.ParseUint(rest, 10, 32); err == nil && n >= 1 {
 			nsid = uint32(n)
 		}

@@ -203,6 +203,12 @@ func (d *RawDevice) check(op blk.Op, offset, size int64) error {
 // submit charges the syscall, sends one bio and blocks p until it completes. It returns the
 // latency and the bio's completion status.
 func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []uint64, stream uint8) (sim.Time, error) {
+	lat, _, err := d.call(p, op, offset, size, stamps, stream, op == blk.OpWrite && d.fua)
+	return lat, err
+}
+
+// call is submit with the bio's FUA flag given, also returning the bio's Result.
+func (d *RawDevice) call(p *sim.Proc, op blk.Op, offset, size int64, stamps []uint64, stream uint8, fua bool) (sim.Time, uint64, error) {
 	start := p.Now()
 	io := d.get()
 	// O_DIRECT: REQ_SYNC, and REQ_IDLE on writes (dio_bio_write_op), which wbt does not
@@ -211,7 +217,7 @@ func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []
 	// by field (a literal holding interfaces is built in a temporary and copied over).
 	b := &io.bio
 	b.Op, b.Offset, b.Size, b.Sync, b.Idle = op, offset, size, true, op == blk.OpWrite
-	b.FUA, b.Wake = op == blk.OpWrite && d.fua, &io.sig
+	b.FUA, b.Wake = fua, &io.sig
 	b.WriteStream = stream
 	io.q = d.q
 	if stamps != nil {
@@ -237,13 +243,13 @@ func (d *RawDevice) submit(p *sim.Proc, op blk.Op, offset, size int64, stamps []
 	for !io.bio.Finished() {
 		p.Wait(&io.sig)
 	}
-	err := io.bio.Err
+	err, result := io.bio.Err, io.bio.Result
 	d.ios++
 	d.put(io)
 	if err != nil {
 		err = devErr(err) // the block layer's error names the operation and sector
 	}
-	return p.Now() - start, err
+	return p.Now() - start, result, err
 }
 
 // devErr marks err, the error of a bio the device failed (blk.IOError), as an I/O error

@@ -81,3 +81,28 @@ func (d *RawDevice) checkZoned(op blk.Op, offset, size int64) error {
 	}
 	return nil
 }
+
+// ZoneAppend sends a Zone Append of size bytes to the zone starting at zoneStart by NVMe
+// passthrough (io_uring_cmd on the namespace's generic character device /dev/ng0nN,
+// blk/passthrough.go) for process p, with the command's FUA bit if fua (fio's writefua). It
+// returns the latency and the byte offset the device wrote the data at (the completion's
+// ALBA). The device picks the place: the zone's write pointer when it runs the command, so
+// a zone may have several appends in flight at once. size is limited by the queue's
+// largest request, max_sectors_kb (Linux bounds a passthrough buffer by max_hw_sectors, at
+// least as large, and fails a larger one with EINVAL; the model keeps a request within
+// the queue's limit); the device checks its own Zone Append Size Limit.
+func (d *RawDevice) ZoneAppend(p *sim.Proc, zoneStart, size int64, fua bool) (sim.Time, int64, error) {
+	zb := d.ZoneBytes()
+	switch {
+	case zb == 0:
+		return 0, 0, fmt.Errorf("hostos: raw device: zone append on namespace %d, which is not zoned", d.nsid)
+	case zoneStart < 0 || zoneStart >= d.capacity || zoneStart%zb != 0:
+		return 0, 0, fmt.Errorf("hostos: raw device: zone append at %d: not the start of one of the %d-byte zones", zoneStart, zb)
+	case size <= 0 || size%d.block != 0 || size > zb:
+		return 0, 0, fmt.Errorf("hostos: raw device: zone append of %d B: not a positive multiple of the %d-byte block within the %d-byte zone", size, d.block, zb)
+	case size > int64(d.q.Spec().MaxRequestBytes):
+		return 0, 0, fmt.Errorf("hostos: raw device: zone append of %d B exceeds the queue's %d-byte largest request (max_sectors_kb)", size, d.q.Spec().MaxRequestBytes)
+	}
+	lat, alba, err := d.call(p, blk.OpZoneAppend, zoneStart, size, nil, 0, fua)
+	return lat, int64(alba) * d.block, err
+}

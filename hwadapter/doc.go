@@ -1,7 +1,9 @@
 // Package hwadapter binds the firmware's hardware ports (firmware/ports.go) to the simulated
 // hardware: the flash channels and their dies (Flash, a firmware.FlashPort with the
-// FlashImage and BadBlockScanner capabilities) and the controller DRAM (*dram.DRAM is a
-// firmware.BufferMemory as it is).
+// FlashImage and BadBlockScanner capabilities), the controller DRAM (*dram.DRAM is a
+// firmware.BufferMemory as it is) and, for the host port, the mapping between the NVMe
+// controller's commands and the firmware's (HostCmds: nvmectrl.Command ↔ hal.HostCmd by
+// command slot; the firmware's HostPort does not speak hal.HostCmd yet).
 //
 // It is the one place where the firmware's vocabulary meets the hardware's: the firmware
 // imports no hardware package (firmware/imports_test.go checks it), and this package

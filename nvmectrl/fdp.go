@@ -61,8 +61,10 @@ func (i *Isolation) UnmarshalText(b []byte) error {
 
 // FDP configures Flexible Data Placement on the controller's one endurance group. With it,
 // a write whose DTYPE (CDW12 bits 23:20) is 2h (Data Placement) carries a placement
-// identifier in DSPEC (CDW13 bits 31:16); the reclaim group identifier format is 0 bits
-// (one reclaim group), so the placement identifier is the placement handle.
+// identifier in DSPEC (CDW13 bits 31:16): its RGIF most significant bits are the reclaim
+// group identifier and the rest the placement handle (TP4146, "Placement Identifier";
+// the configuration descriptor's FDP Attributes bits 3:0, RGIF). With one reclaim group
+// RGIF is 0 and the placement identifier is the placement handle.
 type FDP struct {
 	// Enabled turns Flexible Data Placement on (the FDP feature's FDPE, configuration 0).
 	Enabled bool `yaml:"enabled,omitempty"`
@@ -70,6 +72,47 @@ type FDP struct {
 	Handles int `yaml:"handles,omitempty"`
 	// Isolation is every reclaim unit handle's type: initially (default) or persistently.
 	Isolation Isolation `yaml:"isolation,omitempty"`
+	// ReclaimGroups is NRG: 1 … MaxReclaimGroups (0: 1). Each group is an equal share of
+	// the dies (the firmware refuses a count that does not divide them), with its own
+	// reclaim unit per handle.
+	ReclaimGroups int `yaml:"reclaim_groups,omitempty"`
+	// RUTimeLimit is ERUTL, the reclaim unit time limit, in whole seconds (0: none): a
+	// reclaim unit still not fully written that long after its first write is closed and
+	// its handle moved to a fresh one, with the Reclaim Unit Time Limit Exceeded event.
+	RUTimeLimit sim.Time `yaml:"ru_time_limit,omitempty"`
+}
+
+// MaxReclaimGroups bounds NRG (RGIF at most 6 bits; the FTL's group tags are bytes).
+const MaxReclaimGroups = 64
+
+// Groups returns NRG: ReclaimGroups, or 1 if it is 0.
+func (f FDP) Groups() int { return max(f.ReclaimGroups, 1) }
+
+// RGIF returns the reclaim group identifier format: the bits of a placement identifier
+// that name the reclaim group, the fewest that count Groups (0 for one group).
+func (f FDP) RGIF() int {
+	n := 0
+	for 1<<n < f.Groups() {
+		n++
+	}
+	return n
+}
+
+// PID returns the placement identifier of reclaim group rg and placement handle ph.
+func (f FDP) PID(rg, ph int) uint16 {
+	if f.RGIF() == 0 {
+		return uint16(ph)
+	}
+	return uint16(rg<<(16-f.RGIF()) | ph)
+}
+
+// SplitPID returns the reclaim group and placement handle placement identifier pid names.
+func (f FDP) SplitPID(pid uint16) (rg, ph int) {
+	b := f.RGIF()
+	if b == 0 {
+		return 0, int(pid)
+	}
+	return int(pid >> (16 - b)), int(pid & (1<<(16-b) - 1))
 }
 
 // defaultHandles is NRUH when FDP.Handles is 0.
@@ -100,6 +143,12 @@ func (s Spec) validateFDP() []error {
 	}
 	if f.Isolation > PersistentlyIsolated {
 		errs = append(errs, fmt.Errorf("nvme.fdp.isolation: %v is not one of initially, persistently", f.Isolation))
+	}
+	if f.ReclaimGroups < 0 || f.ReclaimGroups > MaxReclaimGroups {
+		errs = append(errs, fmt.Errorf("nvme.fdp.reclaim_groups: %d is not in 1..%d (0: 1)", f.ReclaimGroups, MaxReclaimGroups))
+	}
+	if t := f.RUTimeLimit; t < 0 || t%sim.Second != 0 || t/sim.Second > 0xFFFFFFFF {
+		errs = append(errs, fmt.Errorf("nvme.fdp.ru_time_limit: %v is not a whole number of seconds from 0 to 2³²−1 (ERUTL is in seconds; 0: no limit)", t))
 	}
 	// FastDrain's default hint carrier puts the victimization page count in DSPEC (CDW13
 	// bits 31:16), the field that carries the placement identifier under FDP: the two
@@ -150,6 +199,7 @@ type FDPEvent struct {
 	PID   uint16 // the placement identifier, for events that carry one
 	NSID  uint32
 	RUHID uint16
+	RGID  uint16   // the reclaim group
 	At    sim.Time // when it happened (the timestamp field, in ms)
 }
 
@@ -189,16 +239,18 @@ func (c *Controller) fdpLog(lid, lsp uint8) ([]byte, bool) {
 		le.PutUint32(b[4:], uint32(len(b)))
 		d := b[fdpHeaderSize:]
 		le.PutUint16(d[0:], uint16(dsze))
-		d[2] = fdpAttrValid // RGIF 0: one reclaim group, the PID is the placement handle
+		fdp := c.spec.FDP
+		d[2] = fdpAttrValid | uint8(fdp.RGIF()) // RGIF, bits 3:0
 		if info.VolatileCache {
 			d[2] |= fdpAttrVolatileCache
 		}
-		le.PutUint32(d[4:], 1)              // NRG
-		le.PutUint16(d[8:], uint16(n))      // NRUH
-		le.PutUint16(d[10:], uint16(n-1))   // MAXPIDS, 0's based
-		le.PutUint32(d[12:], MaxNamespaces) // NNSS
-		le.PutUint64(d[16:], info.RUSize)   // RUNS
-		for i, t := range info.Types {      // ERUTL (bytes 24–27) 0: no time limit
+		le.PutUint32(d[4:], uint32(fdp.Groups()))                // NRG
+		le.PutUint16(d[8:], uint16(n))                           // NRUH
+		le.PutUint16(d[10:], uint16(n-1))                        // MAXPIDS, 0's based
+		le.PutUint32(d[12:], MaxNamespaces)                      // NNSS
+		le.PutUint64(d[16:], info.RUSize)                        // RUNS
+		le.PutUint32(d[24:], uint32(fdp.RUTimeLimit/sim.Second)) // ERUTL, s (0: no limit)
+		for i, t := range info.Types {
 			d[fdpConfigDescSize+4*i] = t.RUHT()
 		}
 		return b, true
@@ -239,7 +291,7 @@ func (c *Controller) fdpLog(lid, lsp uint8) ([]byte, bool) {
 				d[1] |= fdpEventFlagNSIDValid
 				le.PutUint32(d[12:], e.NSID)
 			}
-			le.PutUint16(d[32:], 0) // RGID: the one reclaim group
+			le.PutUint16(d[32:], e.RGID)
 			d[34] = byte(e.RUHID)
 		}
 		return b, true

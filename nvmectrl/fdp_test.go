@@ -129,3 +129,55 @@ func TestRUHStatusLayout(t *testing.T) {
 	require.Equal(t, ds[:1], ParseRUHStatus(b[:60]))
 	require.Nil(t, ParseRUHStatus(b[:10]))
 }
+
+// TestFDPReclaimGroupsConfig: three reclaim groups need RGIF 2 bits (2² ≥ 3 > 2¹), so a
+// placement identifier is RGID << 14 | PHNDL: group 2's placement handle 1 is 8001h, and
+// 8001h splits back into (2, 1); group 0's handle 1 is 0001h. The configuration
+// descriptor carries FDPA 80h | RGIF 2 = 82h (no volatile cache here), NRG 3 and ERUTL 5
+// (seconds, from ru_time_limit 5s); an event's RGID is at bytes 32–33. Validation names
+// the fields: 65 groups (more than 64) and a limit of 1.5 s (ERUTL is whole seconds).
+func TestFDPReclaimGroupsConfig(t *testing.T) {
+	f := FDP{Enabled: true, Handles: 2, ReclaimGroups: 3, RUTimeLimit: 5 * sim.Second}
+	require.Equal(t, 2, f.RGIF())
+	require.Equal(t, uint16(0x8001), f.PID(2, 1))
+	require.Equal(t, uint16(0x0001), f.PID(0, 1))
+	rg, ph := f.SplitPID(0x8001)
+	require.Equal(t, [2]int{2, 1}, [2]int{rg, ph})
+	require.Equal(t, 0, FDP{Enabled: true}.RGIF(), "one group: the PID is the placement handle")
+	require.Equal(t, uint16(5), FDP{}.PID(0, 5))
+
+	spec := testSpec()
+	spec.HintCarrier = HintCDW2
+	spec.FDP = f
+	r := newRig(t, spec, ArbRoundRobin)
+	info := FDPInfo{RUSize: 1 << 20, Types: []Isolation{InitiallyIsolated, InitiallyIsolated}, Used: []bool{true, true},
+		HostEvents: []FDPEvent{{Type: EventRUTimeLimitExceeded, PID: NoPlacementID, RUHID: 1, RGID: 2}}}
+	r.c.SetFirmware(fdpFW{r.fw, info})
+	bufs := []uint64{r.mem.Alloc(8192), r.mem.Alloc(8192)}
+	done := r.runAdmin(t, []SQE{adminSQE(AdminGetLogPage, 0, bufs[0], 1023<<16|uint32(LogFDPConfigs), 1<<16),
+		adminSQE(AdminGetLogPage, 1, bufs[1], 1023<<16|uint32(LogFDPEvents), 1<<16)})
+	for cid, cqe := range done {
+		require.Equal(t, StatusSuccess, cqe.Status(), "cid %d", cid)
+	}
+	le := binary.LittleEndian
+	c := make([]byte, 4096)
+	r.mem.Read(bufs[0], c)
+	d := c[16:]
+	require.Equal(t, byte(0x82), d[2], "FDPA: valid, RGIF 2")
+	require.Equal(t, uint32(3), le.Uint32(d[4:]), "NRG")
+	require.Equal(t, uint32(5), le.Uint32(d[24:]), "ERUTL, s")
+	e := make([]byte, 4096)
+	r.mem.Read(bufs[1], e)
+	require.Equal(t, byte(EventRUTimeLimitExceeded), e[64])
+	require.Equal(t, uint16(2), le.Uint16(e[64+32:]), "RGID")
+	require.Equal(t, byte(1), e[64+34], "RUHID")
+
+	bad := testSpec()
+	bad.HintCarrier = HintCDW2
+	bad.FDP = FDP{Enabled: true, ReclaimGroups: 65, RUTimeLimit: 1500 * sim.Millisecond}
+	errs := bad.validateFDP()
+	require.Len(t, errs, 2)
+	require.ErrorContains(t, errs[0], "nvme.fdp.reclaim_groups: 65 is not in 1..64")
+	require.ErrorContains(t, errs[1], "nvme.fdp.ru_time_limit")
+	require.ErrorContains(t, errs[1], "whole number of seconds")
+}

@@ -4,15 +4,11 @@ import (
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/bufferlevel"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 )
 
-// Hint is FastDrain's host-to-SSD hint carried in a Write SQE (docs/design.md "The hint protocol"):
-// whether the write belongs to a page victimization (a writeback pass that overflows the
-// SSD's write buffer) and how many pages that victimization still has to flush.
-type Hint struct {
-	Victim bool   // the write was issued by a victimization pass
-	Pages  uint32 // pages the victimization still has to flush, this write included
-}
+// Hint is FastDrain's host-to-SSD hint carried in a Write SQE (nvme.Hint).
+type Hint = nvme.Hint
 
 // HintCarrier selects the SQE field that carries a Hint. Both the host driver and the
 // firmware use the same carrier's Encode and Decode, so the two ends cannot disagree.

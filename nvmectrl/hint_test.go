@@ -17,14 +17,14 @@ func TestHintCarrierBytes(t *testing.T) {
 		decoded Hint
 	}{
 		// CDW13 at bytes 52..55: flag in byte 53 (bits 15:8), DSPEC in 54..55.
-		{"cdw13 victim 300", HintCDW13, Hint{true, 300}, map[int]byte{53: 0x01, 54: 0x2C, 55: 0x01}, Hint{true, 300}},
+		{"cdw13 victim 300", HintCDW13, Hint{Victim: true, Pages: 300}, map[int]byte{53: 0x01, 54: 0x2C, 55: 0x01}, Hint{Victim: true, Pages: 300}},
 		// 70000 pages saturate at 0xFFFF.
-		{"cdw13 saturates", HintCDW13, Hint{true, 70000}, map[int]byte{53: 0x01, 54: 0xFF, 55: 0xFF}, Hint{true, 0xFFFF}},
-		{"cdw13 not victim", HintCDW13, Hint{false, 300}, map[int]byte{}, Hint{}},
+		{"cdw13 saturates", HintCDW13, Hint{Victim: true, Pages: 70000}, map[int]byte{53: 0x01, 54: 0xFF, 55: 0xFF}, Hint{Victim: true, Pages: 0xFFFF}},
+		{"cdw13 not victim", HintCDW13, Hint{Victim: false, Pages: 300}, map[int]byte{}, Hint{}},
 		// CDW2 at bytes 8..11: flag in byte 8, pages in bits 31:8 → 300 = 0x00012C at bytes 9..11.
-		{"cdw2 victim 300", HintCDW2, Hint{true, 300}, map[int]byte{8: 0x01, 9: 0x2C, 10: 0x01}, Hint{true, 300}},
-		{"cdw2 saturates", HintCDW2, Hint{true, 1 << 30}, map[int]byte{8: 0x01, 9: 0xFF, 10: 0xFF, 11: 0xFF}, Hint{true, 0xFFFFFF}},
-		{"none", HintNone, Hint{true, 300}, map[int]byte{}, Hint{}},
+		{"cdw2 victim 300", HintCDW2, Hint{Victim: true, Pages: 300}, map[int]byte{8: 0x01, 9: 0x2C, 10: 0x01}, Hint{Victim: true, Pages: 300}},
+		{"cdw2 saturates", HintCDW2, Hint{Victim: true, Pages: 1 << 30}, map[int]byte{8: 0x01, 9: 0xFF, 10: 0xFF, 11: 0xFF}, Hint{Victim: true, Pages: 0xFFFFFF}},
+		{"none", HintNone, Hint{Victim: true, Pages: 300}, map[int]byte{}, Hint{}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -40,7 +40,7 @@ func TestHintCarrierBytes(t *testing.T) {
 	var e SQE
 	e.SetDSM(0x83)
 	e.SetFUA(true)
-	HintCDW13.Encode(&e, Hint{true, 5})
+	HintCDW13.Encode(&e, Hint{Victim: true, Pages: 5})
 	require.Equal(t, uint8(0x83), e.DSM())
 	require.True(t, e.FUA())
 	require.Equal(t, uint8(0), e.DTYPE())
@@ -118,15 +118,15 @@ func FuzzHintRoundTrip(f *testing.F) {
 	f.Fuzz(func(t *testing.T, c uint8, victim bool, pages uint32) {
 		carrier := HintCarrier(c % 3)
 		var e SQE
-		carrier.Encode(&e, Hint{victim, pages})
+		carrier.Encode(&e, Hint{Victim: victim, Pages: pages})
 		got := carrier.Decode(&e)
 		switch {
 		case carrier == HintNone || !victim:
 			require.Equal(t, Hint{}, got)
 		case carrier == HintCDW13:
-			require.Equal(t, Hint{true, min(pages, 0xFFFF)}, got)
+			require.Equal(t, Hint{Victim: true, Pages: min(pages, 0xFFFF)}, got)
 		default:
-			require.Equal(t, Hint{true, min(pages, 0xFFFFFF)}, got)
+			require.Equal(t, Hint{Victim: true, Pages: min(pages, 0xFFFFFF)}, got)
 		}
 	})
 }

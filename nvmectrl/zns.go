@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/nvme"
 )
 
 // The Zoned Namespace command set's wire formats (NVM Express Zoned Namespace Command Set
@@ -11,33 +13,17 @@ import (
 // Linux's include/linux/nvme.h and libnvme's nvme_zns_* name them). The zone state machine
 // itself is the firmware's (firmware/zns.go); the controller moves the commands' data.
 
-// Zone Namespace status codes, command specific (SCT 1h; ZNS 1.1 Figure "Status Code –
-// Command Specific Status Values"; Linux NVME_SC_ZONE_*).
+// Zone Namespace status codes (package nvme).
 const (
-	StatusZoneBoundaryError     Status = Status(SCTCommandSpecific)<<8 | 0xB8
-	StatusZoneIsFull            Status = Status(SCTCommandSpecific)<<8 | 0xB9
-	StatusZoneIsReadOnly        Status = Status(SCTCommandSpecific)<<8 | 0xBA
-	StatusZoneIsOffline         Status = Status(SCTCommandSpecific)<<8 | 0xBB
-	StatusZoneInvalidWrite      Status = Status(SCTCommandSpecific)<<8 | 0xBC
-	StatusTooManyActiveZones    Status = Status(SCTCommandSpecific)<<8 | 0xBD
-	StatusTooManyOpenZones      Status = Status(SCTCommandSpecific)<<8 | 0xBE
-	StatusInvalidZoneTransition Status = Status(SCTCommandSpecific)<<8 | 0xBF
+	StatusZoneBoundaryError     = nvme.StatusZoneBoundaryError
+	StatusZoneIsFull            = nvme.StatusZoneIsFull
+	StatusZoneIsReadOnly        = nvme.StatusZoneIsReadOnly
+	StatusZoneIsOffline         = nvme.StatusZoneIsOffline
+	StatusZoneInvalidWrite      = nvme.StatusZoneInvalidWrite
+	StatusTooManyActiveZones    = nvme.StatusTooManyActiveZones
+	StatusTooManyOpenZones      = nvme.StatusTooManyOpenZones
+	StatusInvalidZoneTransition = nvme.StatusInvalidZoneTransition
 )
-
-func init() {
-	for s, n := range map[Status][2]string{
-		StatusZoneBoundaryError:     {"Zone Boundary Error", "the command's blocks cross the end of the zone's writable capacity or its boundary"},
-		StatusZoneIsFull:            {"Zone Is Full", "the zone is full: it takes no write until it is reset"},
-		StatusZoneIsReadOnly:        {"Zone Is Read Only", "the zone is read only"},
-		StatusZoneIsOffline:         {"Zone Is Offline", "the zone is offline: it can be neither read nor written"},
-		StatusZoneInvalidWrite:      {"Zone Invalid Write", "the write does not start at the zone's write pointer"},
-		StatusTooManyActiveZones:    {"Too Many Active Zones", "opening the zone would exceed the namespace's Maximum Active Resources"},
-		StatusTooManyOpenZones:      {"Too Many Open Zones", "opening the zone would exceed the namespace's Maximum Open Resources"},
-		StatusInvalidZoneTransition: {"Invalid Zone State Transition", "the zone's state does not allow the requested action"},
-	} {
-		statusNames[s] = n
-	}
-}
 
 // ZoneState is a zone's state as the Zone Descriptor's ZS field (byte 1 bits 7:4) encodes
 // it (ZNS 1.1 "Zone Descriptor Data Structure"; the state machine is "Zone State Machine").

@@ -36,15 +36,9 @@ func runFDP(t *testing.T, fdpOn, placed bool) *platforms.Machine {
 	return m
 }
 
-// runFDPJobs is runFDP returning the jobs' results too.
-func runFDPJobs(t *testing.T, fdpOn, placed bool) (*platforms.Machine, []fio.JobResult) {
+// tinyMachine builds the tiny preset with the config files and opens namespace 1 for fio.
+func tinyMachine(t *testing.T, files ...string) (*platforms.Machine, *hostos.FioMachine, *hostos.RawDevice) {
 	t.Helper()
-	files := []string{}
-	if fdpOn {
-		p := filepath.Join(t.TempDir(), "fdp.yaml")
-		require.NoError(t, os.WriteFile(p, []byte("nvme:\n  hint_carrier: cdw2\n  fdp:\n    enabled: true\n    handles: 2\n"), 0o644))
-		files = append(files, p)
-	}
 	c, err := platforms.Load(platforms.Options{Preset: "tiny", Files: files})
 	require.NoError(t, err)
 	m, err := platforms.Build(c)
@@ -54,6 +48,19 @@ func runFDPJobs(t *testing.T, fdpOn, placed bool) (*platforms.Machine, []fio.Job
 	require.NoError(t, err)
 	fm, err := hostos.NewFioMachine(m.Host, raw, false)
 	require.NoError(t, err)
+	return m, fm, raw
+}
+
+// runFDPJobs is runFDP returning the jobs' results too.
+func runFDPJobs(t *testing.T, fdpOn, placed bool) (*platforms.Machine, []fio.JobResult) {
+	t.Helper()
+	files := []string{}
+	if fdpOn {
+		p := filepath.Join(t.TempDir(), "fdp.yaml")
+		require.NoError(t, os.WriteFile(p, []byte("nvme:\n  hint_carrier: cdw2\n  fdp:\n    enabled: true\n    handles: 2\n"), 0o644))
+		files = append(files, p)
+	}
+	m, fm, _ := tinyMachine(t, files...)
 	jobs, err := fio.Decode(strings.NewReader(fdpJobs(t, placed)), "tenants.fio")
 	require.NoError(t, err)
 	var res []fio.JobResult

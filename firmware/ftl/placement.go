@@ -31,9 +31,33 @@ import (
 // stream), and every valid page in it was last written by the host through that handle
 // (the per-page tag, set when the host write was placed, independently of the block's
 // owner); pages in the shared GC stream belong to initially isolated handles only.
+//
+// Reclaim groups (FDP configuration NRG > 1): the dies are split into NRG equal groups of
+// consecutive channel-first interleaved positions (InterleavedDie), so each group spans
+// the channels as evenly as the count allows, and a handle has a current RU in every
+// group: one block on every plane of the group's dies. A write names its group (the
+// placement identifier's reclaim group bits) or leaves the choice to the controller
+// (AnyGroup: a write without a placement directive); a page for group g goes only to g's
+// dies (allocation fails elsewhere and the evictor tries another die), and GC copies a
+// page on its own die, so it never leaves its group. Check verifies that too: every valid
+// page written for a group lies on that group's dies.
+//
+// The logical space is not divided among the groups, so a host can write more valid data
+// for one group than its dies hold, and a group's GC can run out of room to work in (its
+// planes at the GC reserve with victims nearly all valid). When a page's group cannot
+// take it on any of its dies — no plane there has a free block above the GC reserve or an
+// open block of the page's handle's current RU in the group — the controller writes it in the group of
+// the die it is evicted to, as a write naming no group, and counts it (GroupFallbacks):
+// waiting could last for good (a group full of valid data), and host writes never wait
+// on one group while others have room. The specification leaves a full reclaim group to
+// the controller; this one keeps the drive writable, and the count shows how often.
 
 // MaxHandles bounds the reclaim unit handles of an FTL with placement (tags are bytes).
 const MaxHandles = 255
+
+// AnyGroup is the reclaim group of a write that names none: the controller picks it (the
+// group of the die the page is evicted to).
+const AnyGroup = 0xFF
 
 // ownerNone, ownerShared: block owners other than a handle (handle h is owner h+1).
 const (
@@ -57,55 +81,99 @@ func (s HandleStats) WAF() float64 {
 	return float64(s.HostWrites+s.GCWrites) / float64(s.HostWrites)
 }
 
-// reclaimUnit is a handle's current RU: its block on each plane (die·Planes + plane),
-// NoBlock until opened, and how many pages it has taken.
+// reclaimUnit is a handle's current RU in one reclaim group: its block on each plane
+// (die·Planes + plane; planes outside the group stay NoBlock), NoBlock until opened, and
+// how many pages it has taken.
 type reclaimUnit struct {
 	blocks  []BlockID
 	full    int   // blocks of the RU that are full
 	written int64 // pages taken
 	rr      []int // per die: the plane the next write tries first
+	// seq counts the RUs the handle has started in the group; it names this one (the
+	// firmware's reclaim unit time limit checks that an RU is still current).
+	seq int64
 }
 
 // placement is the FTL's Flexible Data Placement state (nil without FDP).
 type placement struct {
 	f          *FTL
-	persistent []bool        // per handle: persistently isolated
-	next       []uint8       // per logical page: the handle its next host write goes through
-	tag        []uint8       // per logical page: the handle its flash copy was written through
-	owner      []uint8       // per block: ownerNone, ownerShared or handle+1
-	ru         []reclaimUnit // per handle: its current RU
-	gcWP       [][]BlockID   // per persistent handle: its GC write point per plane
-	stats      []HandleStats
+	persistent []bool  // per handle: persistently isolated
+	next       []uint8 // per logical page: the handle its next host write goes through
+	nextRG     []uint8 // per logical page: the reclaim group its next host write names, or AnyGroup
+	tag        []uint8 // per logical page: the handle its flash copy was written through
+	rgTag      []uint8 // per logical page: the group its flash copy was written for, or AnyGroup
+	owner      []uint8 // per block: ownerNone, ownerShared or handle+1
+	groupOf    []uint8 // per die: its reclaim group
+	members    int     // planes of a reclaim group: the blocks of one RU
+	// ru is every handle's current RU in every group, group g's of handle h at
+	// g·handles + h.
+	ru    []reclaimUnit
+	gcWP  [][]BlockID // per persistent handle: its GC write point per plane
+	stats []HandleStats
 	// implicit, if set, is told when the FTL moves a handle to a fresh RU on its own
-	// (blocked below): the handle and the pages its previous RU had taken.
-	implicit func(h int, written int64)
+	// (blocked below): the handle, the group and the pages its previous RU had taken.
+	implicit func(h, g int, written int64)
+	// started, if set, is told when a handle's RU in a group takes its first page.
+	started func(h, g int, seq int64)
+	// fallbacks counts pages written outside their exhausted group; exhaustedAt and
+	// exhaustedWas cache exhausted's answer per RU slot until the FTL's writes or erases
+	// move.
+	fallbacks    int64
+	exhaustedAt  []int64
+	exhaustedWas []bool
 }
 
 // OnImplicitUpdate sets the function told when the FTL moves a handle to a fresh reclaim
 // unit without the host asking (the FDP controller event Implicitly Modified Reclaim Unit
 // Handle, 81h).
-func (f *FTL) OnImplicitUpdate(fn func(h int, written int64)) { f.place.implicit = fn }
+func (f *FTL) OnImplicitUpdate(fn func(h, g int, written int64)) { f.place.implicit = fn }
+
+// OnReclaimUnitStart sets the function told when handle h's reclaim unit in group g takes
+// its first page: seq names that RU (ReclaimUnitSeq), so a timer can tell it is still
+// current (the firmware's reclaim unit time limit).
+func (f *FTL) OnReclaimUnitStart(fn func(h, g int, seq int64)) { f.place.started = fn }
 
 // EnablePlacement turns Flexible Data Placement on with one reclaim unit handle per entry
-// of persistent (true: persistently isolated; false: initially isolated). Call it on a
-// fresh FTL, before preconditioning. It needs one mapping unit a page and page-level
-// mapping.
-func (f *FTL) EnablePlacement(persistent []bool) error {
+// of persistent (true: persistently isolated; false: initially isolated), in one reclaim
+// group. Call it on a fresh FTL, before preconditioning. It needs one mapping unit a page
+// and page-level mapping.
+func (f *FTL) EnablePlacement(persistent []bool) error { return f.EnablePlacementGroups(persistent, 1) }
+
+// EnablePlacementGroups is EnablePlacement with the dies split into groups reclaim groups
+// (a divisor of the dies: each group has the same dies, so RUs have one size).
+func (f *FTL) EnablePlacementGroups(persistent []bool, groups int) error {
+	dies := f.g.Dies()
 	switch {
 	case len(persistent) < 1 || len(persistent) > MaxHandles:
 		return fmt.Errorf("ftl: %d reclaim unit handles; 1 … %d", len(persistent), MaxHandles)
+	case groups < 1 || groups >= AnyGroup || dies%groups != 0:
+		return fmt.Errorf("ftl: %d reclaim groups on %d dies: the groups must divide the dies (each group the same number of dies)", groups, dies)
 	case f.k > 1:
 		return errors.New("ftl: Flexible Data Placement needs one mapping unit a flash page (firmware.page_size = flash.die.page_size)")
 	case f.hyb != nil:
 		return fmt.Errorf("ftl: Flexible Data Placement needs page-level mapping (firmware.ftl.mapping is %s)", f.cfg.mapping())
 	}
+	nh := len(persistent)
 	p := &placement{f: f, persistent: append([]bool(nil), persistent...),
-		next: make([]uint8, len(f.l2p)), tag: make([]uint8, len(f.l2p)), owner: make([]uint8, len(f.blocks)),
-		ru: make([]reclaimUnit, len(persistent)), gcWP: make([][]BlockID, len(persistent)),
-		stats: make([]HandleStats, len(persistent))}
-	for h := range p.ru {
-		p.ru[h] = reclaimUnit{blocks: make([]BlockID, len(f.planes)), rr: make([]int, f.g.Dies())}
-		p.freshRU(h)
+		next: make([]uint8, len(f.l2p)), nextRG: make([]uint8, len(f.l2p)), tag: make([]uint8, len(f.l2p)),
+		rgTag: make([]uint8, len(f.l2p)), owner: make([]uint8, len(f.blocks)), groupOf: make([]uint8, dies),
+		members: dies / groups * f.g.Planes,
+		ru:      make([]reclaimUnit, groups*nh), gcWP: make([][]BlockID, nh), stats: make([]HandleStats, nh)}
+	for i := range p.nextRG {
+		p.nextRG[i], p.rgTag[i] = AnyGroup, AnyGroup
+	}
+	p.exhaustedAt, p.exhaustedWas = make([]int64, len(p.ru)), make([]bool, len(p.ru))
+	for g := range p.exhaustedAt {
+		p.exhaustedAt[g] = -1
+	}
+	for i := range dies {
+		p.groupOf[f.g.InterleavedDie(i)] = uint8(i * groups / dies)
+	}
+	for i := range p.ru {
+		p.ru[i] = reclaimUnit{blocks: make([]BlockID, len(f.planes)), rr: make([]int, dies)}
+		p.freshRU(i)
+	}
+	for h := range nh {
 		if persistent[h] {
 			p.gcWP[h] = make([]BlockID, len(f.planes))
 			for i := range p.gcWP[h] {
@@ -120,10 +188,74 @@ func (f *FTL) EnablePlacement(persistent []bool) error {
 // Placement reports whether Flexible Data Placement is on.
 func (f *FTL) Placement() bool { return f.place != nil }
 
-// Place records that the next host write of lpn goes through reclaim unit handle h (the
+// Place records that the next host write of lpn goes through reclaim unit handle h, in
+// reclaim group 0 or, with several groups, in the group the controller picks (the
 // firmware calls it when the page enters the write buffer; the FTL places the page when
 // it is evicted).
-func (f *FTL) Place(lpn int64, h int) { f.place.next[lpn] = uint8(h) }
+func (f *FTL) Place(lpn int64, h int) { f.PlaceGroup(lpn, h, AnyGroup) }
+
+// PlaceGroup is Place for a write naming reclaim group g (AnyGroup: none).
+func (f *FTL) PlaceGroup(lpn int64, h, g int) {
+	f.place.next[lpn], f.place.nextRG[lpn] = uint8(h), uint8(g)
+}
+
+// ReclaimGroups returns the reclaim groups (0 without placement).
+func (f *FTL) ReclaimGroups() int {
+	if f.place == nil {
+		return 0
+	}
+	return len(f.place.ru) / len(f.place.stats)
+}
+
+// GroupOf returns the reclaim group of die d.
+func (f *FTL) GroupOf(d int) int { return int(f.place.groupOf[d]) }
+
+// ReclaimUnitSeq returns which of handle h's RUs in group g is current (counting from 1).
+func (f *FTL) ReclaimUnitSeq(h, g int) int64 { return f.place.unit(h, g).seq }
+
+// ReclaimUnitWritten returns the pages handle h's current RU in group g has taken.
+func (f *FTL) ReclaimUnitWritten(h, g int) int64 { return f.place.unit(h, g).written }
+
+// GroupFallbacks returns the pages written outside the reclaim group they named because
+// that group was exhausted.
+func (f *FTL) GroupFallbacks() int64 {
+	if f.place == nil {
+		return 0
+	}
+	return f.place.fallbacks
+}
+
+// exhausted reports whether group g can take no host page of handle h now: no plane of
+// its dies has a free block above the GC reserve or an open block of h's current RU in
+// g. The answer is kept until the FTL's page writes or erases change.
+func (p *placement) exhausted(h, g int) bool {
+	f := p.f
+	ri := g*len(p.stats) + h
+	at := f.Stats.HostWrites + f.Stats.GCWrites + f.Stats.Erases
+	if p.exhaustedAt[ri] == at {
+		return p.exhaustedWas[ri]
+	}
+	p.exhaustedAt[ri] = at
+	p.exhaustedWas[ri] = false
+	for d, dg := range p.groupOf {
+		if int(dg) != g {
+			continue
+		}
+		if p.canOpen(d) {
+			return false
+		}
+		for pl := range f.g.Planes {
+			if b := p.ru[ri].blocks[d*f.g.Planes+pl]; b != NoBlock && b != retiredMember && f.blocks[b].state == stOpen {
+				return false
+			}
+		}
+	}
+	p.exhaustedWas[ri] = true
+	return true
+}
+
+// unit returns handle h's current RU in group g.
+func (p *placement) unit(h, g int) *reclaimUnit { return &p.ru[g*len(p.stats)+h] }
 
 // HandleOf returns the reclaim unit handle lpn's flash copy was written through.
 func (f *FTL) HandleOf(lpn int64) int { return int(f.place.tag[lpn]) }
@@ -133,32 +265,38 @@ func (f *FTL) Handles() int {
 	if f.place == nil {
 		return 0
 	}
-	return len(f.place.ru)
+	return len(f.place.stats)
 }
 
 // HandleStats returns handle h's writes.
 func (f *FTL) HandleStats(h int) HandleStats { return f.place.stats[h] }
 
-// ReclaimUnitPages returns the pages of one reclaim unit: a block on every plane.
-func (f *FTL) ReclaimUnitPages() int64 { return int64(len(f.planes)) * int64(f.g.PagesPerBlock) }
+// ReclaimUnitPages returns the pages of one reclaim unit: a block on every plane of its
+// reclaim group (every plane with one group).
+func (f *FTL) ReclaimUnitPages() int64 { return int64(f.place.members) * int64(f.g.PagesPerBlock) }
 
-// ReclaimUnitLeft returns the pages handle h's current reclaim unit can still take.
-func (f *FTL) ReclaimUnitLeft(h int) int64 { return f.ReclaimUnitPages() - f.place.ru[h].written }
+// ReclaimUnitLeft returns the pages handle h's current reclaim unit in group g can still
+// take.
+func (f *FTL) ReclaimUnitLeft(h, g int) int64 {
+	return f.ReclaimUnitPages() - f.place.unit(h, g).written
+}
 
-// UpdateHandle moves handle h to a fresh reclaim unit (I/O Management Send, Reclaim Unit
-// Handle Update) and returns the pages its previous one had taken: if that is neither 0
-// nor the whole RU, the previous RU was not fully written. Its open blocks stay open and
+// UpdateHandle moves handle h to a fresh reclaim unit in group g (I/O Management Send,
+// Reclaim Unit Handle Update; the reclaim unit time limit) and returns the pages its
+// previous one had taken: if that is neither 0 nor the whole RU, the previous RU was not
+// fully written. Its open blocks are sealed (their unwritten pages skipped) and stay
 // owned by h (they fill no further; GC reclaims them when their data is invalid).
-func (f *FTL) UpdateHandle(h int) (written int64) {
+func (f *FTL) UpdateHandle(h, g int) (written int64) {
 	p := f.place
-	written = p.ru[h].written
+	ri := g*len(p.stats) + h
+	written = p.ru[ri].written
 	if written > 0 {
-		for _, b := range p.ru[h].blocks {
-			if b != NoBlock && f.blocks[b].state == stOpen {
+		for _, b := range p.ru[ri].blocks {
+			if b != NoBlock && b != retiredMember && f.blocks[b].state == stOpen {
 				f.seal(b)
 			}
 		}
-		p.freshRU(h)
+		p.freshRU(ri)
 	}
 	return written
 }
@@ -172,14 +310,15 @@ func (f *FTL) seal(b BlockID) {
 	}
 }
 
-// freshRU gives handle h a new, empty reclaim unit.
-func (p *placement) freshRU(h int) {
-	ru := &p.ru[h]
+// freshRU gives the handle of RU slot ri (group·handles + handle) a new, empty reclaim unit.
+func (p *placement) freshRU(ri int) {
+	ru := &p.ru[ri]
 	for i := range ru.blocks {
 		ru.blocks[i] = NoBlock
 	}
 	ru.full, ru.written = 0, 0
-	p.stats[h].ReclaimUnits++
+	ru.seq++
+	p.stats[ri%len(p.stats)].ReclaimUnits++
 }
 
 // allocate places a host write of lpn on die for its handle (Place): the next page of the
@@ -196,23 +335,33 @@ func (p *placement) allocate(lpn int64, die int) (PPN, error) {
 	if err == nil {
 		return pg, nil
 	}
-	h := int(p.next[lpn])
-	if p.ru[h].written == 0 || !p.blocked(h) || !p.canOpen(die) {
+	h, g := int(p.next[lpn]), int(p.groupOf[die])
+	if r := p.nextRG[lpn]; r != AnyGroup && int(r) != g {
+		if !p.exhausted(h, int(r)) {
+			return NoPage, err // a die of another group
+		}
+		p.nextRG[lpn] = AnyGroup // its group is full for good: the controller's choice
+		p.fallbacks++
+		return p.allocate(lpn, die)
+	}
+	ri := g*len(p.stats) + h
+	if p.ru[ri].written == 0 || !p.blocked(ri, g) || !p.canOpen(die) {
 		return NoPage, err
 	}
-	written := p.ru[h].written
-	p.freshRU(h)
+	written := p.ru[ri].written
+	p.freshRU(ri)
 	if p.implicit != nil {
-		p.implicit(h, written)
+		p.implicit(h, g, written)
 	}
 	return p.place(lpn, die)
 }
 
-// blocked reports whether handle h's RU can take no page on any plane.
-func (p *placement) blocked(h int) bool {
+// blocked reports whether RU slot ri, of group g, can take no page on any plane.
+func (p *placement) blocked(ri, g int) bool {
 	f := p.f
-	for pi, b := range p.ru[h].blocks {
+	for pi, b := range p.ru[ri].blocks {
 		switch {
+		case int(p.groupOf[pi/f.g.Planes]) != g:
 		case b == retiredMember:
 		case b == NoBlock:
 			if f.planes[pi].freeN > f.cfg.GCReserve {
@@ -236,13 +385,18 @@ func (p *placement) canOpen(die int) bool {
 	return false
 }
 
-// place is allocate within the handle's current RU (a fresh one once it is full).
+// place is allocate within the handle's current RU of the die's group (a fresh one once
+// it is full); a die of another group than the write names takes nothing.
 func (p *placement) place(lpn int64, die int) (PPN, error) {
 	f := p.f
-	h := int(p.next[lpn])
-	ru := &p.ru[h]
-	if ru.full == len(ru.blocks) {
-		p.freshRU(h)
+	h, g := int(p.next[lpn]), int(p.groupOf[die])
+	if r := p.nextRG[lpn]; r != AnyGroup && int(r) != g {
+		return NoPage, ErrNoSpace
+	}
+	ri := g*len(p.stats) + h
+	ru := &p.ru[ri]
+	if ru.full == p.members {
+		p.freshRU(ri)
 	}
 	planes := f.g.Planes
 	for try := 0; try < planes; try++ {
@@ -269,8 +423,11 @@ func (p *placement) place(lpn int64, die int) (PPN, error) {
 			ru.full++
 		}
 		ru.written++
-		p.tag[lpn] = uint8(h)
+		p.tag[lpn], p.rgTag[lpn] = uint8(h), p.nextRG[lpn]
 		p.stats[h].HostWrites++
+		if ru.written == 1 && p.started != nil {
+			p.started(h, g, ru.seq)
+		}
 		return pg, nil
 	}
 	return NoPage, ErrNoSpace
@@ -312,12 +469,14 @@ func (p *placement) erased(b BlockID) {
 	p.owner[b] = ownerNone
 	die, plane, _ := p.f.g.BlockAddr(b)
 	pi := die*p.f.g.Planes + plane
-	for h := range p.ru {
-		if p.ru[h].blocks[pi] == b {
+	for ri := range p.ru {
+		if p.ru[ri].blocks[pi] == b {
 			// A block of the current RU reclaimed (its data all invalid): the RU keeps its
 			// count of full blocks, and takes no more pages on that plane.
-			p.ru[h].blocks[pi] = retiredMember
+			p.ru[ri].blocks[pi] = retiredMember
 		}
+	}
+	for h := range p.gcWP {
 		if p.gcWP[h] != nil && p.gcWP[h][pi] == b {
 			p.gcWP[h][pi] = NoBlock
 		}
@@ -375,6 +534,7 @@ func (p *placement) check(bad func(format string, a ...any)) {
 			continue
 		}
 		first := Unit(f.g.FirstPage(b))
+		die, _, _ := f.g.BlockAddr(b)
 		for i := Unit(0); i < Unit(m.next); i++ {
 			v := f.p2l.at(int64(first + i))
 			if v > maxLPN {
@@ -382,7 +542,9 @@ func (p *placement) check(bad func(format string, a ...any)) {
 			}
 			h := p.tag[v]
 			switch {
-			case int(h) >= len(p.ru):
+			case p.rgTag[v] != AnyGroup && p.rgTag[v] != p.groupOf[die]:
+				bad("block %d of reclaim group %d holds lpn %d written for reclaim group %d", b, p.groupOf[die], v, p.rgTag[v])
+			case int(h) >= len(p.stats):
 				bad("lpn %d is tagged with handle %d of %d", v, h, len(p.ru))
 			case o == ownerShared && p.persistent[h]:
 				bad("block %d of the shared GC stream holds lpn %d of persistently isolated handle %d", b, v, h)
@@ -391,11 +553,14 @@ func (p *placement) check(bad func(format string, a ...any)) {
 			}
 		}
 	}
-	for h := range p.ru {
+	for ri := range p.ru {
+		h, g := ri%len(p.stats), ri/len(p.stats)
 		full := 0
-		for pi, b := range p.ru[h].blocks {
+		for pi, b := range p.ru[ri].blocks {
 			switch {
 			case b == NoBlock:
+			case int(p.groupOf[pi/f.g.Planes]) != g:
+				bad("handle %d's reclaim unit in group %d names block %d of plane %d, outside the group", h, g, b, pi)
 			case b == retiredMember:
 				full++
 			case p.owner[b] != uint8(h)+1:
@@ -404,8 +569,8 @@ func (p *placement) check(bad func(format string, a ...any)) {
 				full++
 			}
 		}
-		if full != p.ru[h].full {
-			bad("handle %d's reclaim unit counts %d full blocks, %d are", h, p.ru[h].full, full)
+		if full != p.ru[ri].full {
+			bad("handle %d's reclaim unit in group %d counts %d full blocks, %d are", h, g, p.ru[ri].full, full)
 		}
 	}
 }

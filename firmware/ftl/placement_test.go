@@ -49,13 +49,13 @@ func TestPlacementReclaimUnits(t *testing.T) {
 	f.Place(32, 0)
 	_, err := f.WriteHost(32, 0, Background)
 	require.ErrorIs(t, err, ErrNoSpace, "die 0's blocks of the RU are full")
-	require.Equal(t, int64(32), f.ReclaimUnitLeft(0))
+	require.Equal(t, int64(32), f.ReclaimUnitLeft(0, 0))
 	require.Equal(t, BlockID(16), writeAs(t, f, 32, 0, 1))
 	require.Equal(t, BlockID(24), writeAs(t, f, 33, 0, 1))
 	for lpn := int64(34); lpn < 64; lpn++ {
 		writeAs(t, f, lpn, 0, 1)
 	}
-	require.Equal(t, int64(0), f.ReclaimUnitLeft(0))
+	require.Equal(t, int64(0), f.ReclaimUnitLeft(0, 0))
 	require.Equal(t, int64(1), f.HandleStats(0).ReclaimUnits)
 	writeAs(t, f, 64, 0, 0)
 	require.Equal(t, int64(2), f.HandleStats(0).ReclaimUnits, "the 65th page starts a second RU")
@@ -116,10 +116,10 @@ func TestPlacementUpdateHandle(t *testing.T) {
 	for i := int64(0); i < 5; i++ {
 		writeAs(t, f, i, 0, 0)
 	}
-	require.Equal(t, int64(5), f.UpdateHandle(0))
+	require.Equal(t, int64(5), f.UpdateHandle(0, 0))
 	require.Equal(t, int64(2), f.HandleStats(0).ReclaimUnits)
 	require.True(t, (View{f}).IsFull(0) && (View{f}).IsFull(8), "die 0's two blocks sealed")
-	require.Equal(t, int64(0), f.UpdateHandle(1))
+	require.Equal(t, int64(0), f.UpdateHandle(1, 0))
 	require.Equal(t, int64(1), f.HandleStats(1).ReclaimUnits)
 	require.NoError(t, f.Check())
 	// The new RU opens new blocks, from plane 1 where die 0's round robin stands (its five
@@ -153,10 +153,10 @@ func TestPlacementImplicitUpdate(t *testing.T) {
 		written int64
 	}
 	var heard []update
-	f.OnImplicitUpdate(func(h int, written int64) { heard = append(heard, update{h, written}) })
+	f.OnImplicitUpdate(func(h, _ int, written int64) { heard = append(heard, update{h, written}) })
 	for i := int64(0); i < 14; i++ {
 		writeAs(t, f, 200+i, 1, 1)
-		require.Equal(t, int64(1), f.UpdateHandle(1))
+		require.Equal(t, int64(1), f.UpdateHandle(1, 0))
 	}
 	require.Equal(t, 1, f.planes[2].freeN)
 	require.Equal(t, 1, f.planes[3].freeN)
@@ -172,4 +172,56 @@ func TestPlacementImplicitUpdate(t *testing.T) {
 	require.Equal(t, []update{{0, 32}}, heard)
 	require.Equal(t, int64(2), f.HandleStats(0).ReclaimUnits)
 	require.NoError(t, f.Check())
+}
+
+// TestPlacementReclaimGroups works two reclaim groups on small() (2 channels × 1 die × 2
+// planes × 16 pages a block) by hand: InterleavedDie puts die 0 in group 0 and die 1 in
+// group 1, so an RU is one block on each plane of one die, 2 × 16 = 32 pages. A write of
+// handle 1 naming group 1 is refused on die 0 (ErrNoSpace: the evictor tries another die)
+// and lands on die 1's plane 0 in its first free block, 16; its RU there has 31 pages
+// left, group 0's still 32. A write naming no group (AnyGroup) goes to the die's group:
+// handle 0 on die 0 and on die 1 starts an RU in each group, never in handle 1's block.
+// Updating handle 1 in group 1 seals block 16 (15 pages skipped) and starts its second RU
+// there, group 0's untouched. The RU start hook hears each group's first page. The checker
+// passes, and reports a page whose group tag names another group than its die's.
+func TestPlacementReclaimGroups(t *testing.T) {
+	f := newFTL(t, small(), nil)
+	require.ErrorContains(t, f.EnablePlacementGroups([]bool{false, false}, 3), "must divide the dies")
+	require.NoError(t, f.EnablePlacementGroups([]bool{false, false}, 2))
+	require.Equal(t, 2, f.ReclaimGroups())
+	require.Equal(t, []int{0, 1}, []int{f.GroupOf(0), f.GroupOf(1)})
+	require.Equal(t, int64(32), f.ReclaimUnitPages())
+	type start struct{ h, g int }
+	var starts []start
+	f.OnReclaimUnitStart(func(h, g int, seq int64) {
+		require.Equal(t, int64(1), seq)
+		starts = append(starts, start{h, g})
+	})
+
+	f.PlaceGroup(0, 1, 1)
+	_, err := f.WriteHost(0, 0, Background)
+	require.ErrorIs(t, err, ErrNoSpace, "group 1's page on group 0's die")
+	p, err := f.WriteHost(0, 1, Background)
+	require.NoError(t, err)
+	require.Equal(t, BlockID(16), f.Geometry().BlockOf(p))
+	require.Equal(t, int64(31), f.ReclaimUnitLeft(1, 1))
+	require.Equal(t, int64(32), f.ReclaimUnitLeft(1, 0))
+
+	b0 := writeAs(t, f, 5, 0, 0)
+	b1 := writeAs(t, f, 6, 0, 1)
+	require.Equal(t, BlockID(0), b0)
+	require.NotEqual(t, BlockID(16), b1)
+	require.Equal(t, int64(31), f.ReclaimUnitLeft(0, 0))
+	require.Equal(t, int64(31), f.ReclaimUnitLeft(0, 1))
+	require.Equal(t, []start{{1, 1}, {0, 0}, {0, 1}}, starts)
+
+	skipped := f.Stats.Wasted
+	require.Equal(t, int64(1), f.UpdateHandle(1, 1))
+	require.Equal(t, int64(15), f.Stats.Wasted-skipped, "block 16 sealed")
+	require.Equal(t, int64(2), f.ReclaimUnitSeq(1, 1))
+	require.Equal(t, int64(1), f.ReclaimUnitSeq(1, 0))
+	require.NoError(t, f.Check())
+
+	f.place.rgTag[0] = 0
+	require.ErrorContains(t, f.Check(), "block 16 of reclaim group 1 holds lpn 0 written for reclaim group 0")
 }

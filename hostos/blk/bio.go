@@ -12,7 +12,11 @@ const (
 	OpFlush               // REQ_OP_FLUSH (volatile write cache flush; Size 0)
 	OpDiscard             // REQ_OP_DISCARD (NVMe Dataset Management / deallocate)
 	OpZoneReset           // REQ_OP_ZONE_RESET (NVMe Zone Management Send, Reset Zone; zoned.go)
-	NumOps                // number of operations, for per-operation arrays
+	// OpZoneAppend is an NVMe Zone Append sent by passthrough (io_uring_cmd on the
+	// namespace's generic character device /dev/ngXnY: a REQ_OP_DRV_OUT request carrying
+	// the command; passthrough.go).
+	OpZoneAppend
+	NumOps // number of operations, for per-operation arrays
 )
 
 // String returns the lower-case name of the operation.
@@ -28,6 +32,8 @@ func (o Op) String() string {
 		return "discard"
 	case OpZoneReset:
 		return "zone_reset"
+	case OpZoneAppend:
+		return "zone_append"
 	}
 	return "op?"
 }
@@ -63,7 +69,11 @@ type Bio struct {
 	// to wait (Held was true): a submitter that would sleep in wbt_wait waits on it.
 	Admitted *sim.Signal
 	Err      error // completion status, set before Done fires
-	Private  any   // owner's cookie
+	// Result is the command's result for a passthrough request (nvme_req(req)->result,
+	// returned to io_uring_cmd in the CQE's extra field): a Zone Append's ALBA, the
+	// logical block its data went to. Set before Done fires.
+	Result  uint64
+	Private any // owner's cookie
 
 	parts    int32 // parts of the bio not yet completed (more than one when it was split)
 	finished bool

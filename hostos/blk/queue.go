@@ -129,7 +129,7 @@ func (q *Queue) Waiting() int { return q.waitSync.size + q.waitAsync.size }
 
 // isSync mirrors op_is_sync: reads, REQ_SYNC, FUA and flushes are sync.
 func isSync(b *Bio) bool {
-	return b.Op == OpRead || b.Op == OpFlush || b.Sync || b.FUA
+	return b.Op == OpRead || b.Op == OpFlush || b.Op == OpZoneAppend || b.Sync || b.FUA
 }
 
 // mergeIndex returns the merge-hash index of op, or −1 if op never merges.
@@ -253,8 +253,10 @@ func (q *Queue) resume(w waiter) {
 // checkBio panics on a malformed bio: a model bug in the caller.
 func (q *Queue) checkBio(b *Bio) {
 	switch {
-	case b.Op > OpZoneReset:
+	case b.Op > OpZoneAppend:
 		q.panicf("bio with unknown op %d", b.Op)
+	case b.Op == OpZoneAppend:
+		q.checkPassthrough(b)
 	case b.Op == OpZoneReset && (q.zones == nil || b.Size != 0 || b.Offset%q.zones.size != 0):
 		q.panicf("zone reset bio at %d of %d bytes on a queue with zones of %d bytes", b.Offset, b.Size, q.ZoneBytes())
 	case b.Op == OpWrite && q.zones != nil && b.Offset/q.zones.size != (b.End()-1)/q.zones.size:
@@ -327,9 +329,9 @@ func (q *Queue) alloc(b *Bio, off, n int64, token bool) {
 		rq.wbt = int8(wbtClass(b)) + 1
 	}
 	q.stats.Requests++
-	if b.Op == OpFlush || b.Op == OpZoneReset {
+	if b.Op == OpFlush || b.Op >= OpZoneReset {
 		// Flushes bypass the scheduler (blk_insert_flush), as in Linux, and so do zone
-		// resets here (zoned.go).
+		// resets here (zoned.go) and passthrough requests (passthrough.go).
 		q.flushes.pushBack(rq)
 	} else {
 		q.sched.insert(now, rq)
@@ -343,7 +345,7 @@ func (q *Queue) free(rq *Request) {
 	rq.state = rqFree
 	clear(rq.Bios)
 	rq.Bios = rq.Bios[:0]
-	rq.Private, rq.prev, rq.next = nil, nil, nil
+	rq.Private, rq.prev, rq.next, rq.Result = nil, nil, nil, 0
 	q.allocated--
 	q.pool = append(q.pool, rq)
 }
@@ -459,7 +461,7 @@ func (q *Queue) Complete(now sim.Time, rq *Request, err error) {
 	if err != nil {
 		q.stats.Errors++
 	}
-	if rq.Op != OpFlush && rq.Op != OpZoneReset {
+	if rq.Op != OpFlush && rq.Op < OpZoneReset {
 		q.sched.completed(now, rq)
 	}
 	q.freeTags = append(q.freeTags, rq.Tag)
@@ -472,6 +474,7 @@ func (q *Queue) Complete(now sim.Time, rq *Request, err error) {
 			b.Err = err
 		}
 		b.parts--
+		b.Result = rq.Result
 		if b.parts == 0 {
 			q.stats.BioLatency[b.Op].Record(int64(now - b.Issued))
 			b.finished = true

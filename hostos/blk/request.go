@@ -33,6 +33,9 @@ type Request struct {
 	Alloc, Insert, Dispatch, Complete sim.Time
 	// Private is the driver's cookie; the queue clears it when the request is recycled.
 	Private any
+	// Result is what the driver completed a passthrough request with (nvme_req(req)->
+	// result: a Zone Append's ALBA); the queue passes it to the bio.
+	Result uint64
 
 	q        *Queue
 	state    rqState

@@ -235,6 +235,13 @@ func unknownHint(key string) string {
 // finishJob checks a resolved job: its problems, each at the line that set the field, and
 // the options of engines other than its own.
 func (d *iniDecoder) finishJob(j *Job, s iniSection, at setAt) {
+	if j.IOEngine == engineURingCmd && !j.appends() && !d.refused("write_mode") {
+		// NVMe passthrough is modelled for Zone Append only: anything else refuses the
+		// engine, as a refused engine does (a refused write_mode says so itself).
+		w := at["ioengine"]
+		d.refusals = append(d.refusals, refusedAt{where: fmt.Sprintf("%s: [%s] ioengine", w.at, w.sec), engine: true,
+			what: "ioengine=io_uring_cmd without write_mode=zone_append: NVMe passthrough is modelled for Zone Append only (with zonemode=zbd; use ioengine=io_uring on /dev/nvme0nN for other I/O)"})
+	}
 	for _, p := range j.problems() {
 		if w, ok := at[p.field]; ok {
 			inh := ""
@@ -297,4 +304,19 @@ func checkWaitFor(jobs []Job, filename string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// refused reports whether option name has been refused or its value found wrong.
+func (d *iniDecoder) refused(name string) bool {
+	for _, r := range d.refusals {
+		if strings.HasSuffix(r.where, " "+name) {
+			return true
+		}
+	}
+	for _, m := range d.mistakes {
+		if strings.Contains(m.Error(), "] "+name+": ") {
+			return true
+		}
+	}
+	return false
 }

@@ -86,7 +86,7 @@ var engineTable = []engine{
 	{"sg", engineRefused, "it sends SCSI commands; the simulated device is NVMe"},
 	{"sgunmap", engineRefused, "it sends SCSI commands; the simulated device is NVMe"},
 	{"libzbc", engineRefused, "it drives zoned SCSI/ATA disks; the simulated device is a conventional NVMe namespace"},
-	{"io_uring_cmd", engineRefused, "NVMe passthrough (/dev/ngXnY) bypasses the block layer, and the host model has no passthrough path (use io_uring on /dev/nvme0n1)"},
+	{"io_uring_cmd", engineAsync, noteZoneAppend},
 	{"xnvme", engineRefused, "xNVMe's user-space and passthrough back ends bypass the modelled kernel path (use io_uring or libaio)"},
 	{"spdk", engineRefused, "SPDK's user-space NVMe driver replaces the modelled kernel driver (use io_uring or libaio with direct=1)"},
 	{"libblkio", engineRefused, outsideOther},
@@ -142,7 +142,8 @@ func (j Job) queued() bool {
 		return true // YAML jobs name no engine and keep their iodepth
 	}
 	eng, ok := lookupEngine(j.IOEngine)
-	return ok && eng.kind == engineAsync && j.Direct
+	// NVMe passthrough (io_uring_cmd) never goes through the page cache.
+	return ok && eng.kind == engineAsync && (j.Direct || j.IOEngine == engineURingCmd)
 }
 
 // notePlacement is how fio's Flexible Data Placement options map (placement.go).
@@ -167,19 +168,20 @@ var engineOptions = []option{
 	{name: "userspace_reap", bool: true, kind: optNoEffect, note: "reaping completions costs no simulated time apart from the interrupt"},
 	{name: "nowait", bool: true, kind: optRefusedUnless, note: "RWF_NOWAIT (fail instead of block) is not modelled", defaults: []string{"0", "false"}},
 	{name: "uncached", kind: optRefused, note: "RWF_DONTCACHE buffered I/O is not modelled by the page cache"},
-	{name: "cmd_type", kind: optEngine, engines: []string{"io_uring_cmd"}},
+	{name: "cmd_type", set: setCmdType, note: "io_uring_cmd: nvme (fio's only value)"},
 	{name: "fdp", bool: true, set: setFDP, note: notePlacement},
 	{name: "fdp_pli", aliases: []string{"plids"}, set: setFDPPLI, note: notePlacement},
 	{name: "fdp_pli_select", set: setFDPSelect, note: notePlacement + "; roundrobin (the default) or random; scheme is refused"},
 	{name: "dataplacement", set: setDataPlacement, note: notePlacement + "; none or fdp; streams is refused"},
-	{name: "md_per_io_size", kind: optEngine, engines: []string{"io_uring_cmd", "xnvme"}},
-	{name: "pi_act", kind: optEngine, engines: []string{"io_uring_cmd", "xnvme"}},
-	{name: "pi_chk", kind: optEngine, engines: []string{"io_uring_cmd", "xnvme"}},
-	{name: "apptag", kind: optEngine, engines: []string{"io_uring_cmd", "xnvme"}},
-	{name: "apptag_mask", kind: optEngine, engines: []string{"io_uring_cmd", "xnvme"}},
-	{name: "num_range", kind: optEngine, engines: []string{"io_uring_cmd"}},
-	{name: "readfua", bool: true, kind: optEngine, engines: []string{"sg", "io_uring_cmd"}},
-	{name: "writefua", bool: true, kind: optEngine, engines: []string{"sg", "io_uring_cmd"}},
+	{name: "md_per_io_size", kind: optRefused, note: notePI},
+	{name: "pi_act", kind: optRefused, note: notePI},
+	{name: "pi_chk", kind: optRefused, note: notePI},
+	{name: "apptag", kind: optRefused, note: notePI},
+	{name: "apptag_mask", kind: optRefused, note: notePI},
+	{name: "num_range", kind: optRefused, note: "io_uring_cmd's Dataset Management ranges: trims through NVMe passthrough are not modelled (io_uring_cmd is modelled for Zone Append only)"},
+	{name: "readfua", bool: true, kind: optRefusedUnless, note: "io_uring_cmd reads are not modelled (Zone Append only), and sg is refused", defaults: []string{"0", "false"}},
+	{name: "writefua", bool: true, set: setWriteFUA, note: "io_uring_cmd: the Zone Append command's FUA bit (CDW12 bit 30); sg is refused"},
+	{name: "write_mode", set: setWriteMode, note: "io_uring_cmd: zone_append (fio pull request #2103, with zonemode=zbd) sends each write as an NVMe Zone Append to its zone's start; write, uncor, zeroes and verify are refused"},
 	{name: "cpuload", kind: optEngine, engines: []string{"cpuio"}},
 	{name: "cpuchunks", kind: optEngine, engines: []string{"cpuio"}},
 	{name: "cpumode", kind: optEngine, engines: []string{"cpuio"}},

@@ -579,6 +579,8 @@ func (r *Execution) issue(q *sim.Proc, c *copyRun, io IO, rampEnd sim.Time) bool
 		if bad != "" {
 			r.verifyFailed(c, bad)
 		}
+	case io.Op == uflip.OpWrite && j.appends():
+		lat, err = r.zoneAppend(q, c, t, io)
 	case io.Op == uflip.OpWrite && c.place != nil:
 		lat, err = t.(StreamTarget).DoStream(q, io.Op, off, io.Size, nil, c.place.stream())
 	default:

@@ -99,9 +99,11 @@ func (r *Execution) open(q *sim.Proc, c *copyRun) ([]span, error) {
 	var spans []span
 	layout := j.RW.Reads() || (j.Verify != "" && !j.RW.Writes())
 	for i, name := range names {
-		spec := TargetSpec{Name: name, Direct: j.Direct, Sync: j.Sync, Layout: layout, Mmap: j.IOEngine == "mmap", Advice: j.advice(), Verify: j.Verify != ""}
+		// NVMe passthrough (io_uring_cmd) is direct whatever direct says.
+		direct := j.Direct || j.IOEngine == engineURingCmd
+		spec := TargetSpec{Name: name, Direct: direct, Sync: j.Sync, Layout: layout, Mmap: j.IOEngine == "mmap", Advice: j.advice(), Verify: j.Verify != ""}
 		if isDevice(name) {
-			if !j.Direct {
+			if !direct {
 				return nil, refuse("%s: buffered I/O on the block device (its own page cache) is not modelled; use direct=1, or a file name for buffered I/O", name)
 			}
 			t, capacity, err := r.m.Open(q, spec)

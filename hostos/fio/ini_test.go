@@ -207,6 +207,8 @@ func FuzzDecodeINI(f *testing.F) {
 	f.Add([]byte("[a]\nkb_base=1000\nbs=4KiB\n"))
 	f.Add([]byte("[a\n"))
 	f.Add([]byte("[a]\nzonemode=zbd\ndirect=1\nrw=randwrite\nmax_open_zones=2\nzone_reset_threshold=0.5\nzone_reset_frequency=0.1\n"))
+	f.Add([]byte("[a]\nioengine=io_uring_cmd\ncmd_type=nvme\nfilename=/dev/ng0n1\nzonemode=zbd\nwrite_mode=zone_append\nwritefua=1\nrw=write\n"))
+	f.Add([]byte("[a]\nrw=write\nwrite_hint=short\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		jobs, err := decodeINI(data, "fuzz.fio", DecodeOptions{})
 		if err != nil {

@@ -167,6 +167,10 @@ type Job struct {
 	FDP       bool
 	FDPPLI    []int
 	FDPSelect string
+	// io_uring_cmd (zoneappend.go): write_mode ("" or zone_append), writefua (the Zone
+	// Append's FUA bit) and whether cmd_type was given.
+	WriteMode string
+	WriteFUA  bool
 	ZoneSize  int64 // strided: bytes transferred in a zone before skipping
 	ZoneRange int64 // strided: size of a zone; 0: ZoneSize
 	ZoneSkip  int64 // strided: bytes skipped after each zone
@@ -429,6 +433,7 @@ func (j Job) problems() []problem {
 		}
 	}
 	j.placementProblems(bad)
+	j.appendProblems(bad)
 	ps = append(ps, j.Distribution.problems()...)
 	return ps
 }

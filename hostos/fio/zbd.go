@@ -421,7 +421,7 @@ func (j Job) validateZoned(bad func(field, format string, args ...any)) {
 	if j.ZoneRange != 0 {
 		bad("zonerange", "is not used with zonemode=zbd (the zone is the device's; fio ignores it): remove it")
 	}
-	if j.RW.Writes() && !j.Direct {
+	if j.RW.Writes() && !j.Direct && j.IOEngine != engineURingCmd {
 		bad("direct", "zonemode=zbd writes need direct=1 (fio: direct I/O is mandatory for writing to zoned drives)")
 	}
 	if j.FDP {

@@ -136,6 +136,10 @@ func (d *Driver) handleCQE(now sim.Time, q *queue, e *nvmectrl.CQE) {
 		err = &StatusError{Status: st}
 	} else if rq.Op == blk.OpRead {
 		d.getStamps(rq, s.buf)
+	} else if rq.Op == blk.OpZoneAppend {
+		// The ALBA is CQE DW0 and DW1; the firmware's namespaces have fewer than 2³²
+		// blocks and DW1 may carry FastDrain's buffer level (firmware/zns.go, zoneWrite).
+		rq.Result = uint64(e.DW0())
 	}
 	if l, ok := d.cspec.StatusCarrier.Decode(e); ok {
 		d.Stats.Levels[l]++

@@ -71,16 +71,22 @@ func (d *Driver) probeNamespaces(id [nvmectrl.IdentifySize]byte) error {
 // placementIDs returns namespace nsid's placement identifiers as Linux 6.16's
 // nvme_query_fdp_info learns them (one per Reclaim Unit Handle Status descriptor, from I/O
 // Management Receive): with one reclaim group (RGIF 0) the identifier of placement handle
-// i is i. The model reads the handle list from the controller's spec instead of issuing
+// i is i; with several, group g's placement handle i is g << (16 − RGIF) | i. The model reads the handle list from the controller's spec instead of issuing
 // the command at probe, which changes no result (probe is outside the timed run).
 func (d *Driver) placementIDs(nsid uint32) []uint16 {
 	n := len(d.cspec.NamespaceList()[nsid-1].PlacementHandles)
 	if n == 0 {
 		n = d.cspec.FDP.ReclaimUnitHandles()
 	}
-	ids := make([]uint16, n)
-	for i := range ids {
-		ids[i] = uint16(i)
+	// One per Reclaim Unit Handle Status descriptor (nvme_query_fdp_info reads the PIDs
+	// from I/O Management Receive): each placement handle in each reclaim group, group
+	// by group (firmware/fdp.go, ioMgmtReceive).
+	fdp := d.cspec.FDP
+	var ids []uint16
+	for g := range fdp.Groups() {
+		for ph := range n {
+			ids = append(ids, fdp.PID(g, ph))
+		}
 	}
 	return ids
 }

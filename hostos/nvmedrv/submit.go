@@ -188,6 +188,8 @@ func (d *Driver) build(e *nvmectrl.SQE, cid uint16, s *slot, rq *blk.Request) {
 		e.SetDW(11, dsmDeallocate)
 	case blk.OpZoneReset:
 		d.buildZoneReset(e, cid, nsid, rq, lba)
+	case blk.OpZoneAppend:
+		d.buildZoneAppend(e, cid, s, rq)
 	default:
 		d.bug("unsupported operation %v", rq.Op)
 	}

@@ -71,3 +71,24 @@ func (d *Driver) buildZoneReset(e *nvmectrl.SQE, cid uint16, nsid uint32, rq *bl
 	e.SetSLBA(uint64(rq.Offset / lba))
 	e.SetDW(13, uint32(nvmectrl.ZoneActionReset))
 }
+
+// buildZoneAppend fills e with a Zone Append passthrough request's command (ZNS Command
+// Set Specification 1.1, "Zone Append command": opcode 7Dh, ZSLBA in CDW10/11 the lowest
+// LBA of the zone, NLB 0's based in CDW12 bits 15:0, FUA bit 30), as fio's io_uring_cmd
+// engine builds it (fio_nvme_uring_cmd_prep: nvme_zns_cmd_append to the zone's start) and
+// nvme_uring_cmd_io passes it on unchanged. The data carries no version stamps: where it
+// lands is the device's choice.
+func (d *Driver) buildZoneAppend(e *nvmectrl.SQE, cid uint16, s *slot, rq *blk.Request) {
+	lba := s.ns.lba
+	if rq.Size <= 0 || rq.Size > int64(d.maxXfer) || rq.Offset%lba != 0 || rq.Size%lba != 0 {
+		d.bug("zone append [%d, +%d) is empty, misaligned to %d B blocks or above the %d B maximum transfer",
+			rq.Offset, rq.Size, lba, d.maxXfer)
+	}
+	d.putStamps(rq, s.buf)
+	prp1, prp2, _, err := nvmectrl.BuildPRP(d.mem, s.buf, int(rq.Size), s.lists)
+	if err != nil {
+		d.bug("%v", err)
+	}
+	e.SetRW(nvmectrl.OpZoneAppend, cid, s.ns.nsid, prp1, prp2, uint64(rq.Offset/lba), int(rq.Size/lba))
+	e.SetFUA(rq.FUA)
+}
