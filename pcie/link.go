@@ -276,41 +276,51 @@ const compactAfter = 8
 
 // book places a burst (payload bytes of data) in the first gap at or after t and returns when
 // its first lead bytes and the whole burst leave the wire. den is the rates' denominator.
+// The common case, a burst after everything booked, is appended in place.
 func (d *direction) book(den uint64, t sim.Time, k Kind, bu *burst, payload int) (leadEnd, end sim.Time) {
 	cur := laterOf(at(t), d.floor)
-	dur, tlpBytes := bu.dur, bu.tlpBytes
+	dur := bu.dur
 	n := len(d.pending)
-	i := d.head
-	if i < n && !cur.less(d.pending[n-1].end) {
-		i = n // the common case: after everything booked
+	i := n
+	if d.head < n && cur.less(d.pending[n-1].end) {
+		i, cur = d.gap(den, cur, dur)
 	}
-	for ; i < n; i++ {
+	if i < n {
+		d.pending = slices.Insert(d.pending, i, booking{start: cur, mid: cur.plus(bu.raw, den), end: cur.plus(dur, den), kind: k})
+		d.run++ // the back-to-back tail moved up by one
+	} else {
+		if n == d.head || d.pending[n-1].end != cur {
+			d.run = n // a new tail starts with this burst
+		}
+		if n == cap(d.pending) {
+			d.pending = slices.Grow(d.pending, 1)
+		}
+		d.pending = d.pending[:n+1]
+		b := &d.pending[n]
+		b.start, b.mid, b.end, b.kind = cur, cur.plus(bu.raw, den), cur.plus(dur, den), k
+	}
+	st := d.stats
+	st.TLPs[k] += int64(bu.tlps)
+	st.Payload += int64(payload)
+	st.Overhead += int64(bu.tlpBytes - payload)
+	st.Transfers++
+	return cur.plus(bu.lead, den).ceil(), cur.plus(dur, den).ceil()
+}
+
+// gap returns where a burst of dur that may start at cur, which is before the end of the
+// last pending booking, goes: the index of the first pending booking after the first gap
+// at or after cur that fits it (len(pending) if none does), and its start.
+func (d *direction) gap(den uint64, cur, dur exact) (int, exact) {
+	n := len(d.pending)
+	for i := d.head; i < n; i++ {
 		p := &d.pending[i]
 		if !p.start.less(cur.plus(dur, den)) {
-			break // fits in the gap before p
+			return i, cur // fits in the gap before p
 		}
 		cur = laterOf(cur, p.end)
 		if i >= d.run {
-			// No gaps from here on: go after the last booking.
-			cur, i = laterOf(cur, d.pending[n-1].end), n
-			break
+			break // no gaps from here on: after the last booking
 		}
 	}
-	b := booking{start: cur, mid: cur.plus(bu.raw, den), end: cur.plus(dur, den), kind: k}
-	switch {
-	case i < n:
-		d.run++ // the back-to-back tail moved up by one
-	case n == d.head || d.pending[n-1].end != b.start:
-		d.run = n // a new tail starts with b
-	}
-	if i == n {
-		d.pending = append(d.pending, b)
-	} else {
-		d.pending = slices.Insert(d.pending, i, b)
-	}
-	d.stats.TLPs[k] += int64(bu.tlps)
-	d.stats.Payload += int64(payload)
-	d.stats.Overhead += int64(tlpBytes - payload)
-	d.stats.Transfers++
-	return cur.plus(bu.lead, den).ceil(), b.end.ceil()
+	return n, laterOf(cur, d.pending[n-1].end)
 }

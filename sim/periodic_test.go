@@ -19,7 +19,7 @@ func TestOccupyPeriodicByHand(t *testing.T) {
 	require.True(t, r.OccupyPeriodic(10_000, 7800, 350, 1000, a))
 	require.Equal(t, Time(350_000), r.BusyAt(7_805_000, a))
 	require.Equal(t, Time(7_802_550), r.FreeAt(0))
-	require.Equal(t, 1, r.n)
+	require.Equal(t, 1, r.n, "only the last refresh is kept")
 	require.Equal(t, Time(7_794_750), r.dropped)
 	// Refused without an engine, with a hook, or with length > period: nothing recorded.
 	require.False(t, NewResource("x", "r").OccupyPeriodic(0, 10, 5, 3, 1))
@@ -29,8 +29,8 @@ func TestOccupyPeriodicByHand(t *testing.T) {
 
 // TestOccupyPeriodicIsKOccupies: random periodic runs on one resource and the same
 // intervals one Occupy at a time on another, both following one engine whose clock lands
-// before, inside and after the runs, leave the same state: kept intervals, let-go bound,
-// last end and busy time at now and later.
+// before, inside and after the runs, leave the same state: last end and busy time at now
+// and later (nothing after now folded away).
 func TestOccupyPeriodicIsKOccupies(t *testing.T) {
 	rng := NewRNG(5, "periodic")
 	e := NewEngine()
@@ -57,12 +57,8 @@ func TestOccupyPeriodicIsKOccupies(t *testing.T) {
 			two.Occupy(s, s+length, act)
 		}
 		at = first + Time(k-1)*period + length
-		require.Equal(t, two.n, one.n, "run %d", i)
-		require.Equal(t, two.dropped, one.dropped, "run %d", i)
+		require.LessOrEqual(t, one.dropped, e.Now(), "run %d", i)
 		require.Equal(t, two.lastEnd, one.lastEnd, "run %d", i)
-		for j := range two.n {
-			require.Equal(t, two.ring[(two.head+j)&(len(two.ring)-1)], one.ring[(one.head+j)&(len(one.ring)-1)], "run %d, interval %d", i, j)
-		}
 		for _, q := range []Time{e.Now(), at - length/2, at} {
 			if q < e.Now() {
 				continue

@@ -20,11 +20,17 @@ type interval struct {
 	act        Activity
 }
 
-// keptIntervals is how many recent intervals a resource keeps to answer queries about
-// times before the end of intervals booked ahead (a power of two: the ring is indexed by
-// masking). Models book at most a queue's worth of
-// work ahead of the current time, far fewer than this.
+// keptIntervals is the room a resource's log of recorded intervals gets on its first
+// booking (a Followed resource drops its ended intervals far sooner, at firstFold; see
+// Follow), and how many recent intervals a resource without an engine keeps at least, to
+// answer queries about times before the end of intervals booked ahead. Models book at most
+// a queue's worth of work ahead of the current time, far fewer than this.
 const keptIntervals = 256
+
+// firstFold is the length at which a Followed resource's log first drops the intervals
+// that ended by now: short, so the log of a resource booked little ahead stays within a
+// few cache lines.
+const firstFold = 16
 
 // Resource is anything that can be busy: a PCIe direction, a controller core, a DRAM bus, a
 // channel bus, a die, a plane. It holds one activity at a time and integrates the time spent
@@ -38,9 +44,13 @@ const keptIntervals = 256
 // overlap: the resource has capacity one. Components that can do several things at once own
 // several resources.
 //
-// Queries (BusyAt, Snapshot, Busy) may ask about any time from the start of the oldest of
-// the last 256 recorded intervals on, so bookings made ahead of the current time are counted
-// only for the part that has elapsed.
+// Recording adds an interval to its activity's sum, future part included, and appends it
+// to a log, whose oldest intervals are dropped only when it reaches a length (those that
+// ended by now, on a Followed resource; the oldest keptIntervals without an engine).
+// Queries take the logged intervals' parts after the queried time off the sums. Queries
+// (BusyAt, Snapshot, Busy) may ask about any time from the end of the latest dropped
+// interval on: on a Followed resource, any time from now on; without an engine, any time
+// from the start of the oldest of the last 256 recorded intervals on.
 type Resource struct {
 	name  string
 	names []string
@@ -48,12 +58,13 @@ type Resource struct {
 	// The open interval (Begin without End), if openAct is not Idle.
 	openAct   Activity
 	openStart Time
-	lastEnd   Time // end of the latest recorded interval
-	ring      []interval
-	head, n   int
-	dropped   Time // end of the latest interval dropped from the ring
+	lastEnd   Time       // end of the latest recorded interval
+	log       []interval // log[:n]: the latest recorded intervals, in order of time
+	n         int
+	foldAt    int  // n at which the log's ended intervals are dropped (at most len(log))
+	dropped   Time // end of the latest dropped interval: queries before it are refused
 	hook      ResourceHook
-	eng       *Engine // when set, intervals that ended by now are let go and the ring grows
+	eng       *Engine // when set, intervals that ended by now are dropped and the log grows
 }
 
 // NewResource returns an idle resource. Activity names beyond "idle" can be given here or
@@ -88,10 +99,10 @@ func (r *Resource) Activity(name string) Activity {
 func (r *Resource) Activities() []string { return r.names }
 
 // Follow ties the resource to eng's clock. Queries are then only made at or after the
-// current time, so intervals that ended by now can be let go, and the ring of kept
-// intervals grows instead of dropping one that may still be needed: a resource may book any
-// number of intervals ahead (a DRAM bus with a deep backlog). Without it, the resource keeps
-// the last 256 intervals.
+// current time, so intervals that ended by now can be dropped from the log, and the log
+// grows instead of dropping one that may still be needed: a resource may book any number
+// of intervals ahead (a DRAM bus with a deep backlog). Without it, the resource keeps at
+// least the last 256 intervals. Call it before the first booking.
 func (r *Resource) Follow(eng *Engine) { r.eng = eng }
 
 // SetHook attaches a hook that sees every busy interval (nil detaches).
@@ -113,7 +124,7 @@ func (r *Resource) Current(t Time) Activity {
 		return r.openAct
 	}
 	for k := r.n - 1; k >= 0; k-- {
-		iv := &r.ring[(r.head+k)&(len(r.ring)-1)]
+		iv := &r.log[k]
 		if iv.end <= t {
 			break
 		}
@@ -160,31 +171,30 @@ func (r *Resource) Occupy(start, end Time, act Activity) {
 }
 
 // OccupyPeriodic records the k intervals [first + i·period, first + i·period + length) of
-// act, i = 0 … k−1, leaving the resource exactly as k calls of Occupy would, in a number of
-// steps that does not grow with k when the intervals ended by now (a DRAM's refreshes over an
-// idle stretch). It needs the engine (Follow), no hook (a hook sees every interval), k ≥ 1
-// and 0 < length ≤ period, and reports false, recording nothing, without them.
+// act, i = 0 … k−1, leaving the resource as k calls of Occupy would (the same answers to
+// every query from now on), in a number of steps that does not grow with k when the
+// intervals ended by now (a DRAM's refreshes over an idle stretch). It needs the engine
+// (Follow), no hook (a hook sees every interval), k ≥ 1 and 0 < length ≤ period, and
+// reports false, recording nothing, without them.
 func (r *Resource) OccupyPeriodic(first, period, length Time, k int64, act Activity) bool {
 	if r.hook != nil || r.eng == nil || k < 1 || length <= 0 || length > period {
 		return false
 	}
 	r.mustBeFree(first, act)
 	r.record(first, first+length, act)
-	// Intervals 0 … m−1 end by now and each has a successor: recording interval i ≤ m lets
-	// every kept interval go (letGo: the latest, i−1, ended by now) and keeps i alone.
+	// Intervals 0 … m−1 end by now and each has a successor: after interval 0 every logged
+	// interval has ended by now and is dropped; intervals 1 … m−1 are added to the sum in
+	// closed form, and interval m is recorded.
 	var m int64
 	if now := r.eng.now; now >= first+length {
 		m = min(k-1, int64((now-first-length)/period)+1)
 	}
 	if m > 0 {
-		r.busy[act] += Time(m) * length
+		r.drop(r.n)
+		r.busy[act] += Time(m-1) * length
 		r.dropped = max(r.dropped, first+Time(m-1)*period+length)
-		start := first + Time(m)*period
-		r.head, r.n = 0, 1
-		r.ring[0] = interval{start, start + length, act}
-		r.lastEnd = start + length
 	}
-	for i := m + 1; i < k; i++ {
+	for i := max(m, 1); i < k; i++ {
 		start := first + Time(i)*period
 		r.record(start, start+length, act)
 	}
@@ -199,7 +209,8 @@ func (r *Resource) OccupyPair(start, mid, end Time, a, b Activity) {
 		panic(r.backwards(true, start, mid, end))
 	}
 	r.mustBeFree(start, a)
-	if mid == start || end == mid || a == b || r.hook != nil || r.n+2 > len(r.ring) {
+	n := r.n
+	if mid == start || end == mid || r.hook != nil || n+2 > r.foldAt {
 		if mid > start {
 			r.record(start, mid, a)
 		}
@@ -208,126 +219,89 @@ func (r *Resource) OccupyPair(start, mid, end Time, a, b Activity) {
 		}
 		return
 	}
-	// The common case (two non-empty intervals of different activities, no hook, room for
-	// both) is record's fast path twice, in one call; the second interval follows one of
-	// another activity, so it cannot extend it.
+	// The common case (two non-empty intervals, no hook, room in the log for both).
 	r.busy[a] += mid - start
 	r.busy[b] += end - mid
-	prev := r.lastEnd
+	r.log[n] = interval{start, mid, a}
+	r.log[n+1] = interval{mid, end, b}
+	r.n = n + 2
 	r.lastEnd = end
-	n := r.keep(start, mid, a, r.letGo(prev, r.n))
-	r.n = r.put(mid, end, b, r.letGo(mid, n))
 }
 
-// record adds the interval [start, end) of act. An interval that continues the previous
-// one with the same activity extends it (the ring's length is a power of two). The common
-// case — no hook, room in the ring — calls nothing, so its values stay in registers; the
-// rest goes through recordSlow.
+// record adds the interval [start, end) of act to its sum and to the log. The common case
+// — no hook, room in the log — calls nothing; the rest goes through recordSlow.
 func (r *Resource) record(start, end Time, act Activity) {
-	if r.hook != nil || r.n == len(r.ring) {
+	n := r.n
+	if r.hook != nil || n == r.foldAt {
 		r.recordSlow(start, end, act)
 		return
 	}
 	r.busy[act] += end - start
-	prev := r.lastEnd
+	r.log[n] = interval{start, end, act}
+	r.n = n + 1
 	r.lastEnd = end
-	r.n = r.keep(start, end, act, r.letGo(prev, r.n))
 }
 
-// recordSlow is record with a hook to call, or a ring to allocate or make room in.
+// recordSlow is record with a hook to call, or a log to allocate or make room in.
 //
 //go:noinline
 func (r *Resource) recordSlow(start, end Time, act Activity) {
-	r.busy[act] += end - start
-	prev := r.lastEnd
-	r.lastEnd = end
 	if r.hook != nil {
 		r.hook(r, act, start, end)
 	}
-	r.n = r.letGo(prev, r.n)
-	if last := r.last(r.n); last != nil && last.end == start && last.act == act {
-		last.end = end
-		return
-	}
-	if r.ring == nil {
-		r.ring = make([]interval, keptIntervals)
-	}
-	if r.n == len(r.ring) {
+	if r.n == r.foldAt {
 		r.makeRoom()
 	}
-	r.n = r.put(start, end, act, r.n)
+	r.busy[act] += end - start
+	r.log[r.n] = interval{start, end, act}
+	r.n++
+	r.lastEnd = end
 }
 
-// The helpers below take and return the count of kept intervals instead of updating r.n,
-// so their callers keep it in a register (r.n is stored once, at the end).
-
-// letGo lets the n kept intervals go when all ended by now (prev, the end of the latest, is
-// not after it): no query needs them (queries are at now or later), and the ring starts over
-// at its first slot, which keeps the ring of a resource booked little ahead within a few
-// cache lines. It needs the engine (Follow). It returns how many are kept then.
-func (r *Resource) letGo(prev Time, n int) int {
-	if n > 0 && r.eng != nil && prev <= r.eng.now {
-		r.dropped = max(r.dropped, prev)
-		r.head = 0
-		return 0
-	}
-	return n
-}
-
-// last returns the latest of n kept intervals, or nil if n is 0. An interval that
-// continues it with the same activity extends it instead of taking a slot.
-func (r *Resource) last(n int) *interval {
-	if n == 0 {
-		return nil
-	}
-	return &r.ring[(r.head+n-1)&(len(r.ring)-1)]
-}
-
-// keep keeps [start, end) of act after n kept intervals, which the ring must have room for:
-// by extending the latest if it ends at start with the same activity, or in a slot of its
-// own. It returns how many are kept then. It is record's fast path and the first half of
-// OccupyPair's; written without last and put, it is inlined into both (the ring is not
-// empty, so the latest slot's index is valid even when n is 0).
-func (r *Resource) keep(start, end Time, act Activity, n int) int {
-	mask := len(r.ring) - 1
-	if last := &r.ring[(r.head+n-1)&mask]; n > 0 && last.end == start && last.act == act {
-		last.end = end
-		return n
-	}
-	r.ring[(r.head+n)&mask] = interval{start, end, act}
-	return n + 1
-}
-
-// put keeps [start, end) of act after n kept intervals, which the ring must have room for,
-// and returns n+1.
-func (r *Resource) put(start, end Time, act Activity, n int) int {
-	r.ring[(r.head+n)&(len(r.ring)-1)] = interval{start, end, act}
-	return n + 1
-}
-
-// makeRoom frees a slot of the full ring: with an engine, by letting go of intervals that
-// ended by now, or else by doubling the ring; without one, by dropping the oldest interval.
+// makeRoom makes room in a log of foldAt intervals. The first time it allocates the log.
+// With an engine it drops the intervals that ended by now, and lets the log grow to twice
+// the length before the next drop when that left more than half of it (a backlog booked
+// ahead); once the log is empty the next drop comes at firstFold again. Without one it
+// drops the oldest keptIntervals.
 func (r *Resource) makeRoom() {
-	if r.eng == nil {
-		r.dropped = r.ring[r.head].end
-		r.head = (r.head + 1) & (len(r.ring) - 1)
-		r.n--
+	switch {
+	case r.log == nil && r.eng != nil:
+		r.log, r.foldAt = make([]interval, keptIntervals), firstFold
+	case r.log == nil:
+		r.log, r.foldAt = make([]interval, 2*keptIntervals), 2*keptIntervals
+	case r.eng == nil:
+		r.drop(keptIntervals)
+	case r.lastEnd <= r.eng.now:
+		// Every logged interval has ended (an idle resource booking again): drop them all.
+		r.dropped = max(r.dropped, r.lastEnd)
+		r.n, r.foldAt = 0, min(r.foldAt, firstFold)
+	default:
+		now, k := r.eng.now, 0
+		for k < r.n && r.log[k].end <= now {
+			k++
+		}
+		r.drop(k)
+		switch {
+		case r.n == 0:
+			r.foldAt = min(r.foldAt, firstFold)
+		case r.n > r.foldAt/2:
+			r.foldAt *= 2
+			if r.foldAt > len(r.log) {
+				grown := make([]interval, r.foldAt)
+				copy(grown, r.log[:r.n])
+				r.log = grown
+			}
+		}
+	}
+}
+
+// drop takes the log's oldest k intervals out of it.
+func (r *Resource) drop(k int) {
+	if k == 0 {
 		return
 	}
-	now := r.eng.now
-	for r.n > 0 && r.ring[r.head].end <= now {
-		r.dropped = max(r.dropped, r.ring[r.head].end)
-		r.head = (r.head + 1) & (len(r.ring) - 1)
-		r.n--
-	}
-	if r.n < len(r.ring) {
-		return
-	}
-	grown := make([]interval, 2*len(r.ring))
-	for k := 0; k < r.n; k++ {
-		grown[k] = r.ring[(r.head+k)&(len(r.ring)-1)]
-	}
-	r.ring, r.head = grown, 0
+	r.dropped = max(r.dropped, r.log[k-1].end)
+	r.n = copy(r.log, r.log[k:r.n])
 }
 
 // mustBeFree panics unless the resource can start an interval at t (small enough to be
@@ -371,7 +345,7 @@ func (r *Resource) BusyAt(t Time, act Activity) Time {
 	}
 	b := r.busy[act]
 	for k := r.n - 1; k >= 0; k-- {
-		iv := &r.ring[(r.head+k)&(len(r.ring)-1)]
+		iv := &r.log[k]
 		if iv.end <= t {
 			break
 		}
