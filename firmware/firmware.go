@@ -215,6 +215,7 @@ func New(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware, error
 	f.ro.f = f
 	if spec.PowerLoss.Enabled {
 		f.pl.oob = make([]uint64, geo.AllUnits())
+		f.pl.slcHdr = newSLCHeaders(f)
 		if spec.PowerLoss.CutAt > 0 {
 			f.at(spec.PowerLoss.CutAt, &f.pl.on.cut)
 		}

@@ -35,6 +35,10 @@ type gcTask struct {
 	start int  // the batch of valid pages being moved
 	idle  bool // waiting for notify
 	erase bool // waiting for the victim's programs before its erase, not its moves
+	fold  bool // the victim is an SLC block: its moves are a fold (slcfold.go)
+	// loose counts an unguarded fold's programs, which the task does not wait for (the
+	// control firmware.power_loss.controls.unguarded_fold, slcfold.go); nil without it.
+	loose *waiter
 	// retire holds the die's blocks retired after a failure whose valid pages are still
 	// to move (faults.go), oldest first; they come before any GC victim.
 	retire []ftl.BlockID
@@ -57,6 +61,9 @@ type gcSteps struct {
 
 func newGCTask(f *Firmware, g int) *gcTask {
 	t := &gcTask{f: f, g: g, core: f.core(g), w: waiter{stamps: make([]uint64, gcBatch)}}
+	if f.spec.PowerLoss.Controls.UnguardedFold {
+		t.loose = &waiter{pending: 1} // never 0: nothing waits for it
+	}
 	// No GC on hold-up power (power cut), nor in read-only mode (readonly.go): a step
 	// other than an erase's end then leaves the victim as it is and waits; an erase in
 	// flight is accounted.
@@ -161,6 +168,7 @@ func (t *gcTask) waitPrograms() {
 	}
 	t.valid = f.ftl.ValidUnits(t.v, t.valid[:0])
 	t.start = 0
+	t.fold = f.slc != nil && f.ftl.IsSLC(t.v)
 	t.moveBatch()
 }
 
@@ -229,13 +237,13 @@ func (t *gcTask) relocate() {
 		}
 		np := ftl.PPN(nu) // one unit a page
 		op := f.sched.get(opGCProgram, t.g)
-		op.ppn, op.stamp, op.w, op.from = np, w.stamps[j], w, old
+		op.ppn, op.stamp, op.w, op.from, op.fold = np, w.stamps[j], t.programWaiter(), old, t.fold
 		if f.pl.oob != nil {
 			op.oob[0] = f.pl.oob[old] // the copy keeps the original's sequence number
 		}
 		f.pending.put(nu, op.stamp)
 		f.inflightBlock[f.geo.BlockOf(np)]++
-		w.pending++
+		op.w.pending++
 		f.sched.enqueue(op)
 	}
 	if w.pending == 0 {
@@ -259,7 +267,7 @@ func (t *gcTask) relocateUnits() {
 		np := f.ftl.RelocateUnits(olds[:n])
 		f.Stats.GCPagesMoved += int64(n)
 		op := f.sched.get(opGCProgram, t.g)
-		op.ppn, op.units, op.w = np, uint8(n), w
+		op.ppn, op.units, op.w, op.fold = np, uint8(n), t.programWaiter(), t.fold
 		u := f.geo.UnitOf(np, 0)
 		for i := 0; i < k; i++ {
 			op.ustamps[i], op.oob[i] = nand.ErasedStamp, 0 // a padded slot
@@ -273,7 +281,7 @@ func (t *gcTask) relocateUnits() {
 		}
 		op.stamp = op.ustamps[0]
 		f.inflightBlock[f.geo.BlockOf(np)]++
-		w.pending++
+		op.w.pending++
 		f.sched.enqueue(op)
 		n = 0
 	}
@@ -311,6 +319,9 @@ func (t *gcTask) erased() {
 		t.retire = t.retire[:len(t.retire)-1] // it holds no valid page: nothing to move
 		t.retired()
 		return
+	}
+	if t.fold {
+		f.slc.erasing--
 	}
 	f.ftl.Erase(t.v)
 	f.Stats.GCRuns++
@@ -361,6 +372,9 @@ func (t *gcTask) issueErase() {
 	f := t.f
 	op := f.sched.get(opErase, t.g)
 	op.ppn, op.w = f.geo.FirstPage(t.v), &t.w
+	if t.fold {
+		f.slc.erasing++
+	}
 	if f.pl.oob != nil {
 		f.pl.eraseIssued(f, t.v)
 	}

@@ -42,6 +42,12 @@ type DurabilityControls struct {
 	// NoHoldupReserve keeps no hold-up reserve with power_loss_protection (holdup.go): the
 	// drain after a cut can find no room outside the GC reserve and lose acknowledged pages.
 	NoHoldupReserve bool `yaml:"no_holdup_reserve"`
+	// UnguardedFold erases a folded SLC block as soon as the programs of its folded copies
+	// are issued, without waiting for them to complete (slcfold.go): a cut then can lose
+	// data whose only complete copy was in the SLC block. Only with an SLC cache. Left out
+	// of a configuration's dump when off (omitempty), so the dumps of the presets, none with
+	// a control set, are unchanged.
+	UnguardedFold bool `yaml:"unguarded_fold,omitempty"`
 }
 
 // validate reports the section's problems, each naming its field; plp is
@@ -66,6 +72,9 @@ func (p PowerLoss) validate(plp bool) []error {
 	}
 	if p.Controls.UnguardedErase && !p.Enabled {
 		errs = append(errs, errors.New("firmware.power_loss.controls.unguarded_erase is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
+	}
+	if p.Controls.UnguardedFold && !p.Enabled {
+		errs = append(errs, errors.New("firmware.power_loss.controls.unguarded_fold is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
 	}
 	if p.Controls.NoHoldupReserve && !p.Enabled {
 		errs = append(errs, errors.New("firmware.power_loss.controls.no_holdup_reserve is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
@@ -117,7 +126,9 @@ type powerState struct {
 	// never programmed, padded, or interrupted). It stands for the flash's spare area
 	// (docs/reliability.md); nil unless enabled.
 	oob []uint64
-	seq uint64 // the last write sequence number given out (preconditioned data has 1)
+	// slcHdr: per block, a block header in SLC mode on its first page (recoverymode.go).
+	slcHdr slcHeaders
+	seq    uint64 // the last write sequence number given out (preconditioned data has 1)
 	// cut: power is gone, the HIL and GC no longer run; off: the firmware has stopped.
 	cut, off bool
 	report   PowerLossReport
@@ -213,6 +224,7 @@ func (f *Firmware) powerOff() {
 // recordProgram notes the out-of-band records of a completed program: one a mapping unit
 // of its page (a padded slot's is 0, none).
 func (p *powerState) recordProgram(op *flashOp) {
+	p.noteHeader(op)
 	if k := p.f.units; k > 1 {
 		copy(p.oob[int64(op.ppn)*int64(k):int64(op.ppn+1)*int64(k)], op.oob[:k])
 		return
@@ -226,6 +238,9 @@ func (p *powerState) recordProgram(op *flashOp) {
 func (p *powerState) eraseIssued(f *Firmware, b ftl.BlockID) {
 	first := int64(f.geo.FirstPage(b)) * int64(f.units)
 	clear(p.oob[first : first+int64(f.geo.PagesPerBlock*f.units)])
+	if p.slcHdr != nil {
+		p.slcHdr.Put(int(b), false) // the header goes with the block's contents
+	}
 }
 
 // preconditioned gives the records of block b's first n pages, just filled by

@@ -14,6 +14,11 @@ type FlashWork struct {
 	Relocations int // GC programs: relocated pages (and a merge's copies)
 	Foreground  int // eviction programs from foreground eviction (and the hold-up drain)
 	Background  int // eviction programs from background eviction
+	// Folds counts the relocations out of an SLC block (the SLC cache's folding,
+	// slcfold.go), also counted in Relocations; FoldErases the erases of folded SLC blocks
+	// queued or on a die (from the instant GC queues one: its records are gone then,
+	// eraseIssued).
+	Folds, FoldErases int
 	// Flushes counts the Flush commands (and FUA writes, which flush) waiting for their
 	// data to reach flash.
 	Flushes int
@@ -23,6 +28,9 @@ type FlashWork struct {
 func (f *Firmware) FlashWork() FlashWork {
 	w := f.sched.work
 	w.Flushes = f.wb.flushers
+	if f.slc != nil {
+		w.FoldErases = f.slc.erasing
+	}
 	return w
 }
 
@@ -40,6 +48,9 @@ func (s *scheduler) track(op *flashOp, d int) {
 			w.Erases += d
 		case opGCProgram:
 			w.Relocations += d
+			if o.fold {
+				w.Folds += d
+			}
 		case opEvict:
 			if o.bg {
 				w.Background += d

@@ -15,8 +15,9 @@ type Recovery struct {
 	// flash (its page, with one unit a page), or ftl.NoUnit if flash holds none.
 	Map []ftl.Unit
 	// Mapped counts the logical pages found; Scanned the pages whose spare area was read;
-	// Records the mapping units holding a completed program's record.
-	Mapped, Scanned, Records int64
+	// Records the mapping units holding a completed program's record; SLCBlocks the blocks
+	// whose header named SLC mode, read in it (recoverymode.go; 0 without an SLC cache).
+	Mapped, Scanned, Records, SLCBlocks int64
 	// Time is the scan's length. From Recover it is the closed-form estimate: the dies
 	// scan in parallel, each reading its pages' spare areas one after the other, each read
 	// a tR of the page's type. From RecoverOn it is the simulated scan on the dies and
@@ -32,6 +33,9 @@ type Recovery struct {
 // program the cut interrupted has no record (an interrupted program leaves the page
 // unreadable) and is skipped; a GC copy keeps its original's sequence number, so either
 // copy is the same version.
+//
+// With an SLC cache each block is read in the mode its header names (recoverymode.go): a
+// block in SLC mode holds its SLC pages, each read in the SLC tR.
 //
 // The time is an estimate: a spare-area read costs the die a tR of the page's type (the
 // spare area is read into the page register with the data, ONFI Read Page; docs/sources.md §3.4
@@ -54,7 +58,6 @@ func (f *Firmware) Recover() (*Recovery, error) {
 func (f *Firmware) scanRecords() *Recovery {
 	p := &f.pl
 	g := f.geo
-	ds := f.flash.Die()
 	r := &Recovery{Map: make([]ftl.Unit, f.ftl.LogicalPages())}
 	seqs := make([]uint64, f.ftl.LogicalPages()) // the sequence number of Map's copy
 	for i := range r.Map {
@@ -68,8 +71,11 @@ func (f *Firmware) scanRecords() *Recovery {
 		}
 		d, _, _ := g.BlockAddr(ftl.BlockID(b))
 		first := g.FirstPage(ftl.BlockID(b))
+		if p.blockIsSLC(ftl.BlockID(b)) {
+			r.SLCBlocks++
+		}
 		for i := 0; i < n; i++ {
-			dieTime[d] += ds.TRead[ds.PageType(i)]
+			dieTime[d] += f.scanReadTime(ftl.BlockID(b), i)
 			r.Scanned++
 			for s := 0; s < f.units; s++ { // a page's spare area holds each unit's record
 				u := g.UnitOf(first+ftl.PPN(i), s)

@@ -20,7 +20,7 @@ const RecordBytes = 8
 // engine stops at the cut with the dies' interrupted work still queued, so the caller
 // builds fresh channels of the same spec on a fresh engine (platforms.RecoveryFlash). Each
 // read is a single-plane Read Page of RecordBytes on the page's die (a tR of the page's
-// type, its command and address cycles and the data-out on the die's channel); a die
+// type, or in SLC mode for a block whose header names it, recoverymode.go; its command and address cycles and the data-out on the die's channel); a die
 // reads its pages one after the other, in block and page order, and the dies work in
 // parallel. The map and counts are Recover's; Time is the simulated scan (from eng's
 // start until the last read's data is off the bus) and Estimate Recover's closed form,
@@ -97,7 +97,7 @@ func (s *recoveryScan) issue(d int) {
 	rd.die = d
 	tx := &rd.tx
 	*tx = hal.FlashCmd{Op: hal.FlashRead, Addrs: append(tx.Addrs[:0], nand.Addr{Plane: plane, Block: blk, Page: c.page}),
-		Stamps: tx.Stamps[:0], Bytes: RecordBytes, Done: s, Tag: rd}
+		Stamps: tx.Stamps[:0], Bytes: RecordBytes, Done: s, Tag: rd, SLC: s.f.pl.blockIsSLC(ftl.BlockID(c.block))}
 	c.page++
 	s.pending++
 	s.port.Submit(d, tx)

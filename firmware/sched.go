@@ -61,6 +61,7 @@ type flashOp struct {
 	ncovers uint8
 	victim  buffer.Victim // opEvict
 	bg      bool          // opEvict from background eviction
+	fold    bool          // opGCProgram of a fold: its victim is an SLC block (slcfold.go)
 	// rewrite marks a failed program's re-program (faults.go): it goes to the GC queue,
 	// whatever its kind, as its page is in the GC stream's block.
 	rewrite bool
@@ -183,7 +184,7 @@ func (s *scheduler) get(kind opKind, g int) *flashOp {
 		op.tx.Tag = op
 	}
 	op.kind, op.die, op.w, op.bg, op.rewrite, op.merged, op.slot, op.ncovers = kind, g, nil, false, false, op.merged[:0], 0, 0
-	op.units = 0
+	op.units, op.fold = 0, false
 	op.flow = flowSrc{}
 	return op
 }

@@ -25,12 +25,9 @@ type slcCache struct {
 	since      sim.Time
 	directTime sim.Time
 	hits       int64 // host flash reads of pages in SLC blocks
+	erasing    int   // folded SLC blocks whose erase is queued or on a die (FlashWork.FoldErases)
 	tick       step  // the watch (watch)
 }
-
-// ErrSLCCachePowerLoss is the firmware's refusal of an SLC cache with power-loss recovery
-// (firmware.power_loss.enabled), which the power-cut campaign (package powercut) needs.
-var ErrSLCCachePowerLoss = errors.New("firmware.ftl.slc_cache: not with firmware.power_loss.enabled: the recovery scan reads every block in its native mode and does not yet know which blocks are in SLC mode")
 
 // newSLCCache returns the firmware's SLC cache for f's FTL, or nil, refusing the
 // combinations the cache cannot serve correctly.
@@ -39,8 +36,6 @@ func newSLCCache(f *Firmware, faults bool) (*slcCache, error) {
 		return nil, nil
 	}
 	switch {
-	case f.spec.PowerLoss.Enabled:
-		return nil, ErrSLCCachePowerLoss
 	case f.fdp != nil:
 		return nil, errors.New("firmware.ftl.slc_cache: not with nvme.fdp.enabled: reclaim units are native blocks, and host writes through the cache would leave their handles")
 	case f.ftl.Zoned():
@@ -131,4 +126,25 @@ func (f *Firmware) SLCDirectTime() sim.Time {
 		return 0
 	}
 	return f.slc.directTimeAt(f.eng.Now())
+}
+
+// Folding is durable (docs/reliability.md, "The SLC cache and power loss"): a fold is GC of
+// an SLC block, so the block is erased only once every folded copy's program has completed
+// (gcTask.moveBatch waits for each batch's programs, waitPrograms for the victim's erase),
+// and until then the SLC copy keeps its out-of-band record. A fold's copy keeps the SLC
+// copy's sequence number, so whichever of the two the cut leaves on flash is the same
+// version, and recovery maps the logical page to it. The order is the one SanDisk's
+// folding patent gives (US 11,960,758 B2, claims 9 and 17: the SLC blocks are released only
+// after the data was verified as written in the MLC block). The control
+// firmware.power_loss.controls.unguarded_fold breaks the order to show what it protects.
+
+// programWaiter returns the waiter a GC program of t counts in: the task's own, whose step
+// moves the next batch (or erases the victim) once the batch's programs have completed; or,
+// for a fold under the control unguarded_fold, one nothing waits for, so the task erases
+// the SLC block while its folded copies are still being programmed.
+func (t *gcTask) programWaiter() *waiter {
+	if t.fold && t.loose != nil {
+		return t.loose
+	}
+	return &t.w
 }

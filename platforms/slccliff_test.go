@@ -105,7 +105,6 @@ end_fsync=1
 // naming the cache's key and the other one.
 func TestSLCCacheRefusals(t *testing.T) {
 	for _, c := range []struct{ set, want string }{
-		{"firmware.power_loss.enabled=true", "firmware.ftl.slc_cache: not with firmware.power_loss.enabled"},
 		{"flash.die.faults.erase_fail=0.001", "firmware.ftl.slc_cache: not with a fault model (flash.die.faults)"},
 		{"firmware.ftl.mapping=bast", `ftl.slc_cache: an SLC cache needs page-level mapping, not ftl.mapping "bast"`},
 	} {

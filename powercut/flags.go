@@ -3,6 +3,8 @@ package powercut
 import (
 	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -26,6 +28,8 @@ type Flags struct {
 	Jobs      int      // --jobs (0 = one per CPU)
 	Simulate  bool     // --simulate-recovery
 	Workload  Workload // --procs, --max-pages, --fua-every, --hot-share, --hot-fraction
+	Burst     string   // --burst: a duration (Workload.Burst)
+	Idle      string   // --idle: a duration (Workload.Idle)
 }
 
 // ParseOptions resolves the flags into a campaign: its targets (Matrix.Targets),
@@ -50,9 +54,14 @@ func ParseOptions(f Flags) (Options, error) {
 		o.Schedules = append(o.Schedules, s)
 	}
 	for _, t := range []struct {
-		name, v string
-		dst     *sim.Time
-	}{{"--from", f.From, &o.From}, {"--window", f.Window, &o.Window}, {"--patience", f.Patience, &o.Patience}} {
+		name, v  string
+		dst      *sim.Time
+		optional bool // "" means 0
+	}{{"--from", f.From, &o.From, false}, {"--window", f.Window, &o.Window, false}, {"--patience", f.Patience, &o.Patience, false},
+		{"--burst", f.Burst, &o.Workload.Burst, true}, {"--idle", f.Idle, &o.Workload.Idle, true}} {
+		if t.v == "" && t.optional {
+			continue
+		}
 		d, err := sim.ParseTime(t.v)
 		if err != nil || d < 0 {
 			return o, fmt.Errorf("%s: %q is not a non-negative duration such as 300ms", t.name, t.v)
@@ -66,5 +75,21 @@ func ParseOptions(f Flags) (Options, error) {
 		Sets: f.Sets, KeepPrecondition: f.Keep}
 	ts, notes, err := m.Targets()
 	o.Targets, o.Notes = ts, notes
+	if err == nil && !anySLC(ts) {
+		o.Schedules = slices.DeleteFunc(o.Schedules, func(s Schedule) bool { return s.SLC })
+		if len(o.Schedules) == 0 {
+			err = fmt.Errorf("--schedules: %s: only for a machine with an SLC cache (firmware.ftl.slc_cache), and no target has one", strings.Join(f.Schedules, ", "))
+		}
+	}
 	return o, err
+}
+
+// anySLC reports whether a target has an SLC cache: the SLC schedules are cut only then.
+func anySLC(ts []Target) bool {
+	for _, t := range ts {
+		if t.Config.Firmware.FTL.SLCCache.Enabled() {
+			return true
+		}
+	}
+	return false
 }

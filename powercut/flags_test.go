@@ -16,7 +16,7 @@ func flagDefaults() Flags {
 
 // TestParseOptions: one variant × both PLP settings × one mapping is 2 targets; the
 // instants are 300 ms and 500 ms in picoseconds (3 × 10^11, 5 × 10^11); every schedule
-// in order.
+// in order but the 3 of the SLC cache (fold, fold-erase, slc-full), which tiny has not.
 func TestParseOptions(t *testing.T) {
 	o, err := ParseOptions(flagDefaults())
 	require.NoError(t, err)
@@ -24,7 +24,10 @@ func TestParseOptions(t *testing.T) {
 	require.Equal(t, sim.Time(300_000_000_000), o.From)
 	require.Equal(t, sim.Time(500_000_000_000), o.Window)
 	require.Equal(t, sim.Time(0), o.Patience)
-	require.Len(t, o.Schedules, len(ScheduleNames()))
+	require.Len(t, o.Schedules, len(ScheduleNames())-3)
+	for _, s := range o.Schedules {
+		require.False(t, s.SLC, s.Name)
+	}
 	require.Equal(t, 3, o.Jobs)
 	require.Equal(t, 20, o.Cuts)
 }
@@ -36,6 +39,7 @@ func TestParseOptionsErrors(t *testing.T) {
 		want string
 	}{
 		{func(f *Flags) { f.Cuts = 0 }, "--cuts: 0; want at least 1"},
+		{func(f *Flags) { f.Burst = "soon" }, `--burst: "soon" is not a non-negative duration such as 300ms`},
 		{func(f *Flags) { f.PLP = "maybe" }, `--plp: "maybe"; want on, off or both`},
 		{func(f *Flags) { f.Schedules = []string{"random", "noon"} }, `--schedules: powercut: no schedule named "noon"`},
 		{func(f *Flags) { f.From = "-1ms" }, `--from: "-1ms" is not a non-negative duration`},

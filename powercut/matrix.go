@@ -60,9 +60,8 @@ type Matrix struct {
 // naming the variant; with both settings (--plp both, the default) the variant is cut
 // without protection only, and a note says so.
 //
-// A machine with an SLC cache is refused (firmware.ErrSLCCachePowerLoss) before its
-// preconditioning is looked at, and a steady state (SteadyState) that does not fit the
-// machine is refused naming the largest precondition.fill that does.
+// A steady state (SteadyState) that does not fit the machine is refused naming the largest
+// precondition.fill that does.
 func (m Matrix) Targets() ([]Target, []string, error) {
 	if len(m.Variants) == 0 || len(m.PLP) == 0 || len(m.Mappings) == 0 {
 		return nil, nil, fmt.Errorf("powercut: the matrix needs a variant, a power-loss protection setting and a mapping scheme")
@@ -113,16 +112,12 @@ func unboundedPLP(p firmware.Policy) string {
 	return fmt.Sprintf("its write buffer (firmware.buffer.policy %s) is unbounded, and power-loss protection cannot protect an unbounded buffer: no hold-up reserve or hold-up time holds it, so its drain can be stuck with acknowledged writes not on flash", p)
 }
 
-// load loads variant v's machine with sets and then m.Sets. It refuses an SLC cache, which
-// the firmware refuses with power-loss recovery at build, before anything else, and
-// explains a steady state that does not fit: the largest precondition.fill that does.
+// load loads variant v's machine with sets and then m.Sets, and explains a steady state
+// that does not fit: the largest precondition.fill that does.
 func (m Matrix) load(v string, sets []string) (platforms.Config, error) {
 	o := platforms.Options{Preset: m.Preset, Variant: v, Files: m.Files, Sets: append(slices.Clip(sets), m.Sets...)}
 	c, err := platforms.Load(o)
 	if err == nil {
-		if c.Firmware.FTL.SLCCache.Enabled() {
-			return c, slcRefusal()
-		}
 		return c, nil
 	}
 	// The same machine without preconditioning (m.Sets still win): if it loads, the
@@ -131,9 +126,6 @@ func (m Matrix) load(v string, sets []string) (platforms.Config, error) {
 	c0, err0 := platforms.Load(o)
 	if err0 != nil {
 		return c, err
-	}
-	if c0.Firmware.FTL.SLCCache.Enabled() {
-		return c, slcRefusal()
 	}
 	if m.KeepPrecondition || c0.Firmware.ValidatePrecondition(c0.FirmwareDie(), c0.Flash.Channels, c0.Flash.Ways*c0.Flash.DiesPerPackage,
 		lastFill(append(slices.Clip(sets), m.Sets...)), c0.Precondition.Overwrite) == nil {
@@ -155,12 +147,6 @@ func lastFill(sets []string) float64 {
 		}
 	}
 	return fill
-}
-
-// slcRefusal is the firmware's refusal of an SLC cache with power-loss recovery, which every
-// cut needs, with how to cut the machine anyway.
-func slcRefusal() error {
-	return fmt.Errorf("%w; a power-cut campaign cannot cut a machine with an SLC cache: turn it off with --set firmware.ftl.slc_cache.static=0 --set firmware.ftl.slc_cache.dynamic=0 --set firmware.ftl.slc_cache.full_at=0", firmware.ErrSLCCachePowerLoss)
 }
 
 // FillThatFits returns the largest precondition.fill, in hundredths, that c's firmware

@@ -28,6 +28,23 @@ type Workload struct {
 	// Zoned runs the workload on a zoned namespace 1 (zoned.go): each process writes its
 	// own zones at their write pointers and resets the full ones; HotShare is not used.
 	Zoned bool
+	// Burst and Idle, both positive or both 0 (the default: no pause), make the host write
+	// in bursts: every process issues commands only in the first Burst of each Burst + Idle
+	// from the machine's build, and a command due in the idle part waits for the next
+	// burst. A client drive folds its SLC cache when the host is idle (firmware/slcfold.go),
+	// so the idle parts are where folds run, and the "fold" schedules' cuts land.
+	Burst, Idle sim.Time
+}
+
+// pause waits, in an idle part of the workload's bursts, for the next burst.
+func (w Workload) pause(p *sim.Proc) {
+	if w.Burst <= 0 {
+		return
+	}
+	period := w.Burst + w.Idle
+	if at := p.Now() % period; at >= w.Burst {
+		p.Sleep(period - at)
+	}
 }
 
 // DefaultWorkload is 8 processes of 1–8-page commands, one write in 8 with FUA, 80 % of
@@ -53,6 +70,9 @@ func (w Workload) validate() error {
 	}
 	if w.HotShare < 0 || w.HotShare > 1 || w.HotFraction < 0 || w.HotFraction > 1 || w.HotShare > 0 && w.HotFraction == 0 {
 		errs = append(errs, fmt.Errorf("powercut: %v of the commands on a hot %v of the pages: want fractions in [0, 1], a hot part when a share goes to it", w.HotShare, w.HotFraction))
+	}
+	if w.Burst < 0 || w.Idle < 0 || (w.Burst > 0) != (w.Idle > 0) {
+		errs = append(errs, fmt.Errorf("powercut: bursts of %v with %v idle between: want both positive, or both 0 (no pause)", w.Burst, w.Idle))
 	}
 	return errors.Join(errs...)
 }
@@ -225,6 +245,9 @@ func (r *cutRun) arm() {
 func (r *cutRun) host(p *sim.Proc, rng *sim.RNG, lo, n int64) {
 	buf := make([]uint64, r.w.MaxPages)
 	for !r.dead && r.failure == nil {
+		if r.w.pause(p); r.dead {
+			return
+		}
 		k := 1 + rng.IntN(r.w.MaxPages)
 		span := n
 		if r.w.HotShare > 0 && rng.Float64() < r.w.HotShare {

@@ -19,6 +19,9 @@ type Schedule struct {
 	cond func(r *cutRun) bool
 	// onErase: the condition is also looked at whenever the firmware queues an erase.
 	onErase bool
+	// SLC: the schedule's condition is about the SLC cache (slcfold.go); a campaign cuts it
+	// only on machines with one (Options.Schedules is filtered per target by ParseOptions).
+	SLC bool
 }
 
 // Poll is how often a schedule's condition is looked at once armed: well under the
@@ -39,6 +42,17 @@ var schedules = []Schedule{
 		cond: func(r *cutRun) bool { return r.fw.FlashWork().Relocations > 0 }},
 	{Name: "lookahead", Doc: "when recovery would lose a durable version: without power-loss protection, the checker recovers the flash as it is (firmware.RecoverNow) whenever the firmware queues an erase or writes become durable; with it, when the hold-up drain could not place every dirty page (firmware.DrainShort)",
 		Patience: sim.Second, cond: lookahead, onErase: true},
+	// The SLC cache's exposed points (machines with one only): mid-fold, the fold's erase,
+	// and the cache full with host writes going to native blocks.
+	{Name: "fold", Doc: "while a fold's program (a page moved out of an SLC block to a native one) is on a die", Patience: 300 * sim.Millisecond, SLC: true,
+		cond: func(r *cutRun) bool { return r.fw.FlashWork().Folds > 0 }},
+	{Name: "fold-erase", Doc: "while the erase of a folded SLC block is queued or on a die", Patience: 300 * sim.Millisecond, SLC: true,
+		cond: func(r *cutRun) bool { return r.fw.FlashWork().FoldErases > 0 }},
+	{Name: "slc-full", Doc: "while the SLC cache is full and a host page's program goes directly to a native block", Patience: 300 * sim.Millisecond, SLC: true,
+		cond: func(r *cutRun) bool {
+			w := r.fw.FlashWork()
+			return r.fw.FTL().SLCDirect() && w.Foreground+w.Background > 0
+		}},
 }
 
 // Schedules returns the named schedules, in table order.

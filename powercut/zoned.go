@@ -32,6 +32,9 @@ type zoneRecord struct {
 func (r *cutRun) hostZoned(p *sim.Proc, rng *sim.RNG, lo, n int64) {
 	buf := make([]uint64, r.w.MaxPages)
 	for !r.dead && r.failure == nil {
+		if r.w.pause(p); r.dead {
+			return
+		}
 		zi := lo + rng.Int64N(n)
 		z := &r.zones[zi]
 		start := zi * r.zonePages

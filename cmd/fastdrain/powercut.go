@@ -34,6 +34,9 @@ times per schedule at seeded instants:
   flush        while a Flush waits for the flash
   relocation   while a relocated page's program (GC, a merge's copy) is on a die
   lookahead    when recovery would lose a durable version (the checker's own lookahead)
+  fold         while a fold's program (out of an SLC block) is on a die    } only on a machine
+  fold-erase   while a folded SLC block's erase is queued or on a die       } with an SLC cache
+  slc-full     while the SLC cache is full and a host page goes to native  } (left out otherwise)
 
 After each cut the firmware stops (draining its buffer on hold-up power with protection),
 the mapping is rebuilt from the flash's records, and every logical page is checked: a
@@ -45,9 +48,8 @@ left the drain stuck.
 
 A variant with an unbounded buffer (oracle, oracle-bg) is not cut with protection: no
 hold-up covers an unbounded buffer. --plp on refuses it; with --plp both it is cut without
-protection only, and a line says so. A machine with an SLC cache is refused (recovery does
-not support it), and a steady state that does not fit the machine is refused naming the
-largest precondition.fill that does.`,
+protection only, and a line says so. A steady state that does not fit the machine is refused
+naming the largest precondition.fill that does (gen4-qlc: --set precondition.fill=0.76).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return pf.run(cmd) },
 	}
@@ -70,6 +72,8 @@ largest precondition.fill that does.`,
 	f.IntVar(&fl.Workload.FUAEvery, "fua-every", d.FUAEvery, "one write in this many carries FUA (0: none)")
 	f.Float64Var(&fl.Workload.HotShare, "hot-share", d.HotShare, "share of the commands on each process's hot pages (0: uniform)")
 	f.Float64Var(&fl.Workload.HotFraction, "hot-fraction", d.HotFraction, "the hot part of each process's pages")
+	f.StringVar(&fl.Burst, "burst", "", "with --idle: the host writes in bursts this long (empty: no pause)")
+	f.StringVar(&fl.Idle, "idle", "", "with --burst: the host is idle this long after each burst (an SLC cache folds then)")
 	pf.Output.Register(cmd, "powercut", "json: powercut.json's document; csv: powercut.csv, the rows as numbers", "0s:100ms", "")
 	pf.Refuse("percentiles", "it reports losses and recovery times, no latency distribution")
 	pf.Refuse("timeline", "it runs many simulations in parallel; trace one machine with fastdrain run --timeline")

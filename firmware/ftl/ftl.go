@@ -128,6 +128,15 @@ type Stats struct {
 	// (LSBOnlyPages) with no room for another block, and the skip region (LSBOnlyBlocks)
 	// full. The latency-aware allocator puts every other foreground write on an LSB page.
 	FGBounded int64
+	// Where the waste comes from (issue 31 item 7). LostAtClose counts the skipped pages
+	// (of Wasted) that ran to a block's last page: a skip that found no LSB page left in the
+	// block closed it with them. LeftBehind counts the CSB/MSB pages a foreground write left
+	// at the head of its block by taking the LSB page before them (the latency-aware
+	// allocator: the block moves to the CSB/MSB group for background writes to fill);
+	// BehindFilled counts those later programmed, BehindSkipped those later skipped by a
+	// foreground write (in Wasted too). NAND programs a block's pages in order (die/ops.go),
+	// so a skipped page is never filled: only pages left behind, not skipped, can be.
+	LostAtClose, LeftBehind, BehindFilled, BehindSkipped int64
 	// The bad-block table (badblock.go).
 	FactoryBad int64 // blocks marked bad at build
 	Retired    int64 // blocks retired after a failed program or erase
@@ -476,7 +485,19 @@ func (f *FTL) skip(b BlockID) {
 	f.Stats.SkippedByFG++
 	if int(m.next) == f.g.PagesPerBlock {
 		m.state = stFull
+		f.Stats.LostAtClose += int64(f.trailingWasted(b))
 	}
+}
+
+// trailingWasted returns how many of block b's last pages, counting back from its end,
+// were skipped: the pages a skip that reached the block's end closed it with.
+func (f *FTL) trailingWasted(b BlockID) int {
+	first := int64(f.g.FirstPage(b))
+	n := 0
+	for i := int64(f.g.PagesPerBlock) - 1; i >= 0 && f.p2l.at((first+i)<<f.shift) == pWasted; i-- {
+		n++
+	}
+	return n
 }
 
 // openBlock takes a free block of plane pi; host streams may not use the GC reserve or

@@ -14,13 +14,16 @@ type latencyAware struct {
 	regionPages, skipBlocks int         // ftl.lsb_only_pages, ftl.lsb_only_blocks
 	open                    [][]BlockID // per die: open host blocks, oldest first
 	rr                      []int       // per die: the plane the next block is opened on first
+	// behind, per block: the page index before which the block's next pages are CSB/MSB
+	// pages a foreground write left behind (the waste accounting, Space.LeftBehind).
+	behind []uint16
 }
 
 func newLatencyAware(s Space) Allocator {
 	g, c := s.Geometry(), s.Config()
 	a := &latencyAware{Space: s, planes: g.Planes, pagesPerBlock: g.PagesPerBlock,
 		regionPages: c.LSBOnlyPages, skipBlocks: c.LSBOnlyBlocks,
-		open: make([][]BlockID, g.Dies()), rr: make([]int, g.Dies())}
+		open: make([][]BlockID, g.Dies()), rr: make([]int, g.Dies()), behind: make([]uint16, g.Blocks())}
 	for d := range a.open {
 		a.open[d] = make([]BlockID, 0, c.regionBlocks(g))
 	}
@@ -53,6 +56,9 @@ func (a *latencyAware) Allocate(_ int64, die int, purpose Purpose) (PPN, error) 
 				break
 			}
 			for !a.IsFull(b) && a.Kind(a.NextPage(b)) != LSB {
+				if a.NextPage(b) < int(a.behind[b]) {
+					a.SkippedBehind()
+				}
 				a.Skip(b)
 			}
 			if a.IsFull(b) {
@@ -75,11 +81,33 @@ func (a *latencyAware) Allocate(_ int64, die int, purpose Purpose) (PPN, error) 
 	if b == NoBlock {
 		return NoPage, ErrNoSpace
 	}
-	p := a.Take(b)
+	p := a.take(b, purpose)
 	if a.IsFull(b) {
 		a.dropOpen(die, b)
 	}
 	return p, nil
+}
+
+// take takes b's next page and keeps the waste accounting: a page left behind is now
+// filled; a foreground write on an LSB page followed by CSB/MSB pages leaves those pages
+// (up to the block's next LSB page) behind for background writes.
+func (a *latencyAware) take(b BlockID, purpose Purpose) PPN {
+	i := a.NextPage(b)
+	if i < int(a.behind[b]) {
+		a.FilledBehind()
+	}
+	p := a.Take(b)
+	if purpose == Foreground && a.Kind(i) == LSB {
+		j := i + 1
+		for j < a.pagesPerBlock && a.Kind(j) != LSB {
+			j++
+		}
+		if j > i+1 {
+			a.behind[b] = uint16(j)
+			a.LeftBehind(j - i - 1)
+		}
+	}
+	return p
 }
 
 // HasFastPage implements FastPager: a foreground write on the die would take an LSB page
@@ -178,6 +206,7 @@ func (a *latencyAware) dropOpen(die int, b BlockID) {
 func (a *latencyAware) Erased(b BlockID) {
 	die, _, _ := a.f.g.BlockAddr(b)
 	a.dropOpen(die, b)
+	a.behind[b] = 0
 }
 
 // PreconditionLayout implements Preconditioner: with no foreground write, the allocator

@@ -16,7 +16,17 @@ var (
 	StatUsed = &sim.Stat{Name: "flash_pages_used", Unit: sim.UnitPages,
 		Desc: "flash pages programmed, all types (the paper's Fig. 3b/6b \"Used\")", Row: "flash pages used (programmed)"}
 	StatWasted = &sim.Stat{Name: "pages_wasted", Unit: sim.UnitPages,
-		Desc: "flash pages the allocators skipped during the run (the paper's \"Wasted\")", Row: "pages wasted (skipped)"}
+		Desc: "flash pages the allocators skipped during the run (the paper's \"Wasted\")", Row: "pages wasted (skipped) / at block close"}
+	// Where the waste comes from (issue 31 item 7; Stats.LostAtClose, LeftBehind, …).
+	StatLostAtClose = &sim.Stat{Name: "pages_wasted_at_block_close", Unit: sim.UnitPages,
+		Desc: "of pages_wasted, the skipped pages that ran to a block's end (no LSB page left in it)", Row: "pages wasted (skipped) / at block close"}
+	StatLeftBehind = &sim.Stat{Name: "pages_left_behind", Unit: sim.UnitPages,
+		Desc: "CSB/MSB pages a foreground write left at the head of its block by taking the LSB page before them (latency-aware allocator)",
+		Row:  "pages left behind by foreground / later programmed / later skipped"}
+	StatBehindFilled = &sim.Stat{Name: "pages_left_behind_filled", Unit: sim.UnitPages,
+		Desc: "pages left behind that a later write programmed", Row: "pages left behind by foreground / later programmed / later skipped"}
+	StatBehindSkipped = &sim.Stat{Name: "pages_left_behind_skipped", Unit: sim.UnitPages,
+		Desc: "pages left behind that a later foreground write skipped (wasted)", Row: "pages left behind by foreground / later programmed / later skipped"}
 	StatPadded = &sim.Stat{Name: "page_slots_padded", Unit: sim.UnitCount,
 		Desc: "mapping-unit slots of programmed pages that held no data (sub-page mapping only; absent when 0)",
 		Row:  "page slots padded (sub-page mapping)"}
@@ -54,6 +64,10 @@ func (f *FTL) PutStats(sn *sim.StatSnapshot, wastedBefore int64) {
 	}
 	sn.PutInt(StatUsed, used)
 	sn.PutInt(StatWasted, s.Wasted-wastedBefore)
+	sn.PutInt(StatLostAtClose, s.LostAtClose)
+	sn.PutInt(StatLeftBehind, s.LeftBehind)
+	sn.PutInt(StatBehindFilled, s.BehindFilled)
+	sn.PutInt(StatBehindSkipped, s.BehindSkipped)
 	if s.Padded > 0 { // sub-page mapping only: outputs with one unit a page are unchanged
 		sn.PutInt(StatPadded, s.Padded)
 	}

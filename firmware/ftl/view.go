@@ -105,6 +105,17 @@ func (s Space) notOpen(b BlockID, what string) {
 	panic(fmt.Sprintf("ftl: allocator %q tried to %s block %d, which is not open", s.f.cfg.Allocator, what, b))
 }
 
+// LeftBehind records n CSB/MSB pages a foreground write left at the head of its block by
+// taking the LSB page before them (Stats.LeftBehind); FilledBehind and SkippedBehind record
+// one such page programmed or skipped later (Stats.BehindFilled, Stats.BehindSkipped).
+func (s Space) LeftBehind(n int) { s.f.Stats.LeftBehind += int64(n) }
+
+// FilledBehind records that a page left behind was programmed (Space.LeftBehind).
+func (s Space) FilledBehind() { s.f.Stats.BehindFilled++ }
+
+// SkippedBehind records that a page left behind was skipped (Space.LeftBehind).
+func (s Space) SkippedBehind() { s.f.Stats.BehindSkipped++ }
+
 // Bounded records that the current foreground allocation could not reach an LSB page
 // within the allocator's bounds; if the page it returns is not LSB, Stats.FGBounded counts
 // it.

@@ -83,6 +83,9 @@ type DieSpec struct {
 	PageType func(page int) nand.PageType
 	// TRead is tR by page type.
 	TRead [nand.NumPageTypes]sim.Time
+	// SLCTRead is tR of a page of a block in pSLC mode (a recovery scan's read of one); 0
+	// without a pSLC mode.
+	SLCTRead sim.Time
 	// MeanTProg is the mean tPROG of a block's pages in program order (a one-shot word
 	// line counted once): the time a background program holds a die on average.
 	MeanTProg sim.Time

@@ -8,7 +8,13 @@ var (
 	StatVictimizations = &sim.Stat{Name: "page_victimizations", Unit: sim.UnitCount,
 		Desc: "writeback passes that flushed dirty pages (the FastDrain hint's victimizations)", Row: "page victimizations"}
 	StatWrittenBack = &sim.Stat{Name: "pages_written_back", Unit: sim.UnitPages,
-		Desc: "dirty pages the writeback flusher submitted", Row: "pages written back"}
+		Desc: "dirty pages the writeback flusher submitted", Row: "pages written back / in the high ratio set"}
+	StatWrittenBackHigh = &sim.Stat{Name: "pages_written_back_high_set", Unit: sim.UnitPages,
+		Desc: "of pages_written_back, those submitted while FastDrain's high dirty-ratio set was in force", Row: "pages written back / in the high ratio set"}
+	StatSynced = &sim.Stat{Name: "pages_synced", Unit: sim.UnitPages,
+		Desc: "dirty pages fsync (and O_DIRECT coherence) submitted", Row: "pages synced / in the high ratio set"}
+	StatSyncedHigh = &sim.Stat{Name: "pages_synced_high_set", Unit: sim.UnitPages,
+		Desc: "of pages_synced, those submitted while FastDrain's high dirty-ratio set was in force", Row: "pages synced / in the high ratio set"}
 	StatThrottleTime = &sim.Stat{Name: "writer_throttle_time_us", Unit: sim.UnitTime,
 		Desc: "total time writers slept in balance_dirty_pages", Row: "writer throttle time / pauses"}
 	StatThrottlePauses = &sim.Stat{Name: "writer_throttle_pauses", Unit: sim.UnitCount,
@@ -27,6 +33,9 @@ func (c *Cache) PutStats(sn *sim.StatSnapshot) {
 	s := &c.stats
 	sn.PutInt(StatVictimizations, int64(len(s.Victims)))
 	sn.PutInt(StatWrittenBack, s.PagesWrittenBack)
+	sn.PutInt(StatWrittenBackHigh, s.WrittenBackHigh)
+	sn.PutInt(StatSynced, s.PagesSynced)
+	sn.PutInt(StatSyncedHigh, s.SyncedHigh)
 	sn.PutInt(StatThrottleTime, int64(s.ThrottleTime))
 	sn.PutInt(StatThrottlePauses, s.ThrottlePauses)
 	sn.PutInt(StatRatioSwitches, int64(len(s.Switches)))

@@ -7,13 +7,16 @@ type Stats struct {
 	PagesDirtied     int64 // pages that went from clean to dirty
 	PagesWrittenBack int64 // pages the flusher submitted for writeback
 	PagesSynced      int64 // pages fsync and O_DIRECT coherence submitted
-	PagesRead        int64 // pages read into the cache (read-ahead included)
-	ReadHits         int64 // pages a read found cached
-	ReadMisses       int64 // read misses that started synchronous read-ahead
-	Reclaimed        int64 // clean pages evicted to make room
-	DirectReadBytes  int64 // bytes of O_DIRECT reads sent to the device
-	DirectWriteBytes int64 // bytes of O_DIRECT writes sent to the device
-	Migrations       int64 // tasks moved to an idle core to run (CPUSpec.WakeIdle)
+	// WrittenBackHigh and SyncedHigh are the pages of PagesWrittenBack and PagesSynced
+	// submitted while FastDrain's high ratio set was in force: what the switch did not stop.
+	WrittenBackHigh, SyncedHigh int64
+	PagesRead                   int64 // pages read into the cache (read-ahead included)
+	ReadHits                    int64 // pages a read found cached
+	ReadMisses                  int64 // read misses that started synchronous read-ahead
+	Reclaimed                   int64 // clean pages evicted to make room
+	DirectReadBytes             int64 // bytes of O_DIRECT reads sent to the device
+	DirectWriteBytes            int64 // bytes of O_DIRECT writes sent to the device
+	Migrations                  int64 // tasks moved to an idle core to run (CPUSpec.WakeIdle)
 	// ReadErrors counts pages a read from the device failed to fill (dropped, not cached);
 	// WriteErrors, dirty pages whose write to the device failed (their file's fsync
 	// reports the error once, as Linux's errseq does; the pages count as written).

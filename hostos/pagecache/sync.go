@@ -131,6 +131,9 @@ func (c *Cache) writeAndWait(t *Task, f *File, lo, hi int64) {
 			}
 			r := c.startWrite(f, first, n, reqSyncWrite, t)
 			c.stats.PagesSynced += n
+			if c.high {
+				c.stats.SyncedHigh += n
+			}
 			c.submit(r)
 			idx = first + n
 		}

@@ -346,6 +346,9 @@ func (c *Cache) writeInode(p *sim.Proc, f *File, chunk int64, w *wbWork) int64 {
 		wb.remaining -= n
 		wb.inflight++
 		c.stats.PagesWrittenBack += n
+		if c.high {
+			c.stats.WrittenBackHigh += n
+		}
 		c.submit(r)
 		written += n
 		idx = first + n

@@ -296,3 +296,39 @@ func TestDeterministic(t *testing.T) {
 	require.NotEmpty(t, a)
 	require.Equal(t, a, b)
 }
+
+// TestHighSetCounters: the pages the flusher and fsync submit while FastDrain's high ratio
+// set is in force are counted apart (Stats.WrittenBackHigh, SyncedHigh): what the switch did
+// not stop. 64 MiB = 16384 pages; low set 5/3 (background threshold 491), high set 10/5
+// (background threshold 819, freerun 1228).
+//   - Low set: 300 dirty pages (≤ 491: the flusher stays asleep), fsync: 300 synced, none
+//     in the high set.
+//   - High set: 300 more (≤ 819), fsync: 300 synced in the high set (fsync ignores the
+//     ratios). Then one write(2) of 1000 pages (> 819, < freerun 1228, so no throttling):
+//     the flusher, woken at a check above 819, runs when the writer yields at the end of
+//     the call and writes all 1000 in one 1024-page chunk (then 0 ≤ 819: it stops), 1000
+//     written back in the high set.
+func TestHighSetCounters(t *testing.T) {
+	s := testSpec()
+	s.FastDrain.Adaptive = true
+	r := newRig(t, s, sim.Millisecond)
+	r.spawn("writer", func(t2 *Task) {
+		f, _ := r.c.Create(t2, "a")
+		writePages(t, r.c, t2, f, 0, 300)
+		require.NoError(t, r.c.Fsync(t2, f))
+		r.c.SetBufferLevel(r.eng.Now(), bufferlevel.High)
+		writePages(t, r.c, t2, f, 300, 300)
+		require.NoError(t, r.c.Fsync(t2, f))
+		g, _ := r.c.Create(t2, "b")
+		_, err := r.c.Write(t2, g, 0, 1000*PageSize)
+		require.NoError(t, err)
+	})
+	r.eng.RunUntil(5 * sim.Second)
+	st := r.c.Stats()
+	require.True(t, r.c.HighRatios())
+	require.Equal(t, int64(600), st.PagesSynced)
+	require.Equal(t, int64(300), st.SyncedHigh)
+	require.Equal(t, int64(1000), st.PagesWrittenBack)
+	require.Equal(t, int64(1000), st.WrittenBackHigh)
+	require.Zero(t, r.c.DirtyPages())
+}
