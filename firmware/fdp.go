@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
@@ -37,8 +38,8 @@ type fdpState struct {
 	spec       nvmectrl.FDP
 	hostBytes  uint64 // HBMW: bytes of host write commands since FDP was enabled
 	erasedAt   int64  // the FTL's erase count when FDP's statistics began (after preconditioning)
-	hostEvents []nvmectrl.FDPEvent
-	ctrlEvents []nvmectrl.FDPEvent
+	hostEvents []nvme.FDPEvent
+	ctrlEvents []nvme.FDPEvent
 	// EventsLost counts events dropped once the log held 63 of their kind.
 	eventsLost int64
 	// ruTimeouts counts reclaim units closed at the time limit.
@@ -54,7 +55,7 @@ func (f *Firmware) enableFDP(cs nvmectrl.Spec) error {
 	n := cs.FDP.ReclaimUnitHandles()
 	persistent := make([]bool, n)
 	for i := range persistent {
-		persistent[i] = cs.FDP.Isolation == nvmectrl.PersistentlyIsolated
+		persistent[i] = cs.FDP.Isolation == nvme.PersistentlyIsolated
 	}
 	if g, dies := cs.FDP.Groups(), f.geo.Dies(); dies%g != 0 {
 		return fmt.Errorf("nvme.fdp.reclaim_groups: %d does not divide the %d dies (each reclaim group is an equal share of the dies)", g, dies)
@@ -78,7 +79,7 @@ func (f *Firmware) enableFDP(cs nvmectrl.Spec) error {
 		// The FTL moved handle h to a fresh reclaim unit on its own (a blocked one: ftl
 		// placement.allocate): controller event 81h, no PID or NSID (the handle may be
 		// any namespace's).
-		f.fdp.event(true, nvmectrl.FDPEvent{Type: nvmectrl.EventImplicitlyModifiedRUH, PID: nvmectrl.NoPlacementID,
+		f.fdp.event(true, nvme.FDPEvent{Type: nvme.EventImplicitlyModifiedRUH, PID: nvme.NoPlacementID,
 			RUHID: uint16(h), RGID: uint16(g), At: f.eng.Now()})
 	})
 	if cs.FDP.RUTimeLimit > 0 {
@@ -116,7 +117,7 @@ func (r ruTimer) HandleEvent(ev *sim.Event) {
 	}
 	f.ftl.UpdateHandle(t.h, t.g)
 	f.fdp.ruTimeouts++
-	f.fdp.event(false, nvmectrl.FDPEvent{Type: nvmectrl.EventRUTimeLimitExceeded, PID: nvmectrl.NoPlacementID,
+	f.fdp.event(false, nvme.FDPEvent{Type: nvme.EventRUTimeLimitExceeded, PID: nvme.NoPlacementID,
 		RUHID: uint16(t.h), RGID: uint16(t.g), At: ev.Time})
 }
 
@@ -132,7 +133,7 @@ func (f *Firmware) placementHandle(ns *fwNamespace, cmd *nvmectrl.Command) (ruh,
 	}
 	rg, ph := f.fdp.spec.SplitPID(pid)
 	if ph >= len(ns.ph) || rg >= f.fdp.spec.Groups() {
-		f.fdp.event(false, nvmectrl.FDPEvent{Type: nvmectrl.EventInvalidPlacementID, PID: pid, NSID: ns.nsid,
+		f.fdp.event(false, nvme.FDPEvent{Type: nvme.EventInvalidPlacementID, PID: pid, NSID: ns.nsid,
 			RUHID: uint16(ns.ph[0]), At: f.eng.Now()})
 		return int(ns.ph[0]), ftl.AnyGroup
 	}
@@ -141,7 +142,7 @@ func (f *Firmware) placementHandle(ns *fwNamespace, cmd *nvmectrl.Command) (ruh,
 
 // event logs an FDP event, a controller event if ctrl: the log keeps the first 63 of each
 // kind (a host reading it sees what happened first; the rest are counted as lost).
-func (s *fdpState) event(ctrl bool, e nvmectrl.FDPEvent) {
+func (s *fdpState) event(ctrl bool, e nvme.FDPEvent) {
 	l := &s.hostEvents
 	if ctrl {
 		l = &s.ctrlEvents
@@ -155,15 +156,15 @@ func (s *fdpState) event(ctrl bool, e nvmectrl.FDPEvent) {
 
 // FDPInfo implements nvmectrl.FDPReporter: the reclaim unit size, each handle's type and
 // use, the statistics since FDP was enabled and the events.
-func (f *Firmware) FDPInfo() nvmectrl.FDPInfo {
+func (f *Firmware) FDPInfo() nvme.FDPInfo {
 	if f.fdp == nil {
-		return nvmectrl.FDPInfo{}
+		return nvme.FDPInfo{}
 	}
 	n := f.ftl.Handles()
-	info := nvmectrl.FDPInfo{
+	info := nvme.FDPInfo{
 		RUSize:        uint64(f.ftl.ReclaimUnitPages()) * uint64(f.spec.PageSize),
 		VolatileCache: f.VolatileWriteCache(),
-		Types:         make([]nvmectrl.Isolation, n),
+		Types:         make([]nvme.Isolation, n),
 		Used:          make([]bool, n),
 		HostBytes:     f.fdp.hostBytes,
 		HostEvents:    f.fdp.hostEvents,
@@ -190,7 +191,7 @@ func (f *Firmware) FDPInfo() nvmectrl.FDPInfo {
 // bits 7:0) with FDP on; otherwise it completes it with Invalid Field and reports false.
 func (wk *worker) managementOp(mo uint8) bool {
 	if wk.f.fdp == nil || uint8(wk.cmd.SQE.DW(10)) != mo {
-		wk.finish(nvmectrl.StatusInvalidField)
+		wk.finish(nvme.StatusInvalidField)
 		return false
 	}
 	return true
@@ -201,25 +202,25 @@ func (wk *worker) managementOp(mo uint8) bool {
 // placement handle: its PID, reclaim unit handle and the logical blocks its reclaim unit
 // can still take (RUAMW). Without FDP, or another operation, it is Invalid Field.
 func (wk *worker) ioMgmtReceive() {
-	if !wk.managementOp(nvmectrl.IOMgmtReclaimUnitStatus) {
+	if !wk.managementOp(nvme.IOMgmtReclaimUnitStatus) {
 		return
 	}
 	f := wk.f
 	cmd := wk.cmd
 	ns := wk.ns
 	per := uint64(f.spec.PageSize / ns.lbaSize)
-	var ds []nvmectrl.RUHStatus
+	var ds []nvme.RUHStatus
 	for g := range f.fdp.spec.Groups() {
 		for i, h := range ns.ph {
-			ds = append(ds, nvmectrl.RUHStatus{PID: f.fdp.spec.PID(g, i), RUHID: uint16(h),
+			ds = append(ds, nvme.RUHStatus{PID: f.fdp.spec.PID(g, i), RUHID: uint16(h),
 				RUAMW: uint64(f.ftl.ReclaimUnitLeft(int(h), g)) * per})
 		}
 	}
-	data := nvmectrl.MarshalRUHStatus(ds)
+	data := nvme.MarshalRUHStatus(ds)
 	n := min(len(data), cmd.DataLen)
 	f.host.CopyToHost(cmd, 0, data[:n])
 	f.host.WriteHostData(f.eng.Now(), cmd, 0, cmd.DataLen)
-	wk.finish(nvmectrl.StatusSuccess)
+	wk.finish(nvme.StatusSuccess)
 }
 
 // ioMgmtSend serves I/O Management Send: Management Operation 01h (CDW10 bits 7:0),
@@ -228,7 +229,7 @@ func (wk *worker) ioMgmtReceive() {
 // whose reclaim unit held data but was not full is logged (Reclaim Unit Not Fully
 // Written). A placement identifier the namespace lacks is Invalid Field.
 func (wk *worker) ioMgmtSend() {
-	if !wk.managementOp(nvmectrl.IOMgmtReclaimUnitUpdate) {
+	if !wk.managementOp(nvme.IOMgmtReclaimUnitUpdate) {
 		return
 	}
 	f := wk.f
@@ -247,7 +248,7 @@ func (wk *worker) ruhUpdate() {
 	spec := f.fdp.spec
 	for i := 0; i+1 < len(list); i += 2 {
 		if rg, ph := spec.SplitPID(binary.LittleEndian.Uint16(list[i:])); ph >= len(ns.ph) || rg >= spec.Groups() {
-			wk.finish(nvmectrl.StatusInvalidField)
+			wk.finish(nvme.StatusInvalidField)
 			return
 		}
 	}
@@ -257,11 +258,11 @@ func (wk *worker) ruhUpdate() {
 		h := int(ns.ph[ph])
 		written := f.ftl.UpdateHandle(h, rg)
 		if written > 0 && written < f.ftl.ReclaimUnitPages() {
-			f.fdp.event(false, nvmectrl.FDPEvent{Type: nvmectrl.EventRUNotFullyWritten, PID: pid, NSID: ns.nsid,
+			f.fdp.event(false, nvme.FDPEvent{Type: nvme.EventRUNotFullyWritten, PID: pid, NSID: ns.nsid,
 				RUHID: uint16(h), RGID: uint16(rg), At: f.eng.Now()})
 		}
 	}
-	wk.finish(nvmectrl.StatusSuccess)
+	wk.finish(nvme.StatusSuccess)
 }
 
 // fdpPrecondition starts FDP's statistics after preconditioning (they count from when FDP

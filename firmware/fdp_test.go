@@ -8,6 +8,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/die"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/internal/testtier"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -15,7 +16,7 @@ import (
 
 // fdpCtrl is the fake's controller spec with FDP on: handles reclaim unit handles of the
 // given isolation, one namespace of 4 KiB blocks, the hint in CDW2.
-func fdpCtrl(handles int, iso nvmectrl.Isolation) nvmectrl.Spec {
+func fdpCtrl(handles int, iso nvme.Isolation) nvmectrl.Spec {
 	cs := nvmectrl.DefaultSpec()
 	cs.LBASize = 4096
 	cs.HintCarrier = nvmectrl.HintCDW2
@@ -26,7 +27,7 @@ func fdpCtrl(handles int, iso nvmectrl.Isolation) nvmectrl.Spec {
 // withPID makes the fake's writes carry placement identifier pid (or none for −1).
 func withPID(pid int) func(*nvmectrl.Command) {
 	return func(c *nvmectrl.Command) {
-		if c.SQE.Opcode() == nvmectrl.OpWrite && pid >= 0 {
+		if c.SQE.Opcode() == nvme.OpWrite && pid >= 0 {
 			c.SQE.SetPlacementID(uint16(pid))
 		}
 	}
@@ -44,22 +45,22 @@ func withPID(pid int) func(*nvmectrl.Command) {
 // Handle Update of PID 1 moves handle 1 to a fresh RU: its old one held 8 of 512 pages,
 // so a Reclaim Unit Not Fully Written event (00h) is logged and RUAMW is 512 again.
 func TestFDPPlacesByIdentifier(t *testing.T) {
-	r := newFakeOn(t, smallSpec(Vanilla, "sequential"), fdpCtrl(2, nvmectrl.InitiallyIsolated))
+	r := newFakeOn(t, smallSpec(Vanilla, "sequential"), fdpCtrl(2, nvme.InitiallyIsolated))
 	f := r.fw
 	require.Equal(t, int64(512), f.ftl.ReclaimUnitPages())
-	var status []nvmectrl.RUHStatus
-	var afterUpdate []nvmectrl.RUHStatus
+	var status []nvme.RUHStatus
+	var afterUpdate []nvme.RUHStatus
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for i := int64(0); i < 8; i++ {
 			r.mod = withPID(1)
-			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)})
 			r.mod = withPID(-1)
-			r.cmd(p, nvmectrl.OpWrite, 100+i, 1, nvmectrl.Hint{}, []uint64{Stamp(100+i, 1)})
+			r.cmd(p, nvme.OpWrite, 100+i, 1, nvme.Hint{}, []uint64{Stamp(100+i, 1)})
 		}
 		r.mod = withPID(5)
-		r.cmd(p, nvmectrl.OpWrite, 200, 1, nvmectrl.Hint{}, []uint64{Stamp(200, 1)})
+		r.cmd(p, nvme.OpWrite, 200, 1, nvme.Hint{}, []uint64{Stamp(200, 1)})
 		r.mod = nil
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 		status = r.ruhStatus(p)
 		r.ruhUpdate(p, 1)
 		afterUpdate = r.ruhStatus(p)
@@ -73,12 +74,12 @@ func TestFDPPlacesByIdentifier(t *testing.T) {
 	}
 	require.Equal(t, 0, f.ftl.HandleOf(200))
 	require.NoError(t, f.ftl.Check())
-	require.Equal(t, []nvmectrl.RUHStatus{{PID: 0, RUHID: 0, RUAMW: 512 - 9}, {PID: 1, RUHID: 1, RUAMW: 512 - 8}}, status)
+	require.Equal(t, []nvme.RUHStatus{{PID: 0, RUHID: 0, RUAMW: 512 - 9}, {PID: 1, RUHID: 1, RUAMW: 512 - 8}}, status)
 	require.Equal(t, uint64(512), afterUpdate[1].RUAMW)
 	info := f.FDPInfo()
 	require.Len(t, info.HostEvents, 2)
-	require.Equal(t, nvmectrl.FDPEvent{Type: nvmectrl.EventInvalidPlacementID, PID: 5, NSID: 1, RUHID: 0, At: info.HostEvents[0].At}, info.HostEvents[0])
-	require.Equal(t, nvmectrl.EventRUNotFullyWritten, info.HostEvents[1].Type)
+	require.Equal(t, nvme.FDPEvent{Type: nvme.EventInvalidPlacementID, PID: 5, NSID: 1, RUHID: 0, At: info.HostEvents[0].At}, info.HostEvents[0])
+	require.Equal(t, nvme.EventRUNotFullyWritten, info.HostEvents[1].Type)
 	require.Equal(t, uint16(1), info.HostEvents[1].RUHID)
 	require.Equal(t, uint64(17*4096), info.HostBytes, "HBMW: 17 host pages")
 	require.Equal(t, uint64(17*4096), info.MediaBytes, "MBMW: no GC yet")
@@ -86,36 +87,36 @@ func TestFDPPlacesByIdentifier(t *testing.T) {
 }
 
 // ruhStatus issues I/O Management Receive (MO 01h) for 2 descriptors and decodes it.
-func (r *fake) ruhStatus(p *sim.Proc) []nvmectrl.RUHStatus { return r.ruhStatusN(p, 2) }
+func (r *fake) ruhStatus(p *sim.Proc) []nvme.RUHStatus { return r.ruhStatusN(p, 2) }
 
 // ruhStatusN issues I/O Management Receive (MO 01h) for n descriptors (16 + 32·n bytes,
 // NUMD 0's based) and decodes it.
-func (r *fake) ruhStatusN(p *sim.Proc, n int) []nvmectrl.RUHStatus {
-	size := nvmectrl.RUHStatusHeader + nvmectrl.RUHStatusDesc*n
+func (r *fake) ruhStatusN(p *sim.Proc, n int) []nvme.RUHStatus {
+	size := nvme.RUHStatusHeader + nvme.RUHStatusDesc*n
 	var data []byte
 	r.mod = func(c *nvmectrl.Command) {
-		c.SQE.SetOpcode(nvmectrl.OpIOMgmtReceive)
-		c.SQE.SetDW(10, uint32(nvmectrl.IOMgmtReclaimUnitStatus))
+		c.SQE.SetOpcode(nvme.OpIOMgmtReceive)
+		c.SQE.SetDW(10, uint32(nvme.IOMgmtReclaimUnitStatus))
 		c.SQE.SetDW(11, uint32(size/4-1))
 		c.DataLen = size
 	}
 	var cmd *nvmectrl.Command
 	r.host.onSubmit = func(c *nvmectrl.Command) { cmd = c }
-	r.cmdOn(p, 1, nvmectrl.OpIOMgmtReceive, 0, 1, nvmectrl.Hint{}, nil)
+	r.cmdOn(p, 1, nvme.OpIOMgmtReceive, 0, 1, nvme.Hint{}, nil)
 	data = r.host.data[cmd]
 	r.mod, r.host.onSubmit = nil, nil
-	return nvmectrl.ParseRUHStatus(data[:size])
+	return nvme.ParseRUHStatus(data[:size])
 }
 
 // ruhUpdate issues I/O Management Send (MO 01h) for one placement identifier.
 func (r *fake) ruhUpdate(p *sim.Proc, pid uint16) {
 	r.mod = func(c *nvmectrl.Command) {
-		c.SQE.SetOpcode(nvmectrl.OpIOMgmtSend)
-		c.SQE.SetDW(10, uint32(nvmectrl.IOMgmtReclaimUnitUpdate)) // MOS 0: one identifier
+		c.SQE.SetOpcode(nvme.OpIOMgmtSend)
+		c.SQE.SetDW(10, uint32(nvme.IOMgmtReclaimUnitUpdate)) // MOS 0: one identifier
 		c.DataLen = 2
 	}
 	r.host.onSubmit = func(c *nvmectrl.Command) { binary.LittleEndian.PutUint16(r.host.data[c], pid) }
-	r.cmdOn(p, 1, nvmectrl.OpIOMgmtSend, 0, 1, nvmectrl.Hint{}, nil)
+	r.cmdOn(p, 1, nvme.OpIOMgmtSend, 0, 1, nvme.Hint{}, nil)
 	r.mod, r.host.onSubmit = nil, nil
 }
 
@@ -127,14 +128,14 @@ func (r *fake) ruhUpdate(p *sim.Proc, pid uint16) {
 func lifetimeWorkload(t *testing.T, hotPID, coldPID int) *Firmware {
 	spec := smallSpec(Vanilla, "sequential")
 	spec.Verify = false // the invariants are checked once, at the end
-	r := newFakeOn(t, spec, fdpCtrl(2, nvmectrl.InitiallyIsolated))
+	r := newFakeOn(t, spec, fdpCtrl(2, nvme.InitiallyIsolated))
 	const hot, cold = 512, 8000
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		v := map[int64]uint64{}
 		write := func(lpn int64, pid int) {
 			v[lpn]++
 			r.mod = withPID(pid)
-			r.cmd(p, nvmectrl.OpWrite, lpn, 1, nvmectrl.Hint{}, []uint64{Stamp(lpn, v[lpn])})
+			r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, []uint64{Stamp(lpn, v[lpn])})
 		}
 		c := int64(0)
 		coldPage := func(c int64) int64 {
@@ -156,7 +157,7 @@ func lifetimeWorkload(t *testing.T, hotPID, coldPID int) *Firmware {
 			write(coldPage(c), coldPID)
 		}
 		r.mod = nil
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 	})
 	r.eng.Run()
 	require.NoError(t, r.fw.ftl.Check())
@@ -206,7 +207,7 @@ func TestFDPDurabilityUnderPowerCuts(t *testing.T) {
 				seed := uint64(2000 + i)
 				spec := plSpec(FastDrain, plp, 0)
 				spec.FTL.OverProvisioning = cutOP
-				r := newRigOn(t, spec, nil, fdpCtrl(2, nvmectrl.PersistentlyIsolated))
+				r := newRigOn(t, spec, nil, fdpCtrl(2, nvme.PersistentlyIsolated))
 				part := r.fw.LogicalPages() / 8
 				r.pid = func(lba int64) int { return int(lba/part) % 2 }
 				o := cutRunOn(t, r, plp, seed, func(f *Firmware) { require.NoError(t, f.ftl.Check(), "seed %d", seed) })
@@ -231,7 +232,7 @@ func TestFDPRefused(t *testing.T) {
 	build := func(spec Spec, d die.Spec) error {
 		eng := sim.NewEngine()
 		fl := newFakeFlash(eng, d)
-		cs := fdpCtrl(2, nvmectrl.InitiallyIsolated)
+		cs := fdpCtrl(2, nvme.InitiallyIsolated)
 		h := &fakeHost{spec: cs, eng: eng, data: map[*nvmectrl.Command][]byte{}, reqs: map[*nvmectrl.Command]*req{}}
 		_, err := New("ssd.fw", spec, eng, Ports{Flash: fl, Memory: &fakeMemory{}, Host: h})
 		return err
@@ -258,24 +259,24 @@ func TestFDPRefused(t *testing.T) {
 // Update of 8001h moves handle 1 in group 1 only, logging Reclaim Unit Not Fully Written
 // with RGID 1.
 func TestFDPReclaimGroups(t *testing.T) {
-	cs := fdpCtrl(2, nvmectrl.InitiallyIsolated)
+	cs := fdpCtrl(2, nvme.InitiallyIsolated)
 	cs.FDP.ReclaimGroups = 2
 	r := newFakeOn(t, smallSpec(Vanilla, "sequential"), cs)
 	f := r.fw
 	require.Equal(t, int64(256), f.ftl.ReclaimUnitPages())
-	var status, after []nvmectrl.RUHStatus
+	var status, after []nvme.RUHStatus
 	r.eng.Spawn("host", func(p *sim.Proc) {
 		for i := int64(0); i < 8; i++ {
 			r.mod = withPID(0x8001)
-			r.cmd(p, nvmectrl.OpWrite, i, 1, nvmectrl.Hint{}, []uint64{Stamp(i, 1)})
+			r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)})
 			r.mod = withPID(0)
-			r.cmd(p, nvmectrl.OpWrite, 100+i, 1, nvmectrl.Hint{}, []uint64{Stamp(100+i, 1)})
+			r.cmd(p, nvme.OpWrite, 100+i, 1, nvme.Hint{}, []uint64{Stamp(100+i, 1)})
 		}
 		r.mod = nil
-		r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 		status = r.ruhStatusN(p, 4)
 		r.mod = withPID(0x8005)
-		r.cmd(p, nvmectrl.OpWrite, 200, 1, nvmectrl.Hint{}, []uint64{Stamp(200, 1)})
+		r.cmd(p, nvme.OpWrite, 200, 1, nvme.Hint{}, []uint64{Stamp(200, 1)})
 		r.mod = nil
 		r.ruhUpdate(p, 0x8001)
 		after = r.ruhStatusN(p, 4)
@@ -287,15 +288,15 @@ func TestFDPReclaimGroups(t *testing.T) {
 		require.Contains(t, []int{0, 2}, g.Addr(ftl.PPN(f.ftl.Lookup(100+i))).Die, "lpn %d (group 0)", 100+i)
 	}
 	require.NoError(t, f.ftl.Check())
-	require.Equal(t, []nvmectrl.RUHStatus{{PID: 0, RUHID: 0, RUAMW: 256 - 8}, {PID: 1, RUHID: 1, RUAMW: 256},
+	require.Equal(t, []nvme.RUHStatus{{PID: 0, RUHID: 0, RUAMW: 256 - 8}, {PID: 1, RUHID: 1, RUAMW: 256},
 		{PID: 0x8000, RUHID: 0, RUAMW: 256}, {PID: 0x8001, RUHID: 1, RUAMW: 256 - 8}}, status)
 	require.Equal(t, uint64(256), after[3].RUAMW)
 	require.Equal(t, uint64(256-8), after[0].RUAMW, "group 0's handle 0 untouched")
 	info := f.FDPInfo()
 	require.Len(t, info.HostEvents, 2)
-	require.Equal(t, nvmectrl.EventInvalidPlacementID, info.HostEvents[0].Type)
+	require.Equal(t, nvme.EventInvalidPlacementID, info.HostEvents[0].Type)
 	require.Equal(t, uint16(0x8005), info.HostEvents[0].PID)
-	require.Equal(t, nvmectrl.EventRUNotFullyWritten, info.HostEvents[1].Type)
+	require.Equal(t, nvme.EventRUNotFullyWritten, info.HostEvents[1].Type)
 	require.Equal(t, uint16(1), info.HostEvents[1].RGID)
 	require.Equal(t, uint16(1), info.HostEvents[1].RUHID)
 }
@@ -308,18 +309,18 @@ func TestFDPReclaimGroups(t *testing.T) {
 // its 63 unwritten pages skipped. Handle 1, never written, has no RU started and no
 // event. The control without a limit keeps the RU (RUAMW 511) and logs nothing.
 func TestFDPReclaimUnitTimeLimit(t *testing.T) {
-	run := func(limit sim.Time) (*fake, []nvmectrl.RUHStatus, int64, sim.Time) {
-		cs := fdpCtrl(2, nvmectrl.InitiallyIsolated)
+	run := func(limit sim.Time) (*fake, []nvme.RUHStatus, int64, sim.Time) {
+		cs := fdpCtrl(2, nvme.InitiallyIsolated)
 		cs.FDP.RUTimeLimit = limit
 		r := newFakeOn(t, smallSpec(Vanilla, "sequential"), cs)
-		var st []nvmectrl.RUHStatus
+		var st []nvme.RUHStatus
 		var flushed sim.Time // the page was programmed (its RU started) by then
 		wasted := r.fw.ftl.Stats.Wasted
 		r.eng.Spawn("host", func(p *sim.Proc) {
 			r.mod = withPID(0)
-			r.cmd(p, nvmectrl.OpWrite, 7, 1, nvmectrl.Hint{}, []uint64{Stamp(7, 1)})
+			r.cmd(p, nvme.OpWrite, 7, 1, nvme.Hint{}, []uint64{Stamp(7, 1)})
 			r.mod = nil
-			r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
+			r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 			flushed = p.Now()
 			p.Sleep(2 * sim.Second)
 			st = r.ruhStatus(p)
@@ -335,7 +336,7 @@ func TestFDPReclaimUnitTimeLimit(t *testing.T) {
 	info := r.fw.FDPInfo()
 	require.Len(t, info.HostEvents, 1)
 	e := info.HostEvents[0]
-	require.Equal(t, nvmectrl.EventRUTimeLimitExceeded, e.Type)
+	require.Equal(t, nvme.EventRUTimeLimitExceeded, e.Type)
 	require.Equal(t, [2]uint16{0, 0}, [2]uint16{e.RUHID, e.RGID})
 	require.Greater(t, e.At, sim.Second, "t0 + 1 s, t0 > 0")
 	require.LessOrEqual(t, e.At, flushed+sim.Second, "t0 ≤ the flush's completion")

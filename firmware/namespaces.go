@@ -6,6 +6,7 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/firmware/hal"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 )
 
@@ -23,7 +24,7 @@ type fwNamespace struct {
 	base    int64 // first logical page
 	pages   int64 // logical pages
 	lbaSize int
-	typ     nvmectrl.NSType
+	typ     nvme.NSType
 	stats   NSStats
 	ph      []uint8    // FDP: placement handle i references reclaim unit handle ph[i] (fdp.go)
 	zns     *zoneTable // a zoned namespace's zones (zns.go), nil for a conventional one
@@ -106,7 +107,7 @@ func (f *Firmware) buildNamespaces(list []nvmectrl.Namespace) error {
 func layoutZoned(list []nvmectrl.Namespace, logical int64, pageSize, planes, pagesPerBlock int) ([]nsExtent, error) {
 	var errs []error
 	for i, ns := range list {
-		if ns.Type == nvmectrl.NSZoned {
+		if ns.Type == nvme.NSZoned {
 			if err := validateZoned(i, ns, planes, pageSize); err != nil {
 				errs = append(errs, err)
 			}
@@ -116,7 +117,7 @@ func layoutZoned(list []nvmectrl.Namespace, logical int64, pageSize, planes, pag
 		return nil, errors.Join(errs...)
 	}
 	return layoutNamespaces(list, logical, pageSize, func(i int) int64 {
-		if list[i].Type != nvmectrl.NSZoned {
+		if list[i].Type != nvme.NSZoned {
 			return 1
 		}
 		_, _, size := zoneGeometry(list[i].Zones, planes, pagesPerBlock)
@@ -148,9 +149,9 @@ func (f *Firmware) nsOf(cmd *nvmectrl.Command) *fwNamespace {
 
 // NamespaceInfo implements nvmectrl.NamespaceSource: the namespace's size in logical
 // blocks and how many of them hold data (mapped in the FTL or in the write buffer).
-func (f *Firmware) NamespaceInfo(nsid uint32) (nvmectrl.NamespaceInfo, bool) {
+func (f *Firmware) NamespaceInfo(nsid uint32) (nvme.NamespaceInfo, bool) {
 	if nsid == 0 || nsid > uint32(len(f.ns)) {
-		return nvmectrl.NamespaceInfo{}, false
+		return nvme.NamespaceInfo{}, false
 	}
 	ns := &f.ns[nsid-1]
 	per := int64(f.spec.PageSize / ns.lbaSize)
@@ -163,7 +164,7 @@ func (f *Firmware) NamespaceInfo(nsid uint32) (nvmectrl.NamespaceInfo, bool) {
 			used++
 		}
 	})
-	info := nvmectrl.NamespaceInfo{Blocks: uint64(ns.pages * per), Used: uint64(used * per), LBASize: ns.lbaSize, Type: ns.typ}
+	info := nvme.NamespaceInfo{Blocks: uint64(ns.pages * per), Used: uint64(used * per), LBASize: ns.lbaSize, Type: ns.typ}
 	ns.zoneNamespaceInfo(&info)
 	return info, true
 }

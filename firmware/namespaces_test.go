@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -14,9 +15,9 @@ import (
 // to whole zones of 64 pages: 448), starting at 100 and 550. Namespaces needing more pages
 // than there are, or a size that is not whole zones, are refused naming their field.
 func TestLayoutNamespaces(t *testing.T) {
-	list := []nvmectrl.Namespace{{Size: 400 << 10}, {}, {Type: nvmectrl.NSZoned}}
+	list := []nvmectrl.Namespace{{Size: 400 << 10}, {}, {Type: nvme.NSZoned}}
 	zone := func(i int) int64 {
-		if list[i].Type == nvmectrl.NSZoned {
+		if list[i].Type == nvme.NSZoned {
 			return 64
 		}
 		return 1
@@ -46,16 +47,16 @@ func TestNamespacesAreSeparate(t *testing.T) {
 	r := newFakeOn(t, smallSpec(Vanilla, "sequential"), cs)
 	f := r.fw
 	logical := f.ftl.LogicalPages()
-	var oor, inv nvmectrl.Status
+	var oor, inv nvme.Status
 	got1, got2 := make([]uint64, 1), make([]uint64, 1)
 	r.eng.Spawn("host", func(p *sim.Proc) {
-		r.cmdOn(p, 1, nvmectrl.OpWrite, 8, 8, nvmectrl.Hint{}, []uint64{Stamp(1, 1)})
-		r.cmdOn(p, 2, nvmectrl.OpWrite, 1, 1, nvmectrl.Hint{}, []uint64{Stamp(257, 1)})
-		r.cmdOn(p, 1, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil)
-		r.cmdOn(p, 1, nvmectrl.OpRead, 8, 8, nvmectrl.Hint{}, got1)
-		r.cmdOn(p, 2, nvmectrl.OpRead, 1, 1, nvmectrl.Hint{}, got2)
-		oor = r.cmdOn(p, 1, nvmectrl.OpWrite, 2048, 8, nvmectrl.Hint{}, []uint64{1}).status
-		inv = r.cmdOn(p, 3, nvmectrl.OpRead, 0, 1, nvmectrl.Hint{}, make([]uint64, 1)).status
+		r.cmdOn(p, 1, nvme.OpWrite, 8, 8, nvme.Hint{}, []uint64{Stamp(1, 1)})
+		r.cmdOn(p, 2, nvme.OpWrite, 1, 1, nvme.Hint{}, []uint64{Stamp(257, 1)})
+		r.cmdOn(p, 1, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
+		r.cmdOn(p, 1, nvme.OpRead, 8, 8, nvme.Hint{}, got1)
+		r.cmdOn(p, 2, nvme.OpRead, 1, 1, nvme.Hint{}, got2)
+		oor = r.cmdOn(p, 1, nvme.OpWrite, 2048, 8, nvme.Hint{}, []uint64{1}).status
+		inv = r.cmdOn(p, 3, nvme.OpRead, 0, 1, nvme.Hint{}, make([]uint64, 1)).status
 	})
 	r.eng.Run()
 	require.Equal(t, Stamp(1, 1), got1[0])
@@ -63,8 +64,8 @@ func TestNamespacesAreSeparate(t *testing.T) {
 	require.NotEqual(t, ftl.NoUnit, f.ftl.Lookup(1))
 	require.NotEqual(t, ftl.NoUnit, f.ftl.Lookup(257))
 	require.Equal(t, ftl.NoUnit, f.ftl.Lookup(256))
-	require.Equal(t, nvmectrl.StatusLBAOutOfRange, oor)
-	require.Equal(t, nvmectrl.StatusInvalidNamespace.WithDNR(), inv)
+	require.Equal(t, nvme.StatusLBAOutOfRange, oor)
+	require.Equal(t, nvme.StatusInvalidNamespace.WithDNR(), inv)
 
 	i1, ok := f.NamespaceInfo(1)
 	require.True(t, ok)

@@ -3,6 +3,7 @@ package firmware
 import (
 	"fmt"
 
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 )
 
@@ -30,7 +31,7 @@ import (
 
 // zone is one entry of the zone table.
 type zone struct {
-	state nvmectrl.ZoneState
+	state nvme.ZoneState
 	wp    int64  // write pointer, in logical blocks from the zone's start
 	since uint64 // the open clock when it was last implicitly opened (ZSIO order)
 	// finished: Finish Zone made the zone Full (a state the zone table records durably;
@@ -85,7 +86,7 @@ func newZoneTable(ns nvmectrl.Namespace, pages int64, stripe int, capPages, size
 	t := &zoneTable{zones: make([]zone, pages/sizePages), zsze: sizePages * perPage, zcap: capPages * perPage,
 		maxOpen: ns.Zones.MaxOpen, maxActive: ns.Zones.MaxActive, stripe: stripe, zonePages: sizePages}
 	for i := range t.zones {
-		t.zones[i].state = nvmectrl.ZoneEmpty
+		t.zones[i].state = nvme.ZoneEmpty
 	}
 	return t
 }
@@ -94,7 +95,7 @@ func newZoneTable(ns nvmectrl.Namespace, pages int64, stripe int, capPages, size
 func (f *Firmware) addZones(list []nvmectrl.Namespace) error {
 	planes := f.geo.Dies() * f.geo.Planes
 	for i, ns := range list {
-		if ns.Type != nvmectrl.NSZoned {
+		if ns.Type != nvme.NSZoned {
 			continue
 		}
 		n := &f.ns[i]
@@ -116,61 +117,61 @@ func (t *zoneTable) zoneOf(lba int64) (*zone, int64) {
 // takeOpen takes an open resource for a zone that is not open now, closing the implicitly
 // opened zone opened longest ago if every one is held and implicit allows it; it returns
 // Too Many Open Zones if none can be had.
-func (t *zoneTable) takeOpen(implicit bool) nvmectrl.Status {
+func (t *zoneTable) takeOpen(implicit bool) nvme.Status {
 	if t.maxOpen > 0 && t.open >= t.maxOpen {
 		if !implicit {
-			return nvmectrl.StatusTooManyOpenZones
+			return nvme.StatusTooManyOpenZones
 		}
 		var oldest *zone
 		for i := range t.zones {
-			if z := &t.zones[i]; z.state == nvmectrl.ZoneImplOpen && (oldest == nil || z.since < oldest.since) {
+			if z := &t.zones[i]; z.state == nvme.ZoneImplOpen && (oldest == nil || z.since < oldest.since) {
 				oldest = z
 			}
 		}
 		if oldest == nil {
-			return nvmectrl.StatusTooManyOpenZones
+			return nvme.StatusTooManyOpenZones
 		}
-		oldest.state = nvmectrl.ZoneClosed // ZSIO → ZSC: it keeps its active resource
+		oldest.state = nvme.ZoneClosed // ZSIO → ZSC: it keeps its active resource
 		t.open--
 	}
 	t.open++
-	return nvmectrl.StatusSuccess
+	return nvme.StatusSuccess
 }
 
 // openZone moves zone zn to an open state (ZSIO for a write, ZSEO for Open Zone) from
 // ZSE or ZSC, taking the resources it needs: an active one from ZSE (Too Many Active Zones
 // without), an open one (takeOpen). A zone already open keeps its resources; an implicitly
 // opened zone explicitly opened becomes ZSEO.
-func (t *zoneTable) openZone(zn *zone, explicit bool) nvmectrl.Status {
+func (t *zoneTable) openZone(zn *zone, explicit bool) nvme.Status {
 	switch zn.state {
-	case nvmectrl.ZoneImplOpen, nvmectrl.ZoneExplOpen:
+	case nvme.ZoneImplOpen, nvme.ZoneExplOpen:
 		if explicit {
-			zn.state = nvmectrl.ZoneExplOpen
+			zn.state = nvme.ZoneExplOpen
 		}
-		return nvmectrl.StatusSuccess
-	case nvmectrl.ZoneEmpty:
+		return nvme.StatusSuccess
+	case nvme.ZoneEmpty:
 		if t.maxActive > 0 && t.active >= t.maxActive {
-			return nvmectrl.StatusTooManyActiveZones
+			return nvme.StatusTooManyActiveZones
 		}
-		if st := t.takeOpen(!explicit); st != nvmectrl.StatusSuccess {
+		if st := t.takeOpen(!explicit); st != nvme.StatusSuccess {
 			return st
 		}
 		t.active++
-	case nvmectrl.ZoneClosed:
-		if st := t.takeOpen(!explicit); st != nvmectrl.StatusSuccess {
+	case nvme.ZoneClosed:
+		if st := t.takeOpen(!explicit); st != nvme.StatusSuccess {
 			return st
 		}
 	default:
-		return nvmectrl.StatusInvalidZoneTransition
+		return nvme.StatusInvalidZoneTransition
 	}
 	if explicit {
-		zn.state = nvmectrl.ZoneExplOpen
+		zn.state = nvme.ZoneExplOpen
 	} else {
-		zn.state = nvmectrl.ZoneImplOpen
+		zn.state = nvme.ZoneImplOpen
 		t.clock++
 		zn.since = t.clock
 	}
-	return nvmectrl.StatusSuccess
+	return nvme.StatusSuccess
 }
 
 // release gives back the resources zone zn holds (it is leaving for ZSE, ZSF or ZSO).
@@ -184,16 +185,16 @@ func (t *zoneTable) release(zn *zone) {
 }
 
 // stateError returns the error a write to a zone in state s gets, or success.
-func stateError(s nvmectrl.ZoneState) nvmectrl.Status {
+func stateError(s nvme.ZoneState) nvme.Status {
 	switch s {
-	case nvmectrl.ZoneFull:
-		return nvmectrl.StatusZoneIsFull
-	case nvmectrl.ZoneReadOnly:
-		return nvmectrl.StatusZoneIsReadOnly
-	case nvmectrl.ZoneOffline:
-		return nvmectrl.StatusZoneIsOffline
+	case nvme.ZoneFull:
+		return nvme.StatusZoneIsFull
+	case nvme.ZoneReadOnly:
+		return nvme.StatusZoneIsReadOnly
+	case nvme.ZoneOffline:
+		return nvme.StatusZoneIsOffline
 	}
-	return nvmectrl.StatusSuccess
+	return nvme.StatusSuccess
 }
 
 // write applies a Write of nlb blocks at slba (append: a Zone Append to the zone starting
@@ -203,45 +204,45 @@ func stateError(s nvmectrl.ZoneState) nvmectrl.Status {
 // resources of an implicit open — and, if they pass, the write pointer's advance (ZSF when
 // it reaches the capacity, releasing the zone's resources). It returns the LBA the data
 // goes to (Zone Append's ALBA).
-func (t *zoneTable) write(slba, nlb int64, appendCmd bool) (int64, nvmectrl.Status) {
+func (t *zoneTable) write(slba, nlb int64, appendCmd bool) (int64, nvme.Status) {
 	zn, zi := t.zoneOf(slba)
 	start := zi * t.zsze
-	if st := stateError(zn.state); st != nvmectrl.StatusSuccess {
+	if st := stateError(zn.state); st != nvme.StatusSuccess {
 		return 0, st
 	}
 	if appendCmd && slba != start {
-		return 0, nvmectrl.StatusInvalidField // ZSLBA is not the lowest LBA of a zone
+		return 0, nvme.StatusInvalidField // ZSLBA is not the lowest LBA of a zone
 	}
 	if !appendCmd && slba != start+zn.wp {
-		return 0, nvmectrl.StatusZoneInvalidWrite
+		return 0, nvme.StatusZoneInvalidWrite
 	}
 	if zn.wp+nlb > t.zcap {
-		return 0, nvmectrl.StatusZoneBoundaryError
+		return 0, nvme.StatusZoneBoundaryError
 	}
-	if st := t.openZone(zn, false); st != nvmectrl.StatusSuccess {
+	if st := t.openZone(zn, false); st != nvme.StatusSuccess {
 		return 0, st
 	}
 	lba := start + zn.wp
 	zn.wp += nlb
 	if zn.wp == t.zcap {
 		t.release(zn)
-		zn.state = nvmectrl.ZoneFull
+		zn.state = nvme.ZoneFull
 	}
-	return lba, nvmectrl.StatusSuccess
+	return lba, nvme.StatusSuccess
 }
 
 // readCheck reports Zone Boundary Error for a read crossing a zone boundary (Read Across
 // Zone Boundaries, ZOC RAZB, is 0: ZNS "Zone Operation Characteristics") and Zone Is
 // Offline for a read of an offline zone.
-func (t *zoneTable) readCheck(slba, nlb int64) nvmectrl.Status {
+func (t *zoneTable) readCheck(slba, nlb int64) nvme.Status {
 	zn, zi := t.zoneOf(slba)
 	if (slba+nlb-1)/t.zsze != zi {
-		return nvmectrl.StatusZoneBoundaryError
+		return nvme.StatusZoneBoundaryError
 	}
-	if zn.state == nvmectrl.ZoneOffline {
-		return nvmectrl.StatusZoneIsOffline
+	if zn.state == nvme.ZoneOffline {
+		return nvme.StatusZoneIsOffline
 	}
-	return nvmectrl.StatusSuccess
+	return nvme.StatusSuccess
 }
 
 // action applies one Zone Send Action to zone zi (ZNS "Zone Management Send command",
@@ -251,68 +252,68 @@ func (t *zoneTable) readCheck(slba, nlb int64) nvmectrl.Status {
 // Offline (ZSRO → ZSO). A zone already in the action's target state is left as it is;
 // any other state is Invalid Zone State Transition. reset is told of each zone a Reset
 // empties (the firmware frees its data and blocks).
-func (t *zoneTable) action(zi int64, zsa uint8, reset func(zi int64)) nvmectrl.Status {
+func (t *zoneTable) action(zi int64, zsa uint8, reset func(zi int64)) nvme.Status {
 	zn := &t.zones[zi]
 	s := zn.state
 	switch zsa {
-	case nvmectrl.ZoneActionClose:
+	case nvme.ZoneActionClose:
 		switch {
 		case s.Open():
 			t.open--
-			zn.state = nvmectrl.ZoneClosed
-		case s != nvmectrl.ZoneClosed:
-			return nvmectrl.StatusInvalidZoneTransition
+			zn.state = nvme.ZoneClosed
+		case s != nvme.ZoneClosed:
+			return nvme.StatusInvalidZoneTransition
 		}
-	case nvmectrl.ZoneActionFinish:
+	case nvme.ZoneActionFinish:
 		switch s {
-		case nvmectrl.ZoneEmpty, nvmectrl.ZoneImplOpen, nvmectrl.ZoneExplOpen, nvmectrl.ZoneClosed:
+		case nvme.ZoneEmpty, nvme.ZoneImplOpen, nvme.ZoneExplOpen, nvme.ZoneClosed:
 			t.release(zn)
-			zn.state, zn.wp, zn.finished = nvmectrl.ZoneFull, t.zcap, true
-		case nvmectrl.ZoneFull:
+			zn.state, zn.wp, zn.finished = nvme.ZoneFull, t.zcap, true
+		case nvme.ZoneFull:
 		default:
-			return nvmectrl.StatusInvalidZoneTransition
+			return nvme.StatusInvalidZoneTransition
 		}
-	case nvmectrl.ZoneActionOpen:
+	case nvme.ZoneActionOpen:
 		return t.openZone(zn, true)
-	case nvmectrl.ZoneActionReset:
+	case nvme.ZoneActionReset:
 		switch s {
-		case nvmectrl.ZoneImplOpen, nvmectrl.ZoneExplOpen, nvmectrl.ZoneClosed, nvmectrl.ZoneFull:
+		case nvme.ZoneImplOpen, nvme.ZoneExplOpen, nvme.ZoneClosed, nvme.ZoneFull:
 			t.release(zn)
-			zn.state, zn.wp, zn.finished = nvmectrl.ZoneEmpty, 0, false
+			zn.state, zn.wp, zn.finished = nvme.ZoneEmpty, 0, false
 			reset(zi)
-		case nvmectrl.ZoneEmpty:
+		case nvme.ZoneEmpty:
 		default:
-			return nvmectrl.StatusInvalidZoneTransition
+			return nvme.StatusInvalidZoneTransition
 		}
-	case nvmectrl.ZoneActionOffline:
+	case nvme.ZoneActionOffline:
 		switch s {
-		case nvmectrl.ZoneReadOnly:
-			zn.state = nvmectrl.ZoneOffline
-		case nvmectrl.ZoneOffline:
+		case nvme.ZoneReadOnly:
+			zn.state = nvme.ZoneOffline
+		case nvme.ZoneOffline:
 		default:
-			return nvmectrl.StatusInvalidZoneTransition
+			return nvme.StatusInvalidZoneTransition
 		}
 	default:
-		return nvmectrl.StatusInvalidField
+		return nvme.StatusInvalidField
 	}
-	return nvmectrl.StatusSuccess
+	return nvme.StatusSuccess
 }
 
 // selectAll reports whether a zone in state s takes action zsa under Select All (ZNS,
 // Zone Management Send: Close acts on every ZSIO and ZSEO zone, Finish on ZSIO, ZSEO and
 // ZSC, Open on ZSC, Reset on ZSIO, ZSEO, ZSC and ZSF, Offline on ZSRO).
-func selectAll(s nvmectrl.ZoneState, zsa uint8) bool {
+func selectAll(s nvme.ZoneState, zsa uint8) bool {
 	switch zsa {
-	case nvmectrl.ZoneActionClose:
+	case nvme.ZoneActionClose:
 		return s.Open()
-	case nvmectrl.ZoneActionFinish:
+	case nvme.ZoneActionFinish:
 		return s.Active()
-	case nvmectrl.ZoneActionOpen:
-		return s == nvmectrl.ZoneClosed
-	case nvmectrl.ZoneActionReset:
-		return s.Active() || s == nvmectrl.ZoneFull
-	case nvmectrl.ZoneActionOffline:
-		return s == nvmectrl.ZoneReadOnly
+	case nvme.ZoneActionOpen:
+		return s == nvme.ZoneClosed
+	case nvme.ZoneActionReset:
+		return s.Active() || s == nvme.ZoneFull
+	case nvme.ZoneActionOffline:
+		return s == nvme.ZoneReadOnly
 	}
 	return false
 }
@@ -328,11 +329,11 @@ func (wk *worker) zoneWrite(appendCmd bool) bool {
 	t := wk.ns.zns
 	slba, nlb := int64(cmd.SQE.SLBA()), int64(cmd.SQE.Blocks())
 	if slba < 0 || slba+nlb > int64(len(t.zones))*t.zsze {
-		wk.finish(nvmectrl.StatusLBAOutOfRange)
+		wk.finish(nvme.StatusLBAOutOfRange)
 		return false
 	}
 	lba, st := t.write(slba, nlb, appendCmd)
-	if st != nvmectrl.StatusSuccess {
+	if st != nvme.StatusSuccess {
 		wk.finish(st)
 		return false
 	}
@@ -349,10 +350,10 @@ func (wk *worker) zoneRead() bool {
 	t := wk.ns.zns
 	slba, nlb := int64(wk.cmd.SQE.SLBA()), int64(wk.cmd.SQE.Blocks())
 	if slba < 0 || slba+nlb > int64(len(t.zones))*t.zsze {
-		wk.finish(nvmectrl.StatusLBAOutOfRange)
+		wk.finish(nvme.StatusLBAOutOfRange)
 		return false
 	}
-	if st := t.readCheck(slba, nlb); st != nvmectrl.StatusSuccess {
+	if st := t.readCheck(slba, nlb); st != nvme.StatusSuccess {
 		wk.finish(st)
 		return false
 	}
@@ -366,34 +367,34 @@ func (wk *worker) zoneSend() {
 	cmd := wk.cmd
 	t := wk.ns.zns
 	if t == nil {
-		wk.finish(nvmectrl.StatusInvalidOpcode)
+		wk.finish(nvme.StatusInvalidOpcode)
 		return
 	}
 	zsa := uint8(cmd.SQE.DW(13))
-	if zsa < nvmectrl.ZoneActionClose || zsa > nvmectrl.ZoneActionOffline {
-		wk.finish(nvmectrl.StatusInvalidField)
+	if zsa < nvme.ZoneActionClose || zsa > nvme.ZoneActionOffline {
+		wk.finish(nvme.StatusInvalidField)
 		return
 	}
 	reset := wk.f.resetZone(wk.ns)
-	if cmd.SQE.DW(13)&nvmectrl.ZoneSelectAll != 0 {
+	if cmd.SQE.DW(13)&nvme.ZoneSelectAll != 0 {
 		for zi := range t.zones {
 			if selectAll(t.zones[zi].state, zsa) {
-				if st := t.action(int64(zi), zsa, reset); st != nvmectrl.StatusSuccess {
+				if st := t.action(int64(zi), zsa, reset); st != nvme.StatusSuccess {
 					wk.finish(st)
 					return
 				}
 			}
 		}
-		wk.finish(nvmectrl.StatusSuccess)
+		wk.finish(nvme.StatusSuccess)
 		return
 	}
 	slba := int64(cmd.SQE.SLBA())
 	if slba < 0 || slba >= int64(len(t.zones))*t.zsze {
-		wk.finish(nvmectrl.StatusLBAOutOfRange)
+		wk.finish(nvme.StatusLBAOutOfRange)
 		return
 	}
 	if slba%t.zsze != 0 {
-		wk.finish(nvmectrl.StatusInvalidField) // not the lowest LBA of a zone
+		wk.finish(nvme.StatusInvalidField) // not the lowest LBA of a zone
 		return
 	}
 	wk.finish(t.action(slba/t.zsze, zsa, reset))
@@ -422,26 +423,26 @@ func (wk *worker) zoneReceive() {
 	cmd := wk.cmd
 	t := wk.ns.zns
 	if t == nil {
-		wk.finish(nvmectrl.StatusInvalidOpcode)
+		wk.finish(nvme.StatusInvalidOpcode)
 		return
 	}
 	dw13 := cmd.SQE.DW(13)
-	if uint8(dw13) != nvmectrl.ZoneReportZones {
-		wk.finish(nvmectrl.StatusInvalidField)
+	if uint8(dw13) != nvme.ZoneReportZones {
+		wk.finish(nvme.StatusInvalidField)
 		return
 	}
-	want, filtered, err := nvmectrl.ZoneReportFilter(uint8(dw13 >> 8))
+	want, filtered, err := nvme.ZoneReportFilter(uint8(dw13 >> 8))
 	if err != nil {
-		wk.finish(nvmectrl.StatusInvalidField)
+		wk.finish(nvme.StatusInvalidField)
 		return
 	}
 	slba := int64(cmd.SQE.SLBA())
 	if slba < 0 || slba >= int64(len(t.zones))*t.zsze {
-		wk.finish(nvmectrl.StatusLBAOutOfRange)
+		wk.finish(nvme.StatusLBAOutOfRange)
 		return
 	}
-	fit := max(0, (cmd.DataLen-nvmectrl.ZoneReportHeader)/nvmectrl.ZoneDescriptorSize)
-	var ds []nvmectrl.ZoneDescriptor
+	fit := max(0, (cmd.DataLen-nvme.ZoneReportHeader)/nvme.ZoneDescriptorSize)
+	var ds []nvme.ZoneDescriptor
 	var total uint64
 	for zi := slba / t.zsze; zi < int64(len(t.zones)); zi++ {
 		zn := &t.zones[zi]
@@ -453,20 +454,20 @@ func (wk *worker) zoneReceive() {
 			ds = append(ds, t.descriptor(zi))
 		}
 	}
-	data := nvmectrl.MarshalZoneReport(ds, total, dw13&nvmectrl.ZonePartialReport != 0, cmd.DataLen)
+	data := nvme.MarshalZoneReport(ds, total, dw13&nvme.ZonePartialReport != 0, cmd.DataLen)
 	f.host.CopyToHost(cmd, 0, data)
 	f.host.WriteHostData(f.eng.Now(), cmd, 0, cmd.DataLen)
-	wk.finish(nvmectrl.StatusSuccess)
+	wk.finish(nvme.StatusSuccess)
 }
 
 // ZoneInfo returns namespace nsid's zone table as Report Zones would, and false for a
 // namespace that is not zoned (for checks and the host model's set-up).
-func (f *Firmware) ZoneInfo(nsid uint32) ([]nvmectrl.ZoneDescriptor, bool) {
+func (f *Firmware) ZoneInfo(nsid uint32) ([]nvme.ZoneDescriptor, bool) {
 	if nsid == 0 || nsid > uint32(len(f.ns)) || f.ns[nsid-1].zns == nil {
 		return nil, false
 	}
 	t := f.ns[nsid-1].zns
-	out := make([]nvmectrl.ZoneDescriptor, len(t.zones))
+	out := make([]nvme.ZoneDescriptor, len(t.zones))
 	for zi := range t.zones {
 		out[zi] = t.descriptor(int64(zi))
 	}
@@ -474,13 +475,13 @@ func (f *Firmware) ZoneInfo(nsid uint32) ([]nvmectrl.ZoneDescriptor, bool) {
 }
 
 // descriptor returns zone zi's Zone Descriptor.
-func (t *zoneTable) descriptor(zi int64) nvmectrl.ZoneDescriptor {
+func (t *zoneTable) descriptor(zi int64) nvme.ZoneDescriptor {
 	zn := &t.zones[zi]
-	return nvmectrl.ZoneDescriptor{State: zn.state, Cap: uint64(t.zcap), Start: uint64(zi * t.zsze), WP: uint64(zi*t.zsze + zn.wp)}
+	return nvme.ZoneDescriptor{State: zn.state, Cap: uint64(t.zcap), Start: uint64(zi * t.zsze), WP: uint64(zi*t.zsze + zn.wp)}
 }
 
 // zoneNamespaceInfo fills the zoned fields of a namespace's NamespaceInfo.
-func (ns *fwNamespace) zoneNamespaceInfo(info *nvmectrl.NamespaceInfo) {
+func (ns *fwNamespace) zoneNamespaceInfo(info *nvme.NamespaceInfo) {
 	if t := ns.zns; t != nil {
 		info.ZoneBlocks, info.ZoneCap, info.Zones = uint64(t.zsze), uint64(t.zcap), uint64(len(t.zones))
 		info.MaxOpen, info.MaxActive = t.maxOpen, t.maxActive

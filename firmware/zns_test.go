@@ -3,6 +3,7 @@ package firmware
 import (
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
@@ -10,13 +11,13 @@ import (
 
 // Shorter names for the zone states in the tables below.
 const (
-	zse  = nvmectrl.ZoneEmpty
-	zsio = nvmectrl.ZoneImplOpen
-	zseo = nvmectrl.ZoneExplOpen
-	zsc  = nvmectrl.ZoneClosed
-	zsf  = nvmectrl.ZoneFull
-	zsro = nvmectrl.ZoneReadOnly
-	zso  = nvmectrl.ZoneOffline
+	zse  = nvme.ZoneEmpty
+	zsio = nvme.ZoneImplOpen
+	zseo = nvme.ZoneExplOpen
+	zsc  = nvme.ZoneClosed
+	zsf  = nvme.ZoneFull
+	zsro = nvme.ZoneReadOnly
+	zso  = nvme.ZoneOffline
 )
 
 // TestZoneStateMachine checks every Zone Send Action from every state against the ZNS
@@ -29,21 +30,21 @@ const (
 // open and active resource counts follow: an open zone holds one of each, a closed one an
 // active one.
 func TestZoneStateMachine(t *testing.T) {
-	const invalid = nvmectrl.StatusInvalidZoneTransition
+	const invalid = nvme.StatusInvalidZoneTransition
 	type want struct {
-		to nvmectrl.ZoneState
-		st nvmectrl.Status
+		to nvme.ZoneState
+		st nvme.Status
 	}
-	ok := func(s nvmectrl.ZoneState) want { return want{s, nvmectrl.StatusSuccess} }
+	ok := func(s nvme.ZoneState) want { return want{s, nvme.StatusSuccess} }
 	bad := want{0, invalid}
-	table := map[uint8]map[nvmectrl.ZoneState]want{
-		nvmectrl.ZoneActionClose:   {zse: bad, zsio: ok(zsc), zseo: ok(zsc), zsc: ok(zsc), zsf: bad, zsro: bad, zso: bad},
-		nvmectrl.ZoneActionFinish:  {zse: ok(zsf), zsio: ok(zsf), zseo: ok(zsf), zsc: ok(zsf), zsf: ok(zsf), zsro: bad, zso: bad},
-		nvmectrl.ZoneActionOpen:    {zse: ok(zseo), zsio: ok(zseo), zseo: ok(zseo), zsc: ok(zseo), zsf: bad, zsro: bad, zso: bad},
-		nvmectrl.ZoneActionReset:   {zse: ok(zse), zsio: ok(zse), zseo: ok(zse), zsc: ok(zse), zsf: ok(zse), zsro: bad, zso: bad},
-		nvmectrl.ZoneActionOffline: {zse: bad, zsio: bad, zseo: bad, zsc: bad, zsf: bad, zsro: ok(zso), zso: ok(zso)},
+	table := map[uint8]map[nvme.ZoneState]want{
+		nvme.ZoneActionClose:   {zse: bad, zsio: ok(zsc), zseo: ok(zsc), zsc: ok(zsc), zsf: bad, zsro: bad, zso: bad},
+		nvme.ZoneActionFinish:  {zse: ok(zsf), zsio: ok(zsf), zseo: ok(zsf), zsc: ok(zsf), zsf: ok(zsf), zsro: bad, zso: bad},
+		nvme.ZoneActionOpen:    {zse: ok(zseo), zsio: ok(zseo), zseo: ok(zseo), zsc: ok(zseo), zsf: bad, zsro: bad, zso: bad},
+		nvme.ZoneActionReset:   {zse: ok(zse), zsio: ok(zse), zseo: ok(zse), zsc: ok(zse), zsf: ok(zse), zsro: bad, zso: bad},
+		nvme.ZoneActionOffline: {zse: bad, zsio: bad, zseo: bad, zsc: bad, zsf: bad, zsro: ok(zso), zso: ok(zso)},
 	}
-	resources := func(s nvmectrl.ZoneState) (open, active int) {
+	resources := func(s nvme.ZoneState) (open, active int) {
 		switch s {
 		case zsio, zseo:
 			return 1, 1
@@ -67,7 +68,7 @@ func TestZoneStateMachine(t *testing.T) {
 			st := tb.action(0, zsa, func(int64) { resets++ })
 			require.Equal(t, w.st, st, "action %d from %v", zsa, from)
 			got := tb.zones[0]
-			if st != nvmectrl.StatusSuccess {
+			if st != nvme.StatusSuccess {
 				require.Equal(t, from, got.state, "action %d from %v: the zone must not change", zsa, from)
 				continue
 			}
@@ -82,7 +83,7 @@ func TestZoneStateMachine(t *testing.T) {
 				require.Equal(t, int64(0), got.wp)
 			}
 			wantResets := 0
-			if zsa == nvmectrl.ZoneActionReset && from != zse {
+			if zsa == nvme.ZoneActionReset && from != zse {
 				wantResets = 1
 			}
 			require.Equal(t, wantResets, resets, "reset of %v frees the zone once", from)
@@ -96,46 +97,46 @@ func TestZoneStateMachine(t *testing.T) {
 func zonedCtrl() nvmectrl.Spec {
 	cs := nvmectrl.DefaultSpec()
 	cs.LBASize = 4096
-	cs.Namespaces = []nvmectrl.Namespace{{Size: 8 * 128 * 4096, LBASize: 4096, Type: nvmectrl.NSZoned,
+	cs.Namespaces = []nvmectrl.Namespace{{Size: 8 * 128 * 4096, LBASize: 4096, Type: nvme.NSZoned,
 		Zones: nvmectrl.ZoneSpec{Blocks: 2, MaxOpen: 2, MaxActive: 3}}}
 	return cs
 }
 
 // zoneSend issues Zone Management Send: action zsa on the zone at slba (or all).
-func (r *fake) zoneSend(p *sim.Proc, slba int64, zsa uint8, all bool) nvmectrl.Status {
+func (r *fake) zoneSend(p *sim.Proc, slba int64, zsa uint8, all bool) nvme.Status {
 	r.mod = func(c *nvmectrl.Command) {
-		c.SQE.SetOpcode(nvmectrl.OpZoneMgmtSend)
+		c.SQE.SetOpcode(nvme.OpZoneMgmtSend)
 		dw13 := uint32(zsa)
 		if all {
-			dw13 |= nvmectrl.ZoneSelectAll
+			dw13 |= nvme.ZoneSelectAll
 		}
 		c.SQE.SetDW(12, 0)
 		c.SQE.SetDW(13, dw13)
 	}
-	rq := r.cmd(p, nvmectrl.OpZoneMgmtSend, slba, 1, nvmectrl.Hint{}, nil)
+	rq := r.cmd(p, nvme.OpZoneMgmtSend, slba, 1, nvme.Hint{}, nil)
 	r.mod = nil
 	return rq.status
 }
 
 // zoneReport issues Report Zones from slba with reporting option zras into a buffer of
 // n bytes and decodes it.
-func (r *fake) zoneReport(t *testing.T, p *sim.Proc, slba int64, zras uint8, partial bool, n int) (uint64, []nvmectrl.ZoneDescriptor) {
+func (r *fake) zoneReport(t *testing.T, p *sim.Proc, slba int64, zras uint8, partial bool, n int) (uint64, []nvme.ZoneDescriptor) {
 	r.mod = func(c *nvmectrl.Command) {
-		c.SQE.SetOpcode(nvmectrl.OpZoneMgmtReceive)
+		c.SQE.SetOpcode(nvme.OpZoneMgmtReceive)
 		c.SQE.SetDW(12, uint32(n/4-1))
 		dw13 := uint32(zras) << 8
 		if partial {
-			dw13 |= nvmectrl.ZonePartialReport
+			dw13 |= nvme.ZonePartialReport
 		}
 		c.SQE.SetDW(13, dw13)
 		c.DataLen = n
 	}
 	var cmd *nvmectrl.Command
 	r.host.onSubmit = func(c *nvmectrl.Command) { cmd = c }
-	rq := r.cmd(p, nvmectrl.OpZoneMgmtReceive, slba, 1, nvmectrl.Hint{}, nil)
+	rq := r.cmd(p, nvme.OpZoneMgmtReceive, slba, 1, nvme.Hint{}, nil)
 	r.mod, r.host.onSubmit = nil, nil
-	require.Equal(t, nvmectrl.StatusSuccess, rq.status)
-	count, ds, err := nvmectrl.ParseZoneReport(r.host.data[cmd][:n])
+	require.Equal(t, nvme.StatusSuccess, rq.status)
+	count, ds, err := nvme.ParseZoneReport(r.host.data[cmd][:n])
 	require.NoError(t, err)
 	return count, ds
 }
@@ -167,7 +168,7 @@ func (r *fake) zoneReport(t *testing.T, p *sim.Proc, slba int64, zras uint8, par
 func TestZonedNamespaceCommands(t *testing.T) {
 	r := newFakeOn(t, smallSpec(Vanilla, "sequential"), zonedCtrl())
 	f := r.fw
-	st := func(rq *req) nvmectrl.Status { return rq.status }
+	st := func(rq *req) nvme.Status { return rq.status }
 	stamps := func(lba int64, n int, v uint64) []uint64 {
 		out := make([]uint64, n)
 		for i := range out {
@@ -175,70 +176,70 @@ func TestZonedNamespaceCommands(t *testing.T) {
 		}
 		return out
 	}
-	var got []nvmectrl.Status
+	var got []nvme.Status
 	var alba []uint32
-	var all, full []nvmectrl.ZoneDescriptor
+	var all, full []nvme.ZoneDescriptor
 	var partialCount, wholeCount uint64
 	var erasesBefore, erasesAfter int64
 	read := make([]uint64, 4)
 	read1 := make([]uint64, 5)
 	r.eng.Spawn("host", func(p *sim.Proc) {
-		w := func(lba int64, n int) nvmectrl.Status {
-			return st(r.cmd(p, nvmectrl.OpWrite, lba, n, nvmectrl.Hint{}, stamps(lba, n, 1)))
+		w := func(lba int64, n int) nvme.Status {
+			return st(r.cmd(p, nvme.OpWrite, lba, n, nvme.Hint{}, stamps(lba, n, 1)))
 		}
 		got = append(got, w(0, 4), w(4, 4), w(4, 4)) // ok, ok, invalid write
-		a := r.cmd(p, nvmectrl.OpZoneAppend, 128, 3, nvmectrl.Hint{}, stamps(128, 3, 1))
-		b := r.cmd(p, nvmectrl.OpZoneAppend, 128, 2, nvmectrl.Hint{}, stamps(131, 2, 1))
-		c := r.cmd(p, nvmectrl.OpZoneAppend, 129, 1, nvmectrl.Hint{}, stamps(129, 1, 1))
+		a := r.cmd(p, nvme.OpZoneAppend, 128, 3, nvme.Hint{}, stamps(128, 3, 1))
+		b := r.cmd(p, nvme.OpZoneAppend, 128, 2, nvme.Hint{}, stamps(131, 2, 1))
+		c := r.cmd(p, nvme.OpZoneAppend, 129, 1, nvme.Hint{}, stamps(129, 1, 1))
 		got = append(got, a.status, b.status, c.status)
 		alba = append(alba, a.dw0, b.dw0)
 		got = append(got, w(8, 121)) // 8 + 121 = 129 > 128
-		got = append(got, st(r.cmd(p, nvmectrl.OpRead, 127, 2, nvmectrl.Hint{}, make([]uint64, 2))))
-		got = append(got, w(256, 1))                                          // zone 2: closes zone 0
-		got = append(got, w(384, 1))                                          // zone 3: too many active
-		got = append(got, r.zoneSend(p, 128, nvmectrl.ZoneActionOpen, false)) // ZSIO → ZSEO
-		got = append(got, r.zoneSend(p, 256, nvmectrl.ZoneActionOpen, false))
-		got = append(got, w(8, 1))                                              // zone 0 closed: needs an open resource
-		got = append(got, r.zoneSend(p, 256, nvmectrl.ZoneActionFinish, false)) // zone 2 → ZSF
-		got = append(got, w(257, 1))                                            // Zone Is Full
-		wholeCount, all = r.zoneReport(t, p, 0, nvmectrl.ZoneReportAll, false, 64+8*64)
+		got = append(got, st(r.cmd(p, nvme.OpRead, 127, 2, nvme.Hint{}, make([]uint64, 2))))
+		got = append(got, w(256, 1))                                      // zone 2: closes zone 0
+		got = append(got, w(384, 1))                                      // zone 3: too many active
+		got = append(got, r.zoneSend(p, 128, nvme.ZoneActionOpen, false)) // ZSIO → ZSEO
+		got = append(got, r.zoneSend(p, 256, nvme.ZoneActionOpen, false))
+		got = append(got, w(8, 1))                                          // zone 0 closed: needs an open resource
+		got = append(got, r.zoneSend(p, 256, nvme.ZoneActionFinish, false)) // zone 2 → ZSF
+		got = append(got, w(257, 1))                                        // Zone Is Full
+		wholeCount, all = r.zoneReport(t, p, 0, nvme.ZoneReportAll, false, 64+8*64)
 		_, full = r.zoneReport(t, p, 0, 5, false, 64+8*64)
-		partialCount, _ = r.zoneReport(t, p, 0, nvmectrl.ZoneReportAll, true, 64+2*64)
-		wc, _ := r.zoneReport(t, p, 0, nvmectrl.ZoneReportAll, false, 64+2*64)
+		partialCount, _ = r.zoneReport(t, p, 0, nvme.ZoneReportAll, true, 64+2*64)
+		wc, _ := r.zoneReport(t, p, 0, nvme.ZoneReportAll, false, 64+2*64)
 		require.Equal(t, uint64(8), wc)
 		zt := f.ns[0].zns
 		zt.zones[6].state, zt.zones[7].state = zsro, zso
 		got = append(got, w(6*128, 1), w(7*128, 1))
-		got = append(got, r.zoneSend(p, 6*128, nvmectrl.ZoneActionOffline, false))
-		got = append(got, r.cmd(p, nvmectrl.OpFlush, 0, 0, nvmectrl.Hint{}, nil).status)
+		got = append(got, r.zoneSend(p, 6*128, nvme.ZoneActionOffline, false))
+		got = append(got, r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil).status)
 		erasesBefore = f.ftl.Stats.Erases
-		got = append(got, r.zoneSend(p, 0, nvmectrl.ZoneActionReset, false))
+		got = append(got, r.zoneSend(p, 0, nvme.ZoneActionReset, false))
 		got = append(got, w(0, 4))
-		r.cmd(p, nvmectrl.OpRead, 0, 4, nvmectrl.Hint{}, read)
-		r.cmd(p, nvmectrl.OpRead, 128, 5, nvmectrl.Hint{}, read1)
+		r.cmd(p, nvme.OpRead, 0, 4, nvme.Hint{}, read)
+		r.cmd(p, nvme.OpRead, 128, 5, nvme.Hint{}, read1)
 		p.Sleep(10 * sim.Millisecond)
 		erasesAfter = f.ftl.Stats.Erases
 	})
 	r.eng.Run()
-	S := nvmectrl.StatusSuccess
-	require.Equal(t, []nvmectrl.Status{
-		S, S, nvmectrl.StatusZoneInvalidWrite,
-		S, S, nvmectrl.StatusInvalidField,
-		nvmectrl.StatusZoneBoundaryError, nvmectrl.StatusZoneBoundaryError,
-		S, nvmectrl.StatusTooManyActiveZones,
-		S, S, nvmectrl.StatusTooManyOpenZones,
-		S, nvmectrl.StatusZoneIsFull,
-		nvmectrl.StatusZoneIsReadOnly, nvmectrl.StatusZoneIsOffline, S,
+	S := nvme.StatusSuccess
+	require.Equal(t, []nvme.Status{
+		S, S, nvme.StatusZoneInvalidWrite,
+		S, S, nvme.StatusInvalidField,
+		nvme.StatusZoneBoundaryError, nvme.StatusZoneBoundaryError,
+		S, nvme.StatusTooManyActiveZones,
+		S, S, nvme.StatusTooManyOpenZones,
+		S, nvme.StatusZoneIsFull,
+		nvme.StatusZoneIsReadOnly, nvme.StatusZoneIsOffline, S,
 		S, S, S,
 	}, got)
 	require.Equal(t, []uint32{128, 131}, alba)
 	require.Equal(t, uint64(8), wholeCount)
 	require.Len(t, all, 8)
-	require.Equal(t, nvmectrl.ZoneDescriptor{State: zsc, Cap: 128, Start: 0, WP: 8}, all[0])
-	require.Equal(t, nvmectrl.ZoneDescriptor{State: zseo, Cap: 128, Start: 128, WP: 133}, all[1])
-	require.Equal(t, nvmectrl.ZoneDescriptor{State: zsf, Cap: 128, Start: 256, WP: 384}, all[2])
-	require.Equal(t, nvmectrl.ZoneDescriptor{State: zse, Cap: 128, Start: 384, WP: 384}, all[3])
-	require.Equal(t, []nvmectrl.ZoneDescriptor{all[2]}, full)
+	require.Equal(t, nvme.ZoneDescriptor{State: zsc, Cap: 128, Start: 0, WP: 8}, all[0])
+	require.Equal(t, nvme.ZoneDescriptor{State: zseo, Cap: 128, Start: 128, WP: 133}, all[1])
+	require.Equal(t, nvme.ZoneDescriptor{State: zsf, Cap: 128, Start: 256, WP: 384}, all[2])
+	require.Equal(t, nvme.ZoneDescriptor{State: zse, Cap: 128, Start: 384, WP: 384}, all[3])
+	require.Equal(t, []nvme.ZoneDescriptor{all[2]}, full)
 	require.Equal(t, uint64(2), partialCount)
 	require.Equal(t, stamps(0, 4, 1), read)
 	require.Equal(t, stamps(128, 5, 1), read1)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 )
 
 // A zoned namespace's zones after a power cut. The firmware keeps its zone table in
@@ -28,14 +28,14 @@ import (
 
 // RecoveredZones returns namespace nsid's zones as the firmware rebuilds them from rec,
 // the mapping recovered after a power cut (Recover), in Report Zones' terms.
-func (f *Firmware) RecoveredZones(rec *Recovery, nsid uint32) ([]nvmectrl.ZoneDescriptor, error) {
+func (f *Firmware) RecoveredZones(rec *Recovery, nsid uint32) ([]nvme.ZoneDescriptor, error) {
 	if nsid == 0 || nsid > uint32(len(f.ns)) || f.ns[nsid-1].zns == nil {
 		return nil, fmt.Errorf("firmware %s: namespace %d is not zoned", f.name, nsid)
 	}
 	ns := &f.ns[nsid-1]
 	t := ns.zns
 	per := t.zsze / t.zonePages // logical blocks a page
-	out := make([]nvmectrl.ZoneDescriptor, len(t.zones))
+	out := make([]nvme.ZoneDescriptor, len(t.zones))
 	for zi, zn := range t.zones {
 		lo := ns.base + int64(zi)*t.zonePages
 		var wp int64 // pages
@@ -45,16 +45,16 @@ func (f *Firmware) RecoveredZones(rec *Recovery, nsid uint32) ([]nvmectrl.ZoneDe
 				break
 			}
 		}
-		d := nvmectrl.ZoneDescriptor{Cap: uint64(t.zcap), Start: uint64(int64(zi) * t.zsze)}
+		d := nvme.ZoneDescriptor{Cap: uint64(t.zcap), Start: uint64(int64(zi) * t.zsze)}
 		switch {
-		case zn.state == nvmectrl.ZoneReadOnly || zn.state == nvmectrl.ZoneOffline:
+		case zn.state == nvme.ZoneReadOnly || zn.state == nvme.ZoneOffline:
 			d.State, wp = zn.state, zn.wp/per
 		case zn.finished || wp*per == t.zcap:
-			d.State, wp = nvmectrl.ZoneFull, t.zcap/per
+			d.State, wp = nvme.ZoneFull, t.zcap/per
 		case wp == 0:
-			d.State = nvmectrl.ZoneEmpty
+			d.State = nvme.ZoneEmpty
 		default:
-			d.State = nvmectrl.ZoneClosed
+			d.State = nvme.ZoneClosed
 		}
 		d.WP = d.Start + uint64(wp*per)
 		out[zi] = d

@@ -1,11 +1,14 @@
 // Package nvme holds the NVMe protocol's data that both ends of the link and the firmware
 // speak: status codes (Status, including the Zoned Namespace codes), command opcodes
-// (Opcode), FastDrain's write hint (Hint) and the SMART / Health log page (HealthInfo).
-// It holds no model and no timing and imports only the standard library, so the firmware
-// can use the protocol's names without importing the controller model (nvmectrl), which
-// keeps its own names for these as aliases.
+// (Opcode), FastDrain's write hint (Hint), the SMART / Health log page (HealthInfo), zone
+// states, actions and the Report Zones data (ZoneState, ZoneDescriptor), Flexible Data
+// Placement's events, log page report and Reclaim Unit Handle Status (FDPEvent, FDPInfo,
+// RUHStatus), and namespace types and reports (NSType, NamespaceInfo). It holds no model
+// and no timing and imports only the standard library and package sim (for an event's
+// time), so the firmware can use the protocol's names without importing the controller
+// model (nvmectrl), which keeps its own names for these as aliases.
 //
 // Sources: NVMe Base Specification 2.1/2.2 (status codes, Get Log Page), NVM Command Set
-// Specification 1.0/1.1 (I/O opcodes), Zoned Namespace Command Set Specification 1.1, as
+// Specification 1.0/1.1 (I/O opcodes), Zoned Namespace Command Set Specification 1.1 (zones), TP4146 (FDP), as
 // cross-checked with SPDK's nvme_spec.h and Linux's include/linux/nvme.h.
 package nvme

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -16,48 +17,17 @@ import (
 // it moves data) or persistently isolated (the controller keeps them apart when it moves
 // data too).
 
-// MaxReclaimUnitHandles bounds the reclaim unit handles of the FDP configuration (NRUH).
-// The specification allows 65,535 (fio keeps at most 128); 16 is this model's bound, which
-// keeps the per-handle statistics of a run readable.
-const MaxReclaimUnitHandles = 16
+// MaxReclaimUnitHandles bounds the reclaim unit handles of the FDP configuration (package nvme).
+const MaxReclaimUnitHandles = nvme.MaxReclaimUnitHandles
 
-// Isolation is a reclaim unit handle's type (FDP Configurations log page, Reclaim Unit
-// Handle Descriptor RUHT: 01h initially isolated, 02h persistently isolated).
-type Isolation uint8
+// Isolation is a reclaim unit handle's type (package nvme).
+type Isolation = nvme.Isolation
 
-// Reclaim unit handle types. The zero value is initially isolated.
+// Reclaim unit handle types (package nvme).
 const (
-	InitiallyIsolated    Isolation = iota // RUHT 01h
-	PersistentlyIsolated                  // RUHT 02h
+	InitiallyIsolated    = nvme.InitiallyIsolated
+	PersistentlyIsolated = nvme.PersistentlyIsolated
 )
-
-// RUHT returns the type's Reclaim Unit Handle Type code.
-func (i Isolation) RUHT() uint8 { return uint8(i) + 1 }
-
-// String returns the configuration name of the type.
-func (i Isolation) String() string {
-	switch i {
-	case InitiallyIsolated:
-		return "initially"
-	case PersistentlyIsolated:
-		return "persistently"
-	}
-	return fmt.Sprintf("Isolation(%d)", uint8(i))
-}
-
-// MarshalText implements encoding.TextMarshaler.
-func (i Isolation) MarshalText() ([]byte, error) { return []byte(i.String()), nil }
-
-// UnmarshalText implements encoding.TextUnmarshaler: "initially" or "persistently".
-func (i *Isolation) UnmarshalText(b []byte) error {
-	for _, v := range []Isolation{InitiallyIsolated, PersistentlyIsolated} {
-		if string(b) == v.String() {
-			*i = v
-			return nil
-		}
-	}
-	return fmt.Errorf("isolation %q is not one of initially, persistently", b)
-}
 
 // FDP configures Flexible Data Placement on the controller's one endurance group. With it,
 // a write whose DTYPE (CDW12 bits 23:20) is 2h (Data Placement) carries a placement
@@ -172,15 +142,14 @@ const (
 	LogFDPEvents  uint8 = 0x23 // FDP Events (LSP bit 0: 0 host events, 1 controller events)
 )
 
-// FDP event types (FDP Events log page; libnvme enum nvme_fdp_event_type): host events
-// below 80h, controller events from 80h.
+// FDP event types (package nvme) and the FDP log pages' layout.
 const (
-	EventRUNotFullyWritten             uint8 = 0x00
-	EventRUTimeLimitExceeded           uint8 = 0x01
-	EventResetModifiedHandles          uint8 = 0x02
-	EventInvalidPlacementID            uint8 = 0x03
-	EventMediaReallocated              uint8 = 0x80
-	EventImplicitlyModifiedRUH         uint8 = 0x81
+	EventRUNotFullyWritten                   = nvme.EventRUNotFullyWritten
+	EventRUTimeLimitExceeded                 = nvme.EventRUTimeLimitExceeded
+	EventResetModifiedHandles                = nvme.EventResetModifiedHandles
+	EventInvalidPlacementID                  = nvme.EventInvalidPlacementID
+	EventMediaReallocated                    = nvme.EventMediaReallocated
+	EventImplicitlyModifiedRUH               = nvme.EventImplicitlyModifiedRUH
 	fdpEventFlagPIDValid               uint8 = 1 << 0
 	fdpEventFlagNSIDValid              uint8 = 1 << 1
 	fdpEventSize                             = 64
@@ -193,26 +162,11 @@ const (
 	ruhaHostSpecified                        = 1 << 0
 )
 
-// FDPEvent is one event of the FDP Events log page.
-type FDPEvent struct {
-	Type  uint8
-	PID   uint16 // the placement identifier, for events that carry one
-	NSID  uint32
-	RUHID uint16
-	RGID  uint16   // the reclaim group
-	At    sim.Time // when it happened (the timestamp field, in ms)
-}
+// FDPEvent is one event of the FDP Events log page (package nvme).
+type FDPEvent = nvme.FDPEvent
 
-// FDPInfo is what the firmware reports for the FDP log pages.
-type FDPInfo struct {
-	RUSize                 uint64 // the reclaim unit nominal size, bytes (RUNS)
-	VolatileCache          bool   // FDPVWC: data written may sit in a volatile write cache
-	Types                  []Isolation
-	Used                   []bool // per reclaim unit handle: some namespace's placement handle references it
-	HostBytes, MediaBytes  uint64 // HBMW and MBMW
-	ErasedBytes            uint64 // MBE
-	HostEvents, CtrlEvents []FDPEvent
-}
+// FDPInfo is what the firmware reports for the FDP log pages (package nvme).
+type FDPInfo = nvme.FDPInfo
 
 // FDPReporter is implemented by firmware that keeps Flexible Data Placement.
 type FDPReporter interface {
@@ -299,8 +253,8 @@ func (c *Controller) fdpLog(lid, lsp uint8) ([]byte, bool) {
 	return nil, false
 }
 
-// NoPlacementID marks an FDP event that carries no placement identifier.
-const NoPlacementID = 0xFFFF
+// NoPlacementID marks an FDP event that carries no placement identifier (package nvme).
+const NoPlacementID = nvme.NoPlacementID
 
 // FDPLog returns the FDP log page lid (LSP lsp) as the controller would DMA it, and false
 // if the controller has no FDP or lid is not an FDP log page. Like HealthLog, it is read
@@ -335,49 +289,19 @@ func (e *SQE) SetPlacementID(pid uint16) {
 	e.SetDSPEC(pid)
 }
 
-// Reclaim Unit Handle Status (I/O Management Receive, Management Operation 01h; libnvme
-// struct nvme_fdp_ruh_status): a 16-byte header whose last two bytes count the
-// descriptors, then one 32-byte descriptor a placement handle of the namespace: PID,
-// RUHID, EARUTR (estimated active RU time remaining, s; 0 = not reported) and RUAMW
-// (logical blocks the current reclaim unit can still take).
+// Reclaim Unit Handle Status and the I/O Management operations (package nvme).
 const (
-	IOMgmtReclaimUnitStatus uint8 = 0x01 // MO of I/O Management Receive
-	IOMgmtReclaimUnitUpdate uint8 = 0x01 // MO of I/O Management Send
-	RUHStatusHeader               = 16
-	RUHStatusDesc                 = 32
+	IOMgmtReclaimUnitStatus = nvme.IOMgmtReclaimUnitStatus
+	IOMgmtReclaimUnitUpdate = nvme.IOMgmtReclaimUnitUpdate
+	RUHStatusHeader         = nvme.RUHStatusHeader
+	RUHStatusDesc           = nvme.RUHStatusDesc
 )
 
-// RUHStatus is one descriptor of the Reclaim Unit Handle Status.
-type RUHStatus struct {
-	PID, RUHID uint16
-	RUAMW      uint64
-}
+// RUHStatus is one descriptor of the Reclaim Unit Handle Status (package nvme).
+type RUHStatus = nvme.RUHStatus
 
-// MarshalRUHStatus returns the Reclaim Unit Handle Status data structure of ds.
-func MarshalRUHStatus(ds []RUHStatus) []byte {
-	b := make([]byte, RUHStatusHeader+RUHStatusDesc*len(ds))
-	le := binary.LittleEndian
-	le.PutUint16(b[14:], uint16(len(ds)))
-	for i, d := range ds {
-		o := b[RUHStatusHeader+RUHStatusDesc*i:]
-		le.PutUint16(o[0:], d.PID)
-		le.PutUint16(o[2:], d.RUHID)
-		le.PutUint64(o[8:], d.RUAMW)
-	}
-	return b
-}
+// MarshalRUHStatus returns the Reclaim Unit Handle Status data structure of ds (nvme.MarshalRUHStatus).
+func MarshalRUHStatus(ds []RUHStatus) []byte { return nvme.MarshalRUHStatus(ds) }
 
-// ParseRUHStatus decodes a Reclaim Unit Handle Status data structure.
-func ParseRUHStatus(b []byte) []RUHStatus {
-	le := binary.LittleEndian
-	if len(b) < RUHStatusHeader {
-		return nil
-	}
-	n := int(le.Uint16(b[14:]))
-	var out []RUHStatus
-	for i := 0; i < n && RUHStatusHeader+RUHStatusDesc*(i+1) <= len(b); i++ {
-		o := b[RUHStatusHeader+RUHStatusDesc*i:]
-		out = append(out, RUHStatus{PID: le.Uint16(o[0:]), RUHID: le.Uint16(o[2:]), RUAMW: le.Uint64(o[8:])})
-	}
-	return out
-}
+// ParseRUHStatus decodes a Reclaim Unit Handle Status data structure (nvme.ParseRUHStatus).
+func ParseRUHStatus(b []byte) []RUHStatus { return nvme.ParseRUHStatus(b) }
