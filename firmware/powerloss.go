@@ -304,3 +304,22 @@ func (s *scheduler) dropOnCut() {
 // so the cache is not volatile, Flush has nothing to do (it completes at once, hil.go) and
 // FUA writes complete as any other; a host that reads VWC 0 sends neither.
 func (f *Firmware) VolatileWriteCache() bool { return !f.spec.PowerLossProtection }
+
+// FlashLost forgets the out-of-band records of pages the dies lost at the power cut: the
+// flash's side of the cut (die.Die.Cut, which the machine applies at power-off:
+// platforms.Machine.CutFlash). A page's spare area is programmed with its data, so a page
+// the cut destroyed — its program running, on one-shot and two-pass parts its word line
+// only latched in the page registers or its fine pass not run, on page-by-page parts a
+// lower page of the interrupted program's word line — holds no record, and recovery finds
+// an older copy of its logical page or none. It is an error before the firmware stopped.
+func (f *Firmware) FlashLost(pages []ftl.PPN) error {
+	p := &f.pl
+	if !p.off {
+		return fmt.Errorf("firmware %s: FlashLost before the firmware stopped after a power cut", f.name)
+	}
+	k := int64(f.units)
+	for _, pg := range pages {
+		clear(p.oob[int64(pg)*k : int64(pg+1)*k])
+	}
+	return nil
+}
