@@ -82,12 +82,44 @@ func (f *Firmware) enableFDP(cs nvmectrl.Spec) error {
 		f.fdp.event(true, nvme.FDPEvent{Type: nvme.EventImplicitlyModifiedRUH, PID: nvme.NoPlacementID,
 			RUHID: uint16(h), RGID: uint16(g), At: f.eng.Now()})
 	})
+	f.ftl.OnGroupFallback(f.mediaReallocated)
 	if cs.FDP.RUTimeLimit > 0 {
 		f.ftl.OnReclaimUnitStart(func(h, g int, seq int64) {
 			f.eng.SchedulePhase(f.eng.Now()+cs.FDP.RUTimeLimit, sim.PhaseProcess, ruTimer{f}, &ruTimeout{h: h, g: g, seq: seq}, 0)
 		})
 	}
 	return nil
+}
+
+// mediaReallocated logs the FTL writing logical page lpn, written for reclaim unit
+// handle h in reclaim group g, outside g (ftl.FTL.OnGroupFallback) as the specification's
+// report of the controller placing data other than where the host asked: the Media
+// Reallocated controller event (type 80h; TP4146, in NVMe Base Specification 2.1's Get
+// Log Page, FDP Events log page 23h, the FDP Event data structure and its Media
+// Reallocated Event Type Specific information, laid out as libnvme's struct
+// nvme_fdp_event_realloc: flags with bit 0 LBA Valid, NLBAM the number of logical blocks
+// moved, LBA the first of them). One event per
+// page: its placement identifier (group g, the namespace's first placement handle
+// referencing h), its NSID, NLBAM the page's logical blocks (page size / LBA size) and
+// LBA its first, relative to the namespace.
+func (f *Firmware) mediaReallocated(lpn int64, h, g int) {
+	for i := range f.ns {
+		ns := &f.ns[i]
+		if lpn < ns.base || lpn >= ns.base+ns.pages {
+			continue
+		}
+		pid := uint16(nvme.NoPlacementID)
+		for ph, r := range ns.ph {
+			if int(r) == h {
+				pid = f.fdp.spec.PID(g, ph)
+				break
+			}
+		}
+		per := int64(f.spec.PageSize / ns.lbaSize)
+		f.fdp.event(true, nvme.FDPEvent{Type: nvme.EventMediaReallocated, PID: pid, NSID: ns.nsid,
+			RUHID: uint16(h), RGID: uint16(g), At: f.eng.Now(), NLBAM: uint16(per), LBA: uint64((lpn - ns.base) * per)})
+		return
+	}
 }
 
 // ruTimeout names the reclaim unit a time limit timer is for: handle h's in group g, the

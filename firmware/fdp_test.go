@@ -347,3 +347,22 @@ func TestFDPReclaimUnitTimeLimit(t *testing.T) {
 	require.Zero(t, wasted)
 	require.Empty(t, r.fw.FDPInfo().HostEvents)
 }
+
+// TestFDPMediaReallocated: when the FTL writes a page outside the reclaim group it was
+// written for (ftl.FTL.OnGroupFallback; worked in ftl.TestPlacementGroupFallback), the
+// firmware logs a Media Reallocated controller event (80h). On the fake with 2 reclaim
+// groups (RGIF 1), 2 handles and one namespace of 512-byte blocks, logical page 5 written
+// through handle 1 for group 1 gives: PID 1<<15 | 1 = 8001h (group 1, placement handle 1,
+// which references handle 1), NSID 1, RUHID 1, RGID 1, NLBAM 4096/512 = 8 and LBA
+// 5 × 8 = 40. No host event is logged.
+func TestFDPMediaReallocated(t *testing.T) {
+	cs := fdpCtrl(2, nvme.InitiallyIsolated)
+	cs.LBASize = 512
+	cs.FDP.ReclaimGroups = 2
+	r := newFakeOn(t, smallSpec(Vanilla, "sequential"), cs)
+	r.fw.mediaReallocated(5, 1, 1)
+	info := r.fw.FDPInfo()
+	require.Empty(t, info.HostEvents)
+	require.Equal(t, []nvme.FDPEvent{{Type: nvme.EventMediaReallocated, PID: 0x8001, NSID: 1, RUHID: 1, RGID: 1,
+		NLBAM: 8, LBA: 40}}, info.CtrlEvents)
+}

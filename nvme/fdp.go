@@ -74,6 +74,10 @@ type FDPEvent struct {
 	RUHID uint16
 	RGID  uint16   // the reclaim group
 	At    sim.Time // when it happened (the timestamp field, in ms)
+	// Media Reallocated (80h) only, its Event Type Specific information: the number of
+	// logical blocks moved (NLBAM) and the first of them (LBA, always valid here).
+	NLBAM uint16
+	LBA   uint64
 }
 
 // FDPInfo is what the firmware reports for the FDP log pages.

@@ -152,6 +152,7 @@ const (
 	EventImplicitlyModifiedRUH               = nvme.EventImplicitlyModifiedRUH
 	fdpEventFlagPIDValid               uint8 = 1 << 0
 	fdpEventFlagNSIDValid              uint8 = 1 << 1
+	fdpReallocFlagLBAValid             uint8 = 1 << 0 // Media Reallocated's LBAV
 	fdpEventSize                             = 64
 	fdpEventsMax                             = 63 // the log page holds 63 events after its 64-byte header
 	fdpConfigDescSize                        = 64
@@ -244,6 +245,13 @@ func (c *Controller) fdpLog(lid, lsp uint8) ([]byte, bool) {
 			if e.NSID != 0 {
 				d[1] |= fdpEventFlagNSIDValid
 				le.PutUint32(d[12:], e.NSID)
+			}
+			if e.Type == EventMediaReallocated {
+				// Event Type Specific information, bytes 16–31 (libnvme struct
+				// nvme_fdp_event_realloc): flags (bit 0 LBA valid), NLBAM at 2, LBA at 4.
+				d[16] = fdpReallocFlagLBAValid
+				le.PutUint16(d[18:], e.NLBAM)
+				le.PutUint64(d[20:], e.LBA)
 			}
 			le.PutUint16(d[32:], e.RGID)
 			d[34] = byte(e.RUHID)

@@ -22,8 +22,9 @@ func (f fdpFW) FDPInfo() FDPInfo { return f.info }
 // Unit Handle Usage", "FDP Statistics", "FDP Events"; libnvme's nvme_fdp_* structures).
 // The firmware reports 3 handles (persistently isolated), handle 2 unused, a reclaim unit
 // of 64 MiB, a volatile cache, HBMW 4 096·10, MBMW 4 096·13, MBE 4 096·512, one host event
-// (Invalid Placement Identifier, PID 7, NSID 2, RUH 0, at 2.5 ms) and one controller event
-// (Media Reallocated, no PID, no NSID, RUH 1).
+// (Invalid Placement Identifier, PID 7, NSID 2, RUH 0, at 2.5 ms) and two controller events
+// (Media Reallocated, no PID, no NSID, RUH 1, NLBAM 8 from LBA 40; Implicitly Modified
+// RUH, RUH 2).
 //
 // Configurations (20h): a 16-byte header (NUMFDPC 0: one configuration, 0's based; SIZE at
 // byte 4 = 16 + 64 + 3·4 = 92) and one descriptor: DSZE 76, FDPA 80h (valid) | 10h
@@ -34,7 +35,9 @@ func (f fdpFW) FDPInfo() FDPInfo { return f.info }
 // Statistics (22h): HBMW at 0, MBMW at 16, MBE at 32 (16-byte counters, high halves 0).
 // Events (23h, LSP 0 host, 1 controller): NEVENTS at byte 0, events of 64 bytes from byte
 // 64: type, flags (bit 0 PIV, bit 1 NSIDV), PID at 2, 48-bit timestamp in ms at 4 (2 ms:
-// 2.5 ms truncated), NSID at 12, RUHID at 34.
+// 2.5 ms truncated), NSID at 12, RUHID at 34; Media Reallocated's Event Type Specific
+// information at 16–31 (libnvme struct nvme_fdp_event_realloc): flags 01h (LBA valid),
+// NLBAM at 18, LBA at 20. Another event type leaves bytes 16–31 zero.
 // Another endurance group (LSI 2) is Invalid Field; a controller without FDP answers 20h
 // with Invalid Log Page.
 func TestFDPLogPages(t *testing.T) {
@@ -46,7 +49,8 @@ func TestFDPLogPages(t *testing.T) {
 		Types: []Isolation{PersistentlyIsolated, PersistentlyIsolated, PersistentlyIsolated},
 		Used:  []bool{true, true, false}, HostBytes: 4096 * 10, MediaBytes: 4096 * 13, ErasedBytes: 4096 * 512,
 		HostEvents: []FDPEvent{{Type: EventInvalidPlacementID, PID: 7, NSID: 2, RUHID: 0, At: 2500 * sim.Microsecond}},
-		CtrlEvents: []FDPEvent{{Type: EventMediaReallocated, PID: NoPlacementID, RUHID: 1}}}
+		CtrlEvents: []FDPEvent{{Type: EventMediaReallocated, PID: NoPlacementID, RUHID: 1, NLBAM: 8, LBA: 40},
+			{Type: EventImplicitlyModifiedRUH, PID: NoPlacementID, RUHID: 2}}}
 	r.c.SetFirmware(fdpFW{r.fw, info})
 	bufs := make([]uint64, 7)
 	for i := range bufs {
@@ -104,9 +108,13 @@ func TestFDPLogPages(t *testing.T) {
 	require.Equal(t, make([]byte, 64), h[128:192], "no second event")
 
 	k := read(4)
-	require.Equal(t, uint32(1), le.Uint32(k[0:]))
+	require.Equal(t, uint32(2), le.Uint32(k[0:]))
 	require.Equal(t, []byte{0x80, 0x00}, k[64:66], "type 80h, no PID, no NSID")
 	require.Equal(t, byte(1), k[64+34])
+	require.Equal(t, []byte{0x01, 0, 8, 0, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, k[64+16:64+32],
+		"LBAV, NLBAM 8, LBA 40")
+	require.Equal(t, []byte{0x81, 0x00}, k[128:130])
+	require.Equal(t, make([]byte, 16), k[128+16:128+32], "81h has no type specific information")
 
 	bare := newRig(t, testSpec(), ArbRoundRobin)
 	got := bare.runAdmin(t, []SQE{adminSQE(AdminGetLogPage, 0, bare.mem.Alloc(4096), 1023<<16|uint32(LogFDPConfigs), 1<<16)})

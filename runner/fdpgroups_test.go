@@ -1,11 +1,14 @@
 package runner
 
 import (
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/nvme"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/stretchr/testify/require"
 )
 
@@ -20,7 +23,12 @@ import (
 // the dies, and cold's 32 MiB go to group 1's half of a drive already half filled by
 // preconditioning, so group 1's GC must move preconditioned data to make room, and when
 // its planes are at the GC reserve cold pages spill to group 0 (fdp_group_fallback_pages):
-// WAF rises.
+// WAF rises. Each spilled page is reported to the host as a Media Reallocated controller
+// event (80h): cold's, so PID 8001h (group 1, placement handle 1), NSID 1, handle 1, group
+// 1, NLBAM 1 (4 KiB pages of 4 KiB blocks) and an LBA in cold's range [4 MiB, 44 MiB) /
+// 4 KiB = [1024, 11264). The log keeps the first 63 controller events: with more than 63
+// pages spilled it is full. The FDP Events log page (LSP 1) carries them: NEVENTS, and the
+// first event's type, PIV|NSIDV, PID, and its Event Type Specific LBAV, NLBAM and LBA.
 func TestFDPReclaimGroupsWholeStack(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "fdp.yaml")
 	require.NoError(t, os.WriteFile(p, []byte("nvme:\n  hint_carrier: cdw2\n  fdp:\n    enabled: true\n    handles: 2\n    reclaim_groups: 2\n"), 0o644))
@@ -50,4 +58,37 @@ func TestFDPReclaimGroupsWholeStack(t *testing.T) {
 	require.Greater(t, f.Stats.WAF(), one)
 	require.Positive(t, spilled)
 	require.Equal(t, float64(f.GroupFallbacks()), spilled)
+
+	ctrl := fw.FDPInfo().CtrlEvents
+	require.Len(t, ctrl, 63, "%v pages spilled fill the log", spilled)
+	var realloc []nvme.FDPEvent
+	for _, e := range ctrl {
+		if e.Type == nvme.EventMediaReallocated {
+			realloc = append(realloc, e)
+		}
+	}
+	require.NotEmpty(t, realloc)
+	for _, e := range realloc {
+		require.Equal(t, [4]uint16{0x8001, 1, 1, 1}, [4]uint16{e.PID, uint16(e.NSID), e.RUHID, e.RGID})
+		require.Equal(t, uint16(1), e.NLBAM)
+		require.GreaterOrEqual(t, e.LBA, uint64(1024))
+		require.Less(t, e.LBA, uint64(11264))
+	}
+	page, ok := m.SSD.Ctrl.FDPLog(nvmectrl.LogFDPEvents, 1)
+	require.True(t, ok)
+	le := binary.LittleEndian
+	require.Equal(t, uint32(63), le.Uint32(page[0:]), "NEVENTS")
+	first := 64
+	for i, e := range ctrl {
+		if e.Type == nvme.EventMediaReallocated {
+			first = 64 * (i + 1)
+			break
+		}
+	}
+	d := page[first:]
+	require.Equal(t, []byte{0x80, 0x03}, d[0:2], "type 80h, PIV and NSIDV")
+	require.Equal(t, uint16(0x8001), le.Uint16(d[2:]))
+	require.Equal(t, byte(0x01), d[16], "LBAV")
+	require.Equal(t, uint16(1), le.Uint16(d[18:]))
+	require.Equal(t, realloc[0].LBA, le.Uint64(d[20:]))
 }

@@ -47,7 +47,8 @@ import (
 // planes at the GC reserve with victims nearly all valid). When a page's group cannot
 // take it on any of its dies — no plane there has a free block above the GC reserve or an
 // open block of the page's handle's current RU in the group — the controller writes it in the group of
-// the die it is evicted to, as a write naming no group, and counts it (GroupFallbacks):
+// the die it is evicted to, as a write naming no group, counts it (GroupFallbacks) and
+// tells the firmware (OnGroupFallback; it logs Media Reallocated, 80h):
 // waiting could last for good (a group full of valid data), and host writes never wait
 // on one group while others have room. The specification leaves a full reclaim group to
 // the controller; this one keeps the drive writable, and the count shows how often.
@@ -115,6 +116,9 @@ type placement struct {
 	implicit func(h, g int, written int64)
 	// started, if set, is told when a handle's RU in a group takes its first page.
 	started func(h, g int, seq int64)
+	// fellBack, if set, is told when a page of lpn written for handle h in group g is
+	// written outside g (allocate): the controller placed it other than the host asked.
+	fellBack func(lpn int64, h, g int)
 	// fallbacks counts pages written outside their exhausted group; exhaustedAt and
 	// exhaustedWas cache exhausted's answer per RU slot until the FTL's writes or erases
 	// move.
@@ -132,6 +136,11 @@ func (f *FTL) OnImplicitUpdate(fn func(h, g int, written int64)) { f.place.impli
 // its first page: seq names that RU (ReclaimUnitSeq), so a timer can tell it is still
 // current (the firmware's reclaim unit time limit).
 func (f *FTL) OnReclaimUnitStart(fn func(h, g int, seq int64)) { f.place.started = fn }
+
+// OnGroupFallback sets the function told when a host page of lpn, written for handle h
+// in reclaim group g, is written outside g because g can take it on none of its dies
+// (GroupFallbacks counts these).
+func (f *FTL) OnGroupFallback(fn func(lpn int64, h, g int)) { f.place.fellBack = fn }
 
 // EnablePlacement turns Flexible Data Placement on with one reclaim unit handle per entry
 // of persistent (true: persistently isolated; false: initially isolated), in one reclaim
@@ -342,6 +351,9 @@ func (p *placement) allocate(lpn int64, die int) (PPN, error) {
 		}
 		p.nextRG[lpn] = AnyGroup // its group is full for good: the controller's choice
 		p.fallbacks++
+		if p.fellBack != nil {
+			p.fellBack(lpn, h, int(r))
+		}
 		return p.allocate(lpn, die)
 	}
 	ri := g*len(p.stats) + h

@@ -225,3 +225,38 @@ func TestPlacementReclaimGroups(t *testing.T) {
 	f.place.rgTag[0] = 0
 	require.ErrorContains(t, f.Check(), "block 16 of reclaim group 1 holds lpn 0 written for reclaim group 0")
 }
+
+// TestPlacementGroupFallback works a reclaim group's exhaustion by hand: on 2 dies × 2
+// planes of 8 blocks of 16 pages, with 2 reclaim groups (group 0 die 0, group 1 die 1),
+// an RU is one block on each of die 1's 2 planes, 32 pages. Handle 1 writing for group 1
+// on die 1 can open blocks until each plane holds only the GC reserve (1 free block): 7
+// blocks a plane, 14 blocks, 7 RUs, 224 pages (lpns 0–223); the handle's RU count is
+// those 7 and its RU in group 0, never written. The 225th (lpn 224) fails on
+// die 1 (its fresh RU can open nothing there) and, evicted to die 0, is written in group 0
+// as the controller's choice: one fallback, told to OnGroupFallback as (224, handle 1,
+// group 1), the group the host named.
+func TestPlacementGroupFallback(t *testing.T) {
+	f := newFTL(t, small(), nil)
+	require.NoError(t, f.EnablePlacementGroups([]bool{false, false}, 2))
+	type fell struct {
+		lpn  int64
+		h, g int
+	}
+	var got []fell
+	f.OnGroupFallback(func(lpn int64, h, g int) { got = append(got, fell{lpn, h, g}) })
+	for lpn := int64(0); lpn < 224; lpn++ {
+		f.PlaceGroup(lpn, 1, 1)
+		_, err := f.WriteHost(lpn, 1, Background)
+		require.NoError(t, err, "lpn %d", lpn)
+	}
+	require.Equal(t, int64(1+7), f.HandleStats(1).ReclaimUnits, "group 0's RU (unused) and group 1's 7")
+	f.PlaceGroup(224, 1, 1)
+	_, err := f.WriteHost(224, 1, Background)
+	require.ErrorIs(t, err, ErrNoSpace, "group 1's die holds only the GC reserve")
+	require.Empty(t, got)
+	p, err := f.WriteHost(224, 0, Background)
+	require.NoError(t, err)
+	require.Equal(t, 0, f.Geometry().Addr(p).Die)
+	require.Equal(t, []fell{{224, 1, 1}}, got)
+	require.Equal(t, int64(1), f.GroupFallbacks())
+}
