@@ -81,6 +81,12 @@ type DieSpec struct {
 	SLCPages       int // pages of a block in the die's pSLC mode; 0: the die has none
 	// PageType maps a page index within a block to its type (the same for every block).
 	PageType func(page int) nand.PageType
+	// FinalizingPage maps a page index within a block (native mode) to the page of the same
+	// block whose program, once complete, makes it final: no later program can destroy it
+	// (die.Spec.FinalizingPages; docs/reliability.md, "Word-line finality"). A block in pSLC
+	// mode programs each page on its own: every page is final at its own completion. Nil:
+	// every page is (a spec built by hand for a test).
+	FinalizingPage func(page int) int
 	// TRead is tR by page type.
 	TRead [nand.NumPageTypes]sim.Time
 	// SLCTRead is tR of a page of a block in pSLC mode (a recovery scan's read of one); 0
