@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // TestFinalizingPages2DTLC works the 2D TLC shadow order (docs/sources.md §3.4: pages 0–5
@@ -98,6 +100,33 @@ func TestFinalizingPagesMatchCut(t *testing.T) {
 		}
 		for p := range q {
 			require.Equal(t, f[p] >= q && f[p] == f[q], lost[p], "cut during page %d: page %d (final at %d)", q, p, f[p])
+		}
+	}
+}
+
+// TestFinalizingPagesMatchCut3D checks the table against Cut on one-shot and two-pass QLC
+// (16 pages a block): pages 0..q−1 are programmed in order, the cut falls 1 ps into page
+// q−1's program (which runs the array only if q−1 ends a word line). Every page whose
+// finalizing program is q−1 or later is lost (latched, coarse-only, or in the running
+// program's word lines); every page finalized earlier survives.
+func TestFinalizingPagesMatchCut3D(t *testing.T) {
+	for _, sc := range []Scheme{OneShot, TwoPass} {
+		s := qlcSpec(sc)
+		f := s.FinalizingPages()
+		for q := 1; q <= s.PagesPerBlock; q++ {
+			d := newDie(t, s)
+			now := sim.Time(0)
+			for p := range q - 1 {
+				now = d.Program(now, []Addr{{Block: 0, Page: p}}, []uint64{uint64(p + 1)})
+			}
+			d.Program(now, []Addr{{Block: 0, Page: q - 1}}, []uint64{uint64(q)})
+			lost := map[int]bool{}
+			for _, a := range d.Cut(now + 1) {
+				lost[a.Page] = true
+			}
+			for p := range q {
+				require.Equal(t, f[p] >= q-1, lost[p], "%v, cut in page %d's program: page %d (final at %d)", sc, q-1, p, f[p])
+			}
 		}
 	}
 }
