@@ -27,10 +27,15 @@ func (f *Firmware) cover(op *flashOp, old ftl.Unit) {
 	f.newer[b]++
 }
 
-// uncover forgets op's guards: its program has completed.
+// uncover forgets op's guards: its page is final (final.go).
 func (f *Firmware) uncover(op *flashOp) {
-	for _, b := range op.covers[:op.ncovers] {
+	f.uncoverBlocks(op.covers[:op.ncovers])
+	op.ncovers = 0
+}
+
+// uncoverBlocks forgets the guards of a final page on blocks bs.
+func (f *Firmware) uncoverBlocks(bs []ftl.BlockID) {
+	for _, b := range bs {
 		f.newer[b]--
 	}
-	op.ncovers = 0
 }
