@@ -18,7 +18,17 @@ import "github.com/fastdrain-sim/fastdrain/firmware/ftl"
 // cover records that op programs a newer copy of unit old (the unit the FTL unmapped for
 // it; ftl.NoUnit: none): old's block is not erased until op's program completes.
 func (f *Firmware) cover(op *flashOp, old ftl.Unit) {
-	if old == ftl.NoUnit || f.unguarded {
+	if f.unguarded {
+		return
+	}
+	f.coverCopy(op, old)
+}
+
+// coverCopy is cover for a GC, merge or fold copy of old, which the control
+// unguarded_erase leaves guarded: the source block is erased only once the copy is final
+// (final.go), as it was erased only once the copy's program had completed before.
+func (f *Firmware) coverCopy(op *flashOp, old ftl.Unit) {
+	if old == ftl.NoUnit {
 		return
 	}
 	b := f.geo.BlockOf(f.ftl.PageOf(old))

@@ -280,9 +280,12 @@ func (f *Firmware) padDone(op *flashOp) {
 		f.settle(b)
 	}
 	f.gc.programsDone(f)
+	f.evict.notify() // the die's program queue has room again
 	if fi.drainWait && fi.pads == 0 {
 		fi.drainWait = false
-		f.drainIdle()
+		if f.buf.Dirty() == 0 {
+			f.drainIdle()
+		} // else the evictor, notified, goes on with the drain and ends it (drainIdle)
 	}
 }
 
@@ -376,11 +379,7 @@ func (f *Firmware) drainPads() bool {
 		}
 		f.padTo(b, fin)
 	}
-	if fi.pads == 0 {
-		return false
-	}
-	fi.drainWait = true
-	return true
+	return fi.pads > 0
 }
 
 // arrivePad queues pad op on its die's program queue no earlier than the last eviction

@@ -244,7 +244,7 @@ func (t *gcTask) relocate() {
 		op := f.sched.get(opGCProgram, t.g)
 		op.ppn, op.stamp, op.w, op.from, op.fold = np, w.stamps[j], t.programWaiter(), old, t.fold
 		if t.loose == nil || !t.fold { // the control unguarded_fold does not wait for the copies
-			f.cover(op, old) // the victim is erased only once the copy is final (final.go)
+			f.coverCopy(op, old) // the victim is erased only once the copy is final (final.go)
 		}
 		if f.pl.oob != nil {
 			op.oob[0] = f.pl.oob[old] // the copy keeps the original's sequence number
@@ -282,7 +282,7 @@ func (t *gcTask) relocateUnits() {
 			if i < n {
 				op.ustamps[i] = stamps[i]
 				if t.loose == nil || !t.fold { // the control unguarded_fold does not wait for the copies
-					f.cover(op, olds[i]) // the victim is erased only once the copy is final (final.go)
+					f.coverCopy(op, olds[i]) // the victim is erased only once the copy is final (final.go)
 				}
 				f.pending.put(u+ftl.Unit(i), stamps[i])
 				if f.pl.oob != nil {

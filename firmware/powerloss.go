@@ -208,7 +208,11 @@ func (f *Firmware) drainIdle() {
 	if f.pl.off || f.buf.Evicting() > 0 || f.fin.drainWait {
 		return
 	}
-	if f.fin.page != nil && f.drainPads() {
+	if f.fin.pads > 0 || f.fin.page != nil && f.drainPads() {
+		// A pad in flight (a GC erase's, from before the cut) would destroy its word line's
+		// lower pages if the power went during it; and the latched or coarse word lines are
+		// padded (final.go): padDone ends the drain.
+		f.fin.drainWait = true
 		return // the latched or coarse word lines are padded first (final.go): padDone ends it
 	}
 	if f.buf.Dirty() == 0 {
