@@ -180,3 +180,50 @@ func TestDrainPadsTwoPass(t *testing.T) {
 		require.Equal(t, int64(8), rec.Mapped, "every page drained is recovered")
 	}
 }
+
+// TestLatchedPageReadFromDRAM: on the one-shot TLC rig with FastDrain (background
+// eviction: an idle die takes dirty pages at once) and a 2-page buffer, logical pages 0, 1
+// and 2 are written one after the other and evicted to pages 0 and 1 of die 0's first
+// block and page 0 of die 1's (the sequential allocator stripes them), where they are only
+// latched: the die reports each program done after its transfer, and the buffer releases
+// the page; page 2's write takes the slot of page 0's clean copy. A latched page is not in the array
+// (the word line programs at its last page), and a two-pass word line after its first pass
+// holds data that cannot be read back (US 12,056,368 B2: a storage location whose
+// first-step program has completed "stores unreadable data" until its second step), so the
+// firmware keeps the page's in-flight record until the word line is final and serves a
+// read of it from DRAM (Stats.PendingHits), not from the die. With durable_at_done the
+// read goes to the die (a tR of the LSB page).
+func TestLatchedPageReadFromDRAM(t *testing.T) {
+	for _, atDone := range []bool{false, true} {
+		s := smallSpec(FastDrain, "sequential")
+		s.PowerLoss.Enabled, s.PowerLoss.Controls.DurableAtDone = true, atDone
+		s.Buffer.Pages = 2
+		r := newRig(t, s, func(c *channel.Spec) {
+			c.Dies = 1
+			c.Die = oneShotTLC()
+			c.Die.Planes, c.Die.BlocksPerPlane, c.Die.PagesPerBlock = 1, 32, 66
+		})
+		got := make([]uint64, 1)
+		r.eng.Spawn("host", func(p *sim.Proc) {
+			for lpn := int64(0); lpn < 3; lpn++ {
+				require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, []uint64{Stamp(lpn, 1)}).status)
+				p.Sleep(sim.Millisecond) // the background eviction's transfer is long over
+			}
+			require.Equal(t, 0, r.fw.buf.Occupancy(), "the buffer released the pages")
+			_, held := r.fw.buf.Contains(0)
+			require.False(t, held, "page 0's clean copy gave its slot to page 2")
+			require.Equal(t, 2, r.die(0).NextPage(0, 0), "pages 0 and 1 are latched")
+			require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpRead, 0, 1, nvme.Hint{}, got).status)
+		})
+		r.eng.Run()
+		require.Equal(t, Stamp(0, 1), got[0], "durable_at_done %v", atDone)
+		reads := r.die(0).Stats().Reads[die.LSB]
+		if atDone {
+			require.Zero(t, r.fw.Stats.PendingHits)
+			require.Equal(t, int64(1), reads, "the read goes to the die")
+			continue
+		}
+		require.Equal(t, int64(1), r.fw.Stats.PendingHits, "served from the firmware's copy")
+		require.Zero(t, reads, "no read of the latched page reaches the die")
+	}
+}
