@@ -227,3 +227,34 @@ func TestLatchedPageReadFromDRAM(t *testing.T) {
 		require.Zero(t, reads, "no read of the latched page reaches the die")
 	}
 }
+
+// TestRecoveryCountsProvisionalPages: with power-loss protection on the 2D TLC rig, 18
+// one-page writes stay dirty (Vanilla) and the power is cut: the drain programs pages 0 …
+// 8 of each die's first block and ends with no program running, so the cut destroys
+// nothing and recovery maps all 18. But no page of those blocks is final: pages 0 … 5 (LSB
+// of word lines 0 … 5) are final at their MSB pages 12, 13, 18, 19, 24, 25, pages 6 and 7
+// (CSB of word lines 0 and 1) at 12 and 13, page 8 at 30, all past the write pointer 9
+// (die.Spec.FinalizingPages). So Recovery reports 18 provisional pages in 2 blocks that a
+// resuming firmware must close: programming their page 9 onwards would put those pages at
+// risk again at the next cut.
+func TestRecoveryCountsProvisionalPages(t *testing.T) {
+	r := finalRig(t, true, false, nil, 64)
+	f := r.fw
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		for lpn := int64(0); lpn < 18; lpn++ {
+			require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, []uint64{Stamp(lpn, 1)}).status)
+		}
+		require.NoError(t, f.PowerCut())
+	})
+	r.eng.Run()
+	require.True(t, f.PowerLossReport().Drained)
+	for d := range 2 {
+		require.Empty(t, r.die(d).Cut(f.PowerLossReport().Off), "no program runs at the drain's end")
+	}
+	rec, err := f.Recover()
+	require.NoError(t, err)
+	require.Equal(t, int64(18), rec.Mapped)
+	require.Equal(t, int64(18), rec.Provisional)
+	require.Equal(t, int64(2), rec.Closed)
+	require.Zero(t, f.ftl.Stats.FinalityPads, "2D: the drain's end pads nothing (no program runs at the cut)")
+}
