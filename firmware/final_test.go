@@ -258,3 +258,15 @@ func TestRecoveryCountsProvisionalPages(t *testing.T) {
 	require.Equal(t, int64(2), rec.Closed)
 	require.Zero(t, f.ftl.Stats.FinalityPads, "2D: the drain's end pads nothing (no program runs at the cut)")
 }
+
+// TestDurableAtDoneNeedsRecords: the control durable_at_done is refused, naming its field,
+// without firmware.power_loss.enabled (it is a control for power-cut experiments), and
+// accepted with it.
+func TestDurableAtDoneNeedsRecords(t *testing.T) {
+	p := PowerLoss{Controls: DurabilityControls{DurableAtDone: true}}
+	errs := p.validate(false)
+	require.Len(t, errs, 1)
+	require.EqualError(t, errs[0], "firmware.power_loss.controls.durable_at_done is set but firmware.power_loss.enabled is false (a control for power-cut experiments)")
+	p.Enabled = true
+	require.Empty(t, p.validate(false))
+}
