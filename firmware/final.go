@@ -51,6 +51,9 @@ type finality struct {
 	// latchLoss: a cut with no program running destroys provisional pages (latched or
 	// coarse word lines), so the hold-up drain's end pads them.
 	latchLoss bool
+	// passOver: the die programs page by page and lets a block's pages be passed over
+	// (set whatever the rule: the cut's drop of GC programs needs it, powerloss.go).
+	passOver bool
 	// prefix, per block: its pages [0, prefix) have completed, or been passed over (with
 	// passFinal).
 	prefix []uint16
@@ -101,6 +104,7 @@ type finTarget struct {
 // control durable_at_done or without a finality table.
 func (fi *finality) init(f *Firmware) {
 	ds := f.flash.Die()
+	fi.passOver = ds.PageByPage || ds.FinalizingPage == nil
 	if !f.spec.PowerLoss.Enabled || f.spec.PowerLoss.Controls.DurableAtDone || ds.FinalizingPage == nil {
 		return
 	}
