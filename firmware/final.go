@@ -277,6 +277,30 @@ func (fi *finality) hostFin(b ftl.BlockID) (hi, fin int, ok bool) {
 	return hi, fin, ok
 }
 
+// finalPrecondition pads, with word-line finality on, each block preconditioning left
+// partly filled up to the finalizing page of its last page (closed form, no program): the
+// preconditioned data is durable (version 1, as if written and flushed before the run),
+// so its word lines are final, as a drive that flushed it would have made them. Without
+// this, on a two-pass die a cut loses every such block's last word line (coarse only), and
+// on a 2D die a cut during the block's next CSB or MSB program its lower pages.
+func (f *Firmware) finalPrecondition() {
+	fi := &f.fin
+	if fi.page == nil {
+		return
+	}
+	for b := ftl.BlockID(0); int(b) < f.geo.Blocks(); b++ {
+		n := f.ftl.NextPage(b)
+		if n == 0 || n >= f.geo.PagesPerBlock || f.slc != nil && f.ftl.IsSLC(b) {
+			continue
+		}
+		for t := int(fi.page[n-1]); f.ftl.NextPage(b) <= t; {
+			if _, ok := f.ftl.PadNext(b); !ok {
+				break
+			}
+		}
+	}
+}
+
 // padTo pads open block b up to page target (its finalizing page): each of its pages not
 // yet taken, up to target, is programmed with no data (ftl.FTL.PadNext). A block the FTL
 // will not pad (a zone's, a BAST data block) is left to its own programs.

@@ -398,6 +398,7 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 	if err := f.ftl.Precondition(fill, overwrite, random, seed); err != nil {
 		return err
 	}
+	f.finalPrecondition()
 	g := f.geo
 	var srcs []preStamps // one per die, made when the FTL took the closed form
 	for b := 0; b < g.Blocks(); b++ {
