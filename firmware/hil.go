@@ -52,7 +52,7 @@ type worker struct {
 
 	// A chunk's page being stored (partial writes read the old data first).
 	j     int64
-	jStep uint8 // 0: its stamp is needed; 1: its tail read is needed; 2: store it
+	jStep pageStep // where storePages goes on with page j
 	stamp uint64
 	// flushTarget is the count of evictions a flush waits for (flush).
 	flushTarget int64
@@ -501,9 +501,19 @@ func (wk *worker) writeData() {
 
 // writePages buffers the chunk's pages with their version stamps.
 func (wk *worker) writePages() {
-	wk.j, wk.jStep = wk.i, 0
+	wk.j, wk.jStep = wk.i, needStamp
 	wk.storePages()
 }
+
+// pageStep is where storePages goes on with a page of a write's chunk when it is called
+// again after a read of the page's old data.
+type pageStep uint8
+
+const (
+	needStamp pageStep = iota // the page's stamp is needed (the host's, or the old one)
+	needTail                  // the old data of the page's tail is needed (a partial last page)
+	storeIt                   // store the page
+)
 
 // storePages stores the chunk's pages from wk.j on. A page the write does not cover in
 // whole keeps the data it had, so it is read first (read-modify-write): a page the write
@@ -516,8 +526,8 @@ func (wk *worker) storePages() {
 	for wk.j < wk.i+wk.k {
 		j := wk.j
 		switch wk.jStep {
-		case 0:
-			wk.jStep = 1
+		case needStamp:
+			wk.jStep = needTail
 			if j*ps >= wk.off {
 				wk.stamp = f.host.Uint64FromHost(cmd, int(j*ps-wk.off))
 			} else if s, ok := wk.oldStamp(j); ok {
@@ -525,8 +535,8 @@ func (wk *worker) storePages() {
 			} else {
 				return
 			}
-		case 1:
-			wk.jStep = 2
+		case needTail:
+			wk.jStep = storeIt
 			if (j+1)*ps > wk.off+wk.n && j*ps >= wk.off {
 				if _, ok := wk.oldStamp(j); !ok {
 					return
@@ -538,7 +548,7 @@ func (wk *worker) storePages() {
 			}
 			f.storePage(cmd, j, wk.stamp)
 			wk.j++
-			wk.jStep = 0
+			wk.jStep = needStamp
 		}
 	}
 	f.evict.notify()
@@ -554,7 +564,7 @@ func (wk *worker) oldDone() {
 		wk.zeroStore()
 		return
 	}
-	if wk.jStep == 1 {
+	if wk.jStep == needTail { // the stamp's read (needStamp) ended: it is the page's
 		wk.stamp = wk.w.stamps[0]
 	}
 	wk.storePages()
