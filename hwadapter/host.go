@@ -91,10 +91,16 @@ func (h *Host) Spec() hal.HostSpec { return h.spec }
 func (h *Host) SetFirmware(fw hal.HostFirmware) {
 	h.fw = fw
 	if r, ok := fw.(hal.HostReports); ok {
-		h.ctrl.SetFirmware(reporting{submitter{h}, r})
+		h.ctrl.SetFirmware(&reporting{h, r})
 		return
 	}
-	h.ctrl.SetFirmware(submitter{h})
+	h.ctrl.SetFirmware(h)
+}
+
+// Submit implements nvmectrl.Firmware: the command the controller hands over is decoded
+// into its slot's hal.HostCmd and handed to the firmware.
+func (h *Host) Submit(now sim.Time, c *nvmectrl.Command) {
+	h.fw.Submit(now, h.cmds.Decode(c))
 }
 
 // FetchHostData moves bytes [off, off+n) of cmd's data from the host into the controller
@@ -147,35 +153,27 @@ func (h *Host) Complete(t sim.Time, cmd *hal.HostCmd, st nvme.Status, dw0 uint32
 	h.ctrl.Complete(t, h.cmds.Command(cmd), st, dw0, level)
 }
 
-// submitter is the firmware as the controller sees it (nvmectrl.Firmware): each fetched
-// command is decoded into its slot's hal.HostCmd and handed to the firmware.
-type submitter struct{ h *Host }
-
-// Submit implements nvmectrl.Firmware.
-func (s submitter) Submit(now sim.Time, c *nvmectrl.Command) {
-	s.h.fw.Submit(now, s.h.cmds.Decode(c))
-}
-
-// reporting is submitter for a firmware that keeps the reports (hal.HostReports): it
-// implements the controller's optional firmware interfaces by forwarding each.
+// reporting is the Host as the controller's firmware when the firmware keeps the reports
+// (hal.HostReports): it implements the controller's optional firmware interfaces by
+// forwarding each.
 type reporting struct {
-	submitter
+	*Host
 	r hal.HostReports
 }
 
 // FDPInfo implements nvmectrl.FDPReporter.
-func (f reporting) FDPInfo() nvme.FDPInfo { return f.r.FDPInfo() }
+func (f *reporting) FDPInfo() nvme.FDPInfo { return f.r.FDPInfo() }
 
 // HealthInfo implements nvmectrl.HealthReporter.
-func (f reporting) HealthInfo() nvme.HealthInfo { return f.r.HealthInfo() }
+func (f *reporting) HealthInfo() nvme.HealthInfo { return f.r.HealthInfo() }
 
 // VolatileWriteCache implements nvmectrl.CacheReporter.
-func (f reporting) VolatileWriteCache() bool { return f.r.VolatileWriteCache() }
+func (f *reporting) VolatileWriteCache() bool { return f.r.VolatileWriteCache() }
 
 // NamespaceInfo implements nvmectrl.NamespaceSource.
-func (f reporting) NamespaceInfo(nsid uint32) (nvme.NamespaceInfo, bool) {
+func (f *reporting) NamespaceInfo(nsid uint32) (nvme.NamespaceInfo, bool) {
 	return f.r.NamespaceInfo(nsid)
 }
 
 // ZoneInfo implements nvmectrl.ZoneSource.
-func (f reporting) ZoneInfo(nsid uint32) ([]nvme.ZoneDescriptor, bool) { return f.r.ZoneInfo(nsid) }
+func (f *reporting) ZoneInfo(nsid uint32) ([]nvme.ZoneDescriptor, bool) { return f.r.ZoneInfo(nsid) }

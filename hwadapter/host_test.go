@@ -75,10 +75,9 @@ func TestHostSubmit(t *testing.T) {
 	h.SetFirmware(fw)
 	c := &nvmectrl.Command{SQID: 1, Slot: 3, DataLen: 8 * 512}
 	c.SQE.SetRW(nvmectrl.OpRead, 1, 1, 0, 0, 100, 8)
-	s := submitter{h}
-	s.Submit(0, c)
+	h.Submit(0, c)
 	require.Same(t, &h.cmds.cmds[3], fw.last)
 	require.Equal(t, hal.HostCmd{Slot: 3, Op: nvme.OpRead, NSID: 1, SLBA: 100, Blocks: 8, CDW: [6]uint32{100, 0, 7, 0, 0, 0}, DataLen: 8 * 512}, *fw.last)
 	require.Same(t, c, h.cmds.Command(fw.last))
-	require.Zero(t, testing.AllocsPerRun(100, func() { s.Submit(0, c) }))
+	require.Zero(t, testing.AllocsPerRun(100, func() { h.Submit(0, c) }))
 }

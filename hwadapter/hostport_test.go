@@ -13,8 +13,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The NVMe controller model is the firmware's host port through hwadapter.Host.
-var _ firmware.HostPort = (*hwadapter.Host)(nil)
+// The NVMe controller model is the firmware's host port through hwadapter.Host, which is
+// the controller's firmware and data sink.
+var (
+	_ firmware.HostPort = (*hwadapter.Host)(nil)
+	_ nvmectrl.Firmware = (*hwadapter.Host)(nil)
+	_ nvmectrl.DataSink = (*hwadapter.Host)(nil)
+)
 
 // plainFW takes commands and keeps no reports.
 type plainFW struct{ got []*hal.HostCmd }
