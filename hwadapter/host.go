@@ -35,9 +35,10 @@ func (h *HostCmds) Decode(c *nvmectrl.Command) *hal.HostCmd {
 	d.Admin, d.Op, d.NSID = c.IsAdmin(), e.Opcode(), e.NSID()
 	d.SLBA, d.Blocks, d.FUA = e.SLBA(), e.Blocks(), e.FUA()
 	d.PID, d.HasPID = e.PlacementID()
-	for i := range d.CDW {
-		d.CDW[i] = e.DW(10 + i)
-	}
+	// Dwords 10–15 one by one: constant indices need no bounds checks (a loop here cost
+	// some 50 instructions a command, about a quarter of the host port's share).
+	d.CDW[0], d.CDW[1], d.CDW[2] = e.DW(10), e.DW(11), e.DW(12)
+	d.CDW[3], d.CDW[4], d.CDW[5] = e.DW(13), e.DW(14), e.DW(15)
 	d.Hint, d.DataLen, d.Flow = c.Hint, c.DataLen, c.Flow
 	h.ctrl[c.Slot] = c
 	return d
