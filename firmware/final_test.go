@@ -74,7 +74,7 @@ func TestFlushPadsLSBPageToItsMSB(t *testing.T) {
 		}
 		if !atDone {
 			require.Empty(t, f.fin.blocks, "no page provisional after the flush")
-			require.Equal(t, int64(1), f.Stats.FlushPadWaits)
+			require.Equal(t, int64(1), f.fin.padWaits)
 		}
 	}
 }
