@@ -34,7 +34,7 @@ var (
 
 // SLCStatList returns the SLC cache's statistics, for a catalogue.
 func SLCStatList() []*sim.Stat {
-	return []*sim.Stat{StatSLCWrites, StatSLCDirect, StatSLCBypass, StatSLCFolded, StatSLCHits, StatSLCDirectTime,
+	return []*sim.Stat{StatSLCWrites, StatSLCDirect, StatSLCFolded, StatSLCBypass, StatSLCHits, StatSLCDirectTime,
 		StatSLCBlocks, StatSLCPeak, StatSLCRegion, StatSLCValid, StatSLCFolds, StatSLCErases}
 }
 
