@@ -276,6 +276,9 @@ func (s *scheduler) dispatchOps(g int) {
 		case pk == PickGC && q.gc.n > 0:
 			op = q.gc.pop()
 			q.hostRun = 0
+			if op.fold && sp.MultiPlane {
+				s.mergeFold(q, op) // slcfold.go
+			}
 		case pk == PickProgram && q.progs.n > 0:
 			op = q.progs.pop()
 			q.hostRun++
