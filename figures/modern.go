@@ -100,12 +100,12 @@ func RunModern(o Options) ([]ModernRun, error) {
 // ModernTable is the modern section's table: per app and variant, the app's p99 and mean
 // response time and both against Vanilla's, and the mechanisms' counters: the host pages
 // written to the SLC cache, routed past it (FD-FTL's background evictions) and written
-// direct to TLC with the cache full, the foreground share of the run, and the host reads
+// direct to TLC with the cache full, the pages folded, the foreground share of the run, and the host reads
 // that met a program on their die and a background one.
 func ModernTable(runs []ModernRun) *report.Table {
 	t := &report.Table{Title: "FastDrain on a modern drive: latency-critical apps co-located with Ungzip",
 		Header: []string{"app", "variant", "p99 (ms)", "p99 / Vanilla", "mean (ms)", "mean / Vanilla",
-			"pages to SLC", "routed past SLC", "direct (cache full)", "foreground share", "reads behind flash work", "behind a background program"}}
+			"pages to SLC", "routed past SLC", "direct (cache full)", "folded", "foreground share", "reads behind flash work", "behind a background program"}}
 	vanilla := map[string]*runner.Result{}
 	for _, r := range runs {
 		if r.Variant == "vanilla" {
@@ -137,7 +137,7 @@ func ModernTable(runs []ModernRun) *report.Table {
 		share := fg / float64(max(r.Result.Ended-r.Result.Began, 1))
 		t.Append(r.App, r.Variant, ms(p99), ratio(p99, vp99), ms(mean), ratio(mean, vmean),
 			count(r.Result, firmware.StatSLCWrites), count(r.Result, firmware.StatSLCBypass), count(r.Result, firmware.StatSLCDirect),
-			strconv.FormatFloat(share, 'f', 3, 64),
+			count(r.Result, firmware.StatSLCFolded), strconv.FormatFloat(share, 'f', 3, 64),
 			count(r.Result, firmware.StatReadsBehindArray), count(r.Result, firmware.StatReadsBehindBackground))
 	}
 	return t

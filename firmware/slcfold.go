@@ -121,7 +121,7 @@ func (c *slcCache) watch() {
 	}
 	fl := f.ftl
 	fl.RefreshSLC()
-	w := fl.Stats.HostWrites
+	w := fl.SLCIdleWrites() // host writes, or those that use the cache (ftl.SLCRouter)
 	fl.SetSLCIdle(w == c.seen)
 	c.seen = w
 	if c.direct && fl.SLCHasRoom() { // folded or grown: a host write would go to SLC again

@@ -306,6 +306,18 @@ func (f *FTL) slcRoomOnDie(die int) bool {
 	return false
 }
 
+// SLCIdleWrites returns the count of host writes the firmware's idle detection watches for
+// the cache's idle folds: every host write (Stats.HostWrites), or, when the allocator routes
+// writes past the cache (SLCRouter), only those that went to it or tried it (SLCWrites +
+// DirectWrites): the writes routed past it (slc-foreground's background evictions, direct
+// to native blocks) do not use the cache, so they do not keep it from folding.
+func (f *FTL) SLCIdleWrites() int64 {
+	if f.slc != nil && f.slc.route != nil {
+		return f.slc.stats.SLCWrites + f.slc.stats.DirectWrites
+	}
+	return f.Stats.HostWrites
+}
+
 // SetSLCIdle tells the cache whether the host is idle (the firmware's idle detection): in
 // idle every full SLC block of a plane is folded (NeedsGC, PickVictim).
 func (f *FTL) SetSLCIdle(idle bool) {

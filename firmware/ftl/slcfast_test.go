@@ -17,6 +17,8 @@ import (
 //     none of it); the die then has no fast page left.
 //   - 1 more foreground write: the cache is full, so it goes to a native block, counted
 //     direct (the cliff), and direct mode is on.
+//   - The idle detection of the cache's folds watches the 32 + 1 writes that used or tried
+//     the cache, not the 43 host writes: the 10 routed past it leave the cache idle.
 func TestSLCForegroundRoutesByPurpose(t *testing.T) {
 	f := newFTL(t, slcGeometry(), func(c *Config) {
 		c.Allocator = SLCForeground
@@ -49,6 +51,8 @@ func TestSLCForegroundRoutesByPurpose(t *testing.T) {
 	require.Equal(t, int64(1), s.DirectWrites)
 	require.Equal(t, int64(10), s.BypassWrites)
 	require.True(t, f.SLCDirect())
+	require.Equal(t, int64(43), f.Stats.HostWrites)
+	require.Equal(t, int64(33), f.SLCIdleWrites())
 	require.NoError(t, f.Check())
 }
 
