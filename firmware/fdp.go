@@ -44,6 +44,11 @@ type fdpState struct {
 	eventsLost int64
 	// ruTimeouts counts reclaim units closed at the time limit.
 	ruTimeouts int64
+	// The evictor's head-of-line refusals and the pages it took out of age order instead
+	// (fdpevict.go), and its look-ahead window.
+	headRefusals, lookaheadPages int64
+	window                       []int64  // the oldest page and the look-ahead window
+	refused                      []uint16 // (handle, group) keys refused on the die (placementKey)
 }
 
 // enableFDP turns placement on in the FTL and gives each namespace its placement handle
@@ -74,7 +79,7 @@ func (f *Firmware) enableFDP(cs nvmectrl.Spec) error {
 			f.ns[i].ph = append(f.ns[i].ph, uint8(h))
 		}
 	}
-	f.fdp = &fdpState{spec: cs.FDP}
+	f.fdp = &fdpState{spec: cs.FDP, window: make([]int64, 1+f.spec.Buffer.PlacementLookahead)}
 	f.ftl.OnImplicitUpdate(func(h, g int, _ int64) {
 		// The FTL moved handle h to a fresh reclaim unit on its own (a blocked one: ftl
 		// placement.allocate): controller event 81h, no PID or NSID (the handle may be

@@ -208,6 +208,12 @@ func (f *FTL) PlaceGroup(lpn int64, h, g int) {
 	f.place.next[lpn], f.place.nextRG[lpn] = uint8(h), uint8(g)
 }
 
+// NextPlacement returns the reclaim unit handle and group (AnyGroup: none named) lpn's
+// next host write goes through: the placement of its page waiting in the write buffer.
+func (f *FTL) NextPlacement(lpn int64) (h, g int) {
+	return int(f.place.next[lpn]), int(f.place.nextRG[lpn])
+}
+
 // ReclaimGroups returns the reclaim groups (0 without placement).
 func (f *FTL) ReclaimGroups() int {
 	if f.place == nil {
