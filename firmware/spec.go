@@ -97,8 +97,9 @@ type Buffer struct {
 	// PlacementLookahead, with Flexible Data Placement, is how many dirty pages after the
 	// oldest the evictor looks at when the oldest cannot go on the die it is filling (its
 	// handle's reclaim unit there is full and none can be opened, fdpevict.go): it takes
-	// the oldest of them whose handle can. 0 (the default) evicts strictly oldest first.
-	PlacementLookahead int `yaml:"placement_lookahead"`
+	// the oldest of them whose handle can. 0 (the default) evicts strictly oldest first and
+	// is left out of a configuration's listing.
+	PlacementLookahead int `yaml:"placement_lookahead,omitempty"`
 	// Upcall is which occupancy the level in completions reports: "predicted" (default;
 	// occupancy + announced + reserved, the paper's "buffer overflow in the near-future") or
 	// "current" (the occupancy alone). hint.go documents both readings of the paper.

@@ -37,8 +37,9 @@ type Spec struct {
 	// F_SET_RW_HINT) into a write stream, which the NVMe driver sends as an FDP placement
 	// identifier (writehint.go): "" or "none", as ext4 and XFS (the hint is carried in
 	// the bio, and Linux's NVMe driver places nothing by it), or "f2fs", f2fs's mapping of
-	// its hot, warm and cold data classes onto the device's first three streams.
-	HintStreams string `yaml:"hint_streams"`
+	// its hot, warm and cold data classes onto the device's first three streams. Left out of
+	// a configuration's listing when unset.
+	HintStreams string `yaml:"hint_streams,omitempty"`
 	// FastDrain holds the host side of FastDrain's adaptive page-victimization scheduling.
 	FastDrain FastDrainSpec `yaml:"fastdrain"`
 }
