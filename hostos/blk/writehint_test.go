@@ -16,24 +16,32 @@ import (
 // (neither merges behind extreme). Three requests: [0, 8k) short, [8k, 16k) extreme,
 // [16k, 20k) not set, each keeping its hint.
 func TestWriteHintsDoNotMerge(t *testing.T) {
+	got := writesSent(t, []sentWrite{{0, 4, 0, WriteLifeShort}, {8, 4, 0, WriteLifeExtreme}, {4, 4, 0, WriteLifeShort},
+		{12, 4, 0, WriteLifeExtreme}, {16, 4, 0, WriteLifeNotSet}})
+	require.Equal(t, []sentWrite{{0, 8, 0, WriteLifeShort}, {8, 8, 0, WriteLifeExtreme}, {16, 4, 0, WriteLifeNotSet}}, got)
+}
+
+// sentWrite is a write at off KiB of size KiB with its stream and hint.
+type sentWrite struct {
+	off, size int64
+	stream    uint8
+	hint      WriteHint
+}
+
+// writesSent submits the writes at time 0 on a default queue and returns the requests
+// the device got, by offset.
+func writesSent(t *testing.T, ws []sentWrite) []sentWrite {
 	eng, q, dev := newTestQueue(t, DefaultSpec(), fixed(sim.Microsecond))
-	for _, b := range []struct {
-		off  int64
-		hint WriteHint
-	}{{0, WriteLifeShort}, {8, WriteLifeExtreme}, {4, WriteLifeShort}, {12, WriteLifeExtreme}, {16, WriteLifeNotSet}} {
-		q.Submit(&Bio{Op: OpWrite, Offset: b.off * kib, Size: 4 * kib, WriteHint: b.hint})
+	for _, w := range ws {
+		q.Submit(&Bio{Op: OpWrite, Offset: w.off * kib, Size: w.size * kib, WriteStream: w.stream, WriteHint: w.hint})
 	}
 	eng.Run()
-	type got struct {
-		off, size int64
-		hint      WriteHint
-	}
-	var gs []got
+	var got []sentWrite
 	for _, d := range dev.log {
-		gs = append(gs, got{d.Offset / kib, d.Size / kib, d.Life})
+		got = append(got, sentWrite{d.Offset / kib, d.Size / kib, d.WriteStream, d.Life})
 	}
-	slices.SortFunc(gs, func(a, b got) int { return int(a.off - b.off) })
-	require.Equal(t, []got{{0, 8, WriteLifeShort}, {8, 8, WriteLifeExtreme}, {16, 4, WriteLifeNotSet}}, gs)
+	slices.SortFunc(got, func(a, b sentWrite) int { return int(a.off - b.off) })
+	return got
 }
 
 // TestWriteHintNames: the names are fio's write_hint values, and only RWH_WRITE_LIFE_*
