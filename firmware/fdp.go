@@ -51,6 +51,32 @@ type fdpState struct {
 	refused                      []uint16 // (handle, group) keys refused on the die (placementKey)
 }
 
+// enablePlacementGroups turns placement on in the FTL with fdp's reclaim groups: equal
+// shares of the dies (reclaim_groups), or the sizes reclaim_group_dies gives.
+func (f *Firmware) enablePlacementGroups(fdp nvmectrl.FDP, persistent []bool) error {
+	dies := f.geo.Dies()
+	if sizes := fdp.ReclaimGroupDies; len(sizes) > 0 {
+		sum := 0
+		for _, n := range sizes {
+			sum += n
+		}
+		if sum != dies {
+			return fmt.Errorf("nvme.fdp.reclaim_group_dies: %v gives %d dies; the drive has %d (the groups share out every die)", sizes, sum, dies)
+		}
+		if err := f.ftl.EnablePlacementSized(persistent, sizes); err != nil {
+			return fmt.Errorf("nvme.fdp.reclaim_group_dies: %w", err)
+		}
+		return nil
+	}
+	if g := fdp.Groups(); dies%g != 0 {
+		return fmt.Errorf("nvme.fdp.reclaim_groups: %d does not divide the %d dies (each reclaim group is an equal share of the dies; reclaim_group_dies gives groups of other sizes)", g, dies)
+	}
+	if err := f.ftl.EnablePlacementGroups(persistent, fdp.Groups()); err != nil {
+		return fmt.Errorf("nvme.fdp.enabled: %w", err)
+	}
+	return nil
+}
+
 // enableFDP turns placement on in the FTL and gives each namespace its placement handle
 // list (the configured one, or every reclaim unit handle in order).
 func (f *Firmware) enableFDP(cs nvmectrl.Spec) error {
@@ -62,11 +88,8 @@ func (f *Firmware) enableFDP(cs nvmectrl.Spec) error {
 	for i := range persistent {
 		persistent[i] = cs.FDP.Isolation == nvme.PersistentlyIsolated
 	}
-	if g, dies := cs.FDP.Groups(), f.geo.Dies(); dies%g != 0 {
-		return fmt.Errorf("nvme.fdp.reclaim_groups: %d does not divide the %d dies (each reclaim group is an equal share of the dies)", g, dies)
-	}
-	if err := f.ftl.EnablePlacementGroups(persistent, cs.FDP.Groups()); err != nil {
-		return fmt.Errorf("nvme.fdp.enabled: %w", err)
+	if err := f.enablePlacementGroups(cs.FDP, persistent); err != nil {
+		return err
 	}
 	for i, ns := range cs.NamespaceList() {
 		if len(ns.PlacementHandles) == 0 {
@@ -294,7 +317,7 @@ func (wk *worker) ruhUpdate() {
 		rg, ph := spec.SplitPID(pid)
 		h := int(ns.ph[ph])
 		written := f.ftl.UpdateHandle(h, rg)
-		if written > 0 && written < f.ftl.ReclaimUnitPages() {
+		if written > 0 && written < f.ftl.ReclaimUnitPagesIn(rg) {
 			f.fdp.event(false, nvme.FDPEvent{Type: nvme.EventRUNotFullyWritten, PID: pid, NSID: ns.nsid,
 				RUHID: uint16(h), RGID: uint16(rg), At: f.eng.Now()})
 		}
