@@ -555,7 +555,7 @@ func (f *FTL) gcFor(lpn int64, die int) PPN {
 // on, otherwise the allocator's.
 func (f *FTL) allocate(lpn int64, die int, purpose Purpose) (PPN, error) {
 	if f.slc != nil { // the SLC cache first while it has room (slccache.go)
-		if p, ok := f.allocateSLC(die); ok {
+		if p, ok := f.allocateSLC(die, purpose); ok {
 			return p, nil
 		}
 	}
