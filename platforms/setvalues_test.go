@@ -114,3 +114,18 @@ func TestSetScalarsUnchanged(t *testing.T) {
 	require.Equal(t, "a, b: [c] {d}", c.Description)
 	require.Equal(t, "x # y", c.Name)
 }
+
+// TestReclaimGroupsValidated: reclaim groups that do not share out the tiny drive's 4 dies
+// are refused by Load, naming the key, not only when the machine is built
+// (TestValidatedConfigsBuild: what validation accepts must build).
+func TestReclaimGroupsValidated(t *testing.T) {
+	for _, tc := range []struct{ set, want string }{
+		{"nvme.fdp.reclaim_group_dies=[1, 2]", "nvme.fdp.reclaim_group_dies: [1 2] gives 3 dies; the drive has 4"},
+		{"nvme.fdp.reclaim_groups=3", "nvme.fdp.reclaim_groups: 3 does not divide the 4 dies"},
+	} {
+		_, err := Load(Options{Preset: "tiny", Sets: append(append([]string{}, fdpSets...), tc.set)})
+		require.ErrorContains(t, err, tc.want)
+	}
+	_, err := Load(Options{Preset: "tiny", Sets: append(append([]string{}, fdpSets...), "nvme.fdp.reclaim_group_dies=[1, 3]")})
+	require.NoError(t, err)
+}
