@@ -43,11 +43,35 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 		f.release(now, op.w)
 	case opErase:
 		f.release(now, op.w)
+	case opPad:
+		f.padDone(op)
 	}
 }
 
 // programDone forgets op's in-flight program (of each of its units).
 func (f *Firmware) programDone(op *flashOp) {
+	if f.fin.page == nil {
+		f.pendingDone(op)
+	}
+	if f.pl.oob != nil {
+		f.pl.recordProgram(op)
+	}
+	b := f.geo.BlockOf(op.ppn)
+	f.inflightBlock[b]--
+	if f.fin.page == nil {
+		f.uncover(op)
+	} else {
+		f.programFinal(op, b) // the guards, and on 3D the in-flight record, go once the page is final (final.go)
+	}
+	f.gc.programsDone(f)
+	if len(f.zerase.waiting) > 0 {
+		f.zerase.programDone(f)
+	}
+}
+
+// pendingDone forgets op's in-flight program of each of its units: reads of them go to
+// the flash.
+func (f *Firmware) pendingDone(op *flashOp) {
 	if f.units > 1 {
 		u := f.geo.UnitOf(op.ppn, 0)
 		for i, s := range op.ustamps[:op.units] {
@@ -55,15 +79,6 @@ func (f *Firmware) programDone(op *flashOp) {
 		}
 	} else {
 		f.pending.done(ftl.Unit(op.ppn), op.stamp)
-	}
-	if f.pl.oob != nil {
-		f.pl.recordProgram(op)
-	}
-	f.inflightBlock[f.geo.BlockOf(op.ppn)]--
-	f.uncover(op)
-	f.gc.programsDone(f)
-	if len(f.zerase.waiting) > 0 {
-		f.zerase.programDone(f)
 	}
 }
 

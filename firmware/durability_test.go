@@ -329,3 +329,26 @@ func TestScriptedPowerCut(t *testing.T) {
 	require.Equal(t, 200, rep.Lost)
 	r.eng.Close()
 }
+
+// TestFlashLostForgetsRecords: after the 200-page drain of TestPowerCutDrainsWithProtection
+// every logical page is recovered at version 1 (one copy each: nothing was written before);
+// when the dies lose the pages holding logical pages 7 and 150 (die.Die.Cut, applied by
+// platforms.Machine.CutFlash), their records go with them and recovery maps 198 logical
+// pages, 7 and 150 to nothing. FlashLost before the firmware stopped is an error.
+func TestFlashLostForgetsRecords(t *testing.T) {
+	fresh := newRig(t, plSpec(Vanilla, true, 0), nil)
+	require.ErrorContains(t, fresh.fw.FlashLost(nil), "before the firmware stopped")
+	r := writeThenCut(t, true, 0, 200)
+	rec, err := r.fw.Recover()
+	require.NoError(t, err)
+	require.Equal(t, int64(200), rec.Mapped)
+	lost := []ftl.PPN{r.fw.geo.PageOf(rec.Map[7]), r.fw.geo.PageOf(rec.Map[150])}
+	require.NoError(t, r.fw.FlashLost(lost))
+	rec, err = r.fw.Recover()
+	require.NoError(t, err)
+	require.Equal(t, int64(198), rec.Mapped)
+	require.Equal(t, int64(198), rec.Records)
+	require.Equal(t, ftl.NoUnit, rec.Map[7])
+	require.Equal(t, ftl.NoUnit, rec.Map[150])
+	require.NotEqual(t, ftl.NoUnit, rec.Map[8])
+}

@@ -111,6 +111,8 @@ type Firmware struct {
 	newer []uint16
 	// unguarded: the control firmware.power_loss.controls.unguarded_erase (no erase guard).
 	unguarded bool
+	// fin is word-line finality (final.go): the provisional pages of the open blocks.
+	fin finality
 
 	// fdp is Flexible Data Placement (fdp.go), nil without it.
 	fdp *fdpState
@@ -235,6 +237,7 @@ func New(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware, error
 	f.bgBudget = backgroundBudget(spec.Buffer, geo.Dies())
 	f.bgSet = backgroundSet(spec.Buffer, geo.Dies())
 	f.sched = newScheduler(f)
+	f.fin.init(f)
 	if err := f.scanFactoryBad(); err != nil {
 		return nil, err
 	}
@@ -392,6 +395,7 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 	if err := f.ftl.Precondition(fill, overwrite, random, seed); err != nil {
 		return err
 	}
+	f.finalPrecondition()
 	g := f.geo
 	var srcs []preStamps // one per die, made when the FTL took the closed form
 	for b := 0; b < g.Blocks(); b++ {
@@ -436,6 +440,9 @@ type preStamps struct {
 func (s *preStamps) FillStamp(plane, block, page int) uint64 {
 	p := s.f.geo.PPN(ftl.Addr{Die: s.die, Plane: plane, Block: block, Page: page})
 	lpn, ok := s.f.ftl.PreconditionOwner(p)
+	if !ok && s.f.ftl.Padded(p) {
+		return nand.ErasedStamp // a finality pad of preconditioning (finalPrecondition): no data
+	}
 	if !ok {
 		panic(fmt.Sprintf("firmware %s: die %d plane %d block %d page %d was not preconditioned", s.f.name, s.die, plane, block, page))
 	}

@@ -48,6 +48,12 @@ type DurabilityControls struct {
 	// of a configuration's dump when off (omitempty), so the dumps of the presets, none with
 	// a control set, are unchanged.
 	UnguardedFold bool `yaml:"unguarded_fold,omitempty"`
+	// DurableAtDone counts a page durable when the die reports its program done, as the
+	// firmware did before word-line finality (final.go): no erase guard, GC, merge or fold
+	// source waits for the copy's word line, and no Flush, FUA write or hold-up drain pads
+	// one. A cut that interrupts a later program of the word line (2D), or finds it latched
+	// or coarse (3D), then loses durable data. Left out of a dump when off.
+	DurableAtDone bool `yaml:"durable_at_done,omitempty"`
 }
 
 // validate reports the section's problems, each naming its field; plp is
@@ -75,6 +81,9 @@ func (p PowerLoss) validate(plp bool) []error {
 	}
 	if p.Controls.UnguardedFold && !p.Enabled {
 		errs = append(errs, errors.New("firmware.power_loss.controls.unguarded_fold is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
+	}
+	if p.Controls.DurableAtDone && !p.Enabled {
+		errs = append(errs, errors.New("firmware.power_loss.controls.durable_at_done is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
 	}
 	if p.Controls.NoHoldupReserve && !p.Enabled {
 		errs = append(errs, errors.New("firmware.power_loss.controls.no_holdup_reserve is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
@@ -196,8 +205,15 @@ func (f *Firmware) PoweredOff() bool { return f.pl.off }
 // drainIdle is called after a cut when the evictor has nothing to send: the firmware stops
 // once no eviction is in flight (the buffer is clean, or no die has room for the rest).
 func (f *Firmware) drainIdle() {
-	if f.pl.off || f.buf.Evicting() > 0 {
+	if f.pl.off || f.buf.Evicting() > 0 || f.fin.drainWait {
 		return
+	}
+	if f.fin.pads > 0 || f.fin.page != nil && f.drainPads() {
+		// A pad in flight (a GC erase's, from before the cut) would destroy its word line's
+		// lower pages if the power went during it; and the latched or coarse word lines are
+		// padded (final.go): padDone ends the drain.
+		f.fin.drainWait = true
+		return // the latched or coarse word lines are padded first (final.go): padDone ends it
 	}
 	if f.buf.Dirty() == 0 {
 		f.pl.report.Drained = true
@@ -274,7 +290,11 @@ func (p *powerState) preconditioned(f *Firmware, b ftl.BlockID, n int) {
 // (faults.go) waits in the GC queue too, but it is not GC's: it carries a buffered page
 // the drain must place, and its eviction stays in flight until it completes, so it is
 // kept, in order (dropping it left the page evicting for ever, and the drain, which ends
-// only once no eviction is in flight, never ended).
+// only once no eviction is in flight, never ended). A finality pad is kept too (final.go:
+// the drain waits for it). On a one-shot or two-pass die, which loads a word line's pages
+// in order and passes none over, a GC program is kept as well: a later program of its block
+// (a kept pad, the drain's page dumped there, the drain's end's pad) would otherwise skip
+// its page; a page-by-page die passes it over.
 func (s *scheduler) dropOnCut() {
 	for g := range s.dies {
 		q := &s.dies[g]
@@ -283,7 +303,7 @@ func (s *scheduler) dropOnCut() {
 		}
 		var kept opList
 		for q.gc.n > 0 {
-			if op := q.gc.pop(); op.kind == opEvict {
+			if op := q.gc.pop(); op.kind == opEvict || op.kind == opPad || op.kind == opGCProgram && !s.f.fin.passOver {
 				kept.push(op)
 			} else {
 				s.put(op)
@@ -304,3 +324,22 @@ func (s *scheduler) dropOnCut() {
 // so the cache is not volatile, Flush has nothing to do (it completes at once, hil.go) and
 // FUA writes complete as any other; a host that reads VWC 0 sends neither.
 func (f *Firmware) VolatileWriteCache() bool { return !f.spec.PowerLossProtection }
+
+// FlashLost forgets the out-of-band records of pages the dies lost at the power cut: the
+// flash's side of the cut (die.Die.Cut, which the machine applies at power-off:
+// platforms.Machine.CutFlash). A page's spare area is programmed with its data, so a page
+// the cut destroyed — its program running, on one-shot and two-pass parts its word line
+// only latched in the page registers or its fine pass not run, on page-by-page parts a
+// lower page of the interrupted program's word line — holds no record, and recovery finds
+// an older copy of its logical page or none. It is an error before the firmware stopped.
+func (f *Firmware) FlashLost(pages []ftl.PPN) error {
+	p := &f.pl
+	if !p.off {
+		return fmt.Errorf("firmware %s: FlashLost before the firmware stopped after a power cut", f.name)
+	}
+	k := int64(f.units)
+	for _, pg := range pages {
+		clear(p.oob[int64(pg)*k : int64(pg+1)*k])
+	}
+	return nil
+}

@@ -26,6 +26,8 @@ func TestMeanProgramTime(t *testing.T) {
 // TestDieSpec: the firmware's view of the default 2D TLC die (die.SpecFor(die.TLC)): tR of
 // 58, 78 and 107 µs for LSB, CSB and MSB (die/spec.go's preset, docs/sources.md §3.4), its
 // page-type map (page 6 is the first CSB page, page 12 the first MSB: ((12−8)>>1) % 3 = 2),
+// its word-line finality (page 0, LSB of word line 0, is final at that word line's MSB,
+// page 12; page 8, LSB of word line 6, at page 30: die/final_test.go works the order out),
 // one stamp a page, and no fault model.
 func TestDieSpec(t *testing.T) {
 	d := die.SpecFor(die.TLC)
@@ -33,6 +35,8 @@ func TestDieSpec(t *testing.T) {
 	require.Equal(t, [nand.NumPageTypes]sim.Time{58 * sim.Microsecond, 78 * sim.Microsecond, 107 * sim.Microsecond, 0}, s.TRead)
 	require.Equal(t, nand.CSB, s.PageType(6))
 	require.Equal(t, nand.MSB, s.PageType(12))
+	require.Equal(t, 12, s.FinalizingPage(0))
+	require.Equal(t, 30, s.FinalizingPage(8))
 	require.Equal(t, 1, s.StampsPerPage)
 	require.False(t, s.Faults)
 	require.Equal(t, d.Planes, s.Planes)

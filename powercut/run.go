@@ -103,8 +103,10 @@ type Cut struct {
 	// Plan.SimulateRecovery).
 	RecoveryTime sim.Time
 	// Writes counts the acknowledged write commands; Pages the logical pages checked after
-	// recovery; GCMoved the pages GC moved before the cut.
-	Writes, Pages, GCMoved int64
+	// recovery; GCMoved the pages GC moved before the cut; FlashLost the flash pages the
+	// dies lost at power-off (platforms.Machine.CutFlash: running programs, latched word
+	// lines, word lines whose fine pass had not run, corrupted lower pages).
+	Writes, Pages, GCMoved, FlashLost int64
 	// DurableLoss counts logical pages recovered older than their last durable version;
 	// Volatile those older than their last acknowledged one only (legal without power-loss
 	// protection); Stale the reads during the run that did not return the last
@@ -177,6 +179,11 @@ func RunCut(c platforms.Config, w Workload, plan Plan) (*Cut, error) {
 	if !fw.PoweredOff() {
 		return nil, fmt.Errorf("powercut: the firmware did not stop after the cut at %v (schedule %s, seed %d)", r.out.At, plan.Schedule.Name, plan.Seed)
 	}
+	lost, err := m.CutFlash()
+	if err != nil {
+		return nil, err
+	}
+	r.out.FlashLost = int64(len(lost))
 	return r.finish(c)
 }
 

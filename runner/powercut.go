@@ -32,6 +32,9 @@ func CutOutcome(m *platforms.Machine) (*firmware.PowerLossReport, *firmware.Reco
 		return nil, nil, fmt.Errorf("firmware.power_loss.cut_at: the power cut at %v did not end: the simulation went idle at %s with the firmware still draining (%d dirty and %d evicting pages)",
 			rep.At, report.Duration(m.Eng.Now()), fw.Buffer().Dirty(), fw.Buffer().Evicting())
 	}
+	if _, err := m.CutFlash(); err != nil {
+		return nil, nil, err
+	}
 	peng, flash, err := platforms.PowerOnFlash(m.Config)
 	if err != nil {
 		return nil, nil, err

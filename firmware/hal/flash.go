@@ -81,6 +81,17 @@ type DieSpec struct {
 	SLCPages       int // pages of a block in the die's pSLC mode; 0: the die has none
 	// PageType maps a page index within a block to its type (the same for every block).
 	PageType func(page int) nand.PageType
+	// FinalizingPage maps a page index within a block (native mode) to the page of the same
+	// block whose program, once complete, makes it final: no later program can destroy it
+	// (die.Spec.FinalizingPages; docs/reliability.md, "Word-line finality"). A block in pSLC
+	// mode programs each page on its own: every page is final at its own completion. Nil:
+	// every page is (a spec built by hand for a test).
+	FinalizingPage func(page int) int
+	// PageByPage reports that the die programs each page of a word line on its own (2D):
+	// a page is lost at a cut only while a program of its word line runs, and a page
+	// passed over is never programmed. False for one-shot and two-pass parts, whose
+	// latched or coarse word lines a cut destroys with no program running (die.Die.Cut).
+	PageByPage bool
 	// TRead is tR by page type.
 	TRead [nand.NumPageTypes]sim.Time
 	// SLCTRead is tR of a page of a block in pSLC mode (a recovery scan's read of one); 0

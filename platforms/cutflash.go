@@ -1,0 +1,24 @@
+package platforms
+
+import (
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+)
+
+// CutFlash applies the flash's side of a power cut once the firmware has stopped after it
+// (firmware.Firmware.PoweredOff): at the firmware's power-off instant — the cut, or with
+// power-loss protection the end of the hold-up drain — every die loses what its
+// programming scheme had not made final (die.Die.Cut), and the firmware's copy of the
+// spare areas forgets those pages' records (firmware.Firmware.FlashLost), so recovery sees
+// the flash as the dies hold it. It returns the pages lost. Call it once, before recovery.
+func (m *Machine) CutFlash() ([]ftl.PPN, error) {
+	fw := m.SSD.FW
+	g := fw.FTL().Geometry()
+	t := fw.PowerLossReport().Off
+	var lost []ftl.PPN
+	for d := 0; d < g.Dies(); d++ {
+		for _, a := range m.SSD.Channels[g.Channel(d)].Die(d % g.DiesPerChannel).Cut(t) {
+			lost = append(lost, g.PPN(ftl.Addr{Die: d, Plane: a.Plane, Block: a.Block, Page: a.Page}))
+		}
+	}
+	return lost, fw.FlashLost(lost)
+}
