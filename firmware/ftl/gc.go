@@ -68,15 +68,6 @@ func (f *FTL) PickVictim(die, plane int) (BlockID, bool) {
 	}
 	b, ok := f.victim.Victim(die, plane)
 	if !ok {
-		// No block of the plane has an invalid page (a sequential fill from empty): folding
-		// a full SLC block is then the only way to gain room, since its pages take a
-		// fraction of the native space they held, so fold even at the GC threshold.
-		if f.slc != nil {
-			if fb, fok := f.foldVictim(die, plane); fok {
-				f.Stats.GCVictims++
-				return fb, true
-			}
-		}
 		return NoBlock, false
 	}
 	v := View{f}
