@@ -4,7 +4,7 @@
 // states, actions and the Report Zones data (ZoneState, ZoneDescriptor), Flexible Data
 // Placement's events, log page report and Reclaim Unit Handle Status (FDPEvent, FDPInfo,
 // RUHStatus), and namespace types and reports (NSType, NamespaceInfo). It holds no model
-// and no timing and imports only the standard library and package sim (for an event's
+// and no timing and imports only the standard library, internal/enum (closed sets' names) and package sim (for an event's
 // time), so the firmware can use the protocol's names without importing the controller
 // model (nvmectrl), which keeps its own names for these as aliases.
 //

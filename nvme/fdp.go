@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/fastdrain-sim/fastdrain/internal/enum"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -30,27 +31,19 @@ const (
 // RUHT returns the type's Reclaim Unit Handle Type code.
 func (i Isolation) RUHT() uint8 { return uint8(i) + 1 }
 
+var isolationNames = [...]string{"initially", "persistently"}
+
 // String returns the configuration name of the type.
-func (i Isolation) String() string {
-	switch i {
-	case InitiallyIsolated:
-		return "initially"
-	case PersistentlyIsolated:
-		return "persistently"
-	}
-	return fmt.Sprintf("Isolation(%d)", uint8(i))
-}
+func (i Isolation) String() string { return enum.Name(isolationNames[:], "Isolation", i) }
 
 // MarshalText implements encoding.TextMarshaler.
 func (i Isolation) MarshalText() ([]byte, error) { return []byte(i.String()), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler: "initially" or "persistently".
 func (i *Isolation) UnmarshalText(b []byte) error {
-	for _, v := range []Isolation{InitiallyIsolated, PersistentlyIsolated} {
-		if string(b) == v.String() {
-			*i = v
-			return nil
-		}
+	if v, ok := enum.Parse[Isolation](isolationNames[:], string(b)); ok {
+		*i = v
+		return nil
 	}
 	return fmt.Errorf("isolation %q is not one of initially, persistently", b)
 }

@@ -1,6 +1,10 @@
 package nvme
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/internal/enum"
+)
 
 // MaxNamespaces bounds the namespaces one controller exports (Identify Controller NN). The
 // specification allows 2^32 − 2; 16 is this model's bound, enough for a tenant per core of
@@ -27,27 +31,19 @@ func (t NSType) CSI() uint8 {
 	return 0x00
 }
 
+var nsTypeNames = [...]string{"conventional", "zoned"}
+
 // String returns the configuration name of the type.
-func (t NSType) String() string {
-	switch t {
-	case NSConventional:
-		return "conventional"
-	case NSZoned:
-		return "zoned"
-	}
-	return fmt.Sprintf("NSType(%d)", uint8(t))
-}
+func (t NSType) String() string { return enum.Name(nsTypeNames[:], "NSType", t) }
 
 // MarshalText implements encoding.TextMarshaler.
 func (t NSType) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler: "conventional" or "zoned".
 func (t *NSType) UnmarshalText(b []byte) error {
-	for _, v := range []NSType{NSConventional, NSZoned} {
-		if string(b) == v.String() {
-			*t = v
-			return nil
-		}
+	if v, ok := enum.Parse[NSType](nsTypeNames[:], string(b)); ok {
+		*t = v
+		return nil
 	}
 	return fmt.Errorf("namespace type %q is not one of conventional, zoned", b)
 }
