@@ -42,17 +42,19 @@ func (d *Die) Cut(t sim.Time) []Addr {
 				scheme = PageByPage
 			}
 			n := int(d.next[b])
-			lo, hi := n, n // [lo, hi): pages made LostStamp; latched pages are erased
+			floor := d.finalFloor(b) // pages filled before the run: final
+			lo, hi := n, n           // [lo, hi): pages made LostStamp; latched pages are erased
 			if scheme != PageByPage && n%bits != 0 {
-				lo, hi = n-n%bits, n-n%bits // the latched word line goes back to erased
-				for pg := lo; pg < n; pg++ {
+				keep := max(n-n%bits, min(floor, n))
+				lo, hi = keep, keep // the latched word line goes back to erased
+				for pg := keep; pg < n; pg++ {
 					lost = append(lost, Addr{Plane: p, Block: blk, Page: pg})
 				}
-				d.next[b] = uint16(lo)
-				n = lo
+				d.next[b] = uint16(keep)
+				n = keep
 			}
-			if scheme == TwoPass && n > 0 && n < d.spec.PagesPerBlock {
-				lo = n - bits // the word line whose fine pass has not run
+			if wl := n - n%bits; scheme == TwoPass && wl > 0 && n < d.spec.PagesPerBlock {
+				lo = wl - bits // the word line whose fine pass has not run
 			}
 			if running && d.opPlanes&(1<<uint(p)) != 0 && int(d.opBlock[p]) == blk {
 				if slc {
@@ -68,7 +70,7 @@ func (d *Die) Cut(t sim.Time) []Addr {
 			o := d.stored(b, p, blk)
 			for pg := lo; pg < hi; pg++ {
 				inOp := running && int(d.opBlock[p]) == blk && d.opPlanes&(1<<uint(p)) != 0
-				if pg >= n || (slc && inOp && pg != d.opPage) || (!slc && !d.sameOrLowerPage(pg, d.opPage, inOp, scheme)) {
+				if pg >= n || pg < floor || (slc && inOp && pg != d.opPage) || (!slc && !d.sameOrLowerPage(pg, d.opPage, inOp, scheme)) {
 					continue
 				}
 				for s := 0; s < d.k; s++ {
