@@ -140,3 +140,35 @@ func sortAddrs(a []Addr) {
 		}
 	}
 }
+
+// RunningLoss returns the pages a power cut at t would destroy because of the program
+// running at t (none if none runs): the pages Cut(t) loses on the running program's
+// blocks besides those lost whatever runs (latched pages, coarse-only word lines). Page by
+// page: the interrupted page and the lower pages of its word line already programmed;
+// one-shot: the word line being programmed; two-pass: it and the word line whose fine pass
+// runs; a block in SLC mode: the page. Pages filled before the run are final (finalFloor).
+// It changes nothing: a schedule aims its cut with it.
+func (d *Die) RunningLoss(t sim.Time) []Addr {
+	if !d.opOpen || !d.opProg || t >= d.opEnd {
+		return nil
+	}
+	var lost []Addr
+	scheme := d.spec.ProgramScheme()
+	for p := range d.spec.Planes {
+		if d.opPlanes&(1<<uint(p)) == 0 {
+			continue
+		}
+		blk := int(d.opBlock[p])
+		b := d.blockIndex(p, blk)
+		lo, slc := d.interrupted(d.opPage), d.isSLC(b)
+		if slc {
+			lo = d.opPage
+		}
+		for pg := max(lo, d.finalFloor(b)); pg <= d.opPage; pg++ {
+			if slc || d.sameOrLowerPage(pg, d.opPage, true, scheme) {
+				lost = append(lost, Addr{Plane: p, Block: blk, Page: pg})
+			}
+		}
+	}
+	return lost
+}

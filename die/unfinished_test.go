@@ -149,3 +149,42 @@ func TestCutDuringMSB30TinyBlock(t *testing.T) {
 	}
 	require.Equal(t, LostStamp, d.Stamp(Addr{Page: 22}))
 }
+
+// TestRunningLoss: what a cut would destroy because of the running program, without
+// changing the die. On the tiny block, during MSB page 30 (word line 6): pages 8, 22, 30
+// (TestCutDuringMSB30TinyBlock); after its end, nothing. One-shot TLC during word line 1's
+// program (page 5): pages 3–5. Two-pass QLC during page 7 (word line 1's coarse pass and
+// word line 0's fine pass): pages 0–7.
+func TestRunningLoss(t *testing.T) {
+	s := DefaultSpec()
+	s.Planes, s.BlocksPerPlane, s.PagesPerBlock = 1, 2, 64
+	d := newDie(t, s)
+	now := sim.Time(0)
+	for p := range 30 {
+		now = d.Program(now, []Addr{{Page: p}}, []uint64{uint64(p + 1)})
+	}
+	end := d.Program(now, []Addr{{Page: 30}}, []uint64{31})
+	require.Equal(t, []Addr{{Page: 8}, {Page: 22}, {Page: 30}}, d.RunningLoss(now+1))
+	require.Equal(t, 31, d.NextPage(0, 0), "nothing changed")
+	require.Empty(t, d.RunningLoss(end))
+
+	os := smallSpec()
+	os.Scheme = OneShot
+	d = newDie(t, os)
+	now = 0
+	for p := range 6 {
+		now = d.Program(now, []Addr{{Page: p}}, []uint64{uint64(p + 1)})
+	}
+	require.Equal(t, []Addr{{Page: 3}, {Page: 4}, {Page: 5}}, d.RunningLoss(now-1))
+
+	d = newDie(t, qlcSpec(TwoPass))
+	now = 0
+	for p := range 8 {
+		now = d.Program(now, []Addr{{Page: p}}, []uint64{uint64(p + 1)})
+	}
+	var want []Addr
+	for p := range 8 {
+		want = append(want, Addr{Page: p})
+	}
+	require.Equal(t, want, d.RunningLoss(now-1))
+}

@@ -131,6 +131,17 @@ func (c *checker) durableAt(lpn int64) bool {
 	return false
 }
 
+// durableVersion returns lpn's last durable version, 0 if none.
+func (c *checker) durableVersion(lpn int64) uint64 {
+	var v uint64
+	for _, w := range c.hist[lpn] {
+		if c.isDurable(w) {
+			v = max(v, w.v)
+		}
+	}
+	return v
+}
+
 // lastAcked returns the data word of lpn's last acknowledged version, 0 (an unmapped
 // page's) if none.
 func (c *checker) lastAcked(lpn int64) uint64 {
@@ -216,12 +227,7 @@ func (c *checker) judge(v *verdict, lpn int64, got uint64) {
 // data word at a recovered unit.
 func (c *checker) wouldLose(m []ftl.Unit, read func(ftl.Unit) uint64) bool {
 	for lpn := range c.hist {
-		var durable uint64
-		for _, w := range c.hist[lpn] {
-			if c.isDurable(w) {
-				durable = max(durable, w.v)
-			}
-		}
+		durable := c.durableVersion(int64(lpn))
 		if durable == 0 {
 			continue
 		}

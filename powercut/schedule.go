@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -42,6 +43,8 @@ var schedules = []Schedule{
 		cond: func(r *cutRun) bool { return r.fw.FlashWork().Relocations > 0 }},
 	{Name: "lookahead", Doc: "when recovery would lose a durable version: without power-loss protection, the checker recovers the flash as it is (firmware.RecoverNow) whenever the firmware queues an erase or writes become durable; with it, when the hold-up drain could not place every dirty page (firmware.DrainShort)",
 		Patience: sim.Second, cond: lookahead, onErase: true},
+	{Name: "word-line", Doc: "while a program runs whose interruption would destroy a page holding its logical page's last durable version: on 2D a CSB or MSB program over the durable lower pages of its word line, on one-shot a word line's program, on two-pass a coarse pass with the fine pass of the word line below (platforms.Machine.RunningLoss)",
+		Patience: 300 * sim.Millisecond, cond: wordLine},
 	// The SLC cache's exposed points (machines with one only): mid-fold, the fold's erase,
 	// and the cache full with host writes going to native blocks.
 	{Name: "fold", Doc: "while a fold's program (a page moved out of an SLC block to a native one) is on a die", Patience: 300 * sim.Millisecond, SLC: true,
@@ -88,6 +91,23 @@ func lookahead(r *cutRun) bool {
 		return false
 	}
 	return r.chk.wouldLose(rec.Map, r.readUnit)
+}
+
+// wordLine is the "word-line" schedule's condition: a cut now would destroy, with a
+// running program, a flash page holding the last durable version of its logical page
+// (what the dies hold, read as recovery would; a second copy of the same version elsewhere,
+// a GC source not yet erased, is not looked for: the cut is aimed, the checker judges it).
+func wordLine(r *cutRun) bool {
+	g := r.fw.FTL().Geometry()
+	for _, pg := range r.m.RunningLoss() {
+		for s := range g.Units() {
+			lpn, v, ok := firmware.StampParts(r.readUnit(g.UnitOf(pg, s)))
+			if ok && lpn >= 0 && lpn < r.pages && v == r.chk.durableVersion(lpn) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // plp reports whether the run's device has power-loss protection.
