@@ -66,6 +66,7 @@ func requireDurable(t *testing.T, rows []Row) {
 // policy, 432 in all (2 a schedule with -short). About 25 s of CPU: 15 s of wall time on 2
 // idle cores, a minute on a loaded 2-core machine.
 func TestCampaign(t *testing.T) {
+	skipUntilFinality(t)
 	cuts := 9
 	if testing.Short() {
 		cuts = 2
@@ -81,6 +82,7 @@ func TestCampaign(t *testing.T) {
 // write takes a full merge), so fewer of its cuts meet the GC conditions: only the
 // absence of losses is asserted.
 func TestCampaignMappings(t *testing.T) {
+	skipUntilFinality(t)
 	cuts := 2
 	if testing.Short() {
 		cuts = 1
@@ -100,6 +102,7 @@ func TestCampaignMappings(t *testing.T) {
 // no stuck drain, and the schedules meet their conditions.
 func TestCampaignLong(t *testing.T) {
 	testtier.SkipUnlessLong(t, "the durability campaign at 1,000 cuts per policy")
+	skipUntilFinality(t)
 	for _, c := range []struct {
 		variants []string
 		mapping  string
@@ -138,6 +141,7 @@ func TestCampaignLong(t *testing.T) {
 // the test asks for at least one, so that a change of timing elsewhere in the firmware does
 // not break it while the mechanisms still matter.
 func TestControlsLoseData(t *testing.T) {
+	skipUntilFinality(t)
 	look, _ := LookupSchedule("lookahead")
 	erase, _ := LookupSchedule("gc-erase")
 	for _, c := range []struct {

@@ -173,6 +173,21 @@ func (c *checker) read(lpn int64, got uint64) {
 	}
 }
 
+// unreadable records that a read of pages [lpn, lpn+n) during the run failed with an
+// unrecovered read error: each page that had an acknowledged version is a stale read (the
+// drive lost what it acknowledged).
+func (c *checker) unreadable(lpn, n int64, err error) {
+	for p := lpn; p < lpn+n; p++ {
+		if c.lastAcked(p) == 0 {
+			continue
+		}
+		c.stale++
+		if c.first == "" {
+			c.first = fmt.Sprintf("a read of logical page %d failed (%v); the last acknowledged write was %#x", p, err, c.lastAcked(p))
+		}
+	}
+}
+
 // verdict is what the check of the recovered device found.
 type verdict struct {
 	checked int64 // logical pages checked
