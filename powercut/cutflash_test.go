@@ -30,9 +30,12 @@ import (
 //   - gen4-tlc (one-shot), vanilla, fill 0.76, random/word-line/gc-erase, 2 cuts each: 12 of
 //     12 lose durable data, with protection too (243–267 pages a cut: the drain leaves word
 //     lines latched), without it 70–90 pages a cut.
-//   - gen4-qlc (two-pass): host reads of coarse word lines fail (Unrecovered Read Error,
-//     counted as stale reads) and cuts lose thousands of pages (coarse word lines below every
-//     open block's write pointer).
+//   - gen4-qlc (two-pass), the same: 11 of 12 lose; with protection about 1,100 durable
+//     pages a cut and 60–80 failed host reads (Unrecovered Read Error on coarse word lines,
+//     counted as stale reads), without it 63–308 pages a cut.
+//   - The word-line schedule's condition came at every cut of every target (before the fix a
+//     program runs over durable data all the time); with the fix it must not come without
+//     protection (requireNoLoss).
 //
 // FASTDRAIN_FINALITY=1 runs them anyway (to watch them fail, or pass once the fix is in).
 const finalityFix = "loses durable data with die.Die.Cut applied at every cut until the firmware's word-line finality fix lands (d34fw; docs/reliability.md, \"Word-line finality: the firmware fix\"); FASTDRAIN_FINALITY=1 runs it"
@@ -71,15 +74,18 @@ func cutFlashCampaign(t *testing.T, m Matrix, schedules []string, cuts int) []Ro
 }
 
 // requireNoLoss asserts no durable loss, no stale read (no read failed either) and no stuck
-// drain at any cut, and that the word-line schedule found its instant at a third of its
-// cuts or more without protection (with it, a cut during a program lets it end on hold-up
-// power: the condition is then only an aim).
+// drain at any cut, and, without protection, that the word-line schedule's condition never
+// came: with the fix a durable page is final, so no running program can destroy it (before
+// the fix it came at every cut: the preconditioned data on the open blocks' lower pages, and
+// every flushed page whose word line was still being programmed). With protection a
+// durable page is any acknowledged one and a cut lets the running program end on hold-up
+// power: the condition is then only an aim.
 func requireNoLoss(t *testing.T, rows []Row) {
 	t.Helper()
 	for _, r := range rows {
 		require.Zero(t, r.FailedCuts, "%s, %s: %s", r.Target, r.Schedule, r.First)
 		if r.Schedule == "word-line" && !r.PLP {
-			require.GreaterOrEqual(t, 3*r.Met, r.Cuts, "%s: word-line met at %d of %d cuts", r.Target, r.Met, r.Cuts)
+			require.Zero(t, r.Met, "%s: a program ran over a durable page's word line", r.Target)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -94,17 +95,36 @@ func lookahead(r *cutRun) bool {
 }
 
 // wordLine is the "word-line" schedule's condition: a cut now would destroy, with a
-// running program, a flash page holding the last durable version of its logical page
-// (what the dies hold, read as recovery would; a second copy of the same version elsewhere,
-// a GC source not yet erased, is not looked for: the cut is aimed, the checker judges it).
+// running program, the copy of a logical page's last durable version that recovery would
+// read. The dies' pages at risk (platforms.Machine.RunningLoss) are read as recovery would;
+// only if one holds a durable version is the flash recovered as it is now
+// (firmware.RecoverNow) to see whether that copy is the one the map would take (a GC copy
+// being programmed while its source still holds the version is no loss).
 func wordLine(r *cutRun) bool {
 	g := r.fw.FTL().Geometry()
+	var risk map[int64]ftl.Unit // logical page → its durable copy at risk
 	for _, pg := range r.m.RunningLoss() {
 		for s := range g.Units() {
-			lpn, v, ok := firmware.StampParts(r.readUnit(g.UnitOf(pg, s)))
+			u := g.UnitOf(pg, s)
+			lpn, v, ok := firmware.StampParts(r.readUnit(u))
 			if ok && lpn >= 0 && lpn < r.pages && v == r.chk.durableVersion(lpn) {
-				return true
+				if risk == nil {
+					risk = map[int64]ftl.Unit{}
+				}
+				risk[lpn] = u
 			}
+		}
+	}
+	if risk == nil {
+		return false
+	}
+	rec, err := r.fw.RecoverNow()
+	if err != nil {
+		return false
+	}
+	for lpn, u := range risk { // any order: the answer is whether one matches
+		if rec.Map[lpn] == u {
+			return true
 		}
 	}
 	return false
