@@ -18,7 +18,9 @@ func (c *Cache) SetBufferLevel(now sim.Time, level bufferlevel.Level) {
 		return
 	}
 	switch {
-	case level >= bufferlevel.High && !c.high:
+	case level > bufferlevel.High:
+		return
+	case level == bufferlevel.High && !c.high:
 		c.setRatios(now, true, c.spec.FastDrain.High)
 	case level <= bufferlevel.Low && c.high:
 		c.setRatios(now, false, c.spec.FastDrain.Low)

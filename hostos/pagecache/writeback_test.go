@@ -332,3 +332,20 @@ func TestHighSetCounters(t *testing.T) {
 	require.Equal(t, int64(1000), st.WrittenBackHigh)
 	require.Zero(t, r.c.DirtyPages())
 }
+
+func TestSetBufferLevelIgnoresNonLevels(t *testing.T) {
+	// A completion without a report decodes to bufferlevel.None (0xFF), and a DW1 carrier's
+	// two bits can hold 3, which no firmware writes: neither is "above high". The low set
+	// (5 %/3 %) stays in force and no switch is recorded; High then switches as usual.
+	s := testSpec()
+	s.FastDrain.Adaptive = true
+	r := newRig(t, s, sim.Millisecond)
+	r.c.SetBufferLevel(0, bufferlevel.None)
+	r.c.SetBufferLevel(0, bufferlevel.Level(3))
+	ratio, bg := r.c.Ratios()
+	require.Equal(t, [2]int{5, 3}, [2]int{ratio, bg})
+	require.False(t, r.c.HighRatios())
+	require.Empty(t, r.c.Stats().Switches)
+	r.c.SetBufferLevel(0, bufferlevel.High)
+	require.True(t, r.c.HighRatios())
+}
