@@ -128,6 +128,19 @@ func TestFilledWordLineIsFinal(t *testing.T) {
 	require.Equal(t, []Addr{{Page: 5}}, lost, "filled pages 3, 4 are final: only the running page is lost")
 }
 
+// tinyBlockAtMSB30 returns a die of the tiny preset's geometry (2D TLC, 64-page blocks)
+// whose block 0 has pages 0–29 programmed, each with stamp page+1, and page 30's program
+// started at now, to end at end.
+func tinyBlockAtMSB30(t *testing.T) (d *Die, now, end sim.Time) {
+	s := DefaultSpec()
+	s.Planes, s.BlocksPerPlane, s.PagesPerBlock = 1, 2, 64
+	d = newDie(t, s)
+	for p := range 30 {
+		now = d.Program(now, []Addr{{Page: p}}, []uint64{uint64(p + 1)})
+	}
+	return d, now, d.Program(now, []Addr{{Page: 30}}, []uint64{31})
+}
+
 // TestCutDuringMSB30TinyBlock: the tiny preset's block (2D TLC, 64 pages, the shadow order
 // of docs/sources.md §3.4: pages 0–5 LSB, 6–7 CSB, then pairs by ((p−8)>>1) % 3 = 0 LSB,
 // 1 CSB, 2 MSB). Page 30: (30−8)>>1 = 11, 11 % 3 = 2, MSB; MSB pages 12–13, 18–19, 24–25,
@@ -135,14 +148,7 @@ func TestFilledWordLineIsFinal(t *testing.T) {
 // page: 0–5, then 8. CSB word line 6 is the 7th CSB page: 6, 7, 10, 11, 16, 17, then 22.
 // A cut during page 30's program destroys pages 8, 22 and 30, and nothing else.
 func TestCutDuringMSB30TinyBlock(t *testing.T) {
-	s := DefaultSpec()
-	s.Planes, s.BlocksPerPlane, s.PagesPerBlock = 1, 2, 64
-	d := newDie(t, s)
-	now := sim.Time(0)
-	for p := range 30 {
-		now = d.Program(now, []Addr{{Page: p}}, []uint64{uint64(p + 1)})
-	}
-	d.Program(now, []Addr{{Page: 30}}, []uint64{31})
+	d, now, _ := tinyBlockAtMSB30(t)
 	require.Equal(t, []Addr{{Page: 8}, {Page: 22}, {Page: 30}}, d.Cut(now+2500*us))
 	for _, p := range []int{0, 7, 9, 21, 23, 29} {
 		require.Equal(t, uint64(p+1), d.Stamp(Addr{Page: p}), "page %d survives", p)
@@ -156,14 +162,7 @@ func TestCutDuringMSB30TinyBlock(t *testing.T) {
 // program (page 5): pages 3–5. Two-pass QLC during page 7 (word line 1's coarse pass and
 // word line 0's fine pass): pages 0–7.
 func TestRunningLoss(t *testing.T) {
-	s := DefaultSpec()
-	s.Planes, s.BlocksPerPlane, s.PagesPerBlock = 1, 2, 64
-	d := newDie(t, s)
-	now := sim.Time(0)
-	for p := range 30 {
-		now = d.Program(now, []Addr{{Page: p}}, []uint64{uint64(p + 1)})
-	}
-	end := d.Program(now, []Addr{{Page: 30}}, []uint64{31})
+	d, now, end := tinyBlockAtMSB30(t)
 	require.Equal(t, []Addr{{Page: 8}, {Page: 22}, {Page: 30}}, d.RunningLoss(now+1))
 	require.Equal(t, 31, d.NextPage(0, 0), "nothing changed")
 	require.Empty(t, d.RunningLoss(end))

@@ -2,8 +2,6 @@ package powercut
 
 import (
 	"os"
-	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -52,25 +50,23 @@ func skipUntilFinality(t *testing.T) {
 // (precondition.fill 0.76; the campaign's default 0.9 does not fit).
 var gen4Sets = []string{"precondition.fill=0.76"}
 
-// cutFlashCampaign runs schedules cuts times on the targets of m, armed in [300, 800) ms,
-// and logs the table.
+// cutFlashCampaign runs the named schedules cuts times on the targets of m with the
+// default workload (runCampaign).
 func cutFlashCampaign(t *testing.T, m Matrix, schedules []string, cuts int) []Row {
 	t.Helper()
-	ts, _, err := m.Targets()
-	require.NoError(t, err)
+	return runCampaign(t, m, lookupSchedules(t, schedules), DefaultWorkload(), cuts)
+}
+
+// lookupSchedules returns the schedules named.
+func lookupSchedules(t *testing.T, names []string) []Schedule {
+	t.Helper()
 	var ss []Schedule
-	for _, n := range schedules {
+	for _, n := range names {
 		s, err := LookupSchedule(n)
 		require.NoError(t, err)
 		ss = append(ss, s)
 	}
-	rows, _, err := Campaign(Options{Targets: ts, Schedules: ss, Cuts: cuts, Seed: 1, Workload: DefaultWorkload(),
-		From: 300 * sim.Millisecond, Window: 500 * sim.Millisecond, Jobs: runtime.GOMAXPROCS(0)})
-	require.NoError(t, err)
-	var b strings.Builder
-	require.NoError(t, Table(rows).WriteText(&b))
-	t.Log("\n" + b.String())
-	return rows
+	return ss
 }
 
 // requireNoLoss asserts no durable loss, no stale read (no read failed either) and no stuck
@@ -127,20 +123,10 @@ func TestCampaignCutFlashLong(t *testing.T) {
 		PLP: []bool{true, false}, Mappings: []string{"sub-page"}}, tinyCutSchedules, 20))
 	requireNoLoss(t, cutFlashCampaign(t, Matrix{Preset: "gen4-tlc", Variants: []string{"vanilla", "fd"}, PLP: []bool{true, false},
 		Mappings: []string{"page"}, Sets: gen4Sets}, []string{"random", "word-line", "gc-erase", "flush"}, 5))
-	ts, _, err := Matrix{Preset: "gen4-qlc", Variants: []string{"vanilla", "fd"}, PLP: []bool{true, false},
-		Mappings: []string{"page"}, Sets: gen4Sets}.Targets()
-	require.NoError(t, err)
-	var ss []Schedule
-	for _, n := range []string{"random", "word-line", "gc-erase", "flush", "fold", "fold-erase"} {
-		s, err := LookupSchedule(n)
-		require.NoError(t, err)
-		ss = append(ss, s)
-	}
 	w := DefaultWorkload()
 	w.Burst, w.Idle = 100*sim.Millisecond, 100*sim.Millisecond
-	rows, _, err := Campaign(Options{Targets: ts, Schedules: ss, Cuts: 5, Seed: 1, Workload: w,
-		From: 300 * sim.Millisecond, Window: 500 * sim.Millisecond, Jobs: runtime.GOMAXPROCS(0)})
-	require.NoError(t, err)
+	rows := runCampaign(t, Matrix{Preset: "gen4-qlc", Variants: []string{"vanilla", "fd"}, PLP: []bool{true, false},
+		Mappings: []string{"page"}, Sets: gen4Sets}, lookupSchedules(t, []string{"random", "word-line", "gc-erase", "flush", "fold", "fold-erase"}), w, 5)
 	requireNoLoss(t, rows)
 }
 
