@@ -43,6 +43,8 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 		f.release(now, op.w)
 	case opErase:
 		f.release(now, op.w)
+	case opPad:
+		f.padDone(op)
 	}
 }
 
@@ -59,8 +61,13 @@ func (f *Firmware) programDone(op *flashOp) {
 	if f.pl.oob != nil {
 		f.pl.recordProgram(op)
 	}
-	f.inflightBlock[f.geo.BlockOf(op.ppn)]--
-	f.uncover(op)
+	b := f.geo.BlockOf(op.ppn)
+	f.inflightBlock[b]--
+	if f.fin.page == nil {
+		f.uncover(op)
+	} else {
+		f.programFinal(op, b) // the guards go once the page is final (final.go)
+	}
 	f.gc.programsDone(f)
 	if len(f.zerase.waiting) > 0 {
 		f.zerase.programDone(f)

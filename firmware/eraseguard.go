@@ -18,7 +18,17 @@ import "github.com/fastdrain-sim/fastdrain/firmware/ftl"
 // cover records that op programs a newer copy of unit old (the unit the FTL unmapped for
 // it; ftl.NoUnit: none): old's block is not erased until op's program completes.
 func (f *Firmware) cover(op *flashOp, old ftl.Unit) {
-	if old == ftl.NoUnit || f.unguarded {
+	if f.unguarded {
+		return
+	}
+	f.coverCopy(op, old)
+}
+
+// coverCopy is cover for a GC, merge or fold copy of old, which the control
+// unguarded_erase leaves guarded: the source block is erased only once the copy is final
+// (final.go), as it was erased only once the copy's program had completed before.
+func (f *Firmware) coverCopy(op *flashOp, old ftl.Unit) {
+	if old == ftl.NoUnit {
 		return
 	}
 	b := f.geo.BlockOf(f.ftl.PageOf(old))
@@ -27,10 +37,15 @@ func (f *Firmware) cover(op *flashOp, old ftl.Unit) {
 	f.newer[b]++
 }
 
-// uncover forgets op's guards: its program has completed.
+// uncover forgets op's guards: its page is final (final.go).
 func (f *Firmware) uncover(op *flashOp) {
-	for _, b := range op.covers[:op.ncovers] {
+	f.uncoverBlocks(op.covers[:op.ncovers])
+	op.ncovers = 0
+}
+
+// uncoverBlocks forgets the guards of a final page on blocks bs.
+func (f *Firmware) uncoverBlocks(bs []ftl.BlockID) {
+	for _, b := range bs {
 		f.newer[b]--
 	}
-	op.ncovers = 0
 }

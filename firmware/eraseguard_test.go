@@ -19,9 +19,24 @@ import (
 // that instant still finds version 1 in B, and the erase is queued exactly when version 2's
 // program completes (its submission + 558 µs, the fake die's free time); recovery then finds
 // version 2.
+//
+// That is the old rule, kept by the control durable_at_done. With word-line finality
+// (final.go) the erase waits until version 2's page is final: it is page 0 of a fresh
+// block of the rig's 2D TLC die, final at page 12 (its word line's MSB page,
+// die.Spec.FinalizingPages), so GC's wait pads pages 1 … 12 of that block (12 programs of
+// fakeTPROG each on the same die, after version 2's) and the erase is queued at version 2's
+// completion + 12 × 558 µs = + 6,696 µs. The first Flush pads version 1's block B the same
+// way (12 pads): 24 in all.
 func TestEraseWaitsForNewerCopy(t *testing.T) {
+	for _, atDone := range []bool{true, false} {
+		eraseWaitsForNewerCopy(t, atDone)
+	}
+}
+
+func eraseWaitsForNewerCopy(t *testing.T, atDone bool) {
 	s := smallSpec(Vanilla, "sequential")
 	s.PowerLoss.Enabled = true
+	s.PowerLoss.Controls.DurableAtDone = atDone
 	r := newFake(t, s, 4096)
 	f := r.fw
 	var eraseAt, v2Done sim.Time
@@ -55,7 +70,13 @@ func TestEraseWaitsForNewerCopy(t *testing.T) {
 	})
 	r.eng.Run()
 	require.Positive(t, v2Done)
-	require.Equal(t, v2Done, eraseAt, "the erase is queued when version 2's program completes")
+	if !atDone {
+		require.Equal(t, v2Done+12*fakeTPROG, eraseAt, "the erase is queued when version 2's word line is final")
+		require.Equal(t, int64(24), f.ftl.Stats.FinalityPads, "12 each: the first Flush makes version 1 final in B the same way")
+	} else {
+		require.Equal(t, v2Done, eraseAt, "the erase is queued when version 2's program completes")
+		require.Zero(t, f.ftl.Stats.FinalityPads)
+	}
 	require.Zero(t, f.newer[b])
 	rec, err := f.RecoverNow()
 	require.NoError(t, err)

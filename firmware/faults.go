@@ -150,6 +150,9 @@ func (f *Firmware) retire(b ftl.BlockID) {
 	if !f.ftl.Retire(b) {
 		return
 	}
+	// Its provisional pages are never made final (a bad block is not programmed again): their
+	// guards go, as at an erase, and its valid data moves (final.go).
+	f.erasing(b)
 	f.faults.RetiredBlocks++
 	g, _, _ := f.geo.BlockAddr(b)
 	t := f.gc.tasks[g]

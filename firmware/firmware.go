@@ -60,6 +60,9 @@ type Stats struct {
 	// the rounds that found no die with room and such a page and let the allocator skip
 	// or take slower pages (evict.go).
 	ForegroundSlowDies, ForegroundFallbacks int64
+	// FlushPadWaits counts the Flush commands and FUA writes that, their data programmed,
+	// waited for provisional pages to become final (final.go), padding their blocks.
+	FlushPadWaits int64
 }
 
 // Firmware is the SSD firmware of one controller.
@@ -111,6 +114,8 @@ type Firmware struct {
 	newer []uint16
 	// unguarded: the control firmware.power_loss.controls.unguarded_erase (no erase guard).
 	unguarded bool
+	// fin is word-line finality (final.go): the provisional pages of the open blocks.
+	fin finality
 
 	// fdp is Flexible Data Placement (fdp.go), nil without it.
 	fdp *fdpState
@@ -235,6 +240,7 @@ func New(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware, error
 	f.bgBudget = backgroundBudget(spec.Buffer, geo.Dies())
 	f.bgSet = backgroundSet(spec.Buffer, geo.Dies())
 	f.sched = newScheduler(f)
+	f.fin.init(f)
 	if err := f.scanFactoryBad(); err != nil {
 		return nil, err
 	}

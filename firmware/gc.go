@@ -35,7 +35,9 @@ type gcTask struct {
 	start int  // the batch of valid pages being moved
 	idle  bool // waiting for notify
 	erase bool // waiting for the victim's programs before its erase, not its moves
-	fold  bool // the victim is an SLC block: its moves are a fold (slcfold.go)
+	// padLook is the task's last look for pages to pad before an erase (padCovering).
+	padLook padLook
+	fold    bool // the victim is an SLC block: its moves are a fold (slcfold.go)
 	// loose counts an unguarded fold's programs, which the task does not wait for (the
 	// control firmware.power_loss.controls.unguarded_fold, slcfold.go); nil without it.
 	loose *waiter
@@ -155,6 +157,9 @@ func (t *gcTask) waitPrograms() {
 		return
 	}
 	if f.inflightBlock[t.v] > 0 || t.erase && f.newer[t.v] > 0 {
+		if t.erase {
+			f.padCovering(t.v, &t.padLook) // the copies' word lines may wait for programs that will not come
+		}
 		f.gc.progWait = append(f.gc.progWait, t) // the erase also waits for newer copies (eraseguard.go)
 		return
 	}
@@ -238,6 +243,9 @@ func (t *gcTask) relocate() {
 		np := ftl.PPN(nu) // one unit a page
 		op := f.sched.get(opGCProgram, t.g)
 		op.ppn, op.stamp, op.w, op.from, op.fold = np, w.stamps[j], t.programWaiter(), old, t.fold
+		if t.loose == nil || !t.fold { // the control unguarded_fold does not wait for the copies
+			f.coverCopy(op, old) // the victim is erased only once the copy is final (final.go)
+		}
 		if f.pl.oob != nil {
 			op.oob[0] = f.pl.oob[old] // the copy keeps the original's sequence number
 		}
@@ -273,6 +281,9 @@ func (t *gcTask) relocateUnits() {
 			op.ustamps[i], op.oob[i] = nand.ErasedStamp, 0 // a padded slot
 			if i < n {
 				op.ustamps[i] = stamps[i]
+				if t.loose == nil || !t.fold { // the control unguarded_fold does not wait for the copies
+					f.coverCopy(op, olds[i]) // the victim is erased only once the copy is final (final.go)
+				}
 				f.pending.put(u+ftl.Unit(i), stamps[i])
 				if f.pl.oob != nil {
 					op.oob[i] = f.pl.oob[olds[i]] // the copy keeps the original's sequence number
@@ -378,6 +389,7 @@ func (t *gcTask) issueErase() {
 	if f.pl.oob != nil {
 		f.pl.eraseIssued(f, t.v)
 	}
+	f.erasing(t.v)
 	t.w.pending, t.w.then, t.w.failed = 1, &t.on.erased, false
 	f.sched.enqueue(op)
 	if f.OnErase != nil {

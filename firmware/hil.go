@@ -54,8 +54,10 @@ type worker struct {
 	j     int64
 	jStep uint8 // 0: its stamp is needed; 1: its tail read is needed; 2: store it
 	stamp uint64
-	// flushTarget is the count of evictions a flush waits for (flush).
+	// flushTarget is the count of evictions a flush waits for (flush); fin, the blocks
+	// whose provisional host pages it waits to see final (final.go).
 	flushTarget int64
+	fin         []finTarget
 
 	// Trims: the ranges of a Dataset Management command, the one being trimmed.
 	nr, r       int
@@ -627,6 +629,9 @@ func (wk *worker) flushLook() {
 		return
 	}
 	f.wb.flushers--
+	if f.fin.page != nil && f.awaitFinal(wk) {
+		return // its pages are programmed, not all final yet (final.go): on.durable completes it
+	}
 	wk.finish(nvme.StatusSuccess)
 }
 

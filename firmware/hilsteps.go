@@ -35,6 +35,7 @@ type workerSteps struct {
 	boot      step // the worker starts (boot)
 	zero      step // a Write Zeroes partial page's per-page work has ended
 	ruhUpdate step // a Reclaim Unit Handle Update's list is in DRAM (fdp.go)
+	durable   step // a flush's pages are final (final.go)
 }
 
 // bind binds the worker's steps; no step runs once the power is cut (the command is never
@@ -54,6 +55,7 @@ func (wk *worker) bind() {
 		boot:      newStep("worker", "boot", cut, wk.boot),
 		zero:      newStep("worker", "zero-page", cut, wk.zeroPage),
 		ruhUpdate: newStep("worker", "ruh-update", cut, wk.ruhUpdate),
+		durable:   newStep("worker", "flush-final", cut, wk.durable),
 	}
 }
 

@@ -38,6 +38,9 @@ func (t *gcTask) mergePrograms() {
 	}
 	for _, b := range wait {
 		if f.inflightBlock[b] > 0 || t.erase && f.newer[b] > 0 { // an erase also waits for newer copies (eraseguard.go)
+			if t.erase {
+				f.padCovering(b, &t.padLook) // and for the copies' word lines (final.go)
+			}
 			f.gc.progWait = append(f.gc.progWait, t)
 			return
 		}

@@ -48,6 +48,12 @@ type DurabilityControls struct {
 	// of a configuration's dump when off (omitempty), so the dumps of the presets, none with
 	// a control set, are unchanged.
 	UnguardedFold bool `yaml:"unguarded_fold,omitempty"`
+	// DurableAtDone counts a page durable when the die reports its program done, as the
+	// firmware did before word-line finality (final.go): no erase guard, GC, merge or fold
+	// source waits for the copy's word line, and no Flush, FUA write or hold-up drain pads
+	// one. A cut that interrupts a later program of the word line (2D), or finds it latched
+	// or coarse (3D), then loses durable data. Left out of a dump when off.
+	DurableAtDone bool `yaml:"durable_at_done,omitempty"`
 }
 
 // validate reports the section's problems, each naming its field; plp is
@@ -75,6 +81,9 @@ func (p PowerLoss) validate(plp bool) []error {
 	}
 	if p.Controls.UnguardedFold && !p.Enabled {
 		errs = append(errs, errors.New("firmware.power_loss.controls.unguarded_fold is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
+	}
+	if p.Controls.DurableAtDone && !p.Enabled {
+		errs = append(errs, errors.New("firmware.power_loss.controls.durable_at_done is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
 	}
 	if p.Controls.NoHoldupReserve && !p.Enabled {
 		errs = append(errs, errors.New("firmware.power_loss.controls.no_holdup_reserve is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
@@ -196,8 +205,15 @@ func (f *Firmware) PoweredOff() bool { return f.pl.off }
 // drainIdle is called after a cut when the evictor has nothing to send: the firmware stops
 // once no eviction is in flight (the buffer is clean, or no die has room for the rest).
 func (f *Firmware) drainIdle() {
-	if f.pl.off || f.buf.Evicting() > 0 {
+	if f.pl.off || f.buf.Evicting() > 0 || f.fin.drainWait {
 		return
+	}
+	if f.fin.pads > 0 || f.fin.page != nil && f.drainPads() {
+		// A pad in flight (a GC erase's, from before the cut) would destroy its word line's
+		// lower pages if the power went during it; and the latched or coarse word lines are
+		// padded (final.go): padDone ends the drain.
+		f.fin.drainWait = true
+		return // the latched or coarse word lines are padded first (final.go): padDone ends it
 	}
 	if f.buf.Dirty() == 0 {
 		f.pl.report.Drained = true
@@ -283,7 +299,7 @@ func (s *scheduler) dropOnCut() {
 		}
 		var kept opList
 		for q.gc.n > 0 {
-			if op := q.gc.pop(); op.kind == opEvict {
+			if op := q.gc.pop(); op.kind == opEvict || op.kind == opPad { // a pad: the drain's end may wait for it
 				kept.push(op)
 			} else {
 				s.put(op)

@@ -20,6 +20,7 @@ const (
 	opGCRead                  // a valid page GC moves
 	opGCProgram               // its new copy
 	opErase                   // a GC victim's erase
+	opPad                     // a finality pad: a page programmed with no data (final.go)
 )
 
 // waiter is a step waiting for a set of flash operations: when every operation counted in
@@ -140,13 +141,18 @@ type scheduler struct {
 	units    int        // mapping units a page (ftl.FTL.UnitsPerPage)
 	work     FlashWork  // the operations on the dies (powerwatch.go)
 	held     []int      // dies with reads queued by hold (readmerge.go)
+	// lastArrive, per die: the latest time an eviction program was queued to arrive;
+	// padAt: the arrival of the die's last finality pad, before which no later program
+	// arrives (final.go).
+	lastArrive, padAt []sim.Time
 }
 
 func newScheduler(f *Firmware) *scheduler {
 	n := f.geo.Dies()
 	s := &scheduler{f: f, dies: make([]dieQueue, n),
 		sameBlock: f.flash.Die().MultiPlaneSameBlock,
-		pos:       make([]int32, n), order: make([]int32, n), fgOpen: bitset.New(n), bgOpen: bitset.New(n)}
+		pos:       make([]int32, n), order: make([]int32, n), fgOpen: bitset.New(n), bgOpen: bitset.New(n),
+		lastArrive: make([]sim.Time, n), padAt: make([]sim.Time, n)}
 	s.arrival = &arrivalHandler{s}
 	s.units = f.geo.Units()
 	def, _ := schedOrders.lookup(f.spec.Scheduler.Order) // Validate checked it
@@ -213,6 +219,8 @@ func (a *arrivalHandler) HandleEvent(ev *sim.Event) {
 
 // arrive queues op at time t (now or later).
 func (s *scheduler) arrive(t sim.Time, op *flashOp) {
+	t = max(t, s.padAt[op.die])
+	s.lastArrive[op.die] = max(s.lastArrive[op.die], t)
 	s.dies[op.die].arriving++
 	s.refresh(op.die)
 	s.f.eng.SchedulePhase(t, sim.PhaseDefault, s.arrival, op, 0)
@@ -231,7 +239,7 @@ func (s *scheduler) enqueue(op *flashOp) {
 			}
 		}
 		q.reads.push(op)
-	case opEvict:
+	case opEvict, opPad:
 		if op.rewrite {
 			q.gc.push(op)
 			break
@@ -394,7 +402,7 @@ func (s *scheduler) submit(op *flashOp) {
 			// merged read's (readmerge.go).
 			tx.Bytes = s.f.spec.PageSize * max(1, int(op.units))
 		}
-	case opEvict, opGCProgram:
+	case opEvict, opGCProgram, opPad:
 		tx.Op = hal.FlashProgram
 		_, a := s.f.addr(op.ppn)
 		tx.Addrs = append(tx.Addrs, a)
@@ -496,6 +504,11 @@ func (s *scheduler) failed(now sim.Time, op *flashOp, tx *hal.FlashCmd) {
 		case o.kind == opHostRead || o.kind == opGCRead:
 			f.faults.Uncorrectable++
 			o.w.failed = true
+		case o.kind == opPad:
+			// No data to place again: the block is retired (its valid pages move) and the
+			// pad counts as done.
+			f.faults.ProgramFailures++
+			f.retire(f.geo.BlockOf(o.ppn))
 		default:
 			if f.programFailed(now, o) {
 				continue // outstanding until its new program succeeds

@@ -42,6 +42,7 @@ func (z *zoneEraser) erase(f *Firmware, blocks []ftl.BlockID) {
 		if f.pl.oob != nil {
 			f.pl.eraseIssued(f, b) // the reset is durable: its pages are no longer the zone's
 		}
+		f.erasing(b)
 		if f.inflightBlock[b] > 0 {
 			z.waiting = append(z.waiting, b)
 			continue

@@ -16,6 +16,7 @@ func DieSpec(d die.Spec) hal.DieSpec {
 		Faults: d.Faults.Enabled(), FactoryBad: d.Faults.FactoryBad}
 	final := d.FinalizingPages()
 	s.FinalizingPage = func(page int) int { return final[page] }
+	s.PageByPage = d.ProgramScheme() == die.PageByPage
 	for p := range s.TRead {
 		s.TRead[p] = d.TRead.Of(die.PageType(p))
 	}

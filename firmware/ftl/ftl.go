@@ -147,6 +147,10 @@ type Stats struct {
 	// Dumped counts the pages the hold-up drain after a power cut placed with Dump (in the
 	// hold-up reserve, outside the map).
 	Dumped int64
+	// FinalityPads counts the pages programmed with no data to make an open block's
+	// provisional pages final (PadNext: a Flush, an FUA write, the hold-up drain's end, or
+	// an erase waiting for a copy's word line).
+	FinalityPads int64
 }
 
 // WAF returns the write amplification factor: logical pages (units) written to flash per

@@ -32,6 +32,9 @@ type hybrid interface {
 	move(old PPN) (PPN, int64)
 	// mergeDone ends the die's running merge once its moves and erases are done.
 	mergeDone(die int)
+	// pad takes the next page of block blk for a finality pad (FTL.PadNext) if the scheme
+	// lets it be padded.
+	pad(blk BlockID) (PPN, bool)
 	// check returns the scheme's broken invariants.
 	check() []error
 	// precondition fills the device in closed form (see FTL.Precondition).

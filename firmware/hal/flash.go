@@ -87,6 +87,11 @@ type DieSpec struct {
 	// mode programs each page on its own: every page is final at its own completion. Nil:
 	// every page is (a spec built by hand for a test).
 	FinalizingPage func(page int) int
+	// PageByPage reports that the die programs each page of a word line on its own (2D):
+	// a page is lost at a cut only while a program of its word line runs, and a page
+	// passed over is never programmed. False for one-shot and two-pass parts, whose
+	// latched or coarse word lines a cut destroys with no program running (die.Die.Cut).
+	PageByPage bool
 	// TRead is tR by page type.
 	TRead [nand.NumPageTypes]sim.Time
 	// SLCTRead is tR of a page of a block in pSLC mode (a recovery scan's read of one); 0
