@@ -9,18 +9,18 @@
 // The HIL serves each command in a task slot (worker, hil.go and hilsteps.go), the evictor
 // works in rounds (evict.go), and each die has a GC task (gc.go); no step blocks, and there
 // are no processes. It touches hardware only through ports of its own (ports.go): flash
-// transactions, buffer-memory moves, the host's data moves and completions, and timers;
-// the simulated hardware satisfies them (Hardware), and tests use fakes. The eviction
-// policy and the flash scheduler's ordering are seams with registries (policy.go,
-// schedorder.go). That keeps the logic reviewable, and portable, as firmware
-// (docs/firmware.md). Data integrity is end to
+// commands, buffer-memory moves, the host's commands, data moves and completions, and
+// timers, each in the firmware's own types (firmware/hal); package hwadapter binds them to
+// the simulated hardware, and tests use fakes. The eviction policy and the flash
+// scheduler's ordering are seams with registries (policy.go, schedorder.go). That keeps
+// the logic reviewable, and portable, as firmware (docs/firmware.md). Data integrity is end to
 // end: the first eight bytes of every 4 KiB logical page the host writes are its version
 // stamp; the firmware keeps it in the buffer entry and in the flash page's out-of-band
 // area and returns it on reads. Flash faults the dies report — failed programs and
 // erases, uncorrectable reads — are handled in faults.go: re-program elsewhere, retire the
 // block to the FTL's bad-block table, fail the host read (docs/reliability.md).
 //
-// Data flow: nvmectrl → Submit → worker (HIL) → buffer → evictor → FTL allocation →
+// Data flow: host port (hal.HostCmd) → Submit → worker (HIL) → buffer → evictor → FTL allocation →
 // scheduler → channel; reads: buffer hit, or FTL lookup → scheduler → channel → DRAM →
 // host.
 package firmware

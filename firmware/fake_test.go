@@ -94,44 +94,58 @@ func (m *fakeMemory) Access(t sim.Time, _ uint64, n int, _ bool) sim.Time {
 }
 func (m *fakeMemory) Capacity() uint64 { return 64 << 20 }
 
-// fakeHost holds each command's host buffer and its request.
+// fakeHost holds each command's host buffer and its request. Tests build the controller's
+// commands (nvmectrl.Command, the SQE as a host writes it); the fake hands the firmware
+// each one decoded (hwadapter.HostCmds, as hwadapter.Host does) and finds the test's
+// command again from the firmware's (cmds).
 type fakeHost struct {
 	spec nvmectrl.Spec
 	eng  *sim.Engine
-	fw   nvmectrl.Firmware
+	fw   hal.HostFirmware
+	cmds map[*hal.HostCmd]*nvmectrl.Command
 	data map[*nvmectrl.Command][]byte
 	reqs map[*nvmectrl.Command]*req
 	// onSubmit, if set, sees each command with its data in place, before the firmware.
 	onSubmit func(c *nvmectrl.Command)
 }
 
-func (h *fakeHost) Spec() nvmectrl.Spec              { return h.spec }
-func (h *fakeHost) SetFirmware(fw nvmectrl.Firmware) { h.fw = fw }
-func (h *fakeHost) FetchHostData(now sim.Time, cmd *nvmectrl.Command, off, n int, sink nvmectrl.DataSink, _ sim.Handler, _ int64) (sim.Time, bool) {
+func (h *fakeHost) Spec() hal.HostSpec              { return hwadapter.HostSpec(h.spec) }
+func (h *fakeHost) SetFirmware(fw hal.HostFirmware) { h.fw = fw }
+func (h *fakeHost) FetchHostData(now sim.Time, cmd *hal.HostCmd, off, n int, sink hal.DataSink, _ sim.Handler) (sim.Time, bool) {
 	return sink.Land(now+fakeLat, cmd, off, n), true
 }
-func (h *fakeHost) ReadHostData(now sim.Time, _ *nvmectrl.Command, _, _ int) sim.Time {
+func (h *fakeHost) ReadHostData(now sim.Time, _ *hal.HostCmd, _, _ int) sim.Time {
 	return now + fakeLat
 }
-func (h *fakeHost) WriteHostData(now sim.Time, _ *nvmectrl.Command, _, _ int) sim.Time {
+func (h *fakeHost) WriteHostData(now sim.Time, _ *hal.HostCmd, _, _ int) sim.Time {
 	return now + fakeLat
 }
-func (h *fakeHost) CopyFromHost(cmd *nvmectrl.Command, off int, dst []byte) {
-	copy(dst, h.data[cmd][off:])
+func (h *fakeHost) CopyFromHost(cmd *hal.HostCmd, off int, dst []byte) {
+	copy(dst, h.data[h.cmds[cmd]][off:])
 }
-func (h *fakeHost) CopyToHost(cmd *nvmectrl.Command, off int, src []byte) {
-	copy(h.data[cmd][off:], src)
+func (h *fakeHost) CopyToHost(cmd *hal.HostCmd, off int, src []byte) {
+	copy(h.data[h.cmds[cmd]][off:], src)
 }
-func (h *fakeHost) Uint64FromHost(cmd *nvmectrl.Command, off int) uint64 {
-	return binary.LittleEndian.Uint64(h.data[cmd][off:])
+func (h *fakeHost) Uint64FromHost(cmd *hal.HostCmd, off int) uint64 {
+	return binary.LittleEndian.Uint64(h.data[h.cmds[cmd]][off:])
 }
-func (h *fakeHost) Complete(t sim.Time, cmd *nvmectrl.Command, st nvme.Status, dw0 uint32, level bufferlevel.Level) {
-	rq := h.reqs[cmd]
+func (h *fakeHost) Complete(t sim.Time, cmd *hal.HostCmd, st nvme.Status, dw0 uint32, level bufferlevel.Level) {
+	rq := h.reqs[h.cmds[cmd]]
 	h.eng.At(t, func() {
 		rq.done, rq.status, rq.level, rq.levelOK, rq.dw0 = true, st, level, true, dw0
 		rq.latency = t - rq.issued
 		rq.sig.Notify()
 	})
+}
+
+// submit hands c to the firmware, decoded into a HostCmd of its own.
+func (h *fakeHost) submit(now sim.Time, c *nvmectrl.Command) {
+	d := hwadapter.NewHostCmds(1).Decode(c)
+	if h.cmds == nil {
+		h.cmds = map[*hal.HostCmd]*nvmectrl.Command{}
+	}
+	h.cmds[d] = c
+	h.fw.Submit(now, d)
 }
 
 // fake is the firmware on fake ports: 2 channels × 2 dies of smallDie, as the rig.
@@ -202,7 +216,7 @@ func (r *fake) cmdOn(p *sim.Proc, nsid uint32, op nvme.Opcode, lba int64, blocks
 	if r.host.onSubmit != nil {
 		r.host.onSubmit(c)
 	}
-	r.host.fw.Submit(p.Now(), c)
+	r.host.submit(p.Now(), c)
 	for !rq.done {
 		p.Wait(&rq.sig)
 	}

@@ -5,15 +5,15 @@ import (
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/nvme"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // Flexible Data Placement in the firmware (nvme.fdp; NVMe Base Specification 2.1,
 // "Flexible Data Placement"). The HIL reads a write's placement identifier (DTYPE 2h,
 // DSPEC), splits it into a reclaim group and a placement handle (the RGIF most
-// significant bits name the group: nvmectrl.FDP.SplitPID), turns the placement handle
+// significant bits name the group: nvme.FDP.SplitPID), turns the placement handle
 // into a reclaim unit handle through the namespace's placement handle list, and tags each
 // page the write puts in the buffer with both (ftl.FTL.PlaceGroup); the FTL places the
 // page in the handle's reclaim unit of that group when it is evicted (ftl/placement.go).
@@ -35,7 +35,7 @@ import (
 
 // fdpState is the firmware's Flexible Data Placement state (nil without FDP).
 type fdpState struct {
-	spec       nvmectrl.FDP
+	spec       nvme.FDP
 	hostBytes  uint64 // HBMW: bytes of host write commands since FDP was enabled
 	erasedAt   int64  // the FTL's erase count when FDP's statistics began (after preconditioning)
 	hostEvents []nvme.FDPEvent
@@ -48,7 +48,7 @@ type fdpState struct {
 
 // enableFDP turns placement on in the FTL and gives each namespace its placement handle
 // list (the configured one, or every reclaim unit handle in order).
-func (f *Firmware) enableFDP(cs nvmectrl.Spec) error {
+func (f *Firmware) enableFDP(cs hal.HostSpec) error {
 	if f.units > 1 {
 		return fmt.Errorf("nvme.fdp.enabled: Flexible Data Placement needs one mapping unit a flash page (firmware.page_size %d = flash.die.page_size); sub-page mapping packs several handles' pages into one", f.spec.PageSize)
 	}
@@ -63,7 +63,7 @@ func (f *Firmware) enableFDP(cs nvmectrl.Spec) error {
 	if err := f.ftl.EnablePlacementGroups(persistent, cs.FDP.Groups()); err != nil {
 		return fmt.Errorf("nvme.fdp.enabled: %w", err)
 	}
-	for i, ns := range cs.NamespaceList() {
+	for i, ns := range cs.Namespaces {
 		if len(ns.PlacementHandles) == 0 {
 			for h := range n {
 				f.ns[i].ph = append(f.ns[i].ph, uint8(h))
@@ -158,8 +158,8 @@ func (r ruTimer) HandleEvent(ev *sim.Event) {
 // group of the controller's choice (ftl.AnyGroup) without one; an identifier whose
 // placement handle the namespace does not have, or whose group the configuration does
 // not, is logged (Invalid Placement Identifier) and written as one without.
-func (f *Firmware) placementHandle(ns *fwNamespace, cmd *nvmectrl.Command) (ruh, rg int) {
-	pid, ok := cmd.SQE.PlacementID()
+func (f *Firmware) placementHandle(ns *fwNamespace, cmd *hal.HostCmd) (ruh, rg int) {
+	pid, ok := cmd.PID, cmd.HasPID
 	if !ok {
 		return int(ns.ph[0]), ftl.AnyGroup
 	}
@@ -186,7 +186,7 @@ func (s *fdpState) event(ctrl bool, e nvme.FDPEvent) {
 	*l = append(*l, e)
 }
 
-// FDPInfo implements nvmectrl.FDPReporter: the reclaim unit size, each handle's type and
+// FDPInfo implements hal.HostReports: the reclaim unit size, each handle's type and
 // use, the statistics since FDP was enabled and the events.
 func (f *Firmware) FDPInfo() nvme.FDPInfo {
 	if f.fdp == nil {
@@ -222,7 +222,7 @@ func (f *Firmware) FDPInfo() nvme.FDPInfo {
 // managementOp reports whether an I/O Management command asks for operation mo (CDW10
 // bits 7:0) with FDP on; otherwise it completes it with Invalid Field and reports false.
 func (wk *worker) managementOp(mo uint8) bool {
-	if wk.f.fdp == nil || uint8(wk.cmd.SQE.DW(10)) != mo {
+	if wk.f.fdp == nil || uint8(wk.cmd.DW(10)) != mo {
 		wk.finish(nvme.StatusInvalidField)
 		return false
 	}

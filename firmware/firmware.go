@@ -7,9 +7,9 @@ import (
 	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/nand"
 	"github.com/fastdrain-sim/fastdrain/nvme"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -195,7 +195,7 @@ func New(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware, error
 		buf:   buffer.New(capPages, order),
 		units: k,
 	}
-	if err := f.buildNamespaces(host.Spec().NamespaceList()); err != nil {
+	if err := f.buildNamespaces(host.Spec().Namespaces); err != nil {
 		return nil, err
 	}
 	if host.Spec().FDP.Enabled {
@@ -209,7 +209,7 @@ func New(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware, error
 	if f.slc, err = newSLCCache(f, ds.Faults); err != nil {
 		return nil, err
 	}
-	f.hil.cmds = sim.NewQueue[*nvmectrl.Command](name+".cmdq", host.Spec().MaxCommands)
+	f.hil.cmds = sim.NewQueue[*hal.HostCmd](name+".cmdq", host.Spec().Slots)
 	f.hil.idle = sim.NewQueue[*worker](name+".idle", spec.Workers)
 	f.inflightBlock = make([]uint16, geo.Blocks())
 	f.newer = make([]uint16, geo.Blocks())
@@ -319,11 +319,11 @@ const prefetchPages = 32
 // with those and with each other (wall-clock only; a multi-page command, such as a
 // write-back of 128 KiB, otherwise misses on every page's cell in turn). A write's mapping
 // entries are used only when its pages are evicted (evictOne prefetches them).
-func (f *Firmware) prefetch(cmd *nvmectrl.Command) {
-	if cmd.IsAdmin() {
+func (f *Firmware) prefetch(cmd *hal.HostCmd) {
+	if cmd.Admin {
 		return
 	}
-	op := cmd.SQE.Opcode()
+	op := cmd.Op
 	if op != nvme.OpRead && op != nvme.OpWrite {
 		return
 	}
@@ -332,9 +332,9 @@ func (f *Firmware) prefetch(cmd *nvmectrl.Command) {
 		return
 	}
 	ps := int64(f.spec.PageSize)
-	off := int64(cmd.SQE.SLBA()) * int64(ns.lbaSize)
+	off := int64(cmd.SLBA) * int64(ns.lbaSize)
 	first := ns.base + off/ps
-	last := min(ns.base+(off+int64(cmd.SQE.Blocks())*int64(ns.lbaSize)-1)/ps, first+prefetchPages-1)
+	last := min(ns.base+(off+int64(cmd.Blocks)*int64(ns.lbaSize)-1)/ps, first+prefetchPages-1)
 	for lpn := first; lpn <= last; lpn++ {
 		f.buf.PrefetchIndex(lpn)
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // FlowTracer is told which host command caused which flash transaction and DRAM transfer,
-// for a timeline's flow arrows. The command is named by its flow id (nvmectrl.Command.Flow,
+// for a timeline's flow arrows. The command is named by its flow id (hal.HostCmd.Flow,
 // which the controller's CommandTracer gave it) and the time of the cause, when the
 // command's work asked for it. The links are the ones the firmware knows as facts:
 //   - a host read's flash read (and a partial write's read of the old data): the command

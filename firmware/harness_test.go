@@ -311,7 +311,7 @@ func (r *rig) readBack(t testing.TB, span int64, ref []uint64) {
 // hwPorts returns the ports of simulated hardware (package hwadapter): chans' dies, a
 // default DRAM and the controller ctrl.
 func hwPorts(t testing.TB, chans []*channel.Channel, ctrl *nvmectrl.Controller) Ports {
-	return Ports{Flash: hwFlash(t, chans), Memory: dram.New("ssd.dram", dram.DefaultSpec()), Host: ctrl}
+	return Ports{Flash: hwFlash(t, chans), Memory: dram.New("ssd.dram", dram.DefaultSpec()), Host: hwadapter.NewHost(ctrl)}
 }
 
 // hwFlash returns the flash port of chans (hwadapter.Flash).

@@ -5,8 +5,8 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/nvme"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -37,22 +37,22 @@ type worker struct {
 	// detached marks a write context: it serves one write and goes back to hil.spare.
 	detached bool
 
-	next    *nvmectrl.Command // taken, its first step booked; on.start serves it
-	cmd     *nvmectrl.Command // being served, or nil
-	ns      *fwNamespace      // its namespace
-	ruh     int               // a write's reclaim unit handle (Flexible Data Placement, fdp.go)
-	rg      int               // and its reclaim group (ftl.AnyGroup: the controller's choice)
-	dw0     uint32            // the completion's DW0 (a Zone Append's ALBA, zns.go)
-	off, n  int64             // its byte range
-	i, last int64             // next and last logical page
-	k       int64             // pages of the write chunk in flight
-	stalled bool              // the write chunk waited for buffer room
+	next    *hal.HostCmd // taken, its first step booked; on.start serves it
+	cmd     *hal.HostCmd // being served, or nil
+	ns      *fwNamespace // its namespace
+	ruh     int          // a write's reclaim unit handle (Flexible Data Placement, fdp.go)
+	rg      int          // and its reclaim group (ftl.AnyGroup: the controller's choice)
+	dw0     uint32       // the completion's DW0 (a Zone Append's ALBA, zns.go)
+	off, n  int64        // its byte range
+	i, last int64        // next and last logical page
+	k       int64        // pages of the write chunk in flight
+	stalled bool         // the write chunk waited for buffer room
 	// stallFrom is when the chunk started looking for room.
 	stallFrom sim.Time
 
 	// A chunk's page being stored (partial writes read the old data first).
 	j     int64
-	jStep uint8 // 0: its stamp is needed; 1: its tail read is needed; 2: store it
+	jStep pageStep // where storePages goes on with page j
 	stamp uint64
 	// flushTarget is the count of evictions a flush waits for (flush); fin, the blocks
 	// whose provisional host pages it waits to see final (final.go).
@@ -80,9 +80,9 @@ func newWorker(f *Firmware, i int) *worker {
 // front returns the cycles of a command's first step, charged before it is served: parsing,
 // and for a read the per-page work and mapping lookups too (all CPU work before the first
 // flash operation is issued).
-func (wk *worker) front(cmd *nvmectrl.Command) int64 {
+func (wk *worker) front(cmd *hal.HostCmd) int64 {
 	c := &wk.f.spec.Cycles
-	if !cmd.IsAdmin() && cmd.SQE.Opcode() == nvme.OpRead {
+	if !cmd.Admin && cmd.Op == nvme.OpRead {
 		if _, _, first, last, ok := wk.f.span(wk.f.nsOf(cmd), cmd); ok {
 			return c.Parse + (c.PerPage+c.Lookup)*(last-first+1)
 		}
@@ -93,12 +93,12 @@ func (wk *worker) front(cmd *nvmectrl.Command) int64 {
 // span returns the byte range of a read or write in the logical space (the namespace's
 // first logical page is its LBA 0) and its logical pages, or false if it goes past the
 // namespace (or names none).
-func (f *Firmware) span(ns *fwNamespace, cmd *nvmectrl.Command) (off, n, first, last int64, ok bool) {
+func (f *Firmware) span(ns *fwNamespace, cmd *hal.HostCmd) (off, n, first, last int64, ok bool) {
 	if ns == nil {
 		return 0, 0, 0, 0, false
 	}
-	off = int64(cmd.SQE.SLBA()) * int64(ns.lbaSize)
-	n = int64(cmd.SQE.Blocks()) * int64(ns.lbaSize)
+	off = int64(cmd.SLBA) * int64(ns.lbaSize)
+	n = int64(cmd.Blocks) * int64(ns.lbaSize)
 	ps := int64(f.spec.PageSize)
 	if off < 0 || off+n > ns.pages*ps {
 		return 0, 0, 0, 0, false
@@ -109,15 +109,15 @@ func (f *Firmware) span(ns *fwNamespace, cmd *nvmectrl.Command) (off, n, first, 
 
 // common reports whether cmd takes the common path: a read, or a write of whole pages that
 // needs no flush.
-func (wk *worker) common(cmd *nvmectrl.Command) bool {
-	if cmd.IsAdmin() {
+func (wk *worker) common(cmd *hal.HostCmd) bool {
+	if cmd.Admin {
 		return false
 	}
-	switch cmd.SQE.Opcode() {
+	switch cmd.Op {
 	case nvme.OpRead:
 		return true
 	case nvme.OpWrite:
-		if cmd.SQE.FUA() && !wk.f.spec.PowerLossProtection {
+		if cmd.FUA && !wk.f.spec.PowerLossProtection {
 			return false
 		}
 		ps := int64(wk.f.spec.PageSize)
@@ -137,11 +137,11 @@ func (wk *worker) start() {
 	}
 	wk.cmd = cmd
 	f.Stats.Commands++
-	if cmd.IsAdmin() {
+	if cmd.Admin {
 		wk.finish(nvme.StatusInvalidOpcode)
 		return
 	}
-	op := cmd.SQE.Opcode()
+	op := cmd.Op
 	if wk.ns = f.nsOf(cmd); wk.ns == nil && op != nvme.OpFlush {
 		wk.finish(nvme.StatusInvalidNamespace.WithDNR())
 		return
@@ -405,7 +405,7 @@ func (h *hil) context(wk *worker) *worker {
 func (wk *worker) writeChunk() {
 	f := wk.f
 	if wk.i > wk.last {
-		if wk.cmd.SQE.FUA() && !f.spec.PowerLossProtection {
+		if wk.cmd.FUA && !f.spec.PowerLossProtection {
 			wk.flush()
 			return
 		}
@@ -448,7 +448,7 @@ func (wk *worker) writeRoom() {
 	// The controller's DMA engine fetches the chunk into DRAM now that the buffer has room
 	// for it; if its read tags are all in use it tells the worker when the data is in
 	// (on.fetched).
-	if landed, ok := f.host.FetchHostData(now, wk.cmd, int(lo-wk.off), int(hi-lo), f, &wk.on.fetched, 0); ok {
+	if landed, ok := f.host.FetchHostData(now, wk.cmd, int(lo-wk.off), int(hi-lo), f, &wk.on.fetched); ok {
 		wk.fetched(landed)
 	}
 }
@@ -479,12 +479,12 @@ func (wk *worker) fetched(landed sim.Time) {
 	f.at(max(landed, f.eng.Now()), &wk.on.data)
 }
 
-// Land implements nvmectrl.DataSink: a write's data that arrived from the host at t moves
+// Land implements hal.DataSink: a write's data that arrived from the host at t moves
 // into its pages' buffer slots in DRAM (addressed from the page holding its first byte).
-func (f *Firmware) Land(t sim.Time, cmd *nvmectrl.Command, off, n int) sim.Time {
+func (f *Firmware) Land(t sim.Time, cmd *hal.HostCmd, off, n int) sim.Time {
 	ps := int64(f.spec.PageSize)
 	ns := f.nsOf(cmd) // the controller moves data only for commands of an active namespace
-	done := f.dramMove(t, ns.base+(int64(cmd.SQE.SLBA())*int64(ns.lbaSize)+int64(off))/ps, n, true)
+	done := f.dramMove(t, ns.base+(int64(cmd.SLBA)*int64(ns.lbaSize)+int64(off))/ps, n, true)
 	if f.flows != nil && cmd.Flow != 0 && done > t {
 		f.flows.t.DRAMWrite(cmd.Flow, t, done)
 	}
@@ -503,9 +503,19 @@ func (wk *worker) writeData() {
 
 // writePages buffers the chunk's pages with their version stamps.
 func (wk *worker) writePages() {
-	wk.j, wk.jStep = wk.i, 0
+	wk.j, wk.jStep = wk.i, needStamp
 	wk.storePages()
 }
+
+// pageStep is where storePages goes on with a page of a write's chunk when it is called
+// again after a read of the page's old data.
+type pageStep uint8
+
+const (
+	needStamp pageStep = iota // the page's stamp is needed (the host's, or the old one)
+	needTail                  // the old data of the page's tail is needed (a partial last page)
+	storeIt                   // store the page
+)
 
 // storePages stores the chunk's pages from wk.j on. A page the write does not cover in
 // whole keeps the data it had, so it is read first (read-modify-write): a page the write
@@ -518,8 +528,8 @@ func (wk *worker) storePages() {
 	for wk.j < wk.i+wk.k {
 		j := wk.j
 		switch wk.jStep {
-		case 0:
-			wk.jStep = 1
+		case needStamp:
+			wk.jStep = needTail
 			if j*ps >= wk.off {
 				wk.stamp = f.host.Uint64FromHost(cmd, int(j*ps-wk.off))
 			} else if s, ok := wk.oldStamp(j); ok {
@@ -527,8 +537,8 @@ func (wk *worker) storePages() {
 			} else {
 				return
 			}
-		case 1:
-			wk.jStep = 2
+		case needTail:
+			wk.jStep = storeIt
 			if (j+1)*ps > wk.off+wk.n && j*ps >= wk.off {
 				if _, ok := wk.oldStamp(j); !ok {
 					return
@@ -540,7 +550,7 @@ func (wk *worker) storePages() {
 			}
 			f.storePage(cmd, j, wk.stamp)
 			wk.j++
-			wk.jStep = 0
+			wk.jStep = needStamp
 		}
 	}
 	f.evict.notify()
@@ -556,7 +566,7 @@ func (wk *worker) oldDone() {
 		wk.zeroStore()
 		return
 	}
-	if wk.jStep == 1 {
+	if wk.jStep == needTail { // the stamp's read (needStamp) ended: it is the page's
 		wk.stamp = wk.w.stamps[0]
 	}
 	wk.storePages()
@@ -564,7 +574,7 @@ func (wk *worker) oldDone() {
 
 // storePage puts logical page j of a write, whose slot was reserved, in the buffer with its
 // version stamp (the hint's count of it moved to reserved with the slot: victimReserved).
-func (f *Firmware) storePage(cmd *nvmectrl.Command, j int64, stamp uint64) {
+func (f *Firmware) storePage(cmd *hal.HostCmd, j int64, stamp uint64) {
 	f.wb.reserved--
 	if !f.buf.Write(j, stamp) {
 		panic("firmware: buffer refused a reserved write")
@@ -641,8 +651,8 @@ func (wk *worker) flushLook() {
 func (wk *worker) deallocate() {
 	f := wk.f
 	cmd := wk.cmd
-	wk.nr, wk.r, wk.writeZeroes = int(cmd.SQE.DW(10)&0xFF)+1, 0, false
-	if cmd.SQE.DW(11)&(1<<2) == 0 {
+	wk.nr, wk.r, wk.writeZeroes = int(cmd.DW(10)&0xFF)+1, 0, false
+	if cmd.DW(11)&(1<<2) == 0 {
 		wk.finish(nvme.StatusSuccess) // attributes only: nothing to do
 		return
 	}
@@ -669,7 +679,7 @@ func (wk *worker) trimNext() {
 	}
 	var slba, nlb int64
 	if wk.writeZeroes {
-		slba, nlb = int64(wk.cmd.SQE.SLBA()), int64(wk.cmd.SQE.Blocks())
+		slba, nlb = int64(wk.cmd.SLBA), int64(wk.cmd.Blocks)
 	} else {
 		b := wk.dsm[16*wk.r:]
 		nlb = int64(binary.LittleEndian.Uint32(b[4:]))
@@ -721,8 +731,8 @@ func (wk *worker) zeroPartials() {
 	f := wk.f
 	ps := int64(f.spec.PageSize)
 	ns := wk.ns
-	off := ns.base*ps + int64(wk.cmd.SQE.SLBA())*int64(ns.lbaSize)
-	end := off + int64(wk.cmd.SQE.Blocks())*int64(ns.lbaSize)
+	off := ns.base*ps + int64(wk.cmd.SLBA)*int64(ns.lbaSize)
+	end := off + int64(wk.cmd.Blocks)*int64(ns.lbaSize)
 	first, last := off/ps, (end-1)/ps
 	wk.zn, wk.zi = 0, 0
 	if off%ps != 0 || end < (first+1)*ps {

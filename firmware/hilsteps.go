@@ -3,14 +3,14 @@ package firmware
 import (
 	"fmt"
 
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // hil is the host interface layer's state: the commands no worker was free to take, the
 // idle workers and the spare write contexts.
 type hil struct {
-	cmds *sim.Queue[*nvmectrl.Command] // commands no worker was free to take
+	cmds *sim.Queue[*hal.HostCmd] // commands no worker was free to take
 	// idle holds the workers waiting for a command, longest first: a ring (one slot per
 	// worker), so taking the first does not move the others.
 	idle *sim.Queue[*worker]
@@ -66,11 +66,11 @@ func (wk *worker) boot() {
 	wk.takeNext(wk.f.eng.Now())
 }
 
-// Submit implements nvmectrl.Firmware: the command goes to the worker that has been idle
+// Submit implements hal.HostFirmware: the command goes to the worker that has been idle
 // longest, or joins the HIL's queue if every worker is busy. A worker handed a command
 // here has its first step (parsing, and a read's lookups) booked on its core at once and
 // takes the command when that step ends (on.start).
-func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
+func (f *Firmware) Submit(now sim.Time, cmd *hal.HostCmd) {
 	if f.pl.cut {
 		return // no power: the command is dropped
 	}

@@ -3,8 +3,8 @@ package firmware
 import (
 	"fmt"
 
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/internal/enum"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 )
 
 // The victimization hint's accounting (docs/design.md "The hint protocol" and "Decisions after
@@ -20,7 +20,7 @@ import (
 // prediction at the occupancy once its pages have arrived.
 
 // announce records the hint of a write of n pages that has just been received.
-func (f *Firmware) announce(cmd *nvmectrl.Command, n int64) {
+func (f *Firmware) announce(cmd *hal.HostCmd, n int64) {
 	if !cmd.Hint.Victim {
 		return
 	}
@@ -38,7 +38,7 @@ func (f *Firmware) announce(cmd *nvmectrl.Command, n int64) {
 // occupancy. (Counting them off only once stored counted each page twice while its data
 // was on its way: 992 pages at the foreground switches of issue 20's quick runs, enough
 // to put a prediction of 13,921 pages over a high watermark of 14,745.)
-func (f *Firmware) victimReserved(cmd *nvmectrl.Command, k int64) {
+func (f *Firmware) victimReserved(cmd *hal.HostCmd, k int64) {
 	if cmd.Hint.Victim {
 		f.wb.victimOut = max(f.wb.victimOut-k, 0)
 	}

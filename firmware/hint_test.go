@@ -5,8 +5,8 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/bufferlevel"
 	"github.com/fastdrain-sim/fastdrain/firmware/buffer"
+	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/nvme"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -67,8 +67,8 @@ func TestUpcallReportsPredictedOccupancy(t *testing.T) {
 func TestHintsInFlightCountedOnce(t *testing.T) {
 	r := newFake(t, smallSpec(FastDrain, "sequential"), 4096)
 	f := r.fw
-	a := &nvmectrl.Command{Hint: nvme.Hint{Victim: true, Pages: 8}}
-	b := &nvmectrl.Command{Hint: nvme.Hint{Victim: true, Pages: 4}}
+	a := &hal.HostCmd{Hint: nvme.Hint{Victim: true, Pages: 8}}
+	b := &hal.HostCmd{Hint: nvme.Hint{Victim: true, Pages: 4}}
 	f.announce(a, 4)
 	require.Equal(t, int64(8), f.announced())
 	f.announce(b, 4)
@@ -78,7 +78,7 @@ func TestHintsInFlightCountedOnce(t *testing.T) {
 		f.victimReserved(b, 1)
 		require.Equal(t, int64(8-2*(i+1)), f.announced())
 	}
-	plain := &nvmectrl.Command{}
+	plain := &hal.HostCmd{}
 	f.announce(plain, 4)
 	f.victimReserved(plain, 4)
 	require.Zero(t, f.announced(), "unhinted writes are not counted")

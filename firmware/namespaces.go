@@ -7,10 +7,9 @@ import (
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/nvme"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 )
 
-// The namespace table: each namespace of the controller (nvmectrl.Spec.Namespaces, NSID
+// The namespace table: each namespace of the controller (hal.HostSpec.Namespaces, NSID
 // i+1 at index i) is a contiguous range of the FTL's logical pages, carved in order from
 // page 0, as an SSD's namespace management keeps a table of (start, length) in its logical
 // space. A command's LBA is turned into a logical page by the namespace's LBA size and
@@ -43,7 +42,7 @@ type nsExtent struct{ base, pages int64 }
 // pages of pageSize bytes): a sized namespace takes Size / pageSize pages; the unsized ones
 // share what is left equally, each rounded down to whole zones (zonePages(i), 1 for a
 // conventional namespace). It reports every namespace that does not fit, naming its field.
-func layoutNamespaces(list []nvmectrl.Namespace, logical int64, pageSize int, zonePages func(i int) int64) ([]nsExtent, error) {
+func layoutNamespaces(list []nvme.Namespace, logical int64, pageSize int, zonePages func(i int) int64) ([]nsExtent, error) {
 	out := make([]nsExtent, len(list))
 	var sized int64
 	unsized := 0
@@ -90,7 +89,7 @@ func layoutNamespaces(list []nvmectrl.Namespace, logical int64, pageSize int, zo
 }
 
 // buildNamespaces fills f.ns from the controller's namespace list.
-func (f *Firmware) buildNamespaces(list []nvmectrl.Namespace) error {
+func (f *Firmware) buildNamespaces(list []nvme.Namespace) error {
 	ext, err := layoutZoned(list, f.ftl.LogicalPages(), f.spec.PageSize, f.geo.Dies()*f.geo.Planes, f.geo.PagesPerBlock)
 	if err != nil {
 		return err
@@ -104,7 +103,7 @@ func (f *Firmware) buildNamespaces(list []nvmectrl.Namespace) error {
 
 // layoutZoned is layoutNamespaces with each zoned namespace checked (validateZoned) and
 // sized in whole zones.
-func layoutZoned(list []nvmectrl.Namespace, logical int64, pageSize, planes, pagesPerBlock int) ([]nsExtent, error) {
+func layoutZoned(list []nvme.Namespace, logical int64, pageSize, planes, pagesPerBlock int) ([]nsExtent, error) {
 	var errs []error
 	for i, ns := range list {
 		if ns.Type == nvme.NSZoned {
@@ -125,29 +124,27 @@ func layoutZoned(list []nvmectrl.Namespace, logical int64, pageSize, planes, pag
 	})
 }
 
-// ValidateNamespaces reports what New would refuse about the namespaces of cs on channels
-// × diesPerChannel dies of ds with this firmware spec: namespaces that do not fit the
-// logical space, each error naming its field. The spec and geometry must be valid.
-func (s Spec) ValidateNamespaces(cs nvmectrl.Spec, ds hal.DieSpec, channels, diesPerChannel int) error {
-	if len(cs.Namespaces) == 0 {
-		return nil
-	}
+// ValidateNamespaces reports what New would refuse about the namespaces of the host
+// interface hs on channels × diesPerChannel dies of ds with this firmware spec: namespaces
+// that do not fit the logical space, each error naming its field. The spec and geometry
+// must be valid.
+func (s Spec) ValidateNamespaces(hs hal.HostSpec, ds hal.DieSpec, channels, diesPerChannel int) error {
 	g := ftl.GeometryOf(channels, diesPerChannel, ds)
-	_, err := layoutZoned(cs.NamespaceList(), s.FTL.LogicalPages(g), s.PageSize, g.Dies()*g.Planes, g.PagesPerBlock)
+	_, err := layoutZoned(hs.Namespaces, s.FTL.LogicalPages(g), s.PageSize, g.Dies()*g.Planes, g.PagesPerBlock)
 	return err
 }
 
 // nsOf returns the namespace a command addresses (its NSID), or nil for an NSID that names
 // none (the controller refuses those before they reach the firmware; a port that does not
 // gets Invalid Namespace from the HIL).
-func (f *Firmware) nsOf(cmd *nvmectrl.Command) *fwNamespace {
-	if id := cmd.SQE.NSID() - 1; id < uint32(len(f.ns)) {
+func (f *Firmware) nsOf(cmd *hal.HostCmd) *fwNamespace {
+	if id := cmd.NSID - 1; id < uint32(len(f.ns)) {
 		return &f.ns[id]
 	}
 	return nil
 }
 
-// NamespaceInfo implements nvmectrl.NamespaceSource: the namespace's size in logical
+// NamespaceInfo implements hal.HostReports: the namespace's size in logical
 // blocks and how many of them hold data (mapped in the FTL or in the write buffer).
 func (f *Firmware) NamespaceInfo(nsid uint32) (nvme.NamespaceInfo, bool) {
 	if nsid == 0 || nsid > uint32(len(f.ns)) {

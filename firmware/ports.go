@@ -6,7 +6,6 @@ import (
 	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/nand"
 	"github.com/fastdrain-sim/fastdrain/nvme"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -78,28 +77,32 @@ type BufferMemory interface {
 
 // HostPort is the NVMe front end: the controller's command fetch, data DMA engines and
 // completion posting (on a real controller, the NVMe IP block and its DMA descriptors).
+// The firmware speaks its own command type at it (hal.HostCmd: the submission queue entry
+// decoded once); package hwadapter's Host implements it over the NVMe controller model.
 //
-// Contract: the port hands each fetched I/O command to the firmware's Submit
-// (nvmectrl.Firmware), which SetFirmware registers. FetchHostData moves bytes [off, off+n)
-// of a write's data from the host into device memory, handing each piece to sink.Land as
-// it arrives; it returns when the last byte has landed and true, or false and later calls
-// h.HandleEvent with event code code when it has. ReadHostData moves a command's other
-// host data (a Dataset Management range list) in and returns when it has arrived;
-// WriteHostData moves a read's data to the host starting at t. The Copy and Uint64
-// methods read and write the host's bytes without timing (the data the timed moves
-// carry). Complete posts the command's completion at t, with status st, dword 0 and the
-// buffer level the completion carries (FastDrain's upcall). Spec gives the LBA size and the
-// number of command slots.
+// Contract: the port hands each fetched command to the firmware's Submit
+// (hal.HostFirmware), which SetFirmware registers, and asks the firmware for its reports
+// (hal.HostReports) if it keeps them. A command is the firmware's from Submit to
+// Complete; the port may reuse its hal.HostCmd after that. FetchHostData moves bytes
+// [off, off+n) of a write's data from the host into device memory, handing each piece to
+// sink.Land as it arrives; it returns when the last byte has landed and true, or false and
+// later runs done's step when it has. ReadHostData moves a command's other host data (a
+// Dataset Management range list) in and returns when it has arrived; WriteHostData moves a
+// read's data to the host starting at t. The Copy and Uint64 methods read and write the
+// host's bytes without timing (the data the timed moves carry). Complete posts the
+// command's completion at t, with status st, dword 0 and the buffer level the completion
+// carries (FastDrain's upcall). Spec gives the command slots, the namespaces and the
+// Flexible Data Placement configuration (hal.HostSpec).
 type HostPort interface {
-	Spec() nvmectrl.Spec
-	SetFirmware(fw nvmectrl.Firmware)
-	FetchHostData(now sim.Time, cmd *nvmectrl.Command, off, n int, sink nvmectrl.DataSink, h sim.Handler, code int64) (sim.Time, bool)
-	ReadHostData(now sim.Time, cmd *nvmectrl.Command, off, n int) sim.Time
-	WriteHostData(now sim.Time, cmd *nvmectrl.Command, off, n int) sim.Time
-	CopyFromHost(cmd *nvmectrl.Command, off int, dst []byte)
-	CopyToHost(cmd *nvmectrl.Command, off int, src []byte)
-	Uint64FromHost(cmd *nvmectrl.Command, off int) uint64
-	Complete(t sim.Time, cmd *nvmectrl.Command, st nvme.Status, dw0 uint32, level bufferlevel.Level)
+	Spec() hal.HostSpec
+	SetFirmware(fw hal.HostFirmware)
+	FetchHostData(now sim.Time, cmd *hal.HostCmd, off, n int, sink hal.DataSink, done sim.Handler) (sim.Time, bool)
+	ReadHostData(now sim.Time, cmd *hal.HostCmd, off, n int) sim.Time
+	WriteHostData(now sim.Time, cmd *hal.HostCmd, off, n int) sim.Time
+	CopyFromHost(cmd *hal.HostCmd, off int, dst []byte)
+	CopyToHost(cmd *hal.HostCmd, off int, src []byte)
+	Uint64FromHost(cmd *hal.HostCmd, off int) uint64
+	Complete(t sim.Time, cmd *hal.HostCmd, st nvme.Status, dw0 uint32, level bufferlevel.Level)
 }
 
 // Timers are the firmware's clock and timer: a controller's main loop runs each armed step

@@ -315,7 +315,7 @@ func (s *scheduler) dropOnCut() {
 }
 
 // VolatileWriteCache reports whether the DRAM buffer is a volatile write cache in NVMe's
-// sense, for the controller's Identify Controller VWC bit (nvmectrl.CacheReporter): only
+// sense, for the controller's Identify Controller VWC bit (hal.HostReports): only
 // without power_loss_protection. With it, data in the buffer reaches flash on power loss,
 // so the cache is not volatile, Flush has nothing to do (it completes at once, hil.go) and
 // FUA writes complete as any other; a host that reads VWC 0 sends neither.

@@ -162,7 +162,7 @@ func (f *Firmware) Health() Health {
 	return h
 }
 
-// HealthInfo implements nvmectrl.HealthReporter: the firmware's part of the SMART / Health
+// HealthInfo implements hal.HostReports: the firmware's part of the SMART / Health
 // Information log page. Critical warning: bit 0 when the available spare is below the
 // threshold; bits 2 (reliability degraded by media errors) and 3 (all the media read-only)
 // in read-only mode. Media and Data Integrity Errors counts the page reads the ECC could

@@ -3,7 +3,7 @@ package firmware
 import (
 	"fmt"
 
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -167,10 +167,10 @@ type NSStatSet struct {
 	Reads, Writes, ReadPages, WritePages *sim.Stat
 }
 
-// StatNS holds the statistics of namespaces 1 … nvmectrl.MaxNamespaces (StatNS[i] is NSID
+// StatNS holds the statistics of namespaces 1 … nvme.MaxNamespaces (StatNS[i] is NSID
 // i+1's). A machine with more than one namespace reports each of its namespaces'; with one,
 // none (the machine-wide statistics are that namespace's).
-var StatNS = func() (s [nvmectrl.MaxNamespaces]NSStatSet) {
+var StatNS = func() (s [nvme.MaxNamespaces]NSStatSet) {
 	for i := range s {
 		n := i + 1
 		cmds := fmt.Sprintf("namespace %d: read / write commands", n)
@@ -240,8 +240,8 @@ type RUHStatSet struct {
 	HostPages, GCPages, WAF, ReclaimUnits *sim.Stat
 }
 
-// StatRUH holds the statistics of reclaim unit handles 0 … nvmectrl.MaxReclaimUnitHandles−1.
-var StatRUH = func() (s [nvmectrl.MaxReclaimUnitHandles]RUHStatSet) {
+// StatRUH holds the statistics of reclaim unit handles 0 … nvme.MaxReclaimUnitHandles−1.
+var StatRUH = func() (s [nvme.MaxReclaimUnitHandles]RUHStatSet) {
 	for h := range s {
 		row := fmt.Sprintf("FDP handle %d: host / GC pages / reclaim units / WAF", h)
 		s[h] = RUHStatSet{

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/nvme"
-	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 )
 
 // Zoned namespaces (NVM Express Zoned Namespace Command Set Specification 1.1, "ZNS" in
@@ -55,7 +54,7 @@ type zoneTable struct {
 // size in logical pages: the capacity is the stripe × pages a block, the size the smallest
 // power of two of pages holding it (Linux requires a power-of-two zone size of a zoned
 // block device: drivers/nvme/host/zns.c, nvme_update_zone_info).
-func zoneGeometry(z nvmectrl.ZoneSpec, planes, pagesPerBlock int) (stripe int, capPages, sizePages int64) {
+func zoneGeometry(z nvme.ZoneSpec, planes, pagesPerBlock int) (stripe int, capPages, sizePages int64) {
 	stripe = z.Blocks
 	if stripe == 0 {
 		stripe = planes
@@ -69,7 +68,7 @@ func zoneGeometry(z nvmectrl.ZoneSpec, planes, pagesPerBlock int) (stripe int, c
 }
 
 // validateZoned reports what the firmware refuses of zoned namespace i (before layout).
-func validateZoned(i int, ns nvmectrl.Namespace, planes, pageSize int) error {
+func validateZoned(i int, ns nvme.Namespace, planes, pageSize int) error {
 	field := fmt.Sprintf("nvme.namespaces[%d]", i)
 	if ns.LBASize != pageSize {
 		return fmt.Errorf("%s.lba_size: a zoned namespace needs logical blocks of the firmware's page (%d bytes), not %d: "+
@@ -82,7 +81,7 @@ func validateZoned(i int, ns nvmectrl.Namespace, planes, pageSize int) error {
 }
 
 // newZoneTable builds the zone table of a namespace of pages logical pages.
-func newZoneTable(ns nvmectrl.Namespace, pages int64, stripe int, capPages, sizePages int64, perPage int64) *zoneTable {
+func newZoneTable(ns nvme.Namespace, pages int64, stripe int, capPages, sizePages int64, perPage int64) *zoneTable {
 	t := &zoneTable{zones: make([]zone, pages/sizePages), zsze: sizePages * perPage, zcap: capPages * perPage,
 		maxOpen: ns.Zones.MaxOpen, maxActive: ns.Zones.MaxActive, stripe: stripe, zonePages: sizePages}
 	for i := range t.zones {
@@ -92,7 +91,7 @@ func newZoneTable(ns nvmectrl.Namespace, pages int64, stripe int, capPages, size
 }
 
 // addZones gives the FTL the zoned areas of the zoned namespaces (after the layout).
-func (f *Firmware) addZones(list []nvmectrl.Namespace) error {
+func (f *Firmware) addZones(list []nvme.Namespace) error {
 	planes := f.geo.Dies() * f.geo.Planes
 	for i, ns := range list {
 		if ns.Type != nvme.NSZoned {
@@ -327,7 +326,7 @@ func selectAll(s nvme.ZoneState, zsa uint8) bool {
 func (wk *worker) zoneWrite(appendCmd bool) bool {
 	cmd := wk.cmd
 	t := wk.ns.zns
-	slba, nlb := int64(cmd.SQE.SLBA()), int64(cmd.SQE.Blocks())
+	slba, nlb := int64(cmd.SLBA), int64(cmd.Blocks)
 	if slba < 0 || slba+nlb > int64(len(t.zones))*t.zsze {
 		wk.finish(nvme.StatusLBAOutOfRange)
 		return false
@@ -338,7 +337,7 @@ func (wk *worker) zoneWrite(appendCmd bool) bool {
 		return false
 	}
 	if appendCmd {
-		cmd.SQE.SetSLBA(uint64(lba))
+		cmd.SLBA = uint64(lba)
 		wk.dw0 = uint32(lba)
 	}
 	return true
@@ -348,7 +347,7 @@ func (wk *worker) zoneWrite(appendCmd bool) bool {
 // it fails.
 func (wk *worker) zoneRead() bool {
 	t := wk.ns.zns
-	slba, nlb := int64(wk.cmd.SQE.SLBA()), int64(wk.cmd.SQE.Blocks())
+	slba, nlb := int64(wk.cmd.SLBA), int64(wk.cmd.Blocks)
 	if slba < 0 || slba+nlb > int64(len(t.zones))*t.zsze {
 		wk.finish(nvme.StatusLBAOutOfRange)
 		return false
@@ -370,13 +369,13 @@ func (wk *worker) zoneSend() {
 		wk.finish(nvme.StatusInvalidOpcode)
 		return
 	}
-	zsa := uint8(cmd.SQE.DW(13))
+	zsa := uint8(cmd.DW(13))
 	if zsa < nvme.ZoneActionClose || zsa > nvme.ZoneActionOffline {
 		wk.finish(nvme.StatusInvalidField)
 		return
 	}
 	reset := wk.f.resetZone(wk.ns)
-	if cmd.SQE.DW(13)&nvme.ZoneSelectAll != 0 {
+	if cmd.DW(13)&nvme.ZoneSelectAll != 0 {
 		for zi := range t.zones {
 			if selectAll(t.zones[zi].state, zsa) {
 				if st := t.action(int64(zi), zsa, reset); st != nvme.StatusSuccess {
@@ -388,7 +387,7 @@ func (wk *worker) zoneSend() {
 		wk.finish(nvme.StatusSuccess)
 		return
 	}
-	slba := int64(cmd.SQE.SLBA())
+	slba := int64(cmd.SLBA)
 	if slba < 0 || slba >= int64(len(t.zones))*t.zsze {
 		wk.finish(nvme.StatusLBAOutOfRange)
 		return
@@ -426,7 +425,7 @@ func (wk *worker) zoneReceive() {
 		wk.finish(nvme.StatusInvalidOpcode)
 		return
 	}
-	dw13 := cmd.SQE.DW(13)
+	dw13 := cmd.DW(13)
 	if uint8(dw13) != nvme.ZoneReportZones {
 		wk.finish(nvme.StatusInvalidField)
 		return
@@ -436,7 +435,7 @@ func (wk *worker) zoneReceive() {
 		wk.finish(nvme.StatusInvalidField)
 		return
 	}
-	slba := int64(cmd.SQE.SLBA())
+	slba := int64(cmd.SLBA)
 	if slba < 0 || slba >= int64(len(t.zones))*t.zsze {
 		wk.finish(nvme.StatusLBAOutOfRange)
 		return

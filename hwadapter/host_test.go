@@ -6,6 +6,8 @@ import (
 	"github.com/fastdrain-sim/fastdrain/firmware/hal"
 	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/pcie"
+	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -50,4 +52,32 @@ func TestHostCmdDecodeAllocates(t *testing.T) {
 	c := &nvmectrl.Command{SQID: 1, Slot: 1}
 	c.SQE.SetRW(nvmectrl.OpRead, 1, 1, 0, 0, 100, 1)
 	require.Zero(t, testing.AllocsPerRun(100, func() { h.Command(h.Decode(c)) }))
+}
+
+// countFW counts the commands it is handed and keeps the last.
+type countFW struct {
+	n    int
+	last *hal.HostCmd
+}
+
+func (f *countFW) Submit(_ sim.Time, cmd *hal.HostCmd) { f.n, f.last = f.n+1, cmd }
+
+// TestHostSubmit: a command the controller hands over reaches the firmware as its slot's
+// HostCmd, decoded (a Read, opcode 02h, of 8 blocks from LBA 100 of namespace 1: CDW10 the
+// SLBA, CDW12 NLB 7), and handing one over allocates nothing.
+func TestHostSubmit(t *testing.T) {
+	eng := sim.NewEngine()
+	defer eng.Close()
+	cs := nvmectrl.DefaultSpec()
+	cs.MaxCommands = 4
+	h := NewHost(nvmectrl.New("ssd.nvme", cs, eng, pcie.NewLink("ssd.pcie", pcie.DefaultSpec()), nvmectrl.NewHostMemory()))
+	fw := &countFW{}
+	h.SetFirmware(fw)
+	c := &nvmectrl.Command{SQID: 1, Slot: 3, DataLen: 8 * 512}
+	c.SQE.SetRW(nvmectrl.OpRead, 1, 1, 0, 0, 100, 8)
+	h.Submit(0, c)
+	require.Same(t, &h.cmds.cmds[3], fw.last)
+	require.Equal(t, hal.HostCmd{Slot: 3, Op: nvme.OpRead, NSID: 1, SLBA: 100, Blocks: 8, CDW: [6]uint32{100, 0, 7, 0, 0, 0}, DataLen: 8 * 512}, *fw.last)
+	require.Same(t, c, h.cmds.Command(fw.last))
+	require.Zero(t, testing.AllocsPerRun(100, func() { h.Submit(0, c) }))
 }

@@ -133,3 +133,80 @@ func ParseRUHStatus(b []byte) []RUHStatus {
 	}
 	return out
 }
+
+// FDP configures Flexible Data Placement on the controller's one endurance group. With it,
+// a write whose DTYPE (CDW12 bits 23:20) is 2h (Data Placement) carries a placement
+// identifier in DSPEC (CDW13 bits 31:16): its RGIF most significant bits are the reclaim
+// group identifier and the rest the placement handle (TP4146, "Placement Identifier";
+// the configuration descriptor's FDP Attributes bits 3:0, RGIF). With one reclaim group
+// RGIF is 0 and the placement identifier is the placement handle.
+type FDP struct {
+	// Enabled turns Flexible Data Placement on (the FDP feature's FDPE, configuration 0).
+	Enabled bool `yaml:"enabled,omitempty"`
+	// Handles is the number of reclaim unit handles, NRUH: 1 … MaxReclaimUnitHandles.
+	// 0 means DefaultReclaimUnitHandles (8).
+	Handles int `yaml:"handles,omitempty"`
+	// Isolation is every reclaim unit handle's type: initially (default) or persistently.
+	Isolation Isolation `yaml:"isolation,omitempty"`
+	// ReclaimGroups is NRG: 1 … MaxReclaimGroups (0: 1). Each group is an equal share of
+	// the dies (the firmware refuses a count that does not divide them), with its own
+	// reclaim unit per handle.
+	ReclaimGroups int `yaml:"reclaim_groups,omitempty"`
+	// RUTimeLimit is ERUTL, the reclaim unit time limit, in whole seconds (0: none): a
+	// reclaim unit still not fully written that long after its first write is closed and
+	// its handle moved to a fresh one, with the Reclaim Unit Time Limit Exceeded event.
+	RUTimeLimit sim.Time `yaml:"ru_time_limit,omitempty"`
+}
+
+// MaxReclaimGroups bounds NRG (RGIF at most 6 bits; the FTL's group tags are bytes).
+const MaxReclaimGroups = 64
+
+// Groups returns NRG: ReclaimGroups, or 1 if it is 0.
+func (f FDP) Groups() int { return max(f.ReclaimGroups, 1) }
+
+// RGIF returns the reclaim group identifier format: the bits of a placement identifier
+// that name the reclaim group, the fewest that count Groups (0 for one group).
+func (f FDP) RGIF() int {
+	n := 0
+	for 1<<n < f.Groups() {
+		n++
+	}
+	return n
+}
+
+// PID returns the placement identifier of reclaim group rg and placement handle ph.
+func (f FDP) PID(rg, ph int) uint16 {
+	if f.RGIF() == 0 {
+		return uint16(ph)
+	}
+	return uint16(rg<<(16-f.RGIF()) | ph)
+}
+
+// SplitPID returns the reclaim group and placement handle placement identifier pid names.
+func (f FDP) SplitPID(pid uint16) (rg, ph int) {
+	b := f.RGIF()
+	if b == 0 {
+		return 0, int(pid)
+	}
+	return int(pid >> (16 - b)), int(pid & (1<<(16-b) - 1))
+}
+
+// DefaultReclaimUnitHandles is NRUH when FDP.Handles is 0.
+const DefaultReclaimUnitHandles = 8
+
+// NRUH returns the configured number of reclaim unit handles: Handles, or
+// DefaultReclaimUnitHandles if it is 0, whether or not FDP is enabled.
+func (f FDP) NRUH() int {
+	if f.Handles == 0 {
+		return DefaultReclaimUnitHandles
+	}
+	return f.Handles
+}
+
+// ReclaimUnitHandles returns NRUH: FDP.Handles, or 8 if it is 0; 0 when FDP is off.
+func (f FDP) ReclaimUnitHandles() int {
+	if !f.Enabled {
+		return 0
+	}
+	return f.NRUH()
+}

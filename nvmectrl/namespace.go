@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/fastdrain-sim/fastdrain/nvme"
-	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // MaxNamespaces bounds the namespaces one controller exports (package nvme).
@@ -20,45 +19,11 @@ const (
 	NSZoned        = nvme.NSZoned
 )
 
-// Namespace is one namespace of the controller, in the configuration: NSID i+1 is entry i
-// of Spec.Namespaces. The firmware carves the namespaces out of its logical space in order,
-// each a contiguous range of logical pages (a namespace's LBA 0 is the first byte of its
-// range), as an FTL's namespace table does.
-type Namespace struct {
-	// Size is the namespace's capacity in bytes, a multiple of the firmware's mapping unit
-	// (4096) and, for a zoned namespace, of its zone size. 0 gives the namespace an equal
-	// share of what the sized namespaces leave (whole zones for a zoned one).
-	Size sim.Size `yaml:"size,omitempty"`
-	// LBASize is the namespace's logical block size, its LBA format: 512 (LBA format 0) or
-	// 4096 (LBA format 1). 0 means nvme.lba_size.
-	LBASize int `yaml:"lba_size,omitempty"`
-	// Type is the namespace's command set: conventional (default) or zoned.
-	Type NSType `yaml:"type,omitempty"`
-	// Zones configures a zoned namespace (ignored otherwise).
-	Zones ZoneSpec `yaml:"zones,omitempty"`
-	// PlacementHandles is the namespace's placement handle list under Flexible Data
-	// Placement (nvme.fdp): placement handle i of the namespace references reclaim unit
-	// handle PlacementHandles[i]. Empty gives the namespace every reclaim unit handle, in
-	// order (placement handle i = reclaim unit handle i).
-	PlacementHandles []int `yaml:"placement_handles,omitempty"`
-}
+// Namespace is one namespace of the controller in the configuration (package nvme).
+type Namespace = nvme.Namespace
 
-// ZoneSpec configures a zoned namespace. A zone is mapped onto Blocks erase blocks, one on
-// each of Blocks consecutive (die, plane) pairs in the firmware's channel-first order, so
-// its capacity is Blocks × pages a block × the page size; the zone size is the smallest
-// power of two of logical blocks holding the capacity, as Linux requires of a zoned block
-// device's zones (drivers/nvme/host/zns.c refuses a zone size that is not a power of two).
-type ZoneSpec struct {
-	// Blocks is the number of erase blocks a zone spans (its stripe): 1 … dies × planes.
-	// 0 means dies × planes, a superblock of one block on every plane.
-	Blocks int `yaml:"blocks,omitempty"`
-	// MaxOpen and MaxActive are the Maximum Open Resources and Maximum Active Resources
-	// (Identify Namespace for the Zoned Namespace command set, MOR and MAR, reported 0's
-	// based): how many zones may be open (implicitly or explicitly), and open or closed, at
-	// once. 0 means no limit.
-	MaxOpen   int `yaml:"max_open,omitempty"`
-	MaxActive int `yaml:"max_active,omitempty"`
-}
+// ZoneSpec configures a zoned namespace (package nvme).
+type ZoneSpec = nvme.ZoneSpec
 
 // LBAFormats are the LBA formats every namespace offers (Identify Namespace NLBAF and the
 // LBA Format table): format 0 is 512-byte and format 1 4096-byte logical blocks, neither
@@ -123,8 +88,8 @@ func (s Spec) validateNamespaces() []error {
 			errs = append(errs, fmt.Errorf("%s.zones: set on a %v namespace; only a zoned one has zones", field, ns.Type))
 		}
 		for j, h := range ns.PlacementHandles {
-			if h < 0 || h >= s.FDP.handles() {
-				errs = append(errs, fmt.Errorf("%s.placement_handles[%d]: reclaim unit handle %d is not one of the %d of nvme.fdp", field, j, h, s.FDP.handles()))
+			if h < 0 || h >= s.FDP.NRUH() {
+				errs = append(errs, fmt.Errorf("%s.placement_handles[%d]: reclaim unit handle %d is not one of the %d of nvme.fdp", field, j, h, s.FDP.NRUH()))
 			}
 		}
 		if len(ns.PlacementHandles) > 0 && !s.FDP.Enabled {

@@ -40,7 +40,7 @@ func BuildSSD(eng *sim.Engine, c Config, mem *nvmectrl.HostMemory) (*SSD, error)
 	if err != nil {
 		return nil, err
 	}
-	fw, err := firmware.New("ssd.fw", firmwareSpec(c), eng, firmware.Ports{Flash: flash, Memory: s.DRAM, Host: s.Ctrl})
+	fw, err := firmware.New("ssd.fw", firmwareSpec(c), eng, firmware.Ports{Flash: flash, Memory: s.DRAM, Host: hwadapter.NewHost(s.Ctrl)})
 	if err != nil {
 		return nil, err
 	}

@@ -182,7 +182,7 @@ func (c Config) Validate() error {
 	if err := errors.Join(c.Firmware.ValidateGeometry(c.FirmwareDie(), f.Channels, dpc), c.Host.ValidateWith(c.NVMe)); err != nil {
 		return err
 	}
-	if err := c.Firmware.ValidateNamespaces(c.NVMe, c.FirmwareDie(), f.Channels, dpc); err != nil {
+	if err := c.Firmware.ValidateNamespaces(hwadapter.HostSpec(c.NVMe), c.FirmwareDie(), f.Channels, dpc); err != nil {
 		return err
 	}
 	if err := c.Firmware.ValidatePrecondition(c.FirmwareDie(), f.Channels, dpc, p.Fill, p.Overwrite); err != nil {
