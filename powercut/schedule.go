@@ -96,14 +96,19 @@ func lookahead(r *cutRun) bool {
 
 // wordLine is the "word-line" schedule's condition: a cut now would destroy, with a
 // running program, the copy of a logical page's last durable version that recovery would
-// read. The dies' pages at risk (platforms.Machine.RunningLoss) are read as recovery would;
-// only if one holds a durable version is the flash recovered as it is now
-// (firmware.RecoverNow) to see whether that copy is the one the map would take (a GC copy
-// being programmed while its source still holds the version is no loss).
+// read. The dies' pages at risk (platforms.Machine.RunningLoss) are read as recovery would.
+// With power-loss protection the condition is that one of them holds a durable (there:
+// acknowledged) version: only an aim, since the running program ends on hold-up power.
+// Without it, the flash is then recovered as it is now (firmware.RecoverNow) to see whether
+// that copy is the one the map would take (a GC copy being programmed while its source
+// still holds the version is no loss); a scan that found none is not repeated while the
+// pages at risk and the durable writes stay the same (a program lasts hundreds of polls).
 func wordLine(r *cutRun) bool {
 	g := r.fw.FTL().Geometry()
 	var risk map[int64]ftl.Unit // logical page → its durable copy at risk
+	var sig [3]int64            // the pages at risk and the durable writes, for the cache
 	for _, pg := range r.m.RunningLoss() {
+		sig[0], sig[1] = sig[0]+int64(pg), sig[1]+1
 		for s := range g.Units() {
 			u := g.UnitOf(pg, s)
 			lpn, v, ok := firmware.StampParts(r.readUnit(u))
@@ -118,6 +123,13 @@ func wordLine(r *cutRun) bool {
 	if risk == nil {
 		return false
 	}
+	if r.plp() {
+		return true
+	}
+	sig[2] = r.chk.durable + r.chk.acks<<32
+	if r.watch.safe == sig {
+		return false
+	}
 	rec, err := r.fw.RecoverNow()
 	if err != nil {
 		return false
@@ -127,6 +139,7 @@ func wordLine(r *cutRun) bool {
 			return true
 		}
 	}
+	r.watch.safe = sig
 	return false
 }
 
@@ -138,6 +151,8 @@ type watcher struct {
 	r        *cutRun
 	deadline sim.Time
 	armed    bool
+	// safe is the word-line schedule's last scan that found no loss (wordLine).
+	safe [3]int64
 }
 
 // arm is the seeded instant: cut now if the condition holds (or there is none), else watch.
