@@ -89,7 +89,6 @@ func TestCampaign(t *testing.T) {
 // write takes a full merge), so fewer of its cuts meet the GC conditions: only the
 // absence of losses is asserted.
 func TestCampaignMappings(t *testing.T) {
-	skipUntilFinality(t)
 	cuts := 2
 	if testing.Short() {
 		cuts = 1
@@ -148,7 +147,6 @@ func TestCampaignLong(t *testing.T) {
 // the test asks for at least one, so that a change of timing elsewhere in the firmware does
 // not break it while the mechanisms still matter.
 func TestControlsLoseData(t *testing.T) {
-	skipUntilFinality(t)
 	look, _ := LookupSchedule("lookahead")
 	erase, _ := LookupSchedule("gc-erase")
 	for _, c := range []struct {

@@ -31,7 +31,6 @@ var slcTiny = []string{"flash.die.pages_per_block=66", "flash.die.slc.t_read=25u
 // on flash yet; with protection the drain drops the queued GC programs). So the checker
 // sees what the fold's order protects.
 func TestCampaignSLCCache(t *testing.T) {
-	skipUntilFinality(t)
 	fold, _ := LookupSchedule("fold")
 	foldErase, _ := LookupSchedule("fold-erase")
 	full, _ := LookupSchedule("slc-full")

@@ -19,7 +19,6 @@ import (
 // processes fill and reset them during the run: resets are cut in flight too. A zoned
 // namespace has no GC, so the gc-erase schedule waits for the erases of reset zones.
 func TestZonedPowerCuts(t *testing.T) {
-	skipUntilFinality(t)
 	p := filepath.Join(t.TempDir(), "zns.yaml")
 	require.NoError(t, os.WriteFile(p, []byte("nvme:\n  namespaces:\n    - {type: zoned, size: 512KiB, zones: {blocks: 1}}\n"), 0o644))
 	w := DefaultWorkload()
