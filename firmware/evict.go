@@ -373,11 +373,23 @@ func (f *Firmware) evictOne(g int, purpose ftl.Purpose) bool {
 	}
 	old := f.ftl.Lookup(lpn)
 	ppn, err := f.placeHost(lpn, g, purpose)
-	if err != nil {
+	var v buffer.Victim
+	switch {
+	case err == nil:
+		v = f.buf.PickVictims(1, f.evict.victims[:0])[0]
+	case f.fdp != nil:
+		// Flexible Data Placement: the page's reclaim unit has no room on g; a younger
+		// page of another handle may (fdpevict.go).
+		var ok bool
+		if v, old, ppn, ok = f.placeYounger(lpn, g, purpose); !ok {
+			f.gc.tasks[g].notify()
+			return false
+		}
+		lpn = v.LPN
+	default:
 		f.gc.tasks[g].notify()
 		return false
 	}
-	v := f.buf.PickVictims(1, f.evict.victims[:0])[0]
 	// Wall-clock only, a pipeline: the next victim's mapping entry was brought into the
 	// cache at the previous eviction, so what its write updates can be fetched now; the one
 	// after's mapping entry is fetched now (and the buffer entry of the one after that).

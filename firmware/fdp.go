@@ -44,6 +44,37 @@ type fdpState struct {
 	eventsLost int64
 	// ruTimeouts counts reclaim units closed at the time limit.
 	ruTimeouts int64
+	// The evictor's head-of-line refusals and the pages it took out of age order instead
+	// (fdpevict.go), and its look-ahead window.
+	headRefusals, lookaheadPages int64
+	window                       []int64  // the oldest page and the look-ahead window
+	refused                      []uint16 // (handle, group) keys refused on the die (placementKey)
+}
+
+// enablePlacementGroups turns placement on in the FTL with fdp's reclaim groups: equal
+// shares of the dies (reclaim_groups), or the sizes reclaim_group_dies gives.
+func (f *Firmware) enablePlacementGroups(fdp nvme.FDP, persistent []bool) error {
+	dies := f.geo.Dies()
+	if sizes := fdp.ReclaimGroupDies; len(sizes) > 0 {
+		sum := 0
+		for _, n := range sizes {
+			sum += n
+		}
+		if sum != dies {
+			return fmt.Errorf("nvme.fdp.reclaim_group_dies: %v gives %d dies; the drive has %d (the groups share out every die)", sizes, sum, dies)
+		}
+		if err := f.ftl.EnablePlacementSized(persistent, sizes); err != nil {
+			return fmt.Errorf("nvme.fdp.reclaim_group_dies: %w", err)
+		}
+		return nil
+	}
+	if g := fdp.Groups(); dies%g != 0 {
+		return fmt.Errorf("nvme.fdp.reclaim_groups: %d does not divide the %d dies (each reclaim group is an equal share of the dies; reclaim_group_dies gives groups of other sizes)", g, dies)
+	}
+	if err := f.ftl.EnablePlacementGroups(persistent, fdp.Groups()); err != nil {
+		return fmt.Errorf("nvme.fdp.enabled: %w", err)
+	}
+	return nil
 }
 
 // enableFDP turns placement on in the FTL and gives each namespace its placement handle
@@ -57,11 +88,8 @@ func (f *Firmware) enableFDP(cs hal.HostSpec) error {
 	for i := range persistent {
 		persistent[i] = cs.FDP.Isolation == nvme.PersistentlyIsolated
 	}
-	if g, dies := cs.FDP.Groups(), f.geo.Dies(); dies%g != 0 {
-		return fmt.Errorf("nvme.fdp.reclaim_groups: %d does not divide the %d dies (each reclaim group is an equal share of the dies)", g, dies)
-	}
-	if err := f.ftl.EnablePlacementGroups(persistent, cs.FDP.Groups()); err != nil {
-		return fmt.Errorf("nvme.fdp.enabled: %w", err)
+	if err := f.enablePlacementGroups(cs.FDP, persistent); err != nil {
+		return err
 	}
 	for i, ns := range cs.Namespaces {
 		if len(ns.PlacementHandles) == 0 {
@@ -74,7 +102,7 @@ func (f *Firmware) enableFDP(cs hal.HostSpec) error {
 			f.ns[i].ph = append(f.ns[i].ph, uint8(h))
 		}
 	}
-	f.fdp = &fdpState{spec: cs.FDP}
+	f.fdp = &fdpState{spec: cs.FDP, window: make([]int64, 1+f.spec.Buffer.PlacementLookahead)}
 	f.ftl.OnImplicitUpdate(func(h, g int, _ int64) {
 		// The FTL moved handle h to a fresh reclaim unit on its own (a blocked one: ftl
 		// placement.allocate): controller event 81h, no PID or NSID (the handle may be
@@ -289,7 +317,7 @@ func (wk *worker) ruhUpdate() {
 		rg, ph := spec.SplitPID(pid)
 		h := int(ns.ph[ph])
 		written := f.ftl.UpdateHandle(h, rg)
-		if written > 0 && written < f.ftl.ReclaimUnitPages() {
+		if written > 0 && written < f.ftl.ReclaimUnitPagesIn(rg) {
 			f.fdp.event(false, nvme.FDPEvent{Type: nvme.EventRUNotFullyWritten, PID: pid, NSID: ns.nsid,
 				RUHID: uint16(h), RGID: uint16(rg), At: f.eng.Now()})
 		}

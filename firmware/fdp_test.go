@@ -126,8 +126,15 @@ func (r *fake) ruhUpdate(p *sim.Proc, pid uint16) {
 // (hot through placement identifier hotPID, cold through coldPID; −1: none), then
 // flushes. It returns the firmware.
 func lifetimeWorkload(t *testing.T, hotPID, coldPID int) *Firmware {
+	return lifetimeWorkloadLookahead(t, hotPID, coldPID, 0)
+}
+
+// lifetimeWorkloadLookahead is lifetimeWorkload with the evictor's placement look-ahead
+// window (firmware.buffer.placement_lookahead) set to lookahead pages.
+func lifetimeWorkloadLookahead(t *testing.T, hotPID, coldPID, lookahead int) *Firmware {
 	spec := smallSpec(Vanilla, "sequential")
 	spec.Verify = false // the invariants are checked once, at the end
+	spec.Buffer.PlacementLookahead = lookahead
 	r := newFakeOn(t, spec, fdpCtrl(2, nvme.InitiallyIsolated))
 	const hot, cold = 512, 8000
 	r.eng.Spawn("host", func(p *sim.Proc) {

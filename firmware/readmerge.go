@@ -17,9 +17,10 @@ import (
 // dispatchHeld), so the units of one page it reads are all in the die's queue when the
 // first one is handed to the channel.
 
-// hold queues a host read without dispatching its die.
+// hold queues a host read without dispatching its die, noting it as enqueue does.
 func (s *scheduler) hold(op *flashOp) {
 	q := &s.dies[op.die]
+	s.readArrives(q, op) // as enqueue does: the die's activity, reads behind flash work
 	q.reads.push(op)
 	if !q.held {
 		q.held = true

@@ -231,13 +231,7 @@ func (s *scheduler) enqueue(op *flashOp) {
 	q := &s.dies[op.die]
 	switch op.kind {
 	case opHostRead:
-		s.f.activity.note(op.die, s.f.eng.Now())
-		if q.inChannel > q.readsOut { // a program, an erase or a GC read holds the die
-			s.f.Stats.ReadsBehindArray++
-			if q.bgOut > 0 {
-				s.f.Stats.ReadsBehindBackground++
-			}
-		}
+		s.readArrives(q, op)
 		q.reads.push(op)
 	case opEvict, opPad:
 		if op.rewrite {
@@ -249,6 +243,19 @@ func (s *scheduler) enqueue(op *flashOp) {
 		q.gc.push(op)
 	}
 	s.dispatch(op.die)
+}
+
+// readArrives notes a host read arriving at its die's queue q (enqueue, or hold for a
+// command's reads of several units): the die's read activity (activity.go, FastDrain's
+// idle-die rule) and whether it meets flash work already on the die.
+func (s *scheduler) readArrives(q *dieQueue, op *flashOp) {
+	s.f.activity.note(op.die, s.f.eng.Now())
+	if q.inChannel > q.readsOut { // a program, an erase or a GC read holds the die
+		s.f.Stats.ReadsBehindArray++
+		if q.bgOut > 0 {
+			s.f.Stats.ReadsBehindBackground++
+		}
+	}
 }
 
 // dispatch hands operations to die g's channel while it has fewer than DieDepth, and
@@ -284,6 +291,9 @@ func (s *scheduler) dispatchOps(g int) {
 		case pk == PickGC && q.gc.n > 0:
 			op = q.gc.pop()
 			q.hostRun = 0
+			if op.fold && sp.MultiPlane {
+				s.mergeFold(q, op) // slcfold.go
+			}
 		case pk == PickProgram && q.progs.n > 0:
 			op = q.progs.pop()
 			q.hostRun++

@@ -77,6 +77,31 @@ func (c *slcCache) sameMode(a, b ftl.PPN) bool {
 	return c.f.ftl.IsSLC(g.BlockOf(a)) == c.f.ftl.IsSLC(g.BlockOf(b))
 }
 
+// mergeFold joins to fold program op the fold programs at the head of die queue q's GC
+// queue on other planes at the same page index (and block, if the die requires it), for
+// one multi-plane transaction, as merge does for host programs: a controller folds SLC
+// data into a native word line across the die's planes at once, as it writes host data.
+// Only a contiguous run of fold programs at the head is taken, so each block's programs
+// stay in order. Other GC programs are not merged (the paper's platforms' GC, whose
+// results stay as they were).
+func (s *scheduler) mergeFold(q *dieQueue, op *flashOp) {
+	g := s.f.geo
+	a0 := g.Addr(op.ppn)
+	used := uint64(1) << uint(a0.Plane)
+	for q.gc.n > 0 && len(op.merged)+1 < g.Planes {
+		nx := q.gc.head
+		if nx.kind != opGCProgram || !nx.fold {
+			return
+		}
+		a := g.Addr(nx.ppn)
+		if a.Page != a0.Page || used&(1<<uint(a.Plane)) != 0 || (s.sameBlock && a.Block != a0.Block) {
+			return
+		}
+		used |= 1 << uint(a.Plane)
+		op.merged = append(op.merged, q.gc.pop())
+	}
+}
+
 // arm schedules the watch's next tick if none is due.
 func (c *slcCache) arm() {
 	if !c.armed {
@@ -96,7 +121,7 @@ func (c *slcCache) watch() {
 	}
 	fl := f.ftl
 	fl.RefreshSLC()
-	w := fl.Stats.HostWrites
+	w := fl.SLCIdleWrites() // host writes, or those that use the cache (ftl.SLCRouter)
 	fl.SetSLCIdle(w == c.seen)
 	c.seen = w
 	if c.direct && fl.SLCHasRoom() { // folded or grown: a host write would go to SLC again

@@ -50,3 +50,37 @@ func TestIntegritySLCCache(t *testing.T) {
 	t.Logf("SLC writes %d, direct %d, folded %d units in %d blocks, hits %d, direct time %v",
 		s.SLCWrites, s.DirectWrites, s.FoldUnits, s.FoldBlocks, r.fw.slc.hits, r.fw.slc.directTimeAt(r.eng.Now()))
 }
+
+// TestMergeFoldPrograms: a fold program taken from a die's GC queue carries the contiguous
+// fold programs behind it on the die's other planes at the same page index, as host
+// programs merge (one multi-plane transaction), and nothing else. On newRig's dies (2
+// planes) with a queue, head first, of fold programs to (plane 0, page 5), (plane 1, page
+// 5), (plane 0, page 6), (plane 1, page 6), then a GC program that is not a fold to
+// (plane 0, page 7), then folds to (plane 0, page 8) and (plane 1, page 9): the first takes
+// the second (2 planes: a die's whole width) and stops; the third takes the fourth; the
+// fifth merges nothing; the sixth not the seventh (another page index).
+func TestMergeFoldPrograms(t *testing.T) {
+	r := newRig(t, steadySpec(Vanilla, "sequential"), nil)
+	s := r.fw.sched
+	g := r.fw.geo
+	require.Equal(t, 2, g.Planes)
+	q := &s.dies[0]
+	mk := func(plane, page int, fold bool) *flashOp {
+		op := s.get(opGCProgram, 0)
+		op.ppn, op.fold = g.PPN(ftl.Addr{Die: 0, Plane: plane, Block: 3, Page: page}), fold
+		return op
+	}
+	ops := []*flashOp{mk(0, 5, true), mk(1, 5, true), mk(0, 6, true), mk(1, 6, true), mk(0, 7, false), mk(0, 8, true), mk(1, 9, true)}
+	for _, op := range ops {
+		q.gc.push(op)
+	}
+	var got [][]*flashOp
+	for q.gc.n > 0 {
+		op := q.gc.pop()
+		if op.fold {
+			s.mergeFold(q, op)
+		}
+		got = append(got, append([]*flashOp{op}, op.merged...))
+	}
+	require.Equal(t, [][]*flashOp{{ops[0], ops[1]}, {ops[2], ops[3]}, {ops[4]}, {ops[5]}, {ops[6]}}, got)
+}

@@ -10,6 +10,8 @@ var (
 		Desc: "host pages (mapping units) written to blocks in SLC mode", Row: "SLC cache: host pages to SLC / direct to native / folded"}
 	StatSLCDirect = &sim.Stat{Name: "slc_direct_pages", Unit: sim.UnitPages,
 		Desc: "host pages written directly to native (TLC/QLC) blocks while the SLC cache was full", Row: "SLC cache: host pages to SLC / direct to native / folded"}
+	StatSLCBypass = &sim.Stat{Name: "slc_bypass_pages", Unit: sim.UnitPages,
+		Desc: "host pages the allocator routed to native blocks past the SLC cache (slc-foreground: background evictions)", Row: "SLC cache: host pages routed past the cache"}
 	StatSLCFolded = &sim.Stat{Name: "slc_fold_pages", Unit: sim.UnitPages,
 		Desc: "pages (mapping units) folded: moved out of SLC blocks to native blocks", Row: "SLC cache: host pages to SLC / direct to native / folded"}
 	StatSLCHits = &sim.Stat{Name: "slc_read_hits", Unit: sim.UnitPages,
@@ -32,7 +34,7 @@ var (
 
 // SLCStatList returns the SLC cache's statistics, for a catalogue.
 func SLCStatList() []*sim.Stat {
-	return []*sim.Stat{StatSLCWrites, StatSLCDirect, StatSLCFolded, StatSLCHits, StatSLCDirectTime,
+	return []*sim.Stat{StatSLCWrites, StatSLCDirect, StatSLCFolded, StatSLCBypass, StatSLCHits, StatSLCDirectTime,
 		StatSLCBlocks, StatSLCPeak, StatSLCRegion, StatSLCValid, StatSLCFolds, StatSLCErases}
 }
 
@@ -45,6 +47,7 @@ func (f *Firmware) PutSLCStats(sn *sim.StatSnapshot) {
 	blocks, valid := f.ftl.SLCOccupancy()
 	sn.PutInt(StatSLCWrites, s.SLCWrites)
 	sn.PutInt(StatSLCDirect, s.DirectWrites)
+	sn.PutInt(StatSLCBypass, s.BypassWrites)
 	sn.PutInt(StatSLCFolded, s.FoldUnits)
 	sn.PutInt(StatSLCHits, f.slc.hits)
 	sn.PutInt(StatSLCDirectTime, int64(f.slc.directTimeAt(f.eng.Now())))

@@ -94,6 +94,12 @@ type Buffer struct {
 	// step on core 0 (each charged Cycles.Allocate + Cycles.FlashIssue); the HIL's steps on
 	// that core run between the steps (evict.go).
 	IssueBatch int `yaml:"issue_batch"`
+	// PlacementLookahead, with Flexible Data Placement, is how many dirty pages after the
+	// oldest the evictor looks at when the oldest cannot go on the die it is filling (its
+	// handle's reclaim unit there is full and none can be opened, fdpevict.go): it takes
+	// the oldest of them whose handle can. 0 (the default) evicts strictly oldest first and
+	// is left out of a configuration's listing.
+	PlacementLookahead int `yaml:"placement_lookahead,omitempty"`
 	// Upcall is which occupancy the level in completions reports: "predicted" (default;
 	// occupancy + announced + reserved, the paper's "buffer overflow in the near-future") or
 	// "current" (the occupancy alone). hint.go documents both readings of the paper.
@@ -197,6 +203,9 @@ func (s Spec) Validate() error {
 	}
 	if s.Buffer.IdleHalfLife < 0 {
 		bad("firmware.buffer.idle_half_life: %v must not be negative (0 takes the flash's mean program time)", s.Buffer.IdleHalfLife)
+	}
+	if s.Buffer.PlacementLookahead < 0 {
+		bad("firmware.buffer.placement_lookahead: %d must not be negative (0 evicts oldest first)", s.Buffer.PlacementLookahead)
 	}
 	if s.Buffer.IssueBatch < 1 {
 		bad("firmware.buffer.issue_batch: %d must be at least 1", s.Buffer.IssueBatch)

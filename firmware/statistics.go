@@ -233,6 +233,14 @@ var (
 		Desc: "pages written outside the reclaim group they named, which could take none (ftl/placement.go)", Row: "FDP pages written outside their full reclaim group"}
 	StatFDPRUTimeouts = &sim.Stat{Name: "fdp_ru_time_limit_closes", Unit: sim.UnitCount,
 		Desc: "reclaim units closed at the reclaim unit time limit (ERUTL)", Row: "FDP reclaim units closed at the time limit"}
+	// StatFDPHeadRefusals counts the evictor's visits to a die that could not take the
+	// oldest dirty page (its handle's reclaim unit full there, fdpevict.go);
+	// StatFDPLookaheadPages, present only with firmware.buffer.placement_lookahead, the
+	// pages it evicted out of age order instead.
+	StatFDPHeadRefusals = &sim.Stat{Name: "fdp_evict_head_refusals", Unit: sim.UnitCount,
+		Desc: "times a die could not take the oldest dirty page, its handle's reclaim unit being full there", Row: "FDP eviction: oldest page refused by a die / younger pages taken instead"}
+	StatFDPLookaheadPages = &sim.Stat{Name: "fdp_evict_lookahead_pages", Unit: sim.UnitPages,
+		Desc: "pages evicted out of age order, of another handle, after the oldest was refused (placement_lookahead)", Row: "FDP eviction: oldest page refused by a die / younger pages taken instead"}
 )
 
 // RUHStatSet is the statistics of one reclaim unit handle.
@@ -256,7 +264,7 @@ var StatRUH = func() (s [nvme.MaxReclaimUnitHandles]RUHStatSet) {
 
 // FDPStatList returns the FDP statistics as one list, for a catalogue.
 func FDPStatList() []*sim.Stat {
-	out := []*sim.Stat{StatFDPHostBytes, StatFDPMediaBytes, StatFDPErasedBytes, StatFDPEvents, StatFDPGroupFallbacks, StatFDPRUTimeouts}
+	out := []*sim.Stat{StatFDPHostBytes, StatFDPMediaBytes, StatFDPErasedBytes, StatFDPEvents, StatFDPGroupFallbacks, StatFDPRUTimeouts, StatFDPHeadRefusals, StatFDPLookaheadPages}
 	for _, s := range StatRUH {
 		out = append(out, s.HostPages, s.GCPages, s.ReclaimUnits, s.WAF)
 	}
@@ -278,6 +286,10 @@ func (f *Firmware) PutFDPStats(sn *sim.StatSnapshot) {
 	}
 	if f.fdp.spec.RUTimeLimit > 0 {
 		sn.PutInt(StatFDPRUTimeouts, f.fdp.ruTimeouts)
+	}
+	sn.PutInt(StatFDPHeadRefusals, f.fdp.headRefusals)
+	if len(f.fdp.window) > 1 {
+		sn.PutInt(StatFDPLookaheadPages, f.fdp.lookaheadPages)
 	}
 	for h := range f.ftl.Handles() {
 		s, st := StatRUH[h], f.ftl.HandleStats(h)

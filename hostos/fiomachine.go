@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/hostos/blk"
 	"github.com/fastdrain-sim/fastdrain/hostos/fio"
 	"github.com/fastdrain-sim/fastdrain/hostos/nvmedrv"
 	"github.com/fastdrain-sim/fastdrain/hostos/pagecache"
@@ -143,6 +144,12 @@ func (m *FioMachine) Open(p *sim.Proc, spec fio.TargetSpec) (fio.Target, int64, 
 	}
 	if err := m.h.Cache.Invalidate(t, ff.f); err != nil {
 		return nil, 0, err
+	}
+	if spec.WriteHint != 0 {
+		// fio's td_io_open_file: fcntl(F_SET_RW_HINT) on the file, after its layout.
+		if err := m.h.Cache.SetWriteHint(ff.f, blk.WriteHint(spec.WriteHint)); err != nil {
+			return nil, 0, err
+		}
 	}
 	d := OpenFileDevice(m.h, ff.f, spec.Direct)
 	d.SetFadvise([...]pagecache.Fadvise{pagecache.FadvNormal, pagecache.FadvRandom, pagecache.FadvSequential}[spec.Advice])

@@ -94,6 +94,9 @@ func New(eng *sim.Engine, spec Spec, ctrl *nvmectrl.Controller, capacity int64) 
 	}
 	h.Queue = h.Queues[0]
 	ref.q = h.Queue
+	// The file system lives on namespace 1: its write streams (max_write_streams, one per
+	// FDP placement identifier) are what a file's hint can be mapped to.
+	cache.SetWriteStreams(drv.Namespaces()[0].WriteStreams())
 	drv.OnLevel = func(now sim.Time, l bufferlevel.Level) { cache.SetBufferLevel(now, l) }
 	if len(cache.Cores()) == 0 {
 		return nil, fmt.Errorf("host: no CPU cores")

@@ -152,6 +152,11 @@ type FDP struct {
 	// the dies (the firmware refuses a count that does not divide them), with its own
 	// reclaim unit per handle.
 	ReclaimGroups int `yaml:"reclaim_groups,omitempty"`
+	// ReclaimGroupDies, if given, sizes the reclaim groups instead: group g has
+	// ReclaimGroupDies[g] dies (the firmware checks they add up to the drive's), so groups
+	// of different sizes have reclaim units of different sizes. NRG is its length
+	// (reclaim_groups, if also given, must equal it).
+	ReclaimGroupDies []int `yaml:"reclaim_group_dies,omitempty"`
 	// RUTimeLimit is ERUTL, the reclaim unit time limit, in whole seconds (0: none): a
 	// reclaim unit still not fully written that long after its first write is closed and
 	// its handle moved to a fresh one, with the Reclaim Unit Time Limit Exceeded event.
@@ -161,8 +166,14 @@ type FDP struct {
 // MaxReclaimGroups bounds NRG (RGIF at most 6 bits; the FTL's group tags are bytes).
 const MaxReclaimGroups = 64
 
-// Groups returns NRG: ReclaimGroups, or 1 if it is 0.
-func (f FDP) Groups() int { return max(f.ReclaimGroups, 1) }
+// Groups returns NRG: the number of ReclaimGroupDies if given, else ReclaimGroups, or 1
+// if it is 0.
+func (f FDP) Groups() int {
+	if len(f.ReclaimGroupDies) > 0 {
+		return len(f.ReclaimGroupDies)
+	}
+	return max(f.ReclaimGroups, 1)
+}
 
 // RGIF returns the reclaim group identifier format: the bits of a placement identifier
 // that name the reclaim group, the fewest that count Groups (0 for one group).

@@ -49,6 +49,19 @@ func (s Spec) validateFDP() []error {
 	if f.ReclaimGroups < 0 || f.ReclaimGroups > MaxReclaimGroups {
 		errs = append(errs, fmt.Errorf("nvme.fdp.reclaim_groups: %d is not in 1..%d (0: 1)", f.ReclaimGroups, MaxReclaimGroups))
 	}
+	if n := len(f.ReclaimGroupDies); n > 0 {
+		if n > MaxReclaimGroups {
+			errs = append(errs, fmt.Errorf("nvme.fdp.reclaim_group_dies: %d groups; at most %d", n, MaxReclaimGroups))
+		}
+		if f.ReclaimGroups != 0 && f.ReclaimGroups != n {
+			errs = append(errs, fmt.Errorf("nvme.fdp.reclaim_groups: %d, but reclaim_group_dies sizes %d groups", f.ReclaimGroups, n))
+		}
+		for g, d := range f.ReclaimGroupDies {
+			if d < 1 {
+				errs = append(errs, fmt.Errorf("nvme.fdp.reclaim_group_dies: group %d has %d dies; each needs at least 1", g, d))
+			}
+		}
+	}
 	if t := f.RUTimeLimit; t < 0 || t%sim.Second != 0 || t/sim.Second > 0xFFFFFFFF {
 		errs = append(errs, fmt.Errorf("nvme.fdp.ru_time_limit: %v is not a whole number of seconds from 0 to 2³²−1 (ERUTL is in seconds; 0: no limit)", t))
 	}

@@ -32,7 +32,7 @@ func TestFTLErrorsAtValidate(t *testing.T) {
 		{"lsb_only_blocks=-1", "firmware.ftl.lsb_only_blocks: -1 must not be negative"},
 		// 16,384 × (1 − 0.99999) = 0.16 logical pages, truncated to 0.
 		{"over_provisioning=0.99999", "firmware.ftl.over_provisioning: 0.99999 leaves 0 logical pages of the 16384 physical ones; want 1 … 4294967292"},
-		{"allocator=lsb-first", `firmware.ftl.allocator: unknown allocator "lsb-first" (known: latency-aware, sequential, skip-to-lsb)`},
+		{"allocator=lsb-first", `firmware.ftl.allocator: unknown allocator "lsb-first" (known: latency-aware, sequential, skip-to-lsb, slc-foreground)`},
 		{"gc_victim=lru", `firmware.ftl.gc_victim: unknown gc victim policy "lru" (known: cost-benefit, greedy)`},
 		{"mapping=fast", `firmware.ftl.mapping: unknown mapping "fast" (known: bast, page)`},
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 
 	"github.com/fastdrain-sim/fastdrain/figures"
 	"github.com/fastdrain-sim/fastdrain/internal/cliflags"
@@ -37,7 +39,7 @@ claim's runs on three seeds and again at 10 s. Every run is made on each host pr
 	rf.Refuse("percentiles", "each figure reports the statistic the paper plots (p99, mean, pages)")
 	rf.Refuse("check-data", "the experiments' machines are built by the figures package, which has no data check; check one with fastdrain run --check-data")
 	rf.Refuse("timeline", "it runs many simulations in parallel; trace one of them with fastdrain run --timeline")
-	cmd.Flags().StringSliceVar(&only, "only", nil, "figures to make: fig1a, fig1b, fig2b, fig3a, fig3b, fig5, fig6a, fig6b, sensitivity (the regime map)")
+	cmd.Flags().StringSliceVar(&only, "only", nil, "figures to make: fig1a, fig1b, fig2b, fig3a, fig3b, fig5, fig6a, fig6b, sensitivity (the regime map), or modern alone (the comparison on a current drive, gen4-tlc by default)")
 	return cmd
 }
 
@@ -70,6 +72,12 @@ func figuresOptions(cmd *cobra.Command, rf *runFlags, only []string) (figures.Op
 
 // runFigures runs the experiments and prints and writes the figures.
 func runFigures(cmd *cobra.Command, rf *runFlags, only []string) error {
+	if slices.Contains(only, figures.Modern) {
+		if len(only) > 1 {
+			return fmt.Errorf("--only %s runs alone (it is on another platform than the paper's figures)", figures.Modern)
+		}
+		return runModern(cmd, rf)
+	}
 	o, dur, err := figuresOptions(cmd, rf, only)
 	if err != nil {
 		return err
@@ -101,6 +109,47 @@ func runFigures(cmd *cobra.Command, rf *runFlags, only []string) error {
 	}
 	fmt.Fprintln(out)
 	if err := figures.WriteText(out, figs); err != nil {
+		return err
+	}
+	if dir != "" {
+		fmt.Fprintf(out, "\nresults written to %s\n", dir)
+	}
+	return nil
+}
+
+// runModern runs the modern section (figures.RunModern) on --preset if given, else on
+// figures.ModernPreset, and prints and writes its table.
+func runModern(cmd *cobra.Command, rf *runFlags) error {
+	o, dur, err := figuresOptions(cmd, rf, nil)
+	if err != nil {
+		return err
+	}
+	if !cmd.Flags().Changed("preset") {
+		o.Preset = figures.ModernPreset
+	}
+	tick, finish := progress.Growing(cmd.ErrOrStderr())
+	o.Progress = tick
+	runs, err := figures.RunModern(o)
+	finish()
+	if err != nil {
+		return err
+	}
+	t := figures.ModernTable(runs)
+	dir, err := rf.RunDir(figures.Modern + "-" + o.Preset + "-" + dur.String())
+	if err != nil {
+		return err
+	}
+	if dir != "" {
+		if err := t.SaveCSV(filepath.Join(dir, figures.Modern+".csv")); err != nil {
+			return err
+		}
+	}
+	if rf.Format != "text" {
+		return rf.Write(nil, t.WriteJSON, t.WriteCSV)
+	}
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "FastDrain on a modern drive (%s), %s simulated per run\n\n", o.Preset, dur)
+	if err := t.WriteText(out); err != nil {
 		return err
 	}
 	if dir != "" {

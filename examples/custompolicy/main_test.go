@@ -71,5 +71,5 @@ func TestBadFlags(t *testing.T) {
 		`-duration "4": want a positive time such as 4s`)
 	require.ErrorContains(t, run(&b, options{preset: "fastdrain-small", scenario: "nosuch", duration: "1s"}), "-scenario: ")
 	require.ErrorContains(t, run(&b, options{preset: "fastdrain-small", scenario: "db-s", duration: "1s",
-		sets: []string{"firmware.ftl.allocator=cold-hot"}}), `firmware.ftl.allocator: unknown allocator "cold-hot" (known: hot-cold, latency-aware, sequential, skip-to-lsb)`)
+		sets: []string{"firmware.ftl.allocator=cold-hot"}}), `firmware.ftl.allocator: unknown allocator "cold-hot" (known: hot-cold, latency-aware, sequential, skip-to-lsb, slc-foreground)`)
 }

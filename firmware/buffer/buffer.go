@@ -259,6 +259,27 @@ func (b *Buffer) PickVictims(n int, dst []Victim) []Victim {
 	return dst
 }
 
+// PickPage hands out the dirty page lpn for eviction out of age order, marking it
+// Evicting as PickVictims does (a placement-aware evictor takes a younger page when the
+// oldest cannot go where it is evicting). It reports false, changing nothing, when lpn is
+// not dirty in the buffer.
+func (b *Buffer) PickPage(lpn int64) (Victim, bool) {
+	s, ok := b.index.get(lpn)
+	if !ok {
+		return Victim{}, false
+	}
+	e := &b.slots[s]
+	if e.state != Dirty || e.lpn != lpn {
+		return Victim{}, false
+	}
+	b.unlink(&b.dirty, s)
+	e.state = Evicting
+	e.evicting = e.version
+	e.redirtied = false
+	b.evicting++
+	return Victim{LPN: e.lpn, Version: e.version, Slot: s}, true
+}
+
 // EvictDone records that the program of victim v finished. The page becomes clean unless
 // it was written again meanwhile, in which case it is dirty (most recent) and will be
 // evicted again. It reports whether the page became clean.

@@ -3,6 +3,7 @@ package ftl
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Flexible Data Placement in the FTL (NVMe Base Specification 2.1, "Flexible Data
@@ -105,7 +106,7 @@ type placement struct {
 	rgTag      []uint8 // per logical page: the group its flash copy was written for, or AnyGroup
 	owner      []uint8 // per block: ownerNone, ownerShared or handle+1
 	groupOf    []uint8 // per die: its reclaim group
-	members    int     // planes of a reclaim group: the blocks of one RU
+	members    []int   // per reclaim group: its planes, the blocks of one of its RUs
 	// ru is every handle's current RU in every group, group g's of handle h at
 	// g·handles + h.
 	ru    []reclaimUnit
@@ -152,11 +153,35 @@ func (f *FTL) EnablePlacement(persistent []bool) error { return f.EnablePlacemen
 // (a divisor of the dies: each group has the same dies, so RUs have one size).
 func (f *FTL) EnablePlacementGroups(persistent []bool, groups int) error {
 	dies := f.g.Dies()
+	if groups < 1 || groups >= AnyGroup || dies%groups != 0 {
+		return fmt.Errorf("ftl: %d reclaim groups on %d dies: the groups must divide the dies (each group the same number of dies)", groups, dies)
+	}
+	sizes := make([]int, groups)
+	for g := range sizes {
+		sizes[g] = dies / groups
+	}
+	return f.EnablePlacementSized(persistent, sizes)
+}
+
+// EnablePlacementSized is EnablePlacement with reclaim groups of the given numbers of
+// dies (in order; their sum the drive's dies): group g takes the next groupDies[g]
+// channel-first interleaved positions, and its reclaim units are a block on every plane
+// of its dies, so groups of different sizes have reclaim units of different sizes.
+func (f *FTL) EnablePlacementSized(persistent []bool, groupDies []int) error {
+	dies := f.g.Dies()
+	sum := 0
+	for g, n := range groupDies {
+		if n < 1 {
+			return fmt.Errorf("ftl: reclaim group %d has %d dies; each needs at least 1", g, n)
+		}
+		sum += n
+	}
+	groups := len(groupDies)
 	switch {
 	case len(persistent) < 1 || len(persistent) > MaxHandles:
 		return fmt.Errorf("ftl: %d reclaim unit handles; 1 … %d", len(persistent), MaxHandles)
-	case groups < 1 || groups >= AnyGroup || dies%groups != 0:
-		return fmt.Errorf("ftl: %d reclaim groups on %d dies: the groups must divide the dies (each group the same number of dies)", groups, dies)
+	case groups < 1 || groups >= AnyGroup || sum != dies:
+		return fmt.Errorf("ftl: reclaim groups of %v dies on %d dies: the groups must share out the dies (%d given)", groupDies, dies, sum)
 	case f.k > 1:
 		return errors.New("ftl: Flexible Data Placement needs one mapping unit a flash page (firmware.page_size = flash.die.page_size)")
 	case f.hyb != nil:
@@ -166,7 +191,7 @@ func (f *FTL) EnablePlacementGroups(persistent []bool, groups int) error {
 	p := &placement{f: f, persistent: append([]bool(nil), persistent...),
 		next: make([]uint8, len(f.l2p)), nextRG: make([]uint8, len(f.l2p)), tag: make([]uint8, len(f.l2p)),
 		rgTag: make([]uint8, len(f.l2p)), owner: make([]uint8, len(f.blocks)), groupOf: make([]uint8, dies),
-		members: dies / groups * f.g.Planes,
+		members: make([]int, groups),
 		ru:      make([]reclaimUnit, groups*nh), gcWP: make([][]BlockID, nh), stats: make([]HandleStats, nh)}
 	for i := range p.nextRG {
 		p.nextRG[i], p.rgTag[i] = AnyGroup, AnyGroup
@@ -175,8 +200,13 @@ func (f *FTL) EnablePlacementGroups(persistent []bool, groups int) error {
 	for g := range p.exhaustedAt {
 		p.exhaustedAt[g] = -1
 	}
-	for i := range dies {
-		p.groupOf[f.g.InterleavedDie(i)] = uint8(i * groups / dies)
+	i := 0
+	for g, n := range groupDies {
+		p.members[g] = n * f.g.Planes
+		for range n {
+			p.groupOf[f.g.InterleavedDie(i)] = uint8(g)
+			i++
+		}
 	}
 	for i := range p.ru {
 		p.ru[i] = reclaimUnit{blocks: make([]BlockID, len(f.planes)), rr: make([]int, dies)}
@@ -206,6 +236,12 @@ func (f *FTL) Place(lpn int64, h int) { f.PlaceGroup(lpn, h, AnyGroup) }
 // PlaceGroup is Place for a write naming reclaim group g (AnyGroup: none).
 func (f *FTL) PlaceGroup(lpn int64, h, g int) {
 	f.place.next[lpn], f.place.nextRG[lpn] = uint8(h), uint8(g)
+}
+
+// NextPlacement returns the reclaim unit handle and group (AnyGroup: none named) lpn's
+// next host write goes through: the placement of its page waiting in the write buffer.
+func (f *FTL) NextPlacement(lpn int64) (h, g int) {
+	return int(f.place.next[lpn]), int(f.place.nextRG[lpn])
 }
 
 // ReclaimGroups returns the reclaim groups (0 without placement).
@@ -281,13 +317,22 @@ func (f *FTL) Handles() int {
 func (f *FTL) HandleStats(h int) HandleStats { return f.place.stats[h] }
 
 // ReclaimUnitPages returns the pages of one reclaim unit: a block on every plane of its
-// reclaim group (every plane with one group).
-func (f *FTL) ReclaimUnitPages() int64 { return int64(f.place.members) * int64(f.g.PagesPerBlock) }
+// reclaim group (every plane with one group). With groups of different sizes it is the
+// largest group's, the nominal size the FDP configuration reports (RUNS).
+func (f *FTL) ReclaimUnitPages() int64 {
+	return int64(slices.Max(f.place.members)) * int64(f.g.PagesPerBlock)
+}
+
+// ReclaimUnitPagesIn returns the pages of one reclaim unit of group g: a block on every
+// plane of g's dies.
+func (f *FTL) ReclaimUnitPagesIn(g int) int64 {
+	return int64(f.place.members[g]) * int64(f.g.PagesPerBlock)
+}
 
 // ReclaimUnitLeft returns the pages handle h's current reclaim unit in group g can still
 // take.
 func (f *FTL) ReclaimUnitLeft(h, g int) int64 {
-	return f.ReclaimUnitPages() - f.place.unit(h, g).written
+	return f.ReclaimUnitPagesIn(g) - f.place.unit(h, g).written
 }
 
 // UpdateHandle moves handle h to a fresh reclaim unit in group g (I/O Management Send,
@@ -407,7 +452,7 @@ func (p *placement) place(lpn int64, die int) (PPN, error) {
 	}
 	ri := g*len(p.stats) + h
 	ru := &p.ru[ri]
-	if ru.full == p.members {
+	if ru.full == p.members[g] {
 		p.freshRU(ri)
 	}
 	planes := f.g.Planes
@@ -510,7 +555,7 @@ func (f *FTL) gcFor(lpn int64, die int) PPN {
 // on, otherwise the allocator's.
 func (f *FTL) allocate(lpn int64, die int, purpose Purpose) (PPN, error) {
 	if f.slc != nil { // the SLC cache first while it has room (slccache.go)
-		if p, ok := f.allocateSLC(die); ok {
+		if p, ok := f.allocateSLC(die, purpose); ok {
 			return p, nil
 		}
 	}

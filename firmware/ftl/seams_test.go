@@ -88,11 +88,11 @@ func TestUnknownPolicyNames(t *testing.T) {
 	c.Allocator, c.GCVictim = "lsb-first", "lru"
 	c.LSBOnlyPages = 32 // two of small()'s blocks
 	require.EqualError(t, c.Validate(small()),
-		`ftl.allocator: unknown allocator "lsb-first" (known: latency-aware, plane-zero, plane-zero-checked, sequential, skip-to-lsb)`+"\n"+
+		`ftl.allocator: unknown allocator "lsb-first" (known: latency-aware, plane-zero, plane-zero-checked, sequential, skip-to-lsb, slc-foreground)`+"\n"+
 			`ftl.gc_victim: unknown gc victim policy "lru" (known: bad-victim, cost-benefit, greedy, most-valid)`)
 	_, err := New(small(), c)
 	require.ErrorContains(t, err, "ftl.allocator: unknown allocator")
-	require.Equal(t, []string{"latency-aware", "plane-zero", "plane-zero-checked", "sequential", "skip-to-lsb"}, Allocators())
+	require.Equal(t, []string{"latency-aware", "plane-zero", "plane-zero-checked", "sequential", "skip-to-lsb", "slc-foreground"}, Allocators())
 	require.Equal(t, []string{"bad-victim", "cost-benefit", "greedy", "most-valid"}, VictimPolicies())
 }
 

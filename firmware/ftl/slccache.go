@@ -41,7 +41,33 @@ type SLCCacheConfig struct {
 	// Idle is how long the host must have written nothing to flash before the firmware folds
 	// the cache in idle; 0 means 10 ms (our choice: no vendor publishes its idle delay).
 	Idle sim.Time `yaml:"idle,omitempty"`
+	// Fold is when the cache folds: "pressure" (the default) in idle, when the region
+	// shrinks, and under pressure — a plane whose cache is exhausted (its SLC blocks fill
+	// the region, none open) folds its full SLC blocks while the host's writes go directly
+	// to native blocks, as real drives do; "idle" only in idle and when the region shrinks
+	// (the control: the model before folding under pressure).
+	//
+	// Real drives fold under pressure: Crucial's P1, once its cache is exhausted, "will have
+	// to write data directly to flash, and it will probably juggle some out of its write
+	// cache at the same time" (TechPowerUp's review, techpowerup.com/review/
+	// crucial-p1-nvme-m-2-ssd-1-tb/6.html); Intel's 660p "keeps most of the data as SLC until
+	// the capacity of QLC becomes necessary", so that when the cache fills "there's a large
+	// backlog of work to be done migrating data in to QLC blocks" (AnandTech's review,
+	// anandtech.com/show/13078, conclusion). A folded block is erased and free again, so
+	// the region has room and host writes go to SLC again until it is exhausted anew: past
+	// the cliff the host's writes alternate between the cache and direct writes while the
+	// folds compete with them for the dies (docs/validation.md measures the rate).
+	Fold string `yaml:"fold,omitempty"`
 }
+
+// Fold modes (SLCCacheConfig.Fold).
+const (
+	FoldPressure = "pressure" // in idle, on a shrinking region and when the cache is exhausted
+	FoldIdle     = "idle"     // in idle and on a shrinking region only (the control)
+)
+
+// foldUnderPressure reports whether Fold asks for folding when the cache is exhausted.
+func (c SLCCacheConfig) foldUnderPressure() bool { return c.Fold != FoldIdle }
 
 // Enabled reports whether the configuration asks for an SLC cache.
 func (c SLCCacheConfig) Enabled() bool { return c.Static > 0 || c.Dynamic > 0 }
@@ -64,7 +90,10 @@ func (c SLCCacheConfig) IdleDelay() sim.Time {
 
 // validate reports the SLC cache's problems for geometry g under configuration c.
 func (s SLCCacheConfig) validate(c Config, g Geometry) []error {
-	if !s.Enabled() && s.FullAt == 0 && s.Idle == 0 {
+	if c.Allocator == SLCForeground && !s.Enabled() {
+		return []error{fmt.Errorf("ftl.allocator %q routes foreground writes to the SLC cache: it needs ftl.slc_cache (static or dynamic above 0)", SLCForeground)}
+	}
+	if !s.Enabled() && s.FullAt == 0 && s.Idle == 0 && s.Fold == "" {
 		return nil
 	}
 	var errs []error
@@ -81,8 +110,11 @@ func (s SLCCacheConfig) validate(c Config, g Geometry) []error {
 	if s.Idle < 0 {
 		bad("ftl.slc_cache.idle: %v must not be negative", s.Idle)
 	}
+	if s.Fold != "" && s.Fold != FoldPressure && s.Fold != FoldIdle {
+		bad("ftl.slc_cache.fold: %q is not a fold mode (have %q, %q)", s.Fold, FoldPressure, FoldIdle)
+	}
 	if !s.Enabled() {
-		bad("ftl.slc_cache: full_at or idle set, but static and dynamic are 0 (no cache)")
+		bad("ftl.slc_cache: full_at, idle or fold set, but static and dynamic are 0 (no cache)")
 		return errs
 	}
 	if c.mapping() != PageMapping {
@@ -132,6 +164,9 @@ type slcCache struct {
 	cap     int        // the region now (Refresh): static plus the dynamic part left
 	fullAt  float64    // SLCCacheConfig.FullAt with its default
 	idle    bool       // the firmware folds in idle (SetSLCIdle)
+	press   bool       // fold a plane whose cache is exhausted (SLCCacheConfig.Fold "pressure")
+	route   SLCRouter  // the allocator's routing of host writes (nil: all try the cache)
+	bypass  bool       // the last host write was routed past the cache (SLCRouter)
 	direct  bool       // the last host write went to a native block because the cache was full
 	all     int64      // SLC blocks in use over the array
 	stats   SLCStats
@@ -141,6 +176,7 @@ type slcCache struct {
 type SLCStats struct {
 	SLCWrites    int64 // host units written to SLC blocks
 	DirectWrites int64 // host units written to native blocks while the cache was full
+	BypassWrites int64 // host units the allocator routed to native blocks past the cache (SLCRouter)
 	FoldUnits    int64 // units folded: moved out of SLC blocks by the GC stream
 	FoldBlocks   int64 // SLC blocks folded and erased
 	SLCPrograms  int64 // pages programmed in SLC mode
@@ -161,6 +197,8 @@ func newSLCCache(f *FTL) *slcCache {
 	}
 	s.static, s.dynMax = slcBlocks(f.cfg, f.g)
 	s.fullAt = f.cfg.SLCCache.fullAt()
+	s.press = f.cfg.SLCCache.foldUnderPressure()
+	s.route, _ = f.alloc.(SLCRouter)
 	f.slc = s
 	f.RefreshSLC()
 	return s
@@ -236,16 +274,48 @@ func (f *FTL) SLCFoldable() bool {
 // open SLC write point, or fewer SLC blocks in use than the region with a block to spare
 // (allocateSLC's rule).
 func (f *FTL) SLCHasRoom() bool {
-	s := f.slc
-	if s == nil {
+	if f.slc == nil {
 		return false
 	}
 	for pi := range f.planes {
-		if s.wp[pi] != NoBlock || s.inUse[pi] < s.cap && f.planes[pi].freeN > f.gcAt {
+		if f.slcRoom(pi) {
 			return true
 		}
 	}
 	return false
+}
+
+// slcRoom reports whether plane pi's cache takes a host write: an open SLC write point, or
+// fewer SLC blocks in use than the region and a block to spare above the GC threshold.
+func (f *FTL) slcRoom(pi int) bool {
+	s := f.slc
+	return s.wp[pi] != NoBlock || s.inUse[pi] < s.cap && f.planes[pi].freeN > f.gcAt
+}
+
+// slcRoomOnDie reports whether some plane of die has room in the cache (false without a
+// cache).
+func (f *FTL) slcRoomOnDie(die int) bool {
+	if f.slc == nil {
+		return false
+	}
+	for p := 0; p < f.g.Planes; p++ {
+		if f.slcRoom(die*f.g.Planes + p) {
+			return true
+		}
+	}
+	return false
+}
+
+// SLCIdleWrites returns the count of host writes the firmware's idle detection watches for
+// the cache's idle folds: every host write (Stats.HostWrites), or, when the allocator routes
+// writes past the cache (SLCRouter), only those that went to it or tried it (SLCWrites +
+// DirectWrites): the writes routed past it (slc-foreground's background evictions, direct
+// to native blocks) do not use the cache, so they do not keep it from folding.
+func (f *FTL) SLCIdleWrites() int64 {
+	if f.slc != nil && f.slc.route != nil {
+		return f.slc.stats.SLCWrites + f.slc.stats.DirectWrites
+	}
+	return f.Stats.HostWrites
 }
 
 // SetSLCIdle tells the cache whether the host is idle (the firmware's idle detection): in
@@ -283,13 +353,17 @@ func (f *FTL) RefreshSLC() {
 	s.cap = s.static + dyn
 }
 
-// allocateSLC takes the next page of an SLC write point of die for a host write, round
-// robin over the die's planes, opening a free block in SLC mode on a plane whose cache has
+// allocateSLC takes the next page of an SLC write point of die for a host write for
+// purpose, unless the allocator routes it past the cache (SLCRouter; it reports false and
+// the write goes to the allocator, not counted as direct), round robin over the die's planes, opening a free block in SLC mode on a plane whose cache has
 // room (fewer than cap SLC blocks in use) and that can spare a block without needing GC
 // (more free blocks than the GC threshold). It reports false, the cache full on every plane
 // of the die, and the write then goes to the allocator (a native block): direct mode.
-func (f *FTL) allocateSLC(die int) (PPN, bool) {
+func (f *FTL) allocateSLC(die int, purpose Purpose) (PPN, bool) {
 	s := f.slc
+	if s.bypass = s.route != nil && !s.route.SLCFor(purpose); s.bypass {
+		return NoPage, false
+	}
 	for try := 0; try < f.g.Planes; try++ {
 		plane := (s.planeRR[die] + try) % f.g.Planes
 		pi := die*f.g.Planes + plane
@@ -332,11 +406,15 @@ func (f *FTL) takeSLC(b BlockID, m *blockMeta) {
 	}
 }
 
-// countHost counts n host units written to page p: in SLC mode or direct.
+// countHost counts n host units written to page p: in SLC mode, routed past the cache or
+// direct.
 func (s *slcCache) countHost(f *FTL, p PPN, n int64) {
-	if s.blocks.Has(int(f.g.BlockOf(p))) {
+	switch {
+	case s.blocks.Has(int(f.g.BlockOf(p))):
 		s.stats.SLCWrites += n
-	} else {
+	case s.bypass:
+		s.stats.BypassWrites += n
+	default:
 		s.stats.DirectWrites += n
 	}
 }
@@ -378,11 +456,16 @@ func (f *FTL) SLCEraseCount(b BlockID) int {
 }
 
 // wantsFold reports whether plane pi should fold an SLC block now: it has a full one, and
-// the host is idle or the plane's SLC blocks exceed the region (the dynamic part shrank
-// as the drive filled).
+// the host is idle, or the plane's SLC blocks exceed the region (the dynamic part shrank
+// as the drive filled), or — folding under pressure — the plane's cache is exhausted: its
+// SLC blocks fill the region and none is open for the host (exhausted).
 func (s *slcCache) wantsFold(pi int) bool {
-	return s.full[pi] > 0 && (s.idle || s.inUse[pi] > s.cap)
+	return s.full[pi] > 0 && (s.idle || s.inUse[pi] > s.cap || s.press && s.exhausted(pi))
 }
+
+// exhausted reports whether plane pi's cache is exhausted: no SLC write point open and as
+// many SLC blocks in use as the region allows, so a host write on the plane goes direct.
+func (s *slcCache) exhausted(pi int) bool { return s.wp[pi] == NoBlock && s.inUse[pi] >= s.cap }
 
 // foldVictim returns the full SLC block of plane (die, plane) written longest ago (the
 // oldest data folds first), or false if it has none.

@@ -108,8 +108,63 @@ func TestSLCCacheCliffAtItsSize(t *testing.T) {
 	blocks, units := f.SLCOccupancy()
 	require.Equal(t, 8, blocks)
 	require.Equal(t, int64(32), units)
-	// Not idle and within the region: nothing to fold, no GC.
-	require.False(t, f.NeedsGC(0, 0))
+	// Not idle and within the region, but exhausted: folding under pressure (the default,
+	// TestSLCFoldUnderPressure) would fold; the control folds only in idle.
+	require.True(t, f.NeedsGC(0, 0))
+	require.NoError(t, f.Check())
+	f = newFTL(t, slcGeometry(), func(c *Config) {
+		c.SLCCache = SLCCacheConfig{Static: 0.02, Dynamic: 0.1, FullAt: 0.5, Fold: FoldIdle}
+	})
+	fillCache(t, f)
+	require.False(t, f.NeedsGC(0, 0), "fold: idle — nothing to fold until the host is idle")
+	require.NoError(t, f.Check())
+}
+
+// TestSLCFoldUnderPressure: once a plane's cache is exhausted (its SLC blocks fill the
+// region and none is open), the plane folds while the host writes go direct, and a folded
+// block gives the host's writes SLC room again. Worked by hand on newSLCFTL's cache (the
+// region empty is 1 + 3 = 4 blocks a plane of 4 SLC pages):
+//
+//   - fillCache writes lpn 0 … 31 to SLC (plane lpn mod 2, block lpn div 8) and 32 … 39
+//     direct: each plane holds 4 full SLC blocks = its region, none open, so it is
+//     exhausted and NeedsGC says so on both planes, with the host busy (not idle).
+//   - The victim is the plane's oldest full SLC block, block 0: on plane 0 it holds lpn 0,
+//     2, 4, 6 (4 units moved to a native block), on plane 1 lpn 1, 3, 5, 7.
+//   - After folding block 0 of plane 0, the plane has 3 SLC blocks of a region of 4: not
+//     exhausted, so no more folding (its free blocks are above the GC threshold); plane 1
+//     still is.
+//   - The next host write on die 0 takes plane 0's room (plane 1 is exhausted): a fresh SLC
+//     block, so the write is in SLC mode and direct mode ends.
+func TestSLCFoldUnderPressure(t *testing.T) {
+	f := newSLCFTL(t)
+	fillCache(t, f)
+	require.True(t, f.SLCDirect())
+	for plane := 0; plane < 2; plane++ {
+		require.True(t, f.NeedsGC(0, plane), "plane %d exhausted: fold under pressure", plane)
+	}
+	b, ok := f.PickVictim(0, 0)
+	require.True(t, ok)
+	require.Equal(t, BlockID(0), b, "plane 0's oldest SLC block")
+	var lpns []int64
+	for _, u := range f.ValidUnits(b, nil) {
+		lpn, valid := f.Owner(u)
+		require.True(t, valid)
+		lpns = append(lpns, lpn)
+	}
+	require.Equal(t, []int64{0, 2, 4, 6}, lpns)
+	require.Equal(t, 4, fold(t, f, 0))
+	require.False(t, f.NeedsGC(0, 0), "3 SLC blocks of a region of 4: room again, no fold")
+	require.True(t, f.NeedsGC(0, 1), "plane 1 still exhausted")
+	require.True(t, f.SLCHasRoom())
+	p, err := f.WriteHost(200, 0, Background)
+	require.NoError(t, err)
+	require.True(t, f.IsSLC(f.g.BlockOf(p)), "the folded room takes host writes again")
+	require.Equal(t, 0, f.g.Addr(p).Plane)
+	require.False(t, f.SLCDirect())
+	s := f.SLCStats()
+	require.Equal(t, int64(4), s.FoldUnits)
+	require.Equal(t, int64(1), s.FoldBlocks)
+	require.Equal(t, int64(33), s.SLCWrites)
 	require.NoError(t, f.Check())
 }
 
@@ -160,7 +215,12 @@ func TestSLCIdleFoldMovesValidPages(t *testing.T) {
 }
 
 func TestSLCFoldWhenRegionShrinks(t *testing.T) {
-	f := newSLCFTL(t)
+	// Folding in idle and on a shrinking region only: under pressure each plane, down to
+	// its region of 2 blocks and none open, would be exhausted and fold a third
+	// (TestSLCFoldUnderPressure).
+	f := newFTL(t, slcGeometry(), func(c *Config) {
+		c.SLCCache = SLCCacheConfig{Static: 0.02, Dynamic: 0.1, FullAt: 0.5, Fold: FoldIdle}
+	})
 	fillCache(t, f) // 8 native units (32 … 39)
 	// 64 more direct writes: 72 native units of 288, so the region is 1 + ⌊3 · (0.5 −
 	// 0.25) / 0.5⌋ = 2 blocks a plane, and each plane's 4 SLC blocks are 2 too many.
@@ -173,7 +233,7 @@ func TestSLCFoldWhenRegionShrinks(t *testing.T) {
 	require.Equal(t, 2, f.SLCCapacity())
 	for plane := 0; plane < 2; plane++ {
 		n := 0
-		for f.NeedsGC(0, plane) { // not idle: folding under pressure only
+		for f.NeedsGC(0, plane) { // not idle: folding for the shrunk region only
 			require.Equal(t, 4, fold(t, f, plane))
 			n++
 		}
@@ -198,7 +258,8 @@ func TestSLCCacheConfigRefused(t *testing.T) {
 		{"bast", slcGeometry(), func(c *Config) { c.Mapping = BASTMapping }, `ftl.slc_cache: an SLC cache needs page-level mapping, not ftl.mapping "bast"`},
 		{"too big", slcGeometry(), func(c *Config) { c.SLCCache.Dynamic = 0.5 }, "ftl.slc_cache: static 0.02 and dynamic 0.5 make 1 + 18 SLC blocks a plane, more than the 13"},
 		{"negative", slcGeometry(), func(c *Config) { c.SLCCache.Static = -1 }, "ftl.slc_cache.static: -1 is not a fraction"},
-		{"full_at alone", slcGeometry(), func(c *Config) { c.SLCCache = SLCCacheConfig{FullAt: 0.5} }, "ftl.slc_cache: full_at or idle set, but static and dynamic are 0"},
+		{"full_at alone", slcGeometry(), func(c *Config) { c.SLCCache = SLCCacheConfig{FullAt: 0.5} }, "ftl.slc_cache: full_at, idle or fold set, but static and dynamic are 0"},
+		{"fold mode", slcGeometry(), func(c *Config) { c.SLCCache.Fold = "always" }, `ftl.slc_cache.fold: "always" is not a fold mode (have "pressure", "idle")`},
 	} {
 		cfg := DefaultConfig()
 		cfg.GCThreshold, cfg.GCReserve, cfg.OverProvisioning = 2, 1, 0.25

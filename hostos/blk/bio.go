@@ -62,9 +62,13 @@ type Bio struct {
 	// sqe->write_stream on a direct write), 1 … the device's write streams, 0 none. The
 	// NVMe driver turns stream s into the namespace's s-th FDP placement identifier.
 	WriteStream uint8
-	Issued      sim.Time    // set by Submit
-	Done        sim.Handler // receives an engine event when the bio completes; ev.Data is the *Bio
-	Wake        *sim.Signal // if set, notified at completion instead of a Done event (a waiting process)
+	// WriteHint is the write's data-lifetime hint (bi_write_hint, writehint.go): the
+	// file's inode hint on page-cache writeback and O_DIRECT writes. Requests of different
+	// hints never merge; the NVMe driver does not send it.
+	WriteHint WriteHint
+	Issued    sim.Time    // set by Submit
+	Done      sim.Handler // receives an engine event when the bio completes; ev.Data is the *Bio
+	Wake      *sim.Signal // if set, notified at completion instead of a Done event (a waiting process)
 	// Admitted, if set, is notified when writeback throttling lets the bio go after it had
 	// to wait (Held was true): a submitter that would sleep in wbt_wait waits on it.
 	Admitted *sim.Signal

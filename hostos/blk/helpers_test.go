@@ -18,6 +18,8 @@ type dispatched struct {
 	Hint   Hint
 	// WriteStream is the request's write stream.
 	WriteStream uint8
+	// Life is the request's write-lifetime hint.
+	Life WriteHint
 }
 
 // fakeDev is a Driver that completes each request after latency(rq), optionally holding
@@ -43,7 +45,7 @@ func (d *fakeDev) QueueRequest(now sim.Time, rq *Request) bool {
 	d.busy++
 	d.maxBusy = max(d.maxBusy, d.busy)
 	if d.record {
-		d.log = append(d.log, dispatched{rq.Op, rq.Offset, rq.Size, len(rq.Bios), now, rq.Tag, rq.Hint, rq.WriteStream})
+		d.log = append(d.log, dispatched{rq.Op, rq.Offset, rq.Size, len(rq.Bios), now, rq.Tag, rq.Hint, rq.WriteStream, rq.WriteHint})
 	}
 	d.eng.Schedule(now+d.latency(now, rq), d, rq, 0)
 	return true

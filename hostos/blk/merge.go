@@ -3,7 +3,8 @@ package blk
 // Merging (block/blk-merge.c, elevator.c): a bio part joins a queued request of the same
 // operation that ends where it starts (back merge) or starts where it ends (front merge),
 // if neither carries FUA (REQ_NOMERGE_FLAGS), both have the same write stream (Linux 6.16's
-// blk_rq_merge_ok and attempt_merge) and the result stays within MaxRequestBytes.
+// blk_rq_merge_ok and attempt_merge) and the same write hint (Linux 6.9's, writehint.go)
+// and the result stays within MaxRequestBytes.
 // After a bio merge the grown request is merged with a queued neighbour it now touches
 // (attempt_back_merge / attempt_front_merge). Only requests still in the scheduler are
 // candidates: once dispatched a request is the driver's. Linux looks candidates up in the
@@ -17,13 +18,13 @@ func (q *Queue) tryMerge(b *Bio, off, n int64) bool {
 	if i < 0 || b.FUA {
 		return false
 	}
-	if rq := q.byEnd[i].get(off); rq != nil && rq.Size+n <= q.maxReq && rq.WriteStream == b.WriteStream {
+	if rq := q.byEnd[i].get(off); rq != nil && rq.Size+n <= q.maxReq && rq.WriteStream == b.WriteStream && rq.WriteHint == b.WriteHint {
 		q.unhash(rq)
 		rq.Size += n
 		addBio(rq, b)
 		q.hash(rq)
 		q.stats.BackMerges++
-		if nx := q.byOff[i].get(rq.End()); nx != nil && nx != rq && rq.Size+nx.Size <= q.maxReq && nx.WriteStream == rq.WriteStream {
+		if nx := q.byOff[i].get(rq.End()); nx != nil && nx != rq && rq.Size+nx.Size <= q.maxReq && nx.WriteStream == rq.WriteStream && nx.WriteHint == rq.WriteHint {
 			q.mergeRequests(rq, nx)
 		}
 		return true
@@ -31,7 +32,7 @@ func (q *Queue) tryMerge(b *Bio, off, n int64) bool {
 	if !q.front {
 		return false
 	}
-	if rq := q.byOff[i].get(off + n); rq != nil && rq.Size+n <= q.maxReq && rq.WriteStream == b.WriteStream {
+	if rq := q.byOff[i].get(off + n); rq != nil && rq.Size+n <= q.maxReq && rq.WriteStream == b.WriteStream && rq.WriteHint == b.WriteHint {
 		q.unhash(rq)
 		rq.Offset = off
 		rq.Size += n
@@ -39,7 +40,7 @@ func (q *Queue) tryMerge(b *Bio, off, n int64) bool {
 		q.hash(rq)
 		q.sched.frontMerged(rq)
 		q.stats.FrontMerges++
-		if pv := q.byEnd[i].get(rq.Offset); pv != nil && pv != rq && pv.Size+rq.Size <= q.maxReq && pv.WriteStream == rq.WriteStream {
+		if pv := q.byEnd[i].get(rq.Offset); pv != nil && pv != rq && pv.Size+rq.Size <= q.maxReq && pv.WriteStream == rq.WriteStream && pv.WriteHint == rq.WriteHint {
 			q.mergeRequests(pv, rq)
 		}
 		return true

@@ -318,7 +318,7 @@ func (q *Queue) alloc(b *Bio, off, n int64, token bool) {
 	rq.Op, rq.Offset, rq.Size = b.Op, off, n
 	rq.Bios = append(rq.Bios[:0], b)
 	rq.Sync, rq.FUA, rq.Hint, rq.Tag = isSync(b), b.FUA, b.Hint, -1
-	rq.WriteStream = b.WriteStream
+	rq.WriteStream, rq.WriteHint = b.WriteStream, b.WriteHint
 	rq.Alloc, rq.Insert, rq.Dispatch, rq.Complete = now, now, 0, 0
 	rq.seq, rq.state = q.seq, rqQueued
 	if b.Op == OpWrite && b.Sync && !b.Idle && off+n >= b.End() {

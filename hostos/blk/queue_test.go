@@ -1,7 +1,6 @@
 package blk
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -199,22 +198,6 @@ func TestBadBioPanics(t *testing.T) {
 // stream 4, which neither back-merges behind stream 2 nor front-merges before stream 3.
 // Four requests go out: [0, 8k) 1, [8k, 16k) 2, [16k, 20k) 4, [20k, 24k) 3.
 func TestWriteStreamsDoNotMerge(t *testing.T) {
-	eng, q, dev := newTestQueue(t, DefaultSpec(), fixed(sim.Microsecond))
-	for _, b := range []struct {
-		off    int64
-		stream uint8
-	}{{0, 1}, {8, 2}, {4, 1}, {12, 2}, {20, 3}, {16, 4}} {
-		q.Submit(&Bio{Op: OpWrite, Offset: b.off * kib, Size: 4 * kib, WriteStream: b.stream})
-	}
-	eng.Run()
-	type got struct {
-		off, size int64
-		stream    uint8
-	}
-	var gs []got
-	for _, d := range dev.log {
-		gs = append(gs, got{d.Offset / kib, d.Size / kib, d.WriteStream})
-	}
-	slices.SortFunc(gs, func(a, b got) int { return int(a.off - b.off) })
-	require.Equal(t, []got{{0, 8, 1}, {8, 8, 2}, {16, 4, 4}, {20, 4, 3}}, gs)
+	got := writesSent(t, []sentWrite{{0, 4, 1, 0}, {8, 4, 2, 0}, {4, 4, 1, 0}, {12, 4, 2, 0}, {20, 4, 3, 0}, {16, 4, 4, 0}})
+	require.Equal(t, []sentWrite{{0, 8, 1, 0}, {8, 8, 2, 0}, {16, 4, 4, 0}, {20, 4, 3, 0}}, got)
 }

@@ -25,6 +25,9 @@ type Request struct {
 	// WriteStream is the bios' write stream (rq->write_stream); requests of different
 	// streams never merge (blk_rq_merge_ok, attempt_merge).
 	WriteStream uint8
+	// WriteHint is the bios' data-lifetime hint (rq->write_hint, Linux 6.9); requests of
+	// different hints never merge either (blk_rq_merge_ok, attempt_merge).
+	WriteHint WriteHint
 	// Tag is the driver tag, 0..QueueDepth−1, set at dispatch; −1 before.
 	Tag int
 	// Alloc is when the request was allocated, Insert when it entered the scheduler,

@@ -33,6 +33,9 @@ type TargetSpec struct {
 	Mmap   bool   // the mmap engine
 	Advice Advice // posix_fadvise read-ahead advice for buffered reads (fio's fadvise_hint)
 	Verify bool   // the job verifies: direct I/O must carry data versions (DataTarget)
+	// WriteHint is the RWH_WRITE_LIFE_* value fio sets on the file at open (fcntl
+	// F_SET_RW_HINT, after laying it out), 0: none set (write_hint not given).
+	WriteHint uint8
 }
 
 // Advice is posix_fadvise(2) read-ahead advice.

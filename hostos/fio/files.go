@@ -82,6 +82,9 @@ func (r *Execution) open(q *sim.Proc, c *copyRun) ([]span, error) {
 	j := r.jobs[c.job]
 	align := j.MinBS()
 	if r.oneDevice {
+		if j.WriteHint != 0 {
+			return nil, refuse("write_hint: the job addresses a bare device, not a file of the simulated file system, so there is no inode to set the hint on")
+		}
 		t, capacity, _ := r.m.Open(q, TargetSpec{})
 		c.targets = []Target{t}
 		if j.FDP {
@@ -101,7 +104,7 @@ func (r *Execution) open(q *sim.Proc, c *copyRun) ([]span, error) {
 	for i, name := range names {
 		// NVMe passthrough (io_uring_cmd) is direct whatever direct says.
 		direct := j.Direct || j.IOEngine == engineURingCmd
-		spec := TargetSpec{Name: name, Direct: direct, Sync: j.Sync, Layout: layout, Mmap: j.IOEngine == "mmap", Advice: j.advice(), Verify: j.Verify != ""}
+		spec := TargetSpec{Name: name, Direct: direct, Sync: j.Sync, Layout: layout, Mmap: j.IOEngine == "mmap", Advice: j.advice(), Verify: j.Verify != "", WriteHint: j.WriteHint}
 		if isDevice(name) {
 			if !direct {
 				return nil, refuse("%s: buffered I/O on the block device (its own page cache) is not modelled; use direct=1, or a file name for buffered I/O", name)

@@ -167,6 +167,9 @@ type Job struct {
 	FDP       bool
 	FDPPLI    []int
 	FDPSelect string
+	// WriteHint is write_hint (writehint.go): the RWH_WRITE_LIFE_* value set on each file
+	// at open, 0 (RWH_WRITE_LIFE_NOT_SET) when not given.
+	WriteHint uint8
 	// io_uring_cmd (zoneappend.go): write_mode ("" or zone_append), writefua (the Zone
 	// Append's FUA bit) and whether cmd_type was given.
 	WriteMode string
@@ -433,6 +436,7 @@ func (j Job) problems() []problem {
 		}
 	}
 	j.placementProblems(bad)
+	j.writeHintProblems(bad)
 	j.appendProblems(bad)
 	ps = append(ps, j.Distribution.problems()...)
 	return ps

@@ -69,7 +69,7 @@ var optionTable = append([]option{
 	{name: "randseed", set: setRandSeed},
 	{name: "fallocate", kind: optNoEffect, note: "the simulated file system allocates a file's extents when the file is created, whatever the method"},
 	{name: "fadvise_hint", set: setFadvise, note: "posix_fadvise on the job's files: random stops read-ahead (FMODE_RANDOM), sequential doubles its window, as mm/fadvise.c does"},
-	{name: "write_hint", kind: optRefusedUnless, note: noteWriteHint, defaults: []string{"none"}},
+	{name: "write_hint", set: setWriteHint, note: "fcntl F_SET_RW_HINT on each file at open (buffered only: for O_DIRECT fio uses F_SET_FILE_RW_HINT, which Linux fails with EINVAL); the page cache's writes carry the inode's hint, and host.pagecache.hint_streams=f2fs maps it to an FDP write stream (docs/placement.md)"},
 	{name: "offset", set: setSizeOrPct(func(j *Job) (*int64, *int64) { return &j.Offset, &j.OffsetPct })},
 	{name: "offset_align", kind: optRefused, note: "percentage offsets are aligned to the minimum block size; another alignment is not modelled"},
 	{name: "offset_increment", set: setSizeOrPct(func(j *Job) (*int64, *int64) { return &j.OffsetInc, &j.OffsetIncPct })},

@@ -21,19 +21,6 @@ import (
 // uniformly at random from the job's own stream; without fdp_pli every placement
 // identifier of the namespace is used.
 
-// noteWriteHint is why fio's write_hint (fcntl F_SET_RW_HINT, an RWH_WRITE_LIFE_* value
-// on the file) is refused: Linux carries the hint in bio->bi_write_hint, and its NVMe
-// driver does not map it to an FDP placement identifier: nvme_setup_rw sends a write's
-// write stream (bio->bi_write_stream, Linux 6.16, "nvme: use fdp streams if write stream
-// is provided") and nothing for its hint. The write-hint mapping ("nvme: enable FDP
-// support", Kanchan Joshi, 2024) was NACKed and is not in mainline (as the 2026 f2fs
-// commit "f2fs: map data writes to FDP streams" states: "the current NVMe command path
-// consumes bio->bi_write_stream rather than bio->bi_write_hint when selecting a placement
-// ID"), and the Streams directive support that took hints was removed in Linux 5.18. So
-// on an NVMe drive a hint changes nothing; the simulator refuses it rather than run a job
-// whose hints would silently do nothing.
-const noteWriteHint = "Linux's NVMe driver does not map write lifetime hints (F_SET_RW_HINT, RWH_WRITE_LIFE_*) to FDP placement identifiers: it sends only a write's write stream (Linux 6.16; the hint mapping was NACKed, and NVMe Streams support went in 5.18), so a hint would change nothing on the drive; use fdp=1 with fdp_pli to place writes"
-
 // StreamTarget is a Target whose writes can carry a write stream: the namespace opened
 // O_DIRECT.
 type StreamTarget interface {

@@ -134,15 +134,3 @@ func FuzzFDPPLI(f *testing.F) {
 		}
 	})
 }
-
-// TestWriteHintRefused: write_hint=short (or any hint but fio's none) is refused with the
-// reason: Linux's NVMe driver does not turn write lifetime hints into placement
-// identifiers, so the job's hints would do nothing on the drive.
-func TestWriteHintRefused(t *testing.T) {
-	_, err := decodeINIString("[a]\nrw=write\nwrite_hint=short\n")
-	require.ErrorContains(t, err, "write_hint=short")
-	require.ErrorContains(t, err, "does not map write lifetime hints")
-	require.ErrorContains(t, err, "fdp=1")
-	_, err = decodeINIString("[a]\nrw=write\nwrite_hint=none\n")
-	require.NoError(t, err)
-}

@@ -46,6 +46,8 @@ type Cache struct {
 	reqFree *req
 	stats   Stats
 	check   *DataCheck // the end-to-end data check, if on (datacheck.go)
+	// hintStream is the write stream each write hint's writes get (writehint.go).
+	hintStream [blk.NumWriteHints]uint8
 }
 
 // New builds the page cache of a host whose block device has capacity bytes, and starts its

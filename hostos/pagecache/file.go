@@ -3,6 +3,8 @@ package pagecache
 import (
 	"math"
 
+	"github.com/fastdrain-sim/fastdrain/hostos/blk"
+
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -36,6 +38,8 @@ type File struct {
 	readWait sim.Signal // woken when a read of this file completes
 	err      error      // writeback error, reported by the next fsync (AS_EIO)
 	unlinked bool
+	// writeHint is the inode's write-lifetime hint (i_write_hint, writehint.go).
+	writeHint blk.WriteHint
 }
 
 // extent maps n file pages starting at filePage to device pages starting at devPage.

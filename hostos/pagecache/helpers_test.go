@@ -16,6 +16,8 @@ type ioRec struct {
 	Sync     bool
 	FUA      bool
 	Hint     blk.Hint
+	Life     blk.WriteHint // bi_write_hint
+	Stream   uint8         // bi_write_stream
 	Issued   sim.Time
 	Complete sim.Time
 }
@@ -36,7 +38,7 @@ func (d *fakeDev) Submit(b *blk.Bio) {
 	b.Issued = now
 	if !d.noLog {
 		d.log = append(d.log, ioRec{Op: b.Op, Off: b.Offset, Size: b.Size, Sync: b.Sync, FUA: b.FUA,
-			Hint: b.Hint, Issued: now, Complete: now + d.lat})
+			Hint: b.Hint, Life: b.WriteHint, Stream: b.WriteStream, Issued: now, Complete: now + d.lat})
 	}
 	if b.Op == blk.OpWrite {
 		d.writes += b.Size

@@ -33,6 +33,13 @@ type Spec struct {
 	// asks for (iomap direct I/O uses FUA for O_DSYNC writes when the device has a
 	// volatile write cache).
 	DirectFUA bool `yaml:"direct_fua"`
+	// HintStreams is how the file system turns a file's write-lifetime hint (fcntl
+	// F_SET_RW_HINT) into a write stream, which the NVMe driver sends as an FDP placement
+	// identifier (writehint.go): "" or "none", as ext4 and XFS (the hint is carried in
+	// the bio, and Linux's NVMe driver places nothing by it), or "f2fs", f2fs's mapping of
+	// its hot, warm and cold data classes onto the device's first three streams. Left out of
+	// a configuration's listing when unset.
+	HintStreams string `yaml:"hint_streams,omitempty"`
 	// FastDrain holds the host side of FastDrain's adaptive page-victimization scheduling.
 	FastDrain FastDrainSpec `yaml:"fastdrain"`
 }
@@ -195,6 +202,9 @@ func (s Spec) Validate() error {
 	}
 	if s.ReadAhead < 0 || s.ReadAhead%PageSize != 0 {
 		bad("read_ahead", "%v must be a non-negative multiple of 4KiB", s.ReadAhead)
+	}
+	if err := checkHintStreams(s.HintStreams); err != nil {
+		bad("hint_streams", "%v", err)
 	}
 	checkSet("fastdrain.low.", s.FastDrain.Low)
 	checkSet("fastdrain.high.", s.FastDrain.High)

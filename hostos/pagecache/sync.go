@@ -214,6 +214,9 @@ func (c *Cache) directBios(t *Task, f *File, op blk.Op, off, n int64) {
 		inPage := pos % PageSize
 		size := min(off+n-pos, run*PageSize-inPage, maxBio)
 		r := c.newReq(reqDirect, op, f, 0, 0, t)
+		if op == blk.OpWrite {
+			c.tagWrite(r, f) // iomap_dio_bio_iter: bi_write_hint = inode->i_write_hint
+		}
 		r.bio.Offset = dev*PageSize + inPage
 		r.bio.Size = size
 		r.bio.Sync = true

@@ -419,6 +419,7 @@ func (c *Cache) startWrite(f *File, first, n int64, kind reqKind, t *Task) *req 
 	f.nrWriteback += n
 	dev, _ := f.devRun(first)
 	r := c.newReq(kind, blk.OpWrite, f, first, n, t)
+	c.tagWrite(r, f)
 	r.bio.Offset = dev * PageSize
 	r.bio.Size = n * PageSize
 	r.bio.Sync = kind == reqSyncWrite
