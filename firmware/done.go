@@ -50,13 +50,8 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 
 // programDone forgets op's in-flight program (of each of its units).
 func (f *Firmware) programDone(op *flashOp) {
-	if f.units > 1 {
-		u := f.geo.UnitOf(op.ppn, 0)
-		for i, s := range op.ustamps[:op.units] {
-			f.pending.done(u+ftl.Unit(i), s)
-		}
-	} else {
-		f.pending.done(ftl.Unit(op.ppn), op.stamp)
+	if f.fin.page == nil {
+		f.pendingDone(op)
 	}
 	if f.pl.oob != nil {
 		f.pl.recordProgram(op)
@@ -66,11 +61,24 @@ func (f *Firmware) programDone(op *flashOp) {
 	if f.fin.page == nil {
 		f.uncover(op)
 	} else {
-		f.programFinal(op, b) // the guards go once the page is final (final.go)
+		f.programFinal(op, b) // the guards, and on 3D the in-flight record, go once the page is final (final.go)
 	}
 	f.gc.programsDone(f)
 	if len(f.zerase.waiting) > 0 {
 		f.zerase.programDone(f)
+	}
+}
+
+// pendingDone forgets op's in-flight program of each of its units: reads of them go to
+// the flash.
+func (f *Firmware) pendingDone(op *flashOp) {
+	if f.units > 1 {
+		u := f.geo.UnitOf(op.ppn, 0)
+		for i, s := range op.ustamps[:op.units] {
+			f.pending.done(u+ftl.Unit(i), s)
+		}
+	} else {
+		f.pending.done(ftl.Unit(op.ppn), op.stamp)
 	}
 }
 

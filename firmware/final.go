@@ -24,9 +24,17 @@ import (
 // erased only once that copy is final), a Flush's and an FUA write's completion (they wait
 // for the pages they cover, padding the blocks: padFlush), and, on parts whose
 // provisional pages a cut destroys with no program running (one-shot, two-pass), the
-// hold-up drain's end (drainPads). The out-of-band record, reads' in-flight tracking and
-// the buffer's release stay at "program done" (the table in docs/reliability.md says
-// why). The control firmware.power_loss.controls.durable_at_done restores the old rule.
+// hold-up drain's end (drainPads). The out-of-band record and the buffer's release stay at
+// "program done" (the table in docs/reliability.md says why). The control firmware.power_loss.controls.durable_at_done restores the old rule.
+//
+// Reads: a page only latched (one-shot) is not in the array, and a two-pass word line
+// after its first pass holds data that cannot be read back until its second (US
+// 12,056,368 B2: a storage location whose first-step program has completed "stores
+// unreadable data"; the fine pass needs the data again, which Western Digital's US
+// 11,837,277 B2 re-reads from SLC and US 11,269,725 B2 keeps in controller RAM for the
+// whole word line). On those parts (latchLoss) a provisional page keeps its in-flight
+// record, and reads of it are served from DRAM, until it is final. A 2D page is in the
+// array once its program is done and is read from the die.
 
 // finality is the firmware's word-line finality state.
 type finality struct {
@@ -43,6 +51,9 @@ type finality struct {
 	// latchLoss: a cut with no program running destroys provisional pages (latched or
 	// coarse word lines), so the hold-up drain's end pads them.
 	latchLoss bool
+	// passOver: the die programs page by page and lets a block's pages be passed over
+	// (set whatever the rule: the cut's drop of GC programs needs it, powerloss.go).
+	passOver bool
 	// prefix, per block: its pages [0, prefix) have completed, or been passed over (with
 	// passFinal).
 	prefix []uint16
@@ -57,6 +68,10 @@ type finality struct {
 	// drain's end waits for its pads.
 	waits     []*worker
 	drainWait bool
+	// padWaits counts the Flush commands and FUA writes that, their data programmed,
+	// waited for provisional pages to become final, padding their blocks (kept out of
+	// Stats, whose dump the golden files hold).
+	padWaits int64
 }
 
 // provPage is a provisional page: its index in its block, its finalizing page, whether it
@@ -66,6 +81,11 @@ type provPage struct {
 	host      bool
 	ncovers   uint8
 	covers    [ftl.MaxUnitsPerPage]ftl.BlockID
+	// pend: its units' in-flight records (stamps, units of them) are kept until it is
+	// final, so reads of it are served from DRAM (latchLoss parts).
+	pend   bool
+	units  uint8
+	stamps [ftl.MaxUnitsPerPage]uint64
 }
 
 // padLook is a caller's last look for pages to pad (padCovering): for which block, and
@@ -88,6 +108,7 @@ type finTarget struct {
 // control durable_at_done or without a finality table.
 func (fi *finality) init(f *Firmware) {
 	ds := f.flash.Die()
+	fi.passOver = ds.PageByPage || ds.FinalizingPage == nil
 	if !f.spec.PowerLoss.Enabled || f.spec.PowerLoss.Controls.DurableAtDone || ds.FinalizingPage == nil {
 		return
 	}
@@ -114,6 +135,7 @@ func (fi *finality) init(f *Firmware) {
 func (f *Firmware) programFinal(op *flashOp, b ftl.BlockID) {
 	fi := &f.fin
 	if f.slc != nil && f.ftl.IsSLC(b) {
+		f.pendingDone(op)
 		f.uncover(op) // pSLC: every page is final at its own completion
 		return
 	}
@@ -121,10 +143,21 @@ func (f *Firmware) programFinal(op *flashOp, b ftl.BlockID) {
 	idx := int(op.ppn - first)
 	fi.advance(f, b, first, idx)
 	if fin := fi.page[idx]; fin < fi.prefix[b] || f.ftl.IsBad(b) { // a retired block is never programmed again
+		f.pendingDone(op)
 		f.uncover(op)
 	} else {
 		e := provPage{page: uint16(idx), fin: fin, host: op.kind == opEvict, ncovers: op.ncovers, covers: op.covers}
 		op.ncovers = 0
+		if fi.latchLoss {
+			// A latched or coarse word line is not read back from the array (below): reads of
+			// the page stay served from the firmware's copy until it is final.
+			e.pend, e.units, e.stamps = true, max(op.units, 1), op.ustamps
+			if f.units == 1 {
+				e.stamps[0] = op.stamp
+			}
+		} else {
+			f.pendingDone(op)
+		}
 		fi.push(b, e)
 	}
 	if len(fi.prov[b]) > 0 {
@@ -170,7 +203,7 @@ func (f *Firmware) settle(b ftl.BlockID) {
 	kept := ring[:0]
 	for _, e := range ring {
 		if e.fin < fi.prefix[b] {
-			f.uncoverBlocks(e.covers[:e.ncovers])
+			f.released(b, &e)
 			continue
 		}
 		kept = append(kept, e)
@@ -184,6 +217,24 @@ func (f *Firmware) settle(b ftl.BlockID) {
 	}
 	if len(fi.waits) > 0 {
 		f.flushesLook()
+	}
+}
+
+// released runs the deferred part of provisional page e of block b, final now (or
+// erased): its erase guards go, and its in-flight records if it kept them.
+func (f *Firmware) released(b ftl.BlockID, e *provPage) {
+	f.uncoverBlocks(e.covers[:e.ncovers])
+	if !e.pend {
+		return
+	}
+	p := f.geo.FirstPage(b) + ftl.PPN(e.page)
+	if f.units == 1 {
+		f.pending.done(ftl.Unit(p), e.stamps[0])
+		return
+	}
+	u := f.geo.UnitOf(p, 0)
+	for i, s := range e.stamps[:e.units] {
+		f.pending.done(u+ftl.Unit(i), s)
 	}
 }
 
@@ -209,8 +260,8 @@ func (f *Firmware) erasing(b ftl.BlockID) {
 	}
 	fi.prefix[b] = 0
 	if ring := fi.prov[b]; ring != nil {
-		for _, e := range ring {
-			f.uncoverBlocks(e.covers[:e.ncovers])
+		for i := range ring {
+			f.released(b, &ring[i])
 		}
 		fi.forget(b)
 		if len(fi.waits) > 0 {
@@ -228,6 +279,30 @@ func (fi *finality) hostFin(b ftl.BlockID) (hi, fin int, ok bool) {
 		}
 	}
 	return hi, fin, ok
+}
+
+// finalPrecondition pads, with word-line finality on, each block preconditioning left
+// partly filled up to the finalizing page of its last page (closed form, no program): the
+// preconditioned data is durable (version 1, as if written and flushed before the run),
+// so its word lines are final, as a drive that flushed it would have made them. Without
+// this, on a two-pass die a cut loses every such block's last word line (coarse only), and
+// on a 2D die a cut during the block's next CSB or MSB program its lower pages.
+func (f *Firmware) finalPrecondition() {
+	fi := &f.fin
+	if fi.page == nil {
+		return
+	}
+	for b := ftl.BlockID(0); int(b) < f.geo.Blocks(); b++ {
+		n := f.ftl.NextPage(b)
+		if n == 0 || n >= f.geo.PagesPerBlock || f.slc != nil && f.ftl.IsSLC(b) {
+			continue
+		}
+		for t := int(fi.page[n-1]); f.ftl.NextPage(b) <= t; {
+			if _, ok := f.ftl.PadNext(b); !ok {
+				break
+			}
+		}
+	}
 }
 
 // padTo pads open block b up to page target (its finalizing page): each of its pages not
@@ -331,7 +406,7 @@ func (f *Firmware) awaitFinal(wk *worker) bool {
 	if len(wk.fin) == 0 {
 		return false
 	}
-	f.Stats.FlushPadWaits++
+	fi.padWaits++
 	fi.waits = append(fi.waits, wk)
 	return true
 }

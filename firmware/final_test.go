@@ -74,7 +74,7 @@ func TestFlushPadsLSBPageToItsMSB(t *testing.T) {
 		}
 		if !atDone {
 			require.Empty(t, f.fin.blocks, "no page provisional after the flush")
-			require.Equal(t, int64(1), f.Stats.FlushPadWaits)
+			require.Equal(t, int64(1), f.fin.padWaits)
 		}
 	}
 }
@@ -179,4 +179,94 @@ func TestDrainPadsTwoPass(t *testing.T) {
 		}
 		require.Equal(t, int64(8), rec.Mapped, "every page drained is recovered")
 	}
+}
+
+// TestLatchedPageReadFromDRAM: on the one-shot TLC rig with FastDrain (background
+// eviction: an idle die takes dirty pages at once) and a 2-page buffer, logical pages 0, 1
+// and 2 are written one after the other and evicted to pages 0 and 1 of die 0's first
+// block and page 0 of die 1's (the sequential allocator stripes them), where they are only
+// latched: the die reports each program done after its transfer, and the buffer releases
+// the page; page 2's write takes the slot of page 0's clean copy. A latched page is not in the array
+// (the word line programs at its last page), and a two-pass word line after its first pass
+// holds data that cannot be read back (US 12,056,368 B2: a storage location whose
+// first-step program has completed "stores unreadable data" until its second step), so the
+// firmware keeps the page's in-flight record until the word line is final and serves a
+// read of it from DRAM (Stats.PendingHits), not from the die. With durable_at_done the
+// read goes to the die (a tR of the LSB page).
+func TestLatchedPageReadFromDRAM(t *testing.T) {
+	for _, atDone := range []bool{false, true} {
+		s := smallSpec(FastDrain, "sequential")
+		s.PowerLoss.Enabled, s.PowerLoss.Controls.DurableAtDone = true, atDone
+		s.Buffer.Pages = 2
+		r := newRig(t, s, func(c *channel.Spec) {
+			c.Dies = 1
+			c.Die = oneShotTLC()
+			c.Die.Planes, c.Die.BlocksPerPlane, c.Die.PagesPerBlock = 1, 32, 66
+		})
+		got := make([]uint64, 1)
+		r.eng.Spawn("host", func(p *sim.Proc) {
+			for lpn := int64(0); lpn < 3; lpn++ {
+				require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, []uint64{Stamp(lpn, 1)}).status)
+				p.Sleep(sim.Millisecond) // the background eviction's transfer is long over
+			}
+			require.Equal(t, 0, r.fw.buf.Occupancy(), "the buffer released the pages")
+			_, held := r.fw.buf.Contains(0)
+			require.False(t, held, "page 0's clean copy gave its slot to page 2")
+			require.Equal(t, 2, r.die(0).NextPage(0, 0), "pages 0 and 1 are latched")
+			require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpRead, 0, 1, nvme.Hint{}, got).status)
+		})
+		r.eng.Run()
+		require.Equal(t, Stamp(0, 1), got[0], "durable_at_done %v", atDone)
+		reads := r.die(0).Stats().Reads[die.LSB]
+		if atDone {
+			require.Zero(t, r.fw.Stats.PendingHits)
+			require.Equal(t, int64(1), reads, "the read goes to the die")
+			continue
+		}
+		require.Equal(t, int64(1), r.fw.Stats.PendingHits, "served from the firmware's copy")
+		require.Zero(t, reads, "no read of the latched page reaches the die")
+	}
+}
+
+// TestRecoveryCountsProvisionalPages: with power-loss protection on the 2D TLC rig, 18
+// one-page writes stay dirty (Vanilla) and the power is cut: the drain programs pages 0 …
+// 8 of each die's first block and ends with no program running, so the cut destroys
+// nothing and recovery maps all 18. But no page of those blocks is final: pages 0 … 5 (LSB
+// of word lines 0 … 5) are final at their MSB pages 12, 13, 18, 19, 24, 25, pages 6 and 7
+// (CSB of word lines 0 and 1) at 12 and 13, page 8 at 30, all past the write pointer 9
+// (die.Spec.FinalizingPages). So Recovery reports 18 provisional pages in 2 blocks that a
+// resuming firmware must close: programming their page 9 onwards would put those pages at
+// risk again at the next cut.
+func TestRecoveryCountsProvisionalPages(t *testing.T) {
+	r := finalRig(t, true, false, nil, 64)
+	f := r.fw
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		for lpn := int64(0); lpn < 18; lpn++ {
+			require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, []uint64{Stamp(lpn, 1)}).status)
+		}
+		require.NoError(t, f.PowerCut())
+	})
+	r.eng.Run()
+	require.True(t, f.PowerLossReport().Drained)
+	for d := range 2 {
+		require.Empty(t, r.die(d).Cut(f.PowerLossReport().Off), "no program runs at the drain's end")
+	}
+	rec, err := f.Recover()
+	require.NoError(t, err)
+	require.Equal(t, int64(18), rec.Mapped)
+	require.Equal(t, int64(18), rec.Provisional)
+	require.Equal(t, int64(2), rec.Closed)
+	require.Zero(t, f.ftl.Stats.FinalityPads, "2D: the drain's end pads nothing (no program runs at the cut)")
+}
+
+// TestDurableAtDoneNeedsRecords: the control durable_at_done is refused, naming its field,
+// without firmware.power_loss.enabled (it is a control for power-cut experiments), and
+// accepted with it.
+func TestDurableAtDoneNeedsRecords(t *testing.T) {
+	p := PowerLoss{Controls: DurabilityControls{DurableAtDone: true}}
+	errs := p.validate(false)
+	require.Len(t, errs, 1)
+	require.EqualError(t, errs[0], "firmware.power_loss.controls.durable_at_done is set but firmware.power_loss.enabled is false (a control for power-cut experiments)")
+	p.Enabled = true
+	require.Empty(t, p.validate(false))
 }

@@ -60,9 +60,6 @@ type Stats struct {
 	// the rounds that found no die with room and such a page and let the allocator skip
 	// or take slower pages (evict.go).
 	ForegroundSlowDies, ForegroundFallbacks int64
-	// FlushPadWaits counts the Flush commands and FUA writes that, their data programmed,
-	// waited for provisional pages to become final (final.go), padding their blocks.
-	FlushPadWaits int64
 }
 
 // Firmware is the SSD firmware of one controller.
@@ -398,6 +395,7 @@ func (f *Firmware) Precondition(fill, overwrite float64, random bool, seed uint6
 	if err := f.ftl.Precondition(fill, overwrite, random, seed); err != nil {
 		return err
 	}
+	f.finalPrecondition()
 	g := f.geo
 	var srcs []preStamps // one per die, made when the FTL took the closed form
 	for b := 0; b < g.Blocks(); b++ {
@@ -442,6 +440,9 @@ type preStamps struct {
 func (s *preStamps) FillStamp(plane, block, page int) uint64 {
 	p := s.f.geo.PPN(ftl.Addr{Die: s.die, Plane: plane, Block: block, Page: page})
 	lpn, ok := s.f.ftl.PreconditionOwner(p)
+	if !ok && s.f.ftl.Padded(p) {
+		return nand.ErasedStamp // a finality pad of preconditioning (finalPrecondition): no data
+	}
 	if !ok {
 		panic(fmt.Sprintf("firmware %s: die %d plane %d block %d page %d was not preconditioned", s.f.name, s.die, plane, block, page))
 	}

@@ -290,7 +290,11 @@ func (p *powerState) preconditioned(f *Firmware, b ftl.BlockID, n int) {
 // (faults.go) waits in the GC queue too, but it is not GC's: it carries a buffered page
 // the drain must place, and its eviction stays in flight until it completes, so it is
 // kept, in order (dropping it left the page evicting for ever, and the drain, which ends
-// only once no eviction is in flight, never ended).
+// only once no eviction is in flight, never ended). A finality pad is kept too (final.go:
+// the drain waits for it). On a one-shot or two-pass die, which loads a word line's pages
+// in order and passes none over, a GC program is kept as well: a later program of its block
+// (a kept pad, the drain's page dumped there, the drain's end's pad) would otherwise skip
+// its page; a page-by-page die passes it over.
 func (s *scheduler) dropOnCut() {
 	for g := range s.dies {
 		q := &s.dies[g]
@@ -299,7 +303,7 @@ func (s *scheduler) dropOnCut() {
 		}
 		var kept opList
 		for q.gc.n > 0 {
-			if op := q.gc.pop(); op.kind == opEvict || op.kind == opPad { // a pad: the drain's end may wait for it
+			if op := q.gc.pop(); op.kind == opEvict || op.kind == opPad || op.kind == opGCProgram && !s.f.fin.passOver {
 				kept.push(op)
 			} else {
 				s.put(op)

@@ -20,14 +20,18 @@ type FlashWork struct {
 	// eraseIssued).
 	Folds, FoldErases int
 	// Flushes counts the Flush commands (and FUA writes, which flush) waiting for their
-	// data to reach flash.
+	// data to reach flash, or for it to become final (final.go).
 	Flushes int
+	// Pads counts the finality pads (final.go): programs with no data that make a Flush's,
+	// an FUA write's, the drain's end's or an erase's provisional pages final. A cut during
+	// one on a 2D die destroys its word line's lower pages.
+	Pads int
 }
 
 // FlashWork returns the flash work in progress now.
 func (f *Firmware) FlashWork() FlashWork {
 	w := f.sched.work
-	w.Flushes = f.wb.flushers
+	w.Flushes = f.wb.flushers + len(f.fin.waits)
 	if f.slc != nil {
 		w.FoldErases = f.slc.erasing
 	}
@@ -51,6 +55,8 @@ func (s *scheduler) track(op *flashOp, d int) {
 			if o.fold {
 				w.Folds += d
 			}
+		case opPad:
+			w.Pads += d
 		case opEvict:
 			if o.bg {
 				w.Background += d

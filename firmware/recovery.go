@@ -18,6 +18,16 @@ type Recovery struct {
 	// Records the mapping units holding a completed program's record; SLCBlocks the blocks
 	// whose header named SLC mode, read in it (recoverymode.go; 0 without an SLC cache).
 	Mapped, Scanned, Records, SLCBlocks int64
+	// Provisional counts the pages holding a record whose word line is not final as the
+	// flash stands (their block's write pointer has not passed their finalizing page,
+	// final.go: a 2D lower page whose CSB or MSB page is still to come), and Closed the
+	// blocks holding them. A firmware resuming at this power-on must not program such a
+	// block again: a cut during its next CSB or MSB program would destroy data that was
+	// durable before this cut (docs/reliability.md, "across power cycles"); it closes them,
+	// relocating their valid pages and keeping the block until the copies are final. The
+	// model does not resume the firmware after a recovery; Recover reports what it would
+	// close.
+	Provisional, Closed int64
 	// Time is the scan's length. From Recover it is the closed-form estimate: the dies
 	// scan in parallel, each reading its pages' spare areas one after the other, each read
 	// a tR of the page's type. From RecoverOn it is the simulated scan on the dies and
@@ -64,6 +74,7 @@ func (f *Firmware) scanRecords() *Recovery {
 		r.Map[i] = ftl.NoUnit
 	}
 	dieTime := make([]sim.Time, g.Dies())
+	final := f.flash.Die().FinalizingPage // nil: every page final at its program
 	for b := 0; b < g.Blocks(); b++ {
 		n := f.ftl.NextPage(ftl.BlockID(b))
 		if n == 0 {
@@ -71,9 +82,12 @@ func (f *Firmware) scanRecords() *Recovery {
 		}
 		d, _, _ := g.BlockAddr(ftl.BlockID(b))
 		first := g.FirstPage(ftl.BlockID(b))
-		if p.blockIsSLC(ftl.BlockID(b)) {
+		slc := p.blockIsSLC(ftl.BlockID(b))
+		if slc {
 			r.SLCBlocks++
 		}
+		open := !slc && final != nil && n < g.PagesPerBlock
+		closed := false
 		for i := 0; i < n; i++ {
 			dieTime[d] += f.scanReadTime(ftl.BlockID(b), i)
 			r.Scanned++
@@ -84,6 +98,13 @@ func (f *Firmware) scanRecords() *Recovery {
 					continue
 				}
 				r.Records++
+				if open && final(i) >= n {
+					r.Provisional++
+					if !closed {
+						closed = true
+						r.Closed++
+					}
+				}
 				if seq > seqs[lpn] {
 					if seqs[lpn] == 0 {
 						r.Mapped++

@@ -234,7 +234,11 @@ func (s *scheduler) enqueue(op *flashOp) {
 		s.readArrives(q, op)
 		q.reads.push(op)
 	case opEvict, opPad:
-		if op.rewrite {
+		// After a cut, the drain's page dumped in a block of the GC stream (ftl.FTL.Dump)
+		// joins the GC queue if that holds programs (a failed program's re-program, a
+		// finality pad queued before the cut, final.go): it carries the block's programs in
+		// allocation order, which this queue would let the page overtake.
+		if op.rewrite || s.f.pl.cut && q.gc.n > 0 && s.f.ftl.IsGCBlock(s.f.geo.BlockOf(op.ppn)) {
 			q.gc.push(op)
 			break
 		}

@@ -61,6 +61,18 @@ func (b *bast) pad(blk BlockID) (PPN, bool) {
 	return NoPage, false
 }
 
+// Padded reports whether page p was programmed with no data (every slot invalid): a
+// finality pad, or a page whose data was all superseded.
+func (f *FTL) Padded(p PPN) bool {
+	u := int64(p) << f.shift
+	for i := int64(0); i < int64(f.k); i++ {
+		if f.p2l.at(u+i) != pInvalid {
+			return false
+		}
+	}
+	return true
+}
+
 // Passed reports whether page p was passed over (skipped by an allocator, sealed, or
 // wasted by a merge): it is never programmed until its block is erased.
 func (f *FTL) Passed(p PPN) bool { return f.p2l.at(int64(p)<<f.shift) == pWasted }
