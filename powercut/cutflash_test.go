@@ -36,7 +36,9 @@ import (
 // With d34fw's fix as of 2ade1a4 merged (08:45, `fastdrain powercut`): tiny vanilla and fd,
 // PLP both, random and word-line, 2 cuts each: no loss; gen4-tlc vanilla, 1 cut each: no
 // durable loss, but with protection 26 stale reads a cut (host reads of one-shot latched
-// pages served from the die read erased cells: the read path is not fixed yet).
+// pages served from the die read erased cells). With c569065 merged (09:00, the read path
+// serves latched and coarse word lines from DRAM): gen4-tlc the same, no loss and no stale
+// read, with protection and without.
 //
 // FASTDRAIN_FINALITY=1 runs them anyway (to watch them fail, or pass once the fix is in).
 const finalityFix = "loses durable data with die.Die.Cut applied at every cut until the firmware's word-line finality fix lands (d34fw; docs/reliability.md, \"Word-line finality: the firmware fix\"); FASTDRAIN_FINALITY=1 runs it"
