@@ -198,7 +198,7 @@ func TestBackgroundShareBudget(t *testing.T) {
 //     the same as at 0.01.
 func TestBackgroundIdleDiesSet(t *testing.T) {
 	b := DefaultSpec().Buffer
-	require.Equal(t, BackgroundSetShare, b.BackgroundSet, "the default rule")
+	require.Equal(t, BackgroundSetPerEviction, b.BackgroundSet, "the default rule")
 	b.BackgroundSet = BackgroundSetIdleDies
 	require.Equal(t, 480, backgroundBudget(b, 480))
 	b.BackgroundPerDie = 2

@@ -12,9 +12,9 @@ import (
 // each internal buffer eviction, we evict a limited set of pages to the flash dies in idle"
 // (Zhang et al., IEEE CAL 2020, §3): the set is the dies in idle, and the words bound it no
 // further than "a limited set of pages" for each eviction. The three rules read it three
-// ways: idle-dies (every idle die, continuously), share (our bound, the default) and
-// per-eviction (one set for each of the buffer's own evictions, as the paper's platform
-// evicts; docs/firmware.md gives the evidence for each).
+// ways: idle-dies (every idle die, continuously), share (our bound) and per-eviction (the
+// default: one set for each of the buffer's own evictions, as the paper's platform evicts;
+// docs/firmware.md gives the evidence for each).
 type BackgroundSet uint8
 
 // The background set rules.
@@ -27,13 +27,21 @@ const (
 	// Oracle-BG control is under the same rule without the estimate (every die with no
 	// host read queued or in flight).
 	BackgroundSetIdleDies BackgroundSet = iota
-	// BackgroundSetShare (the default) bounds the programs in flight to background_share of
-	// the dies (at least one), under background_max: our choice, with the rationale in
-	// docs/firmware.md. It is the default because under idle-dies the paper's own
-	// observations do not occur (FD-Buf's buffer never fills; docs/firmware.md).
+	// BackgroundSetShare bounds the programs in flight to background_share of the dies (at
+	// least one), under background_max: our choice, with the rationale in docs/firmware.md.
+	// It was the default until per-eviction, the reading grounded in the paper's platform,
+	// replaced it (issue 31); it stays as the sensitivity with a number of our own.
 	BackgroundSetShare
-	// BackgroundSetPerEviction paces FastDrain's background eviction by the buffer's own
-	// evictions, as the paper's platform evicts (docs/firmware.md, "per-eviction"): each
+	// BackgroundSetPerEviction (the default) paces FastDrain's background eviction by the
+	// buffer's own evictions, as the paper's platform evicts (docs/firmware.md, "The set per
+	// eviction"). Its source is the paper's sentence read against the buffer its firmware was
+	// built on: Amber's SSD model, SimpleSSD 2.0, whose internal cache
+	// (icl/generic_cache.cc) evicts only when a host write finds its set full, one page from
+	// every die at a time (EvictMode 1, "One page from all NAND flashes", in
+	// config/intel750_400gb.cfg, the paper's Intel 750; its 512 MiB configuration is one
+	// fully-associative set, CacheWaySize 0). It is the default because it is the one rule
+	// with no number of ours in it (idle-dies has none either, but under it the paper's own
+	// observation that FD-Buf's buffer overflows does not occur; docs/fidelity.md). Each
 	// internal buffer eviction — a foreground eviction round that sends pages, which in
 	// this fully-associative buffer is what a host write finding its set full causes in
 	// SimpleSSD's internal cache (an on-demand round while a write waits for room, or

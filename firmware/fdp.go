@@ -54,7 +54,25 @@ type fdpState struct {
 // enablePlacementGroups turns placement on in the FTL with fdp's reclaim groups: equal
 // shares of the dies (reclaim_groups), or the sizes reclaim_group_dies gives.
 func (f *Firmware) enablePlacementGroups(fdp nvme.FDP, persistent []bool) error {
-	dies := f.geo.Dies()
+	if err := placementGroupsFit(fdp, f.geo.Dies()); err != nil {
+		return err
+	}
+	if sizes := fdp.ReclaimGroupDies; len(sizes) > 0 {
+		if err := f.ftl.EnablePlacementSized(persistent, sizes); err != nil {
+			return fmt.Errorf("nvme.fdp.reclaim_group_dies: %w", err)
+		}
+		return nil
+	}
+	if err := f.ftl.EnablePlacementGroups(persistent, fdp.Groups()); err != nil {
+		return fmt.Errorf("nvme.fdp.enabled: %w", err)
+	}
+	return nil
+}
+
+// placementGroupsFit reports whether fdp's reclaim groups share out the drive's dies:
+// reclaim_group_dies adding up to them, or reclaim_groups dividing them. Build
+// (enablePlacementGroups) and configuration validation (ValidateNamespaces) both ask it.
+func placementGroupsFit(fdp nvme.FDP, dies int) error {
 	if sizes := fdp.ReclaimGroupDies; len(sizes) > 0 {
 		sum := 0
 		for _, n := range sizes {
@@ -63,16 +81,10 @@ func (f *Firmware) enablePlacementGroups(fdp nvme.FDP, persistent []bool) error 
 		if sum != dies {
 			return fmt.Errorf("nvme.fdp.reclaim_group_dies: %v gives %d dies; the drive has %d (the groups share out every die)", sizes, sum, dies)
 		}
-		if err := f.ftl.EnablePlacementSized(persistent, sizes); err != nil {
-			return fmt.Errorf("nvme.fdp.reclaim_group_dies: %w", err)
-		}
 		return nil
 	}
 	if g := fdp.Groups(); dies%g != 0 {
 		return fmt.Errorf("nvme.fdp.reclaim_groups: %d does not divide the %d dies (each reclaim group is an equal share of the dies; reclaim_group_dies gives groups of other sizes)", g, dies)
-	}
-	if err := f.ftl.EnablePlacementGroups(persistent, fdp.Groups()); err != nil {
-		return fmt.Errorf("nvme.fdp.enabled: %w", err)
 	}
 	return nil
 }

@@ -126,10 +126,15 @@ func layoutZoned(list []nvme.Namespace, logical int64, pageSize, planes, pagesPe
 
 // ValidateNamespaces reports what New would refuse about the namespaces of the host
 // interface hs on channels × diesPerChannel dies of ds with this firmware spec: namespaces
-// that do not fit the logical space, each error naming its field. The spec and geometry
-// must be valid.
+// that do not fit the logical space, and FDP reclaim groups that do not share out the dies,
+// each error naming its field. The spec and geometry must be valid.
 func (s Spec) ValidateNamespaces(hs hal.HostSpec, ds hal.DieSpec, channels, diesPerChannel int) error {
 	g := ftl.GeometryOf(channels, diesPerChannel, ds)
+	if hs.FDP.Enabled {
+		if err := placementGroupsFit(hs.FDP, g.Dies()); err != nil {
+			return err
+		}
+	}
 	_, err := layoutZoned(hs.Namespaces, s.FTL.LogicalPages(g), s.PageSize, g.Dies()*g.Planes, g.PagesPerBlock)
 	return err
 }

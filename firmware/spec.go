@@ -58,9 +58,10 @@ type Buffer struct {
 	BackgroundPerDie int `yaml:"background_per_die"`
 	// BackgroundSet is the rule bounding background programs in flight: "idle-dies"
 	// (background_per_die on every die the round may send to, the paper's "a
-	// limited set of pages to the flash dies in idle"; backgroundset.go), "share" (the default:
-	// BackgroundMax and BackgroundShare below; the lead's decision of 2026-12-06, docs/firmware.md)
-	// or "per-eviction" (FastDrain's background paced by the buffer's own evictions: each
+	// limited set of pages to the flash dies in idle"; backgroundset.go), "share"
+	// (BackgroundMax and BackgroundShare below; our number, docs/firmware.md) or
+	// "per-eviction" (the default: FastDrain's background paced by the buffer's own
+	// evictions, as SimpleSSD 2.0's internal cache, the paper's platform, evicts: each
 	// foreground eviction round owes one set of dies × background_per_die pages, one page
 	// to each die idle of host work at a time; backgroundset.go, docs/firmware.md).
 	BackgroundSet BackgroundSet `yaml:"background_set"`
@@ -129,8 +130,10 @@ type Sched struct {
 
 // DefaultSpec returns a firmware for a 4 KiB-page device: 4 cores at 400 MHz, 64 HIL
 // workers, a vanilla LRU buffer of 131,072 pages (512 MiB, the paper's buffer), watermarks
-// 0.5 / 0.8, the FTL of ftl.DefaultConfig (sequential allocation with 7 %
-// over-provisioning and greedy GC), reads first. The scheduler's order is "priority", the
+// 0.5 / 0.8, FastDrain's background eviction paced by the buffer's own evictions
+// (background_set per-eviction, one page to each idle die per eviction, as SimpleSSD 2.0's
+// internal cache evicts; BackgroundSetPerEviction), the FTL of ftl.DefaultConfig
+// (sequential allocation with 7 % over-provisioning and greedy GC), reads first. The scheduler's order is "priority", the
 // built-in ordering (the only one before issue 21), which the read_first and gc_weight keys
 // tune. No power cap: the model's dies all program at once if the work is there, as the
 // FastDrain paper's simulator does; real drives' budgets are a sensitivity (docs/energy.md).
@@ -141,7 +144,7 @@ func DefaultSpec() Spec {
 			Complete: 400, GCPerPage: 300, FlashIssue: 200},
 		Buffer: Buffer{Policy: Vanilla, Pages: 131072, Order: "lru",
 			Watermarks: buffer.Watermarks{Low: 0.5, High: 0.8}, BackgroundPerDie: 1,
-			BackgroundSet: BackgroundSetShare, BackgroundMax: 64, BackgroundShare: 0.01,
+			BackgroundSet: BackgroundSetPerEviction, BackgroundMax: 64, BackgroundShare: 0.01,
 			ForegroundPerDie: 2, IssueBatch: 4},
 		FTL:       ftl.DefaultConfig(),
 		Scheduler: Sched{ReadFirst: true, GCWeight: 4, DieDepth: 2, MultiPlane: true, Order: PriorityOrder},

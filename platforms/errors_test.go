@@ -27,7 +27,7 @@ func TestBadSetsAndNames(t *testing.T) {
 		{"set without =", Options{Preset: "tiny", Sets: []string{"flash.channels"}}, `--set "flash.channels": want path.to.key=value`},
 		{"set empty key part", Options{Preset: "tiny", Sets: []string{"flash..channels=1"}}, `--set "flash..channels=1": bad key ""`},
 		{"set wrong type", Options{Preset: "tiny", Sets: []string{"flash.channels=four"}}, `--set flash.channels=four: flash.channels: "four" is not an integer`},
-		{"set missing unit", Options{Preset: "tiny", Sets: []string{"firmware.core_freq=400"}}, `--set firmware.core_freq=400: frequency "400": missing unit after the number (want Hz, kHz, MHz or GHz)`},
+		{"set missing unit", Options{Preset: "tiny", Sets: []string{"firmware.core_freq=400"}}, `--set firmware.core_freq=400: firmware.core_freq: frequency "400": missing unit after the number (want Hz, kHz, MHz or GHz)`},
 		{"set unknown key", Options{Preset: "tiny", Sets: []string{"flash.chanels=4"}}, "--set flash.chanels=4: unknown key flash.chanels (did you mean flash.channels?)"},
 		{"set invalid value", Options{Preset: "tiny", Sets: []string{"pcie.lanes=3"}}, "pcie.lanes: 3 is not one of 1, 2, 4, 8, 16"},
 		// Found by FuzzDecode: a zero lba_size made Validate divide by zero instead of reporting it.

@@ -24,6 +24,9 @@ func FuzzSet(f *testing.F) {
 		"firmware.power_loss.holdup=1ms", "precondition.fill=.nan",
 		"firmware.buffer.background_set=share", "firmware.buffer.background_set=all",
 		"firmware.buffer.background_set=per-eviction",
+		// YAML flow lists and mappings (issue s33set): read as a file reads them.
+		"nvme.fdp.reclaim_group_dies=[1,3]", "nvme.fdp.reclaim_group_dies=[1,x]", "energy.peak_windows=[]",
+		"energy.nand={icc2: 30mA, vccq: 1.8V}", "flash={channels: 2}", "flash=[1", "flash.die.faults.scripted=[{op: 1}]",
 	} {
 		f.Add(s, "")
 		f.Add(s, "firmware.buffer.policy=fastdrain")

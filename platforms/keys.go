@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/internal/yamlcheck"
@@ -30,15 +31,24 @@ func keyProblems(src []byte) []string {
 	return out
 }
 
-// valuePaths maps each line of src to the dotted path of the scalar value on it.
-func valuePaths(src []byte) map[int]string {
+// valuePaths maps each line of src to the dotted path of the first scalar value on it,
+// and each line to the path of the innermost list or mapping that begins on it.
+func valuePaths(src []byte) (scalars, collections map[int]string) {
 	var doc yaml.Node
-	out := map[int]string{}
+	scalars, collections = map[int]string{}, map[int]string{}
 	if err := yaml.Unmarshal(src, &doc); err != nil || len(doc.Content) == 0 {
-		return out
+		return scalars, collections
 	}
 	var walk func(n *yaml.Node, path string)
 	walk = func(n *yaml.Node, path string) {
+		if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+			// The innermost: a mapping's line is its first key's, which may hold a list too.
+			if path != "" {
+				collections[n.Line] = path
+			}
+		} else if _, seen := scalars[n.Line]; !seen && path != "" {
+			scalars[n.Line] = path
+		}
 		switch n.Kind {
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
@@ -48,18 +58,19 @@ func valuePaths(src []byte) map[int]string {
 			for i, c := range n.Content {
 				walk(c, fmt.Sprintf("%s[%d]", path, i))
 			}
-		default:
-			if _, seen := out[n.Line]; !seen {
-				out[n.Line] = path
-			}
 		}
 	}
 	walk(doc.Content[0], "")
-	return out
+	return scalars, collections
 }
 
-// typeErr matches one of yaml.v3's type errors: "line 2: cannot unmarshal !!str `four` into int".
-var typeErr = regexp.MustCompile("line (\\d+): cannot unmarshal !!(\\w+) `(.*)` into ([\\w.\\[\\]]+)")
+// typeErr matches one of yaml.v3's type errors: "line 2: cannot unmarshal !!str `four` into
+// int", or, for a list or mapping, which yaml.v3 does not quote, "line 2: cannot unmarshal
+// !!seq into int".
+var typeErr = regexp.MustCompile("line (\\d+): cannot unmarshal !!(\\w+)(?: `(.*)`)? into ([\\w.\\[\\]]+)")
+
+// collectionKinds names the YAML collections yaml.v3's type errors name by tag.
+var collectionKinds = map[string]string{"seq": "a list", "map": "a mapping"}
 
 // goKinds names Go types for people.
 var goKinds = map[string]string{"int": "an integer", "int64": "an integer", "int32": "an integer", "uint64": "a non-negative integer",
@@ -68,7 +79,7 @@ var goKinds = map[string]string{"int": "an integer", "int64": "an integer", "int
 
 // explainTypeErrors rewrites yaml's type errors with the value's path and what was wanted.
 func explainTypeErrors(msg string, src []byte) string {
-	paths := valuePaths(src)
+	paths, collections := valuePaths(src)
 	if !typeErr.MatchString(msg) {
 		return msg
 	}
@@ -85,12 +96,19 @@ func explainTypeErrors(msg string, src []byte) string {
 				want = "a mapping of its keys"
 			}
 		}
+		if strings.HasPrefix(into, "map[") {
+			want = "a mapping"
+		}
 		var n int
 		fmt.Sscan(line, &n)
-		p := paths[n]
-		if p == "" {
-			return fmt.Sprintf("line %s: %q is not %s", line, val, want)
+		p, given := paths[n], strconv.Quote(val)
+		if kind, ok := collectionKinds[g[2]]; ok {
+			// A collection is named by its own path, not its first element's.
+			p, given = collections[n], kind
 		}
-		return fmt.Sprintf("line %s: %s: %q is not %s", line, p, val, want)
+		if p == "" {
+			return fmt.Sprintf("line %s: %s is not %s", line, given, want)
+		}
+		return fmt.Sprintf("line %s: %s: %s is not %s", line, p, given, want)
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -116,6 +117,36 @@ func Load(o Options) (Config, error) {
 // overrides the profile's value whichever source named the profile. An unknown profile name
 // is left for Validate to report with its field path.
 func Decode(srcs ...Source) (Config, error) {
+	c, err := decodeProfiled(srcs)
+	nilEmptySlices(reflect.ValueOf(&c).Elem())
+	return c, err
+}
+
+// nilEmptySlices makes every empty list in v nil: "[]" in a source means the same as no
+// list (no field tells them apart), and the resolved YAML leaves an empty list out, so
+// without this a configuration given "namespaces: []" would not equal its own resolved
+// YAML decoded again (FuzzSet).
+func nilEmptySlices(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Field(i); f.CanSet() {
+				nilEmptySlices(f)
+			}
+		}
+	case reflect.Slice:
+		if v.Len() == 0 && !v.IsNil() {
+			v.SetZero()
+			return
+		}
+		for i := range v.Len() {
+			nilEmptySlices(v.Index(i))
+		}
+	}
+}
+
+// decodeProfiled is Decode before nilEmptySlices.
+func decodeProfiled(srcs []Source) (Config, error) {
 	c := Default()
 	if err := decodeOnto(&c, srcs); err != nil {
 		return c, err
@@ -153,7 +184,7 @@ func decodeOnto(c *Config, srcs []Source) error {
 		if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
 			msg := explainTypeErrors(err.Error(), s.Data)
 			if flag {
-				return fmt.Errorf("%s: %s", s.Name, lineTag.ReplaceAllString(msg, ""))
+				return fmt.Errorf("%s: %s", s.Name, setLinePaths(msg, s.Data))
 			}
 			if msg != err.Error() {
 				return fmt.Errorf("%s: %s", s.Name, msg)
@@ -172,13 +203,40 @@ func decodeOnto(c *Config, srcs []Source) error {
 // lineTag matches the "line N: " a YAML error names a position with.
 var lineTag = regexp.MustCompile(`line \d+: `)
 
-// setYAML turns "a.b.c=value" into the YAML document "a: {b: {c: value}}".
+// lineTagAt matches a "line N: " and what follows it on the line.
+var lineTagAt = regexp.MustCompile(`line (\d+): ([^\n]*)`)
+
+// namesPath matches a message that begins with a field's path ("flash.channels: …").
+var namesPath = regexp.MustCompile(`^[\w.\[\]]+: `)
+
+// setLinePaths rewrites the "line N: " tags of an error about a --set document, whose
+// lines mean nothing to the user, as the path of the value on that line ("line 4: time
+// \"4\": …" of energy.peak_windows=[1ms, 4] becomes "energy.peak_windows[1]: time \"4\": …"),
+// or drops them where the message begins with a path already or the line has no value.
+func setLinePaths(msg string, src []byte) string {
+	paths, _ := valuePaths(src)
+	return lineTagAt.ReplaceAllStringFunc(msg, func(m string) string {
+		g := lineTagAt.FindStringSubmatch(m)
+		var n int
+		fmt.Sscan(g[1], &n)
+		if p := paths[n]; p != "" && !namesPath.MatchString(g[2]) {
+			return p + ": " + g[2]
+		}
+		return g[2]
+	})
+}
+
+// setYAML turns "a.b.c=value" into the YAML document "a: {b: {c: value}}". The value is a
+// YAML scalar taken as written ("400MHz", "yes"), or, when it opens with "[" or "{", a YAML
+// flow sequence or mapping ("[1, 3]", "{icc2: 30mA}") read as a configuration file reads it
+// (setValue); either way the document is decoded by the same strict path as a file.
 func setYAML(s string) ([]byte, error) {
 	key, val, ok := strings.Cut(s, "=")
 	if !ok || strings.TrimSpace(key) == "" {
 		return nil, fmt.Errorf("--set %q: want path.to.key=value", s)
 	}
-	if strings.TrimSpace(val) == "" {
+	val = strings.TrimSpace(val)
+	if val == "" {
 		// An empty value would reach the decoder as a null, which keeps the preset's value.
 		return nil, fmt.Errorf("--set %q: no value after \"=\" (give path.to.key=value; an empty value would leave the preset's in place)", s)
 	}
@@ -195,16 +253,80 @@ func setYAML(s string) ([]byte, error) {
 			b.WriteString("\n")
 		}
 	}
-	// The value is a YAML scalar; quote it so "400MHz" or "yes" arrive as written.
-	node := yaml.Node{Kind: yaml.ScalarNode, Value: strings.TrimSpace(val)}
-	vb, err := yaml.Marshal(&node)
+	v, err := setValue(s, val)
 	if err != nil {
+		return nil, err
+	}
+	if v.Kind == yaml.ScalarNode {
+		// The value is a YAML scalar; quote it so "400MHz" or "yes" arrive as written.
+		vb, err := yaml.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("--set %q: %w", s, err)
+		}
+		b.WriteString(" ")
+		b.Write(bytes.TrimSpace(vb))
+		b.WriteString("\n")
+		return []byte(b.String()), nil
+	}
+	// A list or mapping: in block style on the lines below its key, indented under it.
+	var vb bytes.Buffer
+	enc := yaml.NewEncoder(&vb)
+	enc.SetIndent(2)
+	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("--set %q: %w", s, err)
 	}
-	b.WriteString(" ")
-	b.Write(bytes.TrimSpace(vb))
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("--set %q: %w", s, err)
+	}
+	indent := strings.Repeat("  ", len(parts))
+	for _, l := range strings.SplitAfter(vb.String(), "\n") {
+		if l != "" {
+			b.WriteString("\n" + indent + strings.TrimSuffix(l, "\n"))
+		}
+	}
 	b.WriteString("\n")
 	return []byte(b.String()), nil
+}
+
+// setValue returns the YAML node of a --set value. A value opening with "[" or "{" is a
+// YAML flow sequence or mapping, parsed as in a file (one document, nothing after it) and
+// laid out in block style so that each element has a line of its own and an error names
+// it by path ("energy.peak_windows[1]"); any other value is a scalar kept as written, so
+// "400MHz" or "yes" arrive as text and the decoder gives them their field's type.
+func setValue(s, val string) (*yaml.Node, error) {
+	if val[0] != '[' && val[0] != '{' {
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: val}, nil
+	}
+	bad := func(why string) error {
+		return fmt.Errorf("--set %q: the value is not a YAML list [a, b] or mapping {k: v}: %s", s, why)
+	}
+	dec := yaml.NewDecoder(strings.NewReader(val))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		return nil, bad(strings.TrimPrefix(lineTag.ReplaceAllString(err.Error(), ""), "yaml: "))
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, bad("more than one YAML document")
+	}
+	if len(doc.Content) != 1 || (doc.Content[0].Kind != yaml.SequenceNode && doc.Content[0].Kind != yaml.MappingNode) {
+		return nil, bad("want one list or mapping")
+	}
+	v := doc.Content[0]
+	blockStyle(v)
+	return v, nil
+}
+
+// blockStyle clears the flow style and comments of n's collections, so that each element
+// is encoded on a line of its own.
+func blockStyle(n *yaml.Node) {
+	n.HeadComment, n.LineComment, n.FootComment = "", "", ""
+	if n.Kind == yaml.SequenceNode || n.Kind == yaml.MappingNode {
+		n.Style &^= yaml.FlowStyle
+	}
+	for _, c := range n.Content {
+		blockStyle(c)
+	}
 }
 
 // Resolved returns the configuration as YAML with every mapping's keys sorted, so two

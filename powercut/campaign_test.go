@@ -182,8 +182,11 @@ func TestControlsLoseData(t *testing.T) {
 				require.Positive(t, cut.DurableLoss, "%s, seed %d", what, cut.Seed)
 				if c.plp {
 					require.True(t, cut.Report.Stuck, "%s, seed %d", what, cut.Seed)
-				} else { // the lookahead cut where it saw the loss coming
-					require.True(t, cut.Met, "%s, seed %d", what, cut.Seed)
+				} else {
+					// A durable version lost. Not always where the lookahead saw it coming: it
+					// recovers the flash as it is (RecoverNow), without what die.Die.Cut
+					// destroys (a paired lower page, a latched word line), which the control's
+					// unguarded copies are also exposed to (platforms.Machine.CutFlash).
 					require.Contains(t, cut.First, "was durable", "%s, seed %d", what, cut.Seed)
 				}
 			}

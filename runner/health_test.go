@@ -57,8 +57,14 @@ func TestRunUncorrectableReadsReported(t *testing.T) {
 // statistics rows, the JSON health (read only, critical warning 0x0D: spare below
 // threshold, reliability degraded, read-only) and the sentence saying when, which die and
 // why, and how many commands were refused.
+//
+// The drive must program to fail: FD's background eviction runs under the share rule
+// (firmware.buffer.background_set share, four programs in flight whenever anything is
+// dirty), because under the default, per-eviction, FD programs nothing until its buffer
+// fills, which apache-u's uploads alone do not do in 300 ms.
 func TestRunReadOnlyReported(t *testing.T) {
-	c, sc := setup(t, "fd", "apache-u", 300*sim.Millisecond, append(smallSets, "flash.die.faults.program_fail=1")...)
+	c, sc := setup(t, "fd", "apache-u", 300*sim.Millisecond,
+		append(smallSets, "flash.die.faults.program_fail=1", "firmware.buffer.background_set=share")...)
 	r, err := Run(Options{Label: "fd", Config: c, Workload: Workload{Scenario: sc, Apps: apps.DefaultSpec()}})
 	require.NoError(t, err)
 	h := r.Health

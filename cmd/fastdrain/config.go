@@ -206,7 +206,7 @@ func newConfigDiff() *cobra.Command {
 			return o.Write(text, t.WriteJSON, t.WriteCSV)
 		},
 	}
-	cmd.Flags().StringArrayVar(&sets, "set", nil, "override applied to both sides")
+	cmd.Flags().StringArrayVar(&sets, "set", nil, "override applied to both sides: path.to.key=value, the value a YAML scalar, [list] or {mapping}")
 	o.RegisterInfo(cmd, "config", `json: {title, header: ["path", "a", "b"], rows}; csv: path, a, b`, configFiles)
 	return cmd
 }

@@ -25,7 +25,8 @@ type Config struct {
 	// blocks or fewer; GC itself may use them. Must be below GCThreshold.
 	GCReserve int `yaml:"gc_reserve"`
 	// LSBOnlyPages is the maximum LSB-only region per die, in pages (the paper's "max
-	// LSB-only region", Table 1, value lost): the pages of the die's open latency-aware
+	// LSB-only region", Table 1, value lost; DefaultConfig states the rule that sizes its
+	// default): the pages of the die's open latency-aware
 	// blocks not yet programmed, which foreground writes hold open to take LSB pages from
 	// many blocks at once and background writes fill with CSB/MSB data later. A foreground
 	// write opens a fresh block (whose first pages are LSB) while the region plus one block
@@ -99,11 +100,21 @@ func (c Config) mapping() string {
 // share a drive sold in decimal gigabytes hides when built from binary gibibytes of flash,
 // 1 − 10⁹/2³⁰), GC when a plane is down to 4 free blocks with 2 held in reserve (GC needs
 // one block to move pages into and one spare while the victim's erase is in flight). The
-// latency-aware allocator's LSB-only region is 8,192 pages per die (our choice; the paper's
-// Table 1 value did not survive): 16 blocks of 512 pages, an eighth of a fastdrain-tlc die,
-// so foreground writes can take the first six LSB pages of 16 blocks (96 pages) before
-// background writes fill any CSB/MSB page — a third of the 273 pages a drain of the whole
-// 512 MiB buffer puts on each of its 480 dies. Skipping may hold 4 blocks per die. Mapping is
+// latency-aware allocator's LSB-only region is 8,192 pages per die: no source gives it (the
+// paper's Table 1 row "Max LSB-only region" lost its value; SimpleSSD, its platform, has no
+// such parameter, and the prior work it cites for skipping to LSB pages, Grupp et al., MICRO
+// 2009, states none that we found), so it is sized by a stated rule: the region holds one
+// foreground episode on the heads of fresh blocks, where a 2D-TLC
+// block's pages 0–5 are LSB with nothing to skip (SimpleSSD's shadow order, die.Spec.PageType).
+// On the paper's platform (fastdrain-tlc: 131,072-page buffer, watermarks 0.6 / 0.9, 480
+// dies) an episode drains high to low, 0.3 × 131,072 / 480 = 82 pages a die, plus the host's
+// writes during it (Ungzip's ~34,000 pages/s for the ~50 ms an LSB drain takes: 4 a die),
+// 86 pages: ⌈86 / 6⌉ = 15 blocks, and 16 blocks (8,192 pages, 96 head LSB pages) is that
+// with one block spare (82 × 558 µs = 46 ms for the drain at one LSB program a die at a
+// time). The paper bounds the region "to keep high effective SSD capacity": at most two
+// thirds of it (its CSB/MSB pages) can be left unusable until GC, 5,461 pages, within
+// fastdrain-tlc's over-provisioning of 0.2227 (14,595 of a die's 65,536 pages); Validate
+// keeps GC's blocks free of it. Skipping may hold 4 blocks per die. Mapping is
 // page-level; BAST's pool, if chosen, is 8 log blocks per die: uFLIP found 4–8 concurrent
 // sequential partitions cheap on its devices and more degrade (docs/sources.md §12), the behaviour of a
 // log-block FTL with that many log blocks (one per open partition), and 8 of the 512

@@ -165,7 +165,8 @@ func (d *Driver) build(e *nvmectrl.SQE, cid uint16, s *slot, rq *blk.Request) {
 			// placement) and the namespace's s-th placement identifier in DSPEC. The
 			// request's write-lifetime hint (rq.WriteHint, bi_write_hint) is not read:
 			// Linux's NVMe driver has sent nothing for it since its Streams directive
-			// support went (5.18), and the 2024 patch that mapped hints to placement
+			// support went (5.18: commit 85e6c775762a, "nvme: remove support or stream
+			// based temperature hint", drivers/nvme/host/core.c), and the 2024 patch that mapped hints to placement
 			// identifiers ("nvme: enable FDP support") was not merged.
 			if int(rq.WriteStream) > len(ns.plids) {
 				d.bug("write stream %d on namespace %d, which has %d", rq.WriteStream, nsid, len(ns.plids))

@@ -27,7 +27,7 @@ func (cf *Config) RegisterPlatform(cmd *cobra.Command, defPreset string) {
 	f := cmd.Flags()
 	f.StringVar(&cf.Preset, "preset", defPreset, "platform preset ("+strings.Join(platforms.Presets(), ", ")+")")
 	f.StringArrayVar(&cf.Files, "config", nil, "YAML file applied over the preset (repeatable)")
-	f.StringArrayVar(&cf.Sets, "set", nil, "override one field: path.to.key=value (repeatable)")
+	f.StringArrayVar(&cf.Sets, "set", nil, "override one field: path.to.key=value, the value a YAML scalar, [list] or {mapping} as in a --config file (repeatable)")
 }
 
 // Load resolves the configuration of the flags (platforms.Load).
