@@ -17,9 +17,16 @@ import (
 func campaign(t *testing.T, m Matrix, cuts int) []Row {
 	t.Helper()
 	m.Preset = "tiny"
+	return runCampaign(t, m, Schedules(), DefaultWorkload(), cuts)
+}
+
+// runCampaign cuts the targets of m cuts times at each schedule of ss with workload w,
+// armed in [300, 800) ms, the cuts spread over the CPUs, and logs the table.
+func runCampaign(t *testing.T, m Matrix, ss []Schedule, w Workload, cuts int) []Row {
+	t.Helper()
 	ts, _, err := m.Targets()
 	require.NoError(t, err)
-	rows, _, err := Campaign(Options{Targets: ts, Schedules: Schedules(), Cuts: cuts, Seed: 1, Workload: DefaultWorkload(),
+	rows, _, err := Campaign(Options{Targets: ts, Schedules: ss, Cuts: cuts, Seed: 1, Workload: w,
 		From: 300 * sim.Millisecond, Window: 500 * sim.Millisecond, Jobs: runtime.GOMAXPROCS(0)})
 	require.NoError(t, err)
 	var b strings.Builder
@@ -66,6 +73,7 @@ func requireDurable(t *testing.T, rows []Row) {
 // policy, 432 in all (2 a schedule with -short). About 25 s of CPU: 15 s of wall time on 2
 // idle cores, a minute on a loaded 2-core machine.
 func TestCampaign(t *testing.T) {
+	skipUntilFinality(t)
 	cuts := 9
 	if testing.Short() {
 		cuts = 2
@@ -100,6 +108,7 @@ func TestCampaignMappings(t *testing.T) {
 // no stuck drain, and the schedules meet their conditions.
 func TestCampaignLong(t *testing.T) {
 	testtier.SkipUnlessLong(t, "the durability campaign at 1,000 cuts per policy")
+	skipUntilFinality(t)
 	for _, c := range []struct {
 		variants []string
 		mapping  string
