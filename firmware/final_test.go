@@ -74,9 +74,32 @@ func TestFlushPadsLSBPageToItsMSB(t *testing.T) {
 		}
 		if !atDone {
 			require.Empty(t, f.fin.blocks, "no page provisional after the flush")
-			require.Equal(t, int64(1), f.fin.padWaits)
 		}
+		// The statistics registry's finality counters (StatFinality*): the 44 pads; the
+		// one Flush waited from its data programmed to the pads' end, the 22 pads of a die
+		// one after another: 56,521 µs of array time plus 22 transfers (0 and no wait under
+		// durable_at_done).
+		gotPads, flushes, wait := finalityStats(f)
+		require.Equal(t, float64(pads), gotPads, "durable_at_done %v", atDone)
+		waits, lo, hi := 1.0, 56521*us+22*pageXferMin, 56521*us+22*pageXferMax
+		if atDone {
+			waits, lo, hi = 0, 0, 0
+		}
+		require.Equal(t, waits, flushes, "durable_at_done %v", atDone)
+		require.GreaterOrEqual(t, sim.Time(wait), lo, "durable_at_done %v", atDone)
+		require.LessOrEqual(t, sim.Time(wait), hi, "durable_at_done %v", atDone)
 	}
+}
+
+// finalityStats returns f's word-line finality statistics as PutFinalityStats reports
+// them: pad pages, flushes that waited, their wait (ps).
+func finalityStats(f *Firmware) (pads, flushes, wait float64) {
+	sn := sim.NewCatalogue(StatFinalityPads, StatFinalityFlushes, StatFinalityWait).NewSnapshot()
+	f.PutFinalityStats(sn)
+	pads, _ = sn.Value(StatFinalityPads)
+	flushes, _ = sn.Value(StatFinalityFlushes)
+	wait, _ = sn.Value(StatFinalityWait)
+	return pads, flushes, wait
 }
 
 // oneShotTLC is the rig's die programmed one-shot: a word line's three pages are latched

@@ -94,19 +94,19 @@ func (pf *powercutFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	for _, n := range o.Notes {
-		fmt.Fprintln(pf.Status(), n)
+		fmt.Fprintln(pf.Status(), n.Text)
 	}
 	rows, cuts, err := powercut.Campaign(o)
 	if err != nil {
 		return err
 	}
 	if dir := pf.Dir(); dir != "" {
-		if err := powercut.WriteDir(dir, rows, cuts); err != nil {
+		if err := powercut.WriteDir(dir, rows, cuts, o.Notes); err != nil {
 			return err
 		}
 	}
 	err = pf.Write(powercut.Table(rows).WriteText,
-		func(w io.Writer) error { return powercut.WriteJSON(w, rows, cuts) }, powercut.Numbers(rows).WriteCSV)
+		func(w io.Writer) error { return powercut.WriteJSON(w, rows, cuts, o.Notes) }, powercut.Numbers(rows, o.Notes).WriteCSV)
 	if err != nil {
 		return err
 	}
