@@ -3,6 +3,7 @@ package powercut
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,7 +18,22 @@ import (
 func campaign(t *testing.T, m Matrix, cuts int) []Row {
 	t.Helper()
 	m.Preset = "tiny"
-	return runCampaign(t, m, Schedules(), DefaultWorkload(), cuts)
+	return runCampaign(t, m, schedulesBut("word-line"), DefaultWorkload(), cuts)
+}
+
+// schedulesBut returns every schedule except those named. The default tier's campaigns
+// leave out word-line, whose condition is looked for with a recovery scan and a
+// destruction query (Machine.RunningLoss) while armed: about 2.4 s of CPU a tiny cut
+// against 8 ms for the others. TestCampaignCutFlash cuts it on every tiny target, and the
+// long tier at 20 cuts a target.
+func schedulesBut(names ...string) []Schedule {
+	var ss []Schedule
+	for _, s := range Schedules() {
+		if !slices.Contains(names, s.Name) {
+			ss = append(ss, s)
+		}
+	}
+	return ss
 }
 
 // runCampaign cuts the targets of m cuts times at each schedule of ss with workload w,
@@ -73,7 +89,6 @@ func requireDurable(t *testing.T, rows []Row) {
 // policy, 432 in all (2 a schedule with -short). About 25 s of CPU: 15 s of wall time on 2
 // idle cores, a minute on a loaded 2-core machine.
 func TestCampaign(t *testing.T) {
-	skipUntilFinality(t)
 	cuts := 9
 	if testing.Short() {
 		cuts = 2
@@ -108,7 +123,6 @@ func TestCampaignMappings(t *testing.T) {
 // no stuck drain, and the schedules meet their conditions.
 func TestCampaignLong(t *testing.T) {
 	testtier.SkipUnlessLong(t, "the durability campaign at 1,000 cuts per policy")
-	skipUntilFinality(t)
 	for _, c := range []struct {
 		variants []string
 		mapping  string

@@ -1,7 +1,6 @@
 package powercut
 
 import (
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -15,7 +14,7 @@ import (
 // programming scheme had not made final (die.Die.Cut), and a read of a word line not yet
 // final returns what the array holds (die/unfinished.go). They are the acceptance tests of
 // the firmware's word-line finality fix (docs/reliability.md, "Word-line finality: the
-// firmware fix"): until it lands they fail, and the default tier skips them.
+// firmware fix"): before it they failed; with it they pass (no loss, no stale read).
 //
 // Measured before the fix (this branch, 6f38088 + the read-error accounting), by
 // `fastdrain powercut`:
@@ -39,17 +38,6 @@ import (
 // pages served from the die read erased cells). With c569065 merged (09:00, the read path
 // serves latched and coarse word lines from DRAM): gen4-tlc the same, no loss and no stale
 // read, with protection and without.
-//
-// FASTDRAIN_FINALITY=1 runs them anyway (to watch them fail, or pass once the fix is in).
-const finalityFix = "loses durable data with die.Die.Cut applied at every cut until the firmware's word-line finality fix lands (d34fw; docs/reliability.md, \"Word-line finality: the firmware fix\"); FASTDRAIN_FINALITY=1 runs it"
-
-// skipUntilFinality skips a test that the finality fix makes pass, unless FASTDRAIN_FINALITY is set.
-func skipUntilFinality(t *testing.T) {
-	t.Helper()
-	if os.Getenv("FASTDRAIN_FINALITY") == "" {
-		t.Skip(finalityFix)
-	}
-}
 
 // gen4Sets bring gen4-tlc and gen4-qlc to a steady state that fits their over-provisioning
 // (precondition.fill 0.76; the campaign's default 0.9 does not fit).
@@ -96,7 +84,6 @@ var tinyCutSchedules = []string{"random", "word-line", "gc-erase", "flush", "rel
 // word-line; every target with power-loss protection and without, in steady state (GC
 // runs). About 15 s of CPU (a gen4 cut takes 1–3 s).
 func TestCampaignCutFlash(t *testing.T) {
-	skipUntilFinality(t)
 	t.Run("tiny", func(t *testing.T) {
 		requireNoLoss(t, cutFlashCampaign(t, Matrix{Preset: "tiny", Variants: []string{"vanilla", "fd-buf", "lsb-only", "fd"},
 			PLP: []bool{true, false}, Mappings: []string{"page"}}, tinyCutSchedules, 2))
@@ -116,7 +103,6 @@ func TestCampaignCutFlash(t *testing.T) {
 // host writing in 100 ms bursts so folds run); with and without protection.
 func TestCampaignCutFlashLong(t *testing.T) {
 	testtier.SkipUnlessLong(t, "the campaigns with the dies' side of the cut at 120 cuts a tiny target and 20–30 a gen4 one")
-	skipUntilFinality(t)
 	requireNoLoss(t, cutFlashCampaign(t, Matrix{Preset: "tiny", Variants: []string{"vanilla", "fd-buf", "fd-ftl", "lsb-only", "fd"},
 		PLP: []bool{true, false}, Mappings: []string{"page"}}, tinyCutSchedules, 20))
 	requireNoLoss(t, cutFlashCampaign(t, Matrix{Preset: "tiny", Variants: []string{"vanilla", "fd"},
@@ -136,7 +122,6 @@ func TestCampaignCutFlashLong(t *testing.T) {
 // cut before the fix lost: 184 of 300 of the campaign's), on gen4-tlc with protection (the
 // drain leaves latched word lines), and on gen4-qlc without.
 func TestDurableAtDoneLosesData(t *testing.T) {
-	skipUntilFinality(t)
 	for _, c := range []struct {
 		preset string
 		plp    bool

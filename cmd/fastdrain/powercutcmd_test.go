@@ -14,7 +14,6 @@ import (
 // one cut each) prints its table and "no durable loss", and writes powercut.csv and
 // powercut.json with a row per target and schedule and every cut.
 func TestPowercutCommand(t *testing.T) {
-	skipUntilFinality(t)
 	dir := t.TempDir()
 	out, err := run("powercut", "--variants", "fd", "--cuts", "1", "--schedules", "random,gc-erase", "--out", dir)
 	require.NoError(t, err, out)
@@ -82,7 +81,6 @@ func splitArgs(s string) []string {
 // variant, the reason and --plp off; with --plp both (the default) it is cut without
 // protection only, and the output says so before the table.
 func TestPowercutUnboundedBuffer(t *testing.T) {
-	skipUntilFinality(t)
 	_, err := run("powercut", "--variants", "oracle-bg", "--plp", "on", "--cuts", "1", "--no-files")
 	require.ErrorContains(t, err, "powercut: oracle-bg, page: its write buffer (firmware.buffer.policy oracle-bg) is unbounded, and power-loss protection cannot protect an unbounded buffer")
 	require.ErrorContains(t, err, "cut it with --plp off")
@@ -147,14 +145,4 @@ func TestPowercutGen4QLC(t *testing.T) {
 	require.ErrorContains(t, err, "--schedules: fold, slc-full: only for a machine with an SLC cache (firmware.ftl.slc_cache), and no target has one")
 	_, err = run("powercut", "--cuts", "1", "--no-files", "--burst", "10ms")
 	require.ErrorContains(t, err, "powercut: bursts of 10ms with 0s idle between: want both positive, or both 0 (no pause)")
-}
-
-// skipUntilFinality skips a campaign that loses durable data since the dies' side of the
-// cut is applied (platforms.Machine.CutFlash) until the firmware's word-line finality fix
-// lands (powercut.skipUntilFinality says the same); FASTDRAIN_FINALITY=1 runs it.
-func skipUntilFinality(t *testing.T) {
-	t.Helper()
-	if os.Getenv("FASTDRAIN_FINALITY") == "" {
-		t.Skip("loses durable data with die.Die.Cut applied at every cut until the firmware's word-line finality fix lands (d34fw; docs/reliability.md); FASTDRAIN_FINALITY=1 runs it")
-	}
 }
