@@ -42,17 +42,19 @@ func (d *Die) Cut(t sim.Time) []Addr {
 				scheme = PageByPage
 			}
 			n := int(d.next[b])
-			lo, hi := n, n // [lo, hi): pages made LostStamp; latched pages are erased
+			floor := d.finalFloor(b) // pages filled before the run: final
+			lo, hi := n, n           // [lo, hi): pages made LostStamp; latched pages are erased
 			if scheme != PageByPage && n%bits != 0 {
-				lo, hi = n-n%bits, n-n%bits // the latched word line goes back to erased
-				for pg := lo; pg < n; pg++ {
+				keep := max(n-n%bits, min(floor, n))
+				lo, hi = keep, keep // the latched word line goes back to erased
+				for pg := keep; pg < n; pg++ {
 					lost = append(lost, Addr{Plane: p, Block: blk, Page: pg})
 				}
-				d.next[b] = uint16(lo)
-				n = lo
+				d.next[b] = uint16(keep)
+				n = keep
 			}
-			if scheme == TwoPass && n > 0 && n < d.spec.PagesPerBlock {
-				lo = n - bits // the word line whose fine pass has not run
+			if wl := n - n%bits; scheme == TwoPass && wl > 0 && n < d.spec.PagesPerBlock {
+				lo = wl - bits // the word line whose fine pass has not run
 			}
 			if running && d.opPlanes&(1<<uint(p)) != 0 && int(d.opBlock[p]) == blk {
 				if slc {
@@ -68,7 +70,7 @@ func (d *Die) Cut(t sim.Time) []Addr {
 			o := d.stored(b, p, blk)
 			for pg := lo; pg < hi; pg++ {
 				inOp := running && int(d.opBlock[p]) == blk && d.opPlanes&(1<<uint(p)) != 0
-				if pg >= n || (slc && inOp && pg != d.opPage) || (!slc && !d.sameOrLowerPage(pg, d.opPage, inOp, scheme)) {
+				if pg >= n || pg < floor || (slc && inOp && pg != d.opPage) || (!slc && !d.sameOrLowerPage(pg, d.opPage, inOp, scheme)) {
 					continue
 				}
 				for s := 0; s < d.k; s++ {
@@ -137,4 +139,36 @@ func sortAddrs(a []Addr) {
 			a[j], a[j-1] = a[j-1], a[j]
 		}
 	}
+}
+
+// RunningLoss returns the pages a power cut at t would destroy because of the program
+// running at t (none if none runs): the pages Cut(t) loses on the running program's
+// blocks besides those lost whatever runs (latched pages, coarse-only word lines). Page by
+// page: the interrupted page and the lower pages of its word line already programmed;
+// one-shot: the word line being programmed; two-pass: it and the word line whose fine pass
+// runs; a block in SLC mode: the page. Pages filled before the run are final (finalFloor).
+// It changes nothing: a schedule aims its cut with it.
+func (d *Die) RunningLoss(t sim.Time) []Addr {
+	if !d.opOpen || !d.opProg || t >= d.opEnd {
+		return nil
+	}
+	var lost []Addr
+	scheme := d.spec.ProgramScheme()
+	for p := range d.spec.Planes {
+		if d.opPlanes&(1<<uint(p)) == 0 {
+			continue
+		}
+		blk := int(d.opBlock[p])
+		b := d.blockIndex(p, blk)
+		lo, slc := d.interrupted(d.opPage), d.isSLC(b)
+		if slc {
+			lo = d.opPage
+		}
+		for pg := max(lo, d.finalFloor(b)); pg <= d.opPage; pg++ {
+			if slc || d.sameOrLowerPage(pg, d.opPage, true, scheme) {
+				lost = append(lost, Addr{Plane: p, Block: blk, Page: pg})
+			}
+		}
+	}
+	return lost
 }

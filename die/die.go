@@ -27,7 +27,10 @@ type Stats struct {
 	Skipped  int64               // pages passed over by programs of later pages (left erased)
 	// The read-error model (readerrors.go).
 	Retries       int64 // read-retry steps (each a tR)
-	Uncorrectable int64 // pages still uncorrectable after the last retry step
+	Uncorrectable int64 // pages still uncorrectable after the last retry step (or unreadable: unfinished.go)
+	// UnfinishedReads counts reads of pages whose word line was not finished (unfinished.go):
+	// latched one-shot pages (read back erased) and coarse or in-program ones (uncorrectable).
+	UnfinishedReads int64
 	// The SLC mode (slc.go): pages read and programmed, and blocks erased, in SLC mode (not
 	// in Reads, Programs; in Erases too).
 	SLCReads, SLCPrograms, SLCErases int64
@@ -69,6 +72,11 @@ type Die struct {
 	// erase (the skip-to-LSB allocator), a bitmap of those pages (bit p of word p/64): they
 	// are below the write pointer but erased. Looked up only by Programmed, never iterated.
 	skipped map[int][]uint64
+	// filled holds, for the blocks of a one-shot or two-pass die filled before the run
+	// (Fill, FillFrom) to a page inside a word line or short of the block's end, how many
+	// pages were filled: they are final (finalFloor). Looked up only at a cut or a read of a
+	// page not yet final, never iterated.
+	filled map[int]int
 
 	// The running program or erase, if any.
 	opOpen     bool         // its interval is open on the array and its planes
@@ -303,6 +311,7 @@ func (d *Die) Fill(plane, block, n int, stamp func(page int) uint64) {
 		o[i] = stamp(i)
 	}
 	d.next[b] = uint16(n)
+	d.noteFill(b, n)
 }
 
 // StampSource supplies the out-of-band stamps of pages filled by FillFrom (nand.StampSource).
@@ -337,4 +346,31 @@ func (d *Die) FillFrom(plane, block, n int, src StampSource) {
 		}
 	}
 	d.next[b] = uint16(n)
+	d.noteFill(b, n)
+}
+
+// finalFloor returns the pages of block index b that were filled before the run (Fill,
+// FillFrom) and count as final whatever their word line holds: under one-shot and
+// two-pass, a drive at rest has finished every word line it wrote (a clean shutdown pads
+// the open ones), so a fill that ends inside a word line, or a word line short of its fine
+// pass, stands for pages programmed and made final before power-on; the run's first
+// programs continue the word line. Page by page (2D), 0: a filled lower page is as
+// provisional as any until its word line's upper pages are programmed (Cut).
+func (d *Die) finalFloor(b int) int {
+	if d.spec.ProgramScheme() == PageByPage || d.isSLC(b) {
+		return 0
+	}
+	return d.filled[b]
+}
+
+// noteFill records a fill of n pages of block index b for finalFloor, when they end short
+// of the block's end on a one-shot or two-pass die.
+func (d *Die) noteFill(b, n int) {
+	if d.spec.ProgramScheme() == PageByPage || n == 0 || n == d.spec.PagesPerBlock {
+		return
+	}
+	if d.filled == nil {
+		d.filled = make(map[int]int)
+	}
+	d.filled[b] = n
 }

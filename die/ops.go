@@ -51,6 +51,7 @@ func (d *Die) read(t sim.Time, slc bool, addrs []Addr, stamps []uint64) sim.Time
 	if d.opOpen && t >= d.opEnd {
 		d.closeOp() // it ended at or before t; its completion event may not have fired yet
 	}
+	unreadable := d.unfinishedReads(addrs)
 	start := t
 	if d.opOpen {
 		if !d.Suspendable(t) {
@@ -69,7 +70,7 @@ func (d *Die) read(t sim.Time, slc bool, addrs []Addr, stamps []uint64) sim.Time
 		for i, a := range addrs {
 			b := d.blockIndex(a.Plane, a.Block)
 			if a.Page < int(d.next[b]) {
-				stamps[i] = d.stampOf(b, a)
+				stamps[i] = d.stampOf(b, a) // readUnfinished replaces it if not readable
 			} else {
 				stamps[i] = ErasedStamp
 			}
@@ -83,6 +84,9 @@ func (d *Die) read(t sim.Time, slc bool, addrs []Addr, stamps []uint64) sim.Time
 	d.failed, d.retryLeft = 0, 0
 	if d.rs.reads != nil {
 		d.readErrors(t, addrs)
+	}
+	if unreadable != 0 {
+		d.readUnfinished(addrs, stamps, unreadable)
 	}
 	return d.endRead(start+tR, mask)
 }

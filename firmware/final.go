@@ -4,6 +4,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nand"
 	"github.com/fastdrain-sim/fastdrain/nvme"
+	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
 // Word-line finality (docs/reliability.md, "Word-line finality: the firmware fix"). A die
@@ -69,9 +70,11 @@ type finality struct {
 	waits     []*worker
 	drainWait bool
 	// padWaits counts the Flush commands and FUA writes that, their data programmed,
-	// waited for provisional pages to become final, padding their blocks (kept out of
-	// Stats, whose dump the golden files hold).
+	// waited for provisional pages to become final, padding their blocks, and padWait the
+	// time they waited (kept out of Stats, whose dump the golden files hold; reported as
+	// StatFinalityFlushes and StatFinalityWait).
 	padWaits int64
+	padWait  sim.Time
 }
 
 // provPage is a provisional page: its index in its block, its finalizing page, whether it
@@ -407,6 +410,7 @@ func (f *Firmware) awaitFinal(wk *worker) bool {
 		return false
 	}
 	fi.padWaits++
+	wk.finFrom = f.eng.Now()
 	fi.waits = append(fi.waits, wk)
 	return true
 }
@@ -429,6 +433,7 @@ func (f *Firmware) flushesLook() {
 	kept := fi.waits[:0]
 	for _, wk := range fi.waits {
 		if fi.reached(wk) {
+			fi.padWait += f.eng.Now() - wk.finFrom
 			f.at(f.eng.Now(), &wk.on.durable)
 			continue
 		}

@@ -55,9 +55,10 @@ type worker struct {
 	jStep pageStep // where storePages goes on with page j
 	stamp uint64
 	// flushTarget is the count of evictions a flush waits for (flush); fin, the blocks
-	// whose provisional host pages it waits to see final (final.go).
+	// whose provisional host pages it waits to see final (final.go), since when.
 	flushTarget int64
 	fin         []finTarget
+	finFrom     sim.Time
 
 	// Trims: the ranges of a Dataset Management command, the one being trimmed.
 	nr, r       int

@@ -67,6 +67,32 @@ var (
 		Row:  "foreground: dies passed over for want of an LSB page / fallback rounds"}
 )
 
+// The word-line finality statistics (final.go; docs/reliability.md, "Word-line
+// finality"), present only with firmware.power_loss.enabled, where the rule applies
+// (zero under the control durable_at_done).
+var (
+	StatFinalityPads = &sim.Stat{Name: "finality_pad_pages", Unit: sim.UnitPages,
+		Desc: "pages programmed with no data to make provisional pages final (Flush/FUA, the hold-up drain's end, an erase waiting on copies)",
+		Row:  "finality: pad pages / flushes that waited / their wait"}
+	StatFinalityFlushes = &sim.Stat{Name: "finality_flush_waits", Unit: sim.UnitCount,
+		Desc: "Flush commands and FUA writes that, their data programmed, waited for its word lines to become final",
+		Row:  "finality: pad pages / flushes that waited / their wait"}
+	StatFinalityWait = &sim.Stat{Name: "finality_flush_wait_us", Unit: sim.UnitTime,
+		Desc: "total time those flushes waited, from their data programmed to its word lines final",
+		Row:  "finality: pad pages / flushes that waited / their wait"}
+)
+
+// PutFinalityStats puts the word-line finality statistics into sn with
+// firmware.power_loss.enabled.
+func (f *Firmware) PutFinalityStats(sn *sim.StatSnapshot) {
+	if !f.spec.PowerLoss.Enabled {
+		return
+	}
+	sn.PutInt(StatFinalityPads, f.ftl.Stats.FinalityPads)
+	sn.PutInt(StatFinalityFlushes, f.fin.padWaits)
+	sn.PutInt(StatFinalityWait, int64(f.fin.padWait))
+}
+
 // The fault statistics, present only with a fault model (flash.die.faults).
 var (
 	StatProgramFailures = &sim.Stat{Name: "flash_program_failures", Unit: sim.UnitPages,

@@ -22,3 +22,21 @@ func (m *Machine) CutFlash() ([]ftl.PPN, error) {
 	}
 	return lost, fw.FlashLost(lost)
 }
+
+// RunningLoss returns the flash pages a power cut now would destroy because of the programs
+// running on the dies (die.Die.RunningLoss): on 2D parts the lower pages, on the word line
+// of an interrupted CSB or MSB program, that earlier programs wrote; on one-shot and
+// two-pass parts the word lines being programmed. It changes nothing: the power-cut
+// campaign aims cuts with it (powercut's "word-line" schedule).
+func (m *Machine) RunningLoss() []ftl.PPN {
+	fw := m.SSD.FW
+	g := fw.FTL().Geometry()
+	now := m.Eng.Now()
+	var pages []ftl.PPN
+	for d := 0; d < g.Dies(); d++ {
+		for _, a := range m.SSD.Channels[g.Channel(d)].Die(d % g.DiesPerChannel).RunningLoss(now) {
+			pages = append(pages, g.PPN(ftl.Addr{Die: d, Plane: a.Plane, Block: a.Block, Page: a.Page}))
+		}
+	}
+	return pages
+}

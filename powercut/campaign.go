@@ -28,11 +28,17 @@ type Options struct {
 	From, Window, Patience sim.Time
 	SimulateRecovery       bool
 	// Notes say what the matrix left out and why (Matrix.Targets), for the campaign's
-	// output.
-	Notes []string
+	// output (its text, powercut.json's notes, powercut.csv's note column).
+	Notes []Note
 	// Jobs runs that many cuts at once (each its own simulation; results are the same
 	// whatever the number).
 	Jobs int
+}
+
+// Note is what a matrix left out of one variant and why (Matrix.Targets): Text, the line
+// the campaign prints.
+type Note struct {
+	Variant, Text string
 }
 
 // Row sums up the cuts of one target and schedule.

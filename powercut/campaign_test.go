@@ -3,6 +3,7 @@ package powercut
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,9 +18,31 @@ import (
 func campaign(t *testing.T, m Matrix, cuts int) []Row {
 	t.Helper()
 	m.Preset = "tiny"
+	return runCampaign(t, m, schedulesBut("word-line"), DefaultWorkload(), cuts)
+}
+
+// schedulesBut returns every schedule except those named. The default tier's campaigns
+// leave out word-line, whose condition is looked for with a recovery scan and a
+// destruction query (Machine.RunningLoss) while armed: about 2.4 s of CPU a tiny cut
+// against 8 ms for the others. TestCampaignCutFlash cuts it on every tiny target, and the
+// long tier at 20 cuts a target.
+func schedulesBut(names ...string) []Schedule {
+	var ss []Schedule
+	for _, s := range Schedules() {
+		if !slices.Contains(names, s.Name) {
+			ss = append(ss, s)
+		}
+	}
+	return ss
+}
+
+// runCampaign cuts the targets of m cuts times at each schedule of ss with workload w,
+// armed in [300, 800) ms, the cuts spread over the CPUs, and logs the table.
+func runCampaign(t *testing.T, m Matrix, ss []Schedule, w Workload, cuts int) []Row {
+	t.Helper()
 	ts, _, err := m.Targets()
 	require.NoError(t, err)
-	rows, _, err := Campaign(Options{Targets: ts, Schedules: Schedules(), Cuts: cuts, Seed: 1, Workload: DefaultWorkload(),
+	rows, _, err := Campaign(Options{Targets: ts, Schedules: ss, Cuts: cuts, Seed: 1, Workload: w,
 		From: 300 * sim.Millisecond, Window: 500 * sim.Millisecond, Jobs: runtime.GOMAXPROCS(0)})
 	require.NoError(t, err)
 	var b strings.Builder

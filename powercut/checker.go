@@ -131,6 +131,17 @@ func (c *checker) durableAt(lpn int64) bool {
 	return false
 }
 
+// durableVersion returns lpn's last durable version, 0 if none.
+func (c *checker) durableVersion(lpn int64) uint64 {
+	var v uint64
+	for _, w := range c.hist[lpn] {
+		if c.isDurable(w) {
+			v = max(v, w.v)
+		}
+	}
+	return v
+}
+
 // lastAcked returns the data word of lpn's last acknowledged version, 0 (an unmapped
 // page's) if none.
 func (c *checker) lastAcked(lpn int64) uint64 {
@@ -159,6 +170,21 @@ func (c *checker) read(lpn int64, got uint64) {
 	c.stale++
 	if c.first == "" {
 		c.first = fmt.Sprintf("a read of logical page %d returned %#x, the last acknowledged write was %#x", lpn, got, want)
+	}
+}
+
+// unreadable records that a read of pages [lpn, lpn+n) during the run failed with an
+// unrecovered read error: each page that had an acknowledged version is a stale read (the
+// drive lost what it acknowledged).
+func (c *checker) unreadable(lpn, n int64, err error) {
+	for p := lpn; p < lpn+n; p++ {
+		if c.lastAcked(p) == 0 {
+			continue
+		}
+		c.stale++
+		if c.first == "" {
+			c.first = fmt.Sprintf("a read of logical page %d failed (%v); the last acknowledged write was %#x", p, err, c.lastAcked(p))
+		}
 	}
 }
 
@@ -216,12 +242,7 @@ func (c *checker) judge(v *verdict, lpn int64, got uint64) {
 // data word at a recovered unit.
 func (c *checker) wouldLose(m []ftl.Unit, read func(ftl.Unit) uint64) bool {
 	for lpn := range c.hist {
-		var durable uint64
-		for _, w := range c.hist[lpn] {
-			if c.isDurable(w) {
-				durable = max(durable, w.v)
-			}
-		}
+		durable := c.durableVersion(int64(lpn))
 		if durable == 0 {
 			continue
 		}

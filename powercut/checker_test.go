@@ -1,6 +1,7 @@
 package powercut
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware"
@@ -124,4 +125,23 @@ func TestCheckerFailedWrites(t *testing.T) {
 	c.acked(0, 5)
 	c.read(0, firmware.Stamp(0, 3))
 	require.Equal(t, int64(2), c.stale)
+}
+
+// TestCheckerUnreadable: a read of pages 0–2 that fails with an unrecovered read error is
+// a stale read for each page that had an acknowledged version: page 0 (preconditioned,
+// version 1) and page 1 (version 2 acknowledged), not page 2 (never written: nothing was
+// promised). durableVersion gives each page's last durable version: 1, 0 without a Flush
+// for page 1's version 2 on a drive without protection, then 2 once a Flush covers it.
+func TestCheckerUnreadable(t *testing.T) {
+	c := newChecker(3, 1, false)
+	c.issue(1, 2, false)
+	c.ackCommand()
+	c.acked(1, 2)
+	require.Equal(t, uint64(1), c.durableVersion(0))
+	require.Equal(t, uint64(0), c.durableVersion(1))
+	c.flushed(c.flushSubmitted())
+	require.Equal(t, uint64(2), c.durableVersion(1))
+	c.unreadable(0, 3, errors.New("critical medium error"))
+	require.Equal(t, int64(2), c.stale)
+	require.Equal(t, "a read of logical page 0 failed (critical medium error); the last acknowledged write was 0x1", c.first)
 }

@@ -7,13 +7,13 @@ import (
 )
 
 // WriteDir writes a campaign's results under dir: powercut.csv (Numbers) and
-// powercut.json (WriteJSON).
-func WriteDir(dir string, rows []Row, cuts []*Cut) error {
-	if err := Numbers(rows).SaveCSV(filepath.Join(dir, "powercut.csv")); err != nil {
+// powercut.json (WriteJSON), with the matrix's notes.
+func WriteDir(dir string, rows []Row, cuts []*Cut, notes []Note) error {
+	if err := Numbers(rows, notes).SaveCSV(filepath.Join(dir, "powercut.csv")); err != nil {
 		return err
 	}
 	var b bytes.Buffer
-	if err := WriteJSON(&b, rows, cuts); err != nil {
+	if err := WriteJSON(&b, rows, cuts, notes); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "powercut.json"), b.Bytes(), 0o644)

@@ -62,12 +62,12 @@ type Matrix struct {
 //
 // A steady state (SteadyState) that does not fit the machine is refused naming the largest
 // precondition.fill that does.
-func (m Matrix) Targets() ([]Target, []string, error) {
+func (m Matrix) Targets() ([]Target, []Note, error) {
 	if len(m.Variants) == 0 || len(m.PLP) == 0 || len(m.Mappings) == 0 {
 		return nil, nil, fmt.Errorf("powercut: the matrix needs a variant, a power-loss protection setting and a mapping scheme")
 	}
 	var ts []Target
-	var notes []string
+	var notes []Note
 	noted := map[string]bool{}
 	for _, v := range m.Variants {
 		for _, plp := range m.PLP {
@@ -90,7 +90,7 @@ func (m Matrix) Targets() ([]Target, []string, error) {
 					if plp && len(m.PLP) > 1 {
 						if !noted[v] {
 							noted[v] = true
-							notes = append(notes, fmt.Sprintf("powercut: %s is cut without power-loss protection only: %s", v, unboundedPLP(fw.Buffer.Policy)))
+							notes = append(notes, Note{v, fmt.Sprintf("powercut: %s is cut without power-loss protection only: %s", v, unboundedPLP(fw.Buffer.Policy))})
 						}
 						continue
 					}

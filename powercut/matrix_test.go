@@ -22,7 +22,8 @@ func TestMatrixUnboundedPLP(t *testing.T) {
 	require.Equal(t, []string{"vanilla plp page", "vanilla plp sub-page", "vanilla no-plp page", "vanilla no-plp sub-page",
 		"oracle-bg no-plp page", "oracle-bg no-plp sub-page"}, labels)
 	require.Len(t, notes, 1, "one note a variant, whatever the mappings")
-	require.Contains(t, notes[0], "powercut: oracle-bg is cut without power-loss protection only: its write buffer (firmware.buffer.policy oracle-bg) is unbounded")
+	require.Equal(t, "oracle-bg", notes[0].Variant)
+	require.Contains(t, notes[0].Text, "powercut: oracle-bg is cut without power-loss protection only: its write buffer (firmware.buffer.policy oracle-bg) is unbounded")
 
 	for _, bad := range []Matrix{
 		{Preset: "tiny", Variants: []string{"vanilla", "oracle"}, PLP: []bool{true}, Mappings: []string{"page"}},

@@ -8,6 +8,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/hostos"
+	"github.com/fastdrain-sim/fastdrain/hostos/blk"
 	"github.com/fastdrain-sim/fastdrain/hostos/uflip"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -296,8 +297,11 @@ func (r *cutRun) host(p *sim.Proc, rng *sim.RNG, lo, n int64) {
 			}
 		case op < 9:
 			if _, err := r.raw.DoData(p, uflip.OpRead, off, size, buf[:k]); err != nil {
-				r.failure = err
-				return
+				if !r.unreadable(err, lpn, int64(k)) {
+					r.failure = err
+					return
+				}
+				continue
 			}
 			for i := range k {
 				r.chk.read(lpn+int64(i), buf[i])
@@ -328,6 +332,19 @@ func (r *cutRun) readOnly(err error) bool {
 		return false
 	}
 	r.out.ReadOnly = true
+	return true
+}
+
+// unreadable reports whether err, the failure of a read of pages [lpn, lpn+n), is the
+// drive's Unrecovered Read Error (block status BLK_STS_MEDIUM: the die could not decode a
+// page, e.g. a two-pass word line read before its fine pass, die/unfinished.go), and if
+// so counts the read as stale: the drive did not return the last acknowledged version.
+func (r *cutRun) unreadable(err error, lpn, n int64) bool {
+	var e *blk.IOError
+	if !errors.As(err, &e) || e.Status != blk.StatusMedium {
+		return false
+	}
+	r.chk.unreadable(lpn, n, err)
 	return true
 }
 

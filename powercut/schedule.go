@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/sim"
 )
 
@@ -42,6 +44,8 @@ var schedules = []Schedule{
 		cond: func(r *cutRun) bool { return r.fw.FlashWork().Relocations > 0 }},
 	{Name: "lookahead", Doc: "when recovery would lose a durable version: without power-loss protection, the checker recovers the flash as it is (firmware.RecoverNow) whenever the firmware queues an erase or writes become durable; with it, when the hold-up drain could not place every dirty page (firmware.DrainShort)",
 		Patience: sim.Second, cond: lookahead, onErase: true},
+	{Name: "word-line", Doc: "while a program runs whose interruption would destroy a page holding its logical page's last durable version: on 2D a CSB or MSB program over the durable lower pages of its word line, on one-shot a word line's program, on two-pass a coarse pass with the fine pass of the word line below (platforms.Machine.RunningLoss)",
+		Patience: 300 * sim.Millisecond, cond: wordLine},
 	// The SLC cache's exposed points (machines with one only): mid-fold, the fold's erase,
 	// and the cache full with host writes going to native blocks.
 	{Name: "fold", Doc: "while a fold's program (a page moved out of an SLC block to a native one) is on a die", Patience: 300 * sim.Millisecond, SLC: true,
@@ -90,6 +94,55 @@ func lookahead(r *cutRun) bool {
 	return r.chk.wouldLose(rec.Map, r.readUnit)
 }
 
+// wordLine is the "word-line" schedule's condition: a cut now would destroy, with a
+// running program, the copy of a logical page's last durable version that recovery would
+// read. The dies' pages at risk (platforms.Machine.RunningLoss) are read as recovery would.
+// With power-loss protection the condition is that one of them holds a durable (there:
+// acknowledged) version: only an aim, since the running program ends on hold-up power.
+// Without it, the flash is then recovered as it is now (firmware.RecoverNow) to see whether
+// that copy is the one the map would take (a GC copy being programmed while its source
+// still holds the version is no loss); a scan that found none is not repeated while the
+// pages at risk and the durable writes stay the same (a program lasts hundreds of polls).
+func wordLine(r *cutRun) bool {
+	g := r.fw.FTL().Geometry()
+	var risk map[int64]ftl.Unit // logical page → its durable copy at risk
+	var sig [3]int64            // the pages at risk and the durable writes, for the cache
+	for _, pg := range r.m.RunningLoss() {
+		sig[0], sig[1] = sig[0]+int64(pg), sig[1]+1
+		for s := range g.Units() {
+			u := g.UnitOf(pg, s)
+			lpn, v, ok := firmware.StampParts(r.readUnit(u))
+			if ok && lpn >= 0 && lpn < r.pages && v == r.chk.durableVersion(lpn) {
+				if risk == nil {
+					risk = map[int64]ftl.Unit{}
+				}
+				risk[lpn] = u
+			}
+		}
+	}
+	if risk == nil {
+		return false
+	}
+	if r.plp() {
+		return true
+	}
+	sig[2] = r.chk.durable + r.chk.acks<<32
+	if r.watch.safe == sig {
+		return false
+	}
+	rec, err := r.fw.RecoverNow()
+	if err != nil {
+		return false
+	}
+	for lpn, u := range risk { // any order: the answer is whether one matches
+		if rec.Map[lpn] == u {
+			return true
+		}
+	}
+	r.watch.safe = sig
+	return false
+}
+
 // plp reports whether the run's device has power-loss protection.
 func (r *cutRun) plp() bool { return r.chk.plp }
 
@@ -98,6 +151,8 @@ type watcher struct {
 	r        *cutRun
 	deadline sim.Time
 	armed    bool
+	// safe is the word-line schedule's last scan that found no loss (wordLine).
+	safe [3]int64
 }
 
 // arm is the seeded instant: cut now if the condition holds (or there is none), else watch.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/report"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -45,18 +46,31 @@ func Totals(rows []Row) (cuts, failed int) {
 }
 
 // Numbers lays out the rows as numbers for CSV: the time columns in microseconds, the
-// durable losses in two columns.
-func Numbers(rows []Row) *report.Table {
+// durable losses in two columns, and last the note of the row's variant (notes: what the
+// matrix left out of it, Matrix.Targets; "" if none).
+func Numbers(rows []Row, notes []Note) *report.Table {
 	t := &report.Table{Header: []string{"target", "schedule", "plp", "cuts", "condition_met", "durable_loss_pages", "durable_loss_cuts",
-		"volatile_loss_pages", "stale_reads", "stuck_drains", "writes", "gc_moved_pages", "recovery_mean_us", "recovery_max_us", "first_failure"}}
+		"volatile_loss_pages", "stale_reads", "stuck_drains", "writes", "gc_moved_pages", "recovery_mean_us", "recovery_max_us", "first_failure", "note"}}
 	us := func(x sim.Time) string { return strconv.FormatFloat(float64(x)/float64(sim.Microsecond), 'f', 3, 64) }
 	for _, r := range rows {
 		t.Append(r.Target, r.Schedule, strconv.FormatBool(r.PLP), strconv.Itoa(r.Cuts), strconv.Itoa(r.Met),
 			strconv.FormatInt(r.DurableLoss, 10), strconv.Itoa(r.LossCuts), strconv.FormatInt(r.Volatile, 10),
 			strconv.FormatInt(r.Stale, 10), strconv.Itoa(r.Stuck), strconv.FormatInt(r.Writes, 10), strconv.FormatInt(r.GCMoved, 10),
-			us(r.RecoveryMean), us(r.RecoveryMax), r.First)
+			us(r.RecoveryMean), us(r.RecoveryMax), r.First, rowNote(r, notes))
 	}
 	return t
+}
+
+// rowNote returns the note of row r's variant (its target's label "variant plp|no-plp
+// mapping", Matrix.Targets), "" if none.
+func rowNote(r Row, notes []Note) string {
+	v, _, _ := strings.Cut(r.Target, " ")
+	for _, n := range notes {
+		if n.Variant == v {
+			return n.Text
+		}
+	}
+	return ""
 }
 
 // cutDoc is one cut in WriteJSON's document: times in picoseconds.
@@ -102,13 +116,18 @@ type rowDoc struct {
 	FirstFailure   string `json:"first_failure,omitempty"`
 }
 
-// WriteJSON writes the campaign as a JSON document: the rows (Numbers' columns, times in
+// WriteJSON writes the campaign as a JSON document: the matrix's notes (the lines the
+// text output prints; [] if none), the rows (Numbers' columns but the note, times in
 // picoseconds) and every cut, in the order Campaign returned them.
-func WriteJSON(w io.Writer, rows []Row, cuts []*Cut) error {
+func WriteJSON(w io.Writer, rows []Row, cuts []*Cut, notes []Note) error {
 	doc := struct {
-		Rows []rowDoc `json:"rows"`
-		Cuts []cutDoc `json:"cuts"`
-	}{}
+		Notes []string `json:"notes"`
+		Rows  []rowDoc `json:"rows"`
+		Cuts  []cutDoc `json:"cuts"`
+	}{Notes: []string{}}
+	for _, n := range notes {
+		doc.Notes = append(doc.Notes, n.Text)
+	}
 	for _, r := range rows {
 		doc.Rows = append(doc.Rows, rowDoc{Target: r.Target, Schedule: r.Schedule, PLP: r.PLP, Cuts: r.Cuts, Met: r.Met,
 			DurableLoss: r.DurableLoss, LossCuts: r.LossCuts, Volatile: r.Volatile, Stale: r.Stale, Stuck: r.Stuck,

@@ -74,8 +74,11 @@ func (r *cutRun) hostZoned(p *sim.Proc, rng *sim.RNG, lo, n int64) {
 			k := min(int64(1+rng.IntN(r.w.MaxPages)), z.issued)
 			lpn := start + rng.Int64N(z.issued-k+1)
 			if _, err := r.raw.DoData(p, uflip.OpRead, lpn*r.ps, k*r.ps, buf[:k]); err != nil {
-				r.failure = err
-				return
+				if !r.unreadable(err, lpn, k) {
+					r.failure = err
+					return
+				}
+				continue
 			}
 			for i := range k {
 				r.chk.read(lpn+i, buf[i])

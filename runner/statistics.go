@@ -22,6 +22,7 @@ var Statistics = sim.NewCatalogue(append([]*sim.Stat{
 	ftl.StatProgrammedLSB, ftl.StatProgrammedCSB, ftl.StatProgrammedMSB, ftl.StatProgrammedTSB, ftl.StatUsed, ftl.StatWasted, ftl.StatLostAtClose,
 	ftl.StatLeftBehind, ftl.StatBehindFilled, ftl.StatBehindSkipped, ftl.StatPadded,
 	ftl.StatWAF, firmware.StatGCRuns, firmware.StatGCPagesMoved, ftl.StatErases,
+	firmware.StatFinalityPads, firmware.StatFinalityFlushes, firmware.StatFinalityWait,
 	firmware.StatProgramFailures, firmware.StatEraseFailures, firmware.StatFactoryBad, firmware.StatRetiredBlocks,
 	firmware.StatReprograms, firmware.StatRetireMoves, firmware.StatReadRetries, firmware.StatUncorrectable,
 	firmware.StatRefusedWrites, firmware.StatFailedReads, firmware.StatUnplaced, firmware.StatSparePool,
@@ -42,6 +43,7 @@ var Statistics = sim.NewCatalogue(append([]*sim.Stat{
 
 // Snapshot takes machine m's statistics (Statistics) once, at the end of the work: the
 // firmware's, its buffer's and FTL's, the zone counters (with a zoned namespace only), the
+// word-line finality counters (with firmware.power_loss.enabled only), the
 // fault counters (with a fault model only), the page cache's and the engine's. wastedBefore is the FTL's Stats.Wasted when the work
 // began (ftl.FTL.PutStats). Nothing is counted per event for it.
 func Snapshot(m *platforms.Machine, wastedBefore int64) *sim.StatSnapshot {
@@ -54,6 +56,7 @@ func Snapshot(m *platforms.Machine, wastedBefore int64) *sim.StatSnapshot {
 	fw.PutFDPStats(sn)
 	fw.PutSLCStats(sn)
 	fw.PutZNSStats(sn)
+	fw.PutFinalityStats(sn)
 	blk.PutZoneStats(sn, m.Host.Queues)
 	if m.Config.Flash.Die.Faults.Enabled() { // fault rows only with a fault model
 		fw.PutFaultStats(sn)

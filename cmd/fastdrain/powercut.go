@@ -34,6 +34,9 @@ times per schedule at seeded instants:
   flush        while a Flush waits for the flash
   relocation   while a relocated page's program (GC, a merge's copy) is on a die
   lookahead    when recovery would lose a durable version (the checker's own lookahead)
+  word-line    while a program runs whose interruption destroys a page holding a durable
+               version (2D: a CSB/MSB program over durable lower pages; 3D: the word line's
+               program, or a fine pass)
   fold         while a fold's program (out of an SLC block) is on a die    } only on a machine
   fold-erase   while a folded SLC block's erase is queued or on a die       } with an SLC cache
   slc-full     while the SLC cache is full and a host page goes to native  } (left out otherwise)
@@ -91,19 +94,19 @@ func (pf *powercutFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	for _, n := range o.Notes {
-		fmt.Fprintln(pf.Status(), n)
+		fmt.Fprintln(pf.Status(), n.Text)
 	}
 	rows, cuts, err := powercut.Campaign(o)
 	if err != nil {
 		return err
 	}
 	if dir := pf.Dir(); dir != "" {
-		if err := powercut.WriteDir(dir, rows, cuts); err != nil {
+		if err := powercut.WriteDir(dir, rows, cuts, o.Notes); err != nil {
 			return err
 		}
 	}
 	err = pf.Write(powercut.Table(rows).WriteText,
-		func(w io.Writer) error { return powercut.WriteJSON(w, rows, cuts) }, powercut.Numbers(rows).WriteCSV)
+		func(w io.Writer) error { return powercut.WriteJSON(w, rows, cuts, o.Notes) }, powercut.Numbers(rows, o.Notes).WriteCSV)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -52,7 +53,7 @@ func TestPowercutFailsOnLoss(t *testing.T) {
 func TestPowercutBadFlags(t *testing.T) {
 	for args, want := range map[string]string{
 		"--plp maybe":        `--plp: "maybe"; want on, off or both`,
-		"--schedules nope":   `--schedules: powercut: no schedule named "nope" (have: random, gc-erase, fg-evict, flush, relocation, lookahead, fold, fold-erase, slc-full)`,
+		"--schedules nope":   `--schedules: powercut: no schedule named "nope" (have: random, gc-erase, fg-evict, flush, relocation, lookahead, word-line, fold, fold-erase, slc-full)`,
 		"--mapping nope":     `powercut: no mapping scheme "nope" (have: page, bast, sub-page)`,
 		"--cuts 0":           "--cuts: 0; want at least 1",
 		"--window 0":         "--window: want a positive duration such as 500ms",
@@ -89,6 +90,48 @@ func TestPowercutUnboundedBuffer(t *testing.T) {
 	require.Contains(t, out, "oracle-bg no-plp page")
 	require.NotContains(t, out, "oracle-bg plp page")
 	require.Contains(t, out, "1 cuts: no durable loss, no stale read, no stuck drain")
+}
+
+// TestPowercutNotesInEveryFormat: the note the text prints when a variant's protected
+// targets are left out (TestPowercutUnboundedBuffer) is in the JSON document's notes and
+// in the CSV's note column, on the rows of that variant only (vanilla's rows: empty), on
+// standard output (--format csv) and in the files (powercut.csv, powercut.json).
+func TestPowercutNotesInEveryFormat(t *testing.T) {
+	const note = "powercut: oracle-bg is cut without power-loss protection only: its write buffer (firmware.buffer.policy oracle-bg) is unbounded"
+	dir := t.TempDir()
+	stdout, stderr, err := runStdout("powercut", "--variants", "vanilla,oracle-bg", "--cuts", "1", "--schedules", "random",
+		"--format", "csv", "--out", dir)
+	require.NoError(t, err, stderr)
+	b, err := os.ReadFile(filepath.Join(dir, "powercut", "powercut.csv"))
+	require.NoError(t, err)
+	require.Equal(t, stdout, string(b), "standard output in csv is powercut.csv")
+	hdr, rows := readCSV(t, stdout)
+	require.Equal(t, "note", hdr[len(hdr)-1])
+	var targets []string
+	for _, r := range rows {
+		targets = append(targets, r["target"])
+		if strings.HasPrefix(r["target"], "oracle-bg ") {
+			require.True(t, strings.HasPrefix(r["note"], note), "%s: note %q", r["target"], r["note"])
+		} else {
+			require.Empty(t, r["note"], r["target"])
+		}
+	}
+	require.Equal(t, []string{"vanilla plp page", "vanilla no-plp page", "oracle-bg no-plp page"}, targets)
+
+	b, err = os.ReadFile(filepath.Join(dir, "powercut", "powercut.json"))
+	require.NoError(t, err)
+	var doc struct {
+		Notes []string `json:"notes"`
+	}
+	require.NoError(t, json.Unmarshal(b, &doc))
+	require.Len(t, doc.Notes, 1)
+	require.True(t, strings.HasPrefix(doc.Notes[0], note), doc.Notes[0])
+	require.Contains(t, stderr, doc.Notes[0], "the status line is the same note")
+
+	// Without a note: an empty list, an empty column.
+	js, stderr, err := runStdout("powercut", "--variants", "fd", "--plp", "off", "--cuts", "1", "--schedules", "random", "--format", "json", "--no-files")
+	require.NoError(t, err, stderr)
+	require.Contains(t, js, `"notes": []`)
 }
 
 // TestPowercutGen4QLC: gen4-qlc, SLC cache and all, is cut (firmware/recoverymode.go),

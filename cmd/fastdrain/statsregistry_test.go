@@ -35,10 +35,14 @@ var cutSets = []string{"--set", "firmware.power_loss.enabled=true", "--set", "fi
 // whole catalogue but page_slots_padded (one mapping unit a page: no slot is padded) and
 // pages_programmed_tsb (TLC dies: no QLC top page), the per-namespace statistics (one
 // namespace: none), the FDP ones (FDP off), the SLC cache's (none) and the ZNS ones (no
-// zoned namespace).
-func expectedStats() []string {
+// zoned namespace); the word-line finality ones only with powerLoss
+// (firmware.power_loss.enabled).
+func expectedStats(powerLoss bool) []string {
 	perNS := map[*sim.Stat]bool{}
 	only := append(append(firmware.NamespaceStatList(), firmware.FDPStatList()...), firmware.SLCStatList()...)
+	if !powerLoss {
+		only = append(only, firmware.StatFinalityPads, firmware.StatFinalityFlushes, firmware.StatFinalityWait)
+	}
 	for _, s := range append(append(only, firmware.ZNSStatList()...), blk.ZoneStatList()...) {
 		perNS[s] = true // per namespace, FDP, SLC cache or ZNS only: not on fastdrain-small
 	}
@@ -180,7 +184,7 @@ func TestStatsSameInEveryRunOutput(t *testing.T) {
 	require.Contains(t, out, "power loss (fd)")
 	rd := filepath.Join(dir, "run", "fastdrain-small-fd-db-s+ungzip-600ms")
 	want := csvStats(t, filepath.Join(rd, "stats.csv"))
-	require.Equal(t, expectedStats(), want.names)
+	require.Equal(t, expectedStats(true), want.names)
 	require.Equal(t, float64(3*smallDies(t)), want.vals["bad_blocks_factory"])
 	require.Positive(t, want.vals["flash_program_failures"], "the fault model engaged")
 	require.Equal(t, want.vals["pages_programmed_lsb"]+want.vals["pages_programmed_csb"]+want.vals["pages_programmed_msb"],
@@ -292,7 +296,7 @@ func TestStatsSameInReplayFioUflip(t *testing.T) {
 			out, _, err := runStdout(append(append(c.args, "--out", dir), faultSets...)...)
 			require.NoError(t, err)
 			want := csvStats(t, filepath.Join(dir, c.csv))
-			require.Equal(t, expectedStats(), want.names)
+			require.Equal(t, expectedStats(false), want.names)
 			require.Equal(t, float64(3*dies), want.vals["bad_blocks_factory"])
 			requireTextMatches(t, textRows(t, out, c.title), want, c.name+" text")
 			b, err := os.ReadFile(filepath.Join(dir, c.json))
