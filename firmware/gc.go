@@ -128,18 +128,15 @@ func (t *gcTask) look() {
 		t.lookMerge()
 		return
 	}
-	plane := -1
-	for pl := 0; pl < f.geo.Planes; pl++ {
+	// The first plane that needs GC and has a victim: a plane with nothing reclaimable must
+	// not keep the die's other planes from folding or collecting (a sequential fill of a
+	// gen4 preset otherwise stalled with every plane at the threshold).
+	v, ok := ftl.NoBlock, false
+	for pl := 0; pl < f.geo.Planes && !ok; pl++ {
 		if f.ftl.NeedsGC(t.g, pl) {
-			plane = pl
-			break
+			v, ok = f.ftl.PickVictim(t.g, pl)
 		}
 	}
-	if plane < 0 {
-		t.idle = true
-		return
-	}
-	v, ok := f.ftl.PickVictim(t.g, plane)
 	if !ok {
 		t.idle = true // nothing reclaimable until more pages are invalidated
 		return
