@@ -307,8 +307,11 @@ func SummaryCSV(figs []*Figure) *report.Table {
 
 // WriteDir writes, for each figure, NAME.csv (its numeric table), NAME.json (the numeric
 // table, the text table and the claims) and NAME.png / NAME.svg, and the claims as
-// summary.csv and summary.json (SummaryDoc), into dir.
+// summary.csv and summary.json (SummaryDoc), into dir. An empty dir writes nothing.
 func WriteDir(dir string, figs []*Figure) error {
+	if dir == "" {
+		return nil
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}

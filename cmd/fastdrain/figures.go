@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 
 	"github.com/fastdrain-sim/fastdrain/figures"
@@ -94,27 +93,11 @@ func runFigures(cmd *cobra.Command, rf *runFlags, only []string) error {
 	if err != nil {
 		return err
 	}
-	if dir != "" {
-		if err := figures.WriteDir(dir, figs); err != nil {
-			return err
-		}
-	}
-	if rf.Format != "text" {
-		return rf.Write(nil, cliflags.JSONWriter(figures.FullDoc(figs, o.Preset, dur)), figures.SummaryCSV(figs).WriteCSV)
-	}
-	out := cmd.OutOrStdout()
-	fmt.Fprintf(out, "FastDrain paper reproduction on %s, %s simulated per experiment\n", o.Preset, dur)
-	if o.Preset == figures.QuickPreset {
-		fmt.Fprintln(out, figures.QuickNote)
-	}
-	fmt.Fprintln(out)
-	if err := figures.WriteText(out, figs); err != nil {
+	if err := figures.WriteDir(dir, figs); err != nil {
 		return err
 	}
-	if dir != "" {
-		fmt.Fprintf(out, "\nresults written to %s\n", dir)
-	}
-	return nil
+	return rf.Write(figures.TextReport(figs, o.Preset, dur, dir), cliflags.JSONWriter(figures.FullDoc(figs, o.Preset, dur)),
+		figures.SummaryCSV(figs).WriteCSV)
 }
 
 // runModern runs the modern section (figures.RunModern) on --preset if given, else on
@@ -139,21 +122,8 @@ func runModern(cmd *cobra.Command, rf *runFlags) error {
 	if err != nil {
 		return err
 	}
-	if dir != "" {
-		if err := t.SaveCSV(filepath.Join(dir, figures.Modern+".csv")); err != nil {
-			return err
-		}
-	}
-	if rf.Format != "text" {
-		return rf.Write(nil, t.WriteJSON, t.WriteCSV)
-	}
-	out := cmd.OutOrStdout()
-	fmt.Fprintf(out, "FastDrain on a modern drive (%s), %s simulated per run\n\n", o.Preset, dur)
-	if err := t.WriteText(out); err != nil {
+	if err := figures.SaveModern(t, dir); err != nil {
 		return err
 	}
-	if dir != "" {
-		fmt.Fprintf(out, "\nresults written to %s\n", dir)
-	}
-	return nil
+	return rf.Write(figures.ModernText(t, o.Preset, dur, dir), t.WriteJSON, t.WriteCSV)
 }
