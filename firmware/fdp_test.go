@@ -273,14 +273,7 @@ func TestFDPReclaimGroups(t *testing.T) {
 	require.Equal(t, int64(256), f.ftl.ReclaimUnitPages())
 	var status, after []nvme.RUHStatus
 	r.eng.Spawn("host", func(p *sim.Proc) {
-		for i := int64(0); i < 8; i++ {
-			r.mod = withPID(0x8001)
-			r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)})
-			r.mod = withPID(0)
-			r.cmd(p, nvme.OpWrite, 100+i, 1, nvme.Hint{}, []uint64{Stamp(100+i, 1)})
-		}
-		r.mod = nil
-		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
+		writeTwoHandles(r, p)
 		status = r.ruhStatusN(p, 4)
 		r.mod = withPID(0x8005)
 		r.cmd(p, nvme.OpWrite, 200, 1, nvme.Hint{}, []uint64{Stamp(200, 1)})
@@ -372,4 +365,17 @@ func TestFDPMediaReallocated(t *testing.T) {
 	require.Empty(t, info.HostEvents)
 	require.Equal(t, []nvme.FDPEvent{{Type: nvme.EventMediaReallocated, PID: 0x8001, NSID: 1, RUHID: 1, RGID: 1,
 		NLBAM: 8, LBA: 40}}, info.CtrlEvents)
+}
+
+// writeTwoHandles writes logical pages 0–7 with placement handle 1 (PID 0x8001) and
+// 100–107 with handle 0, interleaved, then flushes.
+func writeTwoHandles(r *fake, p *sim.Proc) {
+	for i := int64(0); i < 8; i++ {
+		r.mod = withPID(0x8001)
+		r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)})
+		r.mod = withPID(0)
+		r.cmd(p, nvme.OpWrite, 100+i, 1, nvme.Hint{}, []uint64{Stamp(100+i, 1)})
+	}
+	r.mod = nil
+	r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 }

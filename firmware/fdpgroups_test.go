@@ -26,14 +26,7 @@ func TestFDPSizedReclaimGroupsFirmware(t *testing.T) {
 	f := r.fw
 	var status []nvme.RUHStatus
 	r.eng.Spawn("host", func(p *sim.Proc) {
-		for i := int64(0); i < 8; i++ {
-			r.mod = withPID(0x8001)
-			r.cmd(p, nvme.OpWrite, i, 1, nvme.Hint{}, []uint64{Stamp(i, 1)})
-			r.mod = withPID(0)
-			r.cmd(p, nvme.OpWrite, 100+i, 1, nvme.Hint{}, []uint64{Stamp(100+i, 1)})
-		}
-		r.mod = nil
-		r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
+		writeTwoHandles(r, p)
 		status = r.ruhStatusN(p, 4)
 		r.ruhUpdate(p, 0x8001)
 	})

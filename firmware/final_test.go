@@ -164,12 +164,7 @@ func TestDrainPadsTwoPass(t *testing.T) {
 	for _, atDone := range []bool{false, true} {
 		r := finalRig(t, true, atDone, twoPassQLC, 64)
 		f := r.fw
-		r.eng.Spawn("host", func(p *sim.Proc) {
-			for lpn := int64(0); lpn < 8; lpn++ {
-				require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, []uint64{Stamp(lpn, 1)}).status)
-			}
-			require.NoError(t, f.PowerCut())
-		})
+		spawnWritesThenCut(t, r, 8)
 		r.eng.Run()
 		rep := f.PowerLossReport()
 		require.True(t, rep.Drained, "durable_at_done %v", atDone)
@@ -267,12 +262,7 @@ func TestLatchedPageReadFromDRAM(t *testing.T) {
 func TestRecoveryCountsProvisionalPages(t *testing.T) {
 	r := finalRig(t, true, false, nil, 64)
 	f := r.fw
-	r.eng.Spawn("host", func(p *sim.Proc) {
-		for lpn := int64(0); lpn < 18; lpn++ {
-			require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, []uint64{Stamp(lpn, 1)}).status)
-		}
-		require.NoError(t, f.PowerCut())
-	})
+	spawnWritesThenCut(t, r, 18)
 	r.eng.Run()
 	require.True(t, f.PowerLossReport().Drained)
 	for d := range 2 {
@@ -296,4 +286,15 @@ func TestDurableAtDoneNeedsRecords(t *testing.T) {
 	require.EqualError(t, errs[0], "firmware.power_loss.controls.durable_at_done is set but firmware.power_loss.enabled is false (a control for power-cut experiments)")
 	p.Enabled = true
 	require.Empty(t, p.validate(false))
+}
+
+// spawnWritesThenCut spawns a host that writes logical pages 0 … n−1 (version 1, one page a command), each
+// acknowledged, and then cuts the power; the caller runs the engine.
+func spawnWritesThenCut(t *testing.T, r *rig, n int64) {
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		for lpn := range n {
+			require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lpn, 1, nvme.Hint{}, []uint64{Stamp(lpn, 1)}).status)
+		}
+		require.NoError(t, r.fw.PowerCut())
+	})
 }
