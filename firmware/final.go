@@ -281,10 +281,11 @@ func (f *Firmware) erasing(b ftl.BlockID) {
 }
 
 // hostFin returns the highest host page of block b that is provisional and the highest
-// finalizing page of its provisional host pages; ok is false if it has none.
+// finalizing page of its provisional host pages, leaving out those a zone backup holds
+// (znsbackup.go); ok is false if it has none.
 func (fi *finality) hostFin(b ftl.BlockID) (hi, fin int, ok bool) {
 	for _, e := range fi.prov[b] {
-		if e.host {
+		if e.host && !e.saved {
 			hi, fin, ok = max(hi, int(e.page)), max(fin, int(e.fin)), true
 		}
 	}

@@ -26,6 +26,9 @@ type FlashWork struct {
 	// an FUA write's, the drain's end's or an erase's provisional pages final. A cut during
 	// one on a 2D die destroys its word line's lower pages.
 	Pads int
+	// Backups counts the zone backup programs (znsbackup.go): copies of a zone's
+	// provisional pages a Flush, an FUA write or the hold-up drain's end waits for.
+	Backups int
 }
 
 // FlashWork returns the flash work in progress now.
@@ -57,6 +60,8 @@ func (s *scheduler) track(op *flashOp, d int) {
 			}
 		case opPad:
 			w.Pads += d
+		case opBackup:
+			w.Backups += d
 		case opEvict:
 			if o.bg {
 				w.Background += d

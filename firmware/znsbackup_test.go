@@ -5,6 +5,7 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/channel"
 	"github.com/fastdrain-sim/fastdrain/die"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 	"github.com/fastdrain-sim/fastdrain/sim"
@@ -104,4 +105,138 @@ func TestZoneFlushBacksUp(t *testing.T) {
 		zs, _ := f.ZoneInfo(1)
 		require.Equal(t, uint64(9), zs[0].WP)
 	}
+}
+
+// zoneCutCase is one cut of TestZoneBackupPowerCut: when (a condition polled every 5 µs,
+// then a wait), and what recovery must find.
+type zoneCutCase struct {
+	name    string
+	second  bool // the host writes pages 9 … 12 and flushes again after the first Flush
+	when    func(r *rig) bool
+	after   sim.Time
+	lost    []int // the pages the cut destroys (die.Die.Cut): of zone 0's block, or of die 0's backup block with backup
+	backup  bool
+	wp      int64 // zone 0's write pointer after recovery, pages
+	durable int64 // pages 0 … durable−1 were flushed before the cut
+	restore int64 // Recovery.Restored
+}
+
+// TestZoneBackupPowerCut cuts the power (no protection) around the zone backup of
+// TestZoneFlushBacksUp and recovers: each page the host flushed reads back its version,
+// and zone 0's write pointer is what the ZNS specification requires after the cut: past
+// every flushed write, and not past the writes the host issued (a zone's write pointer
+// never covers blocks the host did not write).
+//   - before: during the first Flush's data programs, page 5's (LSB, running: the die's
+//     cut loses it alone; pages 0 … 4 are done): nothing is flushed yet; the write
+//     pointer is 5.
+//   - during: 100 µs into the first backup program (page 0 of die 0's backup block, LSB,
+//     558 µs; the Flush waits for it): the cut destroys that page alone; the zone's pages
+//     0 … 8 are untouched (no program of their word lines runs), so the write pointer is
+//     9 and nothing is restored.
+//   - after: the first Flush done (pages 0 … 8 backed up), the host writes pages 9 … 12
+//     and flushes again; the cut comes 1 ms into page 12's program, the MSB page of word
+//     line 0 (LSB page 0, CSB page 6): it destroys pages 0, 6 and 12. Pages 0 and 6 were
+//     flushed: recovery maps them to their backups (Restored 2); page 12 was not flushed,
+//     so the write pointer is 12 (pages 9 … 11 completed).
+//
+// The control durable_at_done (no finality, no backup: the first Flush completes after
+// the data's programs) loses pages 0 and 6 at the "after" cut: recovery finds no copy.
+func TestZoneBackupPowerCut(t *testing.T) {
+	zoneNext := func(r *rig, n int) bool { // zone 0's block (die 0) has its page n−1's program started
+		b := r.fw.geo.BlockOf(r.fw.ftl.PageOf(r.fw.ftl.Lookup(0)))
+		a := r.fw.geo.Addr(r.fw.geo.FirstPage(b))
+		return r.fw.ftl.Lookup(0) != ftl.NoUnit && r.die(0).NextPage(a.Plane, a.Block) >= n
+	}
+	cases := []zoneCutCase{
+		{name: "before", when: func(r *rig) bool { return zoneNext(r, 6) }, lost: []int{5}, wp: 5},
+		{name: "during", when: func(r *rig) bool {
+			return r.fw.FlashWork().Backups > 0
+		}, after: 100 * sim.Microsecond, lost: []int{0}, backup: true, wp: 9},
+		{name: "after", second: true, when: func(r *rig) bool { return zoneNext(r, 13) }, after: sim.Millisecond,
+			lost: []int{0, 6, 12}, wp: 12, durable: 9, restore: 2},
+	}
+	for _, atDone := range []bool{false, true} {
+		for _, c := range cases {
+			if atDone && c.name != "after" {
+				continue
+			}
+			r := zoneBackupRig(t, nil)
+			f := r.fw
+			if atDone {
+				r = zoneBackupRigAtDone(t)
+				f = r.fw
+			}
+			r.eng.Spawn("host", func(p *sim.Proc) {
+				for lba := int64(0); lba < 9; lba++ {
+					require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lba, 1, nvme.Hint{}, []uint64{Stamp(lba, 1)}).status)
+				}
+				if c.second {
+					require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil).status)
+					for lba := int64(9); lba < 13; lba++ {
+						require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lba, 1, nvme.Hint{}, []uint64{Stamp(lba, 1)}).status)
+					}
+				}
+				r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil) // the cut may end it
+			})
+			var lostPages []int
+			var lostBlocks []ftl.BlockID
+			r.eng.Spawn("cutter", func(p *sim.Proc) {
+				for !c.when(r) {
+					p.SleepUntil(p.Now() + 5*sim.Microsecond)
+				}
+				p.SleepUntil(p.Now() + c.after)
+				require.NoError(t, f.PowerCut())
+				r.eng.Stop()
+				var ppns []ftl.PPN
+				for _, a := range r.die(0).Cut(p.Now()) {
+					ppns = append(ppns, f.geo.PPN(ftl.Addr{Die: 0, Plane: a.Plane, Block: a.Block, Page: a.Page}))
+					lostPages = append(lostPages, a.Page)
+					lostBlocks = append(lostBlocks, f.geo.BlockOf(ppns[len(ppns)-1]))
+				}
+				require.NoError(t, f.FlashLost(ppns))
+			})
+			r.eng.Run()
+			require.True(t, f.PoweredOff(), c.name)
+			require.Equal(t, c.lost, lostPages, "%s: the pages the cut destroys (durable_at_done %v)", c.name, atDone)
+			for _, b := range lostBlocks {
+				want := f.geo.BlockOf(f.ftl.PageOf(f.ftl.Lookup(0))) // zone 0's
+				if c.backup {
+					want = f.zbak.dies[0].blocks[0]
+				}
+				require.Equal(t, want, b, c.name)
+			}
+			rec, err := f.Recover()
+			require.NoError(t, err)
+			if atDone {
+				require.Equal(t, ftl.NoUnit, rec.Map[0], "the control loses flushed page 0")
+				require.Equal(t, ftl.NoUnit, rec.Map[6], "the control loses flushed page 6")
+				continue
+			}
+			for lpn := range c.durable {
+				u := rec.Map[lpn]
+				require.NotEqual(t, ftl.NoUnit, u, "%s: flushed page %d", c.name, lpn)
+				a := f.geo.Addr(f.ftl.PageOf(u))
+				require.Equal(t, Stamp(lpn, 1), r.die(a.Die).Stamp(die.Addr{Plane: a.Plane, Block: a.Block, Page: a.Page}), "%s: page %d's data", c.name, lpn)
+			}
+			require.Equal(t, c.restore, rec.Restored, c.name)
+			zs, err := f.RecoveredZones(rec, 1)
+			require.NoError(t, err)
+			require.Equal(t, uint64(c.wp), zs[0].WP, "%s: zone 0's write pointer", c.name)
+			require.Equal(t, nvme.ZoneClosed, zs[0].State, c.name)
+		}
+	}
+}
+
+// zoneBackupRigAtDone is zoneBackupRig under the control durable_at_done.
+func zoneBackupRigAtDone(t *testing.T) *rig {
+	s := smallSpec(Vanilla, "sequential")
+	s.PowerLoss.Enabled, s.PowerLoss.Controls.DurableAtDone = true, true
+	cs := nvmectrl.DefaultSpec()
+	cs.LBASize = 4096
+	cs.Namespaces = []nvmectrl.Namespace{{Size: 8 * 64 * 4096, LBASize: 4096, Type: nvme.NSZoned,
+		Zones: nvmectrl.ZoneSpec{Blocks: 1, MaxOpen: 2, MaxActive: 2}}}
+	return newRigOn(t, s, func(c *channel.Spec) {
+		c.Dies = 1
+		c.Die.Planes, c.Die.BlocksPerPlane, c.Die.PagesPerBlock, c.Die.PageSize = 1, 32, 64, 4096
+	}, cs)
 }

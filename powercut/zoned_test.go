@@ -29,7 +29,7 @@ func TestZonedPowerCuts(t *testing.T) {
 			Sets: []string{"precondition.fill=0", "firmware.verify=true", "firmware.power_loss.enabled=true",
 				map[bool]string{false: "firmware.power_loss_protection=false", true: "firmware.power_loss_protection=true"}[plp]}})
 		require.NoError(t, err)
-		for _, s := range Schedules() {
+		for _, s := range append(Schedules(), ZonedSchedules()...) {
 			for seed := uint64(1); seed <= 1; seed++ {
 				cut, err := RunCut(c, w, Plan{Schedule: s, Seed: seed, From: 300 * sim.Millisecond, Window: 300 * sim.Millisecond})
 				require.NoError(t, err)
