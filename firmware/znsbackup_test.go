@@ -16,18 +16,34 @@ import (
 // channel; Vanilla; power-loss records on, no protection) with one zoned namespace of 8
 // zones of one block (64 pages), at most 2 active, and dieSpec's die if not nil.
 func zoneBackupRig(t *testing.T, dieSpec func() die.Spec) *rig {
+	return zoneBackupRigWith(t, dieSpec, 64, false, false)
+}
+
+// zoneBackupRigPages is zoneBackupRig with blocks of pages pages (zones of the next power
+// of two).
+func zoneBackupRigPages(t *testing.T, dieSpec func() die.Spec, pages int) *rig {
+	return zoneBackupRigWith(t, dieSpec, pages, false, false)
+}
+
+// zoneBackupRigWith is zoneBackupRigPages with power-loss protection plp and the control
+// durable_at_done atDone.
+func zoneBackupRigWith(t *testing.T, dieSpec func() die.Spec, pages int, plp, atDone bool) *rig {
 	s := smallSpec(Vanilla, "sequential")
-	s.PowerLoss.Enabled = true
+	s.PowerLoss.Enabled, s.PowerLossProtection, s.PowerLoss.Controls.DurableAtDone = true, plp, atDone
 	cs := nvmectrl.DefaultSpec()
 	cs.LBASize = 4096
-	cs.Namespaces = []nvmectrl.Namespace{{Size: 8 * 64 * 4096, LBASize: 4096, Type: nvme.NSZoned,
+	zone := int64(1)
+	for zone < int64(pages) {
+		zone <<= 1
+	}
+	cs.Namespaces = []nvmectrl.Namespace{{Size: sim.Size(8 * zone * 4096), LBASize: 4096, Type: nvme.NSZoned,
 		Zones: nvmectrl.ZoneSpec{Blocks: 1, MaxOpen: 2, MaxActive: 2}}}
 	return newRigOn(t, s, func(c *channel.Spec) {
 		c.Dies = 1
 		if dieSpec != nil {
 			c.Die = dieSpec()
 		}
-		c.Die.Planes, c.Die.BlocksPerPlane, c.Die.PagesPerBlock, c.Die.PageSize = 1, 32, 64, 4096
+		c.Die.Planes, c.Die.BlocksPerPlane, c.Die.PagesPerBlock, c.Die.PageSize = 1, 32, pages, 4096
 	}, cs)
 }
 
@@ -163,7 +179,7 @@ func TestZoneBackupPowerCut(t *testing.T) {
 			r := zoneBackupRig(t, nil)
 			f := r.fw
 			if atDone {
-				r = zoneBackupRigAtDone(t)
+				r = zoneBackupRigWith(t, nil, 64, false, true)
 				f = r.fw
 			}
 			r.eng.Spawn("host", func(p *sim.Proc) {
@@ -227,16 +243,175 @@ func TestZoneBackupPowerCut(t *testing.T) {
 	}
 }
 
-// zoneBackupRigAtDone is zoneBackupRig under the control durable_at_done.
-func zoneBackupRigAtDone(t *testing.T) *rig {
-	s := smallSpec(Vanilla, "sequential")
-	s.PowerLoss.Enabled, s.PowerLoss.Controls.DurableAtDone = true, true
-	cs := nvmectrl.DefaultSpec()
-	cs.LBASize = 4096
-	cs.Namespaces = []nvmectrl.Namespace{{Size: 8 * 64 * 4096, LBASize: 4096, Type: nvme.NSZoned,
-		Zones: nvmectrl.ZoneSpec{Blocks: 1, MaxOpen: 2, MaxActive: 2}}}
-	return newRigOn(t, s, func(c *channel.Spec) {
-		c.Dies = 1
-		c.Die.Planes, c.Die.BlocksPerPlane, c.Die.PagesPerBlock, c.Die.PageSize = 1, 32, 64, 4096
-	}, cs)
+// TestZoneBackupReclaimed: on the zone backup rig the host writes zone 0 one page at a
+// time with a Flush after each, pages 0 … 39, then pages 40 … 63 (the zone fills) and a
+// last Flush. Each Flush backs up the pages not final and not yet backed up: the page
+// just written, unless it is final at its own program (the MSB pages 12, 13, 18, 19, 24,
+// 25, 30, 31, 36, 37, whose word line's last page they are): 40 − 10 = 30 backup pages,
+// 26 in die 0's first backup block (its 26 LSB pages: full) and 4 in the second. Once the
+// zone is full every page of its block is final, no backup page is needed, and the full
+// backup block is erased and replaced by a free block of its plane; the second, still
+// being filled, is kept. The FTL's invariants hold throughout (firmware.verify).
+func TestZoneBackupReclaimed(t *testing.T) {
+	r := zoneBackupRig(t, nil)
+	f := r.fw
+	first := f.zbak.dies[0].blocks[0]
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		for lba := int64(0); lba < 64; lba++ {
+			require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lba, 1, nvme.Hint{}, []uint64{Stamp(lba, 1)}).status)
+			if lba < 40 || lba == 63 {
+				require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil).status, "flush after page %d", lba)
+			}
+		}
+	})
+	r.eng.Run()
+	z := &f.zbak
+	require.Equal(t, int64(30), z.Pages)
+	require.Equal(t, int64(1), z.Erases)
+	require.Empty(t, f.fin.blocks, "the full zone's pages are final")
+	require.NotEqual(t, first, z.dies[0].blocks[0], "a free block replaced the erased one")
+	require.Equal(t, []uint8{bakReady, bakFilling}, z.dies[0].state)
+	require.Equal(t, 4, z.dies[0].next)
+	for b, n := range z.live {
+		require.Zero(t, n, "block %d", b)
+	}
+	require.Len(t, z.free, len(z.recs), "every record is free")
+	require.NoError(t, f.ftl.Check())
+	zs, _ := f.ZoneInfo(1)
+	require.Equal(t, nvme.ZoneFull, zs[0].State)
+}
+
+// TestZoneResetDropsBackup: 9 pages of zone 0 written and flushed (backed up, as in
+// TestZoneFlushBacksUp), then the zone is reset and the power cut at once, with no
+// protection. The backup pages are still on flash (their block is being filled, not
+// erased), but the reset was acknowledged, so none of the zone's old data may come back:
+// recovery ignores backup records whose sequence number is not above the zone's reset
+// mark, and zone 0 recovers Empty with its write pointer at its start.
+func TestZoneResetDropsBackup(t *testing.T) {
+	r := zoneBackupRig(t, nil)
+	f := r.fw
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		for lba := int64(0); lba < 9; lba++ {
+			require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lba, 1, nvme.Hint{}, []uint64{Stamp(lba, 1)}).status)
+		}
+		require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil).status)
+		ns := &f.ns[0]
+		require.Equal(t, nvme.StatusSuccess, ns.zns.action(0, nvme.ZoneActionReset, f.resetZone(ns)))
+		require.NoError(t, f.PowerCut())
+		r.eng.Stop()
+	})
+	r.eng.Run()
+	require.True(t, f.PoweredOff())
+	bb := f.zbak.dies[0].blocks[0]
+	require.True(t, f.zbak.backupBlock(bb))
+	_, _, ok := StampParts(f.pl.oob[f.geo.FirstPage(bb)])
+	require.True(t, ok, "the backup of page 0 is still on flash")
+	rec, err := f.Recover()
+	require.NoError(t, err)
+	for lpn := range int64(9) {
+		require.Equal(t, ftl.NoUnit, rec.Map[lpn], "page %d of the reset zone", lpn)
+	}
+	require.Zero(t, rec.Restored)
+	zs, err := f.RecoveredZones(rec, 1)
+	require.NoError(t, err)
+	require.Equal(t, nvme.ZoneEmpty, zs[0].State)
+	require.Equal(t, uint64(0), zs[0].WP)
+}
+
+// oneShotPSLC is the one-shot TLC die of TestFUAOneShotPads with a pSLC mode (tPROG
+// 100 µs, tR 25 µs: gen4-tlc's die.slc): its 66-page blocks (22 word lines) hold 22 pages in it.
+func oneShotPSLC() die.Spec {
+	d := oneShotTLC()
+	d.SLC = die.SLCSpec{TRead: 25 * sim.Microsecond, TProg: 100 * sim.Microsecond, Endurance: 10}
+	return d
+}
+
+// TestZoneFUAOneShotBacksUpInPSLC: one FUA write of one page to zone 0 on the one-shot
+// pSLC rig. The page goes to page 0 of zone 0's block, where it is only latched (done after
+// the transfer, no array time) and final at page 2 (its word line's last), which the zone
+// will not be padded to. Its data is still in DRAM (a latched page keeps its in-flight
+// record, final.go), so the FUA's flush programs the copy from there, with no read, on page
+// 0 of die 0's backup block in pSLC mode: one transfer and the SLC tPROG, 100 µs, final
+// at its own completion. The write completes after 2 transfers and 100 µs (plus the
+// command's own handling); without the area it never completes.
+func TestZoneFUAOneShotBacksUpInPSLC(t *testing.T) {
+	for _, area := range []bool{true, false} {
+		r := zoneBackupRigPages(t, oneShotPSLC, 66)
+		f := r.fw
+		require.True(t, f.zbak.slc)
+		require.Len(t, f.zbak.pages, 22)
+		f.zbak.on = area
+		var lat sim.Time
+		done := false
+		r.eng.Spawn("host", func(p *sim.Proc) {
+			q := r.cmdFUA(p, nvme.OpWrite, 0, 1, nvme.Hint{}, []uint64{Stamp(0, 1)}, true)
+			require.Equal(t, nvme.StatusSuccess, q.status)
+			lat, done = q.latency, true
+		})
+		r.eng.Run()
+		if !area {
+			require.False(t, done, "without the backup the FUA write waits for the zone's next writes")
+			continue
+		}
+		require.True(t, done)
+		require.Equal(t, int64(1), f.zbak.Pages)
+		require.Zero(t, f.zbak.Reads, "the latched page's data is in DRAM")
+		require.GreaterOrEqual(t, lat, 100*sim.Microsecond+2*pageXferMin)
+		require.Less(t, lat, 100*sim.Microsecond+2*pageXferMax+100*sim.Microsecond)
+		require.Equal(t, int64(1), r.die(0).Stats().SLCPrograms)
+		// A cut now erases the latched zone page (die.Die.Cut); recovery restores it.
+		require.NoError(t, f.PowerCut())
+		var ppns []ftl.PPN
+		for _, a := range r.die(0).Cut(r.eng.Now()) {
+			ppns = append(ppns, f.geo.PPN(ftl.Addr{Die: 0, Plane: a.Plane, Block: a.Block, Page: a.Page}))
+		}
+		require.Len(t, ppns, 1, "the latched zone page")
+		require.NoError(t, f.FlashLost(ppns))
+		rec, err := f.Recover()
+		require.NoError(t, err)
+		require.Equal(t, int64(1), rec.Restored)
+		require.Equal(t, f.geo.FirstPage(f.zbak.dies[0].blocks[0]), f.ftl.PageOf(rec.Map[0]))
+		zs, err := f.RecoveredZones(rec, 1)
+		require.NoError(t, err)
+		require.Equal(t, uint64(1), zs[0].WP)
+	}
+}
+
+// TestZoneDrainBacksUpInPSLC: with power-loss protection on the one-shot pSLC rig, one
+// write to zone 0 stays dirty (Vanilla) and the power is cut. The hold-up drain programs
+// it to page 0 of zone 0's block, where it is only latched, and a cut with no program
+// running erases a latched page (die.Die.Cut). The drain's end would pad it final; a
+// zone's block is not padded, so it backs the page up instead, from DRAM, in pSLC mode:
+// the drain ends after 2 transfers and the SLC tPROG, 100 µs, and recovery restores the
+// page from its backup. Under durable_at_done the drain ends after the one transfer, and
+// the cut loses the acknowledged page.
+func TestZoneDrainBacksUpInPSLC(t *testing.T) {
+	for _, atDone := range []bool{false, true} {
+		r := zoneBackupRigWith(t, oneShotPSLC, 66, true, atDone)
+		f := r.fw
+		spawnWritesThenCut(t, r, 1)
+		r.eng.Run()
+		rep := f.PowerLossReport()
+		require.True(t, rep.Drained)
+		var ppns []ftl.PPN
+		for _, a := range r.die(0).Cut(r.eng.Now()) {
+			ppns = append(ppns, f.geo.PPN(ftl.Addr{Die: 0, Plane: a.Plane, Block: a.Block, Page: a.Page}))
+		}
+		require.Len(t, ppns, 1, "the latched zone page (durable_at_done %v)", atDone)
+		require.NoError(t, f.FlashLost(ppns))
+		rec, err := f.Recover()
+		require.NoError(t, err)
+		if atDone {
+			require.Less(t, rep.DrainTime(), pageXferMax+100*sim.Microsecond)
+			require.Equal(t, ftl.NoUnit, rec.Map[0], "the control loses the acknowledged page")
+			continue
+		}
+		require.GreaterOrEqual(t, rep.DrainTime(), 100*sim.Microsecond+2*pageXferMin)
+		require.Less(t, rep.DrainTime(), 100*sim.Microsecond+2*pageXferMax+100*sim.Microsecond)
+		require.Equal(t, int64(1), f.zbak.Pages)
+		require.Equal(t, int64(1), rec.Restored)
+		zs, err := f.RecoveredZones(rec, 1)
+		require.NoError(t, err)
+		require.Equal(t, uint64(1), zs[0].WP)
+	}
 }
