@@ -18,9 +18,12 @@ import (
 // et al., "Adaptive Paired Page Prebackup Scheme for MLC NAND Flash Memory", IEEE TCAD
 // 2014 (doi:10.1109/TCAD.2014.2309857), state that the paired-page problem is generally
 // handled by backing the lower pages up before the upper page is programmed, at a cost in
-// performance and lifetime; SanDisk's US 8,132,045 B2 ("Program failure handling in
-// nonvolatile memory") keeps a copy of data already written to a lower page in a
-// separate block until the upper page's program has succeeded.
+// performance and lifetime. SanDisk's US 8,819,337 B1 backs a previously written lower page
+// up "in another area of the memory" before its upper page is written, when the lower page
+// lies before the flush pointer recorded at the last flush cache command, that is when a
+// Flush covered it; US 11,551,781 B2 and US 11,625,172 B2 (SanDisk) program a backup copy
+// in single-bit-per-cell form and read it back after a power loss to recover the primary
+// copy.
 //
 // The area: firmware.power_loss.zone_backup_blocks blocks a die (sized at build:
 // sizeBackup), taken out of the FTL's allocation (ftl.FTL.ReserveBlock). A backup page is
@@ -38,8 +41,8 @@ import (
 // carries the zone page's out-of-band record (logical page, sequence number); a Flush
 // waiting on a zone page is satisfied once its backup has completed.
 //
-// Reclaim: a backup page is needed until its zone page is final (the zone's later writes,
-// its Finish, the word line's last page) or erased (a reset); when every page of a full
+// Reclaim: a backup page is needed until its zone page is final (the zone's later writes
+// reach its word line's finalizing page) or erased (a reset); when every page of a full
 // backup block is no longer needed the block is erased and a free block of its plane takes
 // its place in the area. Recovery (recovery.go) finds the backup pages by their block's
 // header (the first page's program names the block a backup block, as the SLC header of
