@@ -119,7 +119,12 @@ const zoneBackupField = "firmware.power_loss.zone_backup_blocks"
 // zoned namespaces' provisional pages (sizeBackup).
 func (f *Firmware) initBackup() error {
 	want := f.spec.PowerLoss.ZoneBackupBlocks
-	if !f.ftl.Zoned() || f.fin.page == nil {
+	switch {
+	case want != 0 && !f.ftl.Zoned():
+		return fmt.Errorf("%s: %d is set but no namespace is zoned (nvme.namespaces[].type: zoned): the area serves a zone's Flush", zoneBackupField, want)
+	case want != 0 && f.fin.page == nil:
+		return fmt.Errorf("%s: %d is set but word-line finality is off (firmware.power_loss.controls.durable_at_done, or dies whose every page is final at its program): nothing would be backed up", zoneBackupField, want)
+	case !f.ftl.Zoned() || f.fin.page == nil:
 		return nil
 	}
 	z := &f.zbak

@@ -1,6 +1,7 @@
 package firmware
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/channel"
@@ -8,6 +9,7 @@ import (
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/nvme"
 	"github.com/fastdrain-sim/fastdrain/nvmectrl"
+	"github.com/fastdrain-sim/fastdrain/pcie"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -72,6 +74,13 @@ func TestZoneBackupSized(t *testing.T) {
 	require.ErrorContains(t, err, "must not be negative")
 	_, err = r.fw.sizeBackup(5, 26)
 	require.ErrorContains(t, err, "at most an eighth of a die's 32 blocks (4)")
+	require.ErrorContains(t, errors.Join(PowerLoss{ZoneBackupBlocks: 2}.validate(false)...),
+		"firmware.power_loss.zone_backup_blocks: 2 is set but firmware.power_loss.enabled is false")
+	s := smallSpec(Vanilla, "sequential")
+	s.PowerLoss.Enabled, s.PowerLoss.ZoneBackupBlocks = true, 2
+	eng := sim.NewEngine()
+	_, err = New("ssd.fw", s, eng, hwPorts(t, r.chans, nvmectrl.New("ssd.nvme", nvmectrl.DefaultSpec(), eng, pcie.NewLink("ssd.pcie", pcie.DefaultSpec()), nvmectrl.NewHostMemory())))
+	require.ErrorContains(t, err, "firmware.power_loss.zone_backup_blocks: 2 is set but no namespace is zoned")
 }
 
 // TestZoneFlushBacksUp: 9 one-page writes at zone 0's write pointer and a Flush, on the
