@@ -49,6 +49,20 @@ func zoneBackupRigWith(t *testing.T, dieSpec func() die.Spec, pages int, plp, at
 	}, cs)
 }
 
+// lastLatency runs host on the rig to the end and returns the latency of the command it
+// returns, and whether that command completed (successfully).
+func lastLatency(t *testing.T, r *rig, host func(p *sim.Proc) *req) (sim.Time, bool) {
+	var lat sim.Time
+	done := false
+	r.eng.Spawn("host", func(p *sim.Proc) {
+		q := host(p)
+		require.Equal(t, nvme.StatusSuccess, q.status)
+		lat, done = q.latency, true
+	})
+	r.eng.Run()
+	return lat, done
+}
+
 // TestZoneBackupSized: the area of the zone backup rig, worked out by hand. In the 2D TLC
 // shadow order of a 64-page block (pages 0–5 LSB, 6–7 CSB, then pairs of LSB, CSB and MSB
 // pages from page 8; die.Spec.FinalizingPages) the LSB pages are 0–5 and 8 + 6k, 9 + 6k
@@ -99,22 +113,16 @@ func TestZoneFlushBacksUp(t *testing.T) {
 		r := zoneBackupRig(t, nil)
 		f := r.fw
 		f.zbak.on = area
-		var lat sim.Time
-		done := false
-		r.eng.Spawn("host", func(p *sim.Proc) {
+		lat, done := lastLatency(t, r, func(p *sim.Proc) *req {
 			for lba := int64(0); lba < 9; lba++ {
 				require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lba, 1, nvme.Hint{}, []uint64{Stamp(lba, 1)}).status)
 			}
-			q := r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
-			require.Equal(t, nvme.StatusSuccess, q.status)
-			lat, done = q.latency, true
+			return r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil)
 		})
-		r.eng.Run()
+		require.Equal(t, area, done, "without the backup the Flush waits for the zone's next writes")
 		if !area {
-			require.False(t, done, "without the backup the Flush waits for the zone's next writes")
 			continue
 		}
-		require.True(t, done)
 		us := sim.Microsecond
 		array := 8308*us + 562*us + 5022*us
 		require.GreaterOrEqual(t, lat, array+27*pageXferMin)
@@ -350,19 +358,13 @@ func TestZoneFUAOneShotBacksUpInPSLC(t *testing.T) {
 		require.True(t, f.zbak.slc)
 		require.Len(t, f.zbak.pages, 22)
 		f.zbak.on = area
-		var lat sim.Time
-		done := false
-		r.eng.Spawn("host", func(p *sim.Proc) {
-			q := r.cmdFUA(p, nvme.OpWrite, 0, 1, nvme.Hint{}, []uint64{Stamp(0, 1)}, true)
-			require.Equal(t, nvme.StatusSuccess, q.status)
-			lat, done = q.latency, true
+		lat, done := lastLatency(t, r, func(p *sim.Proc) *req {
+			return r.cmdFUA(p, nvme.OpWrite, 0, 1, nvme.Hint{}, []uint64{Stamp(0, 1)}, true)
 		})
-		r.eng.Run()
+		require.Equal(t, area, done, "without the backup the FUA write waits for the zone's next writes")
 		if !area {
-			require.False(t, done, "without the backup the FUA write waits for the zone's next writes")
 			continue
 		}
-		require.True(t, done)
 		require.Equal(t, int64(1), f.zbak.Pages)
 		require.Zero(t, f.zbak.Reads, "the latched page's data is in DRAM")
 		require.GreaterOrEqual(t, lat, 100*sim.Microsecond+2*pageXferMin)
