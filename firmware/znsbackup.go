@@ -65,11 +65,15 @@ type zoneBackup struct {
 	free  []int32
 	// starved: a save found no backup page; a reclaim's end saves again.
 	starved bool
+	// noCompact turns compaction off (a test's control: the area can then fill with
+	// blocks each holding a page still needed).
+	noCompact bool
 	// inflight counts backup programs issued and not complete (the hold-up drain waits).
 	inflight int
 	// Pages counts backup pages programmed, Reads the zone pages read back for them,
-	// Erases the backup blocks erased, Starved the saves that found the area full.
-	Pages, Reads, Erases, Starved int64
+	// Erases the backup blocks erased, Starved the saves that found the area full,
+	// Compactions the blocks compacted and Moved the pages copied again for them.
+	Pages, Reads, Erases, Starved, Compactions, Moved int64
 }
 
 // bakDie is one die's part of the area.
@@ -90,17 +94,21 @@ const (
 
 // bakRec is one backup page: the zone page it copies, where the copy goes, and its state.
 type bakRec struct {
-	id     int32
-	zb     ftl.BlockID // the zone's block
-	page   uint16      // the zone page's index in it
-	bb     ftl.BlockID // the backup block
-	ppn    ftl.PPN     // the backup page
-	oob    uint64      // the zone page's out-of-band record
-	saved  bool        // the backup's program has completed
-	owned  bool        // the zone page is still provisional (its ring holds the record)
-	w      waiter      // the read back of a 2D zone page
-	stamps [1]uint64
-	read   step
+	id    int32
+	zb    ftl.BlockID // the zone's block
+	page  uint16      // the zone page's index in it
+	bb    ftl.BlockID // the backup block
+	ppn   ftl.PPN     // the backup page
+	oob   uint64      // the zone page's out-of-band record
+	saved bool        // the backup's program has completed
+	owned bool        // the zone page is still provisional (its ring holds the record)
+	used  bool        // given out (not in the free list)
+	// replaces is the older copy of the same zone page a compaction moves (compactBackup),
+	// dropped once this one is done.
+	replaces *bakRec
+	w        waiter // the read back of a 2D zone page
+	stamps   [1]uint64
+	read     step
 }
 
 // bakErase is a backup block's erase in flight.
@@ -179,9 +187,9 @@ func (f *Firmware) initBackup() error {
 // is, per die, the active zones' member blocks on it (nvme.namespaces[].zones.max_active,
 // every zone of the namespace without a limit; a zone of B blocks has at most ⌈B / dies⌉
 // on a die) times the most pages a block holds provisional at once (worked out from the
-// finalizing pages: 23 on 2D TLC in the shadow order), in backup blocks of perBlock pages,
-// plus one block being reclaimed while another fills. The area may take at most an eighth
-// of a die's blocks.
+// finalizing pages: 12 on 2D TLC in the shadow order), in backup blocks of perBlock pages,
+// plus one block being erased while another fills and one kept erased for compaction
+// (takeBackup). The area may take at most an eighth of a die's blocks.
 func (f *Firmware) sizeBackup(want, perBlock int) (int, error) {
 	n := len(f.fin.page)
 	diff := make([]int, n+2)
@@ -207,7 +215,7 @@ func (f *Firmware) sizeBackup(want, perBlock int) (int, error) {
 		}
 		members += active * ((t.stripe + dies - 1) / dies)
 	}
-	need := 1 + (members*prov+perBlock-1)/perBlock
+	need := 2 + (members*prov+perBlock-1)/perBlock
 	limit := f.geo.Planes * f.geo.BlocksPerPlane / 8
 	switch {
 	case want < 0:
@@ -218,8 +226,9 @@ func (f *Firmware) sizeBackup(want, perBlock int) (int, error) {
 	case want == 0:
 		return need, nil
 	case want < need:
-		return 0, fmt.Errorf("%s: %d blocks a die hold %d backup pages; the zoned namespaces can leave %d pages a die provisional at once (%d zone blocks a die × %d pages): at least %d blocks",
-			zoneBackupField, want, (want-1)*perBlock, members*prov, members, prov, need)
+		return 0, fmt.Errorf("%s: %d blocks a die; the zoned namespaces can leave %d pages a die provisional at once (%d zone blocks a die × %d pages), %d blocks of %d backup pages, "+
+			"and the area needs one more being erased and one kept for compaction: at least %d blocks",
+			zoneBackupField, want, members*prov, members, prov, need-2, perBlock, need)
 	case want > limit:
 		return 0, fmt.Errorf("%s: %d blocks a die; at most an eighth of a die's %d blocks (%d)", zoneBackupField, want, f.geo.Planes*f.geo.BlocksPerPlane, limit)
 	}
@@ -238,43 +247,47 @@ func (f *Firmware) saveZone(b ftl.BlockID) {
 		if !e.host || e.bak != 0 {
 			continue
 		}
-		r := z.take(f, die)
+		r := f.takeBackup(die)
 		if r == nil {
 			z.starved = true
 			z.Starved++
 			return
 		}
 		e.bak = r.id + 1
-		zp := f.geo.FirstPage(b) + ftl.PPN(e.page)
-		r.zb, r.page, r.owned, r.saved, r.oob = b, e.page, true, false, f.pl.oob[zp]
-		if e.pend { // still in DRAM (a latched or coarse word line, final.go)
-			f.programBackup(r, e.stamps[0])
-			continue
-		}
-		z.Reads++
-		r.w = waiter{pending: 1, ready: f.eng.Now(), then: &r.read, stamps: r.stamps[:]}
-		op := f.sched.get(opGCRead, die)
-		op.ppn, op.w, op.idx = zp, &r.w, 0
-		f.sched.enqueue(op)
+		f.copyZonePage(r, b, e)
 	}
 }
 
-// take gives out the next backup page of die d in a new record, or nil if the die's area
-// is full (every block full of needed pages or being erased).
-func (z *zoneBackup) take(f *Firmware, d int) *bakRec {
+// copyZonePage copies provisional page e of zone block b to record r's backup page: from
+// DRAM if the page is still there, else read back from the zone first.
+func (f *Firmware) copyZonePage(r *bakRec, b ftl.BlockID, e *provPage) {
+	zp := f.geo.FirstPage(b) + ftl.PPN(e.page)
+	r.zb, r.page, r.owned, r.saved, r.oob = b, e.page, true, false, f.pl.oob[zp]
+	if e.pend { // still in DRAM (a latched or coarse word line, final.go)
+		f.programBackup(r, e.stamps[0])
+		return
+	}
+	f.zbak.Reads++
+	r.w = waiter{pending: 1, ready: f.eng.Now(), then: &r.read, stamps: r.stamps[:]}
+	die, _, _ := f.geo.BlockAddr(b)
+	op := f.sched.get(opGCRead, die)
+	op.ppn, op.w, op.idx = zp, &r.w, 0
+	f.sched.enqueue(op)
+}
+
+// takeBackup gives out the next backup page of die d in a new record, or nil if the die's
+// area has no room now. The last erased block is kept for compaction: when the block being
+// filled is full and no other block is erased or being erased, the full block needing the
+// fewest of its pages has those pages copied again, from their zone pages, to that last
+// block (compactBackup), and is erased once the copies are done. Without it the area could
+// fill with blocks each holding a page of a zone that is never written again (the sizing
+// bounds the pages needed, not where they lie).
+func (f *Firmware) takeBackup(d int) *bakRec {
+	z := &f.zbak
 	bd := &z.dies[d]
 	for {
 		if bd.cur >= 0 && bd.next < len(z.pages) {
-			b := bd.blocks[bd.cur]
-			p, ok := f.ftl.ReservedTake(b, z.pages[bd.next])
-			if !ok {
-				panic(fmt.Sprintf("firmware %s: backup block %d refused page %d", f.name, b, z.pages[bd.next]))
-			}
-			bd.next++
-			z.live[b]++
-			r := f.newBackupRec()
-			r.bb, r.ppn = b, p
-			return r
+			return f.nextBackupPage(d)
 		}
 		if bd.cur >= 0 {
 			bd.state[bd.cur] = bakFull
@@ -283,16 +296,89 @@ func (z *zoneBackup) take(f *Firmware, d int) *bakRec {
 			}
 			bd.cur = -1
 		}
+		ready, nready, erasing := -1, 0, false
 		for i, s := range bd.state {
-			if s == bakReady {
-				bd.cur, bd.next, bd.state[i] = i, 0, bakFilling
-				break
+			switch s {
+			case bakReady:
+				if ready < 0 {
+					ready = i
+				}
+				nready++
+			case bakErasing:
+				erasing = true
 			}
 		}
-		if bd.cur < 0 {
+		switch {
+		case nready == 0:
 			return nil
+		case nready == 1 && !erasing && !z.noCompact:
+			if !f.compactBackup(d, ready) {
+				return nil
+			}
+		default:
+			bd.cur, bd.next, bd.state[ready] = ready, 0, bakFilling
 		}
 	}
+}
+
+// nextBackupPage takes the next page of die d's block being filled, in a new record.
+func (f *Firmware) nextBackupPage(d int) *bakRec {
+	z := &f.zbak
+	bd := &z.dies[d]
+	b := bd.blocks[bd.cur]
+	p, ok := f.ftl.ReservedTake(b, z.pages[bd.next])
+	if !ok {
+		panic(fmt.Sprintf("firmware %s: backup block %d refused page %d", f.name, b, z.pages[bd.next]))
+	}
+	bd.next++
+	z.live[b]++
+	r := f.newBackupRec()
+	r.bb, r.ppn, r.replaces = b, p, nil
+	return r
+}
+
+// compactBackup makes die d's last erased block (index to) the one being filled and copies
+// into it the needed pages of the full block needing the fewest (none of whose programs is
+// in flight): each is copied again from its zone page, and the old copy is dropped once the
+// new one is done (backupDone), so a cut meanwhile finds one of them. It reports false if no
+// full block can be compacted into the room the new block has.
+func (f *Firmware) compactBackup(d, to int) bool {
+	z := &f.zbak
+	bd := &z.dies[d]
+	victim := -1
+	for i, s := range bd.state {
+		b := bd.blocks[i]
+		if s != bakFull || f.inflightBlock[b] > 0 || int(z.live[b]) >= len(z.pages) {
+			continue
+		}
+		if victim < 0 || z.live[b] < z.live[bd.blocks[victim]] {
+			victim = i
+		}
+	}
+	if victim < 0 {
+		return false
+	}
+	bd.cur, bd.next, bd.state[to] = to, 0, bakFilling
+	vb := bd.blocks[victim]
+	z.Compactions++
+	for _, old := range z.recs {
+		if !old.used || old.bb != vb || !old.owned || !old.saved {
+			continue
+		}
+		for i := range f.fin.prov[old.zb] {
+			e := &f.fin.prov[old.zb][i]
+			if e.bak != old.id+1 {
+				continue
+			}
+			r := f.nextBackupPage(d)
+			e.bak = r.id + 1 // e stays saved: the old copy is kept until the new one is done
+			old.owned = false
+			f.copyZonePage(r, old.zb, e)
+			r.replaces = old
+			z.Moved++
+		}
+	}
+	return true
 }
 
 // newBackupRec returns a free record (a new one gets its id and its read step).
@@ -301,9 +387,10 @@ func (f *Firmware) newBackupRec() *bakRec {
 	if n := len(z.free); n > 0 {
 		r := z.recs[z.free[n-1]]
 		z.free = z.free[:n-1]
+		r.used = true
 		return r
 	}
-	r := &bakRec{id: int32(len(z.recs))}
+	r := &bakRec{id: int32(len(z.recs)), used: true}
 	z.recs = append(z.recs, r)
 	r.read = newStep("zoneBackup", "read", &f.pl.off, func() { f.backupRead(r) })
 	return r
@@ -320,6 +407,10 @@ func (f *Firmware) detachBackup(r *bakRec) {
 		}
 	}
 	r.owned, r.saved = false, true
+	if old := r.replaces; old != nil {
+		r.replaces = nil
+		f.dropBackup(old)
+	}
 	f.dropBackup(r)
 }
 
@@ -363,6 +454,10 @@ func (f *Firmware) backupDone(op *flashOp) {
 		z.hdr.Put(int(r.bb), true)
 	}
 	r.saved = true
+	if old := r.replaces; old != nil {
+		r.replaces = nil
+		f.dropBackup(old) // a compaction's new copy is done: the old one goes
+	}
 	if !r.owned {
 		f.dropBackup(r)
 	} else {
@@ -415,6 +510,7 @@ func (f *Firmware) dropBackup(r *bakRec) {
 	z := &f.zbak
 	b := r.bb
 	z.live[b]--
+	r.used = false
 	z.free = append(z.free, r.id)
 	if z.live[b] > 0 {
 		return

@@ -70,8 +70,9 @@ func lastLatency(t *testing.T, r *rig, host func(p *sim.Proc) *req) (sim.Time, b
 // programmed, those whose finalizing page is 30 or later: 8 (→ 30), 9 (31), 14 (36),
 // 15 (37), 20 (42), 21 (43), 22 (30), 23 (31), 26 (48), 27 (49), 28 (36), 29 (37): 12 (no
 // prefix leaves more). Zones of one block on 2 dies, at most 2 active: a die holds at
-// most 2 zone blocks, 2 × 12 = 24 pages, one backup block of 26, plus one being erased:
-// 2 blocks a die. A size of 1 is refused, and one above an eighth of a die's 32 blocks.
+// most 2 zone blocks, 2 × 12 = 24 pages, one backup block of 26, plus one being erased and
+// one kept for compaction: 3 blocks a die. A size of 2 is refused, and one above an eighth
+// of a die's 32 blocks.
 func TestZoneBackupSized(t *testing.T) {
 	r := zoneBackupRig(t, nil)
 	z := &r.fw.zbak
@@ -79,11 +80,11 @@ func TestZoneBackupSized(t *testing.T) {
 	require.False(t, z.slc)
 	require.Equal(t, []int{0, 1, 2, 3, 4, 5, 8, 9, 14, 15, 20, 21, 26, 27, 32, 33, 38, 39, 44, 45, 50, 51, 56, 57, 62, 63}, z.pages)
 	for d := range z.dies {
-		require.Len(t, z.dies[d].blocks, 2, "die %d", d)
+		require.Len(t, z.dies[d].blocks, 3, "die %d", d)
 	}
-	_, err := r.fw.sizeBackup(1, 26)
-	require.ErrorContains(t, err, "firmware.power_loss.zone_backup_blocks: 1 blocks a die hold 0 backup pages; "+
-		"the zoned namespaces can leave 24 pages a die provisional at once (2 zone blocks a die × 12 pages): at least 2 blocks")
+	_, err := r.fw.sizeBackup(2, 26)
+	require.ErrorContains(t, err, "firmware.power_loss.zone_backup_blocks: 2 blocks a die; the zoned namespaces can leave 24 pages a die provisional at once "+
+		"(2 zone blocks a die × 12 pages), 1 blocks of 26 backup pages, and the area needs one more being erased and one kept for compaction: at least 3 blocks")
 	_, err = r.fw.sizeBackup(-1, 26)
 	require.ErrorContains(t, err, "must not be negative")
 	_, err = r.fw.sizeBackup(5, 26)
@@ -287,7 +288,7 @@ func TestZoneBackupReclaimed(t *testing.T) {
 	require.Equal(t, int64(1), z.Erases)
 	require.Empty(t, f.fin.blocks, "the full zone's pages are final")
 	require.NotEqual(t, first, z.dies[0].blocks[0], "a free block replaced the erased one")
-	require.Equal(t, []uint8{bakReady, bakFilling}, z.dies[0].state)
+	require.Equal(t, []uint8{bakReady, bakFilling, bakReady}, z.dies[0].state)
 	require.Equal(t, 4, z.dies[0].next)
 	for b, n := range z.live {
 		require.Zero(t, n, "block %d", b)
@@ -424,5 +425,63 @@ func TestZoneDrainBacksUpInPSLC(t *testing.T) {
 		zs, err := f.RecoveredZones(rec, 1)
 		require.NoError(t, err)
 		require.Equal(t, uint64(1), zs[0].WP)
+	}
+}
+
+// TestZoneBackupCompacts: zones 0, 2 and 4 of the zone backup rig are on die 0 (zones of
+// one block rotate over the 2 dies). Six times the host writes one page of zone 0 and
+// flushes, then 20 pages of zone 2 (zone 4 once zone 2 is full: 120 pages) with a Flush
+// after each. Zone 0 barely moves (6 pages, none final: the first is final at page 12),
+// so each of its backup pages stays needed, one in every block the others fill, while
+// zones 2 and 4 become final as they fill and free theirs. Backups by hand: zone 0's 6;
+// zone 2's 64 pages less the 26 final at their own program (12, 13, 18, 19, 24, 25, 30,
+// 31, 36, 37, 42, 43, 48–51, 54–63: die.Spec.FinalizingPages), 38; zone 4's first 56
+// less the 18 of those below 56, 38: 82, plus the pages compaction copies again. Zone 0's
+// pages pin the die's 3 backup blocks in turn, so without compaction (the control) the
+// area runs out and a Flush waits for ever: the host stops. With it, the full block needing
+// the fewest pages has them copied again, from their zone pages, to the block kept erased,
+// and is erased: every Flush completes, and recovery after a cut finds zone 0's pages.
+func TestZoneBackupCompacts(t *testing.T) {
+	for _, compact := range []bool{true, false} {
+		r := zoneBackupRig(t, nil)
+		f := r.fw
+		f.zbak.noCompact = !compact
+		flushes := 0
+		r.eng.Spawn("host", func(p *sim.Proc) {
+			write := func(lba int64) {
+				require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpWrite, lba, 1, nvme.Hint{}, []uint64{Stamp(lba, 1)}).status)
+				require.Equal(t, nvme.StatusSuccess, r.cmd(p, nvme.OpFlush, 0, 0, nvme.Hint{}, nil).status)
+				flushes++
+			}
+			n := int64(0) // zones 2 and 4's pages written
+			for k := range int64(6) {
+				write(k)
+				for range 20 {
+					write((2+2*(n/64))*64 + n%64)
+					n++
+				}
+			}
+		})
+		r.eng.Run()
+		z := &f.zbak
+		t.Logf("compact %v: flushes %d backups %d, compactions %d, moved %d, erases %d starved %d; zone 0 die %v zone 2 die %v", compact, flushes, z.Pages, z.Compactions, z.Moved, z.Erases, z.Starved,
+			f.geo.Addr(f.ftl.PageOf(f.ftl.Lookup(0))).Die, f.geo.Addr(f.ftl.PageOf(f.ftl.Lookup(128))).Die)
+		if !compact {
+			require.Less(t, flushes, 126, "without compaction a Flush waits for ever")
+			require.Positive(t, z.Starved)
+			continue
+		}
+		require.Equal(t, 126, flushes)
+		require.Positive(t, z.Compactions)
+		require.Positive(t, z.Moved)
+		require.Equal(t, int64(82)+z.Moved, z.Pages)
+		require.NoError(t, f.ftl.Check())
+		require.NoError(t, f.PowerCut())
+		rec, err := f.Recover()
+		require.NoError(t, err)
+		for k := range int64(6) {
+			require.NotEqual(t, ftl.NoUnit, rec.Map[k], "zone 0 page %d", k)
+		}
+		t.Logf("backups %d, compactions %d, pages moved %d, erases %d", z.Pages, z.Compactions, z.Moved, z.Erases)
 	}
 }
