@@ -26,8 +26,9 @@ type FlashWork struct {
 	// an FUA write's, the drain's end's or an erase's provisional pages final. A cut during
 	// one on a 2D die destroys its word line's lower pages.
 	Pads int
-	// Backups counts the zone backup programs (znsbackup.go): copies of a zone's
-	// provisional pages a Flush, an FUA write or the hold-up drain's end waits for.
+	// Backups counts the zone backup programs issued and not complete, queued or on a die
+	// (znsbackup.go): copies of a zone's provisional pages a Flush, an FUA write or the
+	// hold-up drain's end waits for.
 	Backups int
 }
 
@@ -35,6 +36,7 @@ type FlashWork struct {
 func (f *Firmware) FlashWork() FlashWork {
 	w := f.sched.work
 	w.Flushes = f.wb.flushers + len(f.fin.waits)
+	w.Backups = f.zbak.inflight
 	if f.slc != nil {
 		w.FoldErases = f.slc.erasing
 	}
@@ -60,8 +62,6 @@ func (s *scheduler) track(op *flashOp, d int) {
 			}
 		case opPad:
 			w.Pads += d
-		case opBackup:
-			w.Backups += d
 		case opEvict:
 			if o.bg {
 				w.Background += d

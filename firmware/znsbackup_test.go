@@ -183,8 +183,9 @@ func TestZoneBackupPowerCut(t *testing.T) {
 	}
 	cases := []zoneCutCase{
 		{name: "before", when: func(r *rig) bool { return zoneNext(r, 6) }, lost: []int{5}, wp: 5},
-		{name: "during", when: func(r *rig) bool {
-			return r.fw.FlashWork().Backups > 0
+		{name: "during", when: func(r *rig) bool { // the first backup program has started
+			a := r.fw.geo.Addr(r.fw.geo.FirstPage(r.fw.zbak.dies[0].blocks[0]))
+			return r.fw.FlashWork().Backups > 0 && r.die(0).NextPage(a.Plane, a.Block) > 0
 		}, after: 100 * sim.Microsecond, lost: []int{0}, backup: true, wp: 9},
 		{name: "after", second: true, when: func(r *rig) bool { return zoneNext(r, 13) }, after: sim.Millisecond,
 			lost: []int{0, 6, 12}, wp: 12, durable: 9, restore: 2},
