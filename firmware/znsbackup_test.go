@@ -296,6 +296,10 @@ func TestZoneBackupReclaimed(t *testing.T) {
 	}
 	require.Len(t, z.free, len(z.recs), "every record is free")
 	require.NoError(t, f.ftl.Check())
+	require.NoError(t, f.ftl.CheckProgrammed(func(b ftl.BlockID) int {
+		d, plane, blk := f.geo.BlockAddr(b)
+		return r.die(d).NextPage(plane, blk)
+	}), "the FTL's write pointers agree with the dies' (the backup blocks' passed-over pages included)")
 	zs, _ := f.ZoneInfo(1)
 	require.Equal(t, nvme.ZoneFull, zs[0].State)
 }
