@@ -118,7 +118,7 @@ type bakErase struct {
 	done   step
 }
 
-// zoneBackupBlocks is firmware.power_loss.zone_backup_blocks' field path.
+// zoneBackupField is firmware.power_loss.zone_backup_blocks' field path.
 const zoneBackupField = "firmware.power_loss.zone_backup_blocks"
 
 // initBackup sets the area up (after the zones and word-line finality, and after the
