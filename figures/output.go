@@ -217,7 +217,9 @@ type Document struct {
 	Preset    string      `json:"preset,omitempty"`
 	DurationS *float64    `json:"duration_s,omitempty"`
 	Claims    []ClaimJSON `json:"claims"`
-	Tally     TallyJSON   `json:"tally"` // the headline host's
+	// Sets are the run's --set overrides (summary.json; none when empty).
+	Sets  []string  `json:"sets,omitempty"`
+	Tally TallyJSON `json:"tally"` // the headline host's
 	// HostTallies are the other host profiles' tallies, in order.
 	HostTallies []HostTallyJSON `json:"host_tallies,omitempty"`
 	Figures     []FigureJSON    `json:"figures,omitempty"`
@@ -308,7 +310,10 @@ func SummaryCSV(figs []*Figure) *report.Table {
 // WriteDir writes, for each figure, NAME.csv (its numeric table), NAME.json (the numeric
 // table, the text table and the claims) and NAME.png / NAME.svg, and the claims as
 // summary.csv and summary.json (SummaryDoc), into dir. An empty dir writes nothing.
-func WriteDir(dir string, figs []*Figure) error {
+func WriteDir(dir string, figs []*Figure) error { return writeDir(dir, figs, nil) }
+
+// writeDir is WriteDir with meta, if not nil, completing summary.json's document.
+func writeDir(dir string, figs []*Figure, meta func(*Document)) error {
 	if dir == "" {
 		return nil
 	}
@@ -346,7 +351,11 @@ func WriteDir(dir string, figs []*Figure) error {
 	if err := SummaryCSV(figs).SaveCSV(filepath.Join(dir, "summary.csv")); err != nil {
 		return err
 	}
-	return writeJSON(filepath.Join(dir, "summary.json"), SummaryDoc(figs))
+	doc := SummaryDoc(figs)
+	if meta != nil {
+		meta(&doc)
+	}
+	return writeJSON(filepath.Join(dir, "summary.json"), doc)
 }
 
 func writeJSON(path string, v any) error {
