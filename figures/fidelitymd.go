@@ -203,6 +203,7 @@ func (r *Report) writeFigures(b *strings.Builder) {
 		fmt.Fprintf(b, "\n**%s**\n\n", title)
 		writeMarkdownTable(b, t)
 	}
+	b.WriteString("\n") // a blank line before the page's end marker
 }
 
 // hostsPhrase is "both hosts" for two, "the paper host" for one, "every host" otherwise.
