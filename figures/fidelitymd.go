@@ -133,11 +133,19 @@ func (r *Report) writeEngagement(b *strings.Builder, claims []Claim) {
 	}
 	fmt.Fprintf(b, "### Engagement per claim (needed: in force ≥ %s of the run in every run)\n\n", pct(EngagedShare))
 	fmt.Fprintf(b, "The lowest share of the run the mechanism was in force in, over the default seed's %v runs the claim is computed from, and how many of them reached %s.\n\n", r.Duration, pct(EngagedShare))
+	writeMarkdownTable(b, claimEngagement(claims, r.Hosts, eng.Nums))
+	b.WriteString("\n")
+}
+
+// claimEngagement is the table of every mechanism each claim needs (claimNeeds), with its
+// lowest share and runs engaged per host, from the hosts' engagement tables (nums, in hosts
+// order).
+func claimEngagement(claims []Claim, hosts []string, nums []NumTable) report.Table {
 	header := []string{"claim", "variant: mechanism", "runs"}
-	for _, h := range r.Hosts {
+	for _, h := range hosts {
 		header = append(header, h+" host")
 	}
-	t := report.Table{Header: header}
+	t := report.Table{Title: fmt.Sprintf("Engagement per claim: lowest share of the run in force, and runs at ≥ %s", pct(EngagedShare)), Header: header}
 	for _, c := range claims {
 		for _, n := range claimNeeds[c.ID] {
 			scope := "every app"
@@ -145,14 +153,13 @@ func (r *Report) writeEngagement(b *strings.Builder, claims []Claim) {
 				scope = n.app
 			}
 			row := []string{c.ID, n.variant + ": " + n.m.String(), scope}
-			for i := range r.Hosts {
-				row = append(row, engagedCell(eng.Nums[i], n))
+			for i := range hosts {
+				row = append(row, engagedCell(nums[i], n))
 			}
 			t.Append(row...)
 		}
 	}
-	writeMarkdownTable(b, t)
-	b.WriteString("\n")
+	return t
 }
 
 // engagedCell is need n's lowest share in the engagement table nt and how many of its runs

@@ -107,6 +107,13 @@ func WriteText(w io.Writer, figs []*Figure) error {
 		fmt.Fprintln(w, "  "+d)
 	}
 	hosts := claimHosts(figs)
+	if t, ok := engagementText(figs, hosts); ok {
+		fmt.Fprintln(w)
+		if err := t.WriteText(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
 	if len(hosts) == 1 && hosts[0] == "" {
 		_, err := fmt.Fprintln(w, "verdicts:", Tally(figs))
 		return err
@@ -116,6 +123,26 @@ func WriteText(w io.Writer, figs []*Figure) error {
 		fmt.Fprintf(w, "verdicts on the %s host: %s\n", h, Tally(hostFigs(figs, i)))
 	}
 	return nil
+}
+
+// engagementText is the per-claim engagement table (claimEngagement) of figs, if the
+// engagement table was made.
+func engagementText(figs []*Figure, hosts []string) (*report.Table, bool) {
+	var claims []Claim
+	var nums []NumTable
+	for _, f := range figs {
+		claims = append(claims, f.Claims...)
+		if f.Name == "engagement" {
+			for _, g := range append([]*Figure{f}, f.Others...) {
+				nums = append(nums, g.d.numTable())
+			}
+		}
+	}
+	if len(nums) != len(hosts) {
+		return nil, false
+	}
+	t := claimEngagement(claims, hosts, nums)
+	return &t, true
 }
 
 // hostFigs returns the figures with each claim replaced by its i-th other host's.
