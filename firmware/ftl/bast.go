@@ -253,7 +253,7 @@ func (b *bast) waste(blk BlockID) {
 	f.Stats.Wasted++
 	f.Stats.WastedNow++
 	if int(m.next) == f.g.PagesPerBlock {
-		m.state = stFull
+		f.closed(blk, m)
 	}
 }
 

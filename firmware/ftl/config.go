@@ -38,6 +38,17 @@ type Config struct {
 	// an LSB page programs the next page of its oldest open block, whatever its kind, and
 	// wastes nothing. 0 never skips.
 	LSBOnlyBlocks int `yaml:"lsb_only_blocks"`
+	// LSBOnlyReclaim (latency-aware allocator only) has GC reclaim the skip region before
+	// the plane needs room: a die whose skip region holds LSBOnlyBlocks blocks, all but at
+	// most one of them full, collects the full one with the fewest valid pages, so
+	// foreground writes can skip again (reclaim.go). Default false, GC as the paper's
+	// platform runs it (for room only; the paper: the unused pages "can be reclaimed by
+	// garbage collection, which would not hurt the total SSD capacity", a statement about
+	// capacity, not a second GC trigger): on fastdrain-tlc at 30 s the reclaim keeps every
+	// foreground write on an LSB page but moves about 0.8 pages for each one (WAF 1.8), and
+	// the host reads behind those moves lengthen every app's p99 (docs/fidelity.md, "The
+	// skip region at 30 s"). True is that sensitivity.
+	LSBOnlyReclaim bool `yaml:"lsb_only_reclaim"`
 	// Mapping names the mapping scheme (mapping.go): "page" (page-level, the default; empty
 	// means it too) or "bast" (hybrid log-block mapping, bast.go).
 	Mapping string `yaml:"mapping"`
