@@ -246,6 +246,7 @@ func (b *bast) waste(blk BlockID) {
 	if m.wasted == 0 {
 		die, _, _ := f.g.BlockAddr(blk)
 		f.dies[die].lsbOnly++
+		f.skipChanged(die)
 	}
 	f.p2l.put(int64(f.g.FirstPage(blk)+PPN(m.next)), pWasted)
 	m.next++

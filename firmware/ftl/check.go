@@ -136,6 +136,9 @@ func (f *FTL) Check() error {
 		if f.dies[d].skipFull != skipFull[d] {
 			bad("die %d: %d full blocks hold skipped pages, the skip region's full count says %d", d, skipFull[d], f.dies[d].skipFull)
 		}
+		if f.dies[d].reclaim != f.reclaimsSkip(d) {
+			bad("die %d: the skip region's reclaim flag is %v, its counts say %v", d, f.dies[d].reclaim, f.reclaimsSkip(d))
+		}
 	}
 	if nbad != f.bad {
 		bad("%d blocks are bad, the bad-block table counts %d", nbad, f.bad)

@@ -67,7 +67,8 @@ type dieState struct {
 	lsbOnly   int // blocks holding skipped pages, not yet erased (the skip region)
 	// skipFull counts the skip region's full blocks: GC may reclaim them (skipReclaimAt).
 	skipFull int
-	merges   int // a hybrid mapping scheme's merges queued on the die, not yet started
+	reclaim  bool // the skip region is due for reclaim (reclaimsSkip), kept by skipChanged
+	merges   int  // a hybrid mapping scheme's merges queued on the die, not yet started
 	// The die's bad blocks, which its spare pool replaces (badblock.go): factory and grown.
 	factory, grown int
 }
@@ -251,11 +252,12 @@ func (f *FTL) FreeBlocks(die, plane int) int { return f.planes[die*f.g.Planes+pl
 // NeedsGC reports whether a plane is at or below the GC threshold (under a hybrid mapping
 // scheme: whether the plane's die has a merge queued and not yet started).
 func (f *FTL) NeedsGC(die, plane int) bool {
+	d := &f.dies[die]
 	if f.hyb != nil {
-		return f.dies[die].merges > 0 // a field, not a call: NeedsGC stays inlinable
+		return d.merges > 0 // a field, not a call: NeedsGC stays inlinable
 	}
 	pi := die*f.g.Planes + plane
-	return f.planes[pi].freeN <= f.gcAt || f.slc != nil && f.slc.wantsFold(pi) || f.reclaimsSkip(die)
+	return f.planes[pi].freeN <= f.gcAt || d.reclaim || f.slc != nil && f.slc.wantsFold(pi)
 }
 
 // EraseCount returns the P/E cycles of block b.
@@ -486,6 +488,7 @@ func (f *FTL) skip(b BlockID) {
 	if m.wasted == 0 {
 		die, _, _ := f.g.BlockAddr(b)
 		f.dies[die].lsbOnly++
+		f.skipChanged(die)
 	}
 	u := int64(f.g.FirstPage(b)+PPN(m.next)) << f.shift
 	for i := int64(0); i < int64(f.k); i++ {

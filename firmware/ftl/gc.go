@@ -69,7 +69,7 @@ func (f *FTL) PickVictim(die, plane int) (BlockID, bool) {
 			return b, true
 		}
 	}
-	if pi := die*f.g.Planes + plane; f.reclaimsSkip(die) && f.planes[pi].freeN > f.gcAt && (f.slc == nil || !f.slc.wantsFold(pi)) {
+	if pi := die*f.g.Planes + plane; f.dies[die].reclaim && f.planes[pi].freeN > f.gcAt && (f.slc == nil || !f.slc.wantsFold(pi)) {
 		// The plane has room: GC is here only to reclaim the skip region (reclaim.go).
 		b, ok := f.skipVictim(die, plane)
 		if ok {

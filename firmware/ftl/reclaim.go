@@ -22,6 +22,7 @@ func (f *FTL) closed(b BlockID, m *blockMeta) {
 	if m.wasted > 0 {
 		die, _, _ := f.g.BlockAddr(b)
 		f.dies[die].skipFull++
+		f.skipChanged(die)
 	}
 }
 
@@ -36,7 +37,12 @@ func (f *FTL) leftSkipRegion(b BlockID, m *blockMeta) {
 	if m.state == stFull {
 		f.dies[die].skipFull--
 	}
+	f.skipChanged(die)
 }
+
+// skipChanged keeps the die's reclaim flag (NeedsGC reads a field, so it stays inlinable)
+// after its skip region changed.
+func (f *FTL) skipChanged(die int) { f.dies[die].reclaim = f.reclaimsSkip(die) }
 
 // reclaimsSkip reports whether the die's GC should reclaim a block of its skip region: the
 // region is at its bound (skipReclaimAt) and at most one of its blocks is still open, so
