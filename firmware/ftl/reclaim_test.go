@@ -31,13 +31,8 @@ func TestSkipRegionReclaim(t *testing.T) {
 			c.Allocator = LatencyAware
 			c.LSBOnlyPages, c.LSBOnlyBlocks, c.LSBOnlyReclaim = 20, 2, reclaim
 		})
-		type at struct{ block, page int }
-		var got []at
-		write := func(lpn int64) {
-			p, err := f.WriteHost(lpn, 0, Foreground)
-			require.NoError(t, err)
-			got = append(got, at{int(g.BlockOf(p)), int(p) % g.PagesPerBlock})
-		}
+		var got []pageAt
+		write := foregroundWriter(t, f, &got)
 		for lpn := int64(0); lpn < 10; lpn++ {
 			write(lpn)
 		}
@@ -46,7 +41,7 @@ func TestSkipRegionReclaim(t *testing.T) {
 			write(lpn)
 		}
 		a, b, c := got[0].block, got[10].block, got[20].block
-		want := []at{{a, 0}, {a, 1}, {a, 2}, {a, 3}, {a, 4}, {a, 5}, {a, 8}, {a, 9}, {a, 14}, {a, 15},
+		want := []pageAt{{a, 0}, {a, 1}, {a, 2}, {a, 3}, {a, 4}, {a, 5}, {a, 8}, {a, 9}, {a, 14}, {a, 15},
 			{b, 0}, {b, 1}, {b, 2}, {b, 3}, {b, 4}, {b, 5}, {b, 8}, {b, 9}, {b, 14}, {b, 15}, {c, 0}}
 		require.Equal(t, want, got)
 		require.Equal(t, int64(2*(2+4+4)), f.Stats.Wasted)
