@@ -1,19 +1,19 @@
 package ftl
 
-// The skip region's reclaim (ftl.lsb_only_reclaim). The latency-aware FTL's foreground
-// writes skip CSB/MSB pages to reach an LSB page only in the blocks of the skip region, at
-// most lsb_only_blocks a die (latencyaware.go); the paper: "the unused flash space (i.e.,
-// CSB/MSB pages) due to foreground eviction can be reclaimed by garbage collection, which
-// would not hurt the total SSD capacity. We also constrain the maximum LSB-only flash space
-// (cf. Table 1) to keep high effective SSD capacity" (Zhang et al., IEEE CAL 2020, §3).
-// GC that runs only when a plane is short of free blocks never reclaims it on a drive with
-// room to spare (none of the paper's 30-s runs reaches a plane's GC threshold), so once the
-// region is full its blocks stay until the drive fills and every later foreground write
-// that finds no LSB page programs a CSB/MSB page (docs/fidelity.md, the FTL at 30 s). With
-// the reclaim, a die whose skip region is at its bound with at most one block left to skip
-// in collects the full block with the fewest valid pages as GC collects any victim (its
-// valid pages moved through the GC write points, then the erase), so the region has room
-// again: the constraint bounds the space, GC returns it.
+// The skip region's reclaim (ftl.lsb_only_reclaim, off by default). The latency-aware FTL's
+// foreground writes skip CSB/MSB pages to reach an LSB page only in the blocks of the skip
+// region, at most lsb_only_blocks a die (latencyaware.go); the paper: "the unused flash
+// space (i.e., CSB/MSB pages) due to foreground eviction can be reclaimed by garbage
+// collection, which would not hurt the total SSD capacity. We also constrain the maximum
+// LSB-only flash space (cf. Table 1) to keep high effective SSD capacity" (Zhang et al.,
+// IEEE CAL 2020, §3). GC that runs only when a plane is short of free blocks never reclaims
+// the region on a drive with room to spare (no plane of fastdrain-tlc reaches its GC
+// threshold in 30 s), so once the region is full its blocks stay until the drive fills and
+// every later foreground write that finds no LSB page programs a CSB/MSB page. With the
+// reclaim, a die whose skip region is at its bound with at most one block left to skip in
+// collects the full block with the fewest valid pages as GC collects any victim (its valid
+// pages moved through the GC write points, then the erase), so the region has room again.
+// It costs the moves: docs/fidelity.md, "The skip region at 30 s", measures both.
 
 // closed marks block b full and, if it holds skipped pages, counts it in its die's skip
 // region's full blocks.
