@@ -25,17 +25,27 @@ type cliffRun struct {
 
 func runCliff(t *testing.T, sets ...string) cliffRun {
 	t.Helper()
-	c, err := Load(Options{Preset: "gen4-qlc", Sets: append([]string{
-		"precondition.fill=0", "precondition.overwrite=0", "firmware.ftl.slc_cache.dynamic=0"}, sets...)})
+	r := runSeqWrite(t, "gen4-qlc", "512m", append([]string{
+		"precondition.fill=0", "precondition.overwrite=0", "firmware.ftl.slc_cache.dynamic=0"}, sets...)...)
+	fl := r.m.SSD.FW.FTL()
+	require.Equal(t, int64(3_900_702), fl.LogicalPages())
+	st, dyn := fl.SLCRegions()
+	require.Equal(t, 2, st)
+	require.Equal(t, 0, dyn)
+	return r
+}
+
+// runSeqWrite writes size bytes sequentially (128 KiB at QD 32, fio, O_DIRECT, a flush at
+// the end) on preset with sets, sampling the FTL's counters every 50 µs, and returns the
+// counters and times at the cliff (the first sample with a direct write) and at the end.
+func runSeqWrite(t *testing.T, preset, size string, sets ...string) cliffRun {
+	t.Helper()
+	c, err := Load(Options{Preset: preset, Sets: sets})
 	require.NoError(t, err)
 	m, err := Build(c)
 	require.NoError(t, err)
 	t.Cleanup(m.Eng.Close)
 	fl := m.SSD.FW.FTL()
-	require.Equal(t, int64(3_900_702), fl.LogicalPages())
-	st, dyn := fl.SLCRegions()
-	require.Equal(t, 2, st)
-	require.Equal(t, 0, dyn)
 	capacity := m.SSD.FW.LogicalPages() * int64(c.Firmware.PageSize)
 	dev, err := hostos.NewRawDevice(m.Host, capacity)
 	require.NoError(t, err)
@@ -46,7 +56,7 @@ direct=1
 rw=write
 bs=128k
 iodepth=32
-size=512m
+size=`+size+`
 end_fsync=1
 `), "seqwrite.fio")
 	require.NoError(t, err)
