@@ -122,6 +122,7 @@ type dieQueue struct {
 	// hostTime and foldTime are the die's time charged to host programs and to the fold
 	// while both waited (firmware.scheduler.fold_share, foldshare.go).
 	hostTime, foldTime sim.Time
+	progsOut           int // programs handed to the channel and not completed (cache program only)
 }
 
 // scheduler is the flash transaction scheduler: per-die queues feeding the channels.
@@ -142,6 +143,7 @@ type scheduler struct {
 
 	ordering  SchedOrder // the ordering of each die's queues (schedorder.go)
 	foldShare float64    // firmware.scheduler.fold_share (foldshare.go); 0: folds are GC
+	cacheProg bool       // the dies take a program's data while programming (die.Spec.CacheProgram, cacheprog.go)
 	view      DieView    // shown to the ordering (kept here so it is not allocated per pick)
 	cap       *powerCap  // nil: no power cap (powercap.go)
 	units     int        // mapping units a page (ftl.FTL.UnitsPerPage)
@@ -164,6 +166,7 @@ func newScheduler(f *Firmware) *scheduler {
 	def, _ := schedOrders.lookup(f.spec.Scheduler.Order) // Validate checked it
 	s.ordering = def.New(f.spec)
 	s.foldShare = f.spec.Scheduler.FoldShare
+	s.cacheProg = f.flash.Die().CacheProgram
 	if k := capSlots(f.spec.Scheduler, n); k > 0 {
 		s.cap = &powerCap{slots: k}
 	}
@@ -324,6 +327,9 @@ func (s *scheduler) dispatchOps(g int) {
 		if s.foldShare > 0 {
 			s.shareOut(q, op, pk) // foldshare.go
 		}
+		if s.cacheProg && isProgram(op.kind) {
+			q.progsOut++ // cacheprog.go
+		}
 		if s.cap != nil && op.kind != opHostRead && op.kind != opGCRead {
 			q.arrayOut++
 		}
@@ -475,6 +481,9 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 	s.track(op, -1)
 	if op.share != shareNone {
 		s.charge(g, op, now) // foldshare.go
+	}
+	if s.cacheProg && isProgram(op.kind) {
+		s.dies[g].progsOut--
 	}
 	if op.bg {
 		s.dies[g].bgOut--
