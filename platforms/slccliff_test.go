@@ -211,7 +211,9 @@ func TestFoldShareQLC(t *testing.T) {
 		folded = float64(r.end.FoldUnits-r.atCliff.FoldUnits) * fold
 		return host, folded, 16 * float64(r.tEnd-r.tCliff) / 1e12
 	}
-	r := runCliff(t, "firmware.scheduler.fold_share=0.25")
+	// Without cache program (the preset's flash.die.cache_program), so each program's
+	// data-in holds the die as worked above.
+	r := runCliff(t, "firmware.scheduler.fold_share=0.25", "flash.die.cache_program=false")
 	host, folded, avail := work(r)
 	_, after := r.rates()
 	rate := float64((r.end.FoldUnits-r.atCliff.FoldUnits)*4096) / (float64(r.tEnd-r.tCliff) / 1e12) / 1e9
@@ -220,7 +222,7 @@ func TestFoldShareQLC(t *testing.T) {
 	require.InDelta(t, 0.25, folded/(host+folded), 0.03, "the fold's share of the dies' work")
 	require.LessOrEqual(t, host+folded, avail, "no more work than the dies can do")
 	require.LessOrEqual(t, rate, 0.25*16*4096/fold/1e9)
-	ctl := runCliff(t, "firmware.scheduler.fold_share=0")
+	ctl := runCliff(t, "firmware.scheduler.fold_share=0", "flash.die.cache_program=false")
 	host, folded, _ = work(ctl)
 	require.Less(t, folded/(host+folded), 0.02, "scheduled as GC, the fold is a trickle")
 }
