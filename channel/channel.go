@@ -39,7 +39,7 @@ type way struct {
 	// owner programs the array (die.Spec.CacheProgram, cacheprog.go); it becomes the owner
 	// when the owner completes.
 	cached *Transaction
-	count  int          // queued and in-flight transactions
+	count  int // queued and in-flight transactions
 	// readPlanes has bit p set while a read of plane p is in flight on a die with
 	// independent plane reads (die.Spec.IndependentPlaneReads): such reads hold their planes,
 	// not the die (owner), so reads of other planes may start. Always 0 on other dies.
