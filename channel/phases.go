@@ -242,7 +242,7 @@ func (c *Channel) busDone(tx *Transaction, now sim.Time) {
 		c.complete(tx, now)
 		return
 	}
-	if tx == c.ways[tx.Die].cached {
+	if c.cacheProg && tx == c.ways[tx.Die].cached {
 		tx.state = stCached // the array is still the owner's: tPROG starts when it completes
 		return
 	}

@@ -144,6 +144,7 @@ type scheduler struct {
 	ordering  SchedOrder // the ordering of each die's queues (schedorder.go)
 	foldShare float64    // firmware.scheduler.fold_share (foldshare.go); 0: folds are GC
 	cacheProg bool       // the dies take a program's data while programming (die.Spec.CacheProgram, cacheprog.go)
+	extra     bool       // foldShare > 0 or cacheProg: operations are noted out and back (extraOut, extraDone)
 	view      DieView    // shown to the ordering (kept here so it is not allocated per pick)
 	cap       *powerCap  // nil: no power cap (powercap.go)
 	units     int        // mapping units a page (ftl.FTL.UnitsPerPage)
@@ -167,6 +168,7 @@ func newScheduler(f *Firmware) *scheduler {
 	s.ordering = def.New(f.spec)
 	s.foldShare = f.spec.Scheduler.FoldShare
 	s.cacheProg = f.flash.Die().CacheProgram
+	s.extra = s.foldShare > 0 || s.cacheProg
 	if k := capSlots(f.spec.Scheduler, n); k > 0 {
 		s.cap = &powerCap{slots: k}
 	}
@@ -200,7 +202,7 @@ func (s *scheduler) get(kind opKind, g int) *flashOp {
 		op.tx.Tag = op
 	}
 	op.kind, op.die, op.w, op.bg, op.rewrite, op.merged, op.slot, op.ncovers = kind, g, nil, false, false, op.merged[:0], 0, 0
-	op.units, op.fold, op.share = 0, false, shareNone
+	op.units, op.fold = 0, false
 	op.flow = flowSrc{}
 	return op
 }
@@ -324,11 +326,8 @@ func (s *scheduler) dispatchOps(g int) {
 		if op.kind == opHostRead {
 			q.readsOut++
 		}
-		if s.foldShare > 0 {
-			s.shareOut(q, op, pk) // foldshare.go
-		}
-		if s.cacheProg && isProgram(op.kind) {
-			q.progsOut++ // cacheprog.go
+		if s.extra {
+			s.extraOut(q, op, pk) // foldshare.go, cacheprog.go
 		}
 		if s.cap != nil && op.kind != opHostRead && op.kind != opGCRead {
 			q.arrayOut++
@@ -479,11 +478,8 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 	}
 	s.dies[g].inChannel--
 	s.track(op, -1)
-	if op.share != shareNone {
-		s.charge(g, op, now) // foldshare.go
-	}
-	if s.cacheProg && isProgram(op.kind) {
-		s.dies[g].progsOut--
+	if s.extra {
+		s.extraDone(g, op, now) // foldshare.go, cacheprog.go
 	}
 	if op.bg {
 		s.dies[g].bgOut--
