@@ -23,6 +23,9 @@ const dispatchPhase = sim.PhaseProcess + 1
 type Stats struct {
 	Reads, Programs, Erases int64 // completed transactions
 	BytesIn, BytesOut       int64 // data bytes moved to and from the dies
+	// Cached counts the programs whose data went into a die's cache register while its
+	// array programmed the page before (die.Spec.CacheProgram, cacheprog.go).
+	Cached int64
 }
 
 // way is the channel's view of one die: its queues and who holds it.
@@ -32,7 +35,11 @@ type way struct {
 	writes txList       // queued programs and erases
 	owner  *Transaction // holds the die from its first bus cycle to completion
 	reader *Transaction // a read that suspended the owner's program or erase
-	count  int          // queued and in-flight transactions
+	// cached is a program whose data went (or goes) into the die's cache register while the
+	// owner programs the array (die.Spec.CacheProgram, cacheprog.go); it becomes the owner
+	// when the owner completes.
+	cached *Transaction
+	count  int // queued and in-flight transactions
 	// readPlanes has bit p set while a read of plane p is in flight on a die with
 	// independent plane reads (die.Spec.IndependentPlaneReads): such reads hold their planes,
 	// not the die (owner), so reads of other planes may start. Always 0 on other dies.
@@ -55,6 +62,7 @@ type Channel struct {
 	slots                 int  // stamps per page (spec.Die.StampsPerPage), kept to spare Submit a copy of the spec
 	twoPass               bool // the dies program in two passes: some programs send data again
 	indep                 bool // the dies read their planes independently (die.Spec.IndependentPlaneReads)
+	cacheProg             bool // the dies take a program's data while programming (die.Spec.CacheProgram)
 
 	busBusy         bool   // a bus phase is running (its end event is pending)
 	dispatchPending bool   // an evDispatch event is scheduled
@@ -82,7 +90,7 @@ func New(eng *sim.Engine, name string, spec Spec) (*Channel, error) {
 	}
 	c := &Channel{name: name, eng: eng, spec: spec, slots: spec.Die.StampsPerPage(),
 		twoPass: spec.Die.ProgramScheme() == die.TwoPass,
-		indep:   spec.Die.IndependentPlaneReads && spec.Die.Planes > 1}
+		indep:   spec.Die.IndependentPlaneReads && spec.Die.Planes > 1, cacheProg: spec.Die.CacheProgram}
 	c.bus = sim.NewResource(name)
 	c.actCmd = c.bus.Activity("command")
 	c.actIn = c.bus.Activity("data-in")

@@ -71,7 +71,8 @@ func (c *Channel) pick(now sim.Time, readsOnly bool) *Transaction {
 // program or erase): every other way's candidate is nil.
 func (c *Channel) noteWay(i int) {
 	w := &c.ways[i]
-	c.candWays.Put(i, w.reader == nil && (w.owner == nil && w.readPlanes == 0 && w.writes.head != nil || w.reads.head != nil))
+	c.candWays.Put(i, w.reader == nil && (w.owner == nil && w.readPlanes == 0 && w.writes.head != nil || w.reads.head != nil ||
+		c.cacheProg && w.cached == nil && w.owner != nil && w.writes.head != nil)) // cacheprog.go
 }
 
 // candidate returns the transaction die w would start next under the policy (nil unless it
@@ -121,6 +122,9 @@ func (c *Channel) startable(w *way, tx *Transaction, now sim.Time) bool {
 		}
 		return w.readPlanes == 0
 	}
+	if c.cacheProg && tx.Kind == Program {
+		return c.cacheable(w, tx) // cacheprog.go
+	}
 	return tx.Kind == Read && tx.MaySuspend && w.owner.Kind != Read && w.die.Suspendable(now)
 }
 
@@ -158,6 +162,9 @@ func (c *Channel) startIssue(tx *Transaction, now sim.Time) {
 			w.owner = tx
 		}
 		tx.Suspended = false
+	} else if tx.Kind == Program {
+		w.cached, tx.Suspended = tx, false // into the cache register (startable checked it, cacheprog.go)
+		c.stats.Cached++
 	} else {
 		w.reader = tx // suspends the owner's program or erase (startable checked it)
 		tx.Suspended = true
@@ -235,6 +242,15 @@ func (c *Channel) busDone(tx *Transaction, now sim.Time) {
 		c.complete(tx, now)
 		return
 	}
+	if c.cacheProg && tx == c.ways[tx.Die].cached {
+		tx.state = stCached // the array is still the owner's: tPROG starts when it completes
+		return
+	}
+	c.startArray(tx, d, now)
+}
+
+// startArray starts tx's array work on die d (its command has reached the die).
+func (c *Channel) startArray(tx *Transaction, d *die.Die, now sim.Time) {
 	var end sim.Time
 	tx.Failed = 0
 	switch tx.Kind {
@@ -292,6 +308,9 @@ func (c *Channel) complete(tx *Transaction, now sim.Time) {
 		w.reader = nil
 	} else if w.owner == tx {
 		w.owner = nil
+		if w.cached != nil {
+			c.promote(w, now) // cacheprog.go
+		}
 	} else {
 		w.readPlanes &^= tx.planes // a read of a die with independent plane reads
 	}

@@ -93,6 +93,7 @@ const (
 	stArray                  // tR, tPROG or tBERS in the die
 	stWaitBus                // array done; waiting for the bus (data-out or status)
 	stOut                    // data-out or status on the bus
+	stCached                 // a cache program's data is in the die's cache register; its tPROG waits for the array
 )
 
 // txList is an intrusive FIFO of transactions (no allocation).

@@ -129,6 +129,14 @@ type Spec struct {
 	// asynchronous) multi-plane reads do. Without it a die reads one page (or one
 	// multi-plane set) at a time.
 	IndependentPlaneReads bool `yaml:"independent_plane_reads,omitempty"`
+	// CacheProgram lets the channel load a program's data into the die's cache register
+	// while the array programs the page before (ONFI Page Cache Program 80h–15h, and its
+	// multi-plane form 80h–11h … 81h–15h; the Hynix H27UCG8T2M's §4.11: the device takes the
+	// next 80h–15h while the array programs, within one block): the next program's data-in
+	// overlaps the array time, and its tPROG starts when the one before ends
+	// (package channel, cacheprog.go). Without it a die takes a program's data only when it
+	// is free. The zero value, the default: off.
+	CacheProgram bool `yaml:"cache_program,omitempty"`
 
 	// Slots is how many out-of-band stamps a page keeps: one per mapping unit the firmware
 	// packs into it (sub-page mapping, docs/firmware.md), 0 or 1 for one a page. It is not a

@@ -193,13 +193,24 @@ func (t *gcTask) moveBatch() {
 	}
 	w := &t.w
 	w.pending, w.then = 0, &t.on.read
+	// A fold with its own scheduling (firmware.scheduler.fold_share) queues the batch's
+	// reads before the die may take one, so the scheduler reads each page once for its
+	// units (foldshare.go).
+	whole := t.fold && f.sched.foldShare > 0
 	for j, old := range t.batch() {
-		// One read per unit: each senses its page and moves the unit's bytes (units of one
-		// page are not merged into one sense; the scheduler merges no reads).
+		// One read per unit: each senses its page and moves the unit's bytes (GC's units of
+		// one page are not merged into one sense; a fold's are, with fold_share).
 		op := f.sched.get(opGCRead, t.g)
-		op.ppn, op.slot, op.w, op.idx = f.ftl.PageOf(old), uint8(f.ftl.SlotOf(old)), w, j
+		op.ppn, op.slot, op.w, op.idx, op.fold = f.ftl.PageOf(old), uint8(f.ftl.SlotOf(old)), w, j, t.fold
 		w.pending++
+		if whole {
+			f.sched.dies[t.g].gc.push(op)
+			continue
+		}
 		f.sched.enqueue(op)
+	}
+	if whole {
+		f.sched.dispatch(t.g)
 	}
 }
 

@@ -72,9 +72,10 @@ func (s *scheduler) mergeReads(q *dieQueue, op *flashOp) int {
 }
 
 // mergedStamps returns the stamps of a merged operation m of tx: a merged read's are the
-// page's (it picks its unit's slot); a merged program's are none.
+// page's (it picks its unit's slot; host reads, readmerge.go, and a fold's reads,
+// foldshare.go); a merged program's are none.
 func (s *scheduler) mergedStamps(m *flashOp, tx *hal.FlashCmd) []uint64 {
-	if m.kind == opHostRead {
+	if m.kind == opHostRead || m.kind == opGCRead {
 		return tx.Stamps
 	}
 	return nil

@@ -63,7 +63,9 @@ type flashOp struct {
 	ncovers uint8
 	victim  buffer.Victim // opEvict
 	bg      bool          // opEvict from background eviction
-	fold    bool          // opGCProgram of a fold: its victim is an SLC block (slcfold.go)
+	fold    bool          // opGCRead or opGCProgram of a fold: its victim is an SLC block (slcfold.go)
+	share   uint8         // the side of the die's time it is charged to (foldshare.go)
+	sent    sim.Time      // when it was handed to the channel, if charged
 	// rewrite marks a failed program's re-program (faults.go): it goes to the GC queue,
 	// whatever its kind, as its page is in the GC stream's block.
 	rewrite bool
@@ -118,6 +120,10 @@ type dieQueue struct {
 	bgOut     int // background eviction programs handed to the channel (Stats.ReadsBehindBackground)
 	capWait   bool
 	held      bool // host reads queued by hold, not yet dispatched (readmerge.go)
+	// hostTime and foldTime are the die's time charged to host programs and to the fold
+	// while both waited (firmware.scheduler.fold_share, foldshare.go).
+	hostTime, foldTime sim.Time
+	progsOut           int // programs handed to the channel and not completed (cache program only)
 }
 
 // scheduler is the flash transaction scheduler: per-die queues feeding the channels.
@@ -136,12 +142,15 @@ type scheduler struct {
 	order          []int32 // order[i] is the die at place i (pos's inverse)
 	fgOpen, bgOpen bitset.Set
 
-	ordering SchedOrder // the ordering of each die's queues (schedorder.go)
-	view     DieView    // shown to the ordering (kept here so it is not allocated per pick)
-	cap      *powerCap  // nil: no power cap (powercap.go)
-	units    int        // mapping units a page (ftl.FTL.UnitsPerPage)
-	work     FlashWork  // the operations on the dies (powerwatch.go)
-	held     []int      // dies with reads queued by hold (readmerge.go)
+	ordering  SchedOrder // the ordering of each die's queues (schedorder.go)
+	foldShare float64    // firmware.scheduler.fold_share (foldshare.go); 0: folds are GC
+	cacheProg bool       // the dies take a program's data while programming (die.Spec.CacheProgram, cacheprog.go)
+	extra     bool       // foldShare > 0 or cacheProg: operations are noted out and back (extraOut, extraDone)
+	view      DieView    // shown to the ordering (kept here so it is not allocated per pick)
+	cap       *powerCap  // nil: no power cap (powercap.go)
+	units     int        // mapping units a page (ftl.FTL.UnitsPerPage)
+	work      FlashWork  // the operations on the dies (powerwatch.go)
+	held      []int      // dies with reads queued by hold (readmerge.go)
 	// lastArrive, per die: the latest time an eviction program was queued to arrive;
 	// padAt: the arrival of the die's last finality pad, before which no later program
 	// arrives (final.go).
@@ -158,6 +167,9 @@ func newScheduler(f *Firmware) *scheduler {
 	s.units = f.geo.Units()
 	def, _ := schedOrders.lookup(f.spec.Scheduler.Order) // Validate checked it
 	s.ordering = def.New(f.spec)
+	s.foldShare = f.spec.Scheduler.FoldShare
+	s.cacheProg = f.flash.Die().CacheProgram
+	s.extra = s.foldShare > 0 || s.cacheProg
 	if k := capSlots(f.spec.Scheduler, n); k > 0 {
 		s.cap = &powerCap{slots: k}
 	}
@@ -296,8 +308,11 @@ func (s *scheduler) dispatchOps(g int) {
 		case pk == PickGC && q.gc.n > 0:
 			op = q.gc.pop()
 			q.hostRun = 0
-			if op.fold && sp.MultiPlane {
+			switch {
+			case op.fold && op.kind == opGCProgram && sp.MultiPlane:
 				s.mergeFold(q, op) // slcfold.go
+			case op.fold && op.kind == opGCRead && s.foldShare > 0 && s.units > 1:
+				op.units = uint8(s.mergeFoldReads(q, op)) // foldshare.go
 			}
 		case pk == PickProgram && q.progs.n > 0:
 			op = q.progs.pop()
@@ -311,6 +326,9 @@ func (s *scheduler) dispatchOps(g int) {
 		}
 		if op.kind == opHostRead {
 			q.readsOut++
+		}
+		if s.extra {
+			s.extraOut(q, op, pk) // foldshare.go, cacheprog.go
 		}
 		if s.cap != nil && op.kind != opHostRead && op.kind != opGCRead {
 			q.arrayOut++
@@ -461,6 +479,9 @@ func (s *scheduler) HandleEvent(ev *sim.Event) {
 	}
 	s.dies[g].inChannel--
 	s.track(op, -1)
+	if s.extra {
+		s.extraDone(g, op, now) // foldshare.go, cacheprog.go
+	}
 	if op.bg {
 		s.dies[g].bgOut--
 	}
@@ -508,8 +529,8 @@ func (s *scheduler) failed(now sim.Time, op *flashOp, tx *hal.FlashCmd) {
 			o = op.merged[i-1]
 		}
 		bit := uint(i)
-		if op.kind == opHostRead {
-			bit = 0 // merged reads (readmerge.go) share the transaction's one address
+		if op.kind == opHostRead || op.kind == opGCRead {
+			bit = 0 // merged reads (readmerge.go, foldshare.go) share the transaction's one address
 		}
 		switch {
 		case tx.Failed&(1<<bit) == 0:
@@ -534,7 +555,7 @@ func (s *scheduler) failed(now sim.Time, op *flashOp, tx *hal.FlashCmd) {
 			}
 		}
 		var stamps []uint64
-		if i == 0 || o.kind == opHostRead {
+		if i == 0 || o.kind == opHostRead || o.kind == opGCRead {
 			stamps = tx.Stamps
 		}
 		f.opDone(now, o, stamps)

@@ -64,7 +64,7 @@ const PriorityOrder = "priority"
 
 func init() {
 	RegisterSchedOrder(PriorityOrder, SchedOrderDef{New: func(s Spec) SchedOrder {
-		return priority{readFirst: s.Scheduler.ReadFirst, gcWeight: s.Scheduler.GCWeight}
+		return priority{readFirst: s.Scheduler.ReadFirst, gcWeight: s.Scheduler.GCWeight, foldShare: s.Scheduler.FoldShare}
 	}})
 }
 
@@ -77,9 +77,14 @@ func init() {
 // throughput is the same: the next one is handed over from the completion of the one
 // before, in the same instant. Between host programs and GC, GC goes first when no program
 // waits, after gc_weight host programs in a row, or when a plane is down to its GC reserve.
+// On dies with cache program, a host program also goes while the die's one transaction
+// in the channel is a program and no GC operation waits (cacheprog.go).
+// With fold_share, a fold's operation (of an SLC cache) instead goes when its share of the
+// die's time is due (foldshare.go) or a plane is down to its GC reserve.
 type priority struct {
 	readFirst bool
 	gcWeight  int
+	foldShare float64
 }
 
 func (p priority) Next(v *DieView) Pick {
@@ -87,7 +92,15 @@ func (p priority) Next(v *DieView) Pick {
 	case p.readFirst && v.Reads > 0:
 		return PickRead
 	case p.readFirst && v.InChannel > 0:
+		if v.s.cacheNext(v) {
+			return PickProgram // into the die's cache register (cacheprog.go)
+		}
 		return PickNone // programs, erases and GC reads wait for the die's turn in the firmware
+	case p.foldShare > 0 && v.GC > 0 && v.Programs > 0 && v.s.dies[v.Die].foldQueued():
+		if v.GCUrgent() || v.s.foldTurn(v.Die, p.foldShare) {
+			return PickGC
+		}
+		return PickProgram
 	case v.GC > 0 && (v.Programs == 0 || v.HostRun >= p.gcWeight || v.GCUrgent()):
 		return PickGC
 	case v.Programs > 0:

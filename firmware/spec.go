@@ -113,6 +113,14 @@ type Sched struct {
 	GCWeight   int  `yaml:"gc_weight"`   // host programs per GC operation when both wait
 	DieDepth   int  `yaml:"die_depth"`   // transactions per die handed to the channel at once
 	MultiPlane bool `yaml:"multi_plane"` // merge programs on the same page of different planes
+	// FoldShare is the fraction of a die's time (0 … 1, exclusive) an SLC cache's fold gets
+	// while fold operations and host programs both wait for the die (foldshare.go), and it
+	// turns on the fold's own scheduling: a fold senses each SLC page once for all the units
+	// it moves from it. 0, the default, schedules a fold as GC (gc_weight host programs per
+	// fold operation, one read a unit) and is left out of a configuration's listing. It
+	// needs read_first, under which a die's programs and GC operations run one at a time,
+	// so the time each spends in the channel is the die's.
+	FoldShare float64 `yaml:"fold_share,omitempty"`
 	// Order is the ordering of each die's queues (schedorder.go): a registered name;
 	// "priority", the built-in, applies read_first and gc_weight.
 	Order string `yaml:"order"`
@@ -219,6 +227,11 @@ func (s Spec) Validate() error {
 	}
 	if s.Scheduler.GCWeight < 1 {
 		bad("firmware.scheduler.gc_weight: %d must be at least 1", s.Scheduler.GCWeight)
+	}
+	if fs := s.Scheduler.FoldShare; !(fs >= 0 && fs < 1) {
+		bad("firmware.scheduler.fold_share: %v is not a fraction of the die's time in 0 … 1 (1 excluded: the host would never program while a fold waits)", fs)
+	} else if fs > 0 && !s.Scheduler.ReadFirst {
+		bad("firmware.scheduler.fold_share: %v needs firmware.scheduler.read_first (the shares are of the die's time, which only one program or GC operation at a time measures)", fs)
 	}
 	if s.Scheduler.DieDepth < 1 || s.Scheduler.DieDepth > 64 {
 		bad("firmware.scheduler.die_depth: %d is not in 1 … 64", s.Scheduler.DieDepth)

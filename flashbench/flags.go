@@ -19,6 +19,7 @@ type Flags struct {
 	ONFIMode, ONFIRate, QueueDepth                   int      // --onfi-mode, --onfi-rate, --qd
 	Ops                                              int64    // --ops
 	MultiPlane, Suspend, SLC, IndepReads, StatusPoll bool     // --multi-plane, --suspend, --slc, --independent-plane-reads, --status-poll
+	CacheProgram                                     bool     // --cache-program
 	Seed                                             uint64   // --seed
 	Preset                                           string   // --preset
 	Files                                            []string // --config
@@ -154,6 +155,9 @@ func (fl *Flags) modes(c *Config, set, changed func(string) bool) []error {
 	}
 	if set("status-poll") {
 		c.Channel.StatusPoll = fl.StatusPoll
+	}
+	if set("cache-program") {
+		c.Channel.Die.CacheProgram = fl.CacheProgram
 	}
 	return errs
 }

@@ -7,13 +7,14 @@ import (
 )
 
 // DieSpec returns what the firmware knows of dies of spec d (hal.DieSpec): their shape,
-// page-type map (die.Spec.PageType), word-line finality (die.Spec.FinalizingPages), tR by page type and in pSLC mode, mean tPROG, multi-plane rule and
-// fault model.
+// page-type map (die.Spec.PageType), word-line finality (die.Spec.FinalizingPages), tR by page type and in pSLC mode, mean tPROG, multi-plane rule,
+// cache program and fault model.
 func DieSpec(d die.Spec) hal.DieSpec {
 	s := hal.DieSpec{Planes: d.Planes, BlocksPerPlane: d.BlocksPerPlane, PagesPerBlock: d.PagesPerBlock,
 		PageSize: d.PageSize, StampsPerPage: d.StampsPerPage(), SLCPages: d.SLCPages(), SLCTRead: d.SLC.TRead, PageType: d.PageType,
 		MeanTProg: meanProgramTime(d), MultiPlaneSameBlock: d.MultiPlaneSameBlock,
-		Faults: d.Faults.Enabled(), FactoryBad: d.Faults.FactoryBad}
+		CacheProgram: d.CacheProgram,
+		Faults:       d.Faults.Enabled(), FactoryBad: d.Faults.FactoryBad}
 	final := d.FinalizingPages()
 	s.FinalizingPage = func(page int) int { return final[page] }
 	s.PageByPage = d.ProgramScheme() == die.PageByPage

@@ -32,6 +32,11 @@ var slcTiny = []string{"flash.die.pages_per_block=66", "flash.die.slc.t_read=25u
 // SLC copy's records go with the erase's queueing, eraseIssued, and the folded copy is not
 // on flash yet; with protection the drain drops the queued GC programs). So the checker
 // sees what the fold's order protects.
+//
+// The same cuts (not the control) also run with the fold's own scheduling and cache
+// program (firmware.scheduler.fold_share 0.25 and flash.die.cache_program, as gen4-tlc and
+// gen4-qlc have them): a fold's merged page reads and a program waiting in a die's cache
+// register at the cut lose nothing either.
 func TestCampaignSLCCache(t *testing.T) {
 	fold, _ := LookupSchedule("fold")
 	foldErase, _ := LookupSchedule("fold-erase")
@@ -39,9 +44,13 @@ func TestCampaignSLCCache(t *testing.T) {
 	look, _ := LookupSchedule("lookahead")
 	w := DefaultWorkload()
 	w.Burst, w.Idle = 20*sim.Millisecond, 20*sim.Millisecond
-	for _, control := range []bool{false, true} {
+	for _, pass := range []string{"", "control", "fold-share"} {
+		control := pass == "control"
 		m := Matrix{Preset: "tiny", Variants: []string{"vanilla"}, PLP: []bool{true, false}, Mappings: []string{"page"}, Sets: slcTiny}
 		schedules := []Schedule{fold, foldErase, full, look}
+		if pass == "fold-share" {
+			m.Sets = append(m.Sets[:len(m.Sets):len(m.Sets)], "firmware.scheduler.fold_share=0.25", "flash.die.cache_program=true")
+		}
 		if control {
 			m.Sets = append(m.Sets[:len(m.Sets):len(m.Sets)], "firmware.power_loss.controls.unguarded_fold=true")
 			schedules = schedules[:2]
@@ -52,7 +61,7 @@ func TestCampaignSLCCache(t *testing.T) {
 			From: 300 * sim.Millisecond, Window: 500 * sim.Millisecond, Jobs: runtime.GOMAXPROCS(0)})
 		require.NoError(t, err)
 		for _, r := range rows {
-			what := fmt.Sprintf("%s, %s, control %v", r.Target, r.Schedule, control)
+			what := fmt.Sprintf("%s, %s, pass %q", r.Target, r.Schedule, pass)
 			if r.Schedule == "fold" || r.Schedule == "fold-erase" {
 				require.Positive(t, r.Met, "%s: the condition came", what)
 			}

@@ -57,6 +57,9 @@ func FuzzRunConfig(f *testing.F) {
 		{"flash:\n  die:\n    slc: {t_read: 30us, t_prog: 200us}\nfirmware:\n  ftl:\n    slc_cache: {static: 0.01, dynamic: 0.05, idle: 5ms}\n",
 			"flash.die.pages_per_block=96", "firmware.ftl.slc_cache.full_at=0.5"},
 		{"firmware:\n  ftl:\n    slc_cache: {static: 0.01}\n", "firmware.ftl.slc_cache.dynamic=-1", ""},
+		// The fold's share and cache program (firmware/foldshare.go, channel/cacheprog.go).
+		{"flash:\n  die:\n    cache_program: true\nfirmware:\n  scheduler:\n    fold_share: 0.25\n",
+			"firmware.scheduler.fold_share=1", "firmware.scheduler.read_first=false"},
 	} {
 		f.Add([]byte(s.file), s.a, s.b)
 	}

@@ -58,6 +58,7 @@ func (fb *flashbenchFlags) register(cmd *cobra.Command) {
 	f.StringVar(&fl.SLCTimes, "slc-times", "", "the dies' pSLC mode: tR/tPROG, e.g. 25us/300us")
 	f.BoolVar(&fl.IndepReads, "independent-plane-reads", false, "let each plane of a die read while its other planes read")
 	f.BoolVar(&fl.StatusPoll, "status-poll", false, "poll die status on the bus after every array operation")
+	f.BoolVar(&fl.CacheProgram, "cache-program", false, "let a die take the next program's data while its array programs (ONFI 80h-15h)")
 	f.Uint64Var(&fl.Seed, "seed", fl.Seed, "random seed")
 	f.StringVar(&fl.Preset, "preset", "", "take the flash array from a platform preset; other flags given explicitly override it")
 	fb.Output.Register(cmd, "flashbench", "json: flashbench.json's document; csv: flashbench.csv, the operations table as numbers",

@@ -281,10 +281,10 @@ func TestFlashbenchCSVAndOut(t *testing.T) {
 
 // TestFlashbenchSLCFlags: --slc with --slc-times programs in pSLC mode (the die
 // utilization table gains program-slc); --slc without SLC times, and malformed times, are
-// refused naming the flag; --independent-plane-reads is accepted.
+// refused naming the flag; --independent-plane-reads and --cache-program are accepted.
 func TestFlashbenchSLCFlags(t *testing.T) {
 	out, err := run("flashbench", "--channels", "1", "--ways", "1", "--ops", "200", "--mix", "50/50/0",
-		"--slc", "--slc-times", "25us/300us", "--independent-plane-reads", "--no-files")
+		"--slc", "--slc-times", "25us/300us", "--independent-plane-reads", "--cache-program", "--no-files")
 	require.NoError(t, err)
 	require.Contains(t, out, "program-slc")
 	_, err = run("flashbench", "--slc", "--no-files")

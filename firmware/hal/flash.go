@@ -103,6 +103,10 @@ type DieSpec struct {
 	// MultiPlaneSameBlock requires the blocks of a multi-plane command to have the same
 	// index in their planes (besides distinct planes and the same page index).
 	MultiPlaneSameBlock bool
+	// CacheProgram reports that the die takes a program's data into its cache register
+	// while its array programs (die.Spec.CacheProgram): the scheduler may hand it the next
+	// program before the one it holds completes (firmware/cacheprog.go).
+	CacheProgram bool
 	// Faults reports that the die has a fault model: programs and erases may fail, reads
 	// may stay uncorrectable, and FactoryBad blocks a die are bad from the factory.
 	Faults     bool
