@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/firmware"
+	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
 	"github.com/fastdrain-sim/fastdrain/hostos/blk"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/report"
@@ -36,8 +37,9 @@ var cutSets = []string{"--set", "firmware.power_loss.enabled=true", "--set", "fi
 // pages_programmed_tsb (TLC dies: no QLC top page), the per-namespace statistics (one
 // namespace: none), the FDP ones (FDP off), the SLC cache's (none) and the ZNS ones (no
 // zoned namespace); the word-line finality ones only with powerLoss
-// (firmware.power_loss.enabled).
-func expectedStats(powerLoss bool) []string {
+// (firmware.power_loss.enabled), the skip region's only with skips (an allocator skipped a
+// page: the latency-aware one of FD-FTL and FD, not the sequential one).
+func expectedStats(powerLoss, skips bool) []string {
 	perNS := map[*sim.Stat]bool{}
 	only := append(append(firmware.NamespaceStatList(), firmware.FDPStatList()...), firmware.SLCStatList()...)
 	if !powerLoss {
@@ -45,6 +47,11 @@ func expectedStats(powerLoss bool) []string {
 	}
 	for _, s := range append(append(only, firmware.ZNSStatList()...), blk.ZoneStatList()...) {
 		perNS[s] = true // per namespace, FDP, SLC cache or ZNS only: not on fastdrain-small
+	}
+	if !skips {
+		for _, s := range []*sim.Stat{ftl.StatSkipRegion, ftl.StatSkipRegionFull, ftl.StatSkipReclaims} {
+			perNS[s] = true // only where an allocator skipped a page (ftl.PutStats)
+		}
 	}
 	var names []string
 	for _, s := range runner.Statistics.Stats() {
@@ -184,7 +191,7 @@ func TestStatsSameInEveryRunOutput(t *testing.T) {
 	require.Contains(t, out, "power loss (fd)")
 	rd := filepath.Join(dir, "run", "fastdrain-small-fd-db-s+ungzip-600ms")
 	want := csvStats(t, filepath.Join(rd, "stats.csv"))
-	require.Equal(t, expectedStats(true), want.names)
+	require.Equal(t, expectedStats(true, true), want.names)
 	require.Equal(t, float64(3*smallDies(t)), want.vals["bad_blocks_factory"])
 	require.Positive(t, want.vals["flash_program_failures"], "the fault model engaged")
 	require.Equal(t, want.vals["pages_programmed_lsb"]+want.vals["pages_programmed_csb"]+want.vals["pages_programmed_msb"],
@@ -296,7 +303,7 @@ func TestStatsSameInReplayFioUflip(t *testing.T) {
 			out, _, err := runStdout(append(append(c.args, "--out", dir), faultSets...)...)
 			require.NoError(t, err)
 			want := csvStats(t, filepath.Join(dir, c.csv))
-			require.Equal(t, expectedStats(false), want.names)
+			require.Equal(t, expectedStats(false, false), want.names)
 			require.Equal(t, float64(3*dies), want.vals["bad_blocks_factory"])
 			requireTextMatches(t, textRows(t, out, c.title), want, c.name+" text")
 			b, err := os.ReadFile(filepath.Join(dir, c.json))
