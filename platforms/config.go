@@ -173,6 +173,9 @@ func (c Config) Validate() error {
 	if c.Limits.Memory < 0 {
 		errs = append(errs, fmt.Errorf("limits.memory: %v must not be negative (0 means the machine's memory)", int64(c.Limits.Memory)))
 	}
+	if c.Limits.StallTimeout < 0 {
+		errs = append(errs, fmt.Errorf("limits.stall_timeout: %v must not be negative (0 means the default, %v)", c.Limits.StallTimeout, DefaultStallTimeout))
+	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}

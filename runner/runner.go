@@ -262,6 +262,9 @@ func verifyData(m *platforms.Machine, check *pagecache.DataCheck) error {
 		})
 	})
 	m.Eng.Run()
+	if err := m.Stall(); err != nil {
+		return fmt.Errorf("runner: data check: %w", err)
+	}
 	if failure != nil {
 		return fmt.Errorf("runner: data check: %w", failure)
 	}
