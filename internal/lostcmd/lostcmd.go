@@ -8,11 +8,15 @@ import (
 
 // Firmware stands between a controller and its firmware (nvmectrl.Controller.SetFirmware)
 // and drops the N-th I/O command (counting from 1) of opcode Op: the firmware never sees
-// it, so it never completes. Every other command passes through.
+// it, so it never completes. Every other command passes through, unless Hang is set: then
+// every I/O command from that one on is dropped (a firmware that stopped taking commands).
 type Firmware struct {
 	Next nvmectrl.Firmware // the real firmware
 	Op   nvme.Opcode
 	N    int
+	Hang bool
+	// Dropped counts the commands dropped.
+	Dropped int
 	// Seen counts the commands of Op so far; Lost is the lost command as fetched (nil until
 	// then), LostAt when the controller handed it over.
 	Seen   int
@@ -32,10 +36,17 @@ func Install(ctrl *nvmectrl.Controller, op nvme.Opcode, n int) *Firmware {
 
 // Submit implements nvmectrl.Firmware.
 func (f *Firmware) Submit(now sim.Time, cmd *nvmectrl.Command) {
-	if cmd.SQID != 0 && cmd.SQE.Opcode() == f.Op {
-		if f.Seen++; f.Seen == f.N {
-			f.Lost, f.LostAt = cmd, now
+	if cmd.SQID != 0 {
+		if f.Hang && f.Lost != nil {
+			f.Dropped++
 			return
+		}
+		if cmd.SQE.Opcode() == f.Op {
+			if f.Seen++; f.Seen == f.N {
+				f.Lost, f.LostAt = cmd, now
+				f.Dropped++
+				return
+			}
 		}
 	}
 	f.Next.Submit(now, cmd)
