@@ -106,6 +106,7 @@ func Default() Config {
 		Flash:    Flash{Channels: 8, Ways: 4, DiesPerPackage: 1, Policy: channel.FIFO, ONFI: onfi.DefaultSpec(), Die: d},
 		Firmware: firmware.DefaultSpec(),
 		Energy:   energy.DefaultSpec(),
+		Limits:   Limits{StallTimeout: DefaultStallTimeout},
 	}
 }
 

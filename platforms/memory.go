@@ -25,7 +25,7 @@ type Limits struct {
 	Memory sim.Size `yaml:"memory"`
 	// StallTimeout is how long host commands may be outstanding with none completing
 	// before the run stops with a stall report (stall.go): a time with its unit, e.g.
-	// 500ms. 0, the default, means DefaultStallTimeout.
+	// 500ms; DefaultStallTimeout by default (0, in a Config built in Go, means it too).
 	StallTimeout sim.Time `yaml:"stall_timeout"`
 }
 
