@@ -178,6 +178,8 @@ func TestStallTimeoutValidated(t *testing.T) {
 	require.Equal(t, DefaultStallTimeout, c.StallTimeout())
 	c.Limits.StallTimeout = -sim.Millisecond
 	require.ErrorContains(t, c.Validate(), "limits.stall_timeout: -1ms must not be negative")
+	_, err = Load(Options{Preset: "tiny", Sets: []string{"limits.stall_timeout=-1s"}})
+	require.EqualError(t, err, "limits.stall_timeout: -1s must not be negative (0 means the default, 30s)")
 	_, err = Load(Options{Preset: "tiny", Sets: []string{"limits.stall_timout=1s"}})
 	require.ErrorContains(t, err, "limits.stall_timout")
 	_, err = Load(Options{Preset: "tiny", Sets: []string{"limits.stall_timeout=300"}})
