@@ -185,3 +185,38 @@ func TestStallTimeoutValidated(t *testing.T) {
 	_, err = Load(Options{Preset: "tiny", Sets: []string{"limits.stall_timeout=300"}})
 	require.ErrorContains(t, err, "limits.stall_timeout")
 }
+
+// TestStallReportsTheDies: dies whose programs take 1,000 s (a die that never completes a
+// program, as far as a run can tell) on tiny, written at queue depth 1 with 4 KiB writes.
+// The first writes land in the 256-page write buffer and complete; the eviction programs
+// they cause never do, so the buffer fills and a write waits for room that never comes.
+// By hand: at depth 1 the write that waits was submitted after the last completion, so
+// the run stops 50 ms after its submission; the report shows the buffer above its high
+// watermark, the programs on the channels (one per die of tiny's 2 channels × 2 ways, up
+// to scheduler.die_depth 2 each: 4 to 8 in all), the same count as foreground or
+// background evictions in the flash work, and every die listed with its programs.
+func TestStallReportsTheDies(t *testing.T) {
+	m, raw := stallMachine(t, "limits.stall_timeout=50ms", "flash.die.t_prog.lsb=1000s",
+		"flash.die.t_prog.csb=1000s", "flash.die.t_prog.msb=1000s")
+	raw.SetFUA(false) // tiny's direct writes are FUA (host.pagecache.direct_fua): into the buffer
+	var issued []sim.Time
+	writer(m, raw, 10_000, &issued)
+	m.Eng.Run()
+	var se *StallError
+	require.True(t, errors.As(m.Stall(), &se))
+	require.Equal(t, se.Oldest.Submitted+50*sim.Millisecond, se.At)
+	require.Equal(t, se.Oldest.Submitted, se.Since)
+	require.Equal(t, len(issued)-1, int(se.Oldest.LBA), "the last write issued waits")
+	require.Equal(t, "above-high", se.Level)
+	require.Greater(t, se.Dirty+se.Evicting, se.Capacity*8/10)
+	require.Equal(t, 4, se.AllDies)
+	require.Len(t, se.Dies, 4)
+	require.GreaterOrEqual(t, se.Totals.InChannel, 4)
+	require.LessOrEqual(t, se.Totals.InChannel, 8)
+	require.Equal(t, se.Totals.InChannel, se.Work.Foreground+se.Work.Background)
+	for i, d := range se.Dies {
+		require.Equal(t, i, se.DieIndex[i])
+		require.Positive(t, d.InChannel, "die %d", i)
+	}
+	require.Contains(t, se.Error(), "die 0: ")
+}
