@@ -20,6 +20,18 @@ import (
 // stalled run going: a flusher, a sampler), so the engine never goes idle by itself.
 func stallMachine(t *testing.T, sets ...string) (*Machine, *hostos.RawDevice) {
 	t.Helper()
+	m, raw := stallMachineNoTimer(t, sets...)
+	m.Eng.Spawn("timer", func(p *sim.Proc) {
+		for {
+			p.Sleep(sim.Millisecond)
+		}
+	})
+	return m, raw
+}
+
+// stallMachineNoTimer is stallMachine without the host timer.
+func stallMachineNoTimer(t *testing.T, sets ...string) (*Machine, *hostos.RawDevice) {
+	t.Helper()
 	c, err := Load(Options{Preset: "tiny", Sets: append([]string{"precondition.fill=0"}, sets...)})
 	require.NoError(t, err)
 	m, err := Build(c)
@@ -27,11 +39,6 @@ func stallMachine(t *testing.T, sets ...string) (*Machine, *hostos.RawDevice) {
 	t.Cleanup(m.Eng.Close)
 	raw, err := hostos.NewRawDevice(m.Host, m.SSD.FW.LogicalPages()*int64(c.Firmware.PageSize))
 	require.NoError(t, err)
-	m.Eng.Spawn("timer", func(p *sim.Proc) {
-		for {
-			p.Sleep(sim.Millisecond)
-		}
-	})
 	return m, raw
 }
 
@@ -131,13 +138,7 @@ func TestStallCountsFromTheLastCompletion(t *testing.T) {
 // the lost write is the only work left: Run returns at once with Live 0, and Stall reports
 // the outstanding write as a stall of an idle simulation, at the instant it went idle.
 func TestStallIdle(t *testing.T) {
-	c, err := Load(Options{Preset: "tiny", Sets: []string{"precondition.fill=0", "limits.stall_timeout=50ms"}})
-	require.NoError(t, err)
-	m, err := Build(c)
-	require.NoError(t, err)
-	defer m.Eng.Close()
-	raw, err := hostos.NewRawDevice(m.Host, m.SSD.FW.LogicalPages()*int64(c.Firmware.PageSize))
-	require.NoError(t, err)
+	m, raw := stallMachineNoTimer(t, "limits.stall_timeout=50ms")
 	lostcmd.Install(m.SSD.Ctrl, nvme.OpWrite, 3)
 	var issued []sim.Time
 	writer(m, raw, 10, &issued)
