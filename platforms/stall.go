@@ -39,9 +39,10 @@ import (
 // NVME_IO_TIMEOUT = 30 * HZ, drivers/nvme/host/nvme.h), so a firmware that stalls longer
 // would fail on a real host too. The longest legitimate wait measured (the longest time
 // with host commands outstanding and none completing, over the test suite, the golden
-// runs, the power-cut campaigns and a run of every preset; docs/reliability.md,
-// "Stalls") is about 1.3 s, a Flush draining a full write buffer on tiny's four dies:
-// the default is over twenty times that.
+// runs, the power-cut campaigns and a run of every preset; docs/reliability.md, "Stalls")
+// is 1.53 s, a write behind SLC folds on tiny's four dies: the default is twenty times
+// that. The uflip-2008 preset, whose BAST merges held completions back for 16.9 s, sets
+// 120 s.
 const DefaultStallTimeout = 30 * sim.Second
 
 // StallTimeout returns the stall detector's timeout: limits.stall_timeout, or
