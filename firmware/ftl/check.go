@@ -54,6 +54,7 @@ func (f *FTL) Check() error {
 	nbad := 0
 	freePerPlane := make([]int, len(f.planes))
 	lsbOnly := make([]int, len(f.dies))
+	skipFull := make([]int, len(f.dies))
 	for bi := range f.blocks {
 		b := BlockID(bi)
 		m := &f.blocks[b]
@@ -94,6 +95,9 @@ func (f *FTL) Check() error {
 		if waste > 0 {
 			die, _, _ := f.g.BlockAddr(b)
 			lsbOnly[die]++
+			if m.state == stFull {
+				skipFull[die]++
+			}
 		}
 		switch m.state {
 		case stFree:
@@ -128,6 +132,12 @@ func (f *FTL) Check() error {
 	for d := range f.dies {
 		if f.dies[d].lsbOnly != lsbOnly[d] {
 			bad("die %d: %d blocks hold skipped pages, the LSB-only region count says %d", d, lsbOnly[d], f.dies[d].lsbOnly)
+		}
+		if f.dies[d].skipFull != skipFull[d] {
+			bad("die %d: %d full blocks hold skipped pages, the skip region's full count says %d", d, skipFull[d], f.dies[d].skipFull)
+		}
+		if f.dies[d].reclaim != f.reclaimsSkip(d) {
+			bad("die %d: the skip region's reclaim flag is %v, its counts say %v", d, f.dies[d].reclaim, f.reclaimsSkip(d))
 		}
 	}
 	if nbad != f.bad {
