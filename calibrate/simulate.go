@@ -81,6 +81,9 @@ func session(c platforms.Config, s *Set, o SimOptions, i, j int, out []float64) 
 		runErr = r.all(p)
 	})
 	m.Eng.Run()
+	if err := m.Stall(); err != nil {
+		return fmt.Errorf("calibrate: %w", err)
+	}
 	return runErr
 }
 

@@ -150,6 +150,10 @@ func New(name string, spec Spec, eng *sim.Engine, link Link, mem *HostMemory) *C
 // SetFirmware attaches the firmware that receives fetched commands.
 func (c *Controller) SetFirmware(fw Firmware) { c.fw = fw }
 
+// Firmware returns the firmware SetFirmware attached (nil before), so a test can put a
+// fault between the two (internal/lostcmd).
+func (c *Controller) Firmware() Firmware { return c.fw }
+
 // SetHost attaches the host that receives interrupts.
 func (c *Controller) SetHost(h Host) { c.host = h }
 

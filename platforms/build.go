@@ -85,6 +85,7 @@ type Machine struct {
 	Mem    *nvmectrl.HostMemory
 	SSD    *SSD
 	Host   *hostos.Host
+	stall  *stallWatch // the stall detector (stall.go)
 }
 
 // Build validates c and wires a whole machine on a new engine. With a scripted power cut
@@ -105,6 +106,7 @@ func Build(c Config) (*Machine, error) {
 		return nil, err
 	}
 	m := &Machine{Config: c, Eng: eng, Mem: mem, SSD: ssd, Host: h}
+	m.stall = watchStalls(m)
 	if c.Firmware.PowerLoss.CutAt > 0 {
 		// A scripted cut ends the simulation when the firmware stops: the host's commands
 		// in flight never complete, and nothing after the stop would mean anything (the

@@ -106,6 +106,7 @@ func Default() Config {
 		Flash:    Flash{Channels: 8, Ways: 4, DiesPerPackage: 1, Policy: channel.FIFO, ONFI: onfi.DefaultSpec(), Die: d},
 		Firmware: firmware.DefaultSpec(),
 		Energy:   energy.DefaultSpec(),
+		Limits:   Limits{StallTimeout: DefaultStallTimeout},
 	}
 }
 
@@ -172,6 +173,9 @@ func (c Config) Validate() error {
 	}
 	if c.Limits.Memory < 0 {
 		errs = append(errs, fmt.Errorf("limits.memory: %v must not be negative (0 means the machine's memory)", int64(c.Limits.Memory)))
+	}
+	if c.Limits.StallTimeout < 0 {
+		errs = append(errs, fmt.Errorf("limits.stall_timeout: %v must not be negative (0 means the default, %v)", c.Limits.StallTimeout, DefaultStallTimeout))
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)

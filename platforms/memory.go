@@ -23,6 +23,10 @@ type Limits struct {
 	// limit, whichever is lower (internal/sysmem). Set it higher to run into swap, lower to
 	// leave room for other work.
 	Memory sim.Size `yaml:"memory"`
+	// StallTimeout is how long host commands may be outstanding with none completing
+	// before the run stops with a stall report (stall.go): a time with its unit, e.g.
+	// 500ms; DefaultStallTimeout by default (0, in a Config built in Go, means it too).
+	StallTimeout sim.Time `yaml:"stall_timeout"`
 }
 
 // programBytes is the memory a run holds besides the parts EstimateMemory works out: the

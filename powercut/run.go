@@ -177,6 +177,9 @@ func RunCut(c platforms.Config, w Workload, plan Plan) (*Cut, error) {
 	}
 	r.start()
 	m.Eng.Run()
+	if err := m.Stall(); err != nil {
+		return nil, fmt.Errorf("powercut: schedule %s, seed %d: %w", plan.Schedule.Name, plan.Seed, err)
+	}
 	if !fw.PoweredOff() {
 		return nil, fmt.Errorf("powercut: the firmware did not stop after the cut at %v (schedule %s, seed %d)", r.out.At, plan.Schedule.Name, plan.Seed)
 	}

@@ -17,7 +17,13 @@ import (
 // A cut the run ended before is an error naming cut_at and the run's end: the cut was
 // asked for and did not happen, so nothing it was to show was tested. So is a cut after
 // which the simulation ended with the firmware still running (its drain went idle).
+//
+// First of all, a run whose host I/O stalled (platforms.Machine.Stall) ends with the
+// stall's report as its error, cut or not.
 func CutOutcome(m *platforms.Machine) (*firmware.PowerLossReport, *firmware.Recovery, error) {
+	if err := m.Stall(); err != nil {
+		return nil, nil, err
+	}
 	at := m.Config.Firmware.PowerLoss.CutAt
 	if at <= 0 {
 		return nil, nil, nil

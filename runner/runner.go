@@ -133,6 +133,11 @@ func Run(o Options) (*Result, error) {
 		return nil, err
 	}
 	defer om.Close()
+	return runOn(om, o)
+}
+
+// runOn is Run on machine om, built from o.Config (a test puts a fault in it first).
+func runOn(om *Machine, o Options) (*Result, error) {
 	m := om.Machine
 	cut := o.Config.Firmware.PowerLoss.CutAt > 0
 	if cut && o.CheckData {
@@ -262,6 +267,9 @@ func verifyData(m *platforms.Machine, check *pagecache.DataCheck) error {
 		})
 	})
 	m.Eng.Run()
+	if err := m.Stall(); err != nil {
+		return fmt.Errorf("runner: data check: %w", err)
+	}
 	if failure != nil {
 		return fmt.Errorf("runner: data check: %w", failure)
 	}

@@ -9,7 +9,8 @@ type BoundaryObserver interface {
 	// or before t has fired and before any later event fires, with the engine's time
 	// reading t: so the state it sees is the state at t, as a PhaseStats event at t would
 	// see it (PhaseStats events at t fire before it; they only observe). It must not
-	// schedule events, start processes or change what the models will do.
+	// schedule events, start processes or change what the models will do. It may stop the
+	// run (Engine.Stop, a watchdog): the run then ends with the engine's time reading t.
 	AtBoundary(t Time)
 }
 
@@ -28,6 +29,7 @@ type Watch struct {
 	o            BoundaryObserver
 	next, period Time
 	attached     bool
+	late         bool // ObserveLate
 }
 
 // Observe attaches o to be told of every boundary first + k·period (k = 0, 1, …) as the
@@ -35,13 +37,30 @@ type Watch struct {
 // positive. Several watches may be attached; at an equal boundary they are told in the
 // order they were attached.
 func (e *Engine) Observe(first, period Time, o BoundaryObserver) *Watch {
+	return e.observe(first, period, o, false)
+}
+
+// ObserveLate is Observe for an observer that need not see the state exactly at its
+// boundaries (a watchdog): it may be told of a boundary after events past it have fired —
+// after the rest of an event whose handler moved the clock past the boundary with Jump —
+// with the engine's time then reading the later time, and it is still told of each
+// boundary once, in order. In return the watch changes nothing of the run: Jump is not
+// refused at its boundaries, so the engine fires exactly the events it would fire without
+// it (Fired and every hook see the same), where an exact watch costs an event at each
+// boundary a Jump would have crossed.
+func (e *Engine) ObserveLate(first, period Time, o BoundaryObserver) *Watch {
+	return e.observe(first, period, o, true)
+}
+
+// observe is Observe and ObserveLate.
+func (e *Engine) observe(first, period Time, o BoundaryObserver, late bool) *Watch {
 	if period <= 0 {
 		panic(fmt.Sprintf("sim: boundary period %v must be positive", period))
 	}
 	if first < e.now {
 		panic(fmt.Sprintf("sim: first boundary %v is before now (%v)", first, e.now))
 	}
-	w := &Watch{e: e, o: o, next: first, period: period, attached: true}
+	w := &Watch{e: e, o: o, next: first, period: period, attached: true, late: late}
 	e.watches = append(e.watches, w)
 	e.setUntil()
 	if e.running && !e.stopped {
@@ -54,6 +73,27 @@ func (e *Engine) Observe(first, period Time, o BoundaryObserver) *Watch {
 
 // Next returns the earliest boundary the observer has not been told of yet.
 func (w *Watch) Next() Time { return w.next }
+
+// SetNext moves the watch's next boundary to t (not before the engine's current time); the
+// period's boundaries follow it: t, t+period, …. An observer that re-arms itself calls it
+// from its AtBoundary. Called from an event handler during a run with t earlier than the
+// boundary the run loop is heading for, it ends the loop after the current event and starts
+// it again, as attaching a watch does.
+func (w *Watch) SetNext(t Time) {
+	e := w.e
+	if t < e.now {
+		panic(fmt.Sprintf("sim: next boundary %v is before now (%v)", t, e.now))
+	}
+	w.next = t
+	if !w.attached {
+		return
+	}
+	until := e.until
+	e.setUntil()
+	if e.running && !e.stopped && !e.crossing && t < until {
+		e.stopped, e.resume = true, true
+	}
+}
 
 // Close tells the observer of every boundary up to t it has not been told of (t must not
 // be before the engine's current time, and no event may be pending before t: the state
@@ -94,16 +134,20 @@ func (e *Engine) dropWatches() {
 // setUntil sets the time up to which the time queue hands over events: the current run's
 // limit, or the earliest boundary of a watch if that is earlier.
 func (e *Engine) setUntil() {
-	e.until = e.limit
+	e.until, e.strict = e.limit, e.limit
 	for _, w := range e.watches {
 		e.until = min(e.until, w.next)
+		if !w.late {
+			e.strict = min(e.strict, w.next)
+		}
 	}
 }
 
 // crossBoundary is called when no event is pending up to until, which is before the
 // run's limit. If it is a watch's boundary (the earliest, as until was set when the loop
 // started; a watch closed since leaves none), it tells the watch's observer, with the
-// engine's time reading the boundary during the call.
+// engine's time reading the boundary during the call (a late watch's, if a Jump moved the
+// clock past it: the current time).
 func (e *Engine) crossBoundary(until Time) {
 	var w *Watch
 	for _, x := range e.watches {
@@ -117,8 +161,15 @@ func (e *Engine) crossBoundary(until Time) {
 	b := w.next
 	w.next += w.period
 	now := e.now
-	e.now = b
+	e.now = max(b, now)
+	e.crossing = true
 	w.o.AtBoundary(b)
-	e.now = now
+	e.crossing = false
+	if e.stopped && !e.resume && b > now {
+		// The observer stopped the run: it ends at the boundary, nothing pending before it.
+		e.q.rebase(b)
+	} else {
+		e.now = now
+	}
 	e.setUntil()
 }

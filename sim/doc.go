@@ -12,7 +12,10 @@
 // where something happens next (a 5 ms flash program is one event, not millions of ticks).
 // Observers that read the state at fixed boundaries of time (the energy meter's 1 ms
 // buckets) attach a Watch instead of scheduling an event per boundary: the engine tells
-// them of each boundary once nothing is pending up to it, and adds no events.
+// them of each boundary once nothing is pending up to it, and adds no events. A watchdog,
+// which need not see the state exactly at its boundary, attaches a late watch
+// (ObserveLate), which does not even refuse a Jump: the run fires the same events with it
+// as without it.
 //
 // The package imports only the standard library. It never prints: what is observable is read
 // from Resource, Counter, Histogram and Series values and from hooks.

@@ -79,6 +79,10 @@ type Engine struct {
 	// watch boundary if that is earlier.
 	watches      []*Watch
 	until, limit Time
+	// strict is until without the late watches (boundary.go): how far Jump may move the
+	// clock. crossing is set while a watch's observer is told of a boundary.
+	strict   Time
+	crossing bool
 	// resume is set with stopped by a watch attached during a run, so the loop returns
 	// and starts again with the watch's boundary (Stop clears it).
 	resume bool
@@ -94,7 +98,7 @@ type key struct {
 // NewEngine returns an engine at time zero with no events.
 func NewEngine() *Engine {
 	e := &Engine{nowq: make([]key, 0, 256), slots: make([]Event, 0, 1024),
-		free: make([]int32, 0, 1024), until: MaxTime, limit: MaxTime}
+		free: make([]int32, 0, 1024), until: MaxTime, limit: MaxTime, strict: MaxTime}
 	e.q = newTimeQueue(&e.slots)
 	return e
 }
@@ -109,6 +113,11 @@ func (e *Engine) Fired() uint64 { return e.fired }
 func (e *Engine) Pending() int {
 	return e.q.n + len(e.nowq) - e.nowHead
 }
+
+// Live returns how many events that keep Run going (not daemons) are scheduled and not yet
+// fired. When Run has returned with Live 0, nothing that could change the model's state is
+// pending: no event can fire that was not scheduled from outside the engine.
+func (e *Engine) Live() int { return e.live }
 
 // AddHook attaches an observer called before every event. With none attached the engine
 // pays one length check per event.
@@ -220,12 +229,13 @@ func (e *Engine) Requeue() bool {
 // fewer. The caller must do nothing of the current event after the step and must not call
 // Requeue in it. Jump answers false from a process and outside Run, and when it cannot
 // tell cheaply: an event for now in the FIFO, a crowded window of the time queue, or t at
-// or past the end of the period after the current one.
+// or past the end of the period after the current one. Jump may move the clock past a
+// late watch's boundary (boundary.go), never past another's.
 func (e *Engine) Jump(t Time, ph Phase) bool {
 	if t < e.now {
 		panic(fmt.Sprintf("sim: Jump to %v, before now (%v)", t, e.now))
 	}
-	if !e.running || e.stopped || t > e.until || e.curProc != nil || e.nowHead < len(e.nowq) {
+	if !e.running || e.stopped || t > e.strict || e.curProc != nil || e.nowHead < len(e.nowq) {
 		return false
 	}
 	if !e.q.jumpTo(t, ph) {

@@ -96,6 +96,7 @@ type Driver struct {
 	vwc     bool // Identify Controller VWC bit 0: the controller has a volatile write cache
 
 	rangeBuf [16]byte
+	lastDone sim.Time // when the last completion entry was handled (inflight.go)
 }
 
 // New probes controller ctrl the way nvme_probe and nvme_setup_io_queues do: it enables the

@@ -130,6 +130,7 @@ func (d *Driver) handleCQE(now sim.Time, q *queue, e *nvmectrl.CQE) {
 	s.rq, s.ns = nil, nil
 	q.free = append(q.free, cid)
 	d.Stats.Completions++
+	d.lastDone = now
 	var err error
 	if st := e.Status(); !st.OK() {
 		d.Stats.Errors++
