@@ -115,8 +115,7 @@ func (f *FTL) Retire(b BlockID) bool {
 		}
 	}
 	if m.wasted > 0 {
-		die, _, _ := f.g.BlockAddr(b)
-		f.dies[die].lsbOnly--
+		f.leaveSkipRegion(b)
 		f.Stats.WastedNow -= int64(m.wasted)
 		m.wasted = 0
 	}

@@ -3,6 +3,8 @@ package ftl
 import (
 	"errors"
 	"fmt"
+
+	"github.com/fastdrain-sim/fastdrain/internal/bitset"
 )
 
 // Purpose says why a page is being written; it steers the allocators.
@@ -102,7 +104,10 @@ type FTL struct {
 	slc *slcCache
 	// zones are the zoned namespaces' areas (zones.go), nil without one.
 	zones *zoned
-	Stats Stats
+	// mounted marks the blocks Mount closed whose abandoned pages are not yet erased
+	// (mount.go): wasted, but outside the skip region. Nil unless a mount closed one.
+	mounted bitset.Set
+	Stats   Stats
 }
 
 // Stats are the FTL's cumulative counters.
@@ -549,10 +554,7 @@ func (f *FTL) Erase(b BlockID) {
 		f.p2l.put(first+i, pFree)
 	}
 	f.Stats.WastedNow -= int64(m.wasted)
-	if m.wasted > 0 {
-		die, _, _ := f.g.BlockAddr(b)
-		f.dies[die].lsbOnly--
-	}
+	f.leaveSkipRegion(b)
 	m.state, m.next, m.wasted, m.gc = stFree, 0, 0, false
 	if f.slc == nil || !f.erasedSLC(b) {
 		m.erases++ // native P/E cycles; a block in SLC mode counts against pSLC endurance
