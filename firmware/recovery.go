@@ -23,16 +23,17 @@ type Recovery struct {
 	// final.go: a 2D lower page whose CSB or MSB page is still to come), and Closed the
 	// blocks holding them. A firmware resuming at this power-on must not program such a
 	// block again: a cut during its next CSB or MSB program would destroy data that was
-	// durable before this cut (docs/reliability.md, "across power cycles"); it closes them,
-	// relocating their valid pages and keeping the block until the copies are final. The
-	// model does not resume the firmware after a recovery; Recover reports what it would
-	// close.
+	// durable before this cut (docs/reliability.md, "across power cycles"); it closes them
+	// (Mount closes every partly written block: mount.go), and GC relocates their valid
+	// pages, keeping the block until the copies are final.
 	Provisional, Closed int64
 	// Time is the scan's length. From Recover it is the closed-form estimate: the dies
 	// scan in parallel, each reading its pages' spare areas one after the other, each read
 	// a tR of the page's type. From RecoverOn it is the simulated scan on the dies and
 	// channels, and Estimate holds the closed form (0 from Recover).
 	Time, Estimate sim.Time
+	// flash is what the scan read besides the map, for Mount: nil from RecoverNow.
+	flash *scanImage
 }
 
 // Recover rebuilds the logical-to-physical mapping after a power cut (PowerCut, once the
@@ -61,7 +62,9 @@ func (f *Firmware) Recover() (*Recovery, error) {
 	if !p.off {
 		return nil, fmt.Errorf("firmware %s: Recover before the firmware stopped (call PowerCut and run the simulation until PoweredOff)", f.name)
 	}
-	return f.scanRecords(), nil
+	r := f.scanRecords()
+	r.flash = f.scanImage()
+	return r, nil
 }
 
 // scanRecords is Recover's scan of the records on flash now, closed form.
