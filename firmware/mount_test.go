@@ -98,9 +98,9 @@ func TestMountClosesPartlyWrittenBlocks(t *testing.T) {
 		u := f.ftl.Lookup(0)
 		_, _, blk := g.BlockAddr(g.BlockOf(g.PageOf(u)))
 		if reuse {
-			require.Equal(t, [2]int{0, 9}, [2]int{blk, int(g.PageOf(u)-g.FirstPage(g.BlockOf(g.PageOf(u))))}, "the control resumes block 0 at its write pointer")
+			require.Equal(t, [2]int{0, 9}, [2]int{blk, int(g.PageOf(u) - g.FirstPage(g.BlockOf(g.PageOf(u))))}, "the control resumes block 0 at its write pointer")
 		} else {
-			require.Equal(t, [2]int{1, 0}, [2]int{blk, int(g.PageOf(u)-g.FirstPage(g.BlockOf(g.PageOf(u))))}, "a fresh block")
+			require.Equal(t, [2]int{1, 0}, [2]int{blk, int(g.PageOf(u) - g.FirstPage(g.BlockOf(g.PageOf(u))))}, "a fresh block")
 		}
 		rec2, err := f.Recover()
 		require.NoError(t, err)

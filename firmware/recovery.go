@@ -78,6 +78,7 @@ func (f *Firmware) scanRecords() *Recovery {
 	}
 	dieTime := make([]sim.Time, g.Dies())
 	final := f.flash.Die().FinalizingPage // nil: every page final at its program
+	tRead, tSLC := f.scanReadTimes()
 	for b := 0; b < g.Blocks(); b++ {
 		n := f.ftl.NextPage(ftl.BlockID(b))
 		if n == 0 {
@@ -92,7 +93,11 @@ func (f *Firmware) scanRecords() *Recovery {
 		open := !slc && final != nil && n < g.PagesPerBlock
 		closed := false
 		for i := 0; i < n; i++ {
-			dieTime[d] += f.scanReadTime(ftl.BlockID(b), i)
+			if slc {
+				dieTime[d] += tSLC
+			} else {
+				dieTime[d] += tRead[i]
+			}
 			r.Scanned++
 			for s := 0; s < f.units; s++ { // a page's spare area holds each unit's record
 				u := g.UnitOf(first+ftl.PPN(i), s)
