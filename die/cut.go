@@ -190,3 +190,18 @@ func (d *Die) RunningLoss(t sim.Time) []Addr {
 	}
 	return lost
 }
+
+// RunningErase returns the blocks (Page 0) of the erase running at t, none if no erase
+// runs. It changes nothing: a power-cut schedule aims its cut with it.
+func (d *Die) RunningErase(t sim.Time) []Addr {
+	if !d.opOpen || d.opProg || t >= d.opEnd {
+		return nil
+	}
+	var blocks []Addr
+	for p := range d.spec.Planes {
+		if d.opPlanes&(1<<uint(p)) != 0 {
+			blocks = append(blocks, Addr{Plane: p, Block: int(d.opBlock[p])})
+		}
+	}
+	return blocks
+}

@@ -25,6 +25,16 @@ import (
 //     programs); the allocators and GC open fresh blocks. Each block's word lines are then
 //     final as they stand (nothing programs them again): its completed prefix is its end.
 //
+// With power-loss protection the hold-up drain of the cut may have used the hold-up
+// reserve (holdup.go: the blocks a plane keeps above the GC reserve for the next drain),
+// and the blocks the mount closed hold no room: a firmware that took writes into its
+// buffer at once would acknowledge pages the next drain could not place (the two-cut
+// schedule found it: a drain stuck with no room outside the GC reserve, FD on tiny). So,
+// as a drive re-arms its power-loss protection before it takes writes on the capacitors'
+// promise, the mounted firmware admits no write into the buffer (room) until GC has
+// brought every plane back to the GC and hold-up reserves (reserveRestored); reads are
+// served meanwhile.
+//
 // The write buffer, the in-flight reads, the erase guards and the provisional pages start
 // empty: the power took them. GC starts on the recovered valid counts. Not rebuilt (Mount
 // refuses them): a hybrid mapping scheme's data and log blocks, Flexible Data Placement's
@@ -84,6 +94,7 @@ func (f *Firmware) Mount(rec *Recovery) (ftl.MountReport, error) {
 	if err != nil {
 		return rep, fmt.Errorf("firmware %s: %w", f.name, err)
 	}
+	f.restoring = f.ftl.Config().HoldupReserve > 0 && !f.reserveRestored()
 	copy(f.pl.oob, im.records)
 	f.pl.seq = im.seq
 	if fi := &f.fin; fi.prefix != nil {
@@ -94,4 +105,28 @@ func (f *Firmware) Mount(rec *Recovery) (ftl.MountReport, error) {
 		}
 	}
 	return rep, nil
+}
+
+// room returns the buffer room a write may take now: none while the hold-up reserve is
+// being restored after a mount.
+func (f *Firmware) room() int {
+	if f.restoring && !f.reserveRestored() {
+		return 0
+	}
+	return f.buf.Room() - f.wb.reserved
+}
+
+// reserveRestored reports whether every plane has its GC and hold-up reserves free again,
+// and if so ends the restoring after a mount.
+func (f *Firmware) reserveRestored() bool {
+	c := f.ftl.Config()
+	for d := range f.geo.Dies() {
+		for p := range f.geo.Planes {
+			if f.ftl.FreeBlocks(d, p) < c.GCReserve+c.HoldupReserve {
+				return false
+			}
+		}
+	}
+	f.restoring = false
+	return true
 }

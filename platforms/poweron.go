@@ -5,6 +5,7 @@ import (
 
 	"github.com/fastdrain-sim/fastdrain/firmware"
 	"github.com/fastdrain-sim/fastdrain/firmware/ftl"
+	"github.com/fastdrain-sim/fastdrain/nvmectrl"
 )
 
 // PowerOn is the next power-on after a power cut of old, a machine of c whose firmware
@@ -15,6 +16,9 @@ import (
 // PowerOn: the flash survives, nothing else does), and mounts the new firmware on rec
 // (firmware.Firmware.Mount), which it returns the report of. old must not be run again.
 func PowerOn(c Config, old *Machine, rec *firmware.Recovery) (*Machine, ftl.MountReport, error) {
+	if err := Mountable(c); err != nil {
+		return nil, ftl.MountReport{}, fmt.Errorf("platforms: %w", err)
+	}
 	if !old.SSD.FW.PoweredOff() {
 		return nil, ftl.MountReport{}, fmt.Errorf("platforms: power-on of a machine whose firmware has not stopped after a cut")
 	}
@@ -43,4 +47,29 @@ func PowerOn(c Config, old *Machine, rec *firmware.Recovery) (*Machine, ftl.Moun
 		return nil, rep, err
 	}
 	return m, rep, nil
+}
+
+// Mountable returns why a machine of c cannot be powered on again after a cut (PowerOn:
+// the firmware's Mount rebuilds page-level mapping only), nil if it can.
+func Mountable(c Config) error {
+	why := ""
+	switch {
+	case c.Firmware.FTL.Mapping == ftl.BASTMapping:
+		why = "the hybrid mapping scheme (firmware.ftl.mapping bast: its data and log blocks are not rebuilt)"
+	case c.Firmware.FTL.SLCCache.Enabled():
+		why = "an SLC cache (firmware.ftl.slc_cache: its regions are not rebuilt)"
+	case c.NVMe.FDP.Enabled:
+		why = "Flexible Data Placement (nvme.fdp: its reclaim units are not rebuilt)"
+	case c.Flash.Die.Faults.Enabled():
+		why = "a fault model (flash.die.faults: grown bad blocks are not rebuilt)"
+	}
+	for _, ns := range c.NVMe.Namespaces {
+		if why == "" && ns.Type == nvmectrl.NSZoned {
+			why = "a zoned namespace (nvme.namespaces: its zones are not rebuilt)"
+		}
+	}
+	if why == "" {
+		return nil
+	}
+	return fmt.Errorf("mounting after a power cut is not modelled with %s", why)
 }

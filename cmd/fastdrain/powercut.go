@@ -63,6 +63,7 @@ naming the largest precondition.fill that does (gen4-qlc: --set precondition.fil
 	f.StringSliceVar(&fl.Mappings, "mapping", []string{"page"}, "mapping schemes: "+strings.Join(powercut.MappingNames(), ", "))
 	f.BoolVar(&fl.Keep, "keep-precondition", false, "keep the preset's preconditioning and over-provisioning instead of the steady state ("+strings.Join(powercut.SteadyState, ", ")+")")
 	f.IntVar(&fl.Cuts, "cuts", 20, "cuts per target and schedule, seeded --seed, --seed+1, …")
+	f.IntVar(&fl.Cycles, "cycles", 0, "power cycles per cut: run, cut, recover, mount, run again … (0: each schedule's own, 1 but two-cut's 2)")
 	f.StringSliceVar(&fl.Schedules, "schedules", powercut.ScheduleNames(), "cut schedules: "+strings.Join(powercut.ScheduleNames(), ", "))
 	f.Uint64Var(&fl.Seed, "seed", 1, "seed of the first cut")
 	f.StringVar(&fl.From, "from", "300ms", "the earliest instant a schedule is armed at (simulated, from the machine's build)")
