@@ -56,8 +56,12 @@ func (f *Firmware) scanImage() *scanImage {
 	g := f.geo
 	im := &scanImage{next: make([]int, g.Blocks()), erases: make([]uint32, g.Blocks()), bad: make([]bool, g.Blocks()),
 		records: append([]uint64(nil), f.pl.oob...)}
+	scan, _ := f.flash.(FlashScan)
 	for b := range g.Blocks() {
 		im.next[b] = f.ftl.NextPage(ftl.BlockID(b))
+		if d, plane, blk := g.BlockAddr(ftl.BlockID(b)); scan != nil {
+			im.next[b] = scan.WritePointer(d, plane, blk)
+		}
 		im.erases[b] = uint32(f.ftl.EraseCount(ftl.BlockID(b)))
 		im.bad[b] = f.ftl.IsBad(ftl.BlockID(b))
 	}

@@ -271,7 +271,9 @@ func (r *cutRun) powerOn(c platforms.Config, rec *firmware.Recovery) error {
 	g := old.Geometry()
 	ms := mountState{next: make([]int, g.Blocks()), erases: make([]int, g.Blocks())}
 	for b := range g.Blocks() {
-		ms.next[b], ms.erases[b] = old.NextPage(ftl.BlockID(b)), old.EraseCount(ftl.BlockID(b))
+		d, plane, blk := g.BlockAddr(ftl.BlockID(b))
+		dd := r.m.SSD.Channels[g.Channel(d)].Die(d % g.DiesPerChannel)
+		ms.next[b], ms.erases[b] = dd.NextPage(plane, blk), old.EraseCount(ftl.BlockID(b)) // the flash's write pointer, as Mount's
 	}
 	for lpn := range r.pages {
 		r.chk.rebase(lpn, r.readUnit(rec.Map[lpn])) // before the dies move to the new machine
@@ -328,6 +330,9 @@ func (r *cutRun) start() {
 func (r *cutRun) arm() {
 	rng := sim.NewRNG(r.plan.Seed, r.rngName("powercut.cut"))
 	r.out.Armed = r.plan.From + sim.Time(rng.Int64N(int64(r.plan.Window)))
+	if s := r.plan.Schedule; r.cycle > 0 && s.remount != nil {
+		r.out.Armed = sim.Time(rng.Int64N(int64(s.remountWindow)))
+	}
 	patience := r.plan.Patience
 	if patience == 0 {
 		patience = r.plan.Schedule.Patience

@@ -29,6 +29,10 @@ type Schedule struct {
 	// instead of cond, if set.
 	Cycles  int
 	remount func(r *cutRun) bool
+	// remountWindow: after a mount, a schedule with a remount condition is armed at a
+	// seeded instant of [0, remountWindow) from the power-on (the riskiest programs come
+	// first: the host's first writes), not the plan's window.
+	remountWindow sim.Time
 }
 
 // Poll is how often a schedule's condition is looked at once armed: well under the
@@ -51,8 +55,8 @@ var schedules = []Schedule{
 		Patience: sim.Second, cond: lookahead, onErase: true},
 	{Name: "word-line", Doc: "while a program runs whose interruption would destroy a page holding its logical page's last durable version: on 2D a CSB or MSB program over the durable lower pages of its word line, on one-shot a word line's program, on two-pass a coarse pass with the fine pass of the word line below (platforms.Machine.RunningLoss)",
 		Patience: 300 * sim.Millisecond, cond: wordLine},
-	{Name: "two-cut", Doc: "across power cycles: a cut at the seeded instant, recovery, the firmware mounted on what it recovered (firmware.Firmware.Mount) and the host writing again, then a second cut while a program runs that would destroy a page written before the mount, holding its logical page's durable version (a firmware that resumed a block the first cut left partly written: the control reuse_open_block), or else while GC erases a block written before the mount",
-		Patience: 300 * sim.Millisecond, Cycles: 2, remount: remountRisk},
+	{Name: "two-cut", Doc: "across power cycles: a cut at the seeded instant, recovery, the firmware mounted on what it recovered (firmware.Firmware.Mount) and the host writing again, then a second cut, armed in the first 20 ms after the power-on, while a program runs that would destroy a page written before the mount, holding its logical page's durable version (a firmware that resumed a block the first cut left partly written: the control reuse_open_block), or else while GC erases a block written before the mount",
+		Patience: 300 * sim.Millisecond, Cycles: 2, remount: remountRisk, remountWindow: 20 * sim.Millisecond},
 	// The SLC cache's exposed points (machines with one only): mid-fold, the fold's erase,
 	// and the cache full with host writes going to native blocks.
 	{Name: "fold", Doc: "while a fold's program (a page moved out of an SLC block to a native one) is on a die", Patience: 300 * sim.Millisecond, SLC: true,
@@ -152,21 +156,37 @@ func wordLine(r *cutRun) bool {
 
 // remountRisk is the "two-cut" schedule's condition after a mount: a program is running
 // whose interruption would destroy a page written before the mount that holds its logical
-// page's durable version (only a firmware that programs a block the mount found partly
+// page's durable version, the copy a recovery now would map (firmware.RecoverNow, as
+// wordLine; with power-loss protection only an aim) (only a firmware that programs a block the mount found partly
 // written does that: the control reuse_open_block); or, if the mount resumed no block, an
 // erase of a block written before the mount is on a die (GC redoing its work on the map
 // recovery rebuilt: the block's valid pages were relocated first).
 func remountRisk(r *cutRun) bool {
 	g := r.fw.FTL().Geometry()
+	var risk []ftl.Unit // the durable copies at risk
 	for _, pg := range r.m.RunningLoss() {
 		b := g.BlockOf(pg)
 		if !r.premount(b) || int(pg-g.FirstPage(b)) >= r.mount.next[b] {
 			continue
 		}
 		for s := range g.Units() {
-			lpn, v, ok := firmware.StampParts(r.readUnit(g.UnitOf(pg, s)))
+			u := g.UnitOf(pg, s)
+			lpn, v, ok := firmware.StampParts(r.readUnit(u))
 			if ok && lpn >= 0 && lpn < r.pages && v == r.chk.durableVersion(lpn) {
-				return true
+				risk = append(risk, u)
+			}
+		}
+	}
+	if len(risk) > 0 {
+		if r.plp() {
+			return true // only an aim: the running program ends on hold-up power
+		}
+		if rec, err := r.fw.RecoverNow(); err == nil {
+			for _, u := range risk { // the copy a recovery now would map
+				lpn, _, _ := firmware.StampParts(r.readUnit(u))
+				if rec.Map[lpn] == u {
+					return true
+				}
 			}
 		}
 	}
