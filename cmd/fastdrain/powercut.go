@@ -40,6 +40,10 @@ times per schedule at seeded instants:
   fold         while a fold's program (out of an SLC block) is on a die    } only on a machine
   fold-erase   while a folded SLC block's erase is queued or on a die       } with an SLC cache
   slc-full     while the SLC cache is full and a host page goes to native  } (left out otherwise)
+  two-cut      across power cycles: a random cut, recovery, the firmware mounted on what it
+               recovered and the host writing again, then a cut while a program would destroy
+               a page written before the mount, or GC erases a block written before it (page
+               and sub-page mapping only; other targets are left out with a note)
 
 After each cut the firmware stops (draining its buffer on hold-up power with protection),
 the mapping is rebuilt from the flash's records, and every logical page is checked: a
@@ -48,6 +52,10 @@ acknowledged write is durable), data never written there or a stale read during 
 a stale read, a hold-up drain without room is stuck. It prints and writes the table per
 target and schedule, and exits non-zero if any cut lost durable data, read stale data or
 left the drain stuck.
+
+--cycles N makes every cut N power cycles: after each cut but the last the machine is
+powered on again on what it recovered (its firmware mounted: partly written blocks closed)
+and the host writes again; every acknowledged or flushed write of every cycle is checked.
 
 A variant with an unbounded buffer (oracle, oracle-bg) is not cut with protection: no
 hold-up covers an unbounded buffer. --plp on refuses it; with --plp both it is cut without
