@@ -164,11 +164,13 @@ func wordLine(r *cutRun) bool {
 func remountRisk(r *cutRun) bool {
 	g := r.fw.FTL().Geometry()
 	var risk []ftl.Unit // the durable copies at risk
+	var sig [3]int64     // the pages at risk and the durable writes, for the cache (wordLine)
 	for _, pg := range r.m.RunningLoss() {
 		b := g.BlockOf(pg)
 		if !r.premount(b) || int(pg-g.FirstPage(b)) >= r.mount.next[b] {
 			continue
 		}
+		sig[0], sig[1] = sig[0]+int64(pg), sig[1]+1
 		for s := range g.Units() {
 			u := g.UnitOf(pg, s)
 			lpn, v, ok := firmware.StampParts(r.readUnit(u))
@@ -181,6 +183,10 @@ func remountRisk(r *cutRun) bool {
 		if r.plp() {
 			return true // only an aim: the running program ends on hold-up power
 		}
+		sig[2] = r.chk.durable + r.chk.acks<<32
+		if r.watch.safe == sig {
+			return false // a scan found none at risk, and nothing has changed since
+		}
 		if rec, err := r.fw.RecoverNow(); err == nil {
 			for _, u := range risk { // the copy a recovery now would map
 				lpn, _, _ := firmware.StampParts(r.readUnit(u))
@@ -189,6 +195,7 @@ func remountRisk(r *cutRun) bool {
 				}
 			}
 		}
+		r.watch.safe = sig
 	}
 	if r.mount.resumed > 0 {
 		return false
@@ -215,7 +222,8 @@ type watcher struct {
 	r        *cutRun
 	deadline sim.Time
 	armed    bool
-	// safe is the word-line schedule's last scan that found no loss (wordLine).
+	// safe is the word-line schedule's last scan that found no loss (wordLine), and the
+	// two-cut schedule's after a mount (remountRisk).
 	safe [3]int64
 }
 
