@@ -164,7 +164,7 @@ func wordLine(r *cutRun) bool {
 func remountRisk(r *cutRun) bool {
 	g := r.fw.FTL().Geometry()
 	var risk []ftl.Unit // the durable copies at risk
-	var sig [3]int64     // the pages at risk and the durable writes, for the cache (wordLine)
+	var sig [3]int64    // the pages at risk and the durable writes, for the cache (wordLine)
 	for _, pg := range r.m.RunningLoss() {
 		b := g.BlockOf(pg)
 		if !r.premount(b) || int(pg-g.FirstPage(b)) >= r.mount.next[b] {
