@@ -135,7 +135,8 @@ func (o Options) applies(t Target, s Schedule) error {
 }
 
 // MountNotes returns a note for each target a schedule of several power cycles leaves
-// out (applies), once a target.
+// out (applies), once a target. Its Variant is the target's whole label, so no row's note
+// column carries it (rowNote matches a variant's rows; the target has its other rows).
 func (o Options) MountNotes() []Note {
 	var ns []Note
 	for _, t := range o.Targets {
