@@ -33,7 +33,8 @@ import (
 // as a drive re-arms its power-loss protection before it takes writes on the capacitors'
 // promise, the mounted firmware admits no write into the buffer (room) until GC has
 // brought every plane back to the GC and hold-up reserves (reserveRestored); reads are
-// served meanwhile.
+// served meanwhile. The control firmware.power_loss.controls.no_reserve_restore admits
+// them at once.
 //
 // The write buffer, the in-flight reads, the erase guards and the provisional pages start
 // empty: the power took them. GC starts on the recovered valid counts. Not rebuilt (Mount
@@ -98,7 +99,7 @@ func (f *Firmware) Mount(rec *Recovery) (ftl.MountReport, error) {
 	if err != nil {
 		return rep, fmt.Errorf("firmware %s: %w", f.name, err)
 	}
-	f.restoring = f.ftl.Config().HoldupReserve > 0 && !f.reserveRestored()
+	f.restoring = f.ftl.Config().HoldupReserve > 0 && !f.spec.PowerLoss.Controls.NoReserveRestore && !f.reserveRestored()
 	copy(f.pl.oob, im.records)
 	f.pl.seq = im.seq
 	if fi := &f.fin; fi.prefix != nil {
