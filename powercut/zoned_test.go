@@ -30,6 +30,9 @@ func TestZonedPowerCuts(t *testing.T) {
 				map[bool]string{false: "firmware.power_loss_protection=false", true: "firmware.power_loss_protection=true"}[plp]}})
 		require.NoError(t, err)
 		for _, s := range Schedules() {
+			if s.Cycles > 1 {
+				continue // a zoned namespace is not mounted after a cut (platforms.Mountable)
+			}
 			for seed := uint64(1); seed <= 1; seed++ {
 				cut, err := RunCut(c, w, Plan{Schedule: s, Seed: seed, From: 300 * sim.Millisecond, Window: 300 * sim.Millisecond})
 				require.NoError(t, err)
