@@ -120,3 +120,20 @@ func TestNoReserveRestoreStucksDrain(t *testing.T) {
 		}
 	}
 }
+
+// TestCyclesRefusals: a plan of negative power cycles, and several cycles of a zoned
+// workload (zoned namespaces are not mounted after a cut), are refused before any run.
+func TestCyclesRefusals(t *testing.T) {
+	ts, _, err := Matrix{Preset: "tiny", Variants: []string{"vanilla"}, PLP: []bool{false}, Mappings: []string{"page"}}.Targets()
+	require.NoError(t, err)
+	random, err := LookupSchedule("random")
+	require.NoError(t, err)
+	plan := Plan{Schedule: random, Seed: 1, From: 300 * sim.Millisecond, Window: 500 * sim.Millisecond, Cycles: -1}
+	_, err = RunCut(ts[0].Config, DefaultWorkload(), plan)
+	require.EqualError(t, err, "powercut: -1 power cycles; want at least 1 (0: the schedule's own)")
+	w := DefaultWorkload()
+	w.Zoned = true
+	plan.Cycles = 2
+	_, err = RunCut(ts[0].Config, w, plan)
+	require.EqualError(t, err, "powercut: 2 power cycles of a zoned workload: mounting zoned namespaces after a cut is not modelled")
+}
