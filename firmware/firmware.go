@@ -111,9 +111,6 @@ type Firmware struct {
 	newer []uint16
 	// unguarded: the control firmware.power_loss.controls.unguarded_erase (no erase guard).
 	unguarded bool
-	// restoring: mounted after a cut with its hold-up reserve used (mount.go), the firmware
-	// admits no write into the buffer until GC has restored it.
-	restoring bool
 	// fin is word-line finality (final.go): the provisional pages of the open blocks.
 	fin finality
 

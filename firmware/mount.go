@@ -31,8 +31,8 @@ import (
 // buffer at once would acknowledge pages the next drain could not place (the two-cut
 // schedule found it: a drain stuck with no room outside the GC reserve, FD on tiny). So,
 // as a drive re-arms its power-loss protection before it takes writes on the capacitors'
-// promise, the mounted firmware admits no write into the buffer (room) until GC has
-// brought every plane back to the GC and hold-up reserves (reserveRestored); reads are
+// promise, the mounted firmware admits no write into the buffer (room, writeBuffer.hold)
+// until GC has brought every plane back to the GC and hold-up reserves (reserveRestored); reads are
 // served meanwhile. The control firmware.power_loss.controls.no_reserve_restore admits
 // them at once.
 //
@@ -99,7 +99,9 @@ func (f *Firmware) Mount(rec *Recovery) (ftl.MountReport, error) {
 	if err != nil {
 		return rep, fmt.Errorf("firmware %s: %w", f.name, err)
 	}
-	f.restoring = f.ftl.Config().HoldupReserve > 0 && !f.spec.PowerLoss.Controls.NoReserveRestore && !f.reserveRestored()
+	if f.ftl.Config().HoldupReserve > 0 && !f.spec.PowerLoss.Controls.NoReserveRestore && !f.reserveRestored() {
+		f.wb.hold = f.buf.Capacity() // no room for any write until restoreLook
+	}
 	copy(f.pl.oob, im.records)
 	f.pl.seq = im.seq
 	if fi := &f.fin; fi.prefix != nil {
@@ -113,16 +115,18 @@ func (f *Firmware) Mount(rec *Recovery) (ftl.MountReport, error) {
 }
 
 // room returns the buffer room a write may take now: none while the hold-up reserve is
-// being restored after a mount.
-func (f *Firmware) room() int {
-	if f.restoring && !f.reserveRestored() {
-		return 0
+// being restored after a mount (writeBuffer.hold).
+func (f *Firmware) room() int { return f.buf.Room() - f.wb.reserved - f.wb.hold }
+
+// restoreLook ends the hold on writes after a mount once the reserves are back: called at
+// every change of the buffer room (roomChanged: a GC erase is one).
+func (f *Firmware) restoreLook() {
+	if f.wb.hold > 0 && f.reserveRestored() {
+		f.wb.hold = 0
 	}
-	return f.buf.Room() - f.wb.reserved
 }
 
-// reserveRestored reports whether every plane has its GC and hold-up reserves free again,
-// and if so ends the restoring after a mount.
+// reserveRestored reports whether every plane has its GC and hold-up reserves free again.
 func (f *Firmware) reserveRestored() bool {
 	c := f.ftl.Config()
 	for d := range f.geo.Dies() {
@@ -132,6 +136,5 @@ func (f *Firmware) reserveRestored() bool {
 			}
 		}
 	}
-	f.restoring = false
 	return true
 }
