@@ -137,3 +137,17 @@ func TestCyclesRefusals(t *testing.T) {
 	_, err = RunCut(ts[0].Config, w, plan)
 	require.EqualError(t, err, "powercut: 2 power cycles of a zoned workload: mounting zoned namespaces after a cut is not modelled")
 }
+
+// TestScheduleHelpNamesEverySchedule: the command's help lists every schedule, in table
+// order.
+func TestScheduleHelpNamesEverySchedule(t *testing.T) {
+	at := -1
+	for _, n := range ScheduleNames() {
+		i := strings.Index(ScheduleHelp, "\n  "+n+" ")
+		if n == "random" {
+			i = strings.Index(ScheduleHelp, "  "+n+" ")
+		}
+		require.Greater(t, i, at, "schedule %s in the help, in table order", n)
+		at = i
+	}
+}

@@ -28,23 +28,7 @@ protection setting and mapping scheme, it builds the machine (preconditioned to 
 so GC runs), runs a checked host workload through the whole stack, and cuts the power --cuts
 times per schedule at seeded instants:
 
-  random       at the seeded instant itself
-  gc-erase     while a block erase is on a die
-  fg-evict     while a foreground eviction's program is on a die
-  flush        while a Flush waits for the flash
-  relocation   while a relocated page's program (GC, a merge's copy) is on a die
-  lookahead    when recovery would lose a durable version (the checker's own lookahead)
-  word-line    while a program runs whose interruption destroys a page holding a durable
-               version (2D: a CSB/MSB program over durable lower pages; 3D: the word line's
-               program, or a fine pass)
-  fold         while a fold's program (out of an SLC block) is on a die    } only on a machine
-  fold-erase   while a folded SLC block's erase is queued or on a die       } with an SLC cache
-  slc-full     while the SLC cache is full and a host page goes to native  } (left out otherwise)
-  two-cut      across power cycles: a random cut, recovery, the firmware mounted on what it
-               recovered and the host writing again, then a cut while a program would destroy
-               a page written before the mount, or GC erases a block written before it (page
-               and sub-page mapping only; other targets are left out with a note)
-
+` + powercut.ScheduleHelp + `
 After each cut the firmware stops (draining its buffer on hold-up power with protection),
 the mapping is rebuilt from the flash's records, and every logical page is checked: a
 version older than the last durable one is a durable loss (with protection every
