@@ -120,9 +120,10 @@ func TestQualitativeResults(t *testing.T) {
 		require.Equal(t, ftlSt.ForegroundWr, ftlSt.LSBForFG+ftlSt.FGBounded,
 			"FD-FTL: every foreground eviction on an LSB page but those the LSB-only bound refused (%s)", a)
 		// The fastdrain-small version of this test also asserted that the bound refuses under
-		// 1 %. On fastdrain-tlc-8x it refuses 3–6 % in five apps' runs and 29 % in
-		// ImgServer-U's: the skip region (1 block per die, fastdrain-tlc's 4 scaled by 8 and
-		// rounded up) fills within the run and no GC empties it (docs/fidelity.md).
+		// 1 %. On fastdrain-tlc-8x it refused 3–6 % in five apps' runs and 29 % in
+		// ImgServer-U's with a skip region of 1 block per die (fastdrain-tlc's then 4 scaled
+		// by 8 and rounded up; 3 now, its 19 scaled): the region fills within the run and no
+		// GC empties it (docs/fidelity.md, "The skip region at 30 s").
 		// FD switches dirty ratios in every run whose buffer reached the high watermark
 		// (the predictive upcall reports above-high by then at the latest). It may evict in
 		// the foreground and never switch in a run that does not: the prediction crosses

@@ -73,3 +73,29 @@ func TestFTLErrorsAtBuild(t *testing.T) {
 	require.EqualError(t, err, "firmware.ftl.over_provisioning: 1.5 must be between 0 and 1 (exclusive)\n"+
 		"firmware.ftl.gc_threshold: 1 must exceed gc_reserve (1)")
 }
+
+// TestPaperSkipRegionRule: fastdrain-tlc's lsb_only_blocks is the rule its preset states,
+// computed here from the preset's own fields. A die of 128 blocks × 512 pages is 65,536
+// pages; over-provisioning 0.2227 hides ⌊14,594.9⌋ = 14,594; the LSB-only region (8,192
+// pages) may strand its CSB/MSB two thirds, ⌊8,192 × 2 / 3⌋ = 5,461; GC keeps gc_threshold + 1
+// = 5 blocks of each of the die's 1 plane free, 2,560 pages; 6,573 are left. A 2D-TLC block
+// of 512 pages has 174 LSB pages (0–5, then two of every six from page 8: 6 + 168), so a
+// skip block wastes at most 338: ⌊6,573 / 338⌋ = 19.
+func TestPaperSkipRegionRule(t *testing.T) {
+	c, err := Load(Options{Preset: "fastdrain-tlc"})
+	require.NoError(t, err)
+	d, f := c.DieSpec(), c.Firmware.FTL
+	pages := d.Planes * d.BlocksPerPlane * d.PagesPerBlock
+	require.Equal(t, 65536, pages)
+	lsb := 0
+	for p := 0; p < d.PagesPerBlock; p++ {
+		if d.PageType(p) == 0 { // LSB
+			lsb++
+		}
+	}
+	require.Equal(t, 174, lsb)
+	left := int(f.OverProvisioning*float64(pages)) - f.LSBOnlyPages*2/3 - (f.GCThreshold+1)*d.Planes*d.PagesPerBlock
+	require.Equal(t, 14594-5461-2560, left)
+	require.Equal(t, 19, left/(d.PagesPerBlock-lsb))
+	require.Equal(t, 19, f.LSBOnlyBlocks)
+}

@@ -34,6 +34,7 @@ var Statistics = sim.NewCatalogue(append([]*sim.Stat{
 	StatHintedSent, firmware.StatHintedWrites, firmware.StatHintActedOn, firmware.StatHintEpisodes,
 	firmware.StatForegroundTime, StatForegroundShare, ftl.StatForegroundWrites, ftl.StatForegroundLSB,
 	ftl.StatLSBAfterSkip, ftl.StatFGBounded, firmware.StatForegroundSlowDies, firmware.StatForegroundFallbacks,
+	ftl.StatSkipRegion, ftl.StatSkipRegionFull, ftl.StatSkipReclaims,
 	firmware.StatAboveHigh, firmware.StatBackgroundIdle, firmware.StatBackgroundBusy,
 	firmware.StatReadsBehindArray, firmware.StatReadsBehindBackground, firmware.StatReadSuspends,
 	StatHighSetTime, StatHighSetShare},

@@ -115,7 +115,7 @@ func (f *FTL) Retire(b BlockID) bool {
 		}
 	}
 	if m.wasted > 0 {
-		f.leaveSkipRegion(b)
+		f.leftSkipRegion(b, m)
 		f.Stats.WastedNow -= int64(m.wasted)
 		m.wasted = 0
 	}

@@ -246,6 +246,7 @@ func (b *bast) waste(blk BlockID) {
 	if m.wasted == 0 {
 		die, _, _ := f.g.BlockAddr(blk)
 		f.dies[die].lsbOnly++
+		f.skipChanged(die)
 	}
 	f.p2l.put(int64(f.g.FirstPage(blk)+PPN(m.next)), pWasted)
 	m.next++
@@ -253,7 +254,7 @@ func (b *bast) waste(blk BlockID) {
 	f.Stats.Wasted++
 	f.Stats.WastedNow++
 	if int(m.next) == f.g.PagesPerBlock {
-		m.state = stFull
+		f.closed(blk, m)
 	}
 }
 

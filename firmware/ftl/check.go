@@ -54,6 +54,7 @@ func (f *FTL) Check() error {
 	nbad := 0
 	freePerPlane := make([]int, len(f.planes))
 	lsbOnly := make([]int, len(f.dies))
+	skipFull := make([]int, len(f.dies))
 	for bi := range f.blocks {
 		b := BlockID(bi)
 		m := &f.blocks[b]
@@ -91,9 +92,12 @@ func (f *FTL) Check() error {
 			bad("block %d wasted count %d, pages say %d", b, m.wasted, waste)
 		}
 		wasted += int64(waste)
-		if waste > 0 && (f.mounted == nil || !f.mounted.Has(bi)) { // abandoned at mount: not in the skip region
+		if waste > 0 && !f.mountClosed(b) { // abandoned at mount: not in the skip region
 			die, _, _ := f.g.BlockAddr(b)
 			lsbOnly[die]++
+			if m.state == stFull {
+				skipFull[die]++
+			}
 		}
 		switch m.state {
 		case stFree:
@@ -128,6 +132,12 @@ func (f *FTL) Check() error {
 	for d := range f.dies {
 		if f.dies[d].lsbOnly != lsbOnly[d] {
 			bad("die %d: %d blocks hold skipped pages, the LSB-only region count says %d", d, lsbOnly[d], f.dies[d].lsbOnly)
+		}
+		if f.dies[d].skipFull != skipFull[d] {
+			bad("die %d: %d full blocks hold skipped pages, the skip region's full count says %d", d, skipFull[d], f.dies[d].skipFull)
+		}
+		if f.dies[d].reclaim != f.reclaimsSkip(d) {
+			bad("die %d: the skip region's reclaim flag is %v, its counts say %v", d, f.dies[d].reclaim, f.reclaimsSkip(d))
 		}
 	}
 	if nbad != f.bad {

@@ -38,6 +38,17 @@ type Config struct {
 	// an LSB page programs the next page of its oldest open block, whatever its kind, and
 	// wastes nothing. 0 never skips.
 	LSBOnlyBlocks int `yaml:"lsb_only_blocks"`
+	// LSBOnlyReclaim (latency-aware allocator only) has GC reclaim the skip region before
+	// the plane needs room: a die whose skip region holds LSBOnlyBlocks blocks, all but at
+	// most one of them full, collects the full one with the fewest valid pages, so
+	// foreground writes can skip again (reclaim.go). Default false: GC for room only (the
+	// paper: the unused pages "can be reclaimed by garbage collection, which would not hurt
+	// the total SSD capacity", a statement about capacity that names no second GC
+	// trigger): on fastdrain-tlc at 30 s the reclaim keeps every foreground write on an LSB
+	// page but moves about 0.8 pages for each one (WAF 1.8), and the host reads behind those
+	// moves lengthen every app's p99 (docs/fidelity.md, "The skip region at 30 s"). True is
+	// that sensitivity.
+	LSBOnlyReclaim bool `yaml:"lsb_only_reclaim"`
 	// Mapping names the mapping scheme (mapping.go): "page" (page-level, the default; empty
 	// means it too) or "bast" (hybrid log-block mapping, bast.go).
 	Mapping string `yaml:"mapping"`
@@ -114,7 +125,10 @@ func (c Config) mapping() string {
 // time). The paper bounds the region "to keep high effective SSD capacity": at most two
 // thirds of it (its CSB/MSB pages) can be left unusable until GC, 5,461 pages, within
 // fastdrain-tlc's over-provisioning of 0.2227 (14,595 of a die's 65,536 pages); Validate
-// keeps GC's blocks free of it. Skipping may hold 4 blocks per die. Mapping is
+// keeps GC's blocks free of it. Skipping may hold 4 blocks per die here; a preset sizes its
+// own skip region from its geometry and over-provisioning (fastdrain-tlc: 19, the blocks
+// whose worst-case waste fits its over-provisioning beside the region's and GC's blocks,
+// platforms/presets/fastdrain-tlc.yaml). Mapping is
 // page-level; BAST's pool, if chosen, is 8 log blocks per die: uFLIP found 4–8 concurrent
 // sequential partitions cheap on its devices and more degrade (docs/sources.md §12), the behaviour of a
 // log-block FTL with that many log blocks (one per open partition), and 8 of the 512

@@ -3,6 +3,7 @@ package ftl
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/fastdrain-sim/fastdrain/internal/bitset"
 )
@@ -66,7 +67,10 @@ type planeState struct {
 type dieState struct {
 	gcPlaneRR int
 	lsbOnly   int // blocks holding skipped pages, not yet erased (the skip region)
-	merges    int // a hybrid mapping scheme's merges queued on the die, not yet started
+	// skipFull counts the skip region's full blocks: GC may reclaim them (skipReclaimAt).
+	skipFull int
+	reclaim  bool // the skip region is due for reclaim (reclaimsSkip), kept by skipChanged
+	merges   int  // a hybrid mapping scheme's merges queued on the die, not yet started
 	// The die's bad blocks, which its spare pool replaces (badblock.go): factory and grown.
 	factory, grown int
 }
@@ -98,6 +102,10 @@ type FTL struct {
 	hyb hybrid
 	// gcAt is Config.gcAt: a plane with this many free blocks or fewer needs GC.
 	gcAt int
+	// skipReclaimAt is the skip region's size at which a die's GC reclaims its full blocks
+	// (the latency-aware allocator with lsb_only_reclaim: its lsb_only_blocks; reclaim.go),
+	// math.MaxInt for none.
+	skipReclaimAt int
 	// place is Flexible Data Placement (placement.go), nil without it.
 	place *placement
 	// slc is the SLC cache (slccache.go), nil without it.
@@ -133,6 +141,9 @@ type Stats struct {
 	// (LSBOnlyPages) with no room for another block, and the skip region (LSBOnlyBlocks)
 	// full. The latency-aware allocator puts every other foreground write on an LSB page.
 	FGBounded int64
+	// SkipReclaims counts the skip region's blocks GC picked to reclaim on a plane with free
+	// blocks to spare (reclaim.go); GCVictims counts them too.
+	SkipReclaims int64
 	// Where the waste comes from (issue 31 item 7). LostAtClose counts the skipped pages
 	// (of Wasted) that ran to a block's last page: a skip that found no LSB page left in the
 	// block closed it with them. LeftBehind counts the CSB/MSB pages a foreground write left
@@ -176,7 +187,7 @@ func New(g Geometry, cfg Config) (*FTL, error) {
 	newAlloc, _ := allocators.Lookup(cfg.Allocator)
 	newVictim, _ := victims.Lookup(cfg.GCVictim)
 	logical := cfg.logicalPages(g)
-	f := &FTL{g: g, cfg: cfg, k: g.Units(), gcAt: cfg.gcAt()}
+	f := &FTL{g: g, cfg: cfg, k: g.Units(), gcAt: cfg.gcAt(), skipReclaimAt: math.MaxInt}
 	for 1<<f.shift < f.k {
 		f.shift++
 	}
@@ -246,11 +257,12 @@ func (f *FTL) FreeBlocks(die, plane int) int { return f.planes[die*f.g.Planes+pl
 // NeedsGC reports whether a plane is at or below the GC threshold (under a hybrid mapping
 // scheme: whether the plane's die has a merge queued and not yet started).
 func (f *FTL) NeedsGC(die, plane int) bool {
+	d := &f.dies[die]
 	if f.hyb != nil {
-		return f.dies[die].merges > 0 // a field, not a call: NeedsGC stays inlinable
+		return d.merges > 0 // a field, not a call: NeedsGC stays inlinable
 	}
 	pi := die*f.g.Planes + plane
-	return f.planes[pi].freeN <= f.gcAt || f.slc != nil && f.slc.wantsFold(pi)
+	return f.planes[pi].freeN <= f.gcAt || d.reclaim || f.slc != nil && f.slc.wantsFold(pi)
 }
 
 // EraseCount returns the P/E cycles of block b.
@@ -470,7 +482,7 @@ func (f *FTL) take(b BlockID) PPN {
 	}
 	f.Stats.Programmed[f.kinds[int(m.next)-1]]++
 	if int(m.next) == f.g.PagesPerBlock {
-		m.state = stFull
+		f.closed(b, m)
 	}
 	return p
 }
@@ -481,6 +493,7 @@ func (f *FTL) skip(b BlockID) {
 	if m.wasted == 0 {
 		die, _, _ := f.g.BlockAddr(b)
 		f.dies[die].lsbOnly++
+		f.skipChanged(die)
 	}
 	u := int64(f.g.FirstPage(b)+PPN(m.next)) << f.shift
 	for i := int64(0); i < int64(f.k); i++ {
@@ -493,7 +506,7 @@ func (f *FTL) skip(b BlockID) {
 	f.Stats.WastedNow++
 	f.Stats.SkippedByFG++
 	if int(m.next) == f.g.PagesPerBlock {
-		m.state = stFull
+		f.closed(b, m)
 		f.Stats.LostAtClose += int64(f.trailingWasted(b))
 	}
 }
@@ -554,7 +567,7 @@ func (f *FTL) Erase(b BlockID) {
 		f.p2l.put(first+i, pFree)
 	}
 	f.Stats.WastedNow -= int64(m.wasted)
-	f.leaveSkipRegion(b)
+	f.leftSkipRegion(b, m)
 	m.state, m.next, m.wasted, m.gc = stFree, 0, 0, false
 	if f.slc == nil || !f.erasedSLC(b) {
 		m.erases++ // native P/E cycles; a block in SLC mode counts against pSLC endurance

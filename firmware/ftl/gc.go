@@ -56,7 +56,10 @@ func (p costBenefit) Victim(die, plane int) (BlockID, bool) {
 }
 
 // PickVictim returns the block of the plane that GC should clean, chosen by the configured
-// victim policy, or false if no full block has an invalid or wasted page to reclaim. A
+// victim policy, or false if no full block has an invalid or wasted page to reclaim. On a
+// plane with free blocks to spare of a die whose skip region is due for reclaim
+// (reclaim.go), it is the plane's full skip-region block with the fewest valid pages, if
+// any: GC is there for the region, not for room. A
 // policy that names a block outside the plane or one that is not reclaimable is a
 // programming error and panics.
 func (f *FTL) PickVictim(die, plane int) (BlockID, bool) {
@@ -65,6 +68,15 @@ func (f *FTL) PickVictim(die, plane int) (BlockID, bool) {
 			f.Stats.GCVictims++
 			return b, true
 		}
+	}
+	if pi := die*f.g.Planes + plane; f.dies[die].reclaim && f.planes[pi].freeN > f.gcAt && (f.slc == nil || !f.slc.wantsFold(pi)) {
+		// The plane has room: GC is here only to reclaim the skip region (reclaim.go).
+		b, ok := f.skipVictim(die, plane)
+		if ok {
+			f.Stats.GCVictims++
+			f.Stats.SkipReclaims++
+		}
+		return b, ok
 	}
 	b, ok := f.victim.Victim(die, plane)
 	if !ok {

@@ -27,6 +27,9 @@ func newLatencyAware(s Space) Allocator {
 	for d := range a.open {
 		a.open[d] = make([]BlockID, 0, c.regionBlocks(g))
 	}
+	if c.LSBOnlyReclaim && c.LSBOnlyBlocks > 0 {
+		s.f.skipReclaimAt = c.LSBOnlyBlocks // GC reclaims the skip region (reclaim.go)
+	}
 	return a
 }
 

@@ -179,15 +179,6 @@ func (f *FTL) abandon(b BlockID) int {
 	return n
 }
 
-// leaveSkipRegion is told that block b's wasted pages go (its erase, its retirement).
-func (f *FTL) leaveSkipRegion(b BlockID) {
-	if f.blocks[b].wasted == 0 {
-		return
-	}
-	if f.mounted != nil && f.mounted.Has(int(b)) {
-		f.mounted.Put(int(b), false)
-		return
-	}
-	die, _, _ := f.g.BlockAddr(b)
-	f.dies[die].lsbOnly--
-}
+// mountClosed reports whether block b is one Mount closed, its abandoned pages not yet
+// erased: wasted, but outside the skip region.
+func (f *FTL) mountClosed(b BlockID) bool { return f.mounted != nil && f.mounted.Has(int(b)) }

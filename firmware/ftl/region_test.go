@@ -6,6 +6,19 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// pageAt is where a write went: its block and the page's index in it.
+type pageAt struct{ block, page int }
+
+// foregroundWriter returns a function that writes one logical page as a foreground write
+// on die 0 of f and appends where it went to *got.
+func foregroundWriter(t *testing.T, f *FTL, got *[]pageAt) func(int64) {
+	return func(lpn int64) {
+		p, err := f.WriteHost(lpn, 0, Foreground)
+		require.NoError(t, err)
+		*got = append(*got, pageAt{int(f.g.BlockOf(p)), int(p) % f.g.PagesPerBlock})
+	}
+}
+
 // TestLSBOnlyRegionBoundsSkipping follows the latency-aware allocator page by page on one
 // 2D-TLC die of 20-page blocks (page kinds, docs/sources.md §3.4: 0–5 LSB, 6–7 CSB, 8–9 LSB,
 // 10–11 CSB, 12–13 MSB, 14–15 LSB, 16–17 CSB, 18–19 MSB) with an LSB-only region of one
@@ -25,19 +38,14 @@ func TestLSBOnlyRegionBoundsSkipping(t *testing.T) {
 		c.Allocator = LatencyAware
 		c.LSBOnlyPages, c.LSBOnlyBlocks = 20, 1
 	})
-	type at struct{ block, page int }
-	var got []at
-	write := func(lpn int64) {
-		p, err := f.WriteHost(lpn, 0, Foreground)
-		require.NoError(t, err)
-		got = append(got, at{int(g.BlockOf(p)), int(p) % g.PagesPerBlock})
-	}
+	var got []pageAt
+	write := foregroundWriter(t, f, &got)
 	for lpn := int64(0); lpn < 19; lpn++ {
 		write(lpn)
 	}
 	a, b := got[0].block, got[10].block
 	require.NotEqual(t, a, b)
-	want := []at{{a, 0}, {a, 1}, {a, 2}, {a, 3}, {a, 4}, {a, 5}, {a, 8}, {a, 9}, {a, 14}, {a, 15},
+	want := []pageAt{{a, 0}, {a, 1}, {a, 2}, {a, 3}, {a, 4}, {a, 5}, {a, 8}, {a, 9}, {a, 14}, {a, 15},
 		{b, 0}, {b, 1}, {b, 2}, {b, 3}, {b, 4}, {b, 5}, {b, 6}, {b, 7}, {b, 8}}
 	require.Equal(t, want, got)
 	require.Equal(t, int64(2+4+4), f.Stats.Wasted)
@@ -57,7 +65,7 @@ func TestLSBOnlyRegionBoundsSkipping(t *testing.T) {
 	got = got[:0]
 	write(19)
 	write(20)
-	require.Equal(t, []at{{b, 9}, {b, 14}}, got)
+	require.Equal(t, []pageAt{{b, 9}, {b, 14}}, got)
 	require.Equal(t, int64(2+4+4+4), f.Stats.Wasted)
 	require.Equal(t, int64(2), f.Stats.FGBounded, "both new writes on LSB pages")
 	require.NoError(t, f.Check())

@@ -45,6 +45,16 @@ var (
 	StatFGBounded = &sim.Stat{Name: "foreground_writes_bounded", Unit: sim.UnitPages,
 		Desc: "foreground writes on CSB/MSB pages because the allocator's bounds left no LSB page",
 		Row:  "foreground writes on LSB after skipping / on CSB-MSB (bounded)"}
+	// The skip region (reclaim.go; absent for an allocator that never skipped).
+	StatSkipRegion = &sim.Stat{Name: "skip_region_blocks", Unit: sim.UnitBlocks,
+		Desc: "blocks holding skipped pages at the end of the run, all dies (the skip region; GC's erase returns them)",
+		Row:  "skip region at the end: blocks / dies at lsb_only_blocks / blocks GC reclaimed"}
+	StatSkipRegionFull = &sim.Stat{Name: "skip_region_full_dies", Unit: sim.UnitCount,
+		Desc: "dies whose skip region held lsb_only_blocks blocks at the end of the run: foreground writes there skip no further until GC erases one (latency-aware allocator)",
+		Row:  "skip region at the end: blocks / dies at lsb_only_blocks / blocks GC reclaimed"}
+	StatSkipReclaims = &sim.Stat{Name: "skip_region_reclaims", Unit: sim.UnitBlocks,
+		Desc: "skip-region blocks GC collected on planes with free blocks to spare (ftl.lsb_only_reclaim)",
+		Row:  "skip region at the end: blocks / dies at lsb_only_blocks / blocks GC reclaimed"}
 )
 
 // PutStats puts the FTL's statistics into sn. Stats.Wasted counts from the FTL's build
@@ -77,4 +87,24 @@ func (f *FTL) PutStats(sn *sim.StatSnapshot, wastedBefore int64) {
 	sn.PutInt(StatForegroundLSB, s.LSBForFG)
 	sn.PutInt(StatLSBAfterSkip, s.LSBAfterSkip)
 	sn.PutInt(StatFGBounded, s.FGBounded)
+	f.putSkipRegion(sn)
+}
+
+// putSkipRegion puts the skip region's statistics, only if an allocator ever skipped a page
+// (outputs of runs that never skip are unchanged): the region's blocks at the end, the dies
+// at the latency-aware allocator's bound (lsb_only_blocks), and the blocks GC reclaimed.
+func (f *FTL) putSkipRegion(sn *sim.StatSnapshot) {
+	if f.Stats.Wasted == 0 && f.Stats.SkipReclaims == 0 {
+		return
+	}
+	var blocks, full int64
+	for d := range f.dies {
+		blocks += int64(f.dies[d].lsbOnly)
+		if f.cfg.Allocator == LatencyAware && f.cfg.LSBOnlyBlocks > 0 && f.dies[d].lsbOnly >= f.cfg.LSBOnlyBlocks {
+			full++
+		}
+	}
+	sn.PutInt(StatSkipRegion, blocks)
+	sn.PutInt(StatSkipRegionFull, full)
+	sn.PutInt(StatSkipReclaims, f.Stats.SkipReclaims)
 }
