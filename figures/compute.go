@@ -3,7 +3,6 @@ package figures
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/hostos/apps"
 	"github.com/fastdrain-sim/fastdrain/report"
@@ -216,7 +215,7 @@ func (s *Set) fig1a() *Figure {
 		Unit: "×", Paper: 9, Tolerance: band1a, Measured: avg(ratios),
 		Band: "the text's 9× 'in overall'; ±25 % relative, the ratio of two read-off bars",
 		Note: fmt.Sprintf("mean of the six apps' ratios; pooled %s; in band in %d of %d apps", f2(pp/pm)+"×", inBand, len(lc))}
-	s.judge(&c, "", "", need{variant: "vanilla", m: filled})
+	s.judge(&c, "", "")
 	fig := newFigure("fig1a", d, c)
 	fig.plot = func(dir, ext string) error {
 		ones := make([]float64, len(lc))
@@ -278,7 +277,7 @@ func (s *Set) fig1b() *Figure {
 	c := Claim{ID: "1b", Figure: "1b", Text: "Apache-U response time jumps when the flusher writes dirty pages (mean during / outside)",
 		Unit: "×", Paper: 2, Tolerance: 0, Kind: AtLeast, Measured: in / out,
 		Band: "Fig. 1b is a time series with no stated ratio; ≥ 2× is our reading of 'drastically increases', a bound, not a ±25 % band"}
-	s.judge(&c, "", "", need{variant: "vanilla", m: filled, app: apps.ApacheU})
+	s.judge(&c, "", "")
 	fig := newFigure("fig1b", d, c)
 	fig.plot = func(dir, ext string) error {
 		return report.TimeSeriesPanels(dir+"/fig1b"+ext, "Fig. 1b: Apache-U under Vanilla (victimizations shaded; "+s.tag()+")",
@@ -385,7 +384,7 @@ func (s *Set) fig2b() *Figure {
 	s.soloColumns(fig.d)
 	fig.Claims = []Claim{{ID: "2b", Figure: "2b", Text: "Oracle (infinite buffer) cuts p99 by 91 % on average vs Vanilla",
 		Unit: "%", Paper: 91, Tolerance: cutBand(91), Measured: avgReduction(norm[1]), Band: cutBandWhy("the text's 91 %", 91)}}
-	s.judge(&fig.Claims[0], "vanilla", "oracle", need{variant: "vanilla", m: filled})
+	s.judge(&fig.Claims[0], "vanilla", "oracle")
 	return fig
 }
 
@@ -412,7 +411,7 @@ func (s *Set) fig3a() *Figure {
 		"fd-buf", []string{"lsb-only"})
 	fig.Claims = []Claim{{ID: "3a", Figure: "3a", Text: "LSB-only foreground eviction cuts p99 by 65 % vs LSB/CSB/MSB",
 		Unit: "%", Paper: 65, Tolerance: cutBand(65), Measured: avgReduction(norm[1]), Band: cutBandWhy("Fig. 3a's bars (LSB/CSB/MSB about 2.9× LSB-only)", 65)}}
-	s.judge(&fig.Claims[0], "fd-buf", "lsb-only", need{variant: "fd-buf", m: foreground}, need{variant: "lsb-only", m: foreground})
+	s.judge(&fig.Claims[0], "fd-buf", "lsb-only")
 	return fig
 }
 
@@ -479,7 +478,7 @@ func (s *Set) fig3b() *Figure {
 	fig, w := s.wasteTable("fig3b", "Fig. 3b: flash page usage of the prior work (skip-to-LSB)", "lsb-only")
 	fig.Claims = []Claim{{ID: "3b", Figure: "3b", Text: "the skip-to-LSB prior work leaves 35 % of flash pages unused",
 		Unit: "%", Paper: 35, Tolerance: 0.25 * 35, Measured: 100 * w, Band: "the text's 35 %; ±25 % relative"}}
-	s.judge(&fig.Claims[0], "", "", need{variant: "lsb-only", m: foreground})
+	s.judge(&fig.Claims[0], "", "")
 	return fig
 }
 
@@ -524,14 +523,11 @@ func (s *Set) fig5() *Figure {
 			Paper: 5, Kind: AtLeast, Measured: float64(ordered),
 			Band: "Fig. 5's bars show the order in all six apps; one app may miss it where two bars are too close to read apart"},
 	}
-	// FD-Buf's own mechanism is the hint-driven eviction that makes room before a
-	// victimization arrives: foreground eviction on the hint. Without it FD-Buf is a buffer
-	// drained in the background, Oracle-BG's behaviour.
-	s.judge(&fig.Claims[0], "vanilla", "fd-buf", need{variant: "vanilla", m: filled}, need{variant: "fd-buf", m: foreground})
-	s.judge(&fig.Claims[1], "vanilla", "fd-ftl", need{variant: "vanilla", m: filled}, need{variant: "fd-ftl", m: foreground})
-	s.judge(&fig.Claims[2], "vanilla", "fd", need{variant: "vanilla", m: filled}, need{variant: "fd", m: switched})
-	s.judge(&fig.Claims[3], "fd-ftl", "fd", need{variant: "fd", m: switched})
-	s.judge(&fig.Claims[4], "", "", need{variant: "vanilla", m: filled}, need{variant: "fd-ftl", m: foreground}, need{variant: "fd", m: switched})
+	s.judge(&fig.Claims[0], "vanilla", "fd-buf")
+	s.judge(&fig.Claims[1], "vanilla", "fd-ftl")
+	s.judge(&fig.Claims[2], "vanilla", "fd")
+	s.judge(&fig.Claims[3], "fd-ftl", "fd")
+	s.judge(&fig.Claims[4], "", "")
 	return fig
 }
 
@@ -569,9 +565,9 @@ func (s *Set) fig6a() *Figure {
 			Paper: 35, Tolerance: 0.25 * 35, Measured: worst["vanilla"] / float64(sim.Millisecond), Band: "the text's 'up to 35 ms'; ±25 % relative"},
 		Claim{ID: "6a-ftl", Figure: "6a", Text: "FD-FTL's worst case is 3 × better than FD-Buf's", Unit: "×",
 			Paper: 3, Tolerance: 0.25 * 3, Measured: worst["fd-buf"] / worst["fd-ftl"], Band: "the text's 3×; ±25 % relative"})
-	s.judge(&fig.Claims[0], "", "", need{variant: "vanilla", m: filled, app: apps.ApacheU})
-	s.judge(&fig.Claims[1], "", "", need{variant: "vanilla", m: filled, app: apps.ApacheU})
-	s.judge(&fig.Claims[2], "", "", need{variant: "fd-buf", m: foreground, app: apps.ApacheU}, need{variant: "fd-ftl", m: foreground, app: apps.ApacheU})
+	s.judge(&fig.Claims[0], "", "")
+	s.judge(&fig.Claims[1], "", "")
+	s.judge(&fig.Claims[2], "", "")
 	fig.Claims[2].Tie = worst["fd-buf"] == worst["fd-ftl"]
 	fig.plot = func(dir, ext string) error {
 		return report.TimeSeries(dir+"/fig6a"+ext, "Fig. 6a: Apache-U response time per variant (Vanilla's victimizations shaded; "+s.tag()+")",
@@ -588,7 +584,7 @@ func (s *Set) fig6b() *Figure {
 	fig, w := s.wasteTable("fig6b", "Fig. 6b: flash page usage of FD", "fd")
 	fig.Claims = []Claim{{ID: "6b", Figure: "6b", Text: "FD uses ~90 % of flash pages", Unit: "%", Paper: 90, Tolerance: 0.25 * 10, Measured: 100 * (1 - w),
 		Band: "the text's 90 % used; ±25 % of the 10 % wasted"}}
-	s.judge(&fig.Claims[0], "", "", need{variant: "fd", m: foreground})
+	s.judge(&fig.Claims[0], "", "")
 	return fig
 }
 
@@ -676,7 +672,7 @@ func (s *Set) engagement() *Figure {
 		m       mechanism
 	}{{"vanilla", filled}, {"fd-buf", foreground}, {"fd-ftl", foreground}, {"fd", foreground}, {"fd", switched}, {"lsb-only", foreground}}
 	for _, c := range cols {
-		d.col(c.variant+": "+c.m.String(), strings.ReplaceAll(c.variant+"_"+c.m.String(), " ", "_")+"_frac")
+		d.col(c.variant+": "+c.m.String(), engagementColumn(c.variant, c.m))
 	}
 	for _, a := range apps.LatencyCritical() {
 		row := []cell{str(a)}

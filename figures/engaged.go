@@ -116,6 +116,11 @@ func fullShare(r *runner.Result) float64 {
 	return 0
 }
 
+// engagementColumn is the engagement table's numeric column of mechanism m under variant.
+func engagementColumn(variant string, m mechanism) string {
+	return strings.ReplaceAll(variant+"_"+m.String(), " ", "_") + "_frac"
+}
+
 // happened reports whether m was in force for at least EngagedShare of run r.
 func (m mechanism) happened(r *runner.Result) bool { return m.share(r) >= EngagedShare }
 
@@ -174,10 +179,34 @@ func (s *Set) tie(a, b string) bool {
 	return n > 0
 }
 
-// judge sets the claim's NotEngaged from needs, and Tie from the variant pair (a, b) if a is
-// not empty.
-func (s *Set) judge(c *Claim, a, b string, needs ...need) {
-	c.NotEngaged = s.notEngaged(needs...)
+// claimNeeds are the mechanisms each claim needs engaged, by claim ID (docs/fidelity.md,
+// "How a claim is judged"): judge checks them, and the fidelity report (fidelitymd.go)
+// prints each with its share from the engagement table. FD-Buf's own mechanism is the
+// hint-driven eviction that makes room before a victimization arrives: foreground eviction
+// on the hint; without it FD-Buf is a buffer drained in the background, Oracle-BG's
+// behaviour. FD's is its high dirty-ratio set; FD-FTL's and LSB-only's their foreground
+// eviction (what they place on LSB pages); Vanilla's a full buffer (what victimization is).
+var claimNeeds = map[string][]need{
+	"1a":          {{variant: "vanilla", m: filled}},
+	"1b":          {{variant: "vanilla", m: filled, app: apps.ApacheU}},
+	"2b":          {{variant: "vanilla", m: filled}},
+	"3a":          {{variant: "fd-buf", m: foreground}, {variant: "lsb-only", m: foreground}},
+	"3b":          {{variant: "lsb-only", m: foreground}},
+	"5-fdbuf":     {{variant: "vanilla", m: filled}, {variant: "fd-buf", m: foreground}},
+	"5-fdftl":     {{variant: "vanilla", m: filled}, {variant: "fd-ftl", m: foreground}},
+	"5-fd":        {{variant: "vanilla", m: filled}, {variant: "fd", m: switched}},
+	"5-fd-vs-ftl": {{variant: "fd", m: switched}},
+	"5-order":     {{variant: "vanilla", m: filled}, {variant: "fd-ftl", m: foreground}, {variant: "fd", m: switched}},
+	"6a-normal":   {{variant: "vanilla", m: filled, app: apps.ApacheU}},
+	"6a-peak":     {{variant: "vanilla", m: filled, app: apps.ApacheU}},
+	"6a-ftl":      {{variant: "fd-buf", m: foreground, app: apps.ApacheU}, {variant: "fd-ftl", m: foreground, app: apps.ApacheU}},
+	"6b":          {{variant: "fd", m: foreground}},
+}
+
+// judge sets the claim's NotEngaged from its needs (claimNeeds), and Tie from the variant
+// pair (a, b) if a is not empty.
+func (s *Set) judge(c *Claim, a, b string) {
+	c.NotEngaged = s.notEngaged(claimNeeds[c.ID]...)
 	if a != "" {
 		c.Tie = s.tie(a, b)
 	}
@@ -185,6 +214,5 @@ func (s *Set) judge(c *Claim, a, b string, needs ...need) {
 
 // Tally counts the claims by verdict class, ties and "not engaged" apart from the others.
 func Tally(figs []*Figure) string {
-	t := tally(figs)
-	return fmt.Sprintf("%d reproduced, %d not reproduced, %d not engaged, %d ties, %d not run", t.Reproduced, t.NotReproduced, t.NotEngaged, t.Tie, t.NotRun)
+	return tally(figs).String()
 }

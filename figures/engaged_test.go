@@ -127,8 +127,22 @@ func TestSeedsAndShort(t *testing.T) {
 	require.True(t, c.OK(), "in band on the default seed")
 	require.Equal(t, "not reproduced", c.Outcome())
 	require.Contains(t, c.SeedText(), "on 3 seeds, 2 in band")
+	sameAfterJSON(t, c)
 	put("oracle", seedPoints[0].label, 9*ms/10)
 	c = set.Figures()[0].Claims[0]
 	require.Equal(t, "reproduced", c.Outcome())
 	require.Equal(t, "holds at 30s, not at 10s (50 %, not reproduced)", c.ShortText(30*sim.Second))
+	sameAfterJSON(t, c)
+}
+
+// sameAfterJSON checks that the claim read back from its JSON (claimOf, what the fidelity
+// report renders from) shows what the claim itself shows.
+func sameAfterJSON(t *testing.T, c Claim) {
+	t.Helper()
+	x := claimOf(c.JSON(), c.fullDuration)
+	for _, p := range [][2]string{{c.Outcome(), x.Outcome()}, {c.Verdict(), x.Verdict()}, {c.MeasuredText(), x.MeasuredText()},
+		{c.BandText(), x.BandText()}, {c.PaperText(), x.PaperText()}, {c.SeedText(), x.SeedText()},
+		{c.ShortText(c.fullDuration), x.ShortText(c.fullDuration)}} {
+		require.Equal(t, p[0], p[1], c.ID)
+	}
 }

@@ -163,23 +163,7 @@ var regimeVariants = []string{"vanilla", "oracle", "fd-buf", "fd-ftl", "fd", "ls
 // Run makes every run the selected figures need, on every host profile, in parallel, and
 // returns them.
 func Run(o Options) (*Set, error) {
-	base, err := platforms.Load(platforms.Options{Preset: o.Preset, Sets: o.Sets})
-	if err != nil {
-		return nil, err
-	}
-	if o.Seeds > len(seedPoints)+1 {
-		return nil, fmt.Errorf("figures: at most %d seeds", len(seedPoints)+1)
-	}
-	hosts := o.Hosts
-	if len(hosts) == 0 {
-		hosts = hostos.Profiles()
-		for _, st := range o.Sets {
-			if v, ok := strings.CutPrefix(st, "host.profile="); ok {
-				hosts = []string{v} // the user chose the host
-			}
-		}
-	}
-	keys, pts, err := wanted(o.Only, sensitivityPoints(base), o.Seeds, o.Short)
+	base, hosts, keys, pts, err := plan(o)
 	if err != nil {
 		return nil, err
 	}
@@ -238,6 +222,36 @@ func Run(o Options) (*Set, error) {
 		s.runs[k] = res[i]
 	}
 	return s, nil
+}
+
+// plan resolves o: the base platform, the host profiles, and the runs (keys, host "")
+// and the points beside the default ones that every host makes.
+func plan(o Options) (base platforms.Config, hosts []string, keys []key, pts []point, err error) {
+	base, err = platforms.Load(platforms.Options{Preset: o.Preset, Sets: o.Sets})
+	if err != nil {
+		return base, nil, nil, nil, err
+	}
+	if o.Seeds > len(seedPoints)+1 {
+		return base, nil, nil, nil, fmt.Errorf("figures: at most %d seeds", len(seedPoints)+1)
+	}
+	hosts = o.Hosts
+	if len(hosts) == 0 {
+		hosts = hostos.Profiles()
+		for _, st := range o.Sets {
+			if v, ok := strings.CutPrefix(st, "host.profile="); ok {
+				hosts = []string{v} // the user chose the host
+			}
+		}
+	}
+	keys, pts, err = wanted(o.Only, sensitivityPoints(base), o.Seeds, o.Short)
+	return base, hosts, keys, pts, err
+}
+
+// RunCount is how many simulations Run(o) makes: every run the selected figures need, on
+// every host profile.
+func RunCount(o Options) (int, error) {
+	_, hosts, keys, _, err := plan(o)
+	return len(hosts) * len(keys), err
 }
 
 // onHost is the view of the set's runs on host profile h, keyed as if it were the only

@@ -195,7 +195,7 @@ func TestQualitativeResults(t *testing.T) {
 	// high ratio set 2.5–18.8 % (at 2 s on the default seed). (With background eviction to
 	// every idle die, background_set idle-dies, the 480 dies drain Ungzip's write-back as it
 	// comes and none of them engages; the assertions above then hold each variant equal to
-	// the one below it; docs/fidelity.md, the targeted runs of issue 31.)
+	// the one below it; CHANGELOG.md, docs/fidelity.md's targeted runs of issue 31.)
 	engagedVanilla := 0
 	for _, a := range lc {
 		van := set.result(a, "vanilla", "")
@@ -227,6 +227,27 @@ func TestQualitativeResults(t *testing.T) {
 		names = append(names, f.Name)
 	}
 	require.Equal(t, []string{"fig2b", "fig3b", "fig5", "engagement"}, names)
+	// The verdicts follow the rules (docs/fidelity.md, "How a claim is judged"): a claim is
+	// "not engaged" exactly when a mechanism it needs (claimNeeds) was in force for less than
+	// EngagedShare of some run it is computed from, and "reproduced" only in its band, with
+	// every mechanism engaged and the variants compared not tied.
+	for _, f := range figs {
+		for _, c := range f.Claims {
+			require.NotEmpty(t, claimNeeds[c.ID], c.ID)
+			short := false
+			for _, n := range claimNeeds[c.ID] {
+				for _, a := range lc {
+					if r := set.result(a, n.variant, ""); r != nil && (n.app == "" || n.app == a) && !n.m.happened(r) {
+						short = true
+					}
+				}
+			}
+			require.Equal(t, short, c.NotEngaged != "", "%s: not engaged is %q", c.ID, c.NotEngaged)
+			if c.Outcome() == "reproduced" {
+				require.True(t, c.OK() && !short && !c.Tie, c.ID)
+			}
+		}
+	}
 	dir := t.TempDir()
 	require.NoError(t, WriteDir(dir, figs))
 	for _, f := range []string{"fig5.csv", "fig5.json", "fig5.png", "fig2b.svg", "summary.csv", "summary.json"} {

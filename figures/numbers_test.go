@@ -161,6 +161,7 @@ func TestNumericTables(t *testing.T) {
 			require.Equal(t, "linux6", c.Hosts[0].Host)
 		}
 	}
+	checkReport(t, set, figs)
 	// The regime map: one point whose runs are the default ones.
 	p := point{label: "test", short: "same", sweep: "test"}
 	set.points = append(set.points, p)

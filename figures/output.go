@@ -107,6 +107,13 @@ func WriteText(w io.Writer, figs []*Figure) error {
 		fmt.Fprintln(w, "  "+d)
 	}
 	hosts := claimHosts(figs)
+	if t, ok := engagementText(figs, hosts); ok {
+		fmt.Fprintln(w)
+		if err := t.WriteText(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
 	if len(hosts) == 1 && hosts[0] == "" {
 		_, err := fmt.Fprintln(w, "verdicts:", Tally(figs))
 		return err
@@ -116,6 +123,26 @@ func WriteText(w io.Writer, figs []*Figure) error {
 		fmt.Fprintf(w, "verdicts on the %s host: %s\n", h, Tally(hostFigs(figs, i)))
 	}
 	return nil
+}
+
+// engagementText is the per-claim engagement table (claimEngagement) of figs, if the
+// engagement table was made.
+func engagementText(figs []*Figure, hosts []string) (*report.Table, bool) {
+	var claims []Claim
+	var nums []NumTable
+	for _, f := range figs {
+		claims = append(claims, f.Claims...)
+		if f.Name == "engagement" {
+			for _, g := range append([]*Figure{f}, f.Others...) {
+				nums = append(nums, g.d.numTable())
+			}
+		}
+	}
+	if len(nums) != len(hosts) {
+		return nil, false
+	}
+	t := claimEngagement(claims, hosts, nums)
+	return &t, true
 }
 
 // hostFigs returns the figures with each claim replaced by its i-th other host's.
@@ -217,7 +244,9 @@ type Document struct {
 	Preset    string      `json:"preset,omitempty"`
 	DurationS *float64    `json:"duration_s,omitempty"`
 	Claims    []ClaimJSON `json:"claims"`
-	Tally     TallyJSON   `json:"tally"` // the headline host's
+	// Sets are the run's --set overrides (summary.json; none when empty).
+	Sets  []string  `json:"sets,omitempty"`
+	Tally TallyJSON `json:"tally"` // the headline host's
 	// HostTallies are the other host profiles' tallies, in order.
 	HostTallies []HostTallyJSON `json:"host_tallies,omitempty"`
 	Figures     []FigureJSON    `json:"figures,omitempty"`
@@ -308,7 +337,10 @@ func SummaryCSV(figs []*Figure) *report.Table {
 // WriteDir writes, for each figure, NAME.csv (its numeric table), NAME.json (the numeric
 // table, the text table and the claims) and NAME.png / NAME.svg, and the claims as
 // summary.csv and summary.json (SummaryDoc), into dir. An empty dir writes nothing.
-func WriteDir(dir string, figs []*Figure) error {
+func WriteDir(dir string, figs []*Figure) error { return writeDir(dir, figs, nil) }
+
+// writeDir is WriteDir with meta, if not nil, completing summary.json's document.
+func writeDir(dir string, figs []*Figure, meta func(*Document)) error {
 	if dir == "" {
 		return nil
 	}
@@ -346,7 +378,11 @@ func WriteDir(dir string, figs []*Figure) error {
 	if err := SummaryCSV(figs).SaveCSV(filepath.Join(dir, "summary.csv")); err != nil {
 		return err
 	}
-	return writeJSON(filepath.Join(dir, "summary.json"), SummaryDoc(figs))
+	doc := SummaryDoc(figs)
+	if meta != nil {
+		meta(&doc)
+	}
+	return writeJSON(filepath.Join(dir, "summary.json"), doc)
 }
 
 func writeJSON(path string, v any) error {

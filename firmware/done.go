@@ -45,6 +45,8 @@ func (f *Firmware) opDone(now sim.Time, op *flashOp, stamps []uint64) {
 		f.release(now, op.w)
 	case opPad:
 		f.padDone(op)
+	case opBackup:
+		f.backupDone(op)
 	}
 }
 

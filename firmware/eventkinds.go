@@ -12,9 +12,9 @@ import (
 // operation is for. (The tasks' steps are named by their step values, step.go.)
 var (
 	opDone = [...]string{opHostRead: "done: host-read", opEvict: "done: evict-program", opGCRead: "done: gc-read",
-		opGCProgram: "done: gc-program", opErase: "done: erase", opPad: "done: finality-pad"}
+		opGCProgram: "done: gc-program", opErase: "done: erase", opPad: "done: finality-pad", opBackup: "done: zone-backup"}
 	opArrive = [...]string{opHostRead: "arrive: host-read", opEvict: "arrive: evict-program", opGCRead: "arrive: gc-read",
-		opGCProgram: "arrive: gc-program", opErase: "arrive: erase", opPad: "arrive: finality-pad"}
+		opGCProgram: "arrive: gc-program", opErase: "arrive: erase", opPad: "arrive: finality-pad", opBackup: "arrive: zone-backup"}
 )
 
 // opName is names[k], or the kind's number if it has no name.

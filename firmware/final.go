@@ -89,6 +89,10 @@ type provPage struct {
 	pend   bool
 	units  uint8
 	stamps [ftl.MaxUnitsPerPage]uint64
+	// bak is its zone backup page's record id + 1 (znsbackup.go; 0: none), saved that the
+	// backup's program has completed: a Flush waiting on the page is satisfied.
+	bak   int32
+	saved bool
 }
 
 // padLook is a caller's last look for pages to pad (padCovering): for which block, and
@@ -227,6 +231,9 @@ func (f *Firmware) settle(b ftl.BlockID) {
 // erased): its erase guards go, and its in-flight records if it kept them.
 func (f *Firmware) released(b ftl.BlockID, e *provPage) {
 	f.uncoverBlocks(e.covers[:e.ncovers])
+	if e.bak != 0 {
+		f.unrefBackup(e.bak) // its backup page is no longer needed (znsbackup.go)
+	}
 	if !e.pend {
 		return
 	}
@@ -274,10 +281,11 @@ func (f *Firmware) erasing(b ftl.BlockID) {
 }
 
 // hostFin returns the highest host page of block b that is provisional and the highest
-// finalizing page of its provisional host pages; ok is false if it has none.
+// finalizing page of its provisional host pages, leaving out those a zone backup holds
+// (znsbackup.go); ok is false if it has none.
 func (fi *finality) hostFin(b ftl.BlockID) (hi, fin int, ok bool) {
 	for _, e := range fi.prov[b] {
-		if e.host {
+		if e.host && !e.saved {
 			hi, fin, ok = max(hi, int(e.page)), max(fin, int(e.fin)), true
 		}
 	}
@@ -359,7 +367,7 @@ func (f *Firmware) padDone(op *flashOp) {
 	}
 	f.gc.programsDone(f)
 	f.evict.notify() // the die's program queue has room again
-	if fi.drainWait && fi.pads == 0 {
+	if fi.drainWait && fi.pads == 0 && f.zbak.inflight == 0 {
 		fi.drainWait = false
 		if f.buf.Dirty() == 0 {
 			f.drainIdle()
@@ -403,6 +411,10 @@ func (f *Firmware) awaitFinal(wk *worker) bool {
 	for _, b := range fi.blocks {
 		if hi, fin, ok := fi.hostFin(b); ok {
 			wk.fin = append(wk.fin, finTarget{b: b, page: uint16(hi)})
+			if f.zbak.on && f.ftl.ZoneBlock(b) {
+				defer f.saveZone(b) // a zone's block is not padded: its pages are backed up (znsbackup.go)
+				continue
+			}
 			defer f.padTo(b, fin) // after the targets are taken: a pad may settle pages
 		}
 	}
@@ -419,7 +431,7 @@ func (f *Firmware) awaitFinal(wk *worker) bool {
 func (fi *finality) reached(wk *worker) bool {
 	for _, t := range wk.fin {
 		for _, e := range fi.prov[t.b] {
-			if e.host && e.page <= t.page {
+			if e.host && e.page <= t.page && !e.saved {
 				return false
 			}
 		}
@@ -453,13 +465,17 @@ func (f *Firmware) drainPads() bool {
 	}
 	for i := 0; i < len(fi.blocks); i++ {
 		b := fi.blocks[i]
+		if f.zbak.on && f.ftl.ZoneBlock(b) {
+			f.saveZone(b) // a zone's block is not padded: its latched pages are backed up (znsbackup.go)
+			continue
+		}
 		fin := -1
 		for _, e := range fi.prov[b] {
 			fin = max(fin, int(e.fin))
 		}
 		f.padTo(b, fin)
 	}
-	return fi.pads > 0
+	return fi.pads > 0 || f.zbak.inflight > 0
 }
 
 // arrivePad queues pad op on its die's program queue no earlier than the last eviction

@@ -118,6 +118,8 @@ type Firmware struct {
 	fdp *fdpState
 	// zerase erases reset zones' blocks (znserase.go).
 	zerase zoneEraser
+	// zbak is the zone backup area (znsbackup.go): a ZNS Flush's provisional pages.
+	zbak zoneBackup
 	// pl is the power-loss state: the out-of-band records and the cut (powerloss.go).
 	pl powerState
 	// ro is the read-only mode the drive enters at the end of its life (readonly.go).
@@ -239,6 +241,9 @@ func New(name string, spec Spec, eng *sim.Engine, ports Ports) (*Firmware, error
 	f.sched = newScheduler(f)
 	f.fin.init(f)
 	if err := f.scanFactoryBad(); err != nil {
+		return nil, err
+	}
+	if err := f.initBackup(); err != nil {
 		return nil, err
 	}
 	host.SetFirmware(f)

@@ -27,6 +27,12 @@ type PowerLoss struct {
 	// does not happen. A seeded random instant is the caller's choice of CutAt (the tests
 	// draw theirs from sim.NewRNG).
 	CutAt sim.Time `yaml:"cut_at"`
+	// ZoneBackupBlocks is the zone backup area's size, in blocks a die (znsbackup.go): where
+	// a Flush or FUA write copies a zone's provisional pages, which it may not pad. Only
+	// with a zoned namespace and word-line finality; 0 (the default) sizes it from the
+	// zoned namespaces' active zones (sizeBackup), a value smaller than that is refused.
+	// Left out of a dump when 0.
+	ZoneBackupBlocks int `yaml:"zone_backup_blocks,omitempty"`
 	// Controls turn the firmware's durability mechanisms off, for experiments that show what
 	// they protect against (a campaign's control runs: docs/reliability.md). Never what a
 	// drive does; both default false.
@@ -86,6 +92,9 @@ func (p PowerLoss) validate(plp bool) []error {
 	}
 	if p.CutAt > 0 && !p.Enabled {
 		errs = append(errs, fmt.Errorf("firmware.power_loss.cut_at: %v is set but firmware.power_loss.enabled is false", p.CutAt))
+	}
+	if p.ZoneBackupBlocks != 0 && !p.Enabled {
+		errs = append(errs, fmt.Errorf("firmware.power_loss.zone_backup_blocks: %d is set but firmware.power_loss.enabled is false (the backup serves word-line finality)", p.ZoneBackupBlocks))
 	}
 	if p.Controls.UnguardedErase && !p.Enabled {
 		errs = append(errs, errors.New("firmware.power_loss.controls.unguarded_erase is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
@@ -225,7 +234,7 @@ func (f *Firmware) drainIdle() {
 	if f.pl.off || f.buf.Evicting() > 0 || f.fin.drainWait {
 		return
 	}
-	if f.fin.pads > 0 || f.fin.page != nil && f.drainPads() {
+	if f.fin.pads > 0 || f.zbak.inflight > 0 || f.fin.page != nil && f.drainPads() {
 		// A pad in flight (a GC erase's, from before the cut) would destroy its word line's
 		// lower pages if the power went during it; and the latched or coarse word lines are
 		// padded (final.go): padDone ends the drain.
@@ -320,7 +329,7 @@ func (s *scheduler) dropOnCut() {
 		}
 		var kept opList
 		for q.gc.n > 0 {
-			if op := q.gc.pop(); op.kind == opEvict || op.kind == opPad || op.kind == opGCProgram && !s.f.fin.passOver {
+			if op := q.gc.pop(); op.kind == opEvict || op.kind == opPad || op.kind == opBackup || op.kind == opGCProgram && !s.f.fin.passOver {
 				kept.push(op)
 			} else {
 				s.put(op)

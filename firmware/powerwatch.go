@@ -26,12 +26,17 @@ type FlashWork struct {
 	// an FUA write's, the drain's end's or an erase's provisional pages final. A cut during
 	// one on a 2D die destroys its word line's lower pages.
 	Pads int
+	// Backups counts the zone backup programs issued and not complete, queued or on a die
+	// (znsbackup.go): copies of a zone's provisional pages a Flush, an FUA write or the
+	// hold-up drain's end waits for.
+	Backups int
 }
 
 // FlashWork returns the flash work in progress now.
 func (f *Firmware) FlashWork() FlashWork {
 	w := f.sched.work
 	w.Flushes = f.wb.flushers + len(f.fin.waits)
+	w.Backups = f.zbak.inflight
 	if f.slc != nil {
 		w.FoldErases = f.slc.erasing
 	}

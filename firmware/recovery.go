@@ -27,6 +27,11 @@ type Recovery struct {
 	// (Mount closes every partly written block: mount.go), and GC relocates their valid
 	// pages, keeping the block until the copies are final.
 	Provisional, Closed int64
+	// Restored counts the logical pages whose newest copy on flash is a zone backup page
+	// (znsbackup.go): their zone's own copy did not survive the cut (a provisional page a
+	// later program of its word line destroyed, or a latched one). A firmware resuming at
+	// this power-on writes them back to their zone; the map points at the backup.
+	Restored int64
 	// Time is the scan's length. From Recover it is the closed-form estimate: the dies
 	// scan in parallel, each reading its pages' spare areas one after the other, each read
 	// a tR of the page's type. From RecoverOn it is the simulated scan on the dies and
@@ -79,6 +84,10 @@ func (f *Firmware) scanRecords() *Recovery {
 	dieTime := make([]sim.Time, g.Dies())
 	final := f.flash.Die().FinalizingPage // nil: every page final at its program
 	tRead, tSLC := f.scanReadTimes()
+	var backed []bool // per logical page: Map's copy is a zone backup page
+	if f.zbak.on {
+		backed = make([]bool, len(r.Map))
+	}
 	for b := 0; b < g.Blocks(); b++ {
 		n := f.ftl.NextPage(ftl.BlockID(b))
 		if n == 0 {
@@ -90,7 +99,8 @@ func (f *Firmware) scanRecords() *Recovery {
 		if slc {
 			r.SLCBlocks++
 		}
-		open := !slc && final != nil && n < g.PagesPerBlock
+		bak := f.zbak.backupBlock(ftl.BlockID(b)) // its pages are final at their own program
+		open := !slc && !bak && final != nil && n < g.PagesPerBlock
 		closed := false
 		for i := 0; i < n; i++ {
 			if slc {
@@ -105,6 +115,9 @@ func (f *Firmware) scanRecords() *Recovery {
 				if !ok {
 					continue
 				}
+				if bak && f.staleBackup(lpn, seq) {
+					continue // a backup of data its zone's reset removed
+				}
 				r.Records++
 				if open && final(i) >= n {
 					r.Provisional++
@@ -113,17 +126,25 @@ func (f *Firmware) scanRecords() *Recovery {
 						r.Closed++
 					}
 				}
-				if seq > seqs[lpn] {
+				if seq > seqs[lpn] || seq == seqs[lpn] && backed != nil && backed[lpn] && !bak {
 					if seqs[lpn] == 0 {
 						r.Mapped++
 					}
 					seqs[lpn], r.Map[lpn] = seq, u
+					if backed != nil {
+						backed[lpn] = bak // the zone's own copy wins over its backup
+					}
 				}
 			}
 		}
 	}
 	for _, t := range dieTime {
 		r.Time = max(r.Time, t)
+	}
+	for _, b := range backed {
+		if b {
+			r.Restored++
+		}
 	}
 	return r
 }

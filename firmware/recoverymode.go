@@ -56,7 +56,10 @@ func (p *powerState) noteHeader(op *flashOp) {
 
 // blockIsSLC reports whether the recovery scan reads block b in SLC mode: its header on
 // flash says so.
-func (p *powerState) blockIsSLC(b ftl.BlockID) bool { return p.slcHdr != nil && p.slcHdr.Has(int(b)) }
+// A zone backup block in pSLC mode names it in its header too (znsbackup.go).
+func (p *powerState) blockIsSLC(b ftl.BlockID) bool {
+	return p.slcHdr != nil && p.slcHdr.Has(int(b)) || p.f.zbak.slc && p.f.zbak.backupBlock(b)
+}
 
 // scanReadTimes returns the tR a recovery scan's read of each page index of a block costs
 // in the native mode (by the page's type), and the SLC mode's, read for a block whose

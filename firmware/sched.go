@@ -21,6 +21,7 @@ const (
 	opGCProgram               // its new copy
 	opErase                   // a GC victim's erase
 	opPad                     // a finality pad: a page programmed with no data (final.go)
+	opBackup                  // a zone page's backup copy (znsbackup.go)
 )
 
 // waiter is a step waiting for a set of flash operations: when every operation counted in
@@ -416,7 +417,7 @@ func (s *scheduler) submit(op *flashOp) {
 			// merged read's (readmerge.go).
 			tx.Bytes = s.f.spec.PageSize * max(1, int(op.units))
 		}
-	case opEvict, opGCProgram, opPad:
+	case opEvict, opGCProgram, opPad, opBackup:
 		tx.Op = hal.FlashProgram
 		_, a := s.f.addr(op.ppn)
 		tx.Addrs = append(tx.Addrs, a)
@@ -518,6 +519,10 @@ func (s *scheduler) failed(now sim.Time, op *flashOp, tx *hal.FlashCmd) {
 		case o.kind == opHostRead || o.kind == opGCRead:
 			f.faults.Uncorrectable++
 			o.w.failed = true
+		case o.kind == opBackup:
+			f.faults.ProgramFailures++
+			f.backupFailed(o)
+			continue
 		case o.kind == opPad:
 			// No data to place again: the block is retired (its valid pages move) and the
 			// pad counts as done.

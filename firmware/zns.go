@@ -36,6 +36,10 @@ type zone struct {
 	// finished: Finish Zone made the zone Full (a state the zone table records durably;
 	// znsrecover.go), cleared by Reset.
 	finished bool
+	// resetSeq is the write sequence number given out last when the zone was last reset,
+	// recorded durably with the reset: a zone backup record not above it is of data the
+	// reset removed (znsbackup.go).
+	resetSeq uint64
 }
 
 // zoneTable is a zoned namespace's zones and resource counts.
@@ -404,6 +408,7 @@ func (wk *worker) zoneSend() {
 func (f *Firmware) resetZone(ns *fwNamespace) func(zi int64) {
 	return func(zi int64) {
 		lo := ns.base + zi*ns.zns.zonePages
+		ns.zns.zones[zi].resetSeq = f.pl.seq
 		for lpn := lo; lpn < lo+ns.zns.zonePages; lpn++ {
 			f.buf.Invalidate(lpn)
 		}

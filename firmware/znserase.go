@@ -74,6 +74,10 @@ func (z *zoneEraser) issue(f *Firmware, b ftl.BlockID) {
 	if f.pl.oob != nil {
 		f.pl.eraseIssued(f, b)
 	}
+	// A program that was in flight at the reset completed since erase (above) released the
+	// block's provisional pages: the pages it left provisional go now, with the block's
+	// contents (a Flush waiting on them would otherwise wait for a block that is free).
+	f.erasing(b)
 	e.w.pending, e.w.then = 1, &e.done
 	f.sched.enqueue(op)
 	if f.OnErase != nil {

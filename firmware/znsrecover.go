@@ -14,6 +14,18 @@ import (
 // record: a reset zone's pages lose their out-of-band records at once (znserase.go), so
 // the recovery scan finds none of them.
 //
+// What the specification asks (NVM Express Zoned Namespace Command Set Specification 1.1):
+// the write pointer is the lowest-numbered unwritten LBA of the zone (section 2.1.1.2.1.1,
+// writing in Sequential Write Required Zones); a write the controller could not complete
+// leaves it within the command's range, one past its end, or invalid (same section); after
+// an NVM Subsystem Reset or a shutdown the zone's initial state is Empty if the write
+// pointer is at the zone's start, Closed if it is valid elsewhere, Full if it was Full, and
+// Read Only or Offline if it was (2.1.1.3, "Zone State Machine"). With the NVM Command Set's
+// Flush (data written before it is on non-volatile media once it completes), data a Flush
+// or an FUA write covered must read back after the cut, so the write pointer must be past
+// it. A zone's flushed pages that a later program of their word line destroyed are restored
+// from the zone backup (znsbackup.go; Recovery.Restored).
+//
 // At the next power-on the write pointer of a zone is rebuilt from the recovered map:
 // one past the highest logical page of the zone the scan found, so every page that
 // survived the cut is below it, and with it every acknowledged write that was durable

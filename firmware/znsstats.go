@@ -16,11 +16,21 @@ var (
 	StatZoneResets = &sim.Stat{Name: "zns_zone_resets_erasing", Unit: sim.UnitCount,
 		Desc: "zone resets that freed member blocks to erase (a reset of an empty zone frees none)",
 		Row:  "ZNS: member blocks opened / zone resets that erased blocks"}
+	// The zone backup's (znsbackup.go), only where it runs: a zoned namespace with
+	// firmware.power_loss.enabled.
+	StatZoneBackupPages = &sim.Stat{Name: "zns_backup_pages", Unit: sim.UnitPages,
+		Desc: "zone pages copied to the backup area for a Flush, an FUA write or the hold-up drain (provisional pages a zone may not pad)",
+		Row:  "ZNS backup: pages copied / read back / blocks erased"}
+	StatZoneBackupReads = &sim.Stat{Name: "zns_backup_reads", Unit: sim.UnitPages,
+		Desc: "zone pages read back from flash to be copied (2D: the buffer had released them)", Row: "ZNS backup: pages copied / read back / blocks erased"}
+	StatZoneBackupErases = &sim.Stat{Name: "zns_backup_erases", Unit: sim.UnitBlocks,
+		Desc: "backup blocks erased once none of their pages was needed", Row: "ZNS backup: pages copied / read back / blocks erased"}
 )
 
 // ZNSStatList returns the zone layer's statistics, for a catalogue.
 func ZNSStatList() []*sim.Stat {
-	return []*sim.Stat{StatZonePages, StatZoneReordered, StatZoneBlocks, StatZoneResets}
+	return []*sim.Stat{StatZonePages, StatZoneReordered, StatZoneBlocks, StatZoneResets,
+		StatZoneBackupPages, StatZoneBackupReads, StatZoneBackupErases}
 }
 
 // PutZNSStats puts the zone layer's statistics into sn when the FTL has a zoned area.
@@ -33,4 +43,9 @@ func (f *Firmware) PutZNSStats(sn *sim.StatSnapshot) {
 	sn.PutInt(StatZoneReordered, s.Reordered)
 	sn.PutInt(StatZoneBlocks, s.Blocks)
 	sn.PutInt(StatZoneResets, s.Resets)
+	if z := &f.zbak; z.on {
+		sn.PutInt(StatZoneBackupPages, z.Pages)
+		sn.PutInt(StatZoneBackupReads, z.Reads)
+		sn.PutInt(StatZoneBackupErases, z.Erases)
+	}
 }

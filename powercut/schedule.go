@@ -70,6 +70,16 @@ var schedules = []Schedule{
 		}},
 }
 
+// zonedSchedules are the schedules only a zoned workload meets (Workload.Zoned): a
+// campaign's targets have no zoned namespace, so they are not among Schedules.
+var zonedSchedules = []Schedule{
+	{Name: "zone-backup", Doc: "while a zone backup's program (a copy of a zone's provisional page, for a Flush or an FUA write: firmware/znsbackup.go) is queued or on a die",
+		Patience: 300 * sim.Millisecond, cond: func(r *cutRun) bool { return r.fw.FlashWork().Backups > 0 }},
+}
+
+// ZonedSchedules returns the schedules for a zoned workload only (zoned.go).
+func ZonedSchedules() []Schedule { return append([]Schedule(nil), zonedSchedules...) }
+
 // Schedules returns the named schedules, in table order.
 func Schedules() []Schedule { return append([]Schedule(nil), schedules...) }
 

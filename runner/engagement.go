@@ -66,8 +66,8 @@ func (r *Result) value(s *sim.Stat) float64 {
 }
 
 // EngagementTable lists, per app and variant, how much FastDrain's mechanisms were in force
-// in the run (compare's engagement table and engagement.csv): hinted writes received and
-// acted on, the share of the run in foreground eviction, the foreground writes on LSB pages,
+// in the run (compare's engagement table and engagement.csv): hinted writes the host sent,
+// the firmware received and acted on, the share of the run in foreground eviction, the foreground writes on LSB pages,
 // completions reporting above-high, background pages to idle and busy dies, host flash reads
 // that met flash work on their die (and a background program), reads that suspended it,
 // ratio switches and the share of the run in the high dirty-ratio set.
@@ -77,7 +77,8 @@ func EngagementTable(appNames, variants []string, cell CellFunc) *report.ValueTa
 	col := func(text, name string) { t.Columns = append(t.Columns, report.Column{Text: text, Name: name}) }
 	col("app", "app")
 	col("variant", "variant")
-	col("hinted recv / acted", "")
+	col("hinted sent / recv / acted", "")
+	col("", StatHintedSent.Name)
 	col("", firmware.StatHintedWrites.Name)
 	col("", firmware.StatHintActedOn.Name)
 	col("foreground", StatForegroundShare.Name)
@@ -103,7 +104,7 @@ func EngagementTable(appNames, variants []string, cell CellFunc) *report.ValueTa
 				continue
 			}
 			g := r.value
-			hw, ha := g(firmware.StatHintedWrites), g(firmware.StatHintActedOn)
+			hs, hw, ha := g(StatHintedSent), g(firmware.StatHintedWrites), g(firmware.StatHintActedOn)
 			fw, fl := g(ftl.StatForegroundWrites), g(ftl.StatForegroundLSB)
 			bi, bb := g(firmware.StatBackgroundIdle), g(firmware.StatBackgroundBusy)
 			ra, rb := g(firmware.StatReadsBehindArray), g(firmware.StatReadsBehindBackground)
@@ -112,7 +113,7 @@ func EngagementTable(appNames, variants []string, cell CellFunc) *report.ValueTa
 				lsb = report.Label(fmt.Sprintf("%.1f%%", 100*fl/fw))
 			}
 			t.AddRow(report.Label(a), report.Label(v),
-				report.Label(fmt.Sprintf("%d / %d", int64(hw), int64(ha))), n(hw), n(ha),
+				report.Label(fmt.Sprintf("%d / %d / %d", int64(hs), int64(hw), int64(ha))), n(hs), n(hw), n(ha),
 				pct(g(StatForegroundShare)), lsb, n(fw), n(fl), n(g(firmware.StatAboveHigh)),
 				report.Label(fmt.Sprintf("%d / %d", int64(bi), int64(bb))), n(bi), n(bb),
 				report.Label(fmt.Sprintf("%d / %d", int64(ra), int64(rb))), n(ra), n(rb),

@@ -93,7 +93,7 @@ func runFigures(cmd *cobra.Command, rf *runFlags, only []string) error {
 	if err != nil {
 		return err
 	}
-	if err := figures.WriteDir(dir, figs); err != nil {
+	if err := set.WriteDir(dir, figs); err != nil {
 		return err
 	}
 	return rf.Write(figures.TextReport(figs, o.Preset, dur, dir), cliflags.JSONWriter(figures.FullDoc(figs, o.Preset, dur)),
