@@ -103,13 +103,10 @@ func (d *Die) interrupted(page int) int {
 	case TwoPass:
 		return max(0, page-page%bits-bits)
 	}
-	wl := d.spec.WordLine(page)
-	for p := 0; p <= page; p++ {
-		if d.spec.WordLine(p) == wl {
-			return p
-		}
+	if d.wordLow == nil { // SLC: a page a word line
+		return page
 	}
-	return page
+	return int(d.wordLow[page])
 }
 
 // sameOrLowerPage reports whether page pg, in the range a cut destroys, is lost: always,
@@ -119,7 +116,28 @@ func (d *Die) sameOrLowerPage(pg, opPage int, inOp bool, scheme Scheme) bool {
 	if scheme != PageByPage || !inOp {
 		return true
 	}
-	return d.spec.WordLine(pg) == d.spec.WordLine(opPage) || pg == opPage
+	return pg == opPage || d.wordLine != nil && d.wordLine[pg] == d.wordLine[opPage]
+}
+
+// wordLines returns, page by page with several bits a cell, each page's word line (its
+// rank among the block's pages of its type, Spec.WordLine) and its word line's lowest
+// page, from the page types types; nil otherwise.
+func wordLines(s Spec, types []PageType) (wl, low []uint16) {
+	if s.Bits() == 1 || s.ProgramScheme() != PageByPage {
+		return nil, nil
+	}
+	wl, low = make([]uint16, len(types)), make([]uint16, len(types))
+	var rank [NumPageTypes]uint16
+	first := make([]int, len(types)) // word line → its lowest page + 1, 0 until seen
+	for p, pt := range types {
+		wl[p] = rank[pt]
+		rank[pt]++
+		if first[wl[p]] == 0 {
+			first[wl[p]] = p + 1
+		}
+		low[p] = uint16(first[wl[p]] - 1)
+	}
+	return wl, low
 }
 
 // sortAddrs sorts addresses by plane, block, page (insertion sort: a cut loses a few pages
@@ -171,4 +189,19 @@ func (d *Die) RunningLoss(t sim.Time) []Addr {
 		}
 	}
 	return lost
+}
+
+// RunningErase returns the blocks (Page 0) of the erase running at t, none if no erase
+// runs. It changes nothing: a power-cut schedule aims its cut with it.
+func (d *Die) RunningErase(t sim.Time) []Addr {
+	if !d.opOpen || d.opProg || t >= d.opEnd {
+		return nil
+	}
+	var blocks []Addr
+	for p := range d.spec.Planes {
+		if d.opPlanes&(1<<uint(p)) != 0 {
+			blocks = append(blocks, Addr{Plane: p, Block: int(d.opBlock[p])})
+		}
+	}
+	return blocks
 }

@@ -61,7 +61,11 @@ type Die struct {
 	actProg                       [NumPageTypes]sim.Activity
 	tRead, tProg                  [NumPageTypes]sim.Time
 	typeOf                        []PageType // page type per page index
-	k                             int        // stamps per page (Spec.StampsPerPage)
+	// wordLine and wordLow hold, page by page with several bits a cell, each page's word
+	// line (Spec.WordLine) and its word line's lowest page: a cut's and RunningLoss's
+	// lookups, which Spec.WordLine makes in time linear in the page (nil otherwise).
+	wordLine, wordLow []uint16
+	k                 int // stamps per page (Spec.StampsPerPage)
 
 	// Per block, indexed by plane*BlocksPerPlane + block.
 	next   []uint16    // next page to program; PagesPerBlock when full, 0 when erased
@@ -141,6 +145,7 @@ func New(name string, spec Spec) (*Die, error) {
 	for pg := range d.typeOf {
 		d.typeOf[pg] = spec.PageType(pg)
 	}
+	d.wordLine, d.wordLow = wordLines(spec, d.typeOf)
 	d.next = make([]uint16, nb)
 	d.erases = make([]uint32, nb)
 	d.oob = make([][]uint64, nb)

@@ -24,7 +24,7 @@ func MemoryBytes(s Spec) (build, peak int64) {
 	}
 	rb, rp := sim.ResourceBytes(6)
 	build = int64(unsafe.Sizeof(Die{})) + res*rb +
-		int64(s.PagesPerBlock)*int64(unsafe.Sizeof(PageType(0))) +
+		int64(s.PagesPerBlock)*int64(unsafe.Sizeof(PageType(0))) + wordLineBytes(s) +
 		blocks*int64(unsafe.Sizeof(uint16(0))+unsafe.Sizeof(uint32(0))+unsafe.Sizeof([]uint64(nil)))
 	if s.Faults.Read.Enabled() { // the read-error model's per-block state (readerrors.go)
 		build += blocks * int64(unsafe.Sizeof(sim.Time(0))+unsafe.Sizeof(uint32(0)))
@@ -40,6 +40,15 @@ func MemoryBytes(s Spec) (build, peak int64) {
 	}
 	peak = build + res*(rp-rb) + pages*int64(s.StampsPerPage())*int64(unsafe.Sizeof(uint64(0))) + pages/8
 	return build, peak
+}
+
+// wordLineBytes returns the heap of the die's word-line tables (wordLines): two uint16 a
+// page of a block, page by page with several bits a cell.
+func wordLineBytes(s Spec) int64 {
+	if s.Bits() == 1 || s.ProgramScheme() != PageByPage {
+		return 0
+	}
+	return 2 * int64(s.PagesPerBlock) * int64(unsafe.Sizeof(uint16(0)))
 }
 
 // ResidentBytes returns the part of MemoryBytes's build figure in memory once the first

@@ -273,6 +273,9 @@ func (d *Die) Erase(t sim.Time, addrs []Addr) sim.Time {
 	d.stats.Erases += int64(len(addrs))
 	end := t + d.spec.TErase
 	d.begin(t, end, act, mask)
+	for _, a := range addrs {
+		d.opBlock[a.Plane] = int32(a.Block) // for RunningErase
+	}
 	return end
 }
 

@@ -44,6 +44,22 @@ func TestWordLine2D(t *testing.T) {
 	}
 }
 
+// TestWordLineTables: the die's word-line tables (wordLines) agree with Spec.WordLine, and
+// the lowest page of a word line is worked out from the same shadow order: page 12 (MSB of
+// word line 0) shares it with pages 0 (LSB) and 6 (CSB), so its lowest page is 0; page 11
+// (CSB of word line 3) with page 3, lowest 3; page 9 (LSB of word line 7) is its lowest.
+func TestWordLineTables(t *testing.T) {
+	s := DefaultSpec()
+	d := newDie(t, s)
+	for p := range s.PagesPerBlock {
+		require.Equal(t, s.WordLine(p), int(d.wordLine[p]), "page %d", p)
+	}
+	for p, low := range map[int]int{12: 0, 13: 1, 11: 3, 9: 9, 6: 0, 0: 0} {
+		require.Equal(t, low, d.interrupted(p), "page %d", p)
+	}
+	require.Nil(t, newDie(t, qlcSpec(OneShot)).wordLine)
+}
+
 // TestOneShotQLCTiming programs two word lines of a one-shot QLC die on two planes: pages
 // 0–2 of each word line only load the registers (Program returns t), page 3 starts one
 // tPROG of 2,000 µs (t_prog.tsb) for the whole word line on both planes; the array is

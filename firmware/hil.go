@@ -427,7 +427,7 @@ func (wk *worker) writeRoom() {
 		return
 	}
 	now := f.eng.Now()
-	room := f.buf.Room() - f.wb.reserved
+	room := f.room()
 	if room <= 0 {
 		if !wk.stalled {
 			wk.stalled = true
@@ -462,7 +462,7 @@ func (wk *worker) writeRoom() {
 func (wk *worker) lookAtRoom() bool {
 	f := wk.f
 	f.wb.roomWaiters--
-	if f.buf.Room()-f.wb.reserved > 0 || f.ro.on { // read-only: the write goes on to fail
+	if f.room() > 0 || f.ro.on { // read-only: the write goes on to fail
 		if wk.zeroing {
 			wk.zeroRoom()
 		} else {
@@ -775,7 +775,7 @@ func (wk *worker) zeroRoom() {
 		wk.refuseWrite()
 		return
 	}
-	if f.buf.Room()-f.wb.reserved <= 0 {
+	if f.room() <= 0 {
 		if !wk.stalled {
 			wk.stalled = true
 			f.Stats.Stalls++

@@ -99,6 +99,9 @@ func (b *writeBuffer) waitRoom(wk *worker) {
 // goes on; the others wait on, at the back of the queue.
 func (f *Firmware) roomChanged() {
 	b := &f.wb
+	if b.hold > 0 {
+		f.restoreLook()
+	}
 	if len(b.roomQ) == 0 {
 		return
 	}

@@ -66,6 +66,16 @@ type FlashImage interface {
 	FillFrom(g, plane, block, n int, src nand.StampSource)
 }
 
+// FlashScan is an optional capability of a FlashPort: the write pointer of a block as a
+// power-on scan reading its pages finds it (Mount): one past its last programmed page, the
+// pages above reading erased. A program the firmware allocated but never issued, or one a
+// cut dropped from its queue, leaves its page erased: the FTL's own next page (the
+// recovery scan's bound, Recover) may be past the flash's. Without it Mount takes the
+// FTL's.
+type FlashScan interface {
+	WritePointer(g, plane, block int) int
+}
+
 // BufferMemory is the controller DRAM that holds the write buffer and staging space for
 // reads. Contract: Access moves n bytes at addr (a write if write) starting no earlier
 // than t and returns when the move ends; Capacity is its size in bytes (the firmware

@@ -60,6 +60,17 @@ type DurabilityControls struct {
 	// one. A cut that interrupts a later program of the word line (2D), or finds it latched
 	// or coarse (3D), then loses durable data. Left out of a dump when off.
 	DurableAtDone bool `yaml:"durable_at_done,omitempty"`
+	// ReuseOpenBlock makes the firmware, mounting after a power cut (Mount), resume
+	// programming a block the cut left partly written (the first of each plane, as the
+	// allocator's write point) instead of closing it: a later program of the block's word
+	// lines can then destroy lower pages holding data durable before the cut (2D), which a
+	// second cut exposes. Left out of a dump when off.
+	ReuseOpenBlock bool `yaml:"reuse_open_block,omitempty"`
+	// NoReserveRestore makes the firmware, mounting after a power cut with power-loss
+	// protection, admit writes into its buffer at once instead of after GC has restored the
+	// GC and hold-up reserves the cut's drain used (mount.go): the next drain can then find
+	// no room for what it acknowledged. Left out of a dump when off.
+	NoReserveRestore bool `yaml:"no_reserve_restore,omitempty"`
 }
 
 // validate reports the section's problems, each naming its field; plp is
@@ -93,6 +104,12 @@ func (p PowerLoss) validate(plp bool) []error {
 	}
 	if p.Controls.DurableAtDone && !p.Enabled {
 		errs = append(errs, errors.New("firmware.power_loss.controls.durable_at_done is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
+	}
+	if p.Controls.NoReserveRestore && !p.Enabled {
+		errs = append(errs, errors.New("firmware.power_loss.controls.no_reserve_restore is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
+	}
+	if p.Controls.ReuseOpenBlock && !p.Enabled {
+		errs = append(errs, errors.New("firmware.power_loss.controls.reuse_open_block is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))
 	}
 	if p.Controls.NoHoldupReserve && !p.Enabled {
 		errs = append(errs, errors.New("firmware.power_loss.controls.no_holdup_reserve is set but firmware.power_loss.enabled is false (a control for power-cut experiments)"))

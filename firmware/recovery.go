@@ -23,10 +23,9 @@ type Recovery struct {
 	// final.go: a 2D lower page whose CSB or MSB page is still to come), and Closed the
 	// blocks holding them. A firmware resuming at this power-on must not program such a
 	// block again: a cut during its next CSB or MSB program would destroy data that was
-	// durable before this cut (docs/reliability.md, "across power cycles"); it closes them,
-	// relocating their valid pages and keeping the block until the copies are final. The
-	// model does not resume the firmware after a recovery; Recover reports what it would
-	// close.
+	// durable before this cut (docs/reliability.md, "across power cycles"); it closes them
+	// (Mount closes every partly written block: mount.go), and GC relocates their valid
+	// pages, keeping the block until the copies are final.
 	Provisional, Closed int64
 	// Restored counts the logical pages whose newest copy on flash is a zone backup page
 	// (znsbackup.go): their zone's own copy did not survive the cut (a provisional page a
@@ -38,6 +37,8 @@ type Recovery struct {
 	// a tR of the page's type. From RecoverOn it is the simulated scan on the dies and
 	// channels, and Estimate holds the closed form (0 from Recover).
 	Time, Estimate sim.Time
+	// flash is what the scan read besides the map, for Mount: nil from RecoverNow.
+	flash *scanImage
 }
 
 // Recover rebuilds the logical-to-physical mapping after a power cut (PowerCut, once the
@@ -66,7 +67,9 @@ func (f *Firmware) Recover() (*Recovery, error) {
 	if !p.off {
 		return nil, fmt.Errorf("firmware %s: Recover before the firmware stopped (call PowerCut and run the simulation until PoweredOff)", f.name)
 	}
-	return f.scanRecords(), nil
+	r := f.scanRecords()
+	r.flash = f.scanImage()
+	return r, nil
 }
 
 // scanRecords is Recover's scan of the records on flash now, closed form.
@@ -80,7 +83,8 @@ func (f *Firmware) scanRecords() *Recovery {
 	}
 	dieTime := make([]sim.Time, g.Dies())
 	final := f.flash.Die().FinalizingPage // nil: every page final at its program
-	var backed []bool                     // per logical page: Map's copy is a zone backup page
+	tRead, tSLC := f.scanReadTimes()
+	var backed []bool // per logical page: Map's copy is a zone backup page
 	if f.zbak.on {
 		backed = make([]bool, len(r.Map))
 	}
@@ -99,7 +103,11 @@ func (f *Firmware) scanRecords() *Recovery {
 		open := !slc && !bak && final != nil && n < g.PagesPerBlock
 		closed := false
 		for i := 0; i < n; i++ {
-			dieTime[d] += f.scanReadTime(ftl.BlockID(b), i)
+			if slc {
+				dieTime[d] += tSLC
+			} else {
+				dieTime[d] += tRead[i]
+			}
 			r.Scanned++
 			for s := 0; s < f.units; s++ { // a page's spare area holds each unit's record
 				u := g.UnitOf(first+ftl.PPN(i), s)

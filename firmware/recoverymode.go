@@ -61,12 +61,14 @@ func (p *powerState) blockIsSLC(b ftl.BlockID) bool {
 	return p.slcHdr != nil && p.slcHdr.Has(int(b)) || p.f.zbak.slc && p.f.zbak.backupBlock(b)
 }
 
-// scanReadTime returns the tR a recovery scan's read of page i of block b costs: the SLC
-// mode's for a block whose header names it, the page type's otherwise.
-func (f *Firmware) scanReadTime(b ftl.BlockID, i int) sim.Time {
+// scanReadTimes returns the tR a recovery scan's read of each page index of a block costs
+// in the native mode (by the page's type), and the SLC mode's, read for a block whose
+// header names it: one table a scan, not a look-up of the die's spec a page.
+func (f *Firmware) scanReadTimes() (native []sim.Time, slc sim.Time) {
 	ds := f.flash.Die()
-	if f.pl.blockIsSLC(b) {
-		return ds.SLCTRead
+	native = make([]sim.Time, ds.PagesPerBlock)
+	for i := range native {
+		native[i] = ds.TRead[ds.PageType(i)]
 	}
-	return ds.TRead[ds.PageType(i)]
+	return native, ds.SLCTRead
 }

@@ -5,6 +5,7 @@ package firmware
 // waiting for room, the flushes waiting for the flash, and the hint's prediction.
 type writeBuffer struct {
 	reserved    int       // buffer slots promised to writes whose data is in flight
+	hold        int       // slots withheld from writes: the buffer's all after a mount until the reserves are back (mount.go)
 	roomWaiters int       // writes waiting for buffer room
 	roomQ       []*worker // writes waiting for buffer room, longest first
 	freeLooks   []*roomLook

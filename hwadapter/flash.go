@@ -109,6 +109,9 @@ func (c *Flash) FillFrom(g, plane, block, n int, src nand.StampSource) {
 	c.die(g).FillFrom(plane, block, n, src)
 }
 
+// WritePointer implements firmware.FlashScan: the die's write pointer of the block.
+func (c *Flash) WritePointer(g, plane, block int) int { return c.die(g).NextPage(plane, block) }
+
 func (c *Flash) die(g int) *die.Die { return c.chans[g/c.perCh].Die(g % c.perCh) }
 
 // FactoryBad implements firmware.BadBlockScanner: the die's factory bad blocks.

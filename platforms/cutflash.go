@@ -40,3 +40,17 @@ func (m *Machine) RunningLoss() []ftl.PPN {
 	}
 	return pages
 }
+
+// RunningErases returns the blocks whose erase runs on a die now (die.Die.RunningErase). It
+// changes nothing: the power-cut campaign aims cuts with it (powercut's "two-cut" schedule).
+func (m *Machine) RunningErases() []ftl.BlockID {
+	g := m.SSD.FW.FTL().Geometry()
+	now := m.Eng.Now()
+	var blocks []ftl.BlockID
+	for d := 0; d < g.Dies(); d++ {
+		for _, a := range m.SSD.Channels[g.Channel(d)].Die(d % g.DiesPerChannel).RunningErase(now) {
+			blocks = append(blocks, g.BlockOf(g.PPN(ftl.Addr{Die: d, Plane: a.Plane, Block: a.Block})))
+		}
+	}
+	return blocks
+}

@@ -3,6 +3,7 @@ package powercut
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/fastdrain-sim/fastdrain/internal/parallel"
 	"github.com/fastdrain-sim/fastdrain/platforms"
@@ -33,6 +34,10 @@ type Options struct {
 	// Jobs runs that many cuts at once (each its own simulation; results are the same
 	// whatever the number).
 	Jobs int
+	// Cycles is each cut's power cycles (Plan.Cycles; 0: each schedule's own). A target
+	// that cannot be powered on again (platforms.Mountable) is not cut at a schedule of
+	// several cycles: it has no row there, and a note (MountNotes) says why.
+	Cycles int
 }
 
 // Note is what a matrix left out of one variant and why (Matrix.Targets): Text, the line
@@ -81,15 +86,27 @@ func Campaign(o Options) ([]Row, []*Cut, error) {
 	if err := o.Workload.validate(); err != nil {
 		return nil, nil, err
 	}
-	n := len(o.Targets) * len(o.Schedules) * o.Cuts
+	type pair struct{ t, s int }
+	var pairs []pair // the targets and schedules cut, in row order
+	for ti, t := range o.Targets {
+		for si, s := range o.Schedules {
+			if o.applies(t, s) == nil {
+				pairs = append(pairs, pair{ti, si})
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return nil, nil, errors.New("powercut: no target can be cut at any schedule asked for (see the notes: " + noteText(o.MountNotes()) + ")")
+	}
+	n := len(pairs) * o.Cuts
 	cuts := make([]*Cut, n)
 	errs := make([]error, n)
 	parallel.For(n, o.Jobs, func(i int) {
-		t := o.Targets[i/(len(o.Schedules)*o.Cuts)]
-		s := o.Schedules[i/o.Cuts%len(o.Schedules)]
+		pr := pairs[i/o.Cuts]
+		t, s := o.Targets[pr.t], o.Schedules[pr.s]
 		seed := o.Seed + uint64(i%o.Cuts)
 		c, err := RunCut(t.Config, o.Workload, Plan{Schedule: s, Seed: seed, From: o.From, Window: o.Window,
-			Patience: o.Patience, SimulateRecovery: o.SimulateRecovery})
+			Patience: o.Patience, SimulateRecovery: o.SimulateRecovery, Cycles: o.Cycles})
 		if err != nil {
 			err = fmt.Errorf("%s: %w", t.Label, err)
 		} else {
@@ -102,10 +119,44 @@ func Campaign(o Options) ([]Row, []*Cut, error) {
 	}
 	var rows []Row
 	for i := 0; i < n; i += o.Cuts {
-		t := o.Targets[i/(len(o.Schedules)*o.Cuts)]
+		t := o.Targets[pairs[i/o.Cuts].t]
 		rows = append(rows, summarize(t, cuts[i:i+o.Cuts]))
 	}
 	return rows, cuts, nil
+}
+
+// applies returns why target t is not cut at schedule s, nil if it is: a cut of several
+// power cycles needs a machine that can be powered on again (platforms.Mountable).
+func (o Options) applies(t Target, s Schedule) error {
+	if (Plan{Schedule: s, Cycles: o.Cycles}).cycles() == 1 {
+		return nil
+	}
+	return platforms.Mountable(t.Config)
+}
+
+// MountNotes returns a note for each target a schedule of several power cycles leaves
+// out (applies), once a target. Its Variant is the target's whole label, so no row's note
+// column carries it (rowNote matches a variant's rows; the target has its other rows).
+func (o Options) MountNotes() []Note {
+	var ns []Note
+	for _, t := range o.Targets {
+		for _, s := range o.Schedules {
+			if err := o.applies(t, s); err != nil {
+				ns = append(ns, Note{Variant: t.Label, Text: fmt.Sprintf("%s: not cut at %s (%d power cycles): %v", t.Label, s.Name, (Plan{Schedule: s, Cycles: o.Cycles}).cycles(), err)})
+				break
+			}
+		}
+	}
+	return ns
+}
+
+// noteText joins notes' texts.
+func noteText(ns []Note) string {
+	var ts []string
+	for _, n := range ns {
+		ts = append(ts, n.Text)
+	}
+	return strings.Join(ts, "; ")
 }
 
 // summarize sums up one target's cuts of one schedule.

@@ -18,6 +18,9 @@ type write struct {
 	// checker's choice: either the old or the failed data); it is never acknowledged, so
 	// never durable.
 	failed bool
+	// base: the version the device held at its last power-on (preconditioning's version
+	// 1, or the version the recovery before a mount found: rebase), durable from the start.
+	base bool
 }
 
 // checker keeps, for every logical page, the versions the host wrote there and which of
@@ -46,7 +49,7 @@ type checker struct {
 func newChecker(pages, pre int64, plp bool) *checker {
 	c := &checker{plp: plp, hist: make([][]write, pages)}
 	for lpn := range pre {
-		c.hist[lpn] = []write{{v: 1}}
+		c.hist[lpn] = []write{{v: 1, base: true}}
 	}
 	return c
 }
@@ -93,7 +96,7 @@ func (c *checker) flushed(upTo int64) { c.durable = max(c.durable, upTo) }
 
 // isDurable reports whether w is durable now.
 func (c *checker) isDurable(w write) bool {
-	return w.ack == 0 && w.v == 1 || w.ack > 0 && (c.plp || w.fua || w.ack <= c.durable)
+	return w.base || w.ack > 0 && (c.plp || w.fua || w.ack <= c.durable)
 }
 
 // prune drops the versions of lpn older than its last durable one: recovery may never
@@ -106,6 +109,19 @@ func (c *checker) prune(lpn int64) {
 			return
 		}
 	}
+}
+
+// rebase records that the device was powered on again and mounted with got (0: no copy)
+// as lpn's data, as the recovery before the mount found it: that version is lpn's only
+// one now, durable from the start (the firmware serves it from then on; a later cut must
+// not take it back), and the host writes newer ones.
+func (c *checker) rebase(lpn int64, got uint64) {
+	gl, gv, ok := firmware.StampParts(got)
+	if got == 0 || !ok || gl != lpn {
+		c.hist[lpn] = c.hist[lpn][:0]
+		return
+	}
+	c.hist[lpn] = append(c.hist[lpn][:0], write{v: gv, base: true})
 }
 
 // resetIssued records that a zone reset covering lpn was issued: its versions are no
@@ -147,7 +163,7 @@ func (c *checker) durableVersion(lpn int64) uint64 {
 func (c *checker) lastAcked(lpn int64) uint64 {
 	h := c.hist[lpn]
 	for i := len(h) - 1; i >= 0; i-- {
-		if w := h[i]; w.ack > 0 || w.v == 1 && w.ack == 0 {
+		if w := h[i]; w.ack > 0 || w.base {
 			return firmware.Stamp(lpn, w.v)
 		}
 	}
@@ -162,7 +178,7 @@ func (c *checker) read(lpn int64, got uint64) {
 		return
 	}
 	h := c.hist[lpn]
-	for i := len(h) - 1; i >= 0 && h[i].ack == 0 && !(h[i].v == 1); i-- {
+	for i := len(h) - 1; i >= 0 && h[i].ack == 0 && !h[i].base; i-- {
 		if h[i].failed && firmware.Stamp(lpn, h[i].v) == got {
 			return
 		}
@@ -206,7 +222,7 @@ func (c *checker) judge(v *verdict, lpn int64, got uint64) {
 		if c.isDurable(w) {
 			durable = max(durable, w.v)
 		}
-		if w.ack > 0 || w.v == 1 {
+		if w.ack > 0 || w.base {
 			last = max(last, w.v)
 		}
 	}

@@ -30,17 +30,21 @@ type Flags struct {
 	Workload  Workload // --procs, --max-pages, --fua-every, --hot-share, --hot-fraction
 	Burst     string   // --burst: a duration (Workload.Burst)
 	Idle      string   // --idle: a duration (Workload.Idle)
+	Cycles    int      // --cycles (Options.Cycles)
 }
 
 // ParseOptions resolves the flags into a campaign: its targets (Matrix.Targets),
 // schedules, instants and workload. The first bad flag is named with what is wrong.
 func ParseOptions(f Flags) (Options, error) {
-	o := Options{Cuts: f.Cuts, Seed: f.Seed, Workload: f.Workload, Jobs: f.Jobs, SimulateRecovery: f.Simulate}
+	o := Options{Cuts: f.Cuts, Seed: f.Seed, Workload: f.Workload, Jobs: f.Jobs, SimulateRecovery: f.Simulate, Cycles: f.Cycles}
 	if o.Jobs <= 0 {
 		o.Jobs = runtime.GOMAXPROCS(0)
 	}
 	if f.Cuts < 1 {
 		return o, fmt.Errorf("--cuts: %d; want at least 1", f.Cuts)
+	}
+	if f.Cycles < 0 {
+		return o, fmt.Errorf("--cycles: %d; want at least 1 (0: each schedule's own, 1 but two-cut's 2)", f.Cycles)
 	}
 	plp, ok := ParsePLP(f.PLP)
 	if !ok {
@@ -75,6 +79,7 @@ func ParseOptions(f Flags) (Options, error) {
 		Sets: f.Sets, KeepPrecondition: f.Keep}
 	ts, notes, err := m.Targets()
 	o.Targets, o.Notes = ts, notes
+	o.Notes = append(o.Notes, o.MountNotes()...)
 	if err == nil && !anySLC(ts) {
 		o.Schedules = slices.DeleteFunc(o.Schedules, func(s Schedule) bool { return s.SLC })
 		if len(o.Schedules) == 0 {

@@ -88,7 +88,16 @@ type Plan struct {
 	From, Window     sim.Time
 	Patience         sim.Time
 	SimulateRecovery bool // time the recovery scan on simulated dies (firmware.RecoverOn), not closed form
+	// Cycles is the power cycles of the cut (at least the schedule's Schedule.Cycles; 0:
+	// one): after each cut but the last the flash is recovered and checked, the machine
+	// powered on again with its firmware mounted on what it recovered
+	// (platforms.PowerOn), and the host writes again (its page cache empty, new versions),
+	// the next cut armed the same way on the new machine's clock.
+	Cycles int
 }
+
+// cycles returns the power cycles of plan.
+func (plan Plan) cycles() int { return max(1, plan.Cycles, plan.Schedule.Cycles) }
 
 // Cut is what one power cut did and what the checker found.
 type Cut struct {
@@ -124,6 +133,12 @@ type Cut struct {
 	// Zoned workloads (zoned.go): the zone resets acknowledged before the cut, and the
 	// zones whose rebuilt write pointer is not where the specification allows.
 	ZoneResets, ZoneErrors int64
+	// Cycles counts the power cycles run (Plan.Cycles): the counts above are their sums,
+	// Armed, At and Met the last cut's, Report the last cut's unless an earlier drain was
+	// stuck. Closed and Abandoned count the blocks the mounts closed and the pages they
+	// abandoned in them (ftl.MountReport).
+	Cycles            int
+	Closed, Abandoned int64
 }
 
 // Lost reports whether the cut lost durable data, read stale data or left the drain stuck.
@@ -134,13 +149,20 @@ func (c *Cut) Lost() bool {
 // RunCut builds the machine of c (with firmware.power_loss.enabled, no scripted cut, and
 // host I/O queues at most hostQueueDepth deep), runs workload w on it, cuts the power where plan says, lets the firmware stop (drain, with
 // power-loss protection), recovers the mapping from flash and checks every logical page
-// through it.
+// through it; with several power cycles (Plan.Cycles) it powers the machine on again on
+// what it recovered and does it all again.
 func RunCut(c platforms.Config, w Workload, plan Plan) (*Cut, error) {
 	if err := w.validate(); err != nil {
 		return nil, err
 	}
 	if plan.Window <= 0 || plan.From < 0 || plan.Patience < 0 {
 		return nil, fmt.Errorf("powercut: cuts in [%v, %v + %v) with patience %v: want a positive window from a non-negative instant", plan.From, plan.From, plan.Window, plan.Patience)
+	}
+	if plan.Cycles < 0 {
+		return nil, fmt.Errorf("powercut: %d power cycles; want at least 1 (0: the schedule's own)", plan.Cycles)
+	}
+	if plan.cycles() > 1 && w.Zoned {
+		return nil, fmt.Errorf("powercut: %d power cycles of a zoned workload: mounting zoned namespaces after a cut is not modelled", plan.cycles())
 	}
 	c.Firmware.PowerLoss.Enabled = true
 	c.Firmware.PowerLoss.CutAt = 0
@@ -149,7 +171,6 @@ func RunCut(c platforms.Config, w Workload, plan Plan) (*Cut, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer m.Eng.Close()
 	fw := m.SSD.FW
 	fw.OnPowerOff = m.Eng.Stop
 	ps := int64(c.Firmware.PageSize)
@@ -164,6 +185,7 @@ func RunCut(c platforms.Config, w Workload, plan Plan) (*Cut, error) {
 	r := &cutRun{m: m, fw: fw, raw: raw, w: w, plan: plan, ps: ps, pages: pages, version: 1, // 1 is preconditioning's
 		chk: newChecker(pages, int64(c.Precondition.Fill*float64(pages)), c.Firmware.PowerLossProtection),
 		out: &Cut{Schedule: plan.Schedule.Name, Seed: plan.Seed}}
+	defer func() { r.m.Eng.Close() }() // the last machine powered on
 	if w.Zoned {
 		zs := raw.Zones()
 		if len(zs) == 0 {
@@ -175,20 +197,31 @@ func RunCut(c platforms.Config, w Workload, plan Plan) (*Cut, error) {
 			return nil, fmt.Errorf("powercut: %d zones cannot give each of %d processes one", len(zs), w.Procs)
 		}
 	}
-	r.start()
-	m.Eng.Run()
-	if err := m.Stall(); err != nil {
-		return nil, fmt.Errorf("powercut: schedule %s, seed %d: %w", plan.Schedule.Name, plan.Seed, err)
+	for {
+		r.start()
+		r.m.Eng.Run()
+		if err := r.m.Stall(); err != nil {
+			return nil, fmt.Errorf("powercut: schedule %s, seed %d: %w", plan.Schedule.Name, plan.Seed, err)
+		}
+		if !r.fw.PoweredOff() {
+			return nil, fmt.Errorf("powercut: the firmware did not stop after the cut at %v (schedule %s, seed %d)", r.out.At, plan.Schedule.Name, plan.Seed)
+		}
+		lost, err := r.m.CutFlash()
+		if err != nil {
+			return nil, err
+		}
+		r.out.FlashLost += int64(len(lost))
+		rec, err := r.finish(c)
+		if err != nil {
+			return nil, err
+		}
+		if r.out.Cycles++; r.out.Cycles == plan.cycles() {
+			return r.out, nil
+		}
+		if err := r.powerOn(c, rec); err != nil {
+			return nil, fmt.Errorf("powercut: schedule %s, seed %d, power-on after cut %d: %w", plan.Schedule.Name, plan.Seed, r.out.Cycles, err)
+		}
 	}
-	if !fw.PoweredOff() {
-		return nil, fmt.Errorf("powercut: the firmware did not stop after the cut at %v (schedule %s, seed %d)", r.out.At, plan.Schedule.Name, plan.Seed)
-	}
-	lost, err := m.CutFlash()
-	if err != nil {
-		return nil, err
-	}
-	r.out.FlashLost = int64(len(lost))
-	return r.finish(c)
 }
 
 // hostQueueDepth bounds the host's NVMe queues: the workload never has more commands
@@ -217,6 +250,62 @@ type cutRun struct {
 	// record.
 	zonePages, zoneCap int64
 	zones              []zoneRecord
+	// cycle is the power cycle running (0: the first), mount what the last mount found.
+	cycle int
+	mount mountState
+	// foreign counts the pages recovered holding data never written there, over the cycles.
+	foreign int64
+}
+
+// mountState is what the last mount found (powerOn): per block the write pointer (0:
+// erased) and P/E count then, and the blocks the firmware resumed (the control
+// reuse_open_block).
+type mountState struct {
+	next, erases []int
+	resumed      int
+}
+
+// powerOn powers the machine on again after a cut and its check (finish), on rec, the
+// recovery: the checker takes what the recovered map reads as each page's only version
+// (checker.rebase), and the host, firmware and dies are those of the new machine
+// (platforms.PowerOn), the old one closed.
+func (r *cutRun) powerOn(c platforms.Config, rec *firmware.Recovery) error {
+	old := r.fw.FTL()
+	g := old.Geometry()
+	ms := mountState{next: make([]int, g.Blocks()), erases: make([]int, g.Blocks())}
+	for b := range g.Blocks() {
+		d, plane, blk := g.BlockAddr(ftl.BlockID(b))
+		dd := r.m.SSD.Channels[g.Channel(d)].Die(d % g.DiesPerChannel)
+		ms.next[b], ms.erases[b] = dd.NextPage(plane, blk), old.EraseCount(ftl.BlockID(b)) // the flash's write pointer, as Mount's
+	}
+	for lpn := range r.pages {
+		r.chk.rebase(lpn, r.readUnit(rec.Map[lpn])) // before the dies move to the new machine
+	}
+	m, rep, err := platforms.PowerOn(c, r.m, rec)
+	if err != nil {
+		return err
+	}
+	r.m.Eng.Close()
+	ms.resumed = rep.Resumed
+	r.out.Closed += int64(rep.Closed)
+	r.out.Abandoned += rep.Abandoned
+	r.m, r.fw, r.mount = m, m.SSD.FW, ms
+	r.fw.OnPowerOff = m.Eng.Stop
+	if r.raw, err = hostos.NewRawDevice(m.Host, r.pages*r.ps); err != nil {
+		return err
+	}
+	r.dead, r.watch = false, nil
+	r.cycle++
+	return nil
+}
+
+// rngName returns the name of the seeded stream name of the cycle running: the first
+// cycle's are the names alone (the streams of a single cut, unchanged).
+func (r *cutRun) rngName(name string) string {
+	if r.cycle == 0 {
+		return name
+	}
+	return fmt.Sprintf("%s.cycle[%d]", name, r.cycle)
 }
 
 // start spawns the host processes and arms the cut.
@@ -233,7 +322,7 @@ func (r *cutRun) start() {
 	}
 	part := r.pages / int64(r.w.Procs)
 	for k := 0; k < r.w.Procs; k++ {
-		rng := sim.NewRNG(r.plan.Seed, fmt.Sprintf("powercut.host[%d]", k))
+		rng := sim.NewRNG(r.plan.Seed, r.rngName(fmt.Sprintf("powercut.host[%d]", k)))
 		lo := int64(k) * part
 		r.m.Eng.Spawn(fmt.Sprintf("powercut.host[%d]", k), func(p *sim.Proc) { r.host(p, rng, lo, part) })
 	}
@@ -242,8 +331,11 @@ func (r *cutRun) start() {
 
 // arm arms the cut.
 func (r *cutRun) arm() {
-	rng := sim.NewRNG(r.plan.Seed, "powercut.cut")
+	rng := sim.NewRNG(r.plan.Seed, r.rngName("powercut.cut"))
 	r.out.Armed = r.plan.From + sim.Time(rng.Int64N(int64(r.plan.Window)))
+	if s := r.plan.Schedule; r.cycle > 0 && s.remount != nil {
+		r.out.Armed = sim.Time(rng.Int64N(int64(s.remountWindow)))
+	}
 	patience := r.plan.Patience
 	if patience == 0 {
 		patience = r.plan.Schedule.Patience
@@ -377,15 +469,18 @@ func (r *cutRun) readUnit(u ftl.Unit) uint64 {
 	return d.SlotStamp(die.Addr{Plane: a.Plane, Block: a.Block, Page: a.Page}, g.SlotOf(u))
 }
 
-// finish recovers the map from flash and checks every logical page through it.
-func (r *cutRun) finish(c platforms.Config) (*Cut, error) {
+// finish recovers the map from flash and checks every logical page through it, adding
+// what it found to the cut's counts, and returns the recovery.
+func (r *cutRun) finish(c platforms.Config) (*firmware.Recovery, error) {
 	if r.failure != nil {
 		return nil, fmt.Errorf("powercut: schedule %s, seed %d: %w", r.plan.Schedule.Name, r.plan.Seed, r.failure)
 	}
 	fw := r.fw
 	out := r.out
-	out.Report = fw.PowerLossReport()
-	out.GCMoved = fw.Stats.GCPagesMoved
+	if !out.Report.Stuck {
+		out.Report = fw.PowerLossReport()
+	}
+	out.GCMoved += fw.Stats.GCPagesMoved
 	var rec *firmware.Recovery
 	var err error
 	if r.plan.SimulateRecovery {
@@ -401,14 +496,19 @@ func (r *cutRun) finish(c platforms.Config) (*Cut, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.RecoveryTime = rec.Time
+	out.RecoveryTime = max(out.RecoveryTime, rec.Time)
 	var v verdict
 	for lpn := range r.pages {
 		r.chk.judge(&v, lpn, r.readUnit(rec.Map[lpn]))
 	}
-	out.Pages, out.DurableLoss, out.Volatile = v.checked, v.durableLoss, v.volatile
-	out.Stale = r.chk.stale + v.foreign
-	out.First = r.chk.first
+	out.Pages += v.checked
+	out.DurableLoss += v.durableLoss
+	out.Volatile += v.volatile
+	r.foreign += v.foreign
+	out.Stale = r.chk.stale + r.foreign
+	if out.First == "" {
+		out.First = r.chk.first
+	}
 	if out.First == "" {
 		out.First = v.first
 	}
@@ -417,5 +517,5 @@ func (r *cutRun) finish(c platforms.Config) (*Cut, error) {
 			return nil, err
 		}
 	}
-	return out, nil
+	return rec, nil
 }

@@ -24,6 +24,15 @@ type Schedule struct {
 	// SLC: the schedule's condition is about the SLC cache (slcfold.go); a campaign cuts it
 	// only on machines with one (Options.Schedules is filtered per target by ParseOptions).
 	SLC bool
+	// Cycles is how many power cycles a cut of the schedule runs at least (Plan.Cycles): run,
+	// cut, recover, mount, run again … (0: one). After a mount the cut waits for remount
+	// instead of cond, if set.
+	Cycles  int
+	remount func(r *cutRun) bool
+	// remountWindow: after a mount, a schedule with a remount condition is armed at a
+	// seeded instant of [0, remountWindow) from the power-on (the riskiest programs come
+	// first: the host's first writes), not the plan's window.
+	remountWindow sim.Time
 }
 
 // Poll is how often a schedule's condition is looked at once armed: well under the
@@ -46,6 +55,8 @@ var schedules = []Schedule{
 		Patience: sim.Second, cond: lookahead, onErase: true},
 	{Name: "word-line", Doc: "while a program runs whose interruption would destroy a page holding its logical page's last durable version: on 2D a CSB or MSB program over the durable lower pages of its word line, on one-shot a word line's program, on two-pass a coarse pass with the fine pass of the word line below (platforms.Machine.RunningLoss)",
 		Patience: 300 * sim.Millisecond, cond: wordLine},
+	{Name: "two-cut", Doc: "across power cycles: a cut at the seeded instant, recovery, the firmware mounted on what it recovered (firmware.Firmware.Mount) and the host writing again, then a second cut, armed in the first 20 ms after the power-on, while a program runs that would destroy a page written before the mount, holding its logical page's durable version (a firmware that resumed a block the first cut left partly written: the control reuse_open_block), or else while GC erases a block written before the mount",
+		Patience: 300 * sim.Millisecond, Cycles: 2, remount: remountRisk, remountWindow: 20 * sim.Millisecond},
 	// The SLC cache's exposed points (machines with one only): mid-fold, the fold's erase,
 	// and the cache full with host writes going to native blocks.
 	{Name: "fold", Doc: "while a fold's program (a page moved out of an SLC block to a native one) is on a die", Patience: 300 * sim.Millisecond, SLC: true,
@@ -153,6 +164,66 @@ func wordLine(r *cutRun) bool {
 	return false
 }
 
+// remountRisk is the "two-cut" schedule's condition after a mount: a program is running
+// whose interruption would destroy a page written before the mount that holds its logical
+// page's durable version, the copy a recovery now would map (firmware.RecoverNow, as
+// wordLine; with power-loss protection only an aim) (only a firmware that programs a block the mount found partly
+// written does that: the control reuse_open_block); or, if the mount resumed no block, an
+// erase of a block written before the mount is on a die (GC redoing its work on the map
+// recovery rebuilt: the block's valid pages were relocated first).
+func remountRisk(r *cutRun) bool {
+	g := r.fw.FTL().Geometry()
+	var risk []ftl.Unit // the durable copies at risk
+	var sig [3]int64    // the pages at risk and the durable writes, for the cache (wordLine)
+	for _, pg := range r.m.RunningLoss() {
+		b := g.BlockOf(pg)
+		if !r.premount(b) || int(pg-g.FirstPage(b)) >= r.mount.next[b] {
+			continue
+		}
+		sig[0], sig[1] = sig[0]+int64(pg), sig[1]+1
+		for s := range g.Units() {
+			u := g.UnitOf(pg, s)
+			lpn, v, ok := firmware.StampParts(r.readUnit(u))
+			if ok && lpn >= 0 && lpn < r.pages && v == r.chk.durableVersion(lpn) {
+				risk = append(risk, u)
+			}
+		}
+	}
+	if len(risk) > 0 {
+		if r.plp() {
+			return true // only an aim: the running program ends on hold-up power
+		}
+		sig[2] = r.chk.durable + r.chk.acks<<32
+		if r.watch.safe == sig {
+			return false // a scan found none at risk, and nothing has changed since
+		}
+		if rec, err := r.fw.RecoverNow(); err == nil {
+			for _, u := range risk { // the copy a recovery now would map
+				lpn, _, _ := firmware.StampParts(r.readUnit(u))
+				if rec.Map[lpn] == u {
+					return true
+				}
+			}
+		}
+		r.watch.safe = sig
+	}
+	if r.mount.resumed > 0 {
+		return false
+	}
+	for _, b := range r.m.RunningErases() {
+		if r.premount(b) { // the FTL counts the erase when it completes
+			return true
+		}
+	}
+	return false
+}
+
+// premount reports whether block b holds what it held at the last mount: written before
+// it, not erased since.
+func (r *cutRun) premount(b ftl.BlockID) bool {
+	return r.mount.next[b] > 0 && r.fw.FTL().EraseCount(b) == r.mount.erases[b]
+}
+
 // plp reports whether the run's device has power-loss protection.
 func (r *cutRun) plp() bool { return r.chk.plp }
 
@@ -161,15 +232,15 @@ type watcher struct {
 	r        *cutRun
 	deadline sim.Time
 	armed    bool
-	// safe is the word-line schedule's last scan that found no loss (wordLine).
+	// safe is the word-line schedule's last scan that found no loss (wordLine), and the
+	// two-cut schedule's after a mount (remountRisk).
 	safe [3]int64
 }
 
 // arm is the seeded instant: cut now if the condition holds (or there is none), else watch.
 func (w *watcher) arm() {
 	r := w.r
-	s := r.plan.Schedule
-	if s.cond == nil {
+	if r.cond() == nil {
 		r.cut(true)
 		return
 	}
@@ -189,7 +260,7 @@ func (w *watcher) look() {
 		return
 	}
 	now := r.m.Eng.Now()
-	if r.plan.Schedule.cond(r) {
+	if r.cond()(r) {
 		r.cut(true)
 		return
 	}
@@ -207,7 +278,18 @@ func (w *watcher) look() {
 // lookahead without protection, where a durable version can be lost only when an erase is
 // queued or a write becomes durable (a Flush completes, an FUA write is acknowledged), and
 // the host's process looks then (durable).
-func (w *watcher) erases() bool { return w.r.plan.Schedule.onErase && !w.r.plp() }
+func (w *watcher) erases() bool {
+	return w.r.plan.Schedule.onErase && !w.r.plp() && (w.r.cycle == 0 || w.r.plan.Schedule.remount == nil)
+}
+
+// cond returns the condition the running cycle's cut waits for: after a mount the
+// schedule's remount condition if it has one, else its own (nil: none, cut at once).
+func (r *cutRun) cond() func(*cutRun) bool {
+	if s := r.plan.Schedule; r.cycle > 0 && s.remount != nil {
+		return s.remount
+	}
+	return r.plan.Schedule.cond
+}
 
 // durable is called by a host process when writes have just become durable: the lookahead
 // looks at once.

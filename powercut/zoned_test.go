@@ -50,6 +50,9 @@ func zonedCuts(t *testing.T, seeds uint64) (resets int64, writes map[bool]int64)
 				map[bool]string{false: "firmware.power_loss_protection=false", true: "firmware.power_loss_protection=true"}[plp]}})
 		require.NoError(t, err)
 		for _, s := range append(Schedules(), ZonedSchedules()...) {
+			if s.Cycles > 1 {
+				continue // a zoned namespace is not mounted after a cut (platforms.Mountable)
+			}
 			met := 0
 			for seed := uint64(1); seed <= seeds; seed++ {
 				cut, err := RunCut(c, w, Plan{Schedule: s, Seed: seed, From: 300 * sim.Millisecond, Window: 300 * sim.Millisecond})

@@ -28,19 +28,7 @@ protection setting and mapping scheme, it builds the machine (preconditioned to 
 so GC runs), runs a checked host workload through the whole stack, and cuts the power --cuts
 times per schedule at seeded instants:
 
-  random       at the seeded instant itself
-  gc-erase     while a block erase is on a die
-  fg-evict     while a foreground eviction's program is on a die
-  flush        while a Flush waits for the flash
-  relocation   while a relocated page's program (GC, a merge's copy) is on a die
-  lookahead    when recovery would lose a durable version (the checker's own lookahead)
-  word-line    while a program runs whose interruption destroys a page holding a durable
-               version (2D: a CSB/MSB program over durable lower pages; 3D: the word line's
-               program, or a fine pass)
-  fold         while a fold's program (out of an SLC block) is on a die    } only on a machine
-  fold-erase   while a folded SLC block's erase is queued or on a die       } with an SLC cache
-  slc-full     while the SLC cache is full and a host page goes to native  } (left out otherwise)
-
+` + powercut.ScheduleHelp + `
 After each cut the firmware stops (draining its buffer on hold-up power with protection),
 the mapping is rebuilt from the flash's records, and every logical page is checked: a
 version older than the last durable one is a durable loss (with protection every
@@ -48,6 +36,10 @@ acknowledged write is durable), data never written there or a stale read during 
 a stale read, a hold-up drain without room is stuck. It prints and writes the table per
 target and schedule, and exits non-zero if any cut lost durable data, read stale data or
 left the drain stuck.
+
+--cycles N makes every cut N power cycles: after each cut but the last the machine is
+powered on again on what it recovered (its firmware mounted: partly written blocks closed)
+and the host writes again; every acknowledged or flushed write of every cycle is checked.
 
 A variant with an unbounded buffer (oracle, oracle-bg) is not cut with protection: no
 hold-up covers an unbounded buffer. --plp on refuses it; with --plp both it is cut without
@@ -63,6 +55,7 @@ naming the largest precondition.fill that does (gen4-qlc: --set precondition.fil
 	f.StringSliceVar(&fl.Mappings, "mapping", []string{"page"}, "mapping schemes: "+strings.Join(powercut.MappingNames(), ", "))
 	f.BoolVar(&fl.Keep, "keep-precondition", false, "keep the preset's preconditioning and over-provisioning instead of the steady state ("+strings.Join(powercut.SteadyState, ", ")+")")
 	f.IntVar(&fl.Cuts, "cuts", 20, "cuts per target and schedule, seeded --seed, --seed+1, …")
+	f.IntVar(&fl.Cycles, "cycles", 0, "power cycles per cut: run, cut, recover, mount, run again … (0: each schedule's own, 1 but two-cut's 2)")
 	f.StringSliceVar(&fl.Schedules, "schedules", powercut.ScheduleNames(), "cut schedules: "+strings.Join(powercut.ScheduleNames(), ", "))
 	f.Uint64Var(&fl.Seed, "seed", 1, "seed of the first cut")
 	f.StringVar(&fl.From, "from", "300ms", "the earliest instant a schedule is armed at (simulated, from the machine's build)")

@@ -53,7 +53,7 @@ func TestPowercutFailsOnLoss(t *testing.T) {
 func TestPowercutBadFlags(t *testing.T) {
 	for args, want := range map[string]string{
 		"--plp maybe":        `--plp: "maybe"; want on, off or both`,
-		"--schedules nope":   `--schedules: powercut: no schedule named "nope" (have: random, gc-erase, fg-evict, flush, relocation, lookahead, word-line, fold, fold-erase, slc-full)`,
+		"--schedules nope":   `--schedules: powercut: no schedule named "nope" (have: random, gc-erase, fg-evict, flush, relocation, lookahead, word-line, two-cut, fold, fold-erase, slc-full)`,
 		"--mapping nope":     `powercut: no mapping scheme "nope" (have: page, bast, sub-page)`,
 		"--cuts 0":           "--cuts: 0; want at least 1",
 		"--window 0":         "--window: want a positive duration such as 500ms",

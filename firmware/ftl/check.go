@@ -92,7 +92,7 @@ func (f *FTL) Check() error {
 			bad("block %d wasted count %d, pages say %d", b, m.wasted, waste)
 		}
 		wasted += int64(waste)
-		if waste > 0 {
+		if waste > 0 && !f.mountClosed(b) { // abandoned at mount: not in the skip region
 			die, _, _ := f.g.BlockAddr(b)
 			lsbOnly[die]++
 			if m.state == stFull {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/fastdrain-sim/fastdrain/internal/bitset"
 )
 
 // Purpose says why a page is being written; it steers the allocators.
@@ -110,7 +112,10 @@ type FTL struct {
 	slc *slcCache
 	// zones are the zoned namespaces' areas (zones.go), nil without one.
 	zones *zoned
-	Stats Stats
+	// mounted marks the blocks Mount closed whose abandoned pages are not yet erased
+	// (mount.go): wasted, but outside the skip region. Nil unless a mount closed one.
+	mounted bitset.Set
+	Stats   Stats
 }
 
 // Stats are the FTL's cumulative counters.

@@ -32,6 +32,10 @@ func (f *FTL) leftSkipRegion(b BlockID, m *blockMeta) {
 	if m.wasted == 0 {
 		return
 	}
+	if f.mountClosed(b) { // abandoned at a mount (mount.go): never in the region
+		f.mounted.Put(int(b), false)
+		return
+	}
 	die, _, _ := f.g.BlockAddr(b)
 	f.dies[die].lsbOnly--
 	if m.state == stFull {
@@ -65,7 +69,7 @@ func (f *FTL) skipVictim(die, plane int) (BlockID, bool) {
 	for i := 0; i < n; i++ {
 		b := first + BlockID(i)
 		m := &f.blocks[b]
-		if m.wasted == 0 || !v.Reclaimable(b) {
+		if m.wasted == 0 || f.mountClosed(b) || !v.Reclaimable(b) {
 			continue
 		}
 		if best == NoBlock || int(m.valid) < bestValid {
