@@ -1,13 +1,10 @@
 package fiorun
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/fastdrain-sim/fastdrain/internal/testtier"
 	"github.com/fastdrain-sim/fastdrain/platforms"
-	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/fastdrain-sim/fastdrain/sim"
 	"github.com/stretchr/testify/require"
 )
@@ -23,15 +20,7 @@ import (
 // (about 600 MB/s); 60 s bounds it loosely.
 func TestWholeDriveFillEnds(t *testing.T) {
 	testtier.SkipUnlessLong(t, "a 14 GiB fill of gen4-qlc, about 5 s")
-	job := filepath.Join(t.TempDir(), "fill.fio")
-	require.NoError(t, os.WriteFile(job, []byte("[fill]\nioengine=libaio\ndirect=1\nrw=write\nbs=128k\niodepth=32\nsize=14g\nfilename=/dev/nvme0n1\n"), 0o644))
-	c, err := platforms.Load(platforms.Options{Preset: "gen4-qlc"})
-	require.NoError(t, err)
-	m, err := runner.Open(c)
-	require.NoError(t, err)
-	defer m.Close()
-	jobs, err := DecodeFile(job, m.Host.Cache.Spec())
-	require.NoError(t, err)
+	m, jobs := openJob(t, platforms.Options{Preset: "gen4-qlc"}, "[fill]\nioengine=libaio\ndirect=1\nrw=write\nbs=128k\niodepth=32\nsize=14g\nfilename=/dev/nvme0n1\n")
 	r, err := Run(m, jobs, Options{})
 	require.NoError(t, err)
 	require.Len(t, r.Results, 1)

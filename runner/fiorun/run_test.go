@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fastdrain-sim/fastdrain/hostos/fio"
 	"github.com/fastdrain-sim/fastdrain/platforms"
 	"github.com/fastdrain-sim/fastdrain/runner"
 	"github.com/stretchr/testify/require"
@@ -15,15 +16,7 @@ import (
 // the tiny preset: 1 MiB / 4 KiB = 256 write IOs and 1,048,576 bytes, no reads; the CSV
 // row of the job says the same, and the SSD's statistics come with the result.
 func TestRunSequentialWrite(t *testing.T) {
-	job := filepath.Join(t.TempDir(), "w.fio")
-	require.NoError(t, os.WriteFile(job, []byte("[w]\nioengine=libaio\ndirect=1\nrw=write\nbs=4k\nsize=1m\nfilename=/dev/nvme0n1\n"), 0o644))
-	c, err := platforms.Load(platforms.Options{Preset: "tiny"})
-	require.NoError(t, err)
-	m, err := runner.Open(c)
-	require.NoError(t, err)
-	defer m.Close()
-	jobs, err := DecodeFile(job, m.Host.Cache.Spec())
-	require.NoError(t, err)
+	m, jobs := openJob(t, platforms.Options{Preset: "tiny"}, "[w]\nioengine=libaio\ndirect=1\nrw=write\nbs=4k\nsize=1m\nfilename=/dev/nvme0n1\n")
 	r, err := Run(m, jobs, Options{})
 	require.NoError(t, err)
 	require.Len(t, r.Results, 1)
@@ -37,4 +30,20 @@ func TestRunSequentialWrite(t *testing.T) {
 	require.NotNil(t, r.SSD.Stats)
 	require.Nil(t, r.SSD.PowerLoss)
 	require.False(t, r.CutBeforeJobs)
+}
+
+// openJob builds the machine of o (closed when the test ends) and decodes the fio job file
+// text against its host, as the fio command does.
+func openJob(t *testing.T, o platforms.Options, text string) (*runner.Machine, []fio.Job) {
+	t.Helper()
+	job := filepath.Join(t.TempDir(), "job.fio")
+	require.NoError(t, os.WriteFile(job, []byte(text), 0o644))
+	c, err := platforms.Load(o)
+	require.NoError(t, err)
+	m, err := runner.Open(c)
+	require.NoError(t, err)
+	t.Cleanup(m.Close)
+	jobs, err := DecodeFile(job, m.Host.Cache.Spec())
+	require.NoError(t, err)
+	return m, jobs
 }

@@ -2,8 +2,6 @@ package fiorun
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -24,15 +22,8 @@ import (
 // idle at once.
 func stallRun(t *testing.T, runtime sim.Time, n int, timer bool) (*Result, *lostcmd.Firmware, *runner.Machine, error) {
 	t.Helper()
-	job := filepath.Join(t.TempDir(), "w.fio")
-	require.NoError(t, os.WriteFile(job, []byte("[w]\nioengine=libaio\ndirect=1\nrw=randwrite\nbs=4k\niodepth=1\nsize=16m\ntime_based\nruntime=10s\nfilename=/dev/nvme0n1\n"), 0o644))
-	c, err := platforms.Load(platforms.Options{Preset: "tiny", Sets: []string{"limits.stall_timeout=50ms"}})
-	require.NoError(t, err)
-	m, err := runner.Open(c)
-	require.NoError(t, err)
-	t.Cleanup(m.Close)
-	jobs, err := DecodeFile(job, m.Host.Cache.Spec())
-	require.NoError(t, err)
+	m, jobs := openJob(t, platforms.Options{Preset: "tiny", Sets: []string{"limits.stall_timeout=50ms"}},
+		"[w]\nioengine=libaio\ndirect=1\nrw=randwrite\nbs=4k\niodepth=1\nsize=16m\ntime_based\nruntime=10s\nfilename=/dev/nvme0n1\n")
 	fio.CapRuntime(jobs, runtime)
 	lost := lostcmd.Install(m.SSD.Ctrl, nvme.OpWrite, n)
 	if timer {
